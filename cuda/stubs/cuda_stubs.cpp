@@ -1,0 +1,17 @@
+// Built instead of cuda/*.cu when CUDA is off (Ginkgo's device_hooks): the same entry points, a
+// clear not_compiled error, and no device.
+#include "warpspan/core/backend.hpp"
+#include "warpspan/core/error.hpp"
+#include "warpspan/makespan/chains.hpp"
+
+namespace warpspan {
+
+int cuda_device_count() { return 0; }
+std::string cuda_device_name() { return {}; }
+bool cuda_compiled() { return false; }
+
+std::unique_ptr<chain_runner> make_cuda_runner(const chain_setup&) {
+  throw not_compiled("the CUDA backend was not compiled into this build (configure with nvcc available)");
+}
+
+}  // namespace warpspan

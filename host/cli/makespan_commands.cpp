@@ -1,0 +1,425 @@
+// estimate, build, bound, kernel and sm: the makespan side of the command line.
+#include <unistd.h>
+
+#include <cstdio>
+#include <iomanip>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "commands.hpp"
+#include "warpspan/core/error.hpp"
+#include "warpspan/io/svg.hpp"
+#include "warpspan/makespan/bounds.hpp"
+#include "warpspan/makespan/estimate.hpp"
+#include "warpspan/sm/presets.hpp"
+#include "warpspan/sm/ptx.hpp"
+
+namespace warpspan::cli {
+
+namespace {
+
+using json = nlohmann::json;
+
+/// The options every makespan command shares: what kernel, how many warps, which SM.
+struct problem_options {
+  std::string kernel;
+  std::string ptx;
+  std::string ptx_lines;
+  std::string ptx_entry;
+  std::string ptx_map;
+  std::int64_t warps = 0;
+  std::string sigma;
+  std::string sm;
+  int schedulers = -1;
+
+  void add(CLI::App* app, bool need_warps = true) {
+    app->add_option("--kernel,-k", kernel, "kernel instruction string, plain (LLCC) or run-length (5L9C2L9C)");
+    app->add_option("--ptx", ptx, "read the kernel from a PTX file instead (see data/kernels/README.md)");
+    app->add_option("--ptx-lines", ptx_lines, "with --ptx: only lines A:B (1-based, inclusive)");
+    app->add_option("--ptx-entry", ptx_entry, "with --ptx: the .entry/.func to read (default: the first)");
+    app->add_option("--ptx-map", ptx_map, "with --ptx: override classes, e.g. mov=L,mul.f32=D");
+    auto* w = app->add_option("--warps,-w", warps, "number of warps W");
+    if (need_warps) w->required();
+    app->add_option("--sigma", sigma, "units per warp per cycle, e.g. L=1,C=4 or L=1/2 (overrides --sm)");
+    app->add_option("--sm", sm, "SM preset name (see `warpspan sm`) or JSON file");
+    app->add_option("--schedulers", schedulers, "at most N warps issue per cycle (0: no limit)");
+  }
+
+  sm_config make_sm() const {
+    sm_config cfg;
+    if (!sm.empty()) {
+      cfg = load_sm(sm);
+    } else {
+      cfg.name = "custom";
+      if (sigma.empty()) throw input_error("give --sigma (e.g. --sigma L=1,C=4) or --sm NAME");
+    }
+    if (!sigma.empty()) apply_sigma_overrides(cfg, sigma);
+    if (schedulers >= 0) cfg.schedulers = schedulers;
+    return cfg;
+  }
+
+  ptx_options make_ptx_options() const {
+    ptx_options o;
+    o.entry = ptx_entry;
+    if (!ptx_map.empty()) o.overrides = parse_ptx_overrides(ptx_map);
+    if (!ptx_lines.empty()) {
+      const auto colon = ptx_lines.find(':');
+      try {
+        if (colon == std::string::npos) throw std::invalid_argument("");
+        o.first_line = std::stoi(ptx_lines.substr(0, colon));
+        o.last_line = std::stoi(ptx_lines.substr(colon + 1));
+      } catch (const std::exception&) {
+        throw input_error("--ptx-lines: '" + ptx_lines + "' is not of the form A:B");
+      }
+      if (o.first_line < 1 || o.last_line < o.first_line) throw input_error("--ptx-lines: need 1 <= A <= B");
+    }
+    return o;
+  }
+
+  kernel_string raw_kernel(std::string* origin = nullptr) const {
+    if (!kernel.empty() && !ptx.empty()) throw input_error("give either --kernel or --ptx, not both");
+    if (!ptx.empty()) {
+      auto r = import_ptx_file(ptx, make_ptx_options());
+      if (origin) *origin = ptx + " (" + r.entry + ")";
+      return r.kernel;
+    }
+    if (kernel.empty()) throw input_error("give --kernel STRING or --ptx FILE");
+    if (origin) *origin = "--kernel";
+    return parse_kernel_string(kernel);
+  }
+
+  problem make(std::string* origin = nullptr) const {
+    const kernel_string raw = raw_kernel(origin);
+    const normalized_sm norm = normalize(make_sm());
+    return make_problem(normalize_kernel(raw, norm), norm, warps);
+  }
+};
+
+std::vector<int> one_based(const std::vector<std::uint16_t>& s) {
+  std::vector<int> out(s.begin(), s.end());
+  for (int& v : out) ++v;
+  return out;
+}
+
+std::string join(const std::vector<int>& v) {
+  std::ostringstream os;
+  for (std::size_t k = 0; k < v.size(); ++k) os << (k ? " " : "") << v[k];
+  return os.str();
+}
+
+std::optional<initial_kind> parse_init(const std::string& s) {
+  if (s == "mix") return std::nullopt;
+  if (s == "rr") return initial_kind::round_robin;
+  if (s == "fp") return initial_kind::fixed_priority;
+  if (s == "mpwf") return initial_kind::most_pending;
+  if (s == "random") return initial_kind::random;
+  throw input_error("--init: unknown kind '" + s + "' (expected rr, fp, mpwf, random or mix)");
+}
+
+json problem_json(const problem& prob) {
+  json sigma = json::object();
+  for (int u = 0; u < unit_count; ++u)
+    if (prob.sm.sigma[u] > 0) sigma[std::string(1, unit_letters[u])] = prob.sm.sigma[u];
+  return {{"warps", prob.warps},
+          {"kernel", to_run_length(prob.kernel)},
+          {"instructions", prob.instructions()},
+          {"sigma", sigma},
+          {"schedulers", prob.sm.schedulers}};
+}
+
+// ------------------------------------------------------------------------------------ estimate
+struct estimate_cmd {
+  problem_options po;
+  estimate_options eo;
+  std::string init = "mix";
+  std::string backend = "auto";
+  bool as_json = false;
+  bool quiet = false;
+  bool no_table = false;
+  std::string svg_dir;
+
+  void add(CLI::App& app, std::vector<std::pair<CLI::App*, command_fn>>& commands) {
+    auto* sub = app.add_subcommand("estimate", "estimate the worst-case makespan by simulated annealing (paper 000)");
+    po.add(sub);
+    sub->add_option("--chains", eo.chains, "independent annealing chains (default: 8 per CPU thread, 16384 on a GPU)");
+    sub->add_option("--iterations", eo.iterations, "iterations per chain; also the cooling schedule's length")
+        ->capture_default_str();
+    sub->add_option("--seconds", eo.seconds, "stop the search after this many seconds (default: no limit)");
+    sub->add_option("--seed", eo.seed, "random seed")->capture_default_str();
+    sub->add_option("--t0", eo.t0, "initial temperature")->capture_default_str();
+    sub->add_option("--reach", eo.reach, "largest swap distance of a move (0: whole string)")->capture_default_str();
+    sub->add_option("--init", init, "initial strings: rr, fp, mpwf, random or mix")->capture_default_str();
+    sub->add_option("--backend", backend, "cpu, cuda or auto (CUDA when a device is present)")->capture_default_str();
+    sub->add_option("--threads", eo.threads, "CPU threads (0: all cores)")->capture_default_str();
+    sub->add_option("--validate", eo.validate, "re-run N of the GPU chains on the CPU; fail if any differs")
+        ->expected(0, 1)
+        ->default_str("8");
+    sub->add_flag("--json", as_json, "print one JSON object");
+    sub->add_flag("--quiet,-q", quiet, "no progress line");
+    sub->add_flag("--no-table", no_table, "do not draw the schedule");
+    sub->add_option("--svg-dir", svg_dir, "write schedule.svg and envelope.svg into this directory");
+    commands.emplace_back(sub, [this, sub] { return run(sub); });
+  }
+
+  int run(CLI::App* sub) {
+    if (sub->count("--validate") && eo.validate == 0) eo.validate = 8;
+    eo.init = parse_init(init);
+    eo.backend = parse_backend(backend);
+    std::string origin;
+    const problem prob = po.make(&origin);
+    const bool show_progress = !quiet && isatty(STDERR_FILENO);
+    progress_fn progress;
+    if (show_progress)
+      progress = [](double s, std::uint64_t done, std::uint64_t total, std::uint32_t best) {
+        std::fprintf(stderr, "\r[%3.0f%%] %7.2f s  best %u  %.3g it/s   ", 100.0 * static_cast<double>(done) / static_cast<double>(total), s,
+                     best, static_cast<double>(done) / std::max(s, 1e-9));
+        std::fflush(stderr);
+      };
+    const estimate_result r = run_estimate(prob, eo, progress);
+    if (show_progress) std::fprintf(stderr, "\r%70s\r", "");
+
+    std::vector<std::string> written;
+    if (!svg_dir.empty()) {
+      const std::string title = to_run_length(prob.kernel) + ", W = " + std::to_string(prob.warps);
+      written.push_back(write_file(svg_dir, "schedule.svg",
+                                   schedule_svg(prob, r.schedule, "Worst schedule found: " + title)));
+      written.push_back(write_file(svg_dir, "envelope.svg",
+                                   envelope_svg(r.envelope, r.upper_bound, "Best makespan over time: " + title)));
+    }
+    if (as_json) {
+      json env = json::array();
+      for (const auto& e : r.envelope) env.push_back({e.seconds, e.best});
+      json out = {{"best_makespan", r.best_makespan},
+                  {"upper_bound", r.upper_bound},
+                  {"iterations", r.iterations},
+                  {"iterations_per_chain", r.iterations_per_chain},
+                  {"chains", r.chains},
+                  {"elapsed_s", r.elapsed_s},
+                  {"setup_s", r.setup_s},
+                  {"backend", r.backend},
+                  {"time_limited", r.time_limited},
+                  {"seed", eo.seed},
+                  {"envelope", env},
+                  {"best_string", one_based(r.best_string)},
+                  {"best_chain", r.best_chain},
+                  {"best_chain_init", to_string(r.best_chain_init)},
+                  {"warp_cycle_string", r.schedule.warp_cycle},
+                  {"problem", problem_json(prob)},
+                  {"validated_chains", r.validated}};
+      if (!written.empty()) out["svg"] = written;
+      std::cout << out.dump() << '\n';
+      return 0;
+    }
+    std::cout << "kernel      " << to_run_length(prob.kernel) << " (" << prob.instructions()
+              << " instructions after normalisation, from " << origin << ")\n"
+              << "SM          " << describe(prob.sm) << "\n"
+              << "warps       " << prob.warps << "\n"
+              << "search      " << r.chains << " chains x " << r.iterations_per_chain << " iterations on " << r.backend
+              << " in " << std::fixed << std::setprecision(2) << r.elapsed_s << " s ("
+              << std::setprecision(3) << std::scientific << static_cast<double>(r.iterations) / std::max(r.elapsed_s, 1e-9)
+              << " it/s)" << std::defaultfloat << (r.time_limited ? ", stopped by --seconds" : "") << "\n"
+              << "estimate    " << r.best_makespan << " cycles (a lower bound on the worst case)\n"
+              << "upper bound " << r.upper_bound << " cycles (pessimistic, 001 Sec. 4)\n";
+    if (r.validated) std::cout << "validated   " << r.validated << " chains identical on the CPU\n";
+    std::cout << "envelope    ";
+    for (std::size_t k = 0; k < r.envelope.size(); ++k)
+      std::cout << (k ? ", " : "") << std::setprecision(3) << r.envelope[k].seconds << " s: " << r.envelope[k].best;
+    std::cout << "\nworst string (chain " << r.best_chain << ", " << to_string(r.best_chain_init)
+              << " start): " << join(one_based(r.best_string)) << "\n";
+    if (!no_table) std::cout << "\n" << render_table(prob, r.schedule);
+    for (const auto& f : written) std::cout << "wrote " << f << "\n";
+    return 0;
+  }
+};
+
+// ------------------------------------------------------------------------------------ build
+struct build_cmd {
+  problem_options po;
+  std::string str;
+  std::string init;
+  bool as_json = false;
+
+  void add(CLI::App& app, std::vector<std::pair<CLI::App*, command_fn>>& commands) {
+    auto* sub = app.add_subcommand("build", "build the schedule of one pseudo-precedence string (000 Fig. 4)");
+    po.add(sub);
+    sub->add_option("--string", str, "warp ids, 1-based, e.g. \"1 1 2 2 3 3 1 2 3 4 4 4\"");
+    sub->add_option("--init", init, "or a constructed string: rr, fp or mpwf");
+    sub->add_flag("--json", as_json, "print one JSON object");
+    commands.emplace_back(sub, [this] { return run(); });
+  }
+
+  int run() {
+    const problem prob = po.make();
+    std::vector<std::uint16_t> s;
+    if (!str.empty() && !init.empty()) throw input_error("give either --string or --init, not both");
+    if (!str.empty()) {
+      s = parse_warp_string(prob, str);
+    } else {
+      const auto kind = parse_init(init.empty() ? "rr" : init);
+      if (!kind || *kind == initial_kind::random) throw input_error("--init: use rr, fp or mpwf with build");
+      s = initial_string(prob.view(), *kind, 1, 0);
+    }
+    const built_schedule b = build_schedule(prob, s);
+    if (as_json) {
+      std::cout << json{{"makespan", b.makespan},
+                        {"string", one_based(s)},
+                        {"warp_cycle_string", b.warp_cycle},
+                        {"upper_bound", pessimistic_bound(prob)},
+                        {"problem", problem_json(prob)}}
+                       .dump()
+                << '\n';
+      return 0;
+    }
+    std::vector<int> wc(b.warp_cycle.begin(), b.warp_cycle.end());
+    std::cout << "makespan    " << b.makespan << " cycles\nstring      " << join(one_based(s))
+              << "\nwarp cycles " << join(wc) << "\n\n"
+              << render_table(prob, b);
+    return 0;
+  }
+};
+
+// ------------------------------------------------------------------------------------ bound
+struct bound_cmd {
+  problem_options po;
+  bool as_json = false;
+  void add(CLI::App& app, std::vector<std::pair<CLI::App*, command_fn>>& commands) {
+    auto* sub = app.add_subcommand("bound", "upper bounds on the worst-case makespan (001 Sec. 4)");
+    po.add(sub);
+    sub->add_flag("--json", as_json, "print one JSON object");
+    commands.emplace_back(sub, [this] { return run(); });
+  }
+  int run() {
+    const problem prob = po.make();
+    const auto b = pessimistic_bound(prob);
+    if (as_json)
+      std::cout << json{{"pessimistic", b}, {"problem", problem_json(prob)}}.dump() << '\n';
+    else
+      std::cout << "pessimistic bound " << b << " cycles (" << to_run_length(prob.kernel) << ", W = " << prob.warps
+                << ", " << describe(prob.sm) << ")\n";
+    return 0;
+  }
+};
+
+// ------------------------------------------------------------------------------------ kernel
+struct kernel_cmd {
+  problem_options po;
+  bool as_json = false;
+  bool trace = false;
+  void add(CLI::App& app, std::vector<std::pair<CLI::App*, command_fn>>& commands) {
+    auto* sub = app.add_subcommand(
+        "kernel",
+        "show a kernel string: parse --kernel or import --ptx (loads/stores/atomics L, f64 D, "
+        "sin/cos/lg2/ex2/rsqrt and approximate rcp/sqrt S, other arithmetic C; conditional branches fall through, "
+        "a backward branch ends the walk: see data/kernels/README.md); with --sm/--sigma also the normalised form");
+    po.add(sub, false);
+    sub->add_flag("--trace", trace, "with --ptx: list every instruction walked and its class");
+    sub->add_flag("--json", as_json, "print one JSON object");
+    commands.emplace_back(sub, [this] { return run(); });
+  }
+  int run() {
+    std::string origin;
+    kernel_string raw;
+    ptx_import_result imported;
+    if (!po.ptx.empty()) {
+      if (!po.kernel.empty()) throw input_error("give either --kernel or --ptx, not both");
+      imported = import_ptx_file(po.ptx, po.make_ptx_options());
+      raw = imported.kernel;
+    } else {
+      raw = po.raw_kernel();
+    }
+    json out = {{"kernel", to_run_length(raw)}, {"plain", to_plain(raw)}, {"instructions", raw.size()}};
+    std::string normalized;
+    if (!po.sm.empty() || !po.sigma.empty()) {
+      const normalized_sm norm = normalize(po.make_sm());
+      const kernel_string nk = normalize_kernel(raw, norm);
+      out["normalized"] = to_run_length(nk);
+      out["normalized_instructions"] = nk.size();
+      normalized = to_run_length(nk) + " (" + std::to_string(nk.size()) + " instructions; " + describe(norm) + ")";
+    }
+    if (!po.ptx.empty()) {
+      out["entry"] = imported.entry;
+      out["stop_reason"] = imported.stop_reason;
+      if (trace) {
+        json t = json::array();
+        for (const auto& i : imported.trace) t.push_back({{"line", i.line}, {"opcode", i.opcode}, {"class", std::string(1, letter(i.type))}});
+        out["trace"] = t;
+      }
+    }
+    if (as_json) {
+      std::cout << out.dump() << '\n';
+      return 0;
+    }
+    std::cout << "kernel      " << to_run_length(raw) << " (" << raw.size() << " instructions)\n";
+    if (!normalized.empty()) std::cout << "normalised  " << normalized << "\n";
+    if (!po.ptx.empty()) {
+      std::cout << "entry       " << imported.entry << "\nwalk ended  " << imported.stop_reason << "\n";
+      if (trace)
+        for (const auto& i : imported.trace)
+          std::cout << "  line " << std::setw(5) << i.line << "  " << letter(i.type) << "  " << i.opcode << "\n";
+    }
+    return 0;
+  }
+};
+
+// ------------------------------------------------------------------------------------ sm
+struct sm_cmd {
+  std::string name;
+  bool as_json = false;
+  void add(CLI::App& app, std::vector<std::pair<CLI::App*, command_fn>>& commands) {
+    auto* sub = app.add_subcommand("sm", "list the SM presets, or show one (name or JSON file) normalised");
+    sub->add_option("name", name, "preset name or JSON file");
+    sub->add_flag("--json", as_json, "print JSON");
+    commands.emplace_back(sub, [this] { return run(); });
+  }
+  int run() {
+    if (name.empty()) {
+      if (as_json) {
+        json list = json::array();
+        for (const auto& p : sm_presets()) list.push_back(json::parse(p.json));
+        std::cout << list.dump() << '\n';
+        return 0;
+      }
+      for (const auto& p : sm_presets()) {
+        const sm_config cfg = parse_sm_json(p.json, p.name);
+        std::cout << std::left << std::setw(12) << p.name << " " << describe(normalize(cfg)) << "\n"
+                  << std::setw(12) << "" << " " << cfg.description << "\n";
+      }
+      return 0;
+    }
+    const sm_config cfg = load_sm(name);
+    const normalized_sm norm = normalize(cfg);
+    if (as_json) {
+      json j = {{"name", cfg.name}, {"description", cfg.description}, {"source", cfg.source},
+                {"warp_size", cfg.warp_size}, {"schedulers", cfg.schedulers}};
+      for (int u = 0; u < unit_count; ++u)
+        j["normalized"][std::string(1, unit_letters[u])] = {{"sigma", norm.sigma[u]}, {"copies", norm.copies[u]}};
+      std::cout << j.dump() << '\n';
+      return 0;
+    }
+    std::cout << cfg.name << ": " << cfg.description << "\nsource: " << cfg.source << "\nwarp size " << cfg.warp_size
+              << "\n" << describe(norm) << "\n";
+    for (int u = 0; u < unit_count; ++u)
+      std::cout << "  " << unit_letters[u] << ": " << cfg.units[u].units << " units, latency " << cfg.units[u].latency
+                << " -> sigma " << norm.sigma[u] << ", each instruction " << norm.copies[u] << " notional cycle(s)\n";
+    return 0;
+  }
+};
+
+}  // namespace
+
+void add_makespan_commands(CLI::App& app, std::vector<std::pair<CLI::App*, command_fn>>& commands) {
+  // The command objects live as long as the program; CLI11 binds options to their members.
+  static estimate_cmd estimate;
+  static build_cmd build;
+  static bound_cmd bound;
+  static kernel_cmd kernel;
+  static sm_cmd sm;
+  estimate.add(app, commands);
+  build.add(app, commands);
+  bound.add(app, commands);
+  kernel.add(app, commands);
+  sm.add(app, commands);
+}
+
+}  // namespace warpspan::cli

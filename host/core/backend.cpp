@@ -1,0 +1,33 @@
+#include "warpspan/core/backend.hpp"
+
+#include "warpspan/core/error.hpp"
+
+namespace warpspan {
+
+backend_kind parse_backend(std::string_view word) {
+  if (word == "cpu") return backend_kind::cpu;
+  if (word == "cuda") return backend_kind::cuda;
+  if (word == "auto") return backend_kind::automatic;
+  throw input_error("--backend: unknown backend '" + std::string(word) + "' (expected cpu, cuda or auto)");
+}
+
+std::string to_string(backend_kind kind) {
+  switch (kind) {
+    case backend_kind::cpu: return "cpu";
+    case backend_kind::cuda: return "cuda";
+    case backend_kind::automatic: return "auto";
+  }
+  return "?";
+}
+
+backend_kind resolve_backend(backend_kind requested) {
+  if (requested == backend_kind::cpu) return requested;
+  const bool device = cuda_device_count() > 0;
+  if (requested == backend_kind::automatic) return device ? backend_kind::cuda : backend_kind::cpu;
+  if (!cuda_compiled())
+    throw input_error("--backend cuda: this build has no CUDA backend (built without nvcc); use --backend cpu or auto");
+  if (!device) throw input_error("--backend cuda: no CUDA device is available; use --backend cpu or auto");
+  return requested;
+}
+
+}  // namespace warpspan

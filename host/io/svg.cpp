@@ -1,0 +1,134 @@
+#include "warpspan/io/svg.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "warpspan/core/error.hpp"
+
+namespace warpspan {
+
+namespace {
+const char* unit_colour(unit u) {
+  switch (u) {
+    case unit::L: return "#4e79a7";
+    case unit::C: return "#f28e2b";
+    case unit::S: return "#59a14f";
+    case unit::D: return "#e15759";
+  }
+  return "#999";
+}
+
+std::string escape(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '<') out += "&lt;";
+    else if (c == '>') out += "&gt;";
+    else if (c == '&') out += "&amp;";
+    else out.push_back(c);
+  }
+  return out;
+}
+}  // namespace
+
+std::string schedule_svg(const problem& prob, const built_schedule& s, const std::string& title) {
+  const int cell = std::clamp(1200 / std::max<int>(1, static_cast<int>(s.makespan)), 4, 24);
+  const int row_h = std::clamp(600 / std::max<int>(1, static_cast<int>(prob.warps)), 6, 22);
+  const int left = 70, top = 40;
+  const int width = left + cell * static_cast<int>(s.makespan) + 20;
+  const int height = top + row_h * static_cast<int>(prob.warps) + 50;
+  std::ostringstream os;
+  os << "<svg xmlns='http://www.w3.org/2000/svg' width='" << width << "' height='" << height
+     << "' font-family='sans-serif' font-size='11'>\n<rect width='100%' height='100%' fill='white'/>\n";
+  os << "<text x='" << left << "' y='20' font-size='14'>" << escape(title) << "</text>\n";
+  for (std::uint32_t w = 0; w < prob.warps; ++w) {
+    const int y = top + row_h * static_cast<int>(w);
+    if (prob.warps <= 64 || w % 8 == 0)
+      os << "<text x='4' y='" << y + row_h - 3 << "'>warp " << w + 1 << "</text>\n";
+    for (std::uint32_t j = 0; j < prob.instructions(); ++j) {
+      const std::uint32_t t = s.cycle[static_cast<std::size_t>(w) * prob.instructions() + j];
+      const int x = left + cell * static_cast<int>(t - 1);
+      os << "<rect x='" << x << "' y='" << y << "' width='" << cell - 1 << "' height='" << row_h - 1 << "' fill='"
+         << unit_colour(prob.kernel[j]) << "'><title>warp " << w + 1 << ", instruction " << j + 1 << " ("
+         << letter(prob.kernel[j]) << "), cycle " << t << "</title></rect>\n";
+    }
+  }
+  const int axis_y = top + row_h * static_cast<int>(prob.warps) + 14;
+  const int step = s.makespan > 100 ? 20 : (s.makespan > 30 ? 10 : 1);
+  for (std::uint32_t t = 1; t <= s.makespan; ++t)
+    if (t % step == 0 || t == 1)
+      os << "<text x='" << left + cell * static_cast<int>(t - 1) << "' y='" << axis_y << "'>" << t << "</text>\n";
+  int lx = left;
+  for (int u = 0; u < unit_count; ++u) {
+    if (std::find(prob.kernel.begin(), prob.kernel.end(), static_cast<unit>(u)) == prob.kernel.end()) continue;
+    os << "<rect x='" << lx << "' y='" << axis_y + 10 << "' width='10' height='10' fill='"
+       << unit_colour(static_cast<unit>(u)) << "'/><text x='" << lx + 14 << "' y='" << axis_y + 19 << "'>"
+       << unit_letters[u] << "</text>\n";
+    lx += 40;
+  }
+  os << "<text x='" << lx + 10 << "' y='" << axis_y + 19 << "'>clock cycle (makespan " << s.makespan
+     << ")</text>\n</svg>\n";
+  return os.str();
+}
+
+std::string envelope_svg(const std::vector<envelope_point>& envelope, std::uint64_t upper_bound,
+                         const std::string& title) {
+  const int width = 720, height = 420, left = 60, right = 20, top = 40, bottom = 50;
+  const double t_end = std::max(envelope.empty() ? 1.0 : envelope.back().seconds * 1.05, 1e-3);
+  std::uint32_t lo = envelope.empty() ? 0 : envelope.front().best;
+  double hi = static_cast<double>(upper_bound);
+  for (const auto& e : envelope) {
+    lo = std::min(lo, e.best);
+    hi = std::max(hi, static_cast<double>(e.best));
+  }
+  const double y0 = std::max(0.0, static_cast<double>(lo) - 5), y1 = hi + 5;
+  auto X = [&](double t) { return left + (width - left - right) * (t / t_end); };
+  auto Y = [&](double v) { return top + (height - top - bottom) * (1.0 - (v - y0) / (y1 - y0)); };
+  std::ostringstream os;
+  os << "<svg xmlns='http://www.w3.org/2000/svg' width='" << width << "' height='" << height
+     << "' font-family='sans-serif' font-size='11'>\n<rect width='100%' height='100%' fill='white'/>\n"
+     << "<text x='" << left << "' y='20' font-size='14'>" << escape(title) << "</text>\n"
+     << "<line x1='" << left << "' y1='" << height - bottom << "' x2='" << width - right << "' y2='"
+     << height - bottom << "' stroke='black'/>\n<line x1='" << left << "' y1='" << top << "' x2='" << left
+     << "' y2='" << height - bottom << "' stroke='black'/>\n";
+  for (int k = 0; k <= 5; ++k) {
+    const double v = y0 + (y1 - y0) * k / 5.0, t = t_end * k / 5.0;
+    os << "<text x='4' y='" << Y(v) + 4 << "'>" << std::lround(v) << "</text>\n";
+    std::ostringstream ts;
+    ts.precision(3);
+    ts << t;
+    os << "<text x='" << X(t) - 10 << "' y='" << height - bottom + 16 << "'>" << ts.str() << "</text>\n";
+  }
+  os << "<text x='" << width / 2 - 40 << "' y='" << height - 10 << "'>seconds since start</text>\n";
+  os << "<line x1='" << left << "' y1='" << Y(static_cast<double>(upper_bound)) << "' x2='" << width - right
+     << "' y2='" << Y(static_cast<double>(upper_bound)) << "' stroke='#e15759' stroke-dasharray='4 3'/>\n"
+     << "<text x='" << width - right - 170 << "' y='" << Y(static_cast<double>(upper_bound)) - 4
+     << "' fill='#e15759'>pessimistic bound " << upper_bound << "</text>\n";
+  os << "<polyline fill='none' stroke='#4e79a7' stroke-width='2' points='";
+  for (std::size_t k = 0; k < envelope.size(); ++k) {
+    if (k > 0) os << X(envelope[k].seconds) << ',' << Y(envelope[k - 1].best) << ' ';
+    os << X(envelope[k].seconds) << ',' << Y(envelope[k].best) << ' ';
+  }
+  if (!envelope.empty()) os << X(t_end) << ',' << Y(envelope.back().best);
+  os << "'/>\n";
+  if (!envelope.empty())
+    os << "<text x='" << X(envelope.back().seconds) + 4 << "' y='" << Y(envelope.back().best) - 6
+       << "' fill='#4e79a7'>best " << envelope.back().best << "</text>\n";
+  os << "</svg>\n";
+  return os.str();
+}
+
+std::string write_file(const std::string& dir, const std::string& name, const std::string& text) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) throw input_error("cannot create directory " + dir + ": " + ec.message());
+  const std::string path = (std::filesystem::path(dir) / name).string();
+  std::ofstream out(path);
+  out << text;
+  if (!out) throw input_error("cannot write " + path);
+  return path;
+}
+
+}  // namespace warpspan

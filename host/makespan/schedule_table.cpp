@@ -1,0 +1,95 @@
+#include "warpspan/makespan/schedule_table.hpp"
+
+#include <sstream>
+
+#include "warpspan/core/error.hpp"
+#include "warpspan/makespan/chains.hpp"
+#include "warpspan/makespan/schedule.hpp"
+
+namespace warpspan {
+
+namespace {
+void check_multiset(const problem& prob, std::span<const std::uint16_t> str) {
+  if (str.size() != prob.length())
+    throw input_error("warp string: has " + std::to_string(str.size()) + " ids, expected W x I = " +
+                      std::to_string(prob.length()));
+  std::vector<std::uint32_t> count(prob.warps, 0);
+  for (std::uint16_t w : str) {
+    if (w >= prob.warps) throw input_error("warp string: warp id " + std::to_string(w + 1) + " is more than W");
+    ++count[w];
+  }
+  for (std::uint32_t w = 0; w < prob.warps; ++w)
+    if (count[w] != prob.instructions())
+      throw input_error("warp string: warp " + std::to_string(w + 1) + " appears " + std::to_string(count[w]) +
+                        " times, expected I = " + std::to_string(prob.instructions()));
+}
+}  // namespace
+
+built_schedule build_schedule(const problem& prob, std::span<const std::uint16_t> str) {
+  check_multiset(prob, str);
+  const problem_view p = prob.view();
+  const chain_layout layout = make_chain_layout(p);
+  std::vector<unsigned char> block(layout.bytes);
+  const chain_view c = chain_view_at(block.data(), layout);
+  std::copy(str.begin(), str.end(), c.str);
+
+  built_schedule out;
+  out.makespan = build_full(p, c);
+  out.cycle.assign(c.cycle, c.cycle + p.length);
+  out.warp_cycle.resize(p.length);
+  std::vector<std::uint32_t> seen(p.warps, 0);
+  for (std::uint32_t k = 0; k < p.length; ++k) {
+    const std::uint32_t w = str[k];
+    out.warp_cycle[k] = out.cycle[static_cast<std::size_t>(w) * p.instructions + seen[w]++];
+  }
+  return out;
+}
+
+std::vector<std::uint16_t> parse_warp_string(const problem& prob, std::string_view text) {
+  std::vector<std::uint16_t> out;
+  std::size_t i = 0;
+  while (i < text.size()) {
+    const char ch = text[i];
+    if (ch == ' ' || ch == ',' || ch == '\t' || ch == '\n') {
+      ++i;
+      continue;
+    }
+    if (ch < '0' || ch > '9')
+      throw input_error("warp string: unexpected '" + std::string(1, ch) + "' at position " + std::to_string(i + 1));
+    std::uint64_t v = 0;
+    while (i < text.size() && text[i] >= '0' && text[i] <= '9') {
+      v = v * 10 + static_cast<std::uint64_t>(text[i] - '0');
+      if (v > max_warps) throw input_error("warp string: warp id too large at position " + std::to_string(i + 1));
+      ++i;
+    }
+    if (v == 0) throw input_error("warp string: warp ids start at 1");
+    out.push_back(static_cast<std::uint16_t>(v - 1));
+  }
+  check_multiset(prob, out);
+  return out;
+}
+
+std::string render_table(const problem& prob, const built_schedule& s) {
+  // One character per cycle keeps 160-cycle schedules readable in a terminal; a ruler marks
+  // every tenth cycle.
+  std::ostringstream os;
+  const std::uint32_t m = s.makespan;
+  const std::string label_pad(9, ' ');
+  os << "cycle    ";
+  for (std::uint32_t t = 1; t <= m; ++t) os << (t % 10 == 0 ? static_cast<char>('0' + (t / 10) % 10) : ' ');
+  os << '\n' << label_pad;
+  for (std::uint32_t t = 1; t <= m; ++t) os << static_cast<char>('0' + t % 10);
+  os << '\n';
+  std::string row(m, '.');
+  for (std::uint32_t w = 0; w < prob.warps; ++w) {
+    std::fill(row.begin(), row.end(), '.');
+    for (std::uint32_t j = 0; j < prob.instructions(); ++j)
+      row[s.cycle[static_cast<std::size_t>(w) * prob.instructions() + j] - 1] = letter(prob.kernel[j]);
+    std::string label = "warp " + std::to_string(w + 1);
+    label.resize(9, ' ');
+    os << label << row << '\n';
+  }
+  return os.str();
+}
+
+}  // namespace warpspan

@@ -1,0 +1,176 @@
+#include "warpspan/makespan/estimate.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <thread>
+
+#include "warpspan/core/error.hpp"
+#include "warpspan/makespan/bounds.hpp"
+
+namespace warpspan {
+
+namespace {
+
+using clock_type = std::chrono::steady_clock;
+
+double seconds_since(clock_type::time_point start) {
+  return std::chrono::duration<double>(clock_type::now() - start).count();
+}
+
+chain_setup make_setup(const problem& prob, const estimate_options& options, const anneal_params& params,
+                       const std::vector<std::uint32_t>& ids) {
+  const problem_view p = prob.view();
+  chain_setup setup;
+  setup.prob = &prob;
+  setup.params = params;
+  setup.chain_ids = ids;
+  setup.initial.reserve(ids.size() * p.length);
+  // Deterministic strings are built once and copied to every chain of that kind.
+  std::vector<std::vector<std::uint16_t>> fixed(4);
+  for (std::uint32_t id : ids) {
+    const initial_kind kind = chain_initial_kind(options, id);
+    const auto k = static_cast<std::size_t>(kind);
+    if (kind == initial_kind::random) {
+      const auto s = random_string(p, options.seed, id);
+      setup.initial.insert(setup.initial.end(), s.begin(), s.end());
+      continue;
+    }
+    if (fixed[k].empty()) fixed[k] = initial_string(p, kind, options.seed, id);
+    setup.initial.insert(setup.initial.end(), fixed[k].begin(), fixed[k].end());
+  }
+  return setup;
+}
+
+}  // namespace
+
+initial_kind chain_initial_kind(const estimate_options& options, std::uint32_t index) {
+  if (options.init) return *options.init;
+  static constexpr initial_kind order[] = {initial_kind::round_robin, initial_kind::fixed_priority,
+                                           initial_kind::most_pending, initial_kind::random};
+  return order[index % 4];
+}
+
+estimate_result run_estimate(const problem& prob, const estimate_options& options, const progress_fn& progress) {
+  if (options.iterations < 1) throw input_error("--iterations must be at least 1");
+  if (options.seconds < 0 || !std::isfinite(options.seconds)) throw input_error("--seconds must be 0 or more");
+  if (!(options.t0 >= 0) || !std::isfinite(options.t0)) throw input_error("--t0 must be a number >= 0");
+  if (options.threads < 0) throw input_error("--threads must be 0 (all cores) or more");
+
+  const auto t_setup = clock_type::now();
+  const backend_kind backend = resolve_backend(options.backend);
+  const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  const int threads = options.threads > 0 ? options.threads : cores;
+  std::uint32_t chains = options.chains;
+  if (chains == 0) chains = backend == backend_kind::cuda ? 16384u : static_cast<std::uint32_t>(8 * threads);
+
+  const problem_view p = prob.view();
+  const std::uint64_t state_bytes = chain_state_bytes(p) * chains;
+  if (backend == backend_kind::cpu && state_bytes > (std::uint64_t{8} << 30))
+    throw input_error("--chains " + std::to_string(chains) + " would need " + std::to_string(state_bytes >> 20) +
+                      " MiB of chain state (over 8 GiB); use fewer chains");
+
+  anneal_params params;
+  params.seed = options.seed;
+  params.iter_max = options.iterations;
+  params.t0 = options.t0;
+  params.reach = options.reach;
+
+  std::vector<std::uint32_t> ids(chains);
+  for (std::uint32_t c = 0; c < chains; ++c) ids[c] = c;
+  const chain_setup setup = make_setup(prob, options, params, ids);
+  std::unique_ptr<chain_runner> runner =
+      backend == backend_kind::cuda ? make_cuda_runner(setup) : make_cpu_runner(setup, threads);
+
+  estimate_result result;
+  result.backend = runner->name();
+  result.chains = chains;
+  result.upper_bound = pessimistic_bound(prob);
+  result.setup_s = seconds_since(t_setup);
+
+  // Rounds: chains keep their state between rounds, so round sizes change only how often the
+  // envelope is sampled and the budget checked, never the result of a given iteration count.
+  const auto start = clock_type::now();
+  std::uint32_t best = 0;
+  auto summaries = runner->summaries();
+  for (const auto& s : summaries) best = std::max(best, s.best);
+  result.envelope.push_back({0.0, best});
+  std::uint64_t done = 0;
+  std::uint64_t round = std::min<std::uint64_t>(options.iterations, 64);
+  const double target_round_s = 0.05;
+  while (done < options.iterations) {
+    const double before = seconds_since(start);
+    if (options.seconds > 0 && before >= options.seconds) {
+      result.time_limited = true;
+      break;
+    }
+    round = std::min(round, options.iterations - done);
+    runner->advance(round);
+    const double after = seconds_since(start);
+    summaries = runner->summaries();
+    // Place each improvement inside the round by its iteration (chains run at an even pace).
+    std::vector<envelope_point> found;
+    for (const auto& s : summaries) {
+      if (s.best <= best || s.best_iter <= done) continue;
+      const double frac = static_cast<double>(s.best_iter - done) / static_cast<double>(round);
+      found.push_back({before + frac * (after - before), s.best});
+    }
+    std::sort(found.begin(), found.end(), [](auto& a, auto& b) { return a.seconds < b.seconds; });
+    for (const auto& e : found)
+      if (e.best > best) {
+        best = e.best;
+        result.envelope.push_back(e);
+      }
+    done += round;
+    if (progress) progress(after, done * chains, options.iterations * chains, best);
+    // Aim for rounds of about target_round_s, never beyond the remaining budget.
+    const double took = std::max(after - before, 1e-6);
+    double want = target_round_s;
+    if (options.seconds > 0) want = std::min(want, std::max(options.seconds - after, 1e-3));
+    const double scale = std::clamp(want / took, 0.25, 8.0);
+    round = std::max<std::uint64_t>(1, static_cast<std::uint64_t>(static_cast<double>(round) * scale));
+  }
+  result.elapsed_s = seconds_since(start);
+  result.iterations_per_chain = done;
+  result.iterations = done * chains;
+
+  // The best chain: the highest best makespan, the lowest chain id among equals.
+  std::size_t best_index = 0;
+  for (std::size_t c = 1; c < summaries.size(); ++c)
+    if (summaries[c].best > summaries[best_index].best) best_index = c;
+  result.best_makespan = summaries[best_index].best;
+  result.best_chain = summaries[best_index].chain_id;
+  result.best_chain_init = chain_initial_kind(options, result.best_chain);
+  result.best_string = runner->best_string(best_index);
+  result.schedule = build_schedule(prob, result.best_string);
+  if (result.schedule.makespan != result.best_makespan)
+    throw validation_error("the best string rebuilds to " + std::to_string(result.schedule.makespan) +
+                           " cycles, not the " + std::to_string(result.best_makespan) + " its chain reported");
+  if (envelope_point& last = result.envelope.back(); last.best != best) result.envelope.push_back({result.elapsed_s, best});
+
+  // --validate: the same chains, the same iterations, on the CPU reference; any difference fails.
+  if (options.validate > 0 && backend != backend_kind::cpu) {
+    const std::uint32_t sample = std::min(options.validate, chains);
+    std::vector<std::uint32_t> pick;
+    for (std::uint32_t k = 0; k < sample; ++k)
+      pick.push_back(sample == 1 ? 0 : static_cast<std::uint32_t>(std::uint64_t{k} * (chains - 1) / (sample - 1)));
+    pick.erase(std::unique(pick.begin(), pick.end()), pick.end());
+    const chain_setup cpu_setup = make_setup(prob, options, params, pick);
+    auto cpu = make_cpu_runner(cpu_setup, threads);
+    cpu->advance(done);
+    const auto cpu_sum = cpu->summaries();
+    for (std::size_t k = 0; k < pick.size(); ++k) {
+      const auto& g = summaries[pick[k]];
+      const auto& c = cpu_sum[k];
+      if (g.best != c.best || g.current != c.current || g.iter != c.iter ||
+          runner->best_string(pick[k]) != cpu->best_string(k))
+        throw validation_error("--validate: chain " + std::to_string(pick[k]) + " differs: " + runner->name() +
+                               " best " + std::to_string(g.best) + " current " + std::to_string(g.current) +
+                               ", cpu best " + std::to_string(c.best) + " current " + std::to_string(c.current));
+    }
+    result.validated = static_cast<std::uint32_t>(pick.size());
+  }
+  return result;
+}
+
+}  // namespace warpspan

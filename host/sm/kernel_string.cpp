@@ -1,0 +1,76 @@
+#include "warpspan/sm/kernel_string.hpp"
+
+#include "warpspan/core/error.hpp"
+
+namespace warpspan {
+
+namespace {
+// A kernel this long would not fit any schedule table we could allocate; refuse it early.
+constexpr long long max_kernel_length = 1'000'000;
+}  // namespace
+
+kernel_string parse_kernel_string(std::string_view text) {
+  kernel_string out;
+  long long count = -1;  // pending run length, -1 when none
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '_') continue;
+    if (c >= '0' && c <= '9') {
+      count = (count < 0 ? 0 : count) * 10 + (c - '0');
+      if (count > max_kernel_length)
+        throw input_error("kernel string: run length at position " + std::to_string(i + 1) + " is too large");
+      continue;
+    }
+    const auto u = unit_from_letter(c);
+    if (!u)
+      throw input_error("kernel string: unknown instruction type '" + std::string(1, c) + "' at position " +
+                        std::to_string(i + 1) + " (expected L, C, S or D, optionally preceded by a count)");
+    if (count == 0)
+      throw input_error("kernel string: run length 0 at position " + std::to_string(i + 1));
+    const long long n = count < 0 ? 1 : count;
+    if (static_cast<long long>(out.size()) + n > max_kernel_length)
+      throw input_error("kernel string: longer than " + std::to_string(max_kernel_length) + " instructions");
+    out.insert(out.end(), static_cast<std::size_t>(n), *u);
+    count = -1;
+  }
+  if (count >= 0) throw input_error("kernel string: ends with a count and no instruction type");
+  if (out.empty()) throw input_error("kernel string: empty");
+  return out;
+}
+
+std::string to_plain(const kernel_string& k) {
+  std::string s;
+  s.reserve(k.size());
+  for (unit u : k) s.push_back(letter(u));
+  return s;
+}
+
+std::string to_run_length(const kernel_string& k) {
+  std::string s;
+  for (std::size_t i = 0; i < k.size();) {
+    std::size_t j = i;
+    while (j < k.size() && k[j] == k[i]) ++j;
+    if (j - i > 1) s += std::to_string(j - i);
+    s.push_back(letter(k[i]));
+    i = j;
+  }
+  return s;
+}
+
+kernel_string normalize_kernel(const kernel_string& k, const normalized_sm& norm) {
+  kernel_string out;
+  for (unit u : k) {
+    const int idx = static_cast<int>(u);
+    if (norm.sigma[idx] == 0)
+      throw input_error(std::string("the kernel uses ") + letter(u) +
+                        " instructions but the SM has no " + letter(u) +
+                        " units (give --sigma " + letter(u) + "=N or an --sm preset)");
+    out.insert(out.end(), static_cast<std::size_t>(norm.copies[idx]), u);
+    if (out.size() > static_cast<std::size_t>(max_kernel_length))
+      throw input_error("kernel string: longer than " + std::to_string(max_kernel_length) +
+                        " instructions after normalisation");
+  }
+  return out;
+}
+
+}  // namespace warpspan

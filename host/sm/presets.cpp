@@ -1,0 +1,205 @@
+// SM presets and the JSON format they use (data/sm/README.md). The preset texts themselves are
+// compiled in by cmake/embed_presets.cmake, which defines sm_presets().
+#include "warpspan/sm/presets.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "warpspan/core/error.hpp"
+
+namespace warpspan {
+
+namespace {
+
+using json = nlohmann::json;
+
+constexpr std::array<std::string_view, 7> top_level_fields{"name",       "description", "source", "warp_size",
+                                                             "schedulers", "units",       "comment"};
+constexpr std::array<std::string_view, 4> unit_fields{"units", "latency", "sigma", "comment"};
+
+std::string field_list(const auto& fields) {
+  std::string out;
+  for (auto f : fields) out += (out.empty() ? "" : ", ") + std::string(f);
+  return out;
+}
+
+/// Prefix for messages: "FILE: field 'units.L.latency': ".
+std::string at_field(std::string_view where, std::string_view field) {
+  return std::string(where) + ": field '" + std::string(field) + "': ";
+}
+
+int integer_field(const json& obj, std::string_view where, std::string_view path, const char* key, int minimum) {
+  const json& v = obj.at(key);
+  if (!v.is_number_integer())
+    throw input_error(at_field(where, path) + "must be a whole number, got " + v.dump());
+  const auto value = v.get<long long>();
+  if (value < minimum) throw input_error(at_field(where, path) + "must be at least " + std::to_string(minimum));
+  if (value > 1'000'000) throw input_error(at_field(where, path) + "is implausibly large (" + v.dump() + ")");
+  return static_cast<int>(value);
+}
+
+std::string string_field(const json& obj, std::string_view where, const char* key) {
+  const json& v = obj.at(key);
+  if (!v.is_string()) throw input_error(at_field(where, key) + "must be a string");
+  return v.get<std::string>();
+}
+
+/// sigma given directly: a whole number >= 1, or 1/k (as "1/4" or 0.25); "4" as a string also works.
+sigma_value parse_sigma(const json& v, std::string_view where, std::string_view path) {
+  const auto bad = [&] {
+    return input_error(at_field(where, path) + "must be a whole number >= 1 or 1/k (e.g. 4, \"1/2\", 0.25), got " +
+                       v.dump());
+  };
+  if (v.is_number_integer()) {
+    if (v.get<long long>() < 1 || v.get<long long>() > 1'000'000) throw bad();
+    return {static_cast<int>(v.get<long long>()), 1};
+  }
+  if (v.is_number_float()) {
+    const double d = v.get<double>();
+    if (!(d > 0) || d > 1'000'000) throw bad();
+    if (d >= 1 && d == std::floor(d)) return {static_cast<int>(d), 1};
+    const double k = 1.0 / d;
+    if (d < 1 && std::fabs(k - std::round(k)) < 1e-9) return {1, static_cast<int>(std::round(k))};
+    throw bad();
+  }
+  if (v.is_string()) {
+    const std::string s = v.get<std::string>();
+    const auto whole = [&](std::string_view t) {
+      if (t.empty() || t.size() > 7 || !std::all_of(t.begin(), t.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }))
+        throw bad();
+      return std::stoi(std::string(t));
+    };
+    if (const auto slash = s.find('/'); slash != std::string::npos) {
+      const int num = whole(std::string_view(s).substr(0, slash));
+      const int den = whole(std::string_view(s).substr(slash + 1));
+      if (num != 1 || den < 1) throw bad();
+      return {1, den};
+    }
+    const int n = whole(s);
+    if (n < 1) throw bad();
+    return {n, 1};
+  }
+  throw bad();
+}
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+/// The names a preset answers to: "hopper-9.0" -> hopper-9.0, hopper, 9.0, sm_90, sm90.
+std::vector<std::string> aliases_of(std::string_view preset_name) {
+  std::vector<std::string> out{lower(preset_name)};
+  const std::size_t dash = preset_name.rfind('-');
+  if (dash == std::string_view::npos) return out;
+  const std::string family = lower(preset_name.substr(0, dash));
+  const std::string version = lower(preset_name.substr(dash + 1));
+  out.push_back(family);
+  out.push_back(version);
+  std::string digits;
+  for (char c : version)
+    if (c != '.') digits += c;
+  out.push_back("sm_" + digits);
+  out.push_back("sm" + digits);
+  return out;
+}
+
+std::string preset_names() {
+  std::string out;
+  for (const auto& p : sm_presets()) out += (out.empty() ? "" : ", ") + p.name;
+  return out;
+}
+
+}  // namespace
+
+sm_config parse_sm_json(std::string_view text, std::string_view where) {
+  json doc;
+  try {
+    doc = json::parse(text);
+  } catch (const json::parse_error& e) {
+    // e.what() reads "[json.exception.parse_error.101] parse error at line 3, column 5: ..."
+    std::string what = e.what();
+    if (const auto p = what.find("] "); p != std::string::npos) what = what.substr(p + 2);
+    throw input_error(std::string(where) + ": not valid JSON: " + what);
+  }
+  if (!doc.is_object()) throw input_error(std::string(where) + ": expected a JSON object {...} at the top level");
+
+  for (const auto& [key, value] : doc.items())
+    if (std::find(top_level_fields.begin(), top_level_fields.end(), key) == top_level_fields.end())
+      throw input_error(at_field(where, key) + "unknown field (expected " + field_list(top_level_fields) + ")");
+
+  sm_config sm;
+  sm.name = doc.contains("name") ? string_field(doc, where, "name") : "custom";
+  if (sm.name.empty()) throw input_error(at_field(where, "name") + "must not be empty");
+  if (doc.contains("description")) sm.description = string_field(doc, where, "description");
+  if (doc.contains("source")) sm.source = string_field(doc, where, "source");
+
+  if (!doc.contains("warp_size")) throw input_error(at_field(where, "warp_size") + "missing");
+  sm.warp_size = integer_field(doc, where, "warp_size", "warp_size", 1);
+  if (doc.contains("schedulers")) sm.schedulers = integer_field(doc, where, "schedulers", "schedulers", 0);
+
+  if (!doc.contains("units")) throw input_error(at_field(where, "units") + "missing");
+  const json& units = doc.at("units");
+  if (!units.is_object() || units.empty())
+    throw input_error(at_field(where, "units") + "must be an object with at least one of L, C, S, D");
+  for (const auto& [letter_text, spec] : units.items()) {
+    const std::string path = "units." + letter_text;
+    const auto u = letter_text.size() == 1 ? unit_from_letter(letter_text[0]) : std::nullopt;
+    if (!u) throw input_error(at_field(where, path) + "unknown unit type (expected L, C, S or D)");
+    if (!spec.is_object()) throw input_error(at_field(where, path) + "must be an object like {\"units\": 32, \"latency\": 1}");
+    for (const auto& [key, value] : spec.items())
+      if (std::find(unit_fields.begin(), unit_fields.end(), key) == unit_fields.end())
+        throw input_error(at_field(where, path + "." + key) + "unknown field (expected " + field_list(unit_fields) + ")");
+
+    unit_spec& out = sm.units[static_cast<int>(*u)];
+    if (spec.contains("sigma")) out.sigma = parse_sigma(spec.at("sigma"), where, path + ".sigma");
+    if (spec.contains("units"))
+      out.units = integer_field(spec, where, path + ".units", "units", 0);
+    else if (!out.sigma)
+      throw input_error(at_field(where, path + ".units") + "missing (give \"units\", or \"sigma\" directly)");
+    if (spec.contains("latency")) out.latency = integer_field(spec, where, path + ".latency", "latency", 1);
+  }
+  return sm;
+}
+
+sm_config load_sm(std::string_view name_or_file) {
+  const std::string key = lower(name_or_file);
+  if (key.empty()) throw input_error("--sm: empty; expected a preset (" + preset_names() + ") or a JSON file");
+
+  // A family alias ("ampere") must name exactly one preset; every other alias is unique by form.
+  const preset_entry* found = nullptr;
+  int matches = 0;
+  for (const auto& p : sm_presets()) {
+    const auto names = aliases_of(p.name);
+    if (std::find(names.begin(), names.end(), key) != names.end()) {
+      found = &p;
+      ++matches;
+    }
+  }
+  if (matches > 1)
+    throw input_error("SM '" + std::string(name_or_file) + "' is ambiguous; give the full preset name (" +
+                      preset_names() + ")");
+  if (found) return parse_sm_json(found->json, "preset " + found->name);
+
+  const std::string path(name_or_file);
+  std::error_code ec;
+  if (std::filesystem::is_regular_file(path, ec)) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw input_error("cannot read " + path);
+    std::ostringstream buffer;
+    buffer << in.rdbuf();
+    return parse_sm_json(buffer.str(), path);
+  }
+  throw input_error("unknown SM '" + path + "': neither a preset (" + preset_names() +
+                    "; also e.g. 'fermi', 'sm_35', '9.0') nor an existing JSON file");
+}
+
+}  // namespace warpspan

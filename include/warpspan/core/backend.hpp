@@ -1,0 +1,26 @@
+// Backend selection shared by every analysis: cpu | cuda | auto.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace warpspan {
+
+enum class backend_kind { cpu, cuda, automatic };
+
+/// Parses "cpu", "cuda" or "auto"; anything else is an input_error naming the word.
+backend_kind parse_backend(std::string_view word);
+std::string to_string(backend_kind kind);
+
+/// Number of usable CUDA devices; 0 when CUDA was not compiled in or no driver/device answers.
+int cuda_device_count();
+/// Name of device 0, or an empty string.
+std::string cuda_device_name();
+/// True when this build contains the CUDA backend (whether or not a device is present).
+bool cuda_compiled();
+
+/// auto -> cuda when a device is present, else cpu; cuda without a device is an input_error that
+/// says why; cpu stays cpu.
+backend_kind resolve_backend(backend_kind requested);
+
+}  // namespace warpspan

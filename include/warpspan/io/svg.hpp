@@ -1,0 +1,19 @@
+// SVG drawings a reader would rather look at than read: a schedule as the papers draw it, and the
+// envelope of the best makespan over time (000 Fig. 12).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "warpspan/makespan/estimate.hpp"
+#include "warpspan/makespan/schedule_table.hpp"
+
+namespace warpspan {
+
+std::string schedule_svg(const problem& prob, const built_schedule& s, const std::string& title);
+std::string envelope_svg(const std::vector<envelope_point>& envelope, std::uint64_t upper_bound,
+                         const std::string& title);
+/// Writes text to DIR/NAME, creating DIR; input_error when that fails.
+std::string write_file(const std::string& dir, const std::string& name, const std::string& text);
+
+}  // namespace warpspan

@@ -1,0 +1,120 @@
+// Simulated annealing over pseudo-precedence strings (000 V), one step written once for host and
+// device. Every random number of step `iter` of chain `chain_id` is draw(seed, chain_id, iter), so
+// a chain's trajectory does not depend on which backend, thread or round runs it.
+//
+// Neighbour move (documented in README "How the estimator searches"): pick a position i uniformly
+// and a distance d uniformly in [1, reach]; j = i + d, or i - d when that runs past the end. If the
+// two ids are equal, j walks on in the same direction to the first different id. Swap str[i] and
+// str[j]. When no such j exists the step is a null move (it still counts as an iteration).
+// Acceptance: a candidate at least as long is taken; a shorter one with probability
+// min(1, T / (m - m')), T = T0 (1 - iter / iter_max). The schedule is rebuilt from min(i, j).
+#pragma once
+
+#include <cstdint>
+
+#include "warpspan/core/macros.hpp"
+#include "warpspan/core/rng.hpp"
+#include "warpspan/makespan/schedule.hpp"
+
+namespace warpspan {
+
+struct anneal_params {
+  std::uint64_t seed = 1;
+  std::uint64_t iter_max = 1;  ///< the length of the cooling schedule, per chain
+  double t0 = 0.3;             ///< initial temperature (000 VIII used 0.3)
+  std::uint32_t reach = 0;     ///< largest swap distance; 0 means the whole string
+};
+
+/// The scalar part of a chain's state.
+struct chain_state {
+  std::uint64_t iter = 0;       ///< iterations done
+  std::uint64_t best_iter = 0;  ///< iteration at which `best` was first reached
+  std::uint32_t makespan = 0;   ///< makespan of the current string
+  std::uint32_t best = 0;       ///< best makespan seen
+};
+
+/// Stream ids for draw(): chain moves use the chain id; initial strings use this tag.
+inline constexpr std::uint32_t init_tag = 0x1A17u;
+
+/// Starts a chain on the string already in c.str.
+WARPSPAN_HD_INLINE void anneal_init(const problem_view& p, const chain_view& c, std::uint16_t* best_str,
+                                    chain_state& s) {
+  s.iter = 0;
+  s.best_iter = 0;
+  s.makespan = build_full(p, c);
+  s.best = s.makespan;
+  for (std::uint32_t k = 0; k < p.length; ++k) best_str[k] = c.str[k];
+}
+
+/// Picks the second position of a move from i; returns false for a null move.
+WARPSPAN_HD_INLINE bool pick_partner(const problem_view& p, const std::uint16_t* str, std::uint32_t i,
+                                     std::uint32_t r, std::uint32_t reach, std::uint32_t& j_out) {
+  const std::uint32_t n = p.length;
+  const std::uint32_t span = (reach == 0 || reach >= n) ? n - 1 : reach;
+  const std::uint32_t d = 1 + bounded(r, span);
+  std::int64_t j;
+  std::int64_t step;
+  if (static_cast<std::uint64_t>(i) + d < n) {
+    j = static_cast<std::int64_t>(i) + d;
+    step = 1;
+  } else if (d <= i) {
+    j = static_cast<std::int64_t>(i) - d;
+    step = -1;
+  } else {
+    return false;
+  }
+  while (j >= 0 && j < static_cast<std::int64_t>(n) && str[j] == str[i]) j += step;
+  if (j < 0 || j >= static_cast<std::int64_t>(n)) return false;
+  j_out = static_cast<std::uint32_t>(j);
+  return true;
+}
+
+/// One annealing iteration.
+WARPSPAN_HD_INLINE void anneal_step(const problem_view& p, const chain_view& c, std::uint16_t* best_str,
+                                    chain_state& s, const anneal_params& a, std::uint32_t chain_id) {
+  const philox_out r = draw(a.seed, chain_id, s.iter);
+  const std::uint64_t iter = s.iter++;
+  if (p.length < 2) return;
+  const std::uint32_t i = bounded(r.v[0], p.length);
+  std::uint32_t j = 0;
+  if (!pick_partner(p, c.str, i, r.v[1], a.reach, j)) return;
+
+  const std::uint32_t z = i < j ? i : j;
+  std::uint16_t tmp = c.str[i];
+  c.str[i] = c.str[j];
+  c.str[j] = tmp;
+  const std::uint32_t candidate = rebuild_from(p, c, z);
+
+  bool accept = candidate >= s.makespan;
+  if (!accept) {
+    // T / (m - m') with T = T0 (1 - iter / iter_max); each operation is one IEEE-rounded double
+    // operation (nothing an FMA could fuse), so host and device agree bit for bit.
+    const double progress = static_cast<double>(iter) / static_cast<double>(a.iter_max);
+    const double temperature = a.t0 * (1.0 - progress);
+    const double probability = temperature / static_cast<double>(s.makespan - candidate);
+    accept = unit_double(r.v[2], r.v[3]) < probability;
+  }
+  if (accept) {
+    s.makespan = candidate;
+    if (candidate > s.best) {
+      s.best = candidate;
+      s.best_iter = iter + 1;
+      for (std::uint32_t k = 0; k < p.length; ++k) best_str[k] = c.str[k];
+    }
+  } else {
+    tmp = c.str[i];
+    c.str[i] = c.str[j];
+    c.str[j] = tmp;
+    rebuild_from(p, c, z);
+  }
+}
+
+/// Runs up to `count` iterations, never past iter_max.
+WARPSPAN_HD_INLINE void anneal_run(const problem_view& p, const chain_view& c, std::uint16_t* best_str,
+                                   chain_state& s, const anneal_params& a, std::uint32_t chain_id,
+                                   std::uint64_t count) {
+  const std::uint64_t end = s.iter + count < a.iter_max ? s.iter + count : a.iter_max;
+  while (s.iter < end) anneal_step(p, c, best_str, s, a, chain_id);
+}
+
+}  // namespace warpspan

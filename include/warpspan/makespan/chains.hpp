@@ -1,0 +1,106 @@
+// Chains of the annealing search: where one chain's state lives in memory, how chains start, and
+// the backend entry points, declared once and implemented by host/ (CPU) and cuda/ (GPU).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "warpspan/core/macros.hpp"
+#include "warpspan/makespan/anneal.hpp"
+#include "warpspan/makespan/problem.hpp"
+
+namespace warpspan {
+
+/// Byte offsets of one chain's arrays inside its block; 32-bit arrays first, then 16-bit ones.
+struct chain_layout {
+  std::size_t cycle = 0, progress = 0, last = 0, usage = 0, str = 0, best = 0;
+  std::size_t bytes = 0;  ///< whole block, a multiple of 16
+};
+
+WARPSPAN_HD_INLINE chain_layout make_chain_layout(const problem_view& p) {
+  chain_layout l;
+  std::size_t at = 0;
+  l.cycle = at;
+  at += sizeof(std::uint32_t) * static_cast<std::size_t>(p.length);
+  l.progress = at;
+  at += sizeof(std::uint32_t) * p.warps;
+  l.last = at;
+  at += sizeof(std::uint32_t) * p.warps;
+  l.usage = at;
+  at += sizeof(std::uint16_t) * static_cast<std::size_t>(p.horizon + 1) * p.stride;
+  l.str = at;
+  at += sizeof(std::uint16_t) * static_cast<std::size_t>(p.length);
+  l.best = at;
+  at += sizeof(std::uint16_t) * static_cast<std::size_t>(p.length);
+  l.bytes = (at + 15) / 16 * 16;
+  return l;
+}
+
+WARPSPAN_HD_INLINE chain_view chain_view_at(unsigned char* block, const chain_layout& l) {
+  chain_view v;
+  v.cycle = reinterpret_cast<std::uint32_t*>(block + l.cycle);
+  v.progress = reinterpret_cast<std::uint32_t*>(block + l.progress);
+  v.last = reinterpret_cast<std::uint32_t*>(block + l.last);
+  v.usage = reinterpret_cast<std::uint16_t*>(block + l.usage);
+  v.str = reinterpret_cast<std::uint16_t*>(block + l.str);
+  return v;
+}
+
+WARPSPAN_HD_INLINE std::uint16_t* chain_best_at(unsigned char* block, const chain_layout& l) {
+  return reinterpret_cast<std::uint16_t*>(block + l.best);
+}
+
+/// How a chain's first string is made (000 VI).
+enum class initial_kind { round_robin, fixed_priority, most_pending, random };
+std::string to_string(initial_kind k);
+
+/// 1, 2, ..., W repeated I times (000 VI-A).
+std::vector<std::uint16_t> round_robin_string(const problem_view& p);
+/// 1 repeated I times, then 2, ... (000 VI-B).
+std::vector<std::uint16_t> fixed_priority_string(const problem_view& p);
+/// Most pending warp executes first (000 VI-C, Fig. 8).
+std::vector<std::uint16_t> most_pending_string(const problem_view& p);
+/// A uniformly random permutation of the multiset, from draw(seed, chain, ..., init_tag).
+std::vector<std::uint16_t> random_string(const problem_view& p, std::uint64_t seed, std::uint32_t chain);
+std::vector<std::uint16_t> initial_string(const problem_view& p, initial_kind kind, std::uint64_t seed,
+                                          std::uint32_t chain);
+
+/// Everything a backend needs to run a set of chains.
+struct chain_setup {
+  const problem* prob = nullptr;
+  anneal_params params;
+  std::vector<std::uint32_t> chain_ids;      ///< RNG stream of each chain
+  std::vector<std::uint16_t> initial;        ///< chain_ids.size() strings of length n, back to back
+};
+
+/// Where one chain stands.
+struct chain_summary {
+  std::uint32_t chain_id = 0;
+  std::uint32_t best = 0;
+  std::uint32_t current = 0;
+  std::uint64_t iter = 0;
+  std::uint64_t best_iter = 0;
+};
+
+/// A set of chains advanced in rounds. Chains keep their state between rounds, so the result of
+/// N iterations does not depend on how they were split into rounds.
+class chain_runner {
+ public:
+  virtual ~chain_runner() = default;
+  /// Every chain runs `iterations` more iterations (fewer where its iter_max is reached).
+  virtual void advance(std::uint64_t iterations) = 0;
+  virtual std::vector<chain_summary> summaries() = 0;
+  /// The best string of the chain at `index` (0-based warp ids).
+  virtual std::vector<std::uint16_t> best_string(std::size_t index) = 0;
+  virtual std::string name() const = 0;
+};
+
+/// CPU backend: chains split over `threads` threads (0: all cores). Defined in host/makespan.
+std::unique_ptr<chain_runner> make_cpu_runner(const chain_setup& setup, int threads);
+/// CUDA backend. Defined in cuda/makespan; throws not_compiled in a build without CUDA.
+std::unique_ptr<chain_runner> make_cuda_runner(const chain_setup& setup);
+
+}  // namespace warpspan

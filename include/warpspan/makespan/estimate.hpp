@@ -1,0 +1,66 @@
+// The host orchestrator of the annealing estimate: plans chains and rounds within an iteration or
+// time budget, keeps the envelope of the best makespan over time (000 Fig. 12), validates GPU
+// chains against the CPU on request, and returns the worst schedule found.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "warpspan/core/backend.hpp"
+#include "warpspan/makespan/chains.hpp"
+#include "warpspan/makespan/schedule_table.hpp"
+
+namespace warpspan {
+
+struct estimate_options {
+  std::uint32_t chains = 0;          ///< 0: a default for the backend (CPU 8 per thread, GPU 16384)
+  std::uint64_t iterations = 200000; ///< per chain; also the length of the cooling schedule
+  double seconds = 0;                ///< wall-clock budget for the search; 0 = none
+  std::uint64_t seed = 1;
+  double t0 = 0.3;
+  std::uint32_t reach = 0;           ///< largest swap distance; 0 = default (see README)
+  std::optional<initial_kind> init;  ///< nullopt: mix rr, fp, mpwf, random across chains (000 VIII)
+  backend_kind backend = backend_kind::automatic;
+  int threads = 0;                   ///< CPU threads; 0 = all cores
+  std::uint32_t validate = 0;        ///< re-run this many chains on the CPU and compare
+};
+
+struct envelope_point {
+  double seconds = 0;
+  std::uint32_t best = 0;
+};
+
+struct estimate_result {
+  std::uint32_t best_makespan = 0;
+  std::uint64_t upper_bound = 0;
+  std::uint64_t iterations = 0;      ///< done, all chains together
+  double elapsed_s = 0;              ///< wall time of the search (after set-up)
+  double setup_s = 0;
+  std::string backend;
+  std::uint32_t chains = 0;
+  std::uint64_t iterations_per_chain = 0;
+  bool time_limited = false;         ///< stopped by --seconds before the iterations were done
+  std::vector<envelope_point> envelope;
+  std::vector<std::uint16_t> best_string;  ///< 0-based warp ids
+  std::uint32_t best_chain = 0;
+  initial_kind best_chain_init = initial_kind::round_robin;
+  built_schedule schedule;
+  std::uint32_t validated = 0;       ///< chains re-run on the CPU and found identical
+};
+
+/// Called after every round: seconds so far, iterations done, iterations planned, best so far.
+using progress_fn = std::function<void(double, std::uint64_t, std::uint64_t, std::uint32_t)>;
+
+/// The kind of chain `index` under `options.init` (mix: rr, fp, mpwf, random in turn).
+initial_kind chain_initial_kind(const estimate_options& options, std::uint32_t index);
+
+/// Runs the search on `prob`. Throws input_error for impossible options, validation_error when a
+/// validated chain differs between backends.
+estimate_result run_estimate(const problem& prob, const estimate_options& options, const progress_fn& progress = {});
+
+}  // namespace warpspan

@@ -1,0 +1,97 @@
+// The schedule builder of 000 Fig. 4 and its incremental form (000 VII), written once for host and
+// device. A chain's schedule is kept as the cycle of every (warp, instruction) pair (the warp cycle
+// string indexed by warp rather than by position) plus a table of how many instructions of each
+// type issue in each cycle.
+#pragma once
+
+#include <cstdint>
+
+#include "warpspan/core/macros.hpp"
+#include "warpspan/makespan/problem.hpp"
+
+namespace warpspan {
+
+/// Pointers to one chain's mutable state. Layout and sizes: see chain_layout in chains.hpp.
+struct chain_view {
+  std::uint16_t* str = nullptr;       ///< pseudo-precedence string, 0-based warp ids, length n
+  std::uint32_t* cycle = nullptr;     ///< cycle[w * I + j]: cycle of warp w's j-th instruction
+  std::uint16_t* usage = nullptr;     ///< usage[t * stride + k], t in [0, horizon]
+  std::uint32_t* progress = nullptr;  ///< instructions placed so far, per warp
+  std::uint32_t* last = nullptr;      ///< cycle of each warp's last placed instruction (0: none)
+};
+
+/// Puts warp w's next instruction in the earliest cycle after its previous one that still has
+/// capacity for its type and, with a scheduler limit, in all (000 Fig. 4). Returns that cycle.
+WARPSPAN_HD_INLINE std::uint32_t place(const problem_view& p, const chain_view& c, std::uint32_t w) {
+  const std::uint32_t j = c.progress[w];
+  const std::uint32_t ty = p.types[j];
+  std::uint32_t t = c.last[w] + 1;
+  std::uint16_t* row = c.usage + static_cast<std::size_t>(t) * p.stride;
+  if (p.limited) {
+    const std::uint32_t all = p.ntypes;
+    while (row[ty] >= p.cap[ty] || row[all] >= p.cap[all]) {
+      ++t;
+      row += p.stride;
+    }
+    ++row[all];
+  } else {
+    while (row[ty] >= p.cap[ty]) {
+      ++t;
+      row += p.stride;
+    }
+  }
+  ++row[ty];
+  c.cycle[static_cast<std::size_t>(w) * p.instructions + j] = t;
+  c.last[w] = t;
+  c.progress[w] = j + 1;
+  return t;
+}
+
+/// Clears the usage table and the per-warp counters.
+WARPSPAN_HD_INLINE void reset_schedule(const problem_view& p, const chain_view& c) {
+  const std::size_t cells = static_cast<std::size_t>(p.horizon + 1) * p.stride;
+  for (std::size_t k = 0; k < cells; ++k) c.usage[k] = 0;
+  for (std::uint32_t w = 0; w < p.warps; ++w) {
+    c.progress[w] = 0;
+    c.last[w] = 0;
+  }
+}
+
+/// Builds the whole schedule of c.str from scratch; returns the makespan.
+WARPSPAN_HD_INLINE std::uint32_t build_full(const problem_view& p, const chain_view& c) {
+  reset_schedule(p, c);
+  std::uint32_t makespan = 0;
+  for (std::uint32_t k = 0; k < p.length; ++k) {
+    const std::uint32_t t = place(p, c, c.str[k]);
+    makespan = t > makespan ? t : makespan;
+  }
+  return makespan;
+}
+
+/// Rebuilds the schedule after c.str changed at positions >= z only (000 VII): the placements of
+/// positions < z stay, those of the suffix are taken out of the usage table and placed again. The
+/// suffix holds the same warp ids as before (a permutation within it), so undoing it by the new
+/// string removes exactly the old placements. Returns the new makespan.
+WARPSPAN_HD_INLINE std::uint32_t rebuild_from(const problem_view& p, const chain_view& c, std::uint32_t z) {
+  for (std::uint32_t k = p.length; k-- > z;) {
+    const std::uint32_t w = c.str[k];
+    const std::uint32_t j = --c.progress[w];
+    const std::uint32_t t = c.cycle[static_cast<std::size_t>(w) * p.instructions + j];
+    std::uint16_t* row = c.usage + static_cast<std::size_t>(t) * p.stride;
+    --row[p.types[j]];
+    if (p.limited) --row[p.ntypes];
+  }
+  for (std::uint32_t w = 0; w < p.warps; ++w) {
+    const std::uint32_t done = c.progress[w];
+    c.last[w] = done ? c.cycle[static_cast<std::size_t>(w) * p.instructions + done - 1] : 0;
+  }
+  for (std::uint32_t k = z; k < p.length; ++k) place(p, c, c.str[k]);
+  std::uint32_t makespan = 0;
+  for (std::uint32_t w = 0; w < p.warps; ++w) {
+    const std::uint32_t t = c.cycle[static_cast<std::size_t>(w) * p.instructions + p.instructions - 1];
+    makespan = t > makespan ? t : makespan;
+  }
+  return makespan;
+}
+
+}  // namespace warpspan

@@ -1,0 +1,45 @@
+// PTX import: the straight-line instructions of a PTX listing classified into L/C/S/D.
+// The rules are documented in data/kernels/README.md and in `warpspan kernel --help`.
+#pragma once
+
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "warpspan/sm/kernel_string.hpp"
+
+namespace warpspan {
+
+struct ptx_options {
+  int first_line = 0;                       ///< 1-based, inclusive; 0 = from the entry's start
+  int last_line = 0;                        ///< 1-based, inclusive; 0 = to the entry's end
+  std::string entry;                        ///< .entry/.func to read; empty = the first one
+  std::map<std::string, unit> overrides;    ///< opcode (e.g. "mov" or "mov.f32") -> type
+};
+
+struct ptx_instruction {
+  int line = 0;                             ///< 1-based line in the file
+  std::string opcode;                       ///< e.g. "ld.global.f32"
+  unit type = unit::C;
+};
+
+struct ptx_import_result {
+  std::string entry;                        ///< name of the entry read
+  kernel_string kernel;
+  std::vector<ptx_instruction> trace;       ///< the instructions walked, in order
+  std::string stop_reason;                  ///< why the walk ended (back-edge, ret, end of range)
+};
+
+/// Parses PTX text. `where` names the source for error messages ("file.ptx:12: ...").
+ptx_import_result import_ptx(std::string_view text, const ptx_options& options, std::string_view where);
+/// Reads the file and imports it; a missing or unreadable file is an input_error.
+ptx_import_result import_ptx_file(const std::string& path, const ptx_options& options);
+
+/// The type one opcode gets under the default rules and the overrides.
+unit classify_opcode(std::string_view opcode, const std::map<std::string, unit>& overrides);
+
+/// Parses "mov=L,mul.f32=D" into overrides.
+std::map<std::string, unit> parse_ptx_overrides(std::string_view text);
+
+}  // namespace warpspan

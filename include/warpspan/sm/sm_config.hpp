@@ -1,0 +1,63 @@
+// The streaming-multiprocessor model of paper 000 (Sec. III): unit types L/C/S/D, their counts and
+// latencies, the warp size and an optional limit on warps issuing per cycle (the warp schedulers).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace warpspan {
+
+/// The four kinds of functional unit: load/store, CUDA core, special function, double precision.
+enum class unit : std::uint8_t { L = 0, C = 1, S = 2, D = 3 };
+inline constexpr int unit_count = 4;
+inline constexpr std::array<char, unit_count> unit_letters{'L', 'C', 'S', 'D'};
+inline char letter(unit u) { return unit_letters[static_cast<int>(u)]; }
+/// 'L' -> unit::L ...; nullopt for any other character.
+std::optional<unit> unit_from_letter(char c);
+
+/// sigma_U given directly as a rational: either an integer >= 1 (den = 1) or 1/k (num = 1).
+struct sigma_value {
+  int num = 0;
+  int den = 1;
+};
+
+/// One unit type as the hardware has it.
+struct unit_spec {
+  int units = 0;                         ///< units per SM (0: absent)
+  int latency = 1;                       ///< cycles one warp instruction holds a unit (x_U)
+  std::optional<sigma_value> sigma;      ///< given directly; overrides units / warp_size
+};
+
+struct sm_config {
+  std::string name;                      ///< preset name or "custom"
+  std::string description;
+  std::string source;                    ///< where the numbers come from
+  int warp_size = 32;
+  std::array<unit_spec, unit_count> units{};
+  int schedulers = 0;                    ///< warps that may issue in one cycle; 0 = no limit
+};
+
+/// After the normalisation of 000 III-E every instruction takes one cycle: each U instruction
+/// becomes `copies[U]` instructions and at most `sigma[U]` warps execute a U instruction per cycle.
+struct normalized_sm {
+  std::array<int, unit_count> sigma{};   ///< 0 where the type has no units
+  std::array<int, unit_count> copies{};
+  int schedulers = 0;
+};
+
+/// Applies 000 III-E. Throws input_error for unit counts that neither divide nor are divided by the
+/// warp size (unless sigma is given directly), for latencies < 1 and for a warp size < 1.
+normalized_sm normalize(const sm_config& sm);
+
+/// Parses "--sigma L=1,C=4,S=1/2" into overrides on `sm` (sigma given directly per type; a value
+/// like "1/4" or "0.25" means one U instruction per warp takes 4 notional cycles).
+void apply_sigma_overrides(sm_config& sm, std::string_view text);
+
+/// Human-readable one-line summary, e.g. "sigma L=1 C=4 (S, D absent), no scheduler limit".
+std::string describe(const normalized_sm& norm);
+
+}  // namespace warpspan

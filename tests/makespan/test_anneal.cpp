@@ -1,0 +1,156 @@
+// Determinism of the annealing chains and the orchestrator's contract.
+#include <gtest/gtest.h>
+
+#include "test_util.hpp"
+#include "warpspan/makespan/bounds.hpp"
+#include "warpspan/makespan/estimate.hpp"
+#include "warpspan/sm/presets.hpp"
+
+namespace warpspan {
+namespace {
+
+problem voronoi() { return test::make("5L9C2L9C", 16, 1, 4); }
+
+TEST(Bounds, VoronoiPessimisticBoundIs184) {
+  // 7 L's x ceil(16 / 1) + 18 C's x ceil(16 / 4) = 112 + 72 (MODEL, 001 Sec. 4).
+  EXPECT_EQ(pessimistic_bound(voronoi()), 184u);
+}
+
+TEST(Bounds, SchedulerLimitTightensSigma) {
+  // With at most 2 warps issuing per cycle, C behaves as sigma 2: 7 x 16 + 18 x 8.
+  const problem prob = test::make("5L9C2L9C", 16, 1, 4, 0, 0, 2);
+
+  EXPECT_EQ(pessimistic_bound(prob), 7u * 16 + 18u * 8);
+}
+
+chain_setup setup_for(const problem& prob, std::vector<std::uint32_t> ids, std::uint64_t iters) {
+  chain_setup s;
+  s.prob = &prob;
+  s.params.seed = 42;
+  s.params.iter_max = iters;
+  s.chain_ids = ids;
+  for (std::uint32_t id : ids) {
+    const auto str = random_string(prob.view(), 42, id);
+    s.initial.insert(s.initial.end(), str.begin(), str.end());
+  }
+  return s;
+}
+
+TEST(Anneal, ResultDoesNotDependOnRoundsOrThreads) {
+  const problem prob = voronoi();
+  const auto setup = setup_for(prob, {0, 1, 2, 5, 9}, 3000);
+  auto one_round = make_cpu_runner(setup, 1);
+  auto many_rounds = make_cpu_runner(setup, 2);
+
+  one_round->advance(3000);
+  for (int k = 0; k < 7; ++k) many_rounds->advance(500);
+
+  const auto a = one_round->summaries(), b = many_rounds->summaries();
+  for (std::size_t c = 0; c < a.size(); ++c) {
+    EXPECT_EQ(a[c].best, b[c].best);
+    EXPECT_EQ(a[c].current, b[c].current);
+    EXPECT_EQ(a[c].iter, 3000u);
+    EXPECT_EQ(b[c].iter, 3000u);  // never past iter_max
+    EXPECT_EQ(one_round->best_string(c), many_rounds->best_string(c));
+  }
+}
+
+TEST(Anneal, ChainDependsOnItsIdNotItsPosition) {
+  const problem prob = voronoi();
+  auto all = make_cpu_runner(setup_for(prob, {0, 1, 2, 3}, 2000), 1);
+  auto alone = make_cpu_runner(setup_for(prob, {2}, 2000), 1);
+
+  all->advance(2000);
+  alone->advance(2000);
+
+  EXPECT_EQ(all->summaries()[2].best, alone->summaries()[0].best);
+  EXPECT_EQ(all->best_string(2), alone->best_string(0));
+}
+
+TEST(Anneal, DifferentSeedsExploreDifferently) {
+  const problem prob = voronoi();
+  auto s1 = setup_for(prob, {0}, 2000);
+  auto s2 = s1;
+  s2.params.seed = 43;
+  auto a = make_cpu_runner(s1, 1), b = make_cpu_runner(s2, 1);
+
+  a->advance(2000);
+  b->advance(2000);
+
+  EXPECT_NE(a->best_string(0), b->best_string(0));
+}
+
+TEST(Estimate, SameSeedSameResult) {
+  const problem prob = voronoi();
+  estimate_options o;
+  o.backend = backend_kind::cpu;
+  o.chains = 6;
+  o.iterations = 5000;
+  o.threads = 2;
+
+  const estimate_result a = run_estimate(prob, o), b = run_estimate(prob, o);
+
+  EXPECT_EQ(a.best_makespan, b.best_makespan);
+  EXPECT_EQ(a.best_string, b.best_string);
+  EXPECT_EQ(a.iterations, 6u * 5000u);
+}
+
+TEST(Estimate, ContractHolds) {
+  const problem prob = voronoi();
+  estimate_options o;
+  o.backend = backend_kind::cpu;
+  o.chains = 8;
+  o.iterations = 20000;
+
+  const estimate_result r = run_estimate(prob, o);
+
+  // The best string builds to the best makespan; the estimate lies between the round-robin
+  // start and the pessimistic bound; the envelope never decreases and ends at the estimate.
+  EXPECT_EQ(build_schedule(prob, r.best_string).makespan, r.best_makespan);
+  EXPECT_GE(r.best_makespan, build_schedule(prob, round_robin_string(prob.view())).makespan);
+  EXPECT_LE(r.best_makespan, r.upper_bound);
+  EXPECT_EQ(r.upper_bound, 184u);
+  ASSERT_FALSE(r.envelope.empty());
+  for (std::size_t k = 1; k < r.envelope.size(); ++k) {
+    EXPECT_GE(r.envelope[k].seconds, r.envelope[k - 1].seconds);
+    EXPECT_GT(r.envelope[k].best, r.envelope[k - 1].best);
+  }
+  EXPECT_EQ(r.envelope.back().best, r.best_makespan);
+  EXPECT_EQ(r.iterations, 8u * 20000u);
+}
+
+TEST(Estimate, TimeBudgetStopsEarly) {
+  const problem prob = voronoi();
+  estimate_options o;
+  o.backend = backend_kind::cpu;
+  o.chains = 2;
+  o.iterations = 1'000'000'000;
+  o.seconds = 0.3;
+
+  const estimate_result r = run_estimate(prob, o);
+
+  EXPECT_TRUE(r.time_limited);
+  EXPECT_LT(r.iterations, 2'000'000'000u);
+  EXPECT_EQ(build_schedule(prob, r.best_string).makespan, r.best_makespan);
+}
+
+TEST(Estimate, MixCyclesThroughThePapersFourStarts) {
+  estimate_options o;
+
+  EXPECT_EQ(chain_initial_kind(o, 0), initial_kind::round_robin);
+  EXPECT_EQ(chain_initial_kind(o, 1), initial_kind::fixed_priority);
+  EXPECT_EQ(chain_initial_kind(o, 2), initial_kind::most_pending);
+  EXPECT_EQ(chain_initial_kind(o, 7), initial_kind::random);
+}
+
+TEST(Estimate, RefusesBadOptions) {
+  const problem prob = voronoi();
+  estimate_options o;
+  o.backend = backend_kind::cpu;
+  o.iterations = 0;
+
+  EXPECT_THROW(run_estimate(prob, o), input_error);
+}
+
+}  // namespace
+}  // namespace warpspan

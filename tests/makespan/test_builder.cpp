@@ -1,0 +1,164 @@
+// The schedule builder against the paper's figures (000 Figs. 2, 5, 6, 7 and Sec. VII) and the
+// incremental rebuild against full rebuilds.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "test_util.hpp"
+#include "warpspan/core/rng.hpp"
+#include "warpspan/makespan/bounds.hpp"
+#include "warpspan/makespan/chains.hpp"
+#include "warpspan/makespan/schedule_table.hpp"
+
+namespace warpspan {
+namespace {
+
+std::vector<std::uint16_t> ids(std::initializer_list<int> one_based) {
+  std::vector<std::uint16_t> out;
+  for (int v : one_based) out.push_back(static_cast<std::uint16_t>(v - 1));
+  return out;
+}
+
+TEST(Builder, Fig2RoundRobinLclFourWarpsTakesEightCycles) {
+  const problem prob = test::make("LCL", 4, 1, 1);
+
+  const built_schedule s = build_schedule(prob, round_robin_string(prob.view()));
+
+  EXPECT_EQ(s.makespan, 8u);
+  // Fig. 2: warp w issues L at w, C at w + 1, and its second L at cycle 4 + w.
+  for (std::uint32_t w = 0; w < 4; ++w) {
+    EXPECT_EQ(s.cycle[w * 3 + 0], w + 1);
+    EXPECT_EQ(s.cycle[w * 3 + 1], w + 2);
+    EXPECT_EQ(s.cycle[w * 3 + 2], w + 5);
+  }
+}
+
+TEST(Builder, Fig2ColumnStringHasThePapersWarpCycleString) {
+  // Reading Fig. 2 column by column gives 1 1 2 2 3 3 4 1 4 2 3 4; its warp cycle string is
+  // "1 2 2 3 3 4 4 5 5 6 7 8" (000 VII).
+  const problem prob = test::make("LCL", 4, 1, 1);
+
+  const built_schedule s = build_schedule(prob, ids({1, 1, 2, 2, 3, 3, 4, 1, 4, 2, 3, 4}));
+
+  EXPECT_EQ(s.makespan, 8u);
+  EXPECT_EQ(s.warp_cycle, (std::vector<std::uint32_t>{1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 7, 8}));
+}
+
+TEST(Builder, Fig5MovingWarpFourToTheEndTakesNineCycles) {
+  const problem prob = test::make("LCL", 4, 1, 1);
+
+  const built_schedule s = build_schedule(prob, ids({1, 1, 2, 2, 3, 3, 1, 2, 3, 4, 4, 4}));
+
+  EXPECT_EQ(s.makespan, 9u);
+  // Fig. 5: warp 4 runs L C L in cycles 7, 8, 9; warp 1's second L moves to cycle 4.
+  EXPECT_EQ(s.cycle[3 * 3 + 0], 7u);
+  EXPECT_EQ(s.cycle[3 * 3 + 2], 9u);
+  EXPECT_EQ(s.cycle[0 * 3 + 2], 4u);
+}
+
+TEST(Builder, Fig6FixedPriorityLccl) {
+  const problem prob = test::make("LCCL", 3, 1, 1);
+
+  const built_schedule s = build_schedule(prob, fixed_priority_string(prob.view()));
+
+  EXPECT_EQ(s.makespan, 8u);
+  // Fig. 6 rows: warp 1 L C C L in 1-4; warp 2 in 2, 4, 5, 6; warp 3 in 3, 6, 7, 8.
+  EXPECT_EQ(s.cycle, (std::vector<std::uint32_t>{1, 2, 3, 4, 2, 4, 5, 6, 3, 6, 7, 8}));
+}
+
+TEST(Builder, Fig7MostPendingWarpFirstLccl) {
+  const problem prob = test::make("LCCL", 3, 1, 1);
+
+  const auto str = most_pending_string(prob.view());
+  const built_schedule s = build_schedule(prob, str);
+
+  // Fig. 7 rows: warp 1 in 1, 2, 4, 5; warp 2 in 2, 3, 6, 7; warp 3 in 3, 5, 7, 8.
+  EXPECT_EQ(s.cycle, (std::vector<std::uint32_t>{1, 2, 4, 5, 2, 3, 6, 7, 3, 5, 7, 8}));
+  EXPECT_EQ(s.makespan, 8u);
+  // The string lists issues cycle by cycle in list order (000 Fig. 8).
+  EXPECT_EQ(str, ids({1, 2, 1, 3, 2, 1, 3, 1, 2, 3, 2, 3}));
+}
+
+TEST(Builder, SchedulerLimitCapsIssuesPerCycle) {
+  // LC with sigma_L = sigma_C = 2 but one scheduler: one instruction per cycle, so 2 warps need
+  // exactly W * I = 4 cycles whatever the string.
+  const problem prob = test::make("LC", 2, 2, 2, 0, 0, 1);
+
+  EXPECT_EQ(build_schedule(prob, round_robin_string(prob.view())).makespan, 4u);
+  EXPECT_EQ(build_schedule(prob, fixed_priority_string(prob.view())).makespan, 4u);
+}
+
+TEST(Builder, RejectsStringsThatAreNotTheMultiset) {
+  const problem prob = test::make("LC", 2, 1, 1);
+
+  EXPECT_THROW(build_schedule(prob, ids({1, 1, 1, 2})), input_error);
+  EXPECT_THROW(build_schedule(prob, ids({1, 2, 3, 2})), input_error);
+  EXPECT_THROW(parse_warp_string(prob, "1 2 x 2"), input_error);
+  EXPECT_THROW(parse_warp_string(prob, "0 1 2 2"), input_error);
+}
+
+// Random problems over L/C/S/D with and without a scheduler limit.
+problem random_problem(std::uint64_t seed) {
+  const philox_out r = draw(seed, 77, 0);
+  const int length = 2 + static_cast<int>(bounded(r.v[0], 9));
+  std::string k;
+  for (int i = 0; i < length; ++i) k.push_back("LCSD"[bounded(draw(seed, 78, i).v[0], 4)]);
+  const int warps = 1 + static_cast<int>(bounded(r.v[1], 7));
+  const int schedulers = (r.v[2] & 1) ? 1 + static_cast<int>(bounded(r.v[3], 3)) : 0;
+  return test::make(k, warps, 1 + (r.v[2] >> 8) % 2, 1 + (r.v[2] >> 9) % 3, 1, 1 + (r.v[2] >> 11) % 2, schedulers);
+}
+
+TEST(Builder, IncrementalRebuildEqualsFullRebuild) {
+  for (std::uint64_t seed = 1; seed <= 200; ++seed) {
+    const problem prob = random_problem(seed);
+    const problem_view p = prob.view();
+    const chain_layout layout = make_chain_layout(p);
+    std::vector<unsigned char> a(layout.bytes), b(layout.bytes);
+    const chain_view inc = chain_view_at(a.data(), layout), full = chain_view_at(b.data(), layout);
+    const auto start = random_string(p, seed, 0);
+    std::copy(start.begin(), start.end(), inc.str);
+    build_full(p, inc);
+    for (std::uint32_t move = 0; move < 50; ++move) {
+      const philox_out r = draw(seed, 1, move);
+      const std::uint32_t i = bounded(r.v[0], p.length), j = bounded(r.v[1], p.length);
+      std::swap(inc.str[i], inc.str[j]);
+      const std::uint32_t m_inc = rebuild_from(p, inc, std::min(i, j));
+      std::copy(inc.str, inc.str + p.length, full.str);
+      const std::uint32_t m_full = build_full(p, full);
+
+      ASSERT_EQ(m_inc, m_full) << "seed " << seed << " move " << move;
+      ASSERT_TRUE(std::equal(inc.cycle, inc.cycle + p.length, full.cycle)) << "seed " << seed << " move " << move;
+    }
+  }
+}
+
+TEST(Builder, BuiltSchedulesAreWorkConservingAndWithinThePessimisticBound) {
+  for (std::uint64_t seed = 1; seed <= 300; ++seed) {
+    const problem prob = random_problem(seed);
+    const problem_view p = prob.view();
+    const built_schedule s = build_schedule(prob, random_string(p, seed, 3));
+    const std::uint32_t I = p.instructions;
+
+    EXPECT_LE(s.makespan, pessimistic_bound(prob)) << "seed " << seed;
+    // Work-conserving: a warp idle between two of its instructions found its type (or the
+    // scheduler limit) full in every idle cycle.
+    std::vector<std::vector<int>> use(s.makespan + 2, std::vector<int>(p.ntypes + 1, 0));
+    for (std::uint32_t w = 0; w < p.warps; ++w)
+      for (std::uint32_t j = 0; j < I; ++j) {
+        ++use[s.cycle[w * I + j]][p.types[j]];
+        ++use[s.cycle[w * I + j]][p.ntypes];
+      }
+    for (std::uint32_t w = 0; w < p.warps; ++w)
+      for (std::uint32_t j = 0; j < I; ++j) {
+        const std::uint32_t from = j == 0 ? 1 : s.cycle[w * I + j - 1] + 1;
+        for (std::uint32_t t = from; t < s.cycle[w * I + j]; ++t) {
+          const bool type_full = use[t][p.types[j]] >= p.cap[p.types[j]];
+          const bool all_full = p.limited && use[t][p.ntypes] >= p.cap[p.ntypes];
+          EXPECT_TRUE(type_full || all_full) << "seed " << seed << " warp " << w << " idle in cycle " << t;
+        }
+      }
+  }
+}
+
+}  // namespace
+}  // namespace warpspan

@@ -1,0 +1,236 @@
+// PTX import: classification table, walk rules, overrides, errors, and the Voronoi files of data/kernels.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <string>
+
+#include "warpspan/core/error.hpp"
+#include "warpspan/sm/kernel_string.hpp"
+#include "warpspan/sm/ptx.hpp"
+
+namespace warpspan {
+namespace {
+
+const std::string kernels_dir = std::string(WARPSPAN_SOURCE_DIR) + "/data/kernels/";
+
+std::string walk(std::string_view text, const ptx_options& options = {}) {
+  return to_run_length(import_ptx(text, options, "t.ptx").kernel);
+}
+
+/// The message of the input_error `f` throws ("" when it throws none).
+template <typename F>
+std::string error_of(F&& f) {
+  try {
+    f();
+  } catch (const input_error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(PtxClassify, DefaultTable) {
+  const std::map<std::string, unit> none;
+  const std::pair<const char*, unit> table[] = {
+      {"ld.global.f32", unit::L},    {"st.shared.u32", unit::L},     {"atom.global.add.u32", unit::L},
+      {"sin.approx.f32", unit::S},   {"rsqrt.approx.f32", unit::S},  {"rcp.rn.f32", unit::C},
+      {"sqrt.rn.f64", unit::D},      {"add.f64", unit::D},           {"fma.rn.f32", unit::C},
+      {"mov.u32", unit::C},          {"setp.ge.f32", unit::C},       {"bra", unit::C},
+      {"ld.global.f64", unit::L},    {"cp.async.ca.shared.global", unit::L}, {"ex2.approx.ftz.f32", unit::S},
+      {"rcp.approx.ftz.f64", unit::S}, {"cvt.rn.f64.f32", unit::D},  {"setp.lt.f64", unit::D},
+      {"mov.b64", unit::C},          {"cvta.to.global.u64", unit::C}, {"selp.f32", unit::C},
+  };
+  for (const auto& [opcode, expected] : table)
+    EXPECT_EQ(letter(classify_opcode(opcode, none)), letter(expected)) << opcode;
+}
+
+TEST(PtxClassify, OverridesFullOpcodeBeforeBase) {
+  const auto overrides = parse_ptx_overrides("mov=L, mov.f32=D");
+  EXPECT_EQ(classify_opcode("mov.u32", overrides), unit::L);
+  EXPECT_EQ(classify_opcode("mov.f32", overrides), unit::D);
+  EXPECT_EQ(classify_opcode("add.f32", overrides), unit::C);
+}
+
+TEST(PtxOverrides, Parse) {
+  const auto m = parse_ptx_overrides("mov=L,mul.f32=D");
+  ASSERT_EQ(m.size(), 2u);
+  EXPECT_EQ(m.at("mov"), unit::L);
+  EXPECT_EQ(m.at("mul.f32"), unit::D);
+  EXPECT_TRUE(parse_ptx_overrides("").empty());
+  for (const char* bad : {"mov", "mov=X", "=L", "mov=LL", "mov=L,,add=C", "mov=L,mov=C"})
+    EXPECT_THROW(parse_ptx_overrides(bad), input_error) << bad;
+}
+
+TEST(PtxWalk, VoronoiReconstructionIsThePaperString) {
+  const auto r = import_ptx_file(kernels_dir + "voronoi_fig11.ptx", {});
+  EXPECT_EQ(to_run_length(r.kernel), "5L9C2L9C");
+  EXPECT_EQ(r.kernel.size(), 25u);
+  EXPECT_EQ(r.entry, "voronoi_fig11");
+  EXPECT_NE(r.stop_reason.find("back-edge"), std::string::npos) << r.stop_reason;
+  EXPECT_EQ(r.trace.front().opcode, "ld.global.u64");
+  EXPECT_EQ(r.trace.back().opcode, "add.u64");
+}
+
+TEST(PtxWalk, VoronoiTextFileMatchesReconstruction) {
+  std::ifstream in(kernels_dir + "voronoi.txt");
+  std::string text;
+  std::getline(in, text);
+  EXPECT_EQ(to_run_length(parse_kernel_string(text)), "5L9C2L9C");
+}
+
+TEST(PtxWalk, NvccOutputImports) {
+  const auto r = import_ptx_file(kernels_dir + "voronoi_fig10_sm90.ptx", {});
+  EXPECT_EQ(r.entry, "voronoi");
+  EXPECT_FALSE(r.kernel.empty());
+  EXPECT_NE(r.stop_reason.find("ret"), std::string::npos) << r.stop_reason;
+}
+
+TEST(PtxWalk, ConditionalBranchFallsThrough) {
+  const char* text =
+      "ld.global.f32 %f1, [a];\n"
+      "@%p1 bra Skip;\n"
+      "add.f32 %f1, %f1, %f1;\n"
+      "Skip:\n"
+      "st.global.f32 [a], %f1;\n";
+  const auto r = import_ptx(text, {}, "t.ptx");
+  EXPECT_EQ(to_run_length(r.kernel), "L2CL");
+  EXPECT_EQ(r.trace.size(), 4u);
+  EXPECT_EQ(r.trace[1].opcode, "bra");
+  EXPECT_EQ(r.trace[1].line, 2);
+}
+
+TEST(PtxWalk, ForwardUnconditionalBranchJumps) {
+  const char* text =
+      "ld.global.f32 %f1, [a];\n"
+      "bra.uni Later;\n"
+      "sin.approx.f32 %f1, %f1;\n"
+      "sin.approx.f32 %f1, %f1;\n"
+      "Later: add.f64 %fd1, %fd1, %fd1;\n";
+  EXPECT_EQ(walk(text), "LCD");
+}
+
+TEST(PtxWalk, BackEdgeStopsUncounted) {
+  const char* text =
+      "mov.u32 %r1, 0;\n"
+      "Loop:\n"
+      "ld.global.u32 %r2, [a];\n"
+      "add.u32 %r1, %r1, 1;\n"
+      "bra Loop;\n"
+      "st.global.u32 [a], %r1;\n";
+  const auto r = import_ptx(text, {}, "t.ptx");
+  EXPECT_EQ(to_run_length(r.kernel), "CLC");
+  EXPECT_NE(r.stop_reason.find("line 5"), std::string::npos) << r.stop_reason;
+}
+
+TEST(PtxWalk, BranchToItselfIsABackEdge) {
+  EXPECT_EQ(walk("ld.global.u32 %r1, [a];\nSpin: bra Spin;\nadd.u32 %r1, %r1, 1;\n"), "L");
+}
+
+TEST(PtxWalk, RetAndExitStopAndCount) {
+  EXPECT_EQ(walk("ld.global.u32 %r1, [a];\nret;\nadd.u32 %r1, %r1, 1;\n"), "LC");
+  EXPECT_EQ(walk("exit;\nadd.u32 %r1, %r1, 1;\n"), "C");
+  // A guarded ret is a conditional transfer: counted, not taken.
+  EXPECT_EQ(walk("@%p1 ret;\nld.global.u32 %r1, [a];\n"), "CL");
+}
+
+TEST(PtxWalk, LineRange) {
+  const char* text =
+      "ld.global.f32 %f1, [a];\n"    // 1
+      "ld.global.f32 %f2, [b];\n"    // 2
+      "add.f32 %f3, %f1, %f2;\n"     // 3
+      "mul.f32 %f3, %f3, %f3;\n"     // 4
+      "st.global.f32 [c], %f3;\n";   // 5
+  ptx_options o;
+  o.first_line = 2;
+  o.last_line = 4;
+  const auto r = import_ptx(text, o, "t.ptx");
+  EXPECT_EQ(to_run_length(r.kernel), "L2C");
+  EXPECT_NE(r.stop_reason.find("range"), std::string::npos) << r.stop_reason;
+  o.first_line = 4;
+  o.last_line = 0;
+  EXPECT_EQ(walk(text, o), "CL");
+}
+
+TEST(PtxWalk, SkipsDirectivesCommentsAndParameterLists) {
+  const char* text =
+      ".version 8.0\n"
+      ".target sm_90 // comment\n"
+      "/* a block\n comment; with ld.global.f32 in it */\n"
+      ".visible .entry first(\n"
+      "  .param .u64 first_param_0\n"
+      ")\n"
+      "{\n"
+      "  .reg .f32 %f<4>;\n"
+      "  ld.param.u64 %rd1, [first_param_0]; add.f32 %f1, %f1, %f1;\n"
+      "  { .reg .b32 inner; mov.b32 inner, 1; }\n"
+      "  ret;\n"
+      "}\n"
+      ".visible .entry second()\n"
+      "{\n"
+      "  sin.approx.f32 %f1, %f1;\n"
+      "  ret;\n"
+      "}\n";
+  const auto r = import_ptx(text, {}, "t.ptx");
+  EXPECT_EQ(r.entry, "first");
+  EXPECT_EQ(to_run_length(r.kernel), "L3C");
+  EXPECT_EQ(r.trace[0].line, 10);
+  ptx_options o;
+  o.entry = "second";
+  EXPECT_EQ(walk(text, o), "SC");
+  o.entry.clear();
+  o.first_line = 16;  // inside `second`: that entry is chosen
+  EXPECT_EQ(walk(text, o), "SC");
+}
+
+TEST(PtxWalk, OverrideChangesTheString) {
+  const std::string path = kernels_dir + "voronoi_fig11.ptx";
+  ptx_options o;
+  o.overrides = parse_ptx_overrides("mov=L");
+  // The five movs (md, mdp, i before the loop; md, mdp in the loop body) become loads.
+  EXPECT_EQ(to_run_length(import_ptx_file(path, o).kernel), "5L4C3L2C2L6C2LC");
+}
+
+TEST(PtxErrors, MissingSemicolon) {
+  const std::string msg = error_of([] { import_ptx("ld.global.f32 %f1, [a];\nadd.f32 %f1, %f1, %f1\nret;\n", {}, "v.ptx"); });
+  EXPECT_NE(msg.find("v.ptx:2:"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("';'"), std::string::npos) << msg;
+}
+
+TEST(PtxErrors, UndefinedLabel) {
+  const std::string msg = error_of([] { import_ptx("mov.u32 %r1, 0;\n@%p1 bra Nowhere;\nret;\n", {}, "v.ptx"); });
+  EXPECT_NE(msg.find("v.ptx:2:"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("Nowhere"), std::string::npos) << msg;
+}
+
+TEST(PtxErrors, UnknownEntryListsEntries) {
+  ptx_options o;
+  o.entry = "nope";
+  const std::string msg = error_of([&] { import_ptx_file(kernels_dir + "voronoi_fig11.ptx", o); });
+  EXPECT_NE(msg.find("nope"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("voronoi_fig11"), std::string::npos) << msg;
+}
+
+TEST(PtxErrors, MissingFile) {
+  const std::string msg = error_of([] { import_ptx_file("/nonexistent/dir/k.ptx", {}); });
+  EXPECT_NE(msg.find("cannot read /nonexistent/dir/k.ptx"), std::string::npos) << msg;
+}
+
+TEST(PtxErrors, NothingWalked) {
+  EXPECT_NE(error_of([] { import_ptx("", {}, "e.ptx"); }).find("e.ptx"), std::string::npos);
+  EXPECT_THROW(import_ptx("// only a comment\n.version 8.0\n", {}, "e.ptx"), input_error);
+  EXPECT_THROW(import_ptx(".visible .entry k()\n{\n}\n", {}, "e.ptx"), input_error);
+  EXPECT_THROW(import_ptx("Top: bra Top;\n", {}, "e.ptx"), input_error);  // back-edge first
+  ptx_options o;
+  o.first_line = 50;
+  EXPECT_THROW(import_ptx("ret;\n", o, "e.ptx"), input_error);
+  o.first_line = 3;
+  o.last_line = 2;
+  EXPECT_THROW(import_ptx("ret;\n", o, "e.ptx"), input_error);
+}
+
+TEST(PtxErrors, UnclosedComment) {
+  const std::string msg = error_of([] { import_ptx("ret;\n/* open\n", {}, "c.ptx"); });
+  EXPECT_NE(msg.find("c.ptx:2:"), std::string::npos) << msg;
+}
+
+}  // namespace
+}  // namespace warpspan
