@@ -311,7 +311,7 @@ struct kernel_cmd {
         "kernel",
         "show a kernel string: parse --kernel or import --ptx (loads/stores/atomics L, f64 D, "
         "sin/cos/lg2/ex2/rsqrt and approximate rcp/sqrt S, other arithmetic C; conditional branches fall through, "
-        "a backward branch ends the walk: see data/kernels/README.md); with --sm/--sigma also the normalised form");
+        "an unconditional backward branch ends the walk: see data/kernels/README.md); with --sm/--sigma also the normalised form");
     po.add(sub, false);
     sub->add_flag("--trace", trace, "with --ptx: list every instruction walked and its class");
     sub->add_flag("--json", as_json, "print one JSON object");

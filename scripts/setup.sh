@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Installs what warpspan needs to build and test on a Debian machine, only what is missing.
+# CUDA is optional: with nvcc at /usr/local/cuda/bin (or on PATH) the CUDA backend is built too.
+set -euo pipefail
+packages=(cmake ninja-build g++ libgtest-dev libgmock-dev libbenchmark-dev nlohmann-json3-dev libcli11-dev)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "setup: installing ${missing[*]}"
+  SUDO=""
+  [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+if command -v nvcc >/dev/null 2>&1 || [ -x /usr/local/cuda/bin/nvcc ]; then
+  echo "setup: nvcc found, the CUDA backend will be built"
+else
+  echo "setup: no nvcc, building the CPU backend only"
+fi
