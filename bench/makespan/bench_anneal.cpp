@@ -54,6 +54,7 @@ void BM_OneChainRebuild(benchmark::State& state) {
   std::copy(start.begin(), start.end(), c.str);
   anneal_params a;
   a.iter_max = std::uint64_t{1} << 40;
+  a.reach = static_cast<std::uint32_t>(state.range(1));
   chain_state s;
   anneal_init(p, c, chain_best_at(block.data(), layout), s);
   for (auto _ : state) {
@@ -66,7 +67,7 @@ void BM_OneChainRebuild(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations());
   state.SetLabel(incremental ? "incremental (000 VII)" : "full rebuild");
 }
-BENCHMARK(BM_OneChainRebuild)->Arg(0)->Arg(1)->ArgName("incremental");
+BENCHMARK(BM_OneChainRebuild)->ArgsProduct({{0, 1}, {0, 16}})->ArgNames({"incremental", "reach"});
 
 /// All chains of one backend, `iters` iterations each, timed as one advance() (CUDA: the launch
 /// plus synchronisation, measured by wall clock since a launch covers the whole round).

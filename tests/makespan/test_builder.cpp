@@ -117,17 +117,23 @@ TEST(Builder, IncrementalRebuildEqualsFullRebuild) {
     const chain_view inc = chain_view_at(a.data(), layout), full = chain_view_at(b.data(), layout);
     const auto start = random_string(p, seed, 0);
     std::copy(start.begin(), start.end(), inc.str);
+    std::copy(start.begin(), start.end(), full.str);
     build_full(p, inc);
     for (std::uint32_t move = 0; move < 50; ++move) {
       const philox_out r = draw(seed, 1, move);
       const std::uint32_t i = bounded(r.v[0], p.length), j = bounded(r.v[1], p.length);
       std::swap(inc.str[i], inc.str[j]);
-      const std::uint32_t m_inc = rebuild_from(p, inc, std::min(i, j));
+      const std::uint32_t old = build_full(p, full);  // full still holds the string before the swap
+      const std::uint32_t m_inc = (move % 2) ? rebuild_from(p, inc, std::min(i, j))
+                                             : rebuild_from(p, inc, std::min(i, j), std::max(i, j), old);
       std::copy(inc.str, inc.str + p.length, full.str);
       const std::uint32_t m_full = build_full(p, full);
 
       ASSERT_EQ(m_inc, m_full) << "seed " << seed << " move " << move;
       ASSERT_TRUE(std::equal(inc.cycle, inc.cycle + p.length, full.cycle)) << "seed " << seed << " move " << move;
+      const std::size_t cells = static_cast<std::size_t>(p.horizon + 1) * p.stride;
+      ASSERT_TRUE(std::equal(inc.usage, inc.usage + cells, full.usage)) << "seed " << seed << " move " << move;
+      ASSERT_TRUE(std::equal(inc.last, inc.last + p.warps, full.last)) << "seed " << seed << " move " << move;
     }
   }
 }

@@ -80,10 +80,11 @@ WARPSPAN_HD_INLINE void anneal_step(const problem_view& p, const chain_view& c, 
   if (!pick_partner(p, c.str, i, r.v[1], a.reach, j)) return;
 
   const std::uint32_t z = i < j ? i : j;
+  const std::uint32_t settle = i < j ? j : i;
   std::uint16_t tmp = c.str[i];
   c.str[i] = c.str[j];
   c.str[j] = tmp;
-  const std::uint32_t candidate = rebuild_from(p, c, z);
+  const std::uint32_t candidate = rebuild_from(p, c, z, settle, s.makespan);
 
   bool accept = candidate >= s.makespan;
   if (!accept) {

@@ -72,23 +72,47 @@ WARPSPAN_HD_INLINE std::uint32_t build_full(const problem_view& p, const chain_v
 /// positions < z stay, those of the suffix are taken out of the usage table and placed again. The
 /// suffix holds the same warp ids as before (a permutation within it), so undoing it by the new
 /// string removes exactly the old placements. Returns the new makespan.
-WARPSPAN_HD_INLINE std::uint32_t rebuild_from(const problem_view& p, const chain_view& c, std::uint32_t z) {
+///
+/// `settle` (>= z) is the last position that changed. If every instruction placed up to it lands
+/// in its old cycle, the state there equals the old one and so does everything after it: the old
+/// placements of the rest are put back without searching, and `old_makespan` is returned. Pass
+/// settle = length to always rebuild the whole suffix.
+WARPSPAN_HD_INLINE std::uint32_t rebuild_from(const problem_view& p, const chain_view& c, std::uint32_t z,
+                                              std::uint32_t settle = 0xFFFFFFFFu,
+                                              std::uint32_t old_makespan = 0) {
+  const std::size_t I = p.instructions;
   for (std::uint32_t k = p.length; k-- > z;) {
     const std::uint32_t w = c.str[k];
     const std::uint32_t j = --c.progress[w];
-    const std::uint32_t t = c.cycle[static_cast<std::size_t>(w) * p.instructions + j];
-    std::uint16_t* row = c.usage + static_cast<std::size_t>(t) * p.stride;
+    std::uint16_t* row = c.usage + static_cast<std::size_t>(c.cycle[w * I + j]) * p.stride;
     --row[p.types[j]];
     if (p.limited) --row[p.ntypes];
   }
   for (std::uint32_t w = 0; w < p.warps; ++w) {
     const std::uint32_t done = c.progress[w];
-    c.last[w] = done ? c.cycle[static_cast<std::size_t>(w) * p.instructions + done - 1] : 0;
+    c.last[w] = done ? c.cycle[w * I + done - 1] : 0;
   }
-  for (std::uint32_t k = z; k < p.length; ++k) place(p, c, c.str[k]);
+  bool moved = false;
+  for (std::uint32_t k = z; k < p.length; ++k) {
+    const std::uint32_t w = c.str[k];
+    const std::uint32_t before = c.cycle[w * I + c.progress[w]];
+    const std::uint32_t t = place(p, c, w);
+    moved = moved || t != before;
+    if (k == settle && !moved) {
+      for (std::uint32_t r = k + 1; r < p.length; ++r) {
+        const std::uint32_t v = c.str[r];
+        const std::uint32_t j = c.progress[v]++;
+        std::uint16_t* row = c.usage + static_cast<std::size_t>(c.cycle[v * I + j]) * p.stride;
+        ++row[p.types[j]];
+        if (p.limited) ++row[p.ntypes];
+      }
+      for (std::uint32_t v = 0; v < p.warps; ++v) c.last[v] = c.cycle[v * I + I - 1];
+      return old_makespan;
+    }
+  }
   std::uint32_t makespan = 0;
   for (std::uint32_t w = 0; w < p.warps; ++w) {
-    const std::uint32_t t = c.cycle[static_cast<std::size_t>(w) * p.instructions + p.instructions - 1];
+    const std::uint32_t t = c.cycle[w * I + I - 1];
     makespan = t > makespan ? t : makespan;
   }
   return makespan;

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Builds for an H100 here (sm_90, CUDA runtime and GoogleTest static) and stages into .device/ what a
+# bare GPU machine needs: the test and benchmark binaries, warpspan, and the shared libraries it
+# lacks (Google Benchmark). Then, on the GPU machine, from the repository root:
+#   bash bench/run_on_gpu.sh --run OUTDIR
+# runs the whole GPU suite and the benchmarks and writes logs and JSON into OUTDIR.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if [ "${1:-}" = "--run" ]; then
+  out=${2:?usage: bench/run_on_gpu.sh --run OUTDIR}
+  mkdir -p "$out"
+  export LD_LIBRARY_PATH="$PWD/.device/lib:${LD_LIBRARY_PATH:-}"
+  { nvidia-smi -L; nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv; } > "$out/device.txt" 2>&1 || true
+  cat .device/commit.txt >> "$out/device.txt" 2>/dev/null || true
+  .device/warpspan_tests --gtest_filter='*MatchesCpu*:*Gpu*' > "$out/gpu_tests.log" 2>&1 || echo "GPU TESTS FAILED" >> "$out/gpu_tests.log"
+  .device/warpspan_tests > "$out/all_tests.log" 2>&1 || echo "TESTS FAILED" >> "$out/all_tests.log"
+  .device/warpspan_bench --benchmark_repetitions=3 --benchmark_report_aggregates_only=true \
+    --benchmark_format=json --benchmark_out="$out/bench.json" > "$out/bench.log" 2>&1 || true
+  .device/warpspan estimate --kernel 5L9C2L9C --warps 16 --sigma L=1,C=4 --backend cuda --seconds 10 \
+    --validate 16 --json --quiet > "$out/voronoi_cuda.json" 2> "$out/voronoi_cuda.err" || true
+  exit 0
+fi
+
+cmake --preset gpu-h100 -DGTEST_ROOT=/usr >/dev/null
+cmake --build --preset gpu-h100 -j "$(nproc)"
+rm -rf .device && mkdir -p .device/lib
+cp build-gpu/tests/warpspan_tests build-gpu/bench/warpspan_bench build-gpu/warpspan .device/
+for bin in .device/warpspan_tests .device/warpspan_bench .device/warpspan; do
+  ldd "$bin" | awk '/=> \// {print $3}' | grep -E 'benchmark|gtest|gmock' | xargs -r -I{} cp -L {} .device/lib/
+done
+git rev-parse HEAD > .device/commit.txt
+echo "staged in .device/; on the GPU machine run: bash bench/run_on_gpu.sh --run OUT"
