@@ -145,7 +145,7 @@ struct estimate_cmd {
     sub->add_option("--chains", eo.chains, "independent annealing chains (default: 8 per CPU thread, 16384 on a GPU)");
     sub->add_option("--iterations", eo.iterations, "iterations per chain; also the cooling schedule's length")
         ->capture_default_str();
-    sub->add_option("--seconds", eo.seconds, "stop the search after this many seconds (default: no limit)");
+    sub->add_option("--seconds", eo.seconds, "stop after this many seconds even if chains have not cooled (default: no limit)");
     sub->add_option("--seed", eo.seed, "random seed")->capture_default_str();
     sub->add_option("--t0", eo.t0, "initial temperature")->capture_default_str();
     sub->add_option("--reach", eo.reach, "largest swap distance of a move (0: whole string)")->capture_default_str();

@@ -121,7 +121,7 @@ INSTANTIATE_TEST_SUITE_P(
         bad_case{"estimate --kernel LC --warps 4 --sm no-such-gpu", "no-such-gpu"},
         bad_case{"estimate --kernel LC --warps 4", "--sigma"},
         bad_case{"estimate --kernel LC --warps 4 --sigma L=1,Q=2", "unknown unit 'Q'"},
-        bad_case{"estimate --kernel LC --warps 70000 --sigma L=1,C=1", "70000"},
+        bad_case{"estimate --kernel LC --warps 40000 --sigma L=1,C=1", "40000"},
         bad_case{"estimate --kernel LC --warps 4 --sigma L=1,C=1 --iterations 0", "--iterations"},
         bad_case{"estimate --kernel LC --warps many --sigma L=1,C=1", "--warps"},
         bad_case{"estimate --kernel LC --warps 4 --sigma L=1,C=1 --bogus", "bogus"},

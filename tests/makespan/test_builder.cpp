@@ -138,6 +138,37 @@ TEST(Builder, IncrementalRebuildEqualsFullRebuild) {
   }
 }
 
+TEST(Builder, RestoreSuffixPutsTheOldScheduleBack) {
+  for (std::uint64_t seed = 1; seed <= 200; ++seed) {
+    const problem prob = random_problem(seed);
+    const problem_view p = prob.view();
+    const chain_layout layout = make_chain_layout(p);
+    std::vector<unsigned char> a(layout.bytes), b(layout.bytes);
+    const chain_view c = chain_view_at(a.data(), layout), ref = chain_view_at(b.data(), layout);
+    const auto start = random_string(p, seed, 1);
+    std::copy(start.begin(), start.end(), c.str);
+    std::copy(start.begin(), start.end(), ref.str);
+    const std::uint32_t m = build_full(p, c);
+    build_full(p, ref);
+    const std::size_t cells = static_cast<std::size_t>(p.horizon + 1) * p.stride;
+    for (std::uint32_t move = 0; move < 30; ++move) {
+      const philox_out r = draw(seed, 2, move);
+      const std::uint32_t i = bounded(r.v[0], p.length), j = bounded(r.v[1], p.length);
+      std::swap(c.str[i], c.str[j]);
+      rebuild_from(p, c, std::min(i, j), 0xFFFFFFFFu, 0, true);
+
+      restore_suffix(p, c, std::min(i, j));
+      std::swap(c.str[i], c.str[j]);
+
+      ASSERT_TRUE(std::equal(c.cycle, c.cycle + p.length, ref.cycle)) << "seed " << seed << " move " << move;
+      ASSERT_TRUE(std::equal(c.usage, c.usage + cells, ref.usage)) << "seed " << seed << " move " << move;
+      ASSERT_TRUE(std::equal(c.last, c.last + p.warps, ref.last)) << "seed " << seed << " move " << move;
+      ASSERT_TRUE(std::equal(c.progress, c.progress + p.warps, ref.progress));
+      ASSERT_EQ(rebuild_from(p, c, 0), m);
+    }
+  }
+}
+
 TEST(Builder, BuiltSchedulesAreWorkConservingAndWithinThePessimisticBound) {
   for (std::uint64_t seed = 1; seed <= 300; ++seed) {
     const problem prob = random_problem(seed);

@@ -84,7 +84,7 @@ WARPSPAN_HD_INLINE void anneal_step(const problem_view& p, const chain_view& c, 
   std::uint16_t tmp = c.str[i];
   c.str[i] = c.str[j];
   c.str[j] = tmp;
-  const std::uint32_t candidate = rebuild_from(p, c, z, settle, s.makespan);
+  const std::uint32_t candidate = rebuild_from(p, c, z, settle, s.makespan, true);
 
   bool accept = candidate >= s.makespan;
   if (!accept) {
@@ -103,10 +103,12 @@ WARPSPAN_HD_INLINE void anneal_step(const problem_view& p, const chain_view& c, 
       for (std::uint32_t k = 0; k < p.length; ++k) best_str[k] = c.str[k];
     }
   } else {
+    // Rejected: only a full-suffix rebuild can be rejected (a settled one equals m), so the
+    // recorded old cycles restore the schedule exactly.
+    restore_suffix(p, c, z);
     tmp = c.str[i];
     c.str[i] = c.str[j];
     c.str[j] = tmp;
-    rebuild_from(p, c, z);
   }
 }
 

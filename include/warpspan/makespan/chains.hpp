@@ -16,7 +16,7 @@ namespace warpspan {
 
 /// Byte offsets of one chain's arrays inside its block; 32-bit arrays first, then 16-bit ones.
 struct chain_layout {
-  std::size_t cycle = 0, progress = 0, last = 0, usage = 0, str = 0, best = 0;
+  std::size_t cycle = 0, undo = 0, progress = 0, last = 0, usage = 0, str = 0, best = 0;
   std::size_t bytes = 0;  ///< whole block, a multiple of 16
 };
 
@@ -24,6 +24,8 @@ WARPSPAN_HD_INLINE chain_layout make_chain_layout(const problem_view& p) {
   chain_layout l;
   std::size_t at = 0;
   l.cycle = at;
+  at += sizeof(std::uint32_t) * static_cast<std::size_t>(p.length);
+  l.undo = at;
   at += sizeof(std::uint32_t) * static_cast<std::size_t>(p.length);
   l.progress = at;
   at += sizeof(std::uint32_t) * p.warps;
@@ -42,6 +44,7 @@ WARPSPAN_HD_INLINE chain_layout make_chain_layout(const problem_view& p) {
 WARPSPAN_HD_INLINE chain_view chain_view_at(unsigned char* block, const chain_layout& l) {
   chain_view v;
   v.cycle = reinterpret_cast<std::uint32_t*>(block + l.cycle);
+  v.undo = reinterpret_cast<std::uint32_t*>(block + l.undo);
   v.progress = reinterpret_cast<std::uint32_t*>(block + l.progress);
   v.last = reinterpret_cast<std::uint32_t*>(block + l.last);
   v.usage = reinterpret_cast<std::uint16_t*>(block + l.usage);

@@ -13,7 +13,7 @@
 namespace warpspan {
 
 /// At most this many warps (ids are 16-bit) and this many instructions in a pseudo-precedence string.
-inline constexpr std::uint32_t max_warps = 65535;
+inline constexpr std::uint32_t max_warps = 32767;  // usage deltas are 16-bit signed
 inline constexpr std::uint64_t max_string_length = std::uint64_t{1} << 24;
 
 struct problem_view {

@@ -18,6 +18,7 @@ struct chain_view {
   std::uint16_t* usage = nullptr;     ///< usage[t * stride + k], t in [0, horizon]
   std::uint32_t* progress = nullptr;  ///< instructions placed so far, per warp
   std::uint32_t* last = nullptr;      ///< cycle of each warp's last placed instruction (0: none)
+  std::uint32_t* undo = nullptr;      ///< scratch, length n: old cycles of a rebuilt suffix
 };
 
 /// Puts warp w's next instruction in the earliest cycle after its previous one that still has
@@ -77,9 +78,13 @@ WARPSPAN_HD_INLINE std::uint32_t build_full(const problem_view& p, const chain_v
 /// in its old cycle, the state there equals the old one and so does everything after it: the old
 /// placements of the rest are put back without searching, and `old_makespan` is returned. Pass
 /// settle = length to always rebuild the whole suffix.
+///
+/// With `record`, the old cycle of the instruction placed at each position k >= z goes to
+/// c.undo[k - z], so that restore_suffix() can put the old schedule back without searching. (When
+/// the rebuild settles early nothing needs restoring: the schedule did not change.)
 WARPSPAN_HD_INLINE std::uint32_t rebuild_from(const problem_view& p, const chain_view& c, std::uint32_t z,
                                               std::uint32_t settle = 0xFFFFFFFFu,
-                                              std::uint32_t old_makespan = 0) {
+                                              std::uint32_t old_makespan = 0, bool record = false) {
   const std::size_t I = p.instructions;
   for (std::uint32_t k = p.length; k-- > z;) {
     const std::uint32_t w = c.str[k];
@@ -96,6 +101,7 @@ WARPSPAN_HD_INLINE std::uint32_t rebuild_from(const problem_view& p, const chain
   for (std::uint32_t k = z; k < p.length; ++k) {
     const std::uint32_t w = c.str[k];
     const std::uint32_t before = c.cycle[w * I + c.progress[w]];
+    if (record) c.undo[k - z] = before;
     const std::uint32_t t = place(p, c, w);
     moved = moved || t != before;
     if (k == settle && !moved) {
@@ -116,6 +122,33 @@ WARPSPAN_HD_INLINE std::uint32_t rebuild_from(const problem_view& p, const chain
     makespan = t > makespan ? t : makespan;
   }
   return makespan;
+}
+
+/// Undoes a recorded rebuild_from(z) that re-placed the whole suffix: every instruction of
+/// positions >= z (of the string that was rebuilt) goes back to its recorded cycle. Three cheap
+/// passes instead of a second search, so a rejected move costs less than an accepted one.
+WARPSPAN_HD_INLINE void restore_suffix(const problem_view& p, const chain_view& c, std::uint32_t z) {
+  const std::size_t I = p.instructions;
+  for (std::uint32_t k = p.length; k-- > z;) {
+    const std::uint32_t w = c.str[k];
+    const std::uint32_t j = --c.progress[w];
+    const std::uint32_t now = c.cycle[w * I + j];
+    const std::uint32_t old = c.undo[k - z];
+    if (now == old) continue;
+    std::uint16_t* from = c.usage + static_cast<std::size_t>(now) * p.stride;
+    std::uint16_t* to = c.usage + static_cast<std::size_t>(old) * p.stride;
+    --from[p.types[j]];
+    ++to[p.types[j]];
+    if (p.limited) {
+      --from[p.ntypes];
+      ++to[p.ntypes];
+    }
+    c.cycle[w * I + j] = old;
+  }
+  for (std::uint32_t w = 0; w < p.warps; ++w) {
+    c.progress[w] = p.instructions;
+    c.last[w] = c.cycle[w * I + I - 1];
+  }
 }
 
 }  // namespace warpspan
