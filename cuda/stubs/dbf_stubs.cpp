@@ -1,0 +1,18 @@
+// The dbf CUDA entry points when CUDA is off: a clear not_compiled error.
+#include "warpspan/core/error.hpp"
+#include "warpspan/dbf/dbf.hpp"
+
+namespace warpspan {
+
+namespace {
+[[noreturn]] void no_cuda() {
+  throw not_compiled("the CUDA backend was not compiled into this build (configure with nvcc available)");
+}
+}  // namespace
+
+dbf_table cuda_dbf_table(const unrolled_graph&, bool, unsigned, bool, float*) { no_cuda(); }
+std::vector<dbf_table> cuda_dbf_tables_batch(const std::vector<const unrolled_graph*>&, bool, unsigned, bool, float*) {
+  no_cuda();
+}
+
+}  // namespace warpspan

@@ -1,0 +1,264 @@
+// T', dbf_small and dbf by eq. (1), and Algorithm 1 on the CPU (reference and all cores).
+#include "warpspan/dbf/dbf.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <barrier>
+#include <thread>
+
+#include "warpspan/core/backend.hpp"
+#include "warpspan/core/error.hpp"
+
+namespace warpspan {
+
+std::size_t unrolled_graph::max_preds() const {
+  std::size_t most = 0;
+  for (std::uint32_t r = 0; r < rows; ++r) most = std::max<std::size_t>(most, pred_begin[r + 1] - pred_begin[r]);
+  return most;
+}
+
+unrolled_graph unroll(const task& t) {
+  const std::vector<std::uint32_t> order = topological_order(t);
+  if (order.empty()) throw input_error("task '" + t.name + "': the graph has a cycle");
+  const std::uint32_t n = static_cast<std::uint32_t>(t.vertices.size());
+  std::vector<std::uint32_t> pos(n);
+  for (std::uint32_t k = 0; k < n; ++k) pos[order[k]] = k;
+  const std::uint32_t source = order.front();
+  const std::uint32_t sink = order.back();  // the unique sink is last in any topological order
+
+  unrolled_graph g;
+  g.rows = 2 * n;
+  g.period = t.period;
+  g.E = max_path_wcet(t);
+  g.wcet.resize(g.rows);
+  g.deadline.resize(g.rows);
+  g.origin.resize(g.rows);
+  std::vector<std::vector<dbf_pred>> preds(g.rows);
+  for (std::uint32_t copy = 0; copy < 2; ++copy) {
+    for (std::uint32_t v = 0; v < n; ++v) {
+      const std::uint32_t row = copy * n + pos[v];
+      const bool dummy = copy == 0 && v == source;
+      g.wcet[row] = dummy ? 0 : static_cast<std::uint32_t>(t.vertices[v].wcet);
+      g.deadline[row] = dummy ? 0 : static_cast<std::uint32_t>(t.vertices[v].deadline);
+      g.origin[row] = v;
+    }
+    for (const task_edge& e : t.edges) {
+      const bool from_dummy = copy == 0 && e.from == source;
+      const std::uint64_t gap = from_dummy ? 0 : e.separation - t.vertices[e.from].deadline;
+      preds[copy * n + pos[e.to]].push_back({copy * n + pos[e.from], static_cast<std::uint32_t>(gap)});
+    }
+  }
+  // The first copy's sink to the second copy's source, separation d(sink): gap 0.
+  preds[n + pos[source]].push_back({pos[sink], 0});
+
+  g.pred_begin.assign(g.rows + 1, 0);
+  for (std::uint32_t r = 0; r < g.rows; ++r) {
+    std::sort(preds[r].begin(), preds[r].end(), [](dbf_pred a, dbf_pred b) { return a.row < b.row; });
+    g.pred_begin[r + 1] = g.pred_begin[r] + static_cast<std::uint32_t>(preds[r].size());
+    g.preds.insert(g.preds.end(), preds[r].begin(), preds[r].end());
+  }
+  // D: the largest demand of any path (paths may start anywhere; wcet >= 0).
+  std::vector<std::uint64_t> most(g.rows, 0);
+  std::uint64_t D = 0;
+  for (std::uint32_t r = 0; r < g.rows; ++r) {
+    std::uint64_t before = 0;
+    for (std::uint32_t k = g.pred_begin[r]; k < g.pred_begin[r + 1]; ++k) before = std::max(before, most[g.preds[k].row]);
+    most[r] = before + g.wcet[r];
+    D = std::max(D, most[r]);
+  }
+  if (D >= (std::uint64_t{1} << 31))
+    throw input_error("task '" + t.name + "': a path of two copies demands " + std::to_string(D) +
+                      ", more than the supported 2^31 columns");
+  g.max_demand = static_cast<std::uint32_t>(D);
+  return g;
+}
+
+// ---------------------------------------------------------------------------------------------
+// dbf_curve
+
+dbf_curve::dbf_curve(const std::vector<std::uint32_t>& min_span, std::uint64_t E, std::uint64_t period)
+    : E_(E), period_(period) {
+  if (period == 0) throw input_error("a task's period must be positive");
+  // A demand e is a step when it is reached strictly sooner than every larger demand.
+  std::uint32_t sooner = dbf_inf;
+  for (std::size_t e = min_span.size(); e-- > 1;) {
+    if (min_span[e] < sooner) {
+      sooner = min_span[e];
+      spans_.push_back(min_span[e]);
+      demands_.push_back(static_cast<std::uint32_t>(e));
+    }
+  }
+  std::reverse(spans_.begin(), spans_.end());
+  std::reverse(demands_.begin(), demands_.end());
+  residues_.push_back(0);
+  for (std::uint32_t s : spans_)
+    if (s < 2 * period_) residues_.push_back(s % period_);
+  std::sort(residues_.begin(), residues_.end());
+  residues_.erase(std::unique(residues_.begin(), residues_.end()), residues_.end());
+}
+
+std::uint64_t dbf_curve::small(std::uint64_t t) const {
+  const auto it = std::upper_bound(spans_.begin(), spans_.end(), t, [](std::uint64_t x, std::uint32_t s) { return x < s; });
+  if (it == spans_.begin()) return 0;
+  return demands_[static_cast<std::size_t>(it - spans_.begin()) - 1];
+}
+
+std::uint64_t dbf_curve::at(std::uint64_t t) const {
+  const std::uint64_t q = t / period_;
+  const std::uint64_t r = t % period_;
+  std::uint64_t best = q * E_ + small(r);
+  if (q >= 1) best = std::max(best, (q - 1) * E_ + small(period_ + r));
+  return best;
+}
+
+std::uint64_t dbf_curve::prev_point(std::uint64_t t) const {
+  const std::uint64_t q = t / period_;
+  const std::uint64_t r = t % period_;
+  const auto it = std::upper_bound(residues_.begin(), residues_.end(), r);
+  return q * period_ + *(it - 1);  // residues_ starts with 0
+}
+
+// ---------------------------------------------------------------------------------------------
+// Backends
+
+dbf_backend parse_dbf_backend(std::string_view word) {
+  if (word == "cpu") return dbf_backend::cpu;
+  if (word == "cpu-parallel") return dbf_backend::cpu_parallel;
+  if (word == "cuda") return dbf_backend::cuda;
+  if (word == "cuda-sm") return dbf_backend::cuda_sm;
+  if (word == "auto") return dbf_backend::automatic;
+  throw input_error("unknown backend '" + std::string(word) + "' (expected cpu, cpu-parallel, cuda, cuda-sm or auto)");
+}
+
+std::string to_string(dbf_backend b) {
+  switch (b) {
+    case dbf_backend::cpu: return "cpu";
+    case dbf_backend::cpu_parallel: return "cpu-parallel";
+    case dbf_backend::cuda: return "cuda";
+    case dbf_backend::cuda_sm: return "cuda-sm";
+    case dbf_backend::automatic: return "auto";
+  }
+  return "?";
+}
+
+dbf_backend resolve_dbf_backend(dbf_backend requested) {
+  if (requested == dbf_backend::automatic)
+    return cuda_device_count() > 0 ? dbf_backend::cuda_sm : dbf_backend::cpu_parallel;
+  if (requested == dbf_backend::cuda || requested == dbf_backend::cuda_sm) resolve_backend(backend_kind::cuda);
+  return requested;
+}
+
+std::size_t check_table_size(const unrolled_graph& g, const std::string& task_name, const dbf_options& options) {
+  const std::size_t bytes = (g.cells() + g.columns()) * sizeof(std::uint32_t);
+  if (bytes > options.max_table_bytes)
+    throw input_error("task '" + task_name + "': its table needs " + std::to_string(bytes >> 20) + " MiB (" +
+                      std::to_string(g.rows) + " rows x " + std::to_string(g.columns()) +
+                      " demands), over the limit of " + std::to_string(options.max_table_bytes >> 20) + " MiB");
+  return bytes;
+}
+
+namespace {
+
+/// Columns [begin, end) of one row, and their running minimum.
+void compute_row_part(const unrolled_graph& g, std::uint32_t row, std::uint32_t* table, std::uint32_t* min_span,
+                      std::size_t begin, std::size_t end) {
+  const std::size_t stride = g.columns();
+  const dbf_pred* preds = g.preds.data() + g.pred_begin[row];
+  const std::uint32_t npreds = g.pred_begin[row + 1] - g.pred_begin[row];
+  std::uint32_t* out = table + static_cast<std::size_t>(row) * stride;
+  for (std::size_t e = begin; e < end; ++e) {
+    const std::uint32_t cell =
+        dbf_cell(static_cast<std::uint32_t>(e), g.wcet[row], g.deadline[row], preds, npreds, table, stride);
+    out[e] = cell;
+    min_span[e] = std::min(min_span[e], cell);
+  }
+}
+
+int thread_count(int threads) {
+  return threads > 0 ? threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+}
+
+}  // namespace
+
+dbf_table dbf_table_cpu(const unrolled_graph& g, bool keep_cells) {
+  std::vector<std::uint32_t> cells(g.cells());
+  dbf_table result;
+  result.min_span.assign(g.columns(), dbf_inf);
+  for (std::uint32_t row = 0; row < g.rows; ++row)
+    compute_row_part(g, row, cells.data(), result.min_span.data(), 0, g.columns());
+  if (keep_cells) result.cells = std::move(cells);
+  return result;
+}
+
+dbf_table dbf_table_cpu_parallel(const unrolled_graph& g, int threads, bool keep_cells) {
+  const std::size_t columns = g.columns();
+  // Below a few thousand columns a row is too little work to share.
+  const int workers = static_cast<int>(std::min<std::size_t>(thread_count(threads), std::max<std::size_t>(1, columns / 4096)));
+  if (workers <= 1) return dbf_table_cpu(g, keep_cells);
+  std::vector<std::uint32_t> cells(g.cells());
+  dbf_table result;
+  result.min_span.assign(columns, dbf_inf);
+  std::barrier sync(workers);
+  auto work = [&](int w) {
+    const std::size_t begin = columns * w / workers;
+    const std::size_t end = columns * (w + 1) / workers;
+    for (std::uint32_t row = 0; row < g.rows; ++row) {
+      compute_row_part(g, row, cells.data(), result.min_span.data(), begin, end);
+      sync.arrive_and_wait();  // the next row reads any column of this one
+    }
+  };
+  std::vector<std::thread> pool;
+  for (int w = 1; w < workers; ++w) pool.emplace_back(work, w);
+  work(0);
+  for (auto& th : pool) th.join();
+  if (keep_cells) result.cells = std::move(cells);
+  return result;
+}
+
+std::vector<dbf_table> dbf_tables(const std::vector<const unrolled_graph*>& graphs, const dbf_options& options) {
+  const dbf_backend backend = resolve_dbf_backend(options.backend);
+  std::vector<dbf_table> out(graphs.size());
+  switch (backend) {
+    case dbf_backend::cpu:
+      for (std::size_t k = 0; k < graphs.size(); ++k) out[k] = dbf_table_cpu(*graphs[k], options.keep_cells);
+      break;
+    case dbf_backend::cpu_parallel: {
+      const int workers = thread_count(options.threads);
+      if (graphs.size() < static_cast<std::size_t>(workers)) {
+        for (std::size_t k = 0; k < graphs.size(); ++k)
+          out[k] = dbf_table_cpu_parallel(*graphs[k], workers, options.keep_cells);
+        break;
+      }
+      // Many tables: whole tables to threads, largest first for balance.
+      std::vector<std::size_t> todo(graphs.size());
+      for (std::size_t k = 0; k < todo.size(); ++k) todo[k] = k;
+      std::stable_sort(todo.begin(), todo.end(), [&](std::size_t a, std::size_t b) {
+        return graphs[a]->cells() > graphs[b]->cells();
+      });
+      std::atomic<std::size_t> next{0};
+      auto work = [&] {
+        for (std::size_t i; (i = next.fetch_add(1)) < todo.size();)
+          out[todo[i]] = dbf_table_cpu(*graphs[todo[i]], options.keep_cells);
+      };
+      std::vector<std::thread> pool;
+      for (int w = 1; w < workers; ++w) pool.emplace_back(work);
+      work();
+      for (auto& th : pool) th.join();
+      break;
+    }
+    case dbf_backend::cuda:
+    case dbf_backend::cuda_sm: {
+      const bool sm = backend == dbf_backend::cuda_sm;
+      if (graphs.size() == 1) {
+        out[0] = cuda_dbf_table(*graphs[0], sm, options.block, options.keep_cells);
+      } else {
+        out = cuda_dbf_tables_batch(graphs, sm, options.block, options.keep_cells);
+      }
+      break;
+    }
+    case dbf_backend::automatic: break;  // resolved above
+  }
+  return out;
+}
+
+}  // namespace warpspan

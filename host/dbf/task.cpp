@@ -1,0 +1,250 @@
+// Loading, validating and writing recurring real-time tasks.
+#include "warpspan/dbf/task.hpp"
+
+#include <algorithm>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "warpspan/core/error.hpp"
+
+namespace warpspan {
+namespace {
+
+using json = nlohmann::json;
+
+std::string task_label(const task& t) { return "task '" + t.name + "'"; }
+
+std::string edge_label(const task& t, const task_edge& e) {
+  return task_label(t) + ": edge " + t.vertices[e.from].id + " -> " + t.vertices[e.to].id;
+}
+
+void check_value(std::uint64_t v, const std::string& what) {
+  if (v == 0) throw input_error(what + " must be a positive integer");
+  if (v > task_value_limit)
+    throw input_error(what + " = " + std::to_string(v) + " is larger than the supported " +
+                      std::to_string(task_value_limit));
+}
+
+std::uint64_t read_positive(const json& obj, const char* key, const std::string& where) {
+  if (!obj.is_object() || !obj.contains(key)) throw input_error(where + ": missing \"" + key + "\"");
+  const json& v = obj.at(key);
+  if (v.is_number_unsigned()) return v.get<std::uint64_t>();
+  if (v.is_number_integer()) {
+    if (v.get<std::int64_t>() <= 0) throw input_error(where + ": \"" + key + "\" must be a positive integer");
+    return v.get<std::uint64_t>();
+  }
+  throw input_error(where + ": \"" + key + "\" must be a positive integer");
+}
+
+std::string read_string(const json& obj, const char* key, const std::string& where) {
+  if (!obj.is_object() || !obj.contains(key) || !obj.at(key).is_string())
+    throw input_error(where + ": missing string \"" + key + "\"");
+  return obj.at(key).get<std::string>();
+}
+
+task parse_task(const json& jt, std::size_t index, const std::string& where) {
+  const std::string at = where + ": task " + std::to_string(index + 1);
+  if (!jt.is_object()) throw input_error(at + " is not an object");
+  task t;
+  if (jt.contains("name"))
+    t.name = read_string(jt, "name", at);
+  else
+    t.name = std::string("T").append(std::to_string(index + 1));
+  const std::string named = where + ": task '" + t.name + "'";
+  t.period = read_positive(jt, "period", named);
+  if (!jt.contains("vertices") || !jt.at("vertices").is_array())
+    throw input_error(named + ": missing array \"vertices\"");
+  std::map<std::string, std::uint32_t> index_of;
+  for (const json& jv : jt.at("vertices")) {
+    const std::string vat = named + ": vertex " + std::to_string(t.vertices.size() + 1);
+    task_vertex v;
+    v.id = read_string(jv, "id", vat);
+    const std::string vnamed = named + ": vertex '" + v.id + "'";
+    v.wcet = read_positive(jv, "wcet", vnamed);
+    v.deadline = read_positive(jv, "deadline", vnamed);
+    if (!index_of.emplace(v.id, static_cast<std::uint32_t>(t.vertices.size())).second)
+      throw input_error(named + ": vertex id '" + v.id + "' appears twice");
+    t.vertices.push_back(std::move(v));
+  }
+  if (jt.contains("edges")) {
+    if (!jt.at("edges").is_array()) throw input_error(named + ": \"edges\" must be an array");
+    for (const json& je : jt.at("edges")) {
+      const std::string eat = named + ": edge " + std::to_string(t.edges.size() + 1);
+      const std::string from = read_string(je, "from", eat);
+      const std::string to = read_string(je, "to", eat);
+      const std::string enamed = named + ": edge " + from + " -> " + to;
+      const auto f = index_of.find(from);
+      const auto g = index_of.find(to);
+      if (f == index_of.end()) throw input_error(enamed + ": no vertex '" + from + "'");
+      if (g == index_of.end()) throw input_error(enamed + ": no vertex '" + to + "'");
+      t.edges.push_back({f->second, g->second, read_positive(je, "separation", enamed)});
+    }
+  }
+  return t;
+}
+
+/// Kahn's algorithm; empty when the graph has a cycle.
+std::vector<std::uint32_t> kahn(const task& t) {
+  const std::size_t n = t.vertices.size();
+  std::vector<std::uint32_t> indeg(n, 0);
+  std::vector<std::vector<std::uint32_t>> out(n);
+  for (const auto& e : t.edges) {
+    ++indeg[e.to];
+    out[e.from].push_back(e.to);
+  }
+  std::vector<std::uint32_t> order;
+  order.reserve(n);
+  for (std::uint32_t v = 0; v < n; ++v)
+    if (indeg[v] == 0) order.push_back(v);
+  for (std::size_t k = 0; k < order.size(); ++k)
+    for (std::uint32_t w : out[order[k]])
+      if (--indeg[w] == 0) order.push_back(w);
+  if (order.size() != n) order.clear();
+  return order;
+}
+
+/// Longest source-to-v sums of a per-edge weight, in topological order.
+template <class Weight>
+std::vector<std::uint64_t> longest_from_sources(const task& t, const std::vector<std::uint32_t>& order,
+                                                Weight weight, std::vector<std::uint64_t> start) {
+  std::vector<std::vector<const task_edge*>> out(t.vertices.size());
+  for (const auto& e : t.edges) out[e.from].push_back(&e);
+  for (std::uint32_t v : order)
+    for (const task_edge* e : out[v]) start[e->to] = std::max(start[e->to], start[v] + weight(*e));
+  return start;
+}
+
+}  // namespace
+
+std::vector<std::uint32_t> topological_order(const task& t) { return kahn(t); }
+
+void validate_task(const task& t) {
+  const std::string at = task_label(t);
+  if (t.vertices.empty()) throw input_error(at + ": no vertices");
+  check_value(t.period, at + ": period");
+  std::map<std::string, int> ids;
+  for (const auto& v : t.vertices) {
+    if (++ids[v.id] > 1) throw input_error(at + ": vertex id '" + v.id + "' appears twice");
+    check_value(v.wcet, at + ": vertex '" + v.id + "': wcet");
+    check_value(v.deadline, at + ": vertex '" + v.id + "': deadline");
+  }
+  const std::size_t n = t.vertices.size();
+  std::vector<int> indeg(n, 0), outdeg(n, 0);
+  std::map<std::pair<std::uint32_t, std::uint32_t>, int> seen;
+  for (const auto& e : t.edges) {
+    if (e.from >= n || e.to >= n) throw input_error(at + ": an edge names a vertex that does not exist");
+    const std::string el = edge_label(t, e);
+    if (e.from == e.to) throw input_error(el + ": an edge from a vertex to itself");
+    if (++seen[{e.from, e.to}] > 1) throw input_error(el + ": appears twice");
+    check_value(e.separation, el + ": separation");
+    if (t.vertices[e.from].deadline > e.separation)
+      throw input_error(el + ": frame separation broken: d(" + t.vertices[e.from].id + ") = " +
+                        std::to_string(t.vertices[e.from].deadline) + " > separation " +
+                        std::to_string(e.separation));
+    ++indeg[e.to];
+    ++outdeg[e.from];
+  }
+  const std::vector<std::uint32_t> order = kahn(t);
+  if (order.empty()) {
+    // Name a vertex on a cycle: one Kahn's algorithm never freed.
+    std::vector<int> left(indeg);
+    std::vector<std::uint32_t> stack;
+    std::vector<bool> freed(n, false);
+    for (std::uint32_t v = 0; v < n; ++v)
+      if (left[v] == 0) stack.push_back(v);
+    while (!stack.empty()) {
+      const std::uint32_t v = stack.back();
+      stack.pop_back();
+      freed[v] = true;
+      for (const auto& e : t.edges)
+        if (e.from == v && --left[e.to] == 0) stack.push_back(e.to);
+    }
+    std::uint32_t bad = 0;
+    while (freed[bad]) ++bad;
+    throw input_error(at + ": the graph has a cycle through vertex '" + t.vertices[bad].id + "'");
+  }
+  std::vector<std::uint32_t> sources, sinks;
+  for (std::uint32_t v = 0; v < n; ++v) {
+    if (indeg[v] == 0) sources.push_back(v);
+    if (outdeg[v] == 0) sinks.push_back(v);
+  }
+  if (sources.size() != 1)
+    throw input_error(at + ": " + std::to_string(sources.size()) + " sources ('" + t.vertices[sources[0]].id + "', '" +
+                      t.vertices[sources[1]].id + "'...); a task has exactly one");
+  if (sinks.size() != 1)
+    throw input_error(at + ": " + std::to_string(sinks.size()) + " sinks ('" + t.vertices[sinks[0]].id + "', '" +
+                      t.vertices[sinks[1]].id + "'...); a task has exactly one");
+  std::vector<std::uint64_t> zero(n, 0);
+  const auto sep = longest_from_sources(t, order, [](const task_edge& e) { return e.separation; }, zero);
+  const std::uint64_t needed = sep[sinks[0]] + t.vertices[sinks[0]].deadline;
+  if (t.period < needed)
+    throw input_error(at + ": period " + std::to_string(t.period) + " is shorter than the longest source-to-sink "
+                      "separation plus d(sink) = " + std::to_string(needed));
+}
+
+std::uint64_t max_path_wcet(const task& t) {
+  const std::vector<std::uint32_t> order = kahn(t);
+  if (order.empty()) throw input_error(task_label(t) + ": the graph has a cycle");
+  std::vector<std::uint64_t> start(t.vertices.size());
+  for (std::size_t v = 0; v < start.size(); ++v) start[v] = t.vertices[v].wcet;
+  // Longest path by vertex weight: the edge weight is the wcet of its head.
+  const auto best = longest_from_sources(t, order, [&](const task_edge& e) { return t.vertices[e.to].wcet; }, start);
+  // Every vertex lies on a source-to-sink path, and wcet > 0, so the maximum is at the sink.
+  return *std::max_element(best.begin(), best.end());
+}
+
+task_set parse_task_set(std::string_view text, const std::string& where) {
+  json doc;
+  try {
+    doc = json::parse(text);
+  } catch (const json::parse_error& e) {
+    std::string what = e.what();
+    const auto colon = what.find(": ");
+    throw input_error(where + ": malformed JSON (" + (colon == std::string::npos ? what : what.substr(colon + 2)) + ")");
+  }
+  if (!doc.is_object() || !doc.contains("tasks") || !doc.at("tasks").is_array())
+    throw input_error(where + ": expected an object with an array \"tasks\"");
+  if (doc.at("tasks").empty()) throw input_error(where + ": \"tasks\" is empty");
+  task_set set;
+  for (std::size_t i = 0; i < doc.at("tasks").size(); ++i) {
+    set.tasks.push_back(parse_task(doc.at("tasks")[i], i, where));
+    try {
+      validate_task(set.tasks.back());
+    } catch (const input_error& e) {
+      throw input_error(where + ": " + e.what());
+    }
+  }
+  return set;
+}
+
+task_set load_task_set(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw input_error(path + ": cannot open the file");
+  std::ostringstream text;
+  text << in.rdbuf();
+  const std::string s = text.str();
+  if (s.find_first_not_of(" \t\r\n") == std::string::npos) throw input_error(path + ": the file is empty");
+  return parse_task_set(s, path);
+}
+
+std::string task_set_json(const task_set& set, bool compact) {
+  json doc;
+  doc["tasks"] = json::array();
+  for (const auto& t : set.tasks) {
+    json jt;
+    jt["name"] = t.name;
+    jt["period"] = t.period;
+    jt["vertices"] = json::array();
+    for (const auto& v : t.vertices) jt["vertices"].push_back({{"id", v.id}, {"wcet", v.wcet}, {"deadline", v.deadline}});
+    jt["edges"] = json::array();
+    for (const auto& e : t.edges)
+      jt["edges"].push_back(
+          {{"from", t.vertices[e.from].id}, {"to", t.vertices[e.to].id}, {"separation", e.separation}});
+    doc["tasks"].push_back(std::move(jt));
+  }
+  return compact ? doc.dump() : doc.dump(2);
+}
+
+}  // namespace warpspan

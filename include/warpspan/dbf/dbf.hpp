@@ -1,0 +1,117 @@
+// The demand-bound function of a recurring real-time task (paper 003 Sec. II-B): the unrolled
+// graph T', the table of Algorithm 1 on every backend, and dbf(t) by eq. (1).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "warpspan/dbf/dbf_cell.hpp"
+#include "warpspan/dbf/task.hpp"
+
+namespace warpspan {
+
+/// T' in topological order, flattened for the DP (and for copying to a GPU as it is). Row 0 is the
+/// dummy that replaces the first copy's source (e = d = 0, gaps 0 on its out-edges); the first
+/// copy's sink has an edge to the second copy's source with separation d(sink).
+struct unrolled_graph {
+  std::uint32_t rows = 0;
+  std::vector<std::uint32_t> wcet;        ///< per row
+  std::vector<std::uint32_t> deadline;    ///< per row
+  std::vector<std::uint32_t> pred_begin;  ///< rows + 1 offsets into preds (CSR)
+  std::vector<dbf_pred> preds;            ///< rows of predecessors always lower than the row
+  std::uint32_t max_demand = 0;           ///< D: the largest demand of any path of T'; columns 0..D
+  std::uint64_t E = 0;                    ///< E(T)
+  std::uint64_t period = 0;               ///< P(T)
+  std::vector<std::uint32_t> origin;      ///< per row: the vertex index in the task it copies
+
+  std::size_t columns() const { return static_cast<std::size_t>(max_demand) + 1; }
+  std::size_t cells() const { return static_cast<std::size_t>(rows) * columns(); }
+  std::size_t max_preds() const;          ///< most predecessors of any row
+};
+
+/// Builds T' for a validated task.
+unrolled_graph unroll(const task& t);
+
+/// The result of Algorithm 1 for one task: the shortest span for each exact demand over all rows
+/// (the running minimum t_{n,e}), and optionally the whole table.
+struct dbf_table {
+  std::vector<std::uint32_t> min_span;  ///< columns() entries; dbf_inf where no path has that demand
+  std::vector<std::uint32_t> cells;     ///< rows x columns, row-major; empty unless asked for
+};
+
+/// The step function dbf_small(t) and dbf(t) of eq. (1) from a table's min_span.
+class dbf_curve {
+ public:
+  dbf_curve() = default;
+  dbf_curve(const std::vector<std::uint32_t>& min_span, std::uint64_t E, std::uint64_t period);
+
+  /// dbf_small(t): the largest demand of a path of T' whose span is at most t (0 if none).
+  std::uint64_t small(std::uint64_t t) const;
+  /// dbf(t) by eq. (1).
+  std::uint64_t at(std::uint64_t t) const;
+  /// The largest t' <= t at which dbf can step (t' mod P is 0 or a step of dbf_small below 2P,
+  /// taken mod P): between such points dbf is constant.
+  std::uint64_t prev_point(std::uint64_t t) const;
+  /// The step points' residues mod P, sorted, starting with 0.
+  const std::vector<std::uint64_t>& residues() const { return residues_; }
+
+  std::uint64_t E() const { return E_; }
+  std::uint64_t period() const { return period_; }
+  /// The steps of dbf_small: spans (increasing) and the demand reached at each (increasing).
+  const std::vector<std::uint32_t>& step_spans() const { return spans_; }
+  const std::vector<std::uint32_t>& step_demands() const { return demands_; }
+
+ private:
+  std::vector<std::uint32_t> spans_;
+  std::vector<std::uint32_t> demands_;
+  std::vector<std::uint64_t> residues_;
+  std::uint64_t E_ = 0;
+  std::uint64_t period_ = 1;
+};
+
+enum class dbf_backend { cpu, cpu_parallel, cuda, cuda_sm, automatic };
+
+/// Parses cpu | cpu-parallel | cuda | cuda-sm | auto; anything else is an input_error.
+dbf_backend parse_dbf_backend(std::string_view word);
+std::string to_string(dbf_backend b);
+/// auto -> cuda-sm when a CUDA device is present, else cpu-parallel; a CUDA choice without a device
+/// is an input_error that says why.
+dbf_backend resolve_dbf_backend(dbf_backend requested);
+
+struct dbf_options {
+  dbf_backend backend = dbf_backend::automatic;
+  int threads = 0;                 ///< CPU threads for cpu-parallel; 0 = all cores
+  unsigned block = 256;            ///< CUDA threads per block (a power of two, 32..1024)
+  std::uint64_t max_table_bytes = std::uint64_t{8} << 30;  ///< refuse larger tables (per task)
+  bool keep_cells = false;         ///< return the whole table (tests)
+};
+
+/// Bytes the table of `g` needs; input_error (naming the task) when over options.max_table_bytes.
+std::size_t check_table_size(const unrolled_graph& g, const std::string& task_name, const dbf_options& options);
+
+/// Algorithm 1 on the CPU: the reference, one thread, row after row, column after column.
+dbf_table dbf_table_cpu(const unrolled_graph& g, bool keep_cells = false);
+/// Algorithm 1 on all cores: each row's columns split among threads (rows stay in order).
+dbf_table dbf_table_cpu_parallel(const unrolled_graph& g, int threads = 0, bool keep_cells = false);
+
+/// Algorithm 1 on many tables at once with the chosen backend (resolved); for CUDA all tables are
+/// computed by one kernel, one thread block per table, in as few launches as device memory allows.
+std::vector<dbf_table> dbf_tables(const std::vector<const unrolled_graph*>& graphs, const dbf_options& options);
+
+// ---- CUDA entry points (cuda/dbf/dbf_kernels.cu; stubs throw not_compiled without CUDA).
+
+/// One table, one kernel launch per row over the columns: `shared_prefetch` stages the row's
+/// predecessor tuples in shared memory first (GPU-SM), otherwise each thread reads them from
+/// global memory. Returns the table; `kernel_ms` (if given) receives the time of the row kernels.
+dbf_table cuda_dbf_table(const unrolled_graph& g, bool shared_prefetch, unsigned block, bool keep_cells,
+                         float* kernel_ms = nullptr);
+/// Many tables, one thread block per table looping over its rows (with `shared_prefetch`, each
+/// row's predecessor tuples staged in shared memory first), in as few launches as free device
+/// memory allows. `kernel_ms` receives the summed kernel time.
+std::vector<dbf_table> cuda_dbf_tables_batch(const std::vector<const unrolled_graph*>& graphs, bool shared_prefetch,
+                                             unsigned block, bool keep_cells, float* kernel_ms = nullptr);
+
+}  // namespace warpspan

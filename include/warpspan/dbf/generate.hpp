@@ -1,0 +1,28 @@
+// Seeded random task graphs and task sets, reproducing the experiment of paper 003 Sec. V
+// (10..50 vertices, largest execution requirement 10,000). The same seed gives the same sets on
+// every machine (Philox counter-based randomness, no std distributions).
+#pragma once
+
+#include <cstdint>
+
+#include "warpspan/dbf/task.hpp"
+
+namespace warpspan {
+
+struct task_generator_options {
+  std::uint32_t vertices = 10;        ///< per task, >= 2
+  std::uint32_t tasks = 3;            ///< per set
+  std::uint64_t max_wcet = 10000;     ///< e(v) uniform in [1, max_wcet]
+  double edge_probability = 0.2;      ///< extra forward edges beyond the spanning ones
+  double utilization = 0.7;           ///< target sum E/P of a set (periods chosen to meet it where
+                                      ///< the graph allows; never below the model's minimum)
+  std::uint64_t seed = 1;
+};
+
+/// Task `index` of set `set_index`: a DAG on `vertices` vertices, vertex 0 the only source and the
+/// last the only sink, deadlines in [e, 2e], separations in [d(u), 2 d(u)], and a period meeting
+/// the model's minimum and the utilisation share.
+task generate_task(const task_generator_options& options, std::uint64_t set_index, std::uint32_t index);
+task_set generate_task_set(const task_generator_options& options, std::uint64_t set_index);
+
+}  // namespace warpspan

@@ -1,0 +1,60 @@
+// Recurring real-time tasks (paper 003 Sec. II): a DAG with a unique source and sink, execution
+// requirements and relative deadlines on vertices, minimum separations on edges, and a period.
+// The JSON format and the assumptions checked on load are in README "Schedulability analysis".
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace warpspan {
+
+struct task_vertex {
+  std::string id;
+  std::uint64_t wcet = 0;      ///< e(v), a positive integer
+  std::uint64_t deadline = 0;  ///< d(v), a positive integer
+};
+
+struct task_edge {
+  std::uint32_t from = 0;      ///< index into task::vertices
+  std::uint32_t to = 0;
+  std::uint64_t separation = 0;  ///< p(u, v), a positive integer
+};
+
+struct task {
+  std::string name;
+  std::uint64_t period = 0;    ///< P(T)
+  std::vector<task_vertex> vertices;
+  std::vector<task_edge> edges;
+};
+
+struct task_set {
+  std::vector<task> tasks;
+};
+
+/// Largest value accepted for a wcet, deadline, separation or period: spans of paths through two
+/// copies of a task then fit 32-bit cells with room for "unreachable".
+inline constexpr std::uint64_t task_value_limit = std::uint64_t{1} << 30;
+
+/// Checks the model's assumptions and throws input_error naming the task, vertex or edge: at least
+/// one vertex, unique ids, positive values no larger than task_value_limit, edges between known
+/// vertices and no duplicates or self-loops, acyclic, one source, one sink, frame separation
+/// d(u) <= p(u, v), and a period no shorter than the longest source-to-sink sum of separations plus
+/// d(sink).
+void validate_task(const task& t);
+
+/// Parses a task set from JSON text (format of README); `where` names the source in messages.
+/// Every task is validated. Throws input_error on malformed or invalid input.
+task_set parse_task_set(std::string_view text, const std::string& where);
+/// Reads and parses a file; a missing or empty file is an input_error naming the path.
+task_set load_task_set(const std::string& path);
+/// The JSON text of a task set in the same format (one line when `compact`).
+std::string task_set_json(const task_set& set, bool compact = false);
+
+/// E(T): the largest sum of wcet over source-to-sink paths.
+std::uint64_t max_path_wcet(const task& t);
+/// The vertices in a topological order (validate_task first).
+std::vector<std::uint32_t> topological_order(const task& t);
+
+}  // namespace warpspan

@@ -1,0 +1,202 @@
+// Algorithm 1 against brute-force path enumeration, dbf by eq. (1), hand-derived examples, and the
+// CPU backends against each other.
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "dbf/dbf_test_util.hpp"
+#include "warpspan/core/backend.hpp"
+#include "warpspan/core/error.hpp"
+#include "warpspan/dbf/dbf.hpp"
+
+namespace warpspan {
+namespace {
+
+dbf_curve curve_of(const task& t, dbf_table* table_out = nullptr) {
+  const unrolled_graph g = unroll(t);
+  dbf_table table = dbf_table_cpu(g, true);
+  dbf_curve c(table.min_span, g.E, g.period);
+  if (table_out) *table_out = std::move(table);
+  return c;
+}
+
+// The task of paper 003 Fig. 2 as far as its text gives it (e(v3) = 6, d(v3) = 10, p(v1, v3) = 10,
+// P = 50), completed with values of our own: v1 -> v2 -> v4 and v1 -> v3 -> v4.
+//   v1: e 2, d 5    v2: e 3, d 8    v3: e 6, d 10    v4: e 1, d 4
+//   p(v1,v2) = 5, p(v1,v3) = 10, p(v2,v4) = 8, p(v3,v4) = 12
+task fig2_task() {
+  task t;
+  t.name = "fig2";
+  t.period = 50;
+  t.vertices = {{"v1", 2, 5}, {"v2", 3, 8}, {"v3", 6, 10}, {"v4", 1, 4}};
+  t.edges = {{0, 1, 5}, {0, 2, 10}, {1, 3, 8}, {2, 3, 12}};
+  return t;
+}
+
+TEST(Dbf, Fig2TaskByHand) {
+  const task t = fig2_task();
+  validate_task(t);
+  // E: v1 v3 v4 = 2 + 6 + 1.
+  EXPECT_EQ(max_path_wcet(t), 9u);
+  const dbf_curve c = curve_of(t);
+  // Paths of T' (v1' is the second copy's source; span = separations + d of the last vertex):
+  //   v4: 1 in 4;  v1: 2 in 5;  v2: 3 in 8;  v4 v1': 1+2 in 4+5 = 9;  v3: 6 in 10;
+  //   v2 v4: 4 in 8+4 = 12;  v1 v2: 5 in 5+8 = 13;  v3 v4: 7 in 12+4 = 16;  v1 v3: 8 in 10+10 = 20;
+  //   v3 v4 v1': 9 in 12+4+5 = 21; no path of 4 vertices spans under 21 with more than 7.
+  EXPECT_EQ(c.small(3), 0u);
+  EXPECT_EQ(c.small(4), 1u);
+  EXPECT_EQ(c.small(5), 2u);
+  EXPECT_EQ(c.small(8), 3u);
+  EXPECT_EQ(c.small(9), 3u);
+  EXPECT_EQ(c.small(10), 6u);
+  EXPECT_EQ(c.small(15), 6u);
+  EXPECT_EQ(c.small(16), 7u);
+  EXPECT_EQ(c.small(19), 7u);
+  EXPECT_EQ(c.small(20), 8u);
+  EXPECT_EQ(c.small(21), 9u);
+  // dbf(t) = dbf_small(t) below P; at t = 50 + 4, eq. (1) gives at least E + dbf_small(4) = 10.
+  EXPECT_EQ(c.at(21), 9u);
+  EXPECT_GE(c.at(54), 10u);
+}
+
+TEST(Dbf, OneVertexTaskIsASporadicTask) {
+  // A single vertex (e, d, P) is a sporadic task: dbf(t) = max(0, floor((t - d) / P) + 1) e.
+  for (std::uint64_t e = 1; e <= 3; ++e)
+    for (std::uint64_t d = e; d <= 6; ++d)
+      for (std::uint64_t P = d; P <= 9; ++P) {
+        task t;
+        t.name = "s";
+        t.period = P;
+        t.vertices = {{"v", e, d}};
+        const dbf_curve c = curve_of(t);
+        for (std::uint64_t x = 0; x <= 5 * P; ++x) {
+          const std::uint64_t expect = x < d ? 0 : ((x - d) / P + 1) * e;
+          ASSERT_EQ(c.at(x), expect) << "e " << e << " d " << d << " P " << P << " t " << x;
+        }
+      }
+}
+
+TEST(Dbf, TableMatchesBruteForceOnRandomGraphs) {
+  std::mt19937_64 rng(2024);
+  for (int k = 0; k < 300; ++k) {
+    const task t = test::random_small_task(rng, 6, 6, 4);
+    validate_task(t);
+    const test::brute_paths brute(t);
+    dbf_table table;
+    const dbf_curve c = curve_of(t, &table);
+    ASSERT_EQ(max_path_wcet(t), test::brute_E(t)) << "case " << k;
+    // min_span per exact demand, then dbf_small and dbf at every t over a few periods.
+    for (std::size_t e = 1; e < table.min_span.size(); ++e)
+      ASSERT_EQ(table.min_span[e], brute.min_span(e)) << "case " << k << " demand " << e;
+    for (std::uint64_t d = table.min_span.size(); d < table.min_span.size() + 3; ++d)
+      ASSERT_EQ(brute.min_span(d), dbf_inf) << "case " << k << ": a path demands more than D";
+    const std::uint64_t P = t.period;
+    for (std::uint64_t x = 0; x <= 4 * P; ++x) {
+      ASSERT_EQ(c.small(x), brute.small(x)) << "case " << k << " t " << x;
+      ASSERT_EQ(c.at(x), test::brute_dbf(brute, c.E(), P, x)) << "case " << k << " t " << x;
+    }
+  }
+}
+
+TEST(Dbf, DbfIsConstantBetweenItsPoints) {
+  std::mt19937_64 rng(77);
+  for (int k = 0; k < 100; ++k) {
+    const task t = test::random_small_task(rng, 5, 5, 3);
+    const dbf_curve c = curve_of(t);
+    for (std::uint64_t x = 1; x <= 4 * t.period; ++x) {
+      const std::uint64_t p = c.prev_point(x);
+      ASSERT_LE(p, x);
+      ASSERT_EQ(c.at(x), c.at(p)) << "case " << k << " t " << x << " point " << p;
+      if (c.at(x) != c.at(x - 1)) ASSERT_EQ(p, x) << "dbf steps at " << x << " but it is not a point";
+    }
+  }
+}
+
+TEST(Dbf, ParallelCpuTableEqualsReference) {
+  std::mt19937_64 rng(5);
+  int wide = 0;
+  for (int k = 0; k < 20; ++k) {
+    const task t = test::random_small_task(rng, 12, 3000, 50);
+    const unrolled_graph g = unroll(t);
+    wide += g.columns() > 8192;
+    const dbf_table ref = dbf_table_cpu(g, true);
+    const dbf_table par = dbf_table_cpu_parallel(g, 3, true);
+    ASSERT_EQ(ref.cells, par.cells) << "case " << k;
+    ASSERT_EQ(ref.min_span, par.min_span) << "case " << k;
+  }
+  EXPECT_GT(wide, 5) << "too few tables wide enough to be split among threads";
+}
+
+TEST(Dbf, BatchOnCpuEqualsOneByOne) {
+  std::mt19937_64 rng(9);
+  std::vector<unrolled_graph> graphs;
+  for (int k = 0; k < 40; ++k) graphs.push_back(unroll(test::random_small_task(rng, 8, 200, 20)));
+  std::vector<const unrolled_graph*> ptrs;
+  for (const auto& g : graphs) ptrs.push_back(&g);
+  dbf_options opt;
+  opt.backend = dbf_backend::cpu_parallel;
+  opt.threads = 2;
+  opt.keep_cells = true;
+  const std::vector<dbf_table> batch = dbf_tables(ptrs, opt);
+  ASSERT_EQ(batch.size(), graphs.size());
+  for (std::size_t k = 0; k < graphs.size(); ++k) {
+    const dbf_table one = dbf_table_cpu(graphs[k], true);
+    ASSERT_EQ(batch[k].cells, one.cells) << k;
+    ASSERT_EQ(batch[k].min_span, one.min_span) << k;
+  }
+}
+
+TEST(Dbf, UnrolledGraphShape) {
+  const unrolled_graph g = unroll(fig2_task());
+  ASSERT_EQ(g.rows, 8u);
+  EXPECT_EQ(g.wcet[0], 0u);  // the dummy
+  EXPECT_EQ(g.deadline[0], 0u);
+  EXPECT_EQ(g.wcet[4], 2u);  // the second copy's source keeps its values
+  EXPECT_EQ(g.E, 9u);
+  // D: v3 v4 v1' v3' v4' = 6 + 1 + 2 + 6 + 1 = 16 (the dummy adds nothing).
+  EXPECT_EQ(g.max_demand, 16u);
+  for (std::uint32_t r = 0; r < g.rows; ++r)
+    for (std::uint32_t k = g.pred_begin[r]; k < g.pred_begin[r + 1]; ++k) EXPECT_LT(g.preds[k].row, r);
+}
+
+TEST(Dbf, TablesTooLargeAreRefused) {
+  task t;
+  t.name = "huge";
+  for (int v = 0; v < 40; ++v) t.vertices.push_back({"v" + std::to_string(v), 1'000'000'000, 1'000'000'000});
+  for (std::uint32_t v = 0; v + 1 < 40; ++v) t.edges.push_back({v, v + 1, 1'000'000'000});
+  t.period = 1'000'000'000;
+  // The period is far too short for 39 separations of 1e9: refused before any table.
+  EXPECT_THROW(validate_task(t), input_error);
+  t.vertices.resize(2);
+  t.edges.resize(1);
+  t.period = 1ull << 30;
+  EXPECT_THROW(validate_task(t), input_error);  // needs 1e9 + 1e9 > 2^30
+  t.vertices = {{"a", 500'000'000, 1'000'000'000}, {"b", 500'000'000, 1}};
+  t.edges = {{0, 1, 1'000'000'000}};
+  t.period = 1ull << 30;
+  validate_task(t);  // 1e9 + 1 <= 2^30
+  // D = b a' b' = 1.5e9 demands over 4 rows: about 22 GiB, over the default 8 GiB.
+  const unrolled_graph g = unroll(t);
+  dbf_options opt;
+  try {
+    check_table_size(g, t.name, opt);
+    FAIL() << "a table of " << g.cells() << " cells was accepted";
+  } catch (const input_error& e) {
+    EXPECT_NE(std::string(e.what()).find("task 'huge'"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("MiB"), std::string::npos) << e.what();
+  }
+}
+
+TEST(Dbf, BackendWords) {
+  EXPECT_EQ(parse_dbf_backend("cpu-parallel"), dbf_backend::cpu_parallel);
+  EXPECT_EQ(parse_dbf_backend("cuda-sm"), dbf_backend::cuda_sm);
+  EXPECT_THROW(parse_dbf_backend("gpu"), input_error);
+  EXPECT_EQ(resolve_dbf_backend(dbf_backend::cpu), dbf_backend::cpu);
+  if (cuda_device_count() == 0) {
+    EXPECT_EQ(resolve_dbf_backend(dbf_backend::automatic), dbf_backend::cpu_parallel);
+    EXPECT_THROW(resolve_dbf_backend(dbf_backend::cuda_sm), input_error);
+  }
+}
+
+}  // namespace
+}  // namespace warpspan
