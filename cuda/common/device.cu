@@ -22,6 +22,15 @@ std::string cuda_device_name() {
   return prop.name;
 }
 
+double cuda_peak_bandwidth_gbs() {
+  if (cuda_device_count() == 0) return 0;
+  int clock_khz = 0, bus_bits = 0;
+  if (cudaDeviceGetAttribute(&clock_khz, cudaDevAttrMemoryClockRate, 0) != cudaSuccess ||
+      cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, 0) != cudaSuccess)
+    return 0;
+  return 2.0 * clock_khz * 1e3 * (bus_bits / 8.0) / 1e9;  // double data rate
+}
+
 bool cuda_compiled() { return true; }
 
 }  // namespace warpspan

@@ -16,6 +16,8 @@ std::string to_string(backend_kind kind);
 int cuda_device_count();
 /// Name of device 0, or an empty string.
 std::string cuda_device_name();
+/// Theoretical peak DRAM bandwidth of device 0 in GB/s (2 x memory clock x bus width), 0 if none.
+double cuda_peak_bandwidth_gbs();
 /// True when this build contains the CUDA backend (whether or not a device is present).
 bool cuda_compiled();
 

@@ -23,6 +23,12 @@ struct dbf_pred {
   std::uint32_t gap;
 };
 
+/// The span of a path ending at u extended by (u, v): `before` + gap + d(v) (`add`), or dbf_inf
+/// when there is no path to extend. Real spans stay far below dbf_inf (values <= 2^30).
+WARPSPAN_HD_INLINE std::uint32_t dbf_extend(std::uint32_t before, std::uint32_t add) {
+  return before == dbf_inf ? dbf_inf : before + add;
+}
+
 /// Shortest span of a path ending at the row's vertex (wcet ev, deadline dv) with demand exactly e.
 /// `table` is row-major with `stride` cells per row; predecessor rows come before this row.
 WARPSPAN_HD_INLINE std::uint32_t dbf_cell(std::uint32_t e, std::uint32_t ev, std::uint32_t dv,
@@ -32,9 +38,7 @@ WARPSPAN_HD_INLINE std::uint32_t dbf_cell(std::uint32_t e, std::uint32_t ev, std
   std::uint32_t best = (e == ev) ? dv : dbf_inf;
   const std::uint32_t rest = e - ev;
   for (std::uint32_t k = 0; k < npreds; ++k) {
-    const std::uint32_t before = table[static_cast<std::size_t>(preds[k].row) * stride + rest];
-    if (before == dbf_inf) continue;
-    const std::uint32_t span = before + preds[k].gap + dv;
+    const std::uint32_t span = dbf_extend(table[static_cast<std::size_t>(preds[k].row) * stride + rest], preds[k].gap + dv);
     best = span < best ? span : best;
   }
   return best;

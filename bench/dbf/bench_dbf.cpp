@@ -1,0 +1,145 @@
+// The demand-bound table of paper 003 (Table I): random task graphs of 10..50 vertices, largest
+// execution requirement 10,000, on every backend side by side; the thread-block size of GPU-SM
+// swept as the paper did; and batches of 1,000 task sets.
+//
+// Times are wall-clock for the whole table call (for CUDA: upload, kernels, download of min_span);
+// `kernel_ms` is the CUDA kernels alone (events), and `GB/s` the bytes the cells read and write
+// (each predecessor cell, the cell, and the running minimum) over the kernel time, next to the
+// device's peak (`peak_GB/s`).
+#include <benchmark/benchmark.h>
+
+#include <chrono>
+#include <thread>
+
+#include "warpspan/core/backend.hpp"
+#include "warpspan/dbf/dbf.hpp"
+#include "warpspan/dbf/generate.hpp"
+
+namespace warpspan {
+namespace {
+
+constexpr int kCpu = 0, kCpuParallel = 1, kCuda = 2, kCudaSm = 3;
+
+const char* backend_name(int b) {
+  static const char* names[] = {"cpu", "cpu-parallel", "cuda", "cuda-sm"};
+  return names[b];
+}
+
+/// The Table I graph with `vertices` vertices (seed 1, set 0, task 0).
+unrolled_graph table_one_graph(std::uint32_t vertices) {
+  task_generator_options o;
+  o.vertices = vertices;
+  o.tasks = 1;
+  o.max_wcet = 10000;
+  o.seed = 1;
+  return unroll(generate_task(o, 0, 0));
+}
+
+double model_bytes(const unrolled_graph& g) {
+  double bytes = 0;
+  for (std::uint32_t r = 0; r < g.rows; ++r)
+    bytes += static_cast<double>(g.columns()) * (4.0 * (g.pred_begin[r + 1] - g.pred_begin[r]) + 12.0);
+  return bytes;
+}
+
+bool skip_without_gpu(benchmark::State& state, int backend) {
+  if (backend < kCuda) return false;
+  if (!cuda_compiled()) {
+    state.SkipWithError("built without CUDA");
+    return true;
+  }
+  if (cuda_device_count() == 0) {
+    state.SkipWithError("no CUDA device present");
+    return true;
+  }
+  return false;
+}
+
+using clock_type = std::chrono::steady_clock;
+
+void BM_DbfTable(benchmark::State& state) {
+  const int backend = static_cast<int>(state.range(0));
+  const auto vertices = static_cast<std::uint32_t>(state.range(1));
+  const unsigned block = static_cast<unsigned>(state.range(2));
+  if (skip_without_gpu(state, backend)) return;
+  const unrolled_graph g = table_one_graph(vertices);
+  float kernel_ms = 0;
+  double kernel_total = 0;
+  for (auto _ : state) {
+    const auto start = clock_type::now();
+    dbf_table t;
+    switch (backend) {
+      case kCpu: t = dbf_table_cpu(g); break;
+      case kCpuParallel: t = dbf_table_cpu_parallel(g); break;
+      default: t = cuda_dbf_table(g, backend == kCudaSm, block, false, &kernel_ms); break;
+    }
+    benchmark::DoNotOptimize(t.min_span.data());
+    state.SetIterationTime(std::chrono::duration<double>(clock_type::now() - start).count());
+    kernel_total += kernel_ms;
+  }
+  state.counters["rows"] = g.rows;
+  state.counters["edges"] = static_cast<double>(g.preds.size());
+  state.counters["columns"] = static_cast<double>(g.columns());
+  state.counters["cells/s"] = benchmark::Counter(static_cast<double>(g.cells()), benchmark::Counter::kIsIterationInvariantRate);
+  if (backend >= kCuda) {
+    const double ms = kernel_total / static_cast<double>(state.iterations());
+    state.counters["kernel_ms"] = ms;
+    state.counters["GB/s"] = model_bytes(g) / (ms * 1e-3) / 1e9;
+    state.counters["peak_GB/s"] = cuda_peak_bandwidth_gbs();
+  }
+  state.SetLabel(std::string(backend_name(backend)) + (backend >= kCuda ? ", block " + std::to_string(block) : "") +
+                 ", " + std::to_string(std::thread::hardware_concurrency()) + " host cores");
+}
+
+void table_one_args(benchmark::internal::Benchmark* b) {
+  for (int backend : {kCpu, kCpuParallel, kCuda, kCudaSm})
+    for (int v : {10, 20, 30, 40, 50}) b->Args({backend, v, 256});
+  // The paper swept the block size of GPU-SM on the largest graph.
+  for (int block : {32, 64, 128, 512, 1024}) b->Args({kCudaSm, 50, block});
+  for (int block : {32, 64, 128, 512, 1024}) b->Args({kCuda, 50, block});
+  b->ArgNames({"backend", "vertices", "block"});
+}
+BENCHMARK(BM_DbfTable)->Apply(table_one_args)->UseManualTime()->Unit(benchmark::kMillisecond);
+
+/// 1,000 task sets of 3 tasks (10 vertices, wcet up to 1,000): every table of every set in one call.
+void BM_DbfBatch(benchmark::State& state) {
+  const int backend = static_cast<int>(state.range(0));
+  const auto sets = static_cast<std::uint64_t>(state.range(1));
+  if (skip_without_gpu(state, backend)) return;
+  task_generator_options o;
+  o.vertices = 10;
+  o.tasks = 3;
+  o.max_wcet = 1000;
+  o.seed = 7;
+  std::vector<unrolled_graph> graphs;
+  for (std::uint64_t s = 0; s < sets; ++s)
+    for (const task& t : generate_task_set(o, s).tasks) graphs.push_back(unroll(t));
+  std::vector<const unrolled_graph*> ptrs;
+  std::size_t cells = 0;
+  for (const auto& g : graphs) {
+    ptrs.push_back(&g);
+    cells += g.cells();
+  }
+  dbf_options opt;
+  opt.backend = backend == kCpu ? dbf_backend::cpu
+              : backend == kCpuParallel ? dbf_backend::cpu_parallel
+              : backend == kCuda ? dbf_backend::cuda : dbf_backend::cuda_sm;
+  for (auto _ : state) {
+    const auto start = clock_type::now();
+    auto tables = dbf_tables(ptrs, opt);
+    benchmark::DoNotOptimize(tables.data());
+    state.SetIterationTime(std::chrono::duration<double>(clock_type::now() - start).count());
+  }
+  state.counters["tables"] = static_cast<double>(graphs.size());
+  state.counters["cells/s"] = benchmark::Counter(static_cast<double>(cells), benchmark::Counter::kIsIterationInvariantRate);
+  state.SetLabel(std::string(backend_name(backend)) + ", " + std::to_string(std::thread::hardware_concurrency()) +
+                 " host cores");
+}
+BENCHMARK(BM_DbfBatch)
+    ->ArgsProduct({{kCpu, kCpuParallel, kCuda, kCudaSm}, {1000}})
+    ->ArgNames({"backend", "sets"})
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond);
+
+}  // namespace
+}  // namespace warpspan
