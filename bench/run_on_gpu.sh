@@ -19,6 +19,20 @@ if [ "${1:-}" = "--run" ]; then
     --benchmark_format=json --benchmark_out="$out/bench.json" > "$out/bench.log" 2>&1 || true
   .device/warpspan estimate --kernel 5L9C2L9C --warps 16 --sigma L=1,C=4 --backend cuda --seconds 10 \
     --validate 16 --json --quiet > "$out/voronoi_cuda.json" 2> "$out/voronoi_cuda.err" || true
+  for b in cpu cuda cuda-sm; do
+    .device/warpspan dbf data/tasks/fig2_example.json --at 10,50,100,1000 --backend $b --json \
+      > "$out/dbf_fig2_$b.json" 2>&1 || true
+    .device/warpspan dbf --batch data/tasks/variants.jsonl --backend $b --json > "$out/dbf_batch_$b.jsonl" 2>&1 || true
+  done
+  # The profiler's view of the dbf row kernels (global vs shared-memory tuples) on the 50-vertex graph.
+  if command -v ncu >/dev/null 2>&1; then
+    for b in 2 3; do  # 2: cuda (tuples from global memory), 3: cuda-sm (staged in shared memory)
+      ncu --kernel-name regex:dbf_row_kernel --launch-skip 50 --launch-count 2 --section SpeedOfLight \
+        --section MemoryWorkloadAnalysis .device/warpspan_bench \
+        --benchmark_filter="BM_DbfTable/backend:$b/vertices:50/block:256" --benchmark_min_time=0.01s \
+        > "$out/ncu_dbf_backend$b.txt" 2>&1 || true
+    done
+  fi
   exit 0
 fi
 

@@ -5,6 +5,7 @@
 #include <atomic>
 #include <barrier>
 #include <thread>
+#include <unordered_map>
 
 #include "warpspan/core/backend.hpp"
 #include "warpspan/core/error.hpp"
@@ -213,11 +214,16 @@ dbf_table dbf_table_cpu(const unrolled_graph& g, bool keep_cells) {
   return result;
 }
 
-dbf_table dbf_table_cpu_parallel(const unrolled_graph& g, int threads, bool keep_cells) {
+namespace {
+
+/// The all-cores table into `scratch` (grown as needed and reused across tables, so a batch does
+/// not allocate and fault in a fresh table each time).
+dbf_table table_parallel_into(const unrolled_graph& g, int threads, bool keep_cells, std::vector<std::uint32_t>& scratch) {
   const std::size_t columns = g.columns();
   // Below a few thousand columns a row is too little work to share.
   const int workers = static_cast<int>(std::min<std::size_t>(thread_count(threads), std::max<std::size_t>(1, columns / 4096)));
-  std::vector<std::uint32_t> cells(g.cells());
+  if (scratch.size() < g.cells()) scratch.resize(g.cells());
+  std::uint32_t* cells = scratch.data();
   dbf_table result;
   result.min_span.assign(columns, dbf_inf);
   std::barrier sync(workers);
@@ -225,7 +231,7 @@ dbf_table dbf_table_cpu_parallel(const unrolled_graph& g, int threads, bool keep
     const std::size_t begin = columns * w / workers;
     const std::size_t end = columns * (w + 1) / workers;
     for (std::uint32_t row = 0; row < g.rows; ++row) {
-      compute_row_part_by_pred(g, row, cells.data(), result.min_span.data(), begin, end);
+      compute_row_part_by_pred(g, row, cells, result.min_span.data(), begin, end);
       sync.arrive_and_wait();  // the next row reads any column of this one
     }
   };
@@ -233,11 +239,65 @@ dbf_table dbf_table_cpu_parallel(const unrolled_graph& g, int threads, bool keep
   for (int w = 1; w < workers; ++w) pool.emplace_back(work, w);
   work(0);
   for (auto& th : pool) th.join();
-  if (keep_cells) result.cells = std::move(cells);
+  if (keep_cells) result.cells.assign(cells, cells + g.cells());
   return result;
 }
 
-std::vector<dbf_table> dbf_tables(const std::vector<const unrolled_graph*>& graphs, const dbf_options& options) {
+}  // namespace
+
+dbf_table dbf_table_cpu_parallel(const unrolled_graph& g, int threads, bool keep_cells) {
+  std::vector<std::uint32_t> scratch;
+  return table_parallel_into(g, threads, keep_cells, scratch);
+}
+
+namespace {
+
+/// Tables depend on the rows and edges of T' only, not on the period: variants of a set that change
+/// periods (or keep a task as it is) share them.
+bool same_table(const unrolled_graph& a, const unrolled_graph& b) {
+  return a.rows == b.rows && a.max_demand == b.max_demand && a.wcet == b.wcet && a.deadline == b.deadline &&
+         a.pred_begin == b.pred_begin &&
+         std::equal(a.preds.begin(), a.preds.end(), b.preds.begin(), b.preds.end(),
+                    [](dbf_pred x, dbf_pred y) { return x.row == y.row && x.gap == y.gap; });
+}
+
+std::uint64_t table_key(const unrolled_graph& g) {
+  std::uint64_t h = 1469598103934665603ull;  // FNV-1a over the table's inputs
+  auto mix = [&h](std::uint64_t v) { h = (h ^ v) * 1099511628211ull; };
+  mix(g.rows);
+  mix(g.max_demand);
+  for (std::uint32_t r = 0; r < g.rows; ++r) mix((std::uint64_t{g.wcet[r]} << 32) | g.deadline[r]);
+  for (const dbf_pred& p : g.preds) mix((std::uint64_t{p.row} << 32) | p.gap);
+  return h;
+}
+
+}  // namespace
+
+std::vector<dbf_table> dbf_tables(const std::vector<const unrolled_graph*>& all, const dbf_options& options) {
+  // Compute each distinct table once.
+  std::vector<const unrolled_graph*> graphs;
+  std::vector<std::size_t> which(all.size());
+  std::unordered_multimap<std::uint64_t, std::size_t> seen;
+  for (std::size_t k = 0; k < all.size(); ++k) {
+    const std::uint64_t key = table_key(*all[k]);
+    auto [lo, hi] = seen.equal_range(key);
+    auto it = std::find_if(lo, hi, [&](const auto& kv) { return same_table(*graphs[kv.second], *all[k]); });
+    if (it != hi) {
+      which[k] = it->second;
+    } else {
+      which[k] = graphs.size();
+      seen.emplace(key, graphs.size());
+      graphs.push_back(all[k]);
+    }
+  }
+  std::vector<dbf_table> unique = compute_tables(graphs, options);
+  if (unique.size() == all.size()) return unique;
+  std::vector<dbf_table> out(all.size());
+  for (std::size_t k = 0; k < all.size(); ++k) out[k] = unique[which[k]];
+  return out;
+}
+
+std::vector<dbf_table> compute_tables(const std::vector<const unrolled_graph*>& graphs, const dbf_options& options) {
   const dbf_backend backend = resolve_dbf_backend(options.backend);
   std::vector<dbf_table> out(graphs.size());
   switch (backend) {
@@ -259,8 +319,9 @@ std::vector<dbf_table> dbf_tables(const std::vector<const unrolled_graph*>& grap
       });
       std::atomic<std::size_t> next{0};
       auto work = [&] {
+        std::vector<std::uint32_t> scratch;
         for (std::size_t i; (i = next.fetch_add(1)) < todo.size();)
-          out[todo[i]] = dbf_table_cpu_parallel(*graphs[todo[i]], 1, options.keep_cells);
+          out[todo[i]] = table_parallel_into(*graphs[todo[i]], 1, options.keep_cells, scratch);
       };
       std::vector<std::thread> pool;
       for (int w = 1; w < workers; ++w) pool.emplace_back(work);

@@ -21,7 +21,9 @@ const char* unit_colour(unit u) {
   return "#999";
 }
 
-std::string escape(const std::string& s) {
+}  // namespace
+
+std::string escape_xml(const std::string& s) {
   std::string out;
   for (char c : s) {
     if (c == '<') out += "&lt;";
@@ -31,7 +33,6 @@ std::string escape(const std::string& s) {
   }
   return out;
 }
-}  // namespace
 
 std::string schedule_svg(const problem& prob, const built_schedule& s, const std::string& title) {
   const int cell = std::clamp(1200 / std::max<int>(1, static_cast<int>(s.makespan)), 4, 24);
@@ -42,7 +43,7 @@ std::string schedule_svg(const problem& prob, const built_schedule& s, const std
   std::ostringstream os;
   os << "<svg xmlns='http://www.w3.org/2000/svg' width='" << width << "' height='" << height
      << "' font-family='sans-serif' font-size='11'>\n<rect width='100%' height='100%' fill='white'/>\n";
-  os << "<text x='" << left << "' y='20' font-size='14'>" << escape(title) << "</text>\n";
+  os << "<text x='" << left << "' y='20' font-size='14'>" << escape_xml(title) << "</text>\n";
   for (std::uint32_t w = 0; w < prob.warps; ++w) {
     const int y = top + row_h * static_cast<int>(w);
     if (prob.warps <= 64 || w % 8 == 0)
@@ -89,7 +90,7 @@ std::string envelope_svg(const std::vector<envelope_point>& envelope, std::uint6
   std::ostringstream os;
   os << "<svg xmlns='http://www.w3.org/2000/svg' width='" << width << "' height='" << height
      << "' font-family='sans-serif' font-size='11'>\n<rect width='100%' height='100%' fill='white'/>\n"
-     << "<text x='" << left << "' y='20' font-size='14'>" << escape(title) << "</text>\n"
+     << "<text x='" << left << "' y='20' font-size='14'>" << escape_xml(title) << "</text>\n"
      << "<line x1='" << left << "' y1='" << height - bottom << "' x2='" << width - right << "' y2='"
      << height - bottom << "' stroke='black'/>\n<line x1='" << left << "' y1='" << top << "' x2='" << left
      << "' y2='" << height - bottom << "' stroke='black'/>\n";

@@ -9,43 +9,15 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "cli/cli_util.hpp"
 #include "test_util.hpp"
 
 namespace warpspan {
 namespace {
 
-struct run_result {
-  int code = -1;
-  std::string out;
-  std::string err;
-};
-
-run_result run(const std::string& args) {
-  // One file per test and process: ctest runs tests in parallel.
-  const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-  std::string name = std::string(info->test_suite_name()) + "_" + info->name() + "_" + std::to_string(getpid());
-  for (char& ch : name)
-    if (ch == '/') ch = '_';
-  const std::string err_file = ::testing::TempDir() + name + ".stderr";
-  const std::string cmd = std::string(WARPSPAN_BINARY) + " " + args + " 2>" + err_file;
-  run_result r;
-  FILE* pipe = popen(cmd.c_str(), "r");
-  if (!pipe) return r;
-  std::array<char, 4096> buf{};
-  std::size_t n;
-  while ((n = fread(buf.data(), 1, buf.size(), pipe)) > 0) r.out.append(buf.data(), n);
-  const int status = pclose(pipe);
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  std::ifstream in(err_file);
-  r.err.assign(std::istreambuf_iterator<char>(in), {});
-  return r;
-}
-
-int lines(const std::string& s) {
-  int count = 0;
-  for (char c : s) count += c == '\n';
-  return count;
-}
+using run_result = test::cli_result;
+run_result run(const std::string& args) { return test::run_warpspan(args); }
+int lines(const std::string& s) { return test::count_lines(s); }
 
 TEST(Cli, EstimateJsonContract) {
   const run_result r = run("estimate --kernel 5L9C2L9C --warps 16 --sigma L=1,C=4 --chains 4 --iterations 3000 "

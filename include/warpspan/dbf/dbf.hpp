@@ -99,7 +99,11 @@ dbf_table dbf_table_cpu_parallel(const unrolled_graph& g, int threads = 0, bool 
 
 /// Algorithm 1 on many tables at once with the chosen backend (resolved); for CUDA all tables are
 /// computed by one kernel, one thread block per table, in as few launches as device memory allows.
+/// Tables with identical inputs (for example task variants that differ only in period) are
+/// computed once and copied.
 std::vector<dbf_table> dbf_tables(const std::vector<const unrolled_graph*>& graphs, const dbf_options& options);
+/// The same without looking for identical tables: every graph is computed (benchmarks).
+std::vector<dbf_table> compute_tables(const std::vector<const unrolled_graph*>& graphs, const dbf_options& options);
 
 // ---- CUDA entry points (cuda/dbf/dbf_kernels.cu; stubs throw not_compiled without CUDA).
 

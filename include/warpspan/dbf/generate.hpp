@@ -14,13 +14,15 @@ struct task_generator_options {
   std::uint32_t tasks = 3;            ///< per set
   std::uint64_t max_wcet = 10000;     ///< e(v) uniform in [1, max_wcet]
   double edge_probability = 0.2;      ///< extra forward edges beyond the spanning ones
+  double deadline_factor = 0;         ///< f: d(v) uniform in [f e, 2 f e]; 0 = the number of tasks,
+                                      ///< so no vertex asks more than its share of the processor
   double utilization = 0.7;           ///< target sum E/P of a set (periods chosen to meet it where
                                       ///< the graph allows; never below the model's minimum)
   std::uint64_t seed = 1;
 };
 
 /// Task `index` of set `set_index`: a DAG on `vertices` vertices, vertex 0 the only source and the
-/// last the only sink, deadlines in [e, 2e], separations in [d(u), 2 d(u)], and a period meeting
+/// last the only sink, deadlines in [f e, 2 f e], separations in [d(u), 2 d(u)], and a period meeting
 /// the model's minimum and the utilisation share.
 task generate_task(const task_generator_options& options, std::uint64_t set_index, std::uint32_t index);
 task_set generate_task_set(const task_generator_options& options, std::uint64_t set_index);

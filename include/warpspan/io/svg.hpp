@@ -13,6 +13,8 @@ namespace warpspan {
 std::string schedule_svg(const problem& prob, const built_schedule& s, const std::string& title);
 std::string envelope_svg(const std::vector<envelope_point>& envelope, std::uint64_t upper_bound,
                          const std::string& title);
+/// Text with <, > and & escaped for SVG/XML.
+std::string escape_xml(const std::string& s);
 /// Writes text to DIR/NAME, creating DIR; input_error when that fails.
 std::string write_file(const std::string& dir, const std::string& name, const std::string& text);
 

@@ -1,0 +1,150 @@
+// Seeded random recurring tasks (the experiment of paper 003 Sec. V). Every random quantity is one
+// Philox draw keyed by (seed, task index, set index, draw number), so a task does not depend on how
+// many tasks or sets are generated around it.
+#include "warpspan/dbf/generate.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+#include <string>
+#include <utility>
+
+#include "warpspan/core/error.hpp"
+#include "warpspan/core/rng.hpp"
+
+namespace warpspan {
+namespace {
+
+/// A task takes one draw per vertex pair (a 32-bit draw counter would allow ~92,000 vertices); this
+/// is far beyond the paper's 50 and keeps one task's generation to a second or two.
+constexpr std::uint32_t max_generated_vertices = 10000;
+
+/// prefix + number, written so that GCC 12 raises no false -Wrestrict on operator+.
+std::string numbered(char prefix, std::uint64_t number) {
+  std::string s(1, prefix);
+  s += std::to_string(number);
+  return s;
+}
+
+/// The draws of one task, in order.
+class task_draws {
+ public:
+  task_draws(std::uint64_t seed, std::uint64_t set_index, std::uint32_t task_index)
+      : seed_(seed), set_index_(set_index), task_index_(task_index) {}
+
+  /// Uniform in [lo, hi]; the options' checks keep hi - lo below 2^31.
+  std::uint64_t uniform(std::uint64_t lo, std::uint64_t hi) {
+    return lo + bounded(next().v[0], static_cast<std::uint32_t>(hi - lo + 1));
+  }
+
+  /// Uniform in [0, 1).
+  double unit() {
+    const philox_out r = next();
+    return unit_double(r.v[0], r.v[1]);
+  }
+
+ private:
+  philox_out next() { return draw(seed_, task_index_, set_index_, draw_++); }
+
+  std::uint64_t seed_;
+  std::uint64_t set_index_;
+  std::uint32_t task_index_;
+  std::uint32_t draw_ = 0;
+};
+
+void check_range(bool ok, const std::string& what) {
+  if (!ok) throw input_error("task generator: " + what);
+}
+
+/// The deadline factor f in use (0 means the number of tasks).
+double deadline_factor(const task_generator_options& o) {
+  return o.deadline_factor > 0 ? o.deadline_factor : static_cast<double>(o.tasks);
+}
+
+/// Refuses options whose worst case would exceed task_value_limit: a deadline is at most 2 f max_wcet,
+/// a separation 4 f max_wcet, a path has vertices - 1 edges, and E is at most vertices x max_wcet.
+void check_value_bounds(const task_generator_options& o) {
+  const double w = static_cast<double>(o.max_wcet) * deadline_factor(o), n = static_cast<double>(o.vertices);
+  const double limit = static_cast<double>(task_value_limit);
+  const double longest_frame = (4.0 * (n - 1) + 2.0) * w;
+  const double share_period = std::ceil(n * w * static_cast<double>(o.tasks) / o.utilization);
+  check_range(2.0 * w <= limit, "max-wcet " + std::to_string(o.max_wcet) + " allows deadlines up to 2 f x max-wcet, over the limit " +
+                                    std::to_string(task_value_limit));
+  check_range(longest_frame <= limit, "vertices x max-wcet too large: periods could exceed the limit " +
+                                          std::to_string(task_value_limit) + " (lower max-wcet or vertices)");
+  check_range(share_period <= limit, "utilization share too small for these sizes: periods could exceed the limit " +
+                                         std::to_string(task_value_limit) + " (raise utilization or lower max-wcet)");
+}
+
+void check_options(const task_generator_options& o) {
+  check_range(o.vertices >= 2 && o.vertices <= max_generated_vertices,
+              "vertices must be in [2, " + std::to_string(max_generated_vertices) + "], got " + std::to_string(o.vertices));
+  check_range(o.tasks >= 1, "tasks must be at least 1");
+  check_range(o.max_wcet >= 1 && o.max_wcet <= task_value_limit,
+              "max-wcet must be in [1, " + std::to_string(task_value_limit) + "], got " + std::to_string(o.max_wcet));
+  check_range(o.edge_probability >= 0.0 && o.edge_probability <= 1.0, "edge probability must be in [0, 1]");
+  check_range(o.utilization > 0.0 && std::isfinite(o.utilization), "utilization must be a positive number");
+  check_range(o.deadline_factor == 0.0 || (o.deadline_factor >= 1.0 && std::isfinite(o.deadline_factor)),
+              "deadline factor must be 0 (the number of tasks) or at least 1");
+  check_value_bounds(o);
+}
+
+/// Vertex 0 the only source, the last vertex the only sink; edges (u, v) with u < v, sorted.
+std::set<std::pair<std::uint32_t, std::uint32_t>> random_dag(std::uint32_t n, double edge_probability, task_draws& rng) {
+  std::set<std::pair<std::uint32_t, std::uint32_t>> edges;
+  for (std::uint32_t v = 1; v < n; ++v) edges.emplace(static_cast<std::uint32_t>(rng.uniform(0, v - 1)), v);
+  for (std::uint32_t u = 0; u < n; ++u)
+    for (std::uint32_t v = u + 1; v < n; ++v)
+      if (!edges.count({u, v}) && rng.unit() < edge_probability) edges.emplace(u, v);
+  std::vector<bool> has_successor(n, false);
+  for (const auto& e : edges) has_successor[e.first] = true;
+  for (std::uint32_t u = 0; u + 1 < n; ++u)
+    if (!has_successor[u]) edges.emplace(u, static_cast<std::uint32_t>(rng.uniform(u + 1, n - 1)));
+  return edges;
+}
+
+/// Longest source-to-sink sum of separations plus d(sink): the shortest period the model allows.
+/// Edges go from lower to higher index, so index order is topological.
+std::uint64_t minimum_period(const task& t) {
+  std::vector<std::uint64_t> reach(t.vertices.size(), 0);
+  for (const auto& e : t.edges) reach[e.to] = std::max(reach[e.to], reach[e.from] + e.separation);
+  return reach.back() + t.vertices.back().deadline;
+}
+
+/// The period that gives the task its share utilization / tasks of the set's utilisation.
+std::uint64_t share_period(std::uint64_t E, const task_generator_options& o) {
+  return static_cast<std::uint64_t>(std::ceil(static_cast<double>(E) * o.tasks / o.utilization));
+}
+
+}  // namespace
+
+task generate_task(const task_generator_options& options, std::uint64_t set_index, std::uint32_t index) {
+  check_options(options);
+  task_draws rng(options.seed, set_index, index);
+  task t;
+  t.name = numbered('T', std::uint64_t{index} + 1);
+  for (std::uint32_t v = 0; v < options.vertices; ++v) {
+    task_vertex tv;
+    tv.id = numbered('v', v + 1);
+    tv.wcet = rng.uniform(1, options.max_wcet);
+    const auto lo = static_cast<std::uint64_t>(std::ceil(deadline_factor(options) * static_cast<double>(tv.wcet)));
+    tv.deadline = rng.uniform(lo, 2 * lo);
+    t.vertices.push_back(std::move(tv));
+  }
+  for (const auto& [u, v] : random_dag(options.vertices, options.edge_probability, rng)) {
+    const std::uint64_t du = t.vertices[u].deadline;
+    t.edges.push_back({u, v, rng.uniform(du, 2 * du)});
+  }
+  t.period = std::max(minimum_period(t), share_period(max_path_wcet(t), options));
+  return t;
+}
+
+task_set generate_task_set(const task_generator_options& options, std::uint64_t set_index) {
+  check_options(options);
+  task_set set;
+  set.tasks.reserve(options.tasks);
+  for (std::uint32_t k = 0; k < options.tasks; ++k) set.tasks.push_back(generate_task(options, set_index, k));
+  return set;
+}
+
+}  // namespace warpspan

@@ -1,0 +1,139 @@
+#include "warpspan/io/dbf_svg.hpp"
+#include "warpspan/io/svg.hpp"
+
+#include <algorithm>
+#include <iomanip>
+#include <sstream>
+
+#include "warpspan/dbf/edf.hpp"
+
+namespace warpspan {
+namespace {
+
+constexpr std::size_t max_exact_steps = 4000;  ///< more step points than this: sample instead
+constexpr std::uint64_t samples = 1500;
+
+constexpr int width = 760, height = 460, left = 80, right = 30, top = 50, bottom = 50;
+
+/// Every point in [0, t_end] where some dbf steps, or an empty vector when there are too many.
+std::vector<std::uint64_t> exact_steps(const std::vector<dbf_curve>& curves, std::uint64_t t_end) {
+  double count = 0;
+  for (const auto& c : curves)
+    count += (static_cast<double>(t_end / c.period()) + 1) * static_cast<double>(c.residues().size());
+  if (count > static_cast<double>(max_exact_steps)) return {};
+  std::vector<std::uint64_t> points;
+  for (const auto& c : curves)
+    for (std::uint64_t base = 0; base <= t_end; base += c.period())
+      for (std::uint64_t r : c.residues())
+        if (base + r <= t_end) points.push_back(base + r);
+  return points;
+}
+
+/// For evenly spaced samples s: the last step of the total at or before s.
+std::vector<std::uint64_t> sampled_steps(const std::vector<dbf_curve>& curves, std::uint64_t t_end) {
+  std::vector<std::uint64_t> points;
+  for (std::uint64_t j = 0; j <= samples; ++j) {
+    const auto s = static_cast<std::uint64_t>(static_cast<double>(t_end) * static_cast<double>(j) / samples);
+    std::uint64_t last = 0;
+    for (const auto& c : curves) last = std::max(last, c.prev_point(s));
+    points.push_back(last);
+  }
+  return points;
+}
+
+std::vector<std::uint64_t> plot_points(const std::vector<dbf_curve>& curves, std::uint64_t t_end,
+                                       std::optional<std::uint64_t> violation) {
+  std::vector<std::uint64_t> points = exact_steps(curves, t_end);
+  if (points.empty()) points = sampled_steps(curves, t_end);
+  points.push_back(0);
+  points.push_back(t_end);
+  if (violation && *violation <= t_end) points.push_back(*violation);
+  std::sort(points.begin(), points.end());
+  points.erase(std::unique(points.begin(), points.end()), points.end());
+  return points;
+}
+
+struct axes {
+  double t_end;
+  double y_max;
+  double x(double t) const { return left + (width - left - right) * (t / t_end); }
+  double y(double v) const { return top + (height - top - bottom) * (1.0 - v / y_max); }
+};
+
+/// A tick spacing of 1, 2 or 5 times a power of ten giving at most about six ticks up to `range`.
+std::uint64_t tick_step(double range) {
+  std::uint64_t magnitude = 1;
+  while (static_cast<double>(magnitude) * 10 <= range / 6) magnitude *= 10;
+  for (std::uint64_t m : {1, 2, 5})
+    if (static_cast<double>(m * magnitude) * 6 >= range) return m * magnitude;
+  return 10 * magnitude;
+}
+
+void draw_axes(std::ostringstream& os, const axes& a) {
+  os << "<line x1='" << left << "' y1='" << height - bottom << "' x2='" << width - right << "' y2='" << height - bottom
+     << "' stroke='black'/>\n<line x1='" << left << "' y1='" << top << "' x2='" << left << "' y2='" << height - bottom
+     << "' stroke='black'/>\n";
+  const std::uint64_t tx = tick_step(a.t_end), ty = tick_step(a.y_max);
+  for (std::uint64_t t = 0; static_cast<double>(t) <= a.t_end; t += tx)
+    os << "<text x='" << a.x(static_cast<double>(t)) - 4 << "' y='" << height - bottom + 16 << "'>" << t << "</text>\n";
+  for (std::uint64_t v = 0; static_cast<double>(v) <= a.y_max; v += ty)
+    os << "<text x='4' y='" << a.y(static_cast<double>(v)) + 4 << "'>" << v << "</text>\n";
+  os << "<text x='" << width / 2 - 60 << "' y='" << height - 12 << "'>interval length t</text>\n";
+}
+
+void draw_demand(std::ostringstream& os, const axes& a, const std::vector<dbf_curve>& curves,
+                 const std::vector<std::uint64_t>& points) {
+  os << "<polyline fill='none' stroke='#4e79a7' stroke-width='2' points='";
+  std::uint64_t before = 0;
+  for (std::size_t k = 0; k < points.size(); ++k) {
+    const auto t = static_cast<double>(points[k]);
+    const std::uint64_t demand = total_demand(curves, points[k]);
+    if (k > 0) os << a.x(t) << ',' << a.y(static_cast<double>(before)) << ' ';
+    os << a.x(t) << ',' << a.y(static_cast<double>(demand)) << ' ';
+    before = demand;
+  }
+  os << "'/>\n";
+}
+
+void draw_supply_and_legend(std::ostringstream& os, const axes& a) {
+  os << "<line x1='" << a.x(0) << "' y1='" << a.y(0) << "' x2='" << a.x(a.t_end) << "' y2='" << a.y(a.t_end)
+     << "' stroke='#888' stroke-dasharray='5 4'/>\n"
+     << "<line x1='" << left + 10 << "' y1='" << top + 10 << "' x2='" << left + 40 << "' y2='" << top + 10
+     << "' stroke='#4e79a7' stroke-width='2'/><text x='" << left + 46 << "' y='" << top + 14
+     << "'>sum of dbf(t)</text>\n<line x1='" << left + 10 << "' y1='" << top + 28 << "' x2='" << left + 40 << "' y2='"
+     << top + 28 << "' stroke='#888' stroke-dasharray='5 4'/><text x='" << left + 46 << "' y='" << top + 32
+     << "'>y = t (processor supply)</text>\n";
+}
+
+void draw_violation(std::ostringstream& os, const axes& a, const std::vector<dbf_curve>& curves, std::uint64_t t) {
+  const std::uint64_t demand = total_demand(curves, t);
+  const double x = a.x(static_cast<double>(t)), y = a.y(static_cast<double>(demand));
+  // Above and to the left of the dot lies nothing of the step line, which rises into it from below.
+  const bool room_left = x - left > 260;
+  os << "<circle cx='" << x << "' cy='" << y << "' r='5' fill='#e15759'/>\n<text x='" << (room_left ? x - 8 : x + 8)
+     << "' y='" << y - 8 << "' text-anchor='" << (room_left ? "end" : "start") << "' fill='#e15759'>first violation: t = "
+     << t << ", demand " << demand << "</text>\n";
+}
+
+}  // namespace
+
+std::string dbf_svg(const std::vector<dbf_curve>& curves, std::uint64_t t_end, std::optional<std::uint64_t> violation,
+                    const std::string& title) {
+  t_end = std::max<std::uint64_t>(t_end, 1);
+  const std::vector<std::uint64_t> points = plot_points(curves, t_end, violation);
+  const double top_demand = static_cast<double>(total_demand(curves, t_end));
+  const axes a{static_cast<double>(t_end), std::max(static_cast<double>(t_end), top_demand) * 1.05};
+  std::ostringstream os;
+  os << std::fixed << std::setprecision(1);
+  os << "<svg xmlns='http://www.w3.org/2000/svg' width='" << width << "' height='" << height
+     << "' font-family='sans-serif' font-size='11'>\n<rect width='100%' height='100%' fill='white'/>\n"
+     << "<text x='" << left << "' y='24' font-size='14'>" << escape_xml(title) << "</text>\n";
+  draw_axes(os, a);
+  draw_supply_and_legend(os, a);
+  draw_demand(os, a, curves, points);
+  if (violation && *violation <= t_end) draw_violation(os, a, curves, *violation);
+  os << "</svg>\n";
+  return os.str();
+}
+
+}  // namespace warpspan

@@ -1,0 +1,20 @@
+// The EDF picture of a task set: the total demand sum dbf(t) against the supply line y = t, with the
+// first violation marked (paper 003 Sec. II-A).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "warpspan/dbf/dbf.hpp"
+
+namespace warpspan {
+
+/// sum dbf(t) for 0 <= t <= t_end as a step line, the line y = t, and `violation` (if any) as a red
+/// dot with its t and demand. Exact for up to a few thousand steps; beyond that the steps drawn are
+/// the last step of the total before each of evenly spaced sample points.
+std::string dbf_svg(const std::vector<dbf_curve>& curves, std::uint64_t t_end, std::optional<std::uint64_t> violation,
+                    const std::string& title);
+
+}  // namespace warpspan

@@ -1,0 +1,54 @@
+// Running the real warpspan binary from a test: stdout, stderr and the exit code.
+#pragma once
+
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <array>
+#include <cstdio>
+#include <fstream>
+#include <iterator>
+#include <string>
+
+namespace warpspan::test {
+
+struct cli_result {
+  int code = -1;
+  std::string out;
+  std::string err;
+};
+
+/// A path unique to this test and process (ctest runs tests in parallel).
+inline std::string scratch(const std::string& suffix) {
+  const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+  std::string name = std::string(info->test_suite_name()) + "_" + info->name() + "_" + std::to_string(getpid());
+  for (char& ch : name)
+    if (ch == '/') ch = '_';
+  return ::testing::TempDir() + name + suffix;
+}
+
+/// Runs `warpspan ARGS` (a shell command line) and collects what it printed.
+inline cli_result run_warpspan(const std::string& args) {
+  const std::string err_file = scratch(".stderr");
+  const std::string cmd = std::string(WARPSPAN_BINARY) + " " + args + " 2>" + err_file;
+  cli_result r;
+  FILE* pipe = popen(cmd.c_str(), "r");
+  if (!pipe) return r;
+  std::array<char, 4096> buf{};
+  std::size_t n;
+  while ((n = fread(buf.data(), 1, buf.size(), pipe)) > 0) r.out.append(buf.data(), n);
+  const int status = pclose(pipe);
+  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  std::ifstream in(err_file);
+  r.err.assign(std::istreambuf_iterator<char>(in), {});
+  return r;
+}
+
+inline int count_lines(const std::string& s) {
+  int count = 0;
+  for (char c : s) count += c == '\n';
+  return count;
+}
+
+}  // namespace warpspan::test
