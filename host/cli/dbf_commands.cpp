@@ -16,6 +16,7 @@
 #include "warpspan/dbf/dbf.hpp"
 #include "warpspan/dbf/edf.hpp"
 #include "warpspan/dbf/generate.hpp"
+#include "warpspan/dbf/sweep.hpp"
 #include "warpspan/dbf/task.hpp"
 #include "warpspan/io/dbf_svg.hpp"
 #include "warpspan/io/svg.hpp"
@@ -109,6 +110,7 @@ struct dbf_cmd {
   std::string backend = "auto";
   std::string edf = "qpa";
   std::string svg;
+  std::string sweep;
   int threads = 0;
   unsigned block = 256;
   bool as_json = false;
@@ -126,6 +128,9 @@ struct dbf_cmd {
     sub->add_option("--threads", threads, "CPU threads for cpu-parallel (0: all cores)")->capture_default_str();
     sub->add_option("--block", block, "CUDA threads per block (a power of two, 32..1024)")->capture_default_str();
     sub->add_option("--svg", svg, "write the plot of sum dbf(t) against t to this file");
+    sub->add_option("--sweep", sweep,
+                    "analyse variants of FILE: KIND:FROM:TO:STEPS[:TASK] scales every wcet, deadline, separation "
+                    "or period (of TASK only if given) by factors FROM..TO, e.g. wcet:0.5:1.5:101");
     sub->add_flag("--json", as_json, "print JSON (batch: one object a line)");
     commands.emplace_back(sub, [this] { return run(); });
   }
@@ -145,9 +150,10 @@ struct dbf_cmd {
     if (file.empty() == batch.empty()) throw input_error("dbf: give either a task-set FILE or --batch DIR|FILE");
     const dbf_options options = make_options();
     const edf_method method = parse_edf_method(edf);
-    if (!batch.empty()) {
-      if (!at.empty() || !svg.empty()) throw input_error("--at and --svg apply to one task set, not to --batch");
-      return run_batch(options, method);
+    if (!batch.empty() || !sweep.empty()) {
+      if (!at.empty() || !svg.empty()) throw input_error("--at and --svg apply to one task set, not to --batch or --sweep");
+      if (!batch.empty() && !sweep.empty()) throw input_error("--sweep applies to one FILE, not to --batch");
+      return batch.empty() ? run_sweep(options, method) : run_batch(options, method);
     }
     return run_single(options, method);
   }
@@ -287,6 +293,52 @@ struct dbf_cmd {
     if (!as_json)
       std::cout << schedulable << " of " << inputs.size() << " sets schedulable (" << to_string(options.backend)
                 << ", " << std::setprecision(3) << a.elapsed_s << " s for all tables and tests)\n";
+    return 0;
+  }
+
+  // ---------------------------------------------------------------------------------- sweep
+  int run_sweep(const dbf_options& options, edf_method method) const {
+    const sweep_spec spec = parse_sweep(sweep);
+    const std::vector<sweep_variant> variants = sweep_variants(load_task_set(file), spec);
+    std::vector<named_set> valid;
+    for (const auto& v : variants)
+      if (v.error.empty()) valid.push_back({std::to_string(v.factor), v.set});
+    const analysis a = valid.empty() ? analysis{} : analyse(valid, options, method);
+    std::size_t next = 0, schedulable = 0;
+    std::optional<double> lo, hi;
+    for (const auto& v : variants) {
+      const edf_result* r = v.error.empty() ? &a.sets[next++].result : nullptr;
+      if (r && r->schedulable) {
+        ++schedulable;
+        lo = lo ? std::min(*lo, v.factor) : v.factor;
+        hi = hi ? std::max(*hi, v.factor) : v.factor;
+      }
+      if (as_json) {
+        json line{{"factor", v.factor}};
+        if (!r) {
+          line["error"] = v.error;
+        } else {
+          line["schedulable"] = r->schedulable;
+          line["utilization"] = r->u.value;
+          line["t_max"] = optional_json(r->u.t_max);
+          line["first_violation"] = r->u.at_least_one ? json(nullptr) : optional_json(r->first_violation);
+        }
+        std::cout << line.dump() << '\n';
+      } else {
+        std::cout << spec.kind << " x " << std::fixed << std::setprecision(4) << v.factor;
+        if (!r)
+          std::cout << "  invalid: " << v.error << std::defaultfloat << "\n";
+        else
+          std::cout << "  U " << r->u.value << std::defaultfloat << "  t_max " << std::setw(12)
+                    << optional_text(r->u.t_max, "-") << "  " << verdict(*r) << "\n";
+      }
+    }
+    if (!as_json) {
+      std::cout << schedulable << " of " << variants.size() << " variants schedulable";
+      if (lo) std::cout << " (factors " << *lo << " to " << *hi << " among them)";
+      std::cout << "; " << to_string(options.backend) << ", " << std::setprecision(3) << a.elapsed_s
+                << " s for all tables and tests\n";
+    }
     return 0;
   }
 

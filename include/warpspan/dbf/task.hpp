@@ -1,6 +1,6 @@
 // Recurring real-time tasks (paper 003 Sec. II): a DAG with a unique source and sink, execution
 // requirements and relative deadlines on vertices, minimum separations on edges, and a period.
-// The JSON format and the assumptions checked on load are in README "Schedulability analysis".
+// The JSON format and the assumptions checked on load are in data/tasks/README.md.
 #pragma once
 
 #include <cstdint>
