@@ -113,6 +113,7 @@ struct dbf_cmd {
   std::string sweep;
   int threads = 0;
   unsigned block = 256;
+  std::uint64_t max_table_mib = 8192;
   bool as_json = false;
 
   void add(CLI::App& app, std::vector<std::pair<CLI::App*, command_fn>>& commands) {
@@ -127,6 +128,8 @@ struct dbf_cmd {
         ->capture_default_str();
     sub->add_option("--threads", threads, "CPU threads for cpu-parallel (0: all cores)")->capture_default_str();
     sub->add_option("--block", block, "CUDA threads per block (a power of two, 32..1024)")->capture_default_str();
+    sub->add_option("--max-table-mib", max_table_mib, "refuse a task whose table needs more memory than this")
+        ->capture_default_str();
     sub->add_option("--svg", svg, "write the plot of sum dbf(t) against t to this file");
     sub->add_option("--sweep", sweep,
                     "analyse variants of FILE: KIND:FROM:TO:STEPS[:TASK] scales every wcet, deadline, separation "
@@ -143,6 +146,9 @@ struct dbf_cmd {
     o.backend = resolve_dbf_backend(parse_dbf_backend(backend));
     o.threads = threads;
     o.block = block;
+    if (max_table_mib < 1 || max_table_mib > (std::uint64_t{1} << 40))
+      throw input_error("--max-table-mib must be from 1 to 2^40");
+    o.max_table_bytes = max_table_mib << 20;
     return o;
   }
 

@@ -85,7 +85,7 @@ struct dbf_options {
   dbf_backend backend = dbf_backend::automatic;
   int threads = 0;                 ///< CPU threads for cpu-parallel; 0 = all cores
   unsigned block = 256;            ///< CUDA threads per block (a power of two, 32..1024)
-  std::uint64_t max_table_bytes = std::uint64_t{8} << 30;  ///< refuse larger tables (per task)
+  std::uint64_t max_table_bytes = std::uint64_t{8} << 30;  ///< refuse larger tables (per task, --max-table-mib)
   bool keep_cells = false;         ///< return the whole table (tests)
 };
 
@@ -97,8 +97,13 @@ dbf_table dbf_table_cpu(const unrolled_graph& g, bool keep_cells = false);
 /// Algorithm 1 on all cores: each row's columns split among threads (rows stay in order).
 dbf_table dbf_table_cpu_parallel(const unrolled_graph& g, int threads = 0, bool keep_cells = false);
 
-/// Algorithm 1 on many tables at once with the chosen backend (resolved); for CUDA all tables are
-/// computed by one kernel, one thread block per table, in as few launches as device memory allows.
+/// With fewer tables than this, the CUDA backends run each table by row kernels; with more, one
+/// batch kernel (one thread block per table) computes them all.
+inline constexpr std::size_t cuda_batch_threshold = 64;
+
+/// Algorithm 1 on many tables at once with the chosen backend (resolved); for CUDA, from
+/// cuda_batch_threshold tables on, all are computed by one kernel, one thread block per table, in
+/// as few launches as device memory allows.
 /// Tables with identical inputs (for example task variants that differ only in period) are
 /// computed once and copied.
 std::vector<dbf_table> dbf_tables(const std::vector<const unrolled_graph*>& graphs, const dbf_options& options);
