@@ -1,0 +1,43 @@
+// The exact worst-case makespan by search over work-conserving schedules (issue 4). Warps are
+// identical, so a state is the multiset of per-warp progress (how many warps have done k
+// instructions, k = 0..I), and one cycle moves it to a successor by a maximal issue set: every type
+// issues min(cap, ready) warps (with a scheduler limit, as many as it allows, spread over the types
+// in every way), chosen among the progress levels in every way. The worst case is the longest path
+// from "all at 0" to "all at I", found by depth-first search with memoisation.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "warpspan/makespan/problem.hpp"
+
+namespace warpspan {
+
+struct exact_options {
+  double time_limit_s = 0;        ///< stop after this many seconds (0: none)
+  std::uint64_t max_states = 0;   ///< stop after memoising this many states (0: a default by memory)
+};
+
+struct exact_result {
+  bool complete = false;          ///< false: stopped by a limit; only [lower, upper] is proven
+  std::uint32_t makespan = 0;     ///< the exact worst case when complete
+  std::uint32_t lower = 0;        ///< proven bounds (equal to makespan when complete)
+  std::uint32_t upper = 0;
+  std::uint64_t states = 0;       ///< distinct states memoised
+  double elapsed_s = 0;
+  std::string stop_reason;        ///< why an incomplete run stopped
+  std::vector<std::uint16_t> best_string;  ///< 0-based warp ids; builds to `makespan` (or `lower`)
+};
+
+/// Largest W the search accepts (per-level counts are bytes).
+inline constexpr std::uint32_t exact_max_warps = 255;
+
+/// The CPU reference search. Throws input_error when W is over exact_max_warps.
+exact_result exact_search_cpu(const problem& prob, const exact_options& options = {});
+
+/// The tractable estimate of 001 eq. (42)-(43): min over y = 1..x of ceil(W / y) T(y), from exact
+/// T(1..x) (t[y - 1] = T(y)). Returns the minimum and the y that attains it (smallest such y).
+std::pair<std::uint64_t, std::uint32_t> tractable_estimate(std::uint64_t warps, const std::vector<std::uint32_t>& t);
+
+}  // namespace warpspan

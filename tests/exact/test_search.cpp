@@ -1,0 +1,129 @@
+// The exact search against independent brute force (every work-conserving schedule warp by warp,
+// and the best over all pseudo-precedence strings), the values MODEL.md gives, and its witnesses.
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <map>
+#include <random>
+
+#include "test_util.hpp"
+#include "warpspan/exact/search.hpp"
+#include "warpspan/makespan/schedule_table.hpp"
+
+namespace warpspan {
+namespace {
+
+/// Longest work-conserving schedule by depth-first search over the issue sets of individual warps
+/// (warps told apart, no multisets, no builder), memoised on the per-warp progress.
+std::uint32_t brute_worst(const problem& prob) {
+  const problem_view p = prob.view();
+  std::map<std::vector<std::uint32_t>, std::uint32_t> memo;
+  std::function<std::uint32_t(std::vector<std::uint32_t>&)> longest = [&](std::vector<std::uint32_t>& done) {
+    if (const auto it = memo.find(done); it != memo.end()) return it->second;
+    std::vector<std::uint32_t> ready;
+    for (std::uint32_t w = 0; w < p.warps; ++w)
+      if (done[w] < p.instructions) ready.push_back(w);
+    if (ready.empty()) return 0u;
+    std::uint32_t best = 0;
+    for (std::uint32_t mask = 1; mask < (1u << ready.size()); ++mask) {
+      std::vector<int> use(p.ntypes + 1, 0);
+      bool ok = true;
+      for (std::size_t k = 0; k < ready.size() && ok; ++k)
+        if (mask >> k & 1) {
+          const int ty = p.types[done[ready[k]]];
+          ok = ++use[ty] <= p.cap[ty] && (!p.limited || ++use[p.ntypes] <= p.cap[p.ntypes]);
+        }
+      for (std::size_t k = 0; k < ready.size() && ok; ++k)
+        if (!(mask >> k & 1)) {
+          const int ty = p.types[done[ready[k]]];
+          ok = use[ty] >= p.cap[ty] || (p.limited && use[p.ntypes] >= p.cap[p.ntypes]);
+        }
+      if (!ok) continue;
+      for (std::size_t k = 0; k < ready.size(); ++k)
+        if (mask >> k & 1) ++done[ready[k]];
+      best = std::max(best, 1 + longest(done));
+      for (std::size_t k = 0; k < ready.size(); ++k)
+        if (mask >> k & 1) --done[ready[k]];
+    }
+    memo.emplace(done, best);
+    return best;
+  };
+  std::vector<std::uint32_t> done(p.warps, 0);
+  return longest(done);
+}
+
+void expect_witness(const problem& prob, const exact_result& r) {
+  ASSERT_TRUE(r.complete);
+  ASSERT_EQ(r.best_string.size(), prob.length());
+  EXPECT_EQ(build_schedule(prob, r.best_string).makespan, r.makespan);
+}
+
+TEST(ExactSearch, EqualsBruteForceOnRandomSmallCases) {
+  std::mt19937_64 rng(4242);
+  const char letters[] = {'L', 'C', 'S', 'D'};
+  int limited = 0;
+  for (int k = 0; k < 120; ++k) {
+    const int ntypes = 1 + static_cast<int>(rng() % 4);
+    std::string kernel;
+    const int len = 1 + static_cast<int>(rng() % 5);
+    for (int i = 0; i < len; ++i) kernel.push_back(letters[rng() % ntypes]);
+    const int warps = 1 + static_cast<int>(rng() % 4);
+    int sigma[4] = {0, 0, 0, 0};
+    for (int t = 0; t < 4; ++t) sigma[t] = 1 + static_cast<int>(rng() % 2);
+    const int schedulers = rng() % 3 == 0 ? 1 + static_cast<int>(rng() % 2) : 0;
+    limited += schedulers > 0;
+    const problem prob = test::make(kernel, warps, sigma[0], sigma[1], sigma[2], sigma[3], schedulers);
+    const exact_result r = exact_search_cpu(prob);
+    ASSERT_EQ(r.makespan, brute_worst(prob)) << kernel << " W=" << warps << " schedulers " << schedulers;
+    expect_witness(prob, r);
+  }
+  EXPECT_GT(limited, 20);
+}
+
+TEST(ExactSearch, PaperFigures) {
+  // LCL, W = 4 and LCCL, W = 3 with sigma = 1: the worst cases are at least the figures' schedules
+  // (9 for Fig. 5's string, 8 for Fig. 6) and equal brute force.
+  const problem lcl = test::make("LCL", 4, 1, 1);
+  const exact_result a = exact_search_cpu(lcl);
+  EXPECT_GE(a.makespan, 9u);
+  EXPECT_EQ(a.makespan, brute_worst(lcl));
+  expect_witness(lcl, a);
+  const problem lccl = test::make("LCCL", 3, 1, 1);
+  const exact_result b = exact_search_cpu(lccl);
+  EXPECT_GE(b.makespan, 8u);
+  EXPECT_EQ(b.makespan, brute_worst(lccl));
+}
+
+TEST(ExactSearch, VoronoiFirstWarps) {
+  // MODEL.md: an independent exhaustive search gives T(1..4) = 25, 31, 37, 45 for 5L9C2L9C with
+  // sigma_L = 1, sigma_C = 4, and T(4) = 44 for 5L9C2L8C.
+  const std::uint32_t expect[] = {25, 31, 37, 45};
+  for (int w = 1; w <= 4; ++w) {
+    const problem prob = test::make("5L9C2L9C", w, 1, 4);
+    const exact_result r = exact_search_cpu(prob);
+    EXPECT_EQ(r.makespan, expect[w - 1]) << "W = " << w;
+    expect_witness(prob, r);
+  }
+  EXPECT_EQ(exact_search_cpu(test::make("5L9C2L8C", 4, 1, 4)).makespan, 44u);
+}
+
+TEST(ExactSearch, LimitsGiveAProvenInterval) {
+  const problem prob = test::make("5L9C2L9C", 8, 1, 4);
+  exact_options o;
+  o.max_states = 1000;
+  const exact_result r = exact_search_cpu(prob, o);
+  EXPECT_FALSE(r.complete);
+  EXPECT_NE(r.stop_reason.find("state limit"), std::string::npos);
+  EXPECT_LE(r.lower, r.upper);
+  EXPECT_EQ(build_schedule(prob, r.best_string).makespan, r.lower);
+}
+
+TEST(ExactSearch, TractableEstimate) {
+  // min over y of ceil(W / y) T(y): W = 16, T = 25, 31, 37, 45 -> 16*25, 8*31, 6*37, 4*45 = 180 at y = 4.
+  const auto [value, y] = tractable_estimate(16, {25, 31, 37, 45});
+  EXPECT_EQ(value, 180u);
+  EXPECT_EQ(y, 4u);
+}
+
+}  // namespace
+}  // namespace warpspan
