@@ -1,6 +1,7 @@
 // estimate, build, bound, kernel and sm: the makespan side of the command line.
 #include <unistd.h>
 
+#include <cmath>
 #include <cstdio>
 #include <iomanip>
 #include <iostream>
@@ -9,6 +10,7 @@
 
 #include "commands.hpp"
 #include "warpspan/core/error.hpp"
+#include "warpspan/exact/search.hpp"
 #include "warpspan/io/svg.hpp"
 #include "warpspan/makespan/bounds.hpp"
 #include "warpspan/makespan/estimate.hpp"
@@ -279,24 +281,120 @@ struct build_cmd {
   }
 };
 
+// ------------------------------------------------------------------------------------ exact
+struct exact_cmd {
+  problem_options po;
+  std::string method = "auto";
+  std::string backend = "auto";
+  exact_options xo;
+  bool as_json = false;
+  bool no_table = false;
+
+  void add(CLI::App& app, std::vector<std::pair<CLI::App*, command_fn>>& commands) {
+    auto* sub = app.add_subcommand(
+        "exact", "the exact worst-case makespan by search over work-conserving schedules (paper 001; issue 4)");
+    po.add(sub);
+    sub->add_option("--method", method, "search or auto (the ILP of 001 is not built yet)")->capture_default_str();
+    sub->add_option("--backend", backend, "cpu or auto (the CUDA search is not built yet)")->capture_default_str();
+    sub->add_option("--time-limit", xo.time_limit_s, "stop after this many seconds and report the proven interval");
+    sub->add_option("--max-states", xo.max_states, "stop after memoising this many states (default 50,000,000)");
+    sub->add_flag("--json", as_json, "print one JSON object");
+    sub->add_flag("--no-table", no_table, "do not draw the witness schedule");
+    commands.emplace_back(sub, [this] { return run(); });
+  }
+
+  int run() {
+    if (method != "search" && method != "auto")
+      throw input_error("--method: '" + method + "' is not available (this build has: search, auto)");
+    if (backend != "cpu" && backend != "auto")
+      throw input_error("--backend: '" + backend + "' is not available for exact (this build has: cpu, auto)");
+    if (xo.time_limit_s < 0 || !std::isfinite(xo.time_limit_s)) throw input_error("--time-limit must be 0 or more");
+    const problem prob = po.make();
+    const exact_result r = exact_search_cpu(prob, xo);
+    const built_schedule b = build_schedule(prob, r.best_string);
+    if (as_json) {
+      json out = {{"complete", r.complete},
+                  {"makespan", r.complete ? json(r.makespan) : json(nullptr)},
+                  {"lower", r.lower},
+                  {"upper", r.upper},
+                  {"method", "search"},
+                  {"backend", "cpu"},
+                  {"elapsed_s", r.elapsed_s},
+                  {"states", r.states},
+                  {"best_string", one_based(r.best_string)},
+                  {"pessimistic", pessimistic_bound(prob)},
+                  {"problem", problem_json(prob)}};
+      if (!r.complete) out["stop_reason"] = r.stop_reason;
+      std::cout << out.dump() << '\n';
+      return 0;
+    }
+    std::cout << "kernel      " << to_run_length(prob.kernel) << ", W = " << prob.warps << ", " << describe(prob.sm) << "\n";
+    if (r.complete)
+      std::cout << "exact       " << r.makespan << " cycles (search, " << r.states << " states, " << std::setprecision(3)
+                << r.elapsed_s << " s)\n";
+    else
+      std::cout << "stopped     " << r.stop_reason << " after " << r.states << " states, " << std::setprecision(3)
+                << r.elapsed_s << " s\nproven      " << r.lower << " <= worst case <= " << r.upper << " cycles\n";
+    std::cout << "witness     " << join(one_based(r.best_string)) << "\n";
+    if (!no_table) std::cout << "\n" << render_table(prob, b);
+    return 0;
+  }
+};
+
 // ------------------------------------------------------------------------------------ bound
 struct bound_cmd {
   problem_options po;
+  std::uint32_t exact_up_to = 0;
+  double time_limit = 0;
   bool as_json = false;
   void add(CLI::App& app, std::vector<std::pair<CLI::App*, command_fn>>& commands) {
-    auto* sub = app.add_subcommand("bound", "upper bounds on the worst-case makespan (001 Sec. 4)");
+    auto* sub = app.add_subcommand("bound", "upper bounds on the worst-case makespan (001 Sec. 4 and eq. 42-43)");
     po.add(sub);
+    sub->add_option("--exact-up-to", exact_up_to,
+                    "also the tractable estimate min over y <= x of ceil(W / y) T(y), T(y) exact by search");
+    sub->add_option("--time-limit", time_limit, "seconds allowed for each exact T(y)");
     sub->add_flag("--json", as_json, "print one JSON object");
     commands.emplace_back(sub, [this] { return run(); });
   }
   int run() {
     const problem prob = po.make();
     const auto b = pessimistic_bound(prob);
-    if (as_json)
-      std::cout << json{{"pessimistic", b}, {"problem", problem_json(prob)}}.dump() << '\n';
-    else
-      std::cout << "pessimistic bound " << b << " cycles (" << to_run_length(prob.kernel) << ", W = " << prob.warps
-                << ", " << describe(prob.sm) << ")\n";
+    json out{{"pessimistic", b}, {"problem", problem_json(prob)}};
+    std::vector<std::uint32_t> t;
+    std::pair<std::uint64_t, std::uint32_t> tractable{0, 0};
+    if (exact_up_to > 0) {
+      if (exact_up_to > exact_max_warps) throw input_error("--exact-up-to is at most " + std::to_string(exact_max_warps));
+      exact_options xo;
+      xo.time_limit_s = time_limit;
+      for (std::uint32_t y = 1; y <= exact_up_to; ++y) {
+        const problem py = make_problem(prob.kernel, prob.sm, y);
+        const exact_result r = exact_search_cpu(py, xo);
+        if (!r.complete) {
+          // Only exact T(y) make the estimate safe: stop at the first y not solved.
+          out["stopped_at"] = y;
+          out["stop_reason"] = r.stop_reason;
+          break;
+        }
+        t.push_back(r.makespan);
+      }
+      if (t.empty()) throw input_error("bound: T(1) could not be computed within the limits");
+      tractable = tractable_estimate(prob.warps, t);
+      out["tractable"] = tractable.first;
+      out["tractable_y"] = tractable.second;
+      out["exact_T"] = t;
+    }
+    if (as_json) {
+      std::cout << out.dump() << '\n';
+      return 0;
+    }
+    std::cout << "pessimistic bound " << b << " cycles (" << to_run_length(prob.kernel) << ", W = " << prob.warps
+              << ", " << describe(prob.sm) << ")\n";
+    if (!t.empty()) {
+      std::cout << "tractable bound   " << tractable.first << " cycles = ceil(" << prob.warps << " / " << tractable.second
+                << ") x T(" << tractable.second << "), exact T(1.." << t.size() << ") = ";
+      for (std::size_t k = 0; k < t.size(); ++k) std::cout << (k ? ", " : "") << t[k];
+      std::cout << "\n";
+    }
     return 0;
   }
 };
@@ -413,11 +511,13 @@ void add_makespan_commands(CLI::App& app, std::vector<std::pair<CLI::App*, comma
   static estimate_cmd estimate;
   static build_cmd build;
   static bound_cmd bound;
+  static exact_cmd exact;
   static kernel_cmd kernel;
   static sm_cmd sm;
   estimate.add(app, commands);
   build.add(app, commands);
   bound.add(app, commands);
+  exact.add(app, commands);
   kernel.add(app, commands);
   sm.add(app, commands);
 }
