@@ -20,10 +20,97 @@ struct stop_search {
   std::string reason;
 };
 
+__extension__ typedef unsigned __int128 u128;
+
+/// The memo: longest remaining cycles per state. States of up to 16 warps with at most 254
+/// instructions pack into 128 bits (the sorted progress of each warp, a byte each) and go into an
+/// open-addressing table; larger ones into a map keyed by the count string.
+class state_memo {
+ public:
+  explicit state_memo(std::uint32_t warps, std::uint32_t instructions)
+      : packed_(warps <= 16 && instructions < 255) {
+    if (packed_) grow(std::size_t{1} << 16);
+  }
+
+  const std::uint16_t* find(const state& s) const {
+    if (!packed_) {
+      const auto it = map_.find(s);
+      return it == map_.end() ? nullptr : &it->second;
+    }
+    const u128 key = pack(s);
+    for (std::size_t i = slot(key);; i = (i + 1) & mask_) {
+      if (!used_[i]) return nullptr;
+      if (keys_[i] == key) return &values_[i];
+    }
+  }
+
+  void insert(const state& s, std::uint16_t value) {
+    if (!packed_) {
+      map_.emplace(s, value);
+      return;
+    }
+    if (2 * (size_ + 1) > keys_.size()) grow(2 * keys_.size());
+    put(pack(s), value);
+  }
+
+  std::uint64_t size() const { return packed_ ? size_ : map_.size(); }
+
+ private:
+  /// Level counts -> warp progress in increasing order, one byte each (+1 so no warp packs to 0
+  /// and states of different progress never collide).
+  static u128 pack(const state& s) {
+    u128 key = 0;
+    for (std::size_t k = 0; k < s.size(); ++k)
+      for (int c = static_cast<std::uint8_t>(s[k]); c > 0; --c) key = (key << 8) | (k + 1);
+    return key;
+  }
+
+  std::size_t slot(u128 key) const {
+    const std::uint64_t lo = static_cast<std::uint64_t>(key), hi = static_cast<std::uint64_t>(key >> 64);
+    std::uint64_t h = (lo ^ (hi * 0x9E3779B97F4A7C15ull)) * 0xBF58476D1CE4E5B9ull;
+    h ^= h >> 31;
+    return static_cast<std::size_t>(h) & mask_;
+  }
+
+  void put(u128 key, std::uint16_t value) {
+    for (std::size_t i = slot(key);; i = (i + 1) & mask_) {
+      if (!used_[i]) {
+        used_[i] = 1;
+        keys_[i] = key;
+        values_[i] = value;
+        ++size_;
+        return;
+      }
+      if (keys_[i] == key) return;
+    }
+  }
+
+  void grow(std::size_t slots) {
+    std::vector<u128> keys(std::move(keys_));
+    std::vector<std::uint16_t> values(std::move(values_));
+    std::vector<std::uint8_t> used(std::move(used_));
+    keys_.assign(slots, 0);
+    values_.assign(slots, 0);
+    used_.assign(slots, 0);
+    mask_ = slots - 1;
+    size_ = 0;
+    for (std::size_t i = 0; i < used.size(); ++i)
+      if (used[i]) put(keys[i], values[i]);
+  }
+
+  bool packed_;
+  std::vector<u128> keys_;
+  std::vector<std::uint16_t> values_;
+  std::vector<std::uint8_t> used_;
+  std::size_t mask_ = 0;
+  std::uint64_t size_ = 0;
+  std::unordered_map<state, std::uint16_t> map_;
+};
+
 class searcher {
  public:
   searcher(const problem& prob, const exact_options& options)
-      : p_(prob.view()), options_(options), start_(clock_type::now()) {
+      : p_(prob.view()), options_(options), start_(clock_type::now()), memo_(p_.warps, p_.instructions) {
     levels_.resize(p_.ntypes);
     for (std::uint32_t k = 0; k < p_.instructions; ++k) levels_[p_.types[k]].push_back(k);
     max_states_ = options.max_states ? options.max_states : std::uint64_t{50'000'000};
@@ -38,13 +125,13 @@ class searcher {
   /// Longest number of cycles from `s` to completion.
   std::uint32_t longest(const state& s) {
     if (static_cast<std::uint8_t>(s[p_.instructions]) == p_.warps) return 0;
-    if (const auto it = memo_.find(s); it != memo_.end()) return it->second;
+    if (const std::uint16_t* known = memo_.find(s)) return *known;
     std::uint32_t best = 0;
     for_each_successor(s, [&](const state& next, const std::vector<std::uint8_t>&) {
       best = std::max(best, 1 + longest(next));
     });
     if ((memo_.size() & 0xFFFF) == 0) check_limits();
-    memo_.emplace(s, static_cast<std::uint16_t>(best));
+    memo_.insert(s, static_cast<std::uint16_t>(best));
     return best;
   }
 
@@ -169,7 +256,7 @@ class searcher {
   exact_options options_;
   clock_type::time_point start_;
   std::vector<std::vector<std::uint32_t>> levels_;
-  std::unordered_map<state, std::uint16_t> memo_;
+  state_memo memo_;
   std::uint64_t max_states_ = 0;
 };
 
