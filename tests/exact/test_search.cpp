@@ -105,6 +105,9 @@ TEST(ExactSearch, VoronoiFirstWarps) {
     expect_witness(prob, r);
   }
   EXPECT_EQ(exact_search_cpu(test::make("5L9C2L8C", 4, 1, 4)).makespan, 44u);
+  // The warp-by-warp search (no multisets) agrees: 45, and 44 with one C fewer.
+  EXPECT_EQ(brute_worst(test::make("5L9C2L9C", 4, 1, 4)), 45u);
+  EXPECT_EQ(brute_worst(test::make("5L9C2L8C", 4, 1, 4)), 44u);
 }
 
 TEST(ExactSearch, LimitsGiveAProvenInterval) {
