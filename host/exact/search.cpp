@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include "warpspan/core/error.hpp"
+#include "warpspan/exact/frontier_host.hpp"
 #include "warpspan/makespan/bounds.hpp"
 #include "warpspan/makespan/chains.hpp"
 #include "warpspan/makespan/schedule_table.hpp"
@@ -276,22 +277,31 @@ exact_result exact_search_cpu(const problem& prob, const exact_options& options)
     r.lower = r.upper = r.makespan;
   } catch (const stop_search& stop) {
     r.stop_reason = stop.reason;
-    r.upper = static_cast<std::uint32_t>(pessimistic_bound(prob));
-    // A proven lower bound: the best of the standard initial strings.
-    const problem_view p = prob.view();
-    for (initial_kind kind : {initial_kind::round_robin, initial_kind::fixed_priority, initial_kind::most_pending}) {
-      std::vector<std::uint16_t> str = initial_string(p, kind, 0, 0);
-      const std::uint32_t m = build_schedule(prob, str).makespan;
-      if (m > r.lower) {
-        r.lower = m;
-        r.best_string = std::move(str);
-      }
-    }
+    exact_detail::fill_interval(prob, r, 0);
   }
   r.states = s.states();
   r.elapsed_s = std::chrono::duration<double>(clock_type::now() - start).count();
   return r;
 }
+
+namespace exact_detail {
+
+void fill_interval(const problem& prob, exact_result& r, std::uint32_t) {
+  r.complete = false;
+  r.upper = static_cast<std::uint32_t>(pessimistic_bound(prob));
+  // A proven lower bound: the best of the standard initial strings.
+  const problem_view p = prob.view();
+  for (initial_kind kind : {initial_kind::round_robin, initial_kind::fixed_priority, initial_kind::most_pending}) {
+    std::vector<std::uint16_t> str = initial_string(p, kind, 0, 0);
+    const std::uint32_t m = build_schedule(prob, str).makespan;
+    if (m > r.lower) {
+      r.lower = m;
+      r.best_string = std::move(str);
+    }
+  }
+}
+
+}  // namespace exact_detail
 
 std::pair<std::uint64_t, std::uint32_t> tractable_estimate(std::uint64_t warps, const std::vector<std::uint32_t>& t) {
   if (t.empty()) throw input_error("the tractable estimate needs T(1) at least");

@@ -36,6 +36,17 @@ inline constexpr std::uint32_t exact_max_warps = 255;
 /// The CPU reference search. Throws input_error when W is over exact_max_warps.
 exact_result exact_search_cpu(const problem& prob, const exact_options& options = {});
 
+/// The same answer by levels: level t holds every state reachable in exactly t cycles (sorted,
+/// without duplicates); the worst case is the last level that contains "all done". This is the
+/// form the CUDA search parallelises. At most 16 warps and 254 instructions (input_error beyond);
+/// `states` counts the states of all levels. The levels are kept to backtrack the witness, so
+/// `max_states` bounds their total.
+exact_result exact_frontier_cpu(const problem& prob, const exact_options& options = {});
+/// The level-by-level search on a CUDA device: each level expanded by one thread per state into a
+/// buffer sized by a prefix sum, then sorted and deduplicated on the device (stubs throw
+/// not_compiled without CUDA).
+exact_result exact_frontier_cuda(const problem& prob, const exact_options& options = {});
+
 /// The tractable estimate of 001 eq. (42)-(43): min over y = 1..x of ceil(W / y) T(y), from exact
 /// T(1..x) (t[y - 1] = T(y)). Returns the minimum and the y that attains it (smallest such y).
 std::pair<std::uint64_t, std::uint32_t> tractable_estimate(std::uint64_t warps, const std::vector<std::uint32_t>& t);

@@ -1,0 +1,11 @@
+// The CUDA exact search when CUDA is off: a clear not_compiled error.
+#include "warpspan/core/error.hpp"
+#include "warpspan/exact/search.hpp"
+
+namespace warpspan {
+
+exact_result exact_frontier_cuda(const problem&, const exact_options&) {
+  throw not_compiled("the CUDA backend was not compiled into this build (configure with nvcc available)");
+}
+
+}  // namespace warpspan

@@ -1,0 +1,112 @@
+// The level-by-level exact search on the CPU, and the witness both level searches share.
+#include <algorithm>
+#include <chrono>
+
+#include "warpspan/exact/frontier_host.hpp"
+#include "warpspan/core/error.hpp"
+#include "warpspan/exact/frontier.hpp"
+#include "warpspan/exact/search.hpp"
+
+namespace warpspan {
+
+namespace exact_detail {
+
+frontier_view checked_view(const problem& prob) {
+  if (prob.warps > frontier_max_warps || prob.instructions() > frontier_max_instructions)
+    throw input_error("the level-by-level search takes at most " + std::to_string(frontier_max_warps) + " warps and " +
+                      std::to_string(frontier_max_instructions) + " instructions (have " + std::to_string(prob.warps) +
+                      " and " + std::to_string(prob.instructions()) + ")");
+  return make_frontier_view(prob.view());
+}
+
+std::vector<std::uint16_t> witness_from_levels(const frontier_view& v, const std::vector<std::vector<packed_state>>& levels,
+                                               std::uint32_t makespan) {
+  // Backwards: a state of level t - 1 with the chosen state of level t among its successors.
+  std::vector<std::vector<std::uint8_t>> takes(makespan, std::vector<std::uint8_t>(v.instructions, 0));
+  packed_state cur = final_state(v);
+  for (std::uint32_t t = makespan; t-- > 0;) {
+    bool found = false;
+    for (const packed_state s : levels[t]) {
+      successor_enum e;
+      if (!e.start(v, s)) continue;
+      do {
+        if (e.successor(v) == cur) {
+          for (std::uint32_t k = 0; k < v.instructions; ++k) takes[t][k] = static_cast<std::uint8_t>(e.take_at(v, k));
+          found = true;
+        }
+      } while (!found && e.advance(v));
+      if (found) {
+        cur = s;
+        break;
+      }
+    }
+    if (!found) throw std::logic_error("exact search: no predecessor found while backtracking the witness");
+  }
+  // Forwards: take[k] warps leave level k in cycle t + 1, the lowest-numbered ones there.
+  std::vector<std::uint32_t> progress(v.warps, 0);
+  std::vector<std::uint16_t> str;
+  for (std::uint32_t t = 0; t < makespan; ++t) {
+    std::vector<std::uint32_t> moved;
+    for (std::uint32_t w = 0; w < v.warps; ++w) {
+      const std::uint32_t k = progress[w];
+      if (k < v.instructions && takes[t][k] > 0) {
+        --takes[t][k];
+        moved.push_back(w);
+        str.push_back(static_cast<std::uint16_t>(w));
+      }
+    }
+    for (std::uint32_t w : moved) ++progress[w];
+  }
+  return str;
+}
+
+}  // namespace exact_detail
+
+exact_result exact_frontier_cpu(const problem& prob, const exact_options& options) {
+  const frontier_view v = exact_detail::checked_view(prob);
+  const auto start = std::chrono::steady_clock::now();
+  const std::uint64_t max_states = options.max_states ? options.max_states : std::uint64_t{200'000'000};
+  const packed_state done = final_state(v);
+  std::vector<std::vector<packed_state>> levels{{initial_state(v)}};
+  exact_result r;
+  r.states = 1;
+  std::uint32_t last_done = 0;
+  while (!levels.back().empty()) {
+    std::vector<packed_state> next;
+    for (const packed_state s : levels.back()) {
+      successor_enum e;
+      if (!e.start(v, s)) continue;
+      do next.push_back(e.successor(v));
+      while (e.advance(v));
+    }
+    std::sort(next.begin(), next.end());
+    next.erase(std::unique(next.begin(), next.end()), next.end());
+    const auto it = std::lower_bound(next.begin(), next.end(), done);
+    if (it != next.end() && *it == done) {
+      last_done = static_cast<std::uint32_t>(levels.size());
+      next.erase(it);  // finished: no successors
+    }
+    r.states += next.size();
+    levels.push_back(std::move(next));
+    const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (r.states > max_states || (options.time_limit_s > 0 && elapsed > options.time_limit_s)) {
+      r.stop_reason = r.states > max_states ? "state limit (" + std::to_string(max_states) + " states) reached"
+                                            : "time limit reached";
+      exact_detail::fill_interval(prob, r);
+      if (last_done > r.lower) {  // a completion seen: its schedule is a better proven lower bound
+        r.lower = last_done;
+        levels.resize(last_done + 1);
+        r.best_string = exact_detail::witness_from_levels(v, levels, last_done);
+      }
+      r.elapsed_s = elapsed;
+      return r;
+    }
+  }
+  r.complete = true;
+  r.makespan = r.lower = r.upper = last_done;
+  r.best_string = exact_detail::witness_from_levels(v, levels, last_done);
+  r.elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return r;
+}
+
+}  // namespace warpspan

@@ -1,0 +1,185 @@
+// The successor relation of the exact search, written once for the CPU and CUDA level-by-level
+// searches (host/exact/frontier.cpp, cuda/exact/frontier_kernels.cu).
+//
+// A state is the multiset of per-warp progress, packed into 128 bits: the progress of each warp
+// plus one, a byte each, in increasing order (at most 16 warps and 254 instructions). One cycle
+// moves a state to a successor by a maximal issue set: each type t issues quota[t] warps, where
+// quota[t] = min(cap[t], ready[t]) unless the scheduler limit binds, in which case the quotas run
+// over every split of the limit with quota[t] <= min(cap[t], ready[t]); the quota of a type is
+// taken from its progress levels in every way (take[k] <= count[k], summing to the quota).
+#pragma once
+
+#include <cstdint>
+
+#include "warpspan/core/macros.hpp"
+#include "warpspan/makespan/problem.hpp"
+
+namespace warpspan {
+
+__extension__ typedef unsigned __int128 packed_state;
+
+inline constexpr std::uint32_t frontier_max_warps = 16;
+inline constexpr std::uint32_t frontier_max_instructions = 254;
+
+/// The problem as the successor enumeration reads it.
+struct frontier_view {
+  std::uint32_t warps = 0;
+  std::uint32_t instructions = 0;
+  std::uint32_t ntypes = 0;
+  std::uint32_t limit = 0;                ///< scheduler limit, 0 when none binds
+  std::uint8_t cap[4] = {};               ///< per dense type
+  std::uint8_t type_of[256] = {};         ///< type of the instruction at each level < I
+  std::uint8_t level_begin[5] = {};       ///< levels of type t: level_list[level_begin[t] .. level_begin[t+1])
+  std::uint8_t level_list[256] = {};
+};
+
+/// Builds the view; the caller checks W <= 16 and I <= 254.
+inline frontier_view make_frontier_view(const problem_view& p) {
+  frontier_view v;
+  v.warps = p.warps;
+  v.instructions = p.instructions;
+  v.ntypes = p.ntypes;
+  v.limit = p.limited ? p.cap[p.ntypes] : 0;
+  std::uint32_t n = 0;
+  for (std::uint32_t t = 0; t < p.ntypes; ++t) {
+    v.cap[t] = static_cast<std::uint8_t>(p.cap[t] > 255 ? 255 : p.cap[t]);
+    v.level_begin[t] = static_cast<std::uint8_t>(n);
+    for (std::uint32_t k = 0; k < p.instructions; ++k)
+      if (p.types[k] == t) v.level_list[n++] = static_cast<std::uint8_t>(k);
+  }
+  v.level_begin[p.ntypes] = static_cast<std::uint8_t>(n);
+  for (std::uint32_t k = 0; k < p.instructions; ++k) v.type_of[k] = p.types[k];
+  return v;
+}
+
+WARPSPAN_HD_INLINE packed_state pack_counts(const std::uint8_t* count, std::uint32_t instructions) {
+  packed_state key = 0;
+  for (std::uint32_t k = 0; k <= instructions; ++k)
+    for (std::uint32_t c = count[k]; c > 0; --c) key = (key << 8) | (k + 1);
+  return key;
+}
+
+WARPSPAN_HD_INLINE void unpack_counts(packed_state key, std::uint32_t warps, std::uint32_t instructions,
+                                      std::uint8_t* count) {
+  for (std::uint32_t k = 0; k <= instructions; ++k) count[k] = 0;
+  for (std::uint32_t w = 0; w < warps; ++w) {
+    ++count[static_cast<std::uint32_t>(key & 0xFF) - 1];
+    key >>= 8;
+  }
+}
+
+WARPSPAN_HD_INLINE packed_state initial_state(const frontier_view& v) {
+  packed_state key = 0;
+  for (std::uint32_t w = 0; w < v.warps; ++w) key = (key << 8) | 1u;
+  return key;
+}
+
+WARPSPAN_HD_INLINE packed_state final_state(const frontier_view& v) {
+  packed_state key = 0;
+  for (std::uint32_t w = 0; w < v.warps; ++w) key = (key << 8) | (v.instructions + 1);
+  return key;
+}
+
+/// Lexicographically next vector x over slots [0, n) with x[i] <= cap[i] and the same sum; false
+/// when x was the last. The first is the smallest: filled from the right (see first_composition).
+WARPSPAN_HD_INLINE void fill_from_right(std::uint8_t* x, const std::uint8_t* cap, std::uint32_t n, std::uint32_t sum) {
+  for (std::uint32_t i = n; i-- > 0;) {
+    const std::uint32_t put = sum < cap[i] ? sum : cap[i];
+    x[i] = static_cast<std::uint8_t>(put);
+    sum -= put;
+  }
+}
+
+WARPSPAN_HD_INLINE bool next_composition(std::uint8_t* x, const std::uint8_t* cap, std::uint32_t n) {
+  std::uint32_t suffix = 0;  // sum of x over (i, n)
+  for (std::uint32_t i = n; i-- > 0;) {
+    if (suffix >= 1 && x[i] < cap[i]) {
+      ++x[i];
+      fill_from_right(x + i + 1, cap + i + 1, n - i - 1, suffix - 1);
+      return true;
+    }
+    suffix += x[i];
+  }
+  return false;
+}
+
+/// Enumerates the successors of one state. Usage: `successor_enum e; if (e.start(v, key)) do {
+/// use e.successor(v) / e.take(level) } while (e.advance(v));`
+struct successor_enum {
+  std::uint8_t count[256];   ///< warps at each level of the state
+  std::uint8_t most[4];      ///< min(cap, ready) per type
+  std::uint8_t quota[4];     ///< issues per type in the current split
+  std::uint8_t avail[256];   ///< per slot (levels grouped by type): count at that level
+  std::uint8_t x[256];       ///< per slot: warps taken from that level
+  std::uint32_t slots = 0;
+
+  /// Sets up the first successor; false when the state has none (all warps done).
+  WARPSPAN_HD bool start(const frontier_view& v, packed_state key) {
+    unpack_counts(key, v.warps, v.instructions, count);
+    if (count[v.instructions] == v.warps) return false;
+    std::uint32_t total = 0;
+    for (std::uint32_t t = 0; t < v.ntypes; ++t) {
+      std::uint32_t ready = 0;
+      for (std::uint32_t s = v.level_begin[t]; s < v.level_begin[t + 1]; ++s) {
+        avail[s] = count[v.level_list[s]];
+        ready += avail[s];
+      }
+      most[t] = static_cast<std::uint8_t>(ready < v.cap[t] ? ready : v.cap[t]);
+      total += most[t];
+    }
+    slots = v.level_begin[v.ntypes];
+    if (v.limit == 0 || total <= v.limit) {
+      for (std::uint32_t t = 0; t < v.ntypes; ++t) quota[t] = most[t];
+    } else {
+      fill_from_right(quota, most, v.ntypes, v.limit);
+    }
+    first_takes(v);
+    return true;
+  }
+
+  /// The next successor; false after the last.
+  WARPSPAN_HD bool advance(const frontier_view& v) {
+    // Innermost: the takes of the last type, carrying to earlier types.
+    for (std::uint32_t t = v.ntypes; t-- > 0;) {
+      const std::uint32_t b = v.level_begin[t], n = v.level_begin[t + 1] - b;
+      if (next_composition(x + b, avail + b, n)) {
+        for (std::uint32_t u = t + 1; u < v.ntypes; ++u)
+          fill_from_right(x + v.level_begin[u], avail + v.level_begin[u], v.level_begin[u + 1] - v.level_begin[u], quota[u]);
+        return true;
+      }
+    }
+    // Outermost: the next split of the scheduler limit over the types.
+    if (v.limit != 0 && next_composition(quota, most, v.ntypes)) {
+      first_takes(v);
+      return true;
+    }
+    return false;
+  }
+
+  /// Warps the current successor takes from level k (k < I).
+  WARPSPAN_HD std::uint32_t take_at(const frontier_view& v, std::uint32_t level) const {
+    const std::uint32_t t = v.type_of[level];
+    for (std::uint32_t s = v.level_begin[t]; s < v.level_begin[t + 1]; ++s)
+      if (v.level_list[s] == level) return x[s];
+    return 0;
+  }
+
+  WARPSPAN_HD packed_state successor(const frontier_view& v) const {
+    std::uint8_t next[256];
+    for (std::uint32_t k = 0; k <= v.instructions; ++k) next[k] = count[k];
+    for (std::uint32_t s = 0; s < slots; ++s) {
+      const std::uint32_t k = v.level_list[s];
+      next[k] = static_cast<std::uint8_t>(next[k] - x[s]);
+      next[k + 1] = static_cast<std::uint8_t>(next[k + 1] + x[s]);
+    }
+    return pack_counts(next, v.instructions);
+  }
+
+ private:
+  WARPSPAN_HD void first_takes(const frontier_view& v) {
+    for (std::uint32_t t = 0; t < v.ntypes; ++t)
+      fill_from_right(x + v.level_begin[t], avail + v.level_begin[t], v.level_begin[t + 1] - v.level_begin[t], quota[t]);
+  }
+};
+
+}  // namespace warpspan
