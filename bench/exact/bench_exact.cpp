@@ -2,16 +2,21 @@
 // second for W warps. The goal: T(4) in under a second.
 #include <benchmark/benchmark.h>
 
+#include "warpspan/core/backend.hpp"
 #include "warpspan/exact/search.hpp"
 
 namespace warpspan {
 namespace {
 
-void BM_ExactVoronoi(benchmark::State& state) {
+problem voronoi(std::int64_t warps) {
   normalized_sm sm;
   sm.sigma = {1, 4, 0, 0};
   sm.copies = {1, 1, 0, 0};
-  const problem prob = make_problem(parse_kernel_string("5L9C2L9C"), sm, state.range(0));
+  return make_problem(parse_kernel_string("5L9C2L9C"), sm, warps);
+}
+
+void BM_ExactVoronoi(benchmark::State& state) {
+  const problem prob = voronoi(state.range(0));
   exact_result r;
   for (auto _ : state) {
     r = exact_search_cpu(prob);
@@ -25,6 +30,29 @@ void BM_ExactVoronoi(benchmark::State& state) {
 }
 BENCHMARK(BM_ExactVoronoi)->DenseRange(1, 5)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_ExactVoronoi)->DenseRange(6, 7)->Iterations(1)->Unit(benchmark::kMillisecond);
+
+/// The level-by-level search (states counts every level's states, so it exceeds the depth-first
+/// count: a state reachable at several cycles appears in several levels). Arg 1: 0 CPU, 1 CUDA.
+void BM_ExactFrontier(benchmark::State& state) {
+  const bool cuda = state.range(1) != 0;
+  if (cuda && (!cuda_compiled() || cuda_device_count() == 0)) {
+    state.SkipWithError(cuda_compiled() ? "no CUDA device present" : "built without CUDA");
+    return;
+  }
+  const problem prob = voronoi(state.range(0));
+  exact_result r;
+  for (auto _ : state) {
+    r = cuda ? exact_frontier_cuda(prob) : exact_frontier_cpu(prob);
+    benchmark::DoNotOptimize(r.makespan);
+  }
+  state.counters["T"] = r.makespan;
+  state.counters["states"] = static_cast<double>(r.states);
+  state.counters["states/s"] =
+      benchmark::Counter(static_cast<double>(r.states), benchmark::Counter::kIsIterationInvariantRate);
+  state.SetLabel(cuda ? "cuda level by level" : "cpu level by level, one thread");
+}
+BENCHMARK(BM_ExactFrontier)->ArgsProduct({{4, 5, 6}, {0, 1}})->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_ExactFrontier)->ArgsProduct({{7}, {0, 1}})->Iterations(1)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 }  // namespace warpspan

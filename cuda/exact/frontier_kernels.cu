@@ -1,0 +1,120 @@
+// The level-by-level exact search on a CUDA device (issue 4). Each level (the sorted, distinct
+// states reachable in exactly t cycles) is expanded by one thread per state with the shared
+// successor enumeration (include/warpspan/exact/frontier.hpp): a first pass counts each state's
+// successors, an exclusive scan gives every state its output range, a second pass writes them,
+// and the next level is the sorted, deduplicated result. The "all done" state is the largest key,
+// so a level containing it ends with it. Levels are copied back for the witness, which the host
+// backtracks exactly as the CPU search does.
+#include <thrust/binary_search.h>
+#include <thrust/device_vector.h>
+#include <thrust/execution_policy.h>
+#include <thrust/scan.h>
+#include <thrust/sort.h>
+#include <thrust/unique.h>
+
+#include <chrono>
+
+#include "common/cuda_check.cuh"
+#include "warpspan/core/error.hpp"
+#include "warpspan/exact/frontier.hpp"
+#include "warpspan/exact/frontier_host.hpp"
+#include "warpspan/exact/search.hpp"
+
+namespace warpspan {
+namespace {
+
+constexpr int block_threads = 128;
+
+__global__ void count_successors(frontier_view v, const packed_state* level, std::size_t n, std::uint64_t* counts) {
+  const std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
+  if (i >= n) return;
+  successor_enum e;
+  std::uint64_t c = 0;
+  if (e.start(v, level[i])) do
+      ++c;
+    while (e.advance(v));
+  counts[i] = c;
+}
+
+__global__ void write_successors(frontier_view v, const packed_state* level, std::size_t n,
+                                 const std::uint64_t* offsets, packed_state* out) {
+  const std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
+  if (i >= n) return;
+  successor_enum e;
+  std::uint64_t at = offsets[i];
+  if (e.start(v, level[i])) do
+      out[at++] = e.successor(v);
+    while (e.advance(v));
+}
+
+/// Orders packed states as unsigned 128-bit integers (merge sort: no radix sort for 128-bit keys).
+struct state_less {
+  __host__ __device__ bool operator()(packed_state a, packed_state b) const { return a < b; }
+};
+
+unsigned blocks_for(std::size_t n) { return static_cast<unsigned>((n + block_threads - 1) / block_threads); }
+
+}  // namespace
+
+exact_result exact_frontier_cuda(const problem& prob, const exact_options& options) {
+  const frontier_view v = exact_detail::checked_view(prob);
+  const auto start = std::chrono::steady_clock::now();
+  const std::uint64_t max_states = options.max_states ? options.max_states : std::uint64_t{200'000'000};
+  const packed_state done = final_state(v);
+  std::vector<std::vector<packed_state>> levels{{initial_state(v)}};
+  thrust::device_vector<packed_state> level(levels.front().begin(), levels.front().end());
+  exact_result r;
+  r.states = 1;
+  std::uint32_t last_done = 0;
+  while (!level.empty()) {
+    const std::size_t n = level.size();
+    thrust::device_vector<std::uint64_t> counts(n), offsets(n);
+    count_successors<<<blocks_for(n), block_threads>>>(v, thrust::raw_pointer_cast(level.data()), n,
+                                                       thrust::raw_pointer_cast(counts.data()));
+    WARPSPAN_CUDA_CHECK_LAST();
+    thrust::exclusive_scan(thrust::device, counts.begin(), counts.end(), offsets.begin(), std::uint64_t{0});
+    const std::uint64_t total = static_cast<std::uint64_t>(offsets.back()) + static_cast<std::uint64_t>(counts.back());
+    std::size_t free = 0, all = 0;
+    WARPSPAN_CUDA_TRY(cudaMemGetInfo(&free, &all));
+    // The successors, plus room for the sort's temporary copy.
+    if (total * sizeof(packed_state) * 3 > free) {
+      r.stop_reason = "GPU memory: a level of " + std::to_string(total) + " successors does not fit";
+      break;
+    }
+    thrust::device_vector<packed_state> next(total);
+    write_successors<<<blocks_for(n), block_threads>>>(v, thrust::raw_pointer_cast(level.data()), n,
+                                                       thrust::raw_pointer_cast(offsets.data()),
+                                                       thrust::raw_pointer_cast(next.data()));
+    WARPSPAN_CUDA_CHECK_LAST();
+    thrust::sort(thrust::device, next.begin(), next.end(), state_less{});
+    next.erase(thrust::unique(thrust::device, next.begin(), next.end()), next.end());
+    if (!next.empty() && static_cast<packed_state>(next.back()) == done) {
+      last_done = static_cast<std::uint32_t>(levels.size());
+      next.pop_back();  // finished: no successors
+    }
+    r.states += next.size();
+    levels.emplace_back(next.size());
+    thrust::copy(next.begin(), next.end(), levels.back().begin());
+    level.swap(next);
+    const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (r.states > max_states) r.stop_reason = "state limit (" + std::to_string(max_states) + " states) reached";
+    if (options.time_limit_s > 0 && elapsed > options.time_limit_s) r.stop_reason = "time limit reached";
+    if (!r.stop_reason.empty()) break;
+  }
+  if (!r.stop_reason.empty()) {
+    exact_detail::fill_interval(prob, r);
+    if (last_done > r.lower) {
+      r.lower = last_done;
+      levels.resize(last_done + 1);
+      r.best_string = exact_detail::witness_from_levels(v, levels, last_done);
+    }
+  } else {
+    r.complete = true;
+    r.makespan = r.lower = r.upper = last_done;
+    r.best_string = exact_detail::witness_from_levels(v, levels, last_done);
+  }
+  r.elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return r;
+}
+
+}  // namespace warpspan
