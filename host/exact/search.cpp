@@ -40,7 +40,7 @@ class state_memo {
     }
     const u128 key = pack(s);
     for (std::size_t i = slot(key);; i = (i + 1) & mask_) {
-      if (!used_[i]) return nullptr;
+      if (keys_[i] == 0) return nullptr;  // packed states are never 0: progress bytes start at 1
       if (keys_[i] == key) return &values_[i];
     }
   }
@@ -50,7 +50,7 @@ class state_memo {
       map_.emplace(s, value);
       return;
     }
-    if (2 * (size_ + 1) > keys_.size()) grow(2 * keys_.size());
+    if (4 * (size_ + 1) > 3 * keys_.size()) grow(2 * keys_.size());  // load at most 3/4
     put(pack(s), value);
   }
 
@@ -75,8 +75,7 @@ class state_memo {
 
   void put(u128 key, std::uint16_t value) {
     for (std::size_t i = slot(key);; i = (i + 1) & mask_) {
-      if (!used_[i]) {
-        used_[i] = 1;
+      if (keys_[i] == 0) {
         keys_[i] = key;
         values_[i] = value;
         ++size_;
@@ -89,20 +88,17 @@ class state_memo {
   void grow(std::size_t slots) {
     std::vector<u128> keys(std::move(keys_));
     std::vector<std::uint16_t> values(std::move(values_));
-    std::vector<std::uint8_t> used(std::move(used_));
     keys_.assign(slots, 0);
     values_.assign(slots, 0);
-    used_.assign(slots, 0);
     mask_ = slots - 1;
     size_ = 0;
-    for (std::size_t i = 0; i < used.size(); ++i)
-      if (used[i]) put(keys[i], values[i]);
+    for (std::size_t i = 0; i < keys.size(); ++i)
+      if (keys[i] != 0) put(keys[i], values[i]);
   }
 
   bool packed_;
   std::vector<u128> keys_;
   std::vector<std::uint16_t> values_;
-  std::vector<std::uint8_t> used_;
   std::size_t mask_ = 0;
   std::uint64_t size_ = 0;
   std::unordered_map<state, std::uint16_t> map_;
