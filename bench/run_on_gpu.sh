@@ -41,7 +41,7 @@ cmake --build --preset gpu-h100 -j "$(nproc)"
 rm -rf .device && mkdir -p .device/lib
 cp build-gpu/tests/warpspan_tests build-gpu/bench/warpspan_bench build-gpu/warpspan .device/
 for bin in .device/warpspan_tests .device/warpspan_bench .device/warpspan; do
-  ldd "$bin" | awk '/=> \// {print $3}' | grep -E 'benchmark|gtest|gmock' | xargs -r -I{} cp -L {} .device/lib/
+  ldd "$bin" | awk '/=> \// {print $3}' | grep -E 'benchmark|gtest|gmock|Cbc|Clp|Cgl|Osi|Coin|lapack|blas|gfortran|quadmath' | xargs -r -I{} cp -L {} .device/lib/
 done
 git rev-parse HEAD > .device/commit.txt
 echo "staged in .device/; on the GPU machine run: bash bench/run_on_gpu.sh --run OUT"

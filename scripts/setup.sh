@@ -2,7 +2,7 @@
 # Installs what warpspan needs to build and test on a Debian machine, only what is missing.
 # CUDA is optional: with nvcc at /usr/local/cuda/bin (or on PATH) the CUDA backend is built too.
 set -euo pipefail
-packages=(cmake ninja-build g++ libgtest-dev libgmock-dev libbenchmark-dev nlohmann-json3-dev libcli11-dev)
+packages=(cmake ninja-build g++ libgtest-dev libgmock-dev libbenchmark-dev nlohmann-json3-dev libcli11-dev pkg-config coinor-libcbc-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

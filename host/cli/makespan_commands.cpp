@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <fstream>
 #include <iomanip>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -10,6 +11,7 @@
 
 #include "commands.hpp"
 #include "warpspan/core/error.hpp"
+#include "warpspan/exact/ilp.hpp"
 #include "warpspan/exact/search.hpp"
 #include "warpspan/io/svg.hpp"
 #include "warpspan/makespan/bounds.hpp"
@@ -286,30 +288,51 @@ struct exact_cmd {
   problem_options po;
   std::string method = "auto";
   std::string backend = "auto";
+  std::string constraints = "short";
+  std::string lp_file;
   exact_options xo;
   bool as_json = false;
   bool no_table = false;
 
   void add(CLI::App& app, std::vector<std::pair<CLI::App*, command_fn>>& commands) {
     auto* sub = app.add_subcommand(
-        "exact", "the exact worst-case makespan by search over work-conserving schedules (paper 001; issue 4)");
+        "exact", "the exact worst-case makespan by search over work-conserving schedules or by the binary ILP of 001 "
+                 "Sec. 5 solved with COIN-OR CBC (issue 4)");
     po.add(sub);
-    sub->add_option("--method", method, "search or auto (the ILP of 001 is not built yet)")->capture_default_str();
+    sub->add_option("--method", method, "search (multiset search), ilp (001's binary ILP with CBC) or auto (= search)")
+        ->capture_default_str();
+    sub->add_option("--constraints", constraints, "with ilp: the work-conserving constraints of 001 Sec. 5.4, short or long")
+        ->capture_default_str();
+    sub->add_option("--lp", lp_file, "write the ILP in CPLEX LP format to FILE (any method; works without CBC)");
     sub->add_option("--backend", backend, "cpu or auto (the CUDA search is not built yet)")->capture_default_str();
     sub->add_option("--time-limit", xo.time_limit_s, "stop after this many seconds and report the proven interval");
-    sub->add_option("--max-states", xo.max_states, "stop after memoising this many states (default 50,000,000)");
+    sub->add_option("--max-states", xo.max_states, "search: stop after memoising this many states (default 50,000,000)");
     sub->add_flag("--json", as_json, "print one JSON object");
     sub->add_flag("--no-table", no_table, "do not draw the witness schedule");
     commands.emplace_back(sub, [this] { return run(); });
   }
 
   int run() {
-    if (method != "search" && method != "auto")
-      throw input_error("--method: '" + method + "' is not available (this build has: search, auto)");
+    if (method != "search" && method != "ilp" && method != "auto")
+      throw input_error("--method: '" + method + "' is not a method (expected search, ilp or auto)");
+    if (constraints != "short" && constraints != "long")
+      throw input_error("--constraints: '" + constraints + "' is not a form (expected short or long)");
     if (backend != "cpu" && backend != "auto")
       throw input_error("--backend: '" + backend + "' is not available for exact (this build has: cpu, auto)");
     if (xo.time_limit_s < 0 || !std::isfinite(xo.time_limit_s)) throw input_error("--time-limit must be 0 or more");
     const problem prob = po.make();
+    const ilp_constraints form = constraints == "long" ? ilp_constraints::long_form : ilp_constraints::short_form;
+    std::string lp_note;
+    if (!lp_file.empty()) {
+      const std::string text = ilp_lp_text(prob, 0, form);
+      std::ofstream out(lp_file, std::ios::binary);
+      out << text;
+      if (!out) throw input_error("--lp: cannot write '" + lp_file + "'");
+      const auto [vars, rows] = ilp_size(prob, 0, form);
+      lp_note = "wrote the ILP (" + std::to_string(vars) + " binary variables, " + std::to_string(rows) + " constraints, " +
+                constraints + " form) to " + lp_file;
+    }
+    if (method == "ilp") return run_ilp(prob, form, lp_note);
     const exact_result r = exact_search_cpu(prob, xo);
     const built_schedule b = build_schedule(prob, r.best_string);
     if (as_json) {
@@ -325,16 +348,58 @@ struct exact_cmd {
                   {"pessimistic", pessimistic_bound(prob)},
                   {"problem", problem_json(prob)}};
       if (!r.complete) out["stop_reason"] = r.stop_reason;
+      if (!lp_file.empty()) out["lp_file"] = lp_file;
       std::cout << out.dump() << '\n';
       return 0;
     }
     std::cout << "kernel      " << to_run_length(prob.kernel) << ", W = " << prob.warps << ", " << describe(prob.sm) << "\n";
+    if (!lp_note.empty()) std::cout << "lp          " << lp_note << "\n";
     if (r.complete)
       std::cout << "exact       " << r.makespan << " cycles (search, " << r.states << " states, " << std::setprecision(3)
                 << r.elapsed_s << " s)\n";
     else
       std::cout << "stopped     " << r.stop_reason << " after " << r.states << " states, " << std::setprecision(3)
                 << r.elapsed_s << " s\nproven      " << r.lower << " <= worst case <= " << r.upper << " cycles\n";
+    std::cout << "witness     " << join(one_based(r.best_string)) << "\n";
+    if (!no_table) std::cout << "\n" << render_table(prob, b);
+    return 0;
+  }
+
+  int run_ilp(const problem& prob, ilp_constraints form, const std::string& lp_note) {
+    ilp_options io;
+    io.constraints = form;
+    io.time_limit_s = xo.time_limit_s;
+    const ilp_result r = exact_ilp(prob, io);
+    const built_schedule b = build_schedule(prob, r.best_string);
+    if (as_json) {
+      json out = {{"complete", r.complete},
+                  {"makespan", r.complete ? json(r.makespan) : json(nullptr)},
+                  {"lower", r.lower},
+                  {"upper", r.upper},
+                  {"method", "ilp"},
+                  {"backend", "cpu"},
+                  {"solver", "cbc"},
+                  {"constraint_form", constraints},
+                  {"variables", r.variables},
+                  {"constraints", r.constraints},
+                  {"elapsed_s", r.elapsed_s},
+                  {"best_string", one_based(r.best_string)},
+                  {"pessimistic", pessimistic_bound(prob)},
+                  {"problem", problem_json(prob)}};
+      if (!r.complete) out["stop_reason"] = r.status;
+      if (!lp_file.empty()) out["lp_file"] = lp_file;
+      std::cout << out.dump() << '\n';
+      return 0;
+    }
+    std::cout << "kernel      " << to_run_length(prob.kernel) << ", W = " << prob.warps << ", " << describe(prob.sm) << "\n"
+              << "ilp         " << r.variables << " binary variables, " << r.constraints << " constraints (" << constraints
+              << " work-conserving constraints)\n";
+    if (!lp_note.empty()) std::cout << "lp          " << lp_note << "\n";
+    if (r.complete)
+      std::cout << "exact       " << r.makespan << " cycles (ILP with CBC, " << std::setprecision(3) << r.elapsed_s << " s)\n";
+    else
+      std::cout << "stopped     " << r.status << " after " << std::setprecision(3) << r.elapsed_s << " s\nproven      "
+                << r.lower << " <= worst case <= " << r.upper << " cycles\n";
     std::cout << "witness     " << join(one_based(r.best_string)) << "\n";
     if (!no_table) std::cout << "\n" << render_table(prob, b);
     return 0;
