@@ -683,7 +683,7 @@ cbc_outcome solve_time_limited(Cbc_Model* cbc, double seconds, bool known_feasib
           o.objective = head[3];
           o.bound = head[4];
           o.solution.resize(n);
-          std::memcpy(o.solution.data(), buf.data() + at, n * sizeof(double));
+          if (n > 0) std::memcpy(o.solution.data(), buf.data() + at, n * sizeof(double));
           o.why = buf.substr(at + n * sizeof(double));
           if (!(o.infeasible && known_feasible)) return o;
         }
