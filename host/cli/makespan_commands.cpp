@@ -293,6 +293,7 @@ struct exact_cmd {
   exact_options xo;
   bool as_json = false;
   bool no_table = false;
+  bool no_prune = false;
 
   void add(CLI::App& app, std::vector<std::pair<CLI::App*, command_fn>>& commands) {
     auto* sub = app.add_subcommand(
@@ -304,9 +305,14 @@ struct exact_cmd {
     sub->add_option("--constraints", constraints, "with ilp: the work-conserving constraints of 001 Sec. 5.4, short or long")
         ->capture_default_str();
     sub->add_option("--lp", lp_file, "write the ILP in CPLEX LP format to FILE (any method; works without CBC)");
-    sub->add_option("--backend", backend, "cpu or auto (the CUDA search is not built yet)")->capture_default_str();
+    sub->add_option("--backend", backend,
+                    "search: cpu (progress sweep), cuda (level-by-level search on the device) or auto (= cpu)")
+        ->capture_default_str();
     sub->add_option("--time-limit", xo.time_limit_s, "stop after this many seconds and report the proven interval");
-    sub->add_option("--max-states", xo.max_states, "search: stop after memoising this many states (default 50,000,000)");
+    sub->add_option("--max-states", xo.max_states,
+                    "search: stop after reaching this many states (default: no limit; the held states may take at most half the memory)");
+    sub->add_option("--threads", xo.threads, "search: CPU threads (default: all cores)");
+    sub->add_flag("--no-prune", no_prune, "search: expand every reachable state (no bound against the lower bound)");
     sub->add_flag("--json", as_json, "print one JSON object");
     sub->add_flag("--no-table", no_table, "do not draw the witness schedule");
     commands.emplace_back(sub, [this] { return run(); });
@@ -317,8 +323,7 @@ struct exact_cmd {
       throw input_error("--method: '" + method + "' is not a method (expected search, ilp or auto)");
     if (constraints != "short" && constraints != "long")
       throw input_error("--constraints: '" + constraints + "' is not a form (expected short or long)");
-    if (backend != "cpu" && backend != "auto")
-      throw input_error("--backend: '" + backend + "' is not available for exact (this build has: cpu, auto)");
+    const backend_kind kind = parse_backend(backend);
     if (xo.time_limit_s < 0 || !std::isfinite(xo.time_limit_s)) throw input_error("--time-limit must be 0 or more");
     const problem prob = po.make();
     const ilp_constraints form = constraints == "long" ? ilp_constraints::long_form : ilp_constraints::short_form;
@@ -333,7 +338,10 @@ struct exact_cmd {
                 constraints + " form) to " + lp_file;
     }
     if (method == "ilp") return run_ilp(prob, form, lp_note);
-    const exact_result r = exact_search_cpu(prob, xo);
+    xo.prune = !no_prune;
+    std::string algorithm;
+    const exact_result r = exact_search(prob, xo, kind, &algorithm);
+    const bool on_gpu = algorithm == "levels";
     const built_schedule b = build_schedule(prob, r.best_string);
     if (as_json) {
       json out = {{"complete", r.complete},
@@ -341,9 +349,11 @@ struct exact_cmd {
                   {"lower", r.lower},
                   {"upper", r.upper},
                   {"method", "search"},
-                  {"backend", "cpu"},
+                  {"algorithm", algorithm},
+                  {"backend", on_gpu ? "cuda" : "cpu"},
                   {"elapsed_s", r.elapsed_s},
                   {"states", r.states},
+                  {"pruned", r.pruned},
                   {"best_string", one_based(r.best_string)},
                   {"pessimistic", pessimistic_bound(prob)},
                   {"problem", problem_json(prob)}};
@@ -355,8 +365,9 @@ struct exact_cmd {
     std::cout << "kernel      " << to_run_length(prob.kernel) << ", W = " << prob.warps << ", " << describe(prob.sm) << "\n";
     if (!lp_note.empty()) std::cout << "lp          " << lp_note << "\n";
     if (r.complete)
-      std::cout << "exact       " << r.makespan << " cycles (search, " << r.states << " states, " << std::setprecision(3)
-                << r.elapsed_s << " s)\n";
+      std::cout << "exact       " << r.makespan << " cycles (" << algorithm << " search on " << (on_gpu ? "cuda" : "cpu")
+                << ", " << r.states << " states, " << r.pruned << " pruned, " << std::setprecision(3) << r.elapsed_s
+                << " s)\n";
     else
       std::cout << "stopped     " << r.stop_reason << " after " << r.states << " states, " << std::setprecision(3)
                 << r.elapsed_s << " s\nproven      " << r.lower << " <= worst case <= " << r.upper << " cycles\n";
@@ -433,7 +444,7 @@ struct bound_cmd {
       xo.time_limit_s = time_limit;
       for (std::uint32_t y = 1; y <= exact_up_to; ++y) {
         const problem py = make_problem(prob.kernel, prob.sm, y);
-        const exact_result r = exact_search_cpu(py, xo);
+        const exact_result r = exact_search(py, xo, backend_kind::cpu);
         if (!r.complete) {
           // Only exact T(y) make the estimate safe: stop at the first y not solved.
           out["stopped_at"] = y;

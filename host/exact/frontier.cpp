@@ -19,38 +19,28 @@ frontier_view checked_view(const problem& prob) {
   return make_frontier_view(prob.view());
 }
 
-std::vector<std::uint16_t> witness_from_levels(const frontier_view& v, const std::vector<std::vector<packed_state>>& levels,
-                                               std::uint32_t makespan) {
-  // Backwards: a state of level t - 1 with the chosen state of level t among its successors.
-  std::vector<std::vector<std::uint8_t>> takes(makespan, std::vector<std::uint8_t>(v.instructions, 0));
-  packed_state cur = final_state(v);
-  for (std::uint32_t t = makespan; t-- > 0;) {
-    bool found = false;
-    for (const packed_state s : levels[t]) {
-      successor_enum e;
-      if (!e.start(v, s)) continue;
-      do {
-        if (e.successor(v) == cur) {
-          for (std::uint32_t k = 0; k < v.instructions; ++k) takes[t][k] = static_cast<std::uint8_t>(e.take_at(v, k));
-          found = true;
-        }
-      } while (!found && e.advance(v));
-      if (found) {
-        cur = s;
-        break;
-      }
+bool takes_between(const frontier_view& v, packed_state from, packed_state to, std::vector<std::uint8_t>& takes) {
+  successor_enum e;
+  if (!e.start(v, from)) return false;
+  do {
+    if (e.successor(v) == to) {
+      takes.assign(v.instructions, 0);
+      for (std::uint32_t k = 0; k < v.instructions; ++k) takes[k] = static_cast<std::uint8_t>(e.take_at(v, k));
+      return true;
     }
-    if (!found) throw std::logic_error("exact search: no predecessor found while backtracking the witness");
-  }
-  // Forwards: take[k] warps leave level k in cycle t + 1, the lowest-numbered ones there.
+  } while (e.advance(v));
+  return false;
+}
+
+std::vector<std::uint16_t> string_from_takes(const frontier_view& v, std::vector<std::vector<std::uint8_t>> takes) {
   std::vector<std::uint32_t> progress(v.warps, 0);
   std::vector<std::uint16_t> str;
-  for (std::uint32_t t = 0; t < makespan; ++t) {
+  for (auto& take : takes) {
     std::vector<std::uint32_t> moved;
     for (std::uint32_t w = 0; w < v.warps; ++w) {
       const std::uint32_t k = progress[w];
-      if (k < v.instructions && takes[t][k] > 0) {
-        --takes[t][k];
+      if (k < v.instructions && take[k] > 0) {
+        --take[k];
         moved.push_back(w);
         str.push_back(static_cast<std::uint16_t>(w));
       }
@@ -58,6 +48,24 @@ std::vector<std::uint16_t> witness_from_levels(const frontier_view& v, const std
     for (std::uint32_t w : moved) ++progress[w];
   }
   return str;
+}
+
+std::vector<std::uint16_t> witness_from_levels(const frontier_view& v, const std::vector<std::vector<packed_state>>& levels,
+                                               std::uint32_t makespan) {
+  // Backwards: a state of level t - 1 with the chosen state of level t among its successors.
+  std::vector<std::vector<std::uint8_t>> takes(makespan);
+  packed_state cur = final_state(v);
+  for (std::uint32_t t = makespan; t-- > 0;) {
+    bool found = false;
+    for (const packed_state s : levels[t])
+      if (takes_between(v, s, cur, takes[t])) {
+        cur = s;
+        found = true;
+        break;
+      }
+    if (!found) throw std::logic_error("exact search: no predecessor found while backtracking the witness");
+  }
+  return string_from_takes(v, std::move(takes));
 }
 
 }  // namespace exact_detail

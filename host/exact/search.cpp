@@ -7,6 +7,7 @@
 
 #include "warpspan/core/error.hpp"
 #include "warpspan/exact/frontier_host.hpp"
+#include "warpspan/exact/packed_table.hpp"
 #include "warpspan/makespan/bounds.hpp"
 #include "warpspan/makespan/chains.hpp"
 #include "warpspan/makespan/schedule_table.hpp"
@@ -21,86 +22,36 @@ struct stop_search {
   std::string reason;
 };
 
-__extension__ typedef unsigned __int128 u128;
-
 /// The memo: longest remaining cycles per state. States of up to 16 warps with at most 254
-/// instructions pack into 128 bits (the sorted progress of each warp, a byte each) and go into an
-/// open-addressing table; larger ones into a map keyed by the count string.
+/// instructions go packed into an open-addressing table; larger ones into a map keyed by the count
+/// string.
 class state_memo {
  public:
   explicit state_memo(std::uint32_t warps, std::uint32_t instructions)
-      : packed_(warps <= 16 && instructions < 255) {
-    if (packed_) grow(std::size_t{1} << 16);
-  }
+      : packed_(warps <= frontier_max_warps && instructions <= frontier_max_instructions), table_(packed_ ? 1u << 16 : 16) {}
 
   const std::uint16_t* find(const state& s) const {
-    if (!packed_) {
-      const auto it = map_.find(s);
-      return it == map_.end() ? nullptr : &it->second;
-    }
-    const u128 key = pack(s);
-    for (std::size_t i = slot(key);; i = (i + 1) & mask_) {
-      if (keys_[i] == 0) return nullptr;  // packed states are never 0: progress bytes start at 1
-      if (keys_[i] == key) return &values_[i];
-    }
+    if (packed_) return table_.find(pack(s));
+    const auto it = map_.find(s);
+    return it == map_.end() ? nullptr : &it->second;
   }
 
   void insert(const state& s, std::uint16_t value) {
-    if (!packed_) {
+    if (packed_)
+      table_.insert_max(pack(s), value);
+    else
       map_.emplace(s, value);
-      return;
-    }
-    if (4 * (size_ + 1) > 3 * keys_.size()) grow(2 * keys_.size());  // load at most 3/4
-    put(pack(s), value);
   }
 
-  std::uint64_t size() const { return packed_ ? size_ : map_.size(); }
+  std::uint64_t size() const { return packed_ ? table_.size() : map_.size(); }
 
  private:
-  /// Level counts -> warp progress in increasing order, one byte each (+1 so no warp packs to 0
-  /// and states of different progress never collide).
-  static u128 pack(const state& s) {
-    u128 key = 0;
-    for (std::size_t k = 0; k < s.size(); ++k)
-      for (int c = static_cast<std::uint8_t>(s[k]); c > 0; --c) key = (key << 8) | (k + 1);
-    return key;
-  }
-
-  std::size_t slot(u128 key) const {
-    const std::uint64_t lo = static_cast<std::uint64_t>(key), hi = static_cast<std::uint64_t>(key >> 64);
-    std::uint64_t h = (lo ^ (hi * 0x9E3779B97F4A7C15ull)) * 0xBF58476D1CE4E5B9ull;
-    h ^= h >> 31;
-    return static_cast<std::size_t>(h) & mask_;
-  }
-
-  void put(u128 key, std::uint16_t value) {
-    for (std::size_t i = slot(key);; i = (i + 1) & mask_) {
-      if (keys_[i] == 0) {
-        keys_[i] = key;
-        values_[i] = value;
-        ++size_;
-        return;
-      }
-      if (keys_[i] == key) return;
-    }
-  }
-
-  void grow(std::size_t slots) {
-    std::vector<u128> keys(std::move(keys_));
-    std::vector<std::uint16_t> values(std::move(values_));
-    keys_.assign(slots, 0);
-    values_.assign(slots, 0);
-    mask_ = slots - 1;
-    size_ = 0;
-    for (std::size_t i = 0; i < keys.size(); ++i)
-      if (keys[i] != 0) put(keys[i], values[i]);
+  static packed_state pack(const state& s) {
+    return pack_counts(reinterpret_cast<const std::uint8_t*>(s.data()), static_cast<std::uint32_t>(s.size() - 1));
   }
 
   bool packed_;
-  std::vector<u128> keys_;
-  std::vector<std::uint16_t> values_;
-  std::size_t mask_ = 0;
-  std::uint64_t size_ = 0;
+  packed_table table_;
   std::unordered_map<state, std::uint16_t> map_;
 };
 
@@ -277,6 +228,25 @@ exact_result exact_search_cpu(const problem& prob, const exact_options& options)
   }
   r.states = s.states();
   r.elapsed_s = std::chrono::duration<double>(clock_type::now() - start).count();
+  return r;
+}
+
+exact_result exact_search(const problem& prob, const exact_options& options, backend_kind backend, std::string* used) {
+  const bool packs = prob.warps <= frontier_max_warps && prob.instructions() <= frontier_max_instructions;
+  std::string name;
+  exact_result r;
+  // auto stays on the CPU: the device search has not been measured against the sweep yet.
+  if (backend == backend_kind::cuda && resolve_backend(backend) == backend_kind::cuda) {
+    name = "levels";
+    r = exact_frontier_cuda(prob, options);
+  } else if (packs) {
+    name = "sweep";
+    r = exact_sweep_cpu(prob, options);
+  } else {
+    name = "depth-first";
+    r = exact_search_cpu(prob, options);
+  }
+  if (used) *used = name;
   return r;
 }
 

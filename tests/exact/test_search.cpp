@@ -2,55 +2,16 @@
 // and the best over all pseudo-precedence strings), the values MODEL.md gives, and its witnesses.
 #include <gtest/gtest.h>
 
-#include <functional>
-#include <map>
 #include <random>
+#include <string>
 
+#include "brute_force.hpp"
 #include "test_util.hpp"
 #include "warpspan/exact/search.hpp"
 #include "warpspan/makespan/schedule_table.hpp"
 
 namespace warpspan {
 namespace {
-
-/// Longest work-conserving schedule by depth-first search over the issue sets of individual warps
-/// (warps told apart, no multisets, no builder), memoised on the per-warp progress.
-std::uint32_t brute_worst(const problem& prob) {
-  const problem_view p = prob.view();
-  std::map<std::vector<std::uint32_t>, std::uint32_t> memo;
-  std::function<std::uint32_t(std::vector<std::uint32_t>&)> longest = [&](std::vector<std::uint32_t>& done) {
-    if (const auto it = memo.find(done); it != memo.end()) return it->second;
-    std::vector<std::uint32_t> ready;
-    for (std::uint32_t w = 0; w < p.warps; ++w)
-      if (done[w] < p.instructions) ready.push_back(w);
-    if (ready.empty()) return 0u;
-    std::uint32_t best = 0;
-    for (std::uint32_t mask = 1; mask < (1u << ready.size()); ++mask) {
-      std::vector<int> use(p.ntypes + 1, 0);
-      bool ok = true;
-      for (std::size_t k = 0; k < ready.size() && ok; ++k)
-        if (mask >> k & 1) {
-          const int ty = p.types[done[ready[k]]];
-          ok = ++use[ty] <= p.cap[ty] && (!p.limited || ++use[p.ntypes] <= p.cap[p.ntypes]);
-        }
-      for (std::size_t k = 0; k < ready.size() && ok; ++k)
-        if (!(mask >> k & 1)) {
-          const int ty = p.types[done[ready[k]]];
-          ok = use[ty] >= p.cap[ty] || (p.limited && use[p.ntypes] >= p.cap[p.ntypes]);
-        }
-      if (!ok) continue;
-      for (std::size_t k = 0; k < ready.size(); ++k)
-        if (mask >> k & 1) ++done[ready[k]];
-      best = std::max(best, 1 + longest(done));
-      for (std::size_t k = 0; k < ready.size(); ++k)
-        if (mask >> k & 1) --done[ready[k]];
-    }
-    memo.emplace(done, best);
-    return best;
-  };
-  std::vector<std::uint32_t> done(p.warps, 0);
-  return longest(done);
-}
 
 void expect_witness(const problem& prob, const exact_result& r) {
   ASSERT_TRUE(r.complete);
@@ -74,7 +35,7 @@ TEST(ExactSearch, EqualsBruteForceOnRandomSmallCases) {
     limited += schedulers > 0;
     const problem prob = test::make(kernel, warps, sigma[0], sigma[1], sigma[2], sigma[3], schedulers);
     const exact_result r = exact_search_cpu(prob);
-    ASSERT_EQ(r.makespan, brute_worst(prob)) << kernel << " W=" << warps << " schedulers " << schedulers;
+    ASSERT_EQ(r.makespan, test::brute_worst(prob)) << kernel << " W=" << warps << " schedulers " << schedulers;
     expect_witness(prob, r);
   }
   EXPECT_GT(limited, 20);
@@ -86,12 +47,12 @@ TEST(ExactSearch, PaperFigures) {
   const problem lcl = test::make("LCL", 4, 1, 1);
   const exact_result a = exact_search_cpu(lcl);
   EXPECT_GE(a.makespan, 9u);
-  EXPECT_EQ(a.makespan, brute_worst(lcl));
+  EXPECT_EQ(a.makespan, test::brute_worst(lcl));
   expect_witness(lcl, a);
   const problem lccl = test::make("LCCL", 3, 1, 1);
   const exact_result b = exact_search_cpu(lccl);
   EXPECT_GE(b.makespan, 8u);
-  EXPECT_EQ(b.makespan, brute_worst(lccl));
+  EXPECT_EQ(b.makespan, test::brute_worst(lccl));
 }
 
 TEST(ExactSearch, VoronoiFirstWarps) {
@@ -106,8 +67,8 @@ TEST(ExactSearch, VoronoiFirstWarps) {
   }
   EXPECT_EQ(exact_search_cpu(test::make("5L9C2L8C", 4, 1, 4)).makespan, 44u);
   // The warp-by-warp search (no multisets) agrees: 45, and 44 with one C fewer.
-  EXPECT_EQ(brute_worst(test::make("5L9C2L9C", 4, 1, 4)), 45u);
-  EXPECT_EQ(brute_worst(test::make("5L9C2L8C", 4, 1, 4)), 44u);
+  EXPECT_EQ(test::brute_worst(test::make("5L9C2L9C", 4, 1, 4)), 45u);
+  EXPECT_EQ(test::brute_worst(test::make("5L9C2L8C", 4, 1, 4)), 44u);
 }
 
 TEST(ExactSearch, LimitsGiveAProvenInterval) {

@@ -4,53 +4,14 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <functional>
 
+#include "brute_force.hpp"
 #include "test_util.hpp"
 #include "warpspan/makespan/estimate.hpp"
 #include "warpspan/makespan/schedule_table.hpp"
 
 namespace warpspan {
 namespace {
-
-/// Longest work-conserving schedule, by depth-first search over the issue sets of each cycle. A
-/// set is allowed when it respects the capacities and every ready warp left out finds its type (or
-/// the scheduler limit) full. Written independently of the builder on purpose.
-std::uint32_t exhaustive_worst(const problem& prob) {
-  const problem_view p = prob.view();
-  std::function<std::uint32_t(std::vector<std::uint32_t>&)> longest = [&](std::vector<std::uint32_t>& done) {
-    std::vector<std::uint32_t> ready;
-    for (std::uint32_t w = 0; w < p.warps; ++w)
-      if (done[w] < p.instructions) ready.push_back(w);
-    if (ready.empty()) return 0u;
-    std::uint32_t best = 0;
-    const std::uint32_t subsets = 1u << ready.size();
-    for (std::uint32_t mask = 1; mask < subsets; ++mask) {
-      std::vector<int> use(p.ntypes + 1, 0);
-      bool ok = true;
-      for (std::size_t k = 0; k < ready.size() && ok; ++k)
-        if (mask >> k & 1) {
-          const int ty = p.types[done[ready[k]]];
-          ok = ++use[ty] <= p.cap[ty] && (!p.limited || ++use[p.ntypes] <= p.cap[p.ntypes]);
-        }
-      if (!ok) continue;
-      for (std::size_t k = 0; k < ready.size() && ok; ++k)
-        if (!(mask >> k & 1)) {
-          const int ty = p.types[done[ready[k]]];
-          ok = use[ty] >= p.cap[ty] || (p.limited && use[p.ntypes] >= p.cap[p.ntypes]);
-        }
-      if (!ok) continue;
-      for (std::size_t k = 0; k < ready.size(); ++k)
-        if (mask >> k & 1) ++done[ready[k]];
-      best = std::max(best, 1 + longest(done));
-      for (std::size_t k = 0; k < ready.size(); ++k)
-        if (mask >> k & 1) --done[ready[k]];
-    }
-    return best;
-  };
-  std::vector<std::uint32_t> done(p.warps, 0);
-  return longest(done);
-}
 
 /// The best makespan over every distinct permutation of the multiset.
 std::uint32_t best_over_all_strings(const problem& prob) {
@@ -77,7 +38,7 @@ TEST(Exhaustive, BestStringEqualsWorstWorkConservingSchedule) {
     const problem prob = test::make(c.kernel, c.warps, c.sigma_l, c.sigma_c, c.sigma_s, 0, c.schedulers);
 
     const std::uint32_t by_strings = best_over_all_strings(prob);
-    const std::uint32_t by_schedules = exhaustive_worst(prob);
+    const std::uint32_t by_schedules = test::brute_worst(prob);
 
     EXPECT_EQ(by_strings, by_schedules) << c.kernel << " W=" << c.warps;
   }
@@ -87,7 +48,7 @@ TEST(Exhaustive, PapersLclFourWarpsWorstCaseIsNine) {
   // Fig. 5's schedule (9 cycles) is the worst for LCL, 4 warps, sigma_L = sigma_C = 1.
   const problem prob = test::make("LCL", 4, 1, 1);
 
-  EXPECT_EQ(exhaustive_worst(prob), 9u);
+  EXPECT_EQ(test::brute_worst(prob), 9u);
 }
 
 TEST(Exhaustive, AnnealingReachesTheWorstCaseOnSmallCases) {
@@ -101,7 +62,7 @@ TEST(Exhaustive, AnnealingReachesTheWorstCaseOnSmallCases) {
 
     const estimate_result r = run_estimate(prob, o);
 
-    EXPECT_EQ(r.best_makespan, exhaustive_worst(prob)) << c.kernel << " W=" << c.warps;
+    EXPECT_EQ(r.best_makespan, test::brute_worst(prob)) << c.kernel << " W=" << c.warps;
     EXPECT_EQ(build_schedule(prob, r.best_string).makespan, r.best_makespan);
   }
 }

@@ -31,6 +31,7 @@ struct frontier_view {
   std::uint8_t type_of[256] = {};         ///< type of the instruction at each level < I
   std::uint8_t level_begin[5] = {};       ///< levels of type t: level_list[level_begin[t] .. level_begin[t+1])
   std::uint8_t level_list[256] = {};
+  std::uint8_t rem[256][4] = {};          ///< instructions of type t at levels >= k (for the bound)
 };
 
 /// Builds the view; the caller checks W <= 16 and I <= 254.
@@ -49,6 +50,10 @@ inline frontier_view make_frontier_view(const problem_view& p) {
   }
   v.level_begin[p.ntypes] = static_cast<std::uint8_t>(n);
   for (std::uint32_t k = 0; k < p.instructions; ++k) v.type_of[k] = p.types[k];
+  for (std::uint32_t k = p.instructions; k-- > 0;) {
+    for (std::uint32_t t = 0; t < p.ntypes; ++t) v.rem[k][t] = v.rem[k + 1][t];
+    ++v.rem[k][p.types[k]];
+  }
   return v;
 }
 
@@ -78,6 +83,41 @@ WARPSPAN_HD_INLINE packed_state final_state(const frontier_view& v) {
   packed_state key = 0;
   for (std::uint32_t w = 0; w < v.warps; ++w) key = (key << 8) | (v.instructions + 1);
   return key;
+}
+
+/// An upper bound on the cycles a state still needs, by any work-conserving schedule. Let w be the
+/// warp that finishes last. In every cycle w either issues or stalls; it stalls only when its type
+/// U is full (cap[U] issues of U by other warps) or the scheduler limit is (limit issues by others).
+/// So the cycles are at most r_w + sum_U floor(R_U(others) / cap_U) [+ floor(R(others) / limit)],
+/// with r_w what w has left and R_U(others) what the others have left of U. Second form, for any
+/// type V: a cycle either issues a V (at most R_V such cycles) or not, and then w issues a non-V or
+/// stalls on a full non-V type or the limit. The bound is the smaller of the forms, maximised over
+/// the levels where w may be. `count` is the state's per-level warp count (successor_enum::count).
+WARPSPAN_HD_INLINE std::uint32_t remaining_bound(const frontier_view& v, const std::uint8_t* count) {
+  if (count[v.instructions] == v.warps) return 0;
+  std::uint32_t total[4] = {}, all = 0;
+  for (std::uint32_t k = 0; k < v.instructions; ++k)
+    for (std::uint32_t t = 0; t < v.ntypes; ++t) total[t] += count[k] * static_cast<std::uint32_t>(v.rem[k][t]);
+  for (std::uint32_t t = 0; t < v.ntypes; ++t) all += total[t];
+  std::uint32_t by_warp = 0, by_type[4] = {};
+  for (std::uint32_t k = 0; k < v.instructions; ++k) {
+    if (count[k] == 0) continue;
+    const std::uint32_t left = v.instructions - k;
+    std::uint32_t stall = v.limit ? (all - left) / v.limit : 0, per_type[4] = {};
+    for (std::uint32_t t = 0; t < v.ntypes; ++t) {
+      per_type[t] = (total[t] - v.rem[k][t]) / v.cap[t];
+      stall += per_type[t];
+    }
+    if (left + stall > by_warp) by_warp = left + stall;
+    for (std::uint32_t t = 0; t < v.ntypes; ++t) {
+      const std::uint32_t b = total[t] + left - v.rem[k][t] + stall - per_type[t];
+      if (b > by_type[t]) by_type[t] = b;
+    }
+  }
+  std::uint32_t bound = by_warp;
+  for (std::uint32_t t = 0; t < v.ntypes; ++t)
+    if (by_type[t] < bound) bound = by_type[t];
+  return bound;
 }
 
 /// Lexicographically next vector x over slots [0, n) with x[i] <= cap[i] and the same sum; false

@@ -17,6 +17,14 @@ frontier_view checked_view(const problem& prob);
 std::vector<std::uint16_t> witness_from_levels(const frontier_view& v, const std::vector<std::vector<packed_state>>& levels,
                                                std::uint32_t makespan);
 
+/// The pseudo-precedence string of a schedule given per cycle: takes[t][k] warps leave level k in
+/// cycle t + 1 (the lowest-numbered warps there).
+std::vector<std::uint16_t> string_from_takes(const frontier_view& v, std::vector<std::vector<std::uint8_t>> takes);
+
+/// The issue vector (warps leaving each level) of the successor of `from` equal to `to`; false when
+/// `to` is not a successor.
+bool takes_between(const frontier_view& v, packed_state from, packed_state to, std::vector<std::uint8_t>& takes);
+
 /// For a run stopped early: lower = the best of the standard strings (or more, if r.lower already
 /// holds more), upper = the pessimistic bound; best_string attains lower.
 void fill_interval(const problem& prob, exact_result& r, std::uint32_t unused = 0);

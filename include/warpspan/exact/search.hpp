@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "warpspan/core/backend.hpp"
 #include "warpspan/makespan/problem.hpp"
 
 namespace warpspan {
@@ -17,6 +18,15 @@ namespace warpspan {
 struct exact_options {
   double time_limit_s = 0;        ///< stop after this many seconds (0: none)
   std::uint64_t max_states = 0;   ///< stop after memoising this many states (0: a default by memory)
+  bool prune = true;              ///< progress sweep: drop states that cannot beat the lower bound
+  /// Progress sweep: a string known to build (for example the annealing's best); its makespan is
+  /// the lower bound pruned against (default: the best of the standard initial strings).
+  std::vector<std::uint16_t> lower_string;
+  unsigned threads = 0;           ///< progress sweep: CPU threads (0: all cores)
+  /// Progress sweep: states kept for backtracking a witness, at most (0: 100,000,000, about 1.8 GB).
+  /// Beyond it the sweep drops them and, only if it beats the lower bound, sweeps again keeping
+  /// just the states that can lie on a path as long as the answer.
+  std::uint64_t witness_states = 0;
 };
 
 struct exact_result {
@@ -24,7 +34,8 @@ struct exact_result {
   std::uint32_t makespan = 0;     ///< the exact worst case when complete
   std::uint32_t lower = 0;        ///< proven bounds (equal to makespan when complete)
   std::uint32_t upper = 0;
-  std::uint64_t states = 0;       ///< distinct states memoised
+  std::uint64_t states = 0;       ///< distinct states memoised (progress sweep: reached)
+  std::uint64_t pruned = 0;       ///< progress sweep: states dropped by the bound
   double elapsed_s = 0;
   std::string stop_reason;        ///< why an incomplete run stopped
   std::vector<std::uint16_t> best_string;  ///< 0-based warp ids; builds to `makespan` (or `lower`)
@@ -35,6 +46,26 @@ inline constexpr std::uint32_t exact_max_warps = 255;
 
 /// The CPU reference search. Throws input_error when W is over exact_max_warps.
 exact_result exact_search_cpu(const problem& prob, const exact_options& options = {});
+
+/// The same answer by a sweep over total progress: every cycle raises the sum of the warps'
+/// progress, so the states can be taken in order of that sum, each exactly once, carrying the
+/// longest known way to reach it; only the next few sums (at most the largest issue count) are
+/// held as hash tables. A state whose longest way in plus `remaining_bound` cannot beat the lower
+/// bound is dropped (options.prune); if nothing beats it, the lower bound is the answer and its
+/// string the witness. Expanded states are kept (sorted per sum) to backtrack the witness while
+/// they fit `witness_states`. `max_states` bounds the states reached. A run stopped by a limit
+/// proves [lower, max over the held states of way in + bound]. The states of one sum are expanded
+/// by `threads` threads, each writing successors to per-thread buffers that are then merged into
+/// hash tables sharded by key, one shard per thread. At most 16 warps and 254 instructions.
+exact_result exact_sweep_cpu(const problem& prob, const exact_options& options = {});
+
+/// What `exact --method search` runs: on the CPU, the progress sweep where states pack (at most
+/// 16 warps and 254 instructions) and the depth-first search beyond; on CUDA, the level-by-level
+/// search on the device (input_error when the build or the machine has no CUDA); auto is the CPU
+/// (the device search has not been measured against the sweep). `used` receives
+/// the algorithm's name: "sweep", "depth-first" or "levels".
+exact_result exact_search(const problem& prob, const exact_options& options, backend_kind backend,
+                          std::string* used = nullptr);
 
 /// The same answer by levels: level t holds every state reachable in exactly t cycles (sorted,
 /// without duplicates); the worst case is the last level that contains "all done". This is the

@@ -1,0 +1,293 @@
+// The exact search as a sweep over total progress (see exact_sweep_cpu in search.hpp).
+//
+// A cycle moves a state to a successor by a non-empty issue set, so the sum of the warps' progress
+// rises by the number of issues (1 .. the most one cycle can issue). Taking the states in order of
+// that sum visits each once, after all its predecessors: the longest way in is final when the state
+// is taken. Only the sums still to come within one cycle's reach are held, as hash tables; the
+// states taken are kept, per sum, to backtrack a witness.
+#include <algorithm>
+#include <chrono>
+#include <numeric>
+#include <thread>
+
+#include <unistd.h>
+
+#include "warpspan/core/error.hpp"
+#include "warpspan/exact/frontier.hpp"
+#include "warpspan/exact/frontier_host.hpp"
+#include "warpspan/exact/packed_table.hpp"
+#include "warpspan/exact/search.hpp"
+#include "warpspan/makespan/schedule_table.hpp"
+
+namespace warpspan {
+namespace {
+
+using clock_type = std::chrono::steady_clock;
+
+/// The states taken at one progress sum, sorted by key, with their longest way in.
+struct taken_states {
+  std::vector<packed_state> keys;
+  std::vector<std::uint16_t> way_in;
+};
+
+std::uint32_t most_issues(const frontier_view& v) {
+  std::uint32_t most = 0;
+  for (std::uint32_t t = 0; t < v.ntypes; ++t) most += std::min<std::uint32_t>(v.cap[t], v.warps);
+  if (v.limit != 0) most = std::min(most, v.limit);
+  return std::min(most, v.warps);
+}
+
+/// Backtracks a path of `length` cycles from the initial state to the final one through the taken
+/// states: a predecessor of the current state has a smaller sum (by at most `reach`), way in one
+/// less, and the current state among its successors.
+std::vector<std::uint16_t> sweep_witness(const frontier_view& v, const std::vector<taken_states>& taken,
+                                         std::uint32_t reach, std::uint32_t length) {
+  std::vector<std::vector<std::uint8_t>> takes(length);
+  packed_state cur = final_state(v);
+  std::uint32_t sum = v.warps * v.instructions;
+  for (std::uint32_t t = length; t-- > 0;) {
+    bool found = false;
+    for (std::uint32_t j = 1; j <= reach && j <= sum && !found; ++j) {
+      const taken_states& at = taken[sum - j];
+      for (std::size_t i = 0; i < at.keys.size() && !found; ++i)
+        if (at.way_in[i] == t && exact_detail::takes_between(v, at.keys[i], cur, takes[t])) {
+          cur = at.keys[i];
+          sum -= j;
+          found = true;
+        }
+    }
+    if (!found) throw std::logic_error("progress sweep: no predecessor found while backtracking the witness");
+  }
+  return exact_detail::string_from_takes(v, std::move(takes));
+}
+
+/// A successor on its way to the tables.
+struct pending {
+  packed_state key;
+  std::uint16_t way_in;
+};
+
+std::uint32_t shard_of(packed_state key, std::uint32_t shards) {
+  const std::uint64_t h = (static_cast<std::uint64_t>(key) ^ static_cast<std::uint64_t>(key >> 64)) * 0x9E3779B97F4A7C15ull;
+  return static_cast<std::uint32_t>((h >> 40) % shards);
+}
+
+std::uint64_t physical_memory_bytes() {
+  const long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGE_SIZE);
+  return pages > 0 && size > 0 ? static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(size) : (std::uint64_t{8} << 30);
+}
+
+/// One sweep. With `keep`, the expanded states are stored for the witness while they fit.
+class sweep {
+ public:
+  sweep(const frontier_view& v, const exact_options& o, std::uint32_t floor_value, std::uint64_t keep_limit)
+      : v_(v), o_(o), floor_(floor_value), keep_limit_(keep_limit), reach_(most_issues(v)), last_sum_(v.warps * v.instructions) {
+    threads_ = o.threads ? o.threads : std::max(1u, std::thread::hardware_concurrency());
+    threads_ = std::min(threads_, 64u);
+    window_.assign(reach_ + 1, std::vector<packed_table>(threads_, packed_table(16)));
+    memory_limit_ = physical_memory_bytes() / 2;
+    max_states_ = o.max_states;
+  }
+
+  /// Runs to the end or to a limit.
+  void run(clock_type::time_point start) {
+    const packed_state init = initial_state(v_);
+    window_[0][shard_of(init, threads_)].insert_max(init, 0);
+    taken_.assign(last_sum_ + 1, taken_states{});
+    for (std::uint32_t sum = 0; sum <= last_sum_; ++sum) {
+      std::vector<pending> here;
+      for (packed_table& shard : window_[sum % (reach_ + 1)]) {
+        shard.for_each([&](packed_state key, std::uint16_t way_in) { here.push_back({key, way_in}); });
+        shard.reset(16);
+      }
+      states_ += here.size();
+      expand(sum, here);
+      if (keeping_) {
+        std::vector<pending>& kept = expanded_;
+        std::sort(kept.begin(), kept.end(), [](const pending& a, const pending& b) { return a.key < b.key; });
+        kept_ += kept.size();
+        if (kept_ > keep_limit_) {
+          keeping_ = false;
+          taken_.clear();
+        } else {
+          taken_[sum].keys.reserve(kept.size());
+          taken_[sum].way_in.reserve(kept.size());
+          for (const pending& p : kept) {
+            taken_[sum].keys.push_back(p.key);
+            taken_[sum].way_in.push_back(p.way_in);
+          }
+        }
+      }
+      expanded_.clear();
+      std::uint64_t bytes = 0;
+      for (const auto& shards : window_)
+        for (const packed_table& t : shards) bytes += t.bytes();
+      const double elapsed = std::chrono::duration<double>(clock_type::now() - start).count();
+      if (max_states_ && states_ > max_states_) stop_ = "state limit (" + std::to_string(max_states_) + " states) reached";
+      if (bytes > memory_limit_) stop_ = "memory limit (half the machine's memory) reached";
+      if (o_.time_limit_s > 0 && elapsed > o_.time_limit_s) stop_ = "time limit reached";
+      if (!stop_.empty()) return;
+    }
+  }
+
+  std::uint32_t reached() const { return reached_; }
+  bool stopped() const { return !stop_.empty(); }
+  const std::string& stop_reason() const { return stop_; }
+  bool kept_all() const { return keeping_; }
+  std::uint64_t states() const { return states_; }
+  std::uint64_t pruned() const { return pruned_; }
+  const std::vector<taken_states>& taken() const { return taken_; }
+  std::uint32_t reach() const { return reach_; }
+
+  /// Over the states still held: the longest way in plus the remaining bound.
+  std::uint32_t held_bound() const {
+    std::uint32_t upper = 0;
+    for (const auto& shards : window_)
+      for (const packed_table& table : shards)
+        table.for_each([&](packed_state key, std::uint16_t way_in) {
+          std::uint8_t count[256];
+          unpack_counts(key, v_.warps, v_.instructions, count);
+          upper = std::max(upper, way_in + remaining_bound(v_, count));
+        });
+    return upper;
+  }
+
+ private:
+  /// Expands the states of one sum in rounds: threads expand slices into their own buffers (one
+  /// per target sum and shard), then each thread merges its shard from every buffer.
+  void expand(std::uint32_t sum, const std::vector<pending>& here) {
+    const std::size_t round = std::size_t{1} << 14;  // states per thread per round
+    const std::uint32_t nthreads = here.size() >= 2 * round ? threads_ : 1;
+    std::vector<std::vector<std::vector<pending>>> out(nthreads,
+                                                       std::vector<std::vector<pending>>((reach_ + 1) * threads_));
+    std::vector<std::vector<pending>> kept(nthreads);
+    std::vector<std::uint64_t> pruned(nthreads, 0);
+    std::vector<std::uint32_t> reached(nthreads, 0);
+    for (std::size_t begin = 0; begin < here.size(); begin += round * nthreads) {
+      auto produce = [&](std::uint32_t t) {
+        const std::size_t lo = begin + t * round, hi = std::min(here.size(), lo + round);
+        for (std::size_t i = lo; i < hi; ++i) {
+          const pending& p = here[i];
+          successor_enum e;
+          if (!e.start(v_, p.key)) {  // the final state
+            reached[t] = p.way_in;
+            continue;
+          }
+          if (o_.prune && p.way_in + remaining_bound(v_, e.count) <= floor_) {
+            ++pruned[t];
+            continue;
+          }
+          if (keeping_) kept[t].push_back(p);
+          do {
+            std::uint32_t issues = 0;
+            for (std::uint32_t u = 0; u < v_.ntypes; ++u) issues += e.quota[u];
+            const packed_state next = e.successor(v_);
+            out[t][(issues % (reach_ + 1)) * threads_ + shard_of(next, threads_)].push_back(
+                {next, static_cast<std::uint16_t>(p.way_in + 1)});
+          } while (e.advance(v_));
+        }
+      };
+      auto merge = [&](std::uint32_t shard) {
+        for (std::uint32_t j = 1; j <= reach_; ++j) {
+          packed_table& table = window_[(sum + j) % (reach_ + 1)][shard];
+          for (std::uint32_t t = 0; t < nthreads; ++t) {
+            std::vector<pending>& buffer = out[t][(j % (reach_ + 1)) * threads_ + shard];
+            for (const pending& p : buffer) table.insert_max(p.key, p.way_in);
+            buffer.clear();
+          }
+        }
+      };
+      parallel(nthreads, produce);
+      parallel(nthreads == 1 ? 1 : threads_, [&](std::uint32_t t) {
+        if (nthreads == 1)
+          for (std::uint32_t shard = 0; shard < threads_; ++shard) merge(shard);
+        else
+          merge(t);
+      });
+    }
+    for (std::uint32_t t = 0; t < nthreads; ++t) {
+      pruned_ += pruned[t];
+      reached_ = std::max(reached_, reached[t]);
+      expanded_.insert(expanded_.end(), kept[t].begin(), kept[t].end());
+    }
+  }
+
+  template <class F>
+  static void parallel(std::uint32_t n, F&& f) {
+    if (n == 1) {
+      f(0);
+      return;
+    }
+    std::vector<std::thread> pool;
+    for (std::uint32_t t = 1; t < n; ++t) pool.emplace_back(f, t);
+    f(0);
+    for (std::thread& th : pool) th.join();
+  }
+
+  const frontier_view& v_;
+  const exact_options& o_;
+  std::uint32_t floor_;
+  std::uint64_t keep_limit_;
+  std::uint32_t reach_, last_sum_;
+  std::uint32_t threads_ = 1;
+  std::vector<std::vector<packed_table>> window_;  // [sum % (reach + 1)][shard]
+  std::vector<taken_states> taken_;
+  std::vector<pending> expanded_;
+  bool keeping_ = true;
+  std::uint64_t kept_ = 0, states_ = 0, pruned_ = 0, max_states_ = 0, memory_limit_ = 0;
+  std::uint32_t reached_ = 0;
+  std::string stop_;
+};
+
+}  // namespace
+
+exact_result exact_sweep_cpu(const problem& prob, const exact_options& options) {
+  const frontier_view v = exact_detail::checked_view(prob);
+  const auto start = clock_type::now();
+  const std::uint64_t keep_limit = options.witness_states ? options.witness_states : std::uint64_t{100'000'000};
+  exact_result r;
+
+  // The lower bound to beat, with the string that attains it.
+  if (!options.lower_string.empty()) {
+    r.lower = build_schedule(prob, options.lower_string).makespan;
+    r.best_string = options.lower_string;
+  } else {
+    exact_detail::fill_interval(prob, r);
+  }
+
+  sweep first(v, options, options.prune ? r.lower : 0, keep_limit);
+  first.run(start);
+  r.states = first.states();
+  r.pruned = first.pruned();
+  if (first.stopped()) {
+    // Every path to completion passes through a held state: the longest way in plus the bound,
+    // over them, is a proven upper bound (pruned states could not beat the lower bound).
+    r.complete = false;
+    r.stop_reason = first.stop_reason();
+    r.upper = std::max(r.lower, first.held_bound());
+  } else {
+    r.complete = true;
+    if (first.reached() > r.lower) {
+      r.lower = first.reached();
+      if (first.kept_all()) {
+        r.best_string = sweep_witness(v, first.taken(), first.reach(), r.lower);
+      } else {
+        // Too many states to keep: sweep again, pruning every state that cannot lie on a path of
+        // the answer's length, and keep the few left.
+        exact_options again = options;
+        again.prune = true;
+        again.time_limit_s = 0;
+        sweep second(v, again, r.lower - 1, ~std::uint64_t{0});
+        second.run(start);
+        if (second.stopped() || second.reached() != r.lower)
+          throw std::logic_error("progress sweep: the second sweep did not find the answer again");
+        r.best_string = sweep_witness(v, second.taken(), second.reach(), r.lower);
+      }
+    }
+    r.makespan = r.upper = r.lower;
+  }
+  r.elapsed_s = std::chrono::duration<double>(clock_type::now() - start).count();
+  return r;
+}
+
+}  // namespace warpspan

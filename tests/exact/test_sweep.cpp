@@ -1,0 +1,120 @@
+// The progress sweep against the depth-first search, with and without pruning, and the remaining
+// bound it prunes with against the exact longest remaining path of every reachable state.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <random>
+
+#include "test_util.hpp"
+#include "warpspan/exact/frontier.hpp"
+#include "warpspan/exact/search.hpp"
+#include "warpspan/makespan/schedule_table.hpp"
+
+namespace warpspan {
+namespace {
+
+problem random_problem(std::mt19937_64& rng, int max_warps) {
+  const char letters[] = {'L', 'C', 'S', 'D'};
+  const int ntypes = 1 + static_cast<int>(rng() % 4);
+  std::string kernel;
+  const int len = 1 + static_cast<int>(rng() % 7);
+  for (int i = 0; i < len; ++i) kernel.push_back(letters[rng() % ntypes]);
+  int sigma[4];
+  for (int& s : sigma) s = 1 + static_cast<int>(rng() % 3);
+  const int schedulers = rng() % 3 == 0 ? 1 + static_cast<int>(rng() % 3) : 0;
+  return test::make(kernel, 1 + static_cast<int>(rng() % max_warps), sigma[0], sigma[1], sigma[2], sigma[3], schedulers);
+}
+
+/// Longest remaining cycles from every reachable state, by plain recursion over successor_enum.
+std::uint32_t longest_from(const frontier_view& v, packed_state s, std::map<packed_state, std::uint32_t>& memo) {
+  if (const auto it = memo.find(s); it != memo.end()) return it->second;
+  std::uint32_t best = 0;
+  successor_enum e;
+  if (e.start(v, s)) do
+      best = std::max(best, 1 + longest_from(v, e.successor(v), memo));
+    while (e.advance(v));
+  memo[s] = best;
+  return best;
+}
+
+TEST(ExactSweep, RemainingBoundHoldsInEveryReachableState) {
+  std::mt19937_64 rng(314);
+  int tight = 0, states = 0;
+  for (int k = 0; k < 120; ++k) {
+    const problem prob = random_problem(rng, 6);
+    const frontier_view v = make_frontier_view(prob.view());
+    std::map<packed_state, std::uint32_t> memo;
+    longest_from(v, initial_state(v), memo);
+    for (const auto& [s, longest] : memo) {
+      std::uint8_t count[256];
+      unpack_counts(s, v.warps, v.instructions, count);
+      const std::uint32_t bound = remaining_bound(v, count);
+      ASSERT_GE(bound, longest) << to_run_length(prob.kernel) << " W=" << prob.warps;
+      tight += bound == longest;
+      ++states;
+    }
+  }
+  EXPECT_GT(tight, states / 10) << "the bound should often be exact on small cases";
+}
+
+TEST(ExactSweep, EqualsDepthFirstSearch) {
+  std::mt19937_64 rng(4242);
+  int pruned_runs = 0;
+  for (int k = 0; k < 200; ++k) {
+    const problem prob = random_problem(rng, 6);
+    const exact_result dfs = exact_search_cpu(prob);
+    for (const bool prune : {false, true}) {
+      exact_options o;
+      o.prune = prune;
+      const exact_result r = exact_sweep_cpu(prob, o);
+      ASSERT_TRUE(r.complete);
+      ASSERT_EQ(r.makespan, dfs.makespan) << to_run_length(prob.kernel) << " W=" << prob.warps << " prune=" << prune;
+      ASSERT_EQ(build_schedule(prob, r.best_string).makespan, r.makespan);
+      if (!prune) ASSERT_EQ(r.states, dfs.states + 1) << "every reachable state once (the DFS memo lacks the final one)";
+      pruned_runs += prune && r.pruned > 0;
+    }
+  }
+  EXPECT_GT(pruned_runs, 20);
+}
+
+TEST(ExactSweep, VoronoiValues) {
+  // MODEL.md: T(1..4) = 25, 31, 37, 45 for 5L9C2L9C with sigma_L = 1, sigma_C = 4.
+  const std::uint32_t expected[] = {25, 31, 37, 45, 57};
+  for (int w = 1; w <= 5; ++w) {
+    const problem voronoi = test::make("5L9C2L9C", w, 1, 4);
+    const exact_result r = exact_sweep_cpu(voronoi);
+    EXPECT_EQ(r.makespan, expected[w - 1]) << w;
+    EXPECT_EQ(build_schedule(voronoi, r.best_string).makespan, r.makespan);
+  }
+}
+
+TEST(ExactSweep, PruningAgainstAGivenLowerString) {
+  // With the exact answer's own string as the lower bound, pruning drops states and the answer
+  // (and a witness for it) stays.
+  const problem prob = test::make("5L9C2L9C", 4, 1, 4);
+  exact_options o;
+  o.prune = false;
+  const exact_result full = exact_sweep_cpu(prob, o);
+  o.prune = true;
+  o.lower_string = full.best_string;
+  const exact_result pruned = exact_sweep_cpu(prob, o);
+  EXPECT_EQ(pruned.makespan, full.makespan);
+  EXPECT_GT(pruned.pruned, 0u);
+  EXPECT_EQ(build_schedule(prob, pruned.best_string).makespan, pruned.makespan);
+}
+
+TEST(ExactSweep, LimitGivesAProvenInterval) {
+  const problem prob = test::make("5L9C2L9C", 6, 1, 4);
+  const std::uint32_t t6 = exact_search_cpu(prob).makespan;
+  exact_options o;
+  o.max_states = 2000;
+  const exact_result r = exact_sweep_cpu(prob, o);
+  EXPECT_FALSE(r.complete);
+  EXPECT_LE(r.lower, t6);
+  EXPECT_GE(r.upper, t6);
+  EXPECT_EQ(build_schedule(prob, r.best_string).makespan, r.lower);
+  EXPECT_THROW(exact_sweep_cpu(test::make("LC", 17, 1, 1)), input_error);
+}
+
+}  // namespace
+}  // namespace warpspan
