@@ -151,17 +151,24 @@ struct successor_enum {
   std::uint8_t quota[4];     ///< issues per type in the current split
   std::uint8_t avail[256];   ///< per slot (levels grouped by type): count at that level
   std::uint8_t x[256];       ///< per slot: warps taken from that level
+  std::uint8_t above[256];   ///< per slot: warps at higher levels (its run's byte offset in the key)
   std::uint32_t slots = 0;
+  packed_state key = 0;
 
   /// Sets up the first successor; false when the state has none (all warps done).
-  WARPSPAN_HD bool start(const frontier_view& v, packed_state key) {
-    unpack_counts(key, v.warps, v.instructions, count);
+  WARPSPAN_HD bool start(const frontier_view& v, packed_state state) {
+    key = state;
+    unpack_counts(state, v.warps, v.instructions, count);
     if (count[v.instructions] == v.warps) return false;
+    std::uint8_t higher[256];  // warps at levels above k
+    higher[v.instructions] = 0;
+    for (std::uint32_t k = v.instructions; k-- > 0;) higher[k] = static_cast<std::uint8_t>(higher[k + 1] + count[k + 1]);
     std::uint32_t total = 0;
     for (std::uint32_t t = 0; t < v.ntypes; ++t) {
       std::uint32_t ready = 0;
       for (std::uint32_t s = v.level_begin[t]; s < v.level_begin[t + 1]; ++s) {
         avail[s] = count[v.level_list[s]];
+        above[s] = higher[v.level_list[s]];
         ready += avail[s];
       }
       most[t] = static_cast<std::uint8_t>(ready < v.cap[t] ? ready : v.cap[t]);
@@ -204,15 +211,19 @@ struct successor_enum {
     return 0;
   }
 
-  WARPSPAN_HD packed_state successor(const frontier_view& v) const {
-    std::uint8_t next[256];
-    for (std::uint32_t k = 0; k <= v.instructions; ++k) next[k] = count[k];
+  /// The successor's key. Warps at one level are a run of equal bytes in the key, the run of
+  /// level k starting `above` bytes from the least significant end; moving x of them to level k + 1
+  /// adds 1 to the x lowest bytes of the run, which keeps the bytes sorted (they join the run of
+  /// level k + 1, whose moved warps are again its lowest bytes).
+  WARPSPAN_HD packed_state successor(const frontier_view&) const {
+    packed_state next = key;
     for (std::uint32_t s = 0; s < slots; ++s) {
-      const std::uint32_t k = v.level_list[s];
-      next[k] = static_cast<std::uint8_t>(next[k] - x[s]);
-      next[k + 1] = static_cast<std::uint8_t>(next[k + 1] + x[s]);
+      if (x[s] == 0) continue;
+      packed_state ones = 0;
+      for (std::uint32_t i = 0; i < x[s]; ++i) ones = (ones << 8) | 1u;
+      next += ones << (8 * above[s]);
     }
-    return pack_counts(next, v.instructions);
+    return next;
   }
 
  private:
