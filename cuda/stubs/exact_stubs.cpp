@@ -8,4 +8,8 @@ exact_result exact_frontier_cuda(const problem&, const exact_options&) {
   throw not_compiled("the CUDA backend was not compiled into this build (configure with nvcc available)");
 }
 
+exact_result exact_sweep_cuda(const problem&, const exact_options&) {
+  throw not_compiled("the CUDA backend was not compiled into this build (configure with nvcc available)");
+}
+
 }  // namespace warpspan

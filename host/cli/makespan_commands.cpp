@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <fstream>
 #include <iomanip>
+#include <optional>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -12,6 +13,7 @@
 #include "commands.hpp"
 #include "warpspan/core/error.hpp"
 #include "warpspan/exact/ilp.hpp"
+#include "warpspan/exact/interval.hpp"
 #include "warpspan/exact/search.hpp"
 #include "warpspan/io/svg.hpp"
 #include "warpspan/makespan/bounds.hpp"
@@ -142,6 +144,7 @@ struct estimate_cmd {
   bool quiet = false;
   bool no_table = false;
   std::string svg_dir;
+  double exact_seconds = 2;
 
   void add(CLI::App& app, std::vector<std::pair<CLI::App*, command_fn>>& commands) {
     auto* sub = app.add_subcommand("estimate", "estimate the worst-case makespan by simulated annealing (paper 000)");
@@ -163,6 +166,10 @@ struct estimate_cmd {
     sub->add_flag("--quiet,-q", quiet, "no progress line");
     sub->add_flag("--no-table", no_table, "do not draw the schedule");
     sub->add_option("--svg-dir", svg_dir, "write schedule.svg and envelope.svg into this directory");
+    sub->add_option("--exact-seconds", exact_seconds,
+                    "afterwards, spend about this long on exact searches to prove an interval for the worst case "
+                    "(0: skip)")
+        ->capture_default_str();
     commands.emplace_back(sub, [this, sub] { return run(sub); });
   }
 
@@ -180,8 +187,15 @@ struct estimate_cmd {
                      best, static_cast<double>(done) / std::max(s, 1e-9));
         std::fflush(stderr);
       };
+    if (exact_seconds < 0 || !std::isfinite(exact_seconds)) throw input_error("--exact-seconds must be 0 or more");
     const estimate_result r = run_estimate(prob, eo, progress);
     if (show_progress) std::fprintf(stderr, "\r%70s\r", "");
+    std::optional<proven_interval> proven;
+    if (exact_seconds > 0) {
+      if (show_progress) std::fprintf(stderr, "proving an interval (about %.3g s, --exact-seconds) ...", exact_seconds);
+      proven = prove_interval(prob, r.best_string, exact_seconds);
+      if (show_progress) std::fprintf(stderr, "\r%70s\r", "");
+    }
 
     std::vector<std::string> written;
     if (!svg_dir.empty()) {
@@ -212,6 +226,14 @@ struct estimate_cmd {
                   {"problem", problem_json(prob)},
                   {"validated_chains", r.validated}};
       if (!written.empty()) out["svg"] = written;
+      if (proven)
+        out["proven"] = {{"lower", proven->lower},
+                         {"upper", proven->upper},
+                         {"exact", proven->exact},
+                         {"upper_from", proven->upper_from},
+                         {"exact_T", proven->exact_t},
+                         {"tractable", proven->tractable ? json(proven->tractable) : json(nullptr)},
+                         {"elapsed_s", proven->elapsed_s}};
       std::cout << out.dump() << '\n';
       return 0;
     }
@@ -225,6 +247,17 @@ struct estimate_cmd {
               << " it/s)" << std::defaultfloat << (r.time_limited ? ", stopped by --seconds" : "") << "\n"
               << "estimate    " << r.best_makespan << " cycles (a lower bound on the worst case)\n"
               << "upper bound " << r.upper_bound << " cycles (pessimistic, 001 Sec. 4)\n";
+    if (proven) {
+      std::cout << "proven      " << proven->lower << " <= worst case <= " << proven->upper << " cycles (";
+      if (proven->exact)
+        std::cout << "exact search";
+      else if (proven->upper_from == "tractable")
+        std::cout << "tractable: ceil(" << prob.warps << " / " << proven->tractable_y << ") x T(" << proven->tractable_y << ")";
+      else
+        std::cout << "upper from the " << proven->upper_from << (proven->upper_from == "search" ? " stopped by time" : " bound");
+      if (!proven->exact_t.empty()) std::cout << ", exact T(1.." << proven->exact_t.size() << ")";
+      std::cout << ", " << std::setprecision(3) << proven->elapsed_s << " s)\n";
+    }
     if (r.validated) std::cout << "validated   " << r.validated << " chains identical on the CPU\n";
     std::cout << "envelope    ";
     for (std::size_t k = 0; k < r.envelope.size(); ++k)
@@ -306,7 +339,7 @@ struct exact_cmd {
         ->capture_default_str();
     sub->add_option("--lp", lp_file, "write the ILP in CPLEX LP format to FILE (any method; works without CBC)");
     sub->add_option("--backend", backend,
-                    "search: cpu (progress sweep), cuda (level-by-level search on the device) or auto (= cpu)")
+                    "search: cpu, cuda (the progress sweep on the device) or auto (= cpu for now)")
         ->capture_default_str();
     sub->add_option("--time-limit", xo.time_limit_s, "stop after this many seconds and report the proven interval");
     sub->add_option("--max-states", xo.max_states,
@@ -341,7 +374,7 @@ struct exact_cmd {
     xo.prune = !no_prune;
     std::string algorithm;
     const exact_result r = exact_search(prob, xo, kind, &algorithm);
-    const bool on_gpu = algorithm == "levels";
+    const bool on_gpu = kind == backend_kind::cuda;
     const built_schedule b = build_schedule(prob, r.best_string);
     if (as_json) {
       json out = {{"complete", r.complete},
@@ -428,11 +461,12 @@ struct bound_cmd {
     po.add(sub);
     sub->add_option("--exact-up-to", exact_up_to,
                     "also the tractable estimate min over y <= x of ceil(W / y) T(y), T(y) exact by search");
-    sub->add_option("--time-limit", time_limit, "seconds allowed for each exact T(y)");
+    sub->add_option("--time-limit", time_limit, "seconds allowed for all the exact T(y) together (default: no limit)");
     sub->add_flag("--json", as_json, "print one JSON object");
     commands.emplace_back(sub, [this] { return run(); });
   }
   int run() {
+    if (time_limit < 0 || !std::isfinite(time_limit)) throw input_error("--time-limit must be 0 or more");
     const problem prob = po.make();
     const auto b = pessimistic_bound(prob);
     json out{{"pessimistic", b}, {"problem", problem_json(prob)}};
@@ -440,18 +474,11 @@ struct bound_cmd {
     std::pair<std::uint64_t, std::uint32_t> tractable{0, 0};
     if (exact_up_to > 0) {
       if (exact_up_to > exact_max_warps) throw input_error("--exact-up-to is at most " + std::to_string(exact_max_warps));
-      exact_options xo;
-      xo.time_limit_s = time_limit;
-      for (std::uint32_t y = 1; y <= exact_up_to; ++y) {
-        const problem py = make_problem(prob.kernel, prob.sm, y);
-        const exact_result r = exact_search(py, xo, backend_kind::cpu);
-        if (!r.complete) {
-          // Only exact T(y) make the estimate safe: stop at the first y not solved.
-          out["stopped_at"] = y;
-          out["stop_reason"] = r.stop_reason;
-          break;
-        }
-        t.push_back(r.makespan);
+      std::string stop_reason;
+      t = exact_t_values(prob, exact_up_to, time_limit, &stop_reason);
+      if (t.size() < exact_up_to) {
+        out["stopped_at"] = t.size() + 1;
+        out["stop_reason"] = stop_reason;
       }
       if (t.empty()) throw input_error("bound: T(1) could not be computed within the limits");
       tractable = tractable_estimate(prob.warps, t);

@@ -235,10 +235,13 @@ exact_result exact_search(const problem& prob, const exact_options& options, bac
   const bool packs = prob.warps <= frontier_max_warps && prob.instructions() <= frontier_max_instructions;
   std::string name;
   exact_result r;
-  // auto stays on the CPU: the device search has not been measured against the sweep yet.
+  // auto stays on the CPU: the device sweep has not been measured yet.
   if (backend == backend_kind::cuda && resolve_backend(backend) == backend_kind::cuda) {
-    name = "levels";
-    r = exact_frontier_cuda(prob, options);
+    if (!packs)
+      throw input_error("--backend cuda: the device search takes at most " + std::to_string(frontier_max_warps) +
+                        " warps and " + std::to_string(frontier_max_instructions) + " instructions");
+    name = "sweep";
+    r = exact_sweep_cuda(prob, options);
   } else if (packs) {
     name = "sweep";
     r = exact_sweep_cpu(prob, options);

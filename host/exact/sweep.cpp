@@ -7,6 +7,7 @@
 // states taken are kept, per sum, to backtrack a witness.
 #include <algorithm>
 #include <chrono>
+#include <memory>
 #include <numeric>
 #include <thread>
 
@@ -17,55 +18,15 @@
 #include "warpspan/exact/frontier_host.hpp"
 #include "warpspan/exact/packed_table.hpp"
 #include "warpspan/exact/search.hpp"
-#include "warpspan/makespan/schedule_table.hpp"
+#include "warpspan/exact/sweep_host.hpp"
 
 namespace warpspan {
 namespace {
 
 using clock_type = std::chrono::steady_clock;
 
-/// The states taken at one progress sum, sorted by key, with their longest way in.
-struct taken_states {
-  std::vector<packed_state> keys;
-  std::vector<std::uint16_t> way_in;
-};
-
-std::uint32_t most_issues(const frontier_view& v) {
-  std::uint32_t most = 0;
-  for (std::uint32_t t = 0; t < v.ntypes; ++t) most += std::min<std::uint32_t>(v.cap[t], v.warps);
-  if (v.limit != 0) most = std::min(most, v.limit);
-  return std::min(most, v.warps);
-}
-
-/// Backtracks a path of `length` cycles from the initial state to the final one through the taken
-/// states: a predecessor of the current state has a smaller sum (by at most `reach`), way in one
-/// less, and the current state among its successors.
-std::vector<std::uint16_t> sweep_witness(const frontier_view& v, const std::vector<taken_states>& taken,
-                                         std::uint32_t reach, std::uint32_t length) {
-  std::vector<std::vector<std::uint8_t>> takes(length);
-  packed_state cur = final_state(v);
-  std::uint32_t sum = v.warps * v.instructions;
-  for (std::uint32_t t = length; t-- > 0;) {
-    bool found = false;
-    for (std::uint32_t j = 1; j <= reach && j <= sum && !found; ++j) {
-      const taken_states& at = taken[sum - j];
-      for (std::size_t i = 0; i < at.keys.size() && !found; ++i)
-        if (at.way_in[i] == t && exact_detail::takes_between(v, at.keys[i], cur, takes[t])) {
-          cur = at.keys[i];
-          sum -= j;
-          found = true;
-        }
-    }
-    if (!found) throw std::logic_error("progress sweep: no predecessor found while backtracking the witness");
-  }
-  return exact_detail::string_from_takes(v, std::move(takes));
-}
-
-/// A successor on its way to the tables.
-struct pending {
-  packed_state key;
-  std::uint16_t way_in;
-};
+using exact_detail::sweep_entry;
+using pending = sweep_entry;  ///< a successor on its way to the tables
 
 std::uint32_t shard_of(packed_state key, std::uint32_t shards) {
   const std::uint64_t h = (static_cast<std::uint64_t>(key) ^ static_cast<std::uint64_t>(key >> 64)) * 0x9E3779B97F4A7C15ull;
@@ -78,10 +39,13 @@ std::uint64_t physical_memory_bytes() {
 }
 
 /// One sweep. With `keep`, the expanded states are stored for the witness while they fit.
-class sweep {
+class sweep final : public exact_detail::sweep_pass {
  public:
   sweep(const frontier_view& v, const exact_options& o, std::uint32_t floor_value, std::uint64_t keep_limit)
-      : v_(v), o_(o), floor_(floor_value), keep_limit_(keep_limit), reach_(most_issues(v)), last_sum_(v.warps * v.instructions) {
+      : v_(v), o_(o), last_sum_(v.warps * v.instructions) {
+    reach_ = exact_detail::most_issues(v);
+    floor_ = floor_value;
+    keep_limit_ = keep_limit;
     threads_ = o.threads ? o.threads : std::max(1u, std::thread::hardware_concurrency());
     threads_ = std::min(threads_, 64u);
     window_.assign(reach_ + 1, std::vector<packed_table>(threads_, packed_table(16)));
@@ -89,11 +53,10 @@ class sweep {
     max_states_ = o.max_states;
   }
 
-  /// Runs to the end or to a limit.
-  void run(clock_type::time_point start) {
+  void run(clock_type::time_point start) override {
     const packed_state init = initial_state(v_);
     window_[0][shard_of(init, threads_)].insert_max(init, 0);
-    taken_.assign(last_sum_ + 1, taken_states{});
+    taken_.assign(last_sum_ + 1, exact_detail::taken_states{});
     for (std::uint32_t sum = 0; sum <= last_sum_; ++sum) {
       std::vector<pending> here;
       for (packed_table& shard : window_[sum % (reach_ + 1)]) {
@@ -102,22 +65,7 @@ class sweep {
       }
       states_ += here.size();
       expand(sum, here);
-      if (keeping_) {
-        std::vector<pending>& kept = expanded_;
-        std::sort(kept.begin(), kept.end(), [](const pending& a, const pending& b) { return a.key < b.key; });
-        kept_ += kept.size();
-        if (kept_ > keep_limit_) {
-          keeping_ = false;
-          taken_.clear();
-        } else {
-          taken_[sum].keys.reserve(kept.size());
-          taken_[sum].way_in.reserve(kept.size());
-          for (const pending& p : kept) {
-            taken_[sum].keys.push_back(p.key);
-            taken_[sum].way_in.push_back(p.way_in);
-          }
-        }
-      }
+      if (keeping_) keep(sum, expanded_);
       expanded_.clear();
       std::uint64_t bytes = 0;
       for (const auto& shards : window_)
@@ -130,24 +78,12 @@ class sweep {
     }
   }
 
-  std::uint32_t reached() const { return reached_; }
-  bool stopped() const { return !stop_.empty(); }
-  const std::string& stop_reason() const { return stop_; }
-  bool kept_all() const { return keeping_; }
-  std::uint64_t states() const { return states_; }
-  std::uint64_t pruned() const { return pruned_; }
-  const std::vector<taken_states>& taken() const { return taken_; }
-  std::uint32_t reach() const { return reach_; }
-
-  /// Over the states still held: the longest way in plus the remaining bound.
-  std::uint32_t held_bound() const {
+  std::uint32_t held_bound() const override {
     std::uint32_t upper = 0;
     for (const auto& shards : window_)
       for (const packed_table& table : shards)
         table.for_each([&](packed_state key, std::uint16_t way_in) {
-          std::uint8_t count[256];
-          unpack_counts(key, v_.warps, v_.instructions, count);
-          upper = std::max(upper, way_in + remaining_bound(v_, count));
+          upper = std::max(upper, exact_detail::held_bound(v_, key, way_in));
         });
     return upper;
   }
@@ -156,7 +92,7 @@ class sweep {
   /// Expands the states of one sum in rounds: threads expand slices into their own buffers (one
   /// per target sum and shard), then each thread merges its shard from every buffer.
   void expand(std::uint32_t sum, const std::vector<pending>& here) {
-    const std::size_t round = std::size_t{1} << 14;  // states per thread per round
+    const std::size_t round = std::size_t{1} << 12;  // states per thread per round
     const std::uint32_t nthreads = here.size() >= 2 * round ? threads_ : 1;
     std::vector<std::vector<std::vector<pending>>> out(nthreads,
                                                        std::vector<std::vector<pending>>((reach_ + 1) * threads_));
@@ -226,68 +162,58 @@ class sweep {
 
   const frontier_view& v_;
   const exact_options& o_;
-  std::uint32_t floor_;
-  std::uint64_t keep_limit_;
-  std::uint32_t reach_, last_sum_;
+  std::uint32_t last_sum_;
   std::uint32_t threads_ = 1;
   std::vector<std::vector<packed_table>> window_;  // [sum % (reach + 1)][shard]
-  std::vector<taken_states> taken_;
   std::vector<pending> expanded_;
-  bool keeping_ = true;
-  std::uint64_t kept_ = 0, states_ = 0, pruned_ = 0, max_states_ = 0, memory_limit_ = 0;
-  std::uint32_t reached_ = 0;
-  std::string stop_;
+  std::uint64_t max_states_ = 0, memory_limit_ = 0;
 };
 
 }  // namespace
 
 exact_result exact_sweep_cpu(const problem& prob, const exact_options& options) {
   const frontier_view v = exact_detail::checked_view(prob);
-  const auto start = clock_type::now();
-  const std::uint64_t keep_limit = options.witness_states ? options.witness_states : std::uint64_t{100'000'000};
-  exact_result r;
-
-  // The lower bound to beat, with the string that attains it.
-  if (!options.lower_string.empty()) {
-    r.lower = build_schedule(prob, options.lower_string).makespan;
-    r.best_string = options.lower_string;
-  } else {
-    exact_detail::fill_interval(prob, r);
-  }
-
-  sweep first(v, options, options.prune ? r.lower : 0, keep_limit);
-  first.run(start);
-  r.states = first.states();
-  r.pruned = first.pruned();
-  if (first.stopped()) {
-    // Every path to completion passes through a held state: the longest way in plus the bound,
-    // over them, is a proven upper bound (pruned states could not beat the lower bound).
-    r.complete = false;
-    r.stop_reason = first.stop_reason();
-    r.upper = std::max(r.lower, first.held_bound());
-  } else {
-    r.complete = true;
-    if (first.reached() > r.lower) {
-      r.lower = first.reached();
-      if (first.kept_all()) {
-        r.best_string = sweep_witness(v, first.taken(), first.reach(), r.lower);
-      } else {
-        // Too many states to keep: sweep again, pruning every state that cannot lie on a path of
-        // the answer's length, and keep the few left.
-        exact_options again = options;
-        again.prune = true;
-        again.time_limit_s = 0;
-        sweep second(v, again, r.lower - 1, ~std::uint64_t{0});
-        second.run(start);
-        if (second.stopped() || second.reached() != r.lower)
-          throw std::logic_error("progress sweep: the second sweep did not find the answer again");
-        r.best_string = sweep_witness(v, second.taken(), second.reach(), r.lower);
-      }
-    }
-    r.makespan = r.upper = r.lower;
-  }
-  r.elapsed_s = std::chrono::duration<double>(clock_type::now() - start).count();
-  return r;
+  return exact_detail::run_sweeps(prob, v, options, [&](std::uint32_t floor_value, std::uint64_t keep_limit) {
+    return std::make_unique<sweep>(v, options, floor_value, keep_limit);
+  });
 }
+
+namespace exact_detail {
+
+std::uint32_t most_issues(const frontier_view& v) {
+  std::uint32_t most = 0;
+  for (std::uint32_t t = 0; t < v.ntypes; ++t) most += std::min<std::uint32_t>(v.cap[t], v.warps);
+  if (v.limit != 0) most = std::min(most, v.limit);
+  return std::min(most, v.warps);
+}
+
+std::vector<std::uint16_t> sweep_witness(const frontier_view& v, const std::vector<taken_states>& taken,
+                                         std::uint32_t reach, std::uint32_t length) {
+  std::vector<std::vector<std::uint8_t>> takes(length);
+  packed_state cur = final_state(v);
+  std::uint32_t sum = v.warps * v.instructions;
+  for (std::uint32_t t = length; t-- > 0;) {
+    bool found = false;
+    for (std::uint32_t j = 1; j <= reach && j <= sum && !found; ++j) {
+      const taken_states& at = taken[sum - j];
+      for (std::size_t i = 0; i < at.keys.size() && !found; ++i)
+        if (at.way_in[i] == t && takes_between(v, at.keys[i], cur, takes[t])) {
+          cur = at.keys[i];
+          sum -= j;
+          found = true;
+        }
+    }
+    if (!found) throw std::logic_error("progress sweep: no predecessor found while backtracking the witness");
+  }
+  return string_from_takes(v, std::move(takes));
+}
+
+std::uint32_t held_bound(const frontier_view& v, packed_state key, std::uint32_t way_in) {
+  std::uint8_t count[256];
+  unpack_counts(key, v.warps, v.instructions, count);
+  return way_in + remaining_bound(v, count);
+}
+
+}  // namespace exact_detail
 
 }  // namespace warpspan

@@ -63,9 +63,12 @@ TEST(ExactSweep, EqualsDepthFirstSearch) {
   for (int k = 0; k < 200; ++k) {
     const problem prob = random_problem(rng, 6);
     const exact_result dfs = exact_search_cpu(prob);
-    for (const bool prune : {false, true}) {
+    for (const int variant : {0, 1, 2}) {
+      const bool prune = variant > 0;
       exact_options o;
       o.prune = prune;
+      o.threads = 1 + static_cast<unsigned>(k % 3);
+      if (variant == 2) o.witness_states = 1;  // too few to keep: a second pass finds the witness
       const exact_result r = exact_sweep_cpu(prob, o);
       ASSERT_TRUE(r.complete);
       ASSERT_EQ(r.makespan, dfs.makespan) << to_run_length(prob.kernel) << " W=" << prob.warps << " prune=" << prune;
@@ -85,6 +88,22 @@ TEST(ExactSweep, VoronoiValues) {
     const exact_result r = exact_sweep_cpu(voronoi);
     EXPECT_EQ(r.makespan, expected[w - 1]) << w;
     EXPECT_EQ(build_schedule(voronoi, r.best_string).makespan, r.makespan);
+  }
+}
+
+TEST(ExactSweep, ThreadsAgree) {
+  // Voronoi W = 6 has sums with tens of thousands of states: the threaded rounds and the sharded
+  // tables are exercised.
+  const problem voronoi = test::make("5L9C2L9C", 6, 1, 4);
+  const exact_result dfs = exact_search_cpu(voronoi);
+  for (const unsigned threads : {1u, 2u, 3u}) {
+    exact_options o;
+    o.threads = threads;
+    o.prune = false;
+    const exact_result r = exact_sweep_cpu(voronoi, o);
+    EXPECT_EQ(r.makespan, 67u) << threads;
+    EXPECT_EQ(r.states, dfs.states + 1) << threads;
+    EXPECT_EQ(build_schedule(voronoi, r.best_string).makespan, 67u);
   }
 }
 
@@ -114,6 +133,37 @@ TEST(ExactSweep, LimitGivesAProvenInterval) {
   EXPECT_GE(r.upper, t6);
   EXPECT_EQ(build_schedule(prob, r.best_string).makespan, r.lower);
   EXPECT_THROW(exact_sweep_cpu(test::make("LC", 17, 1, 1)), input_error);
+}
+
+TEST(ExactSweep, CudaSweepMatchesCpu) {
+  WARPSPAN_REQUIRE_GPU();
+  std::mt19937_64 rng(77);
+  for (int k = 0; k < 80; ++k) {
+    const problem prob = random_problem(rng, 7);
+    for (const bool prune : {false, true}) {
+      exact_options o;
+      o.prune = prune;
+      const exact_result cpu = exact_sweep_cpu(prob, o);
+      const exact_result gpu = exact_sweep_cuda(prob, o);
+      ASSERT_TRUE(gpu.complete) << gpu.stop_reason;
+      ASSERT_EQ(gpu.makespan, cpu.makespan) << k;
+      ASSERT_EQ(gpu.states, cpu.states) << k;
+      ASSERT_EQ(gpu.pruned, cpu.pruned) << k;
+      ASSERT_EQ(build_schedule(prob, gpu.best_string).makespan, gpu.makespan) << k;
+    }
+  }
+  for (int w = 4; w <= 8; ++w) {
+    const problem voronoi = test::make("5L9C2L9C", w, 1, 4);
+    const exact_result cpu = exact_sweep_cpu(voronoi), gpu = exact_sweep_cuda(voronoi);
+    EXPECT_EQ(gpu.makespan, cpu.makespan) << w;
+    EXPECT_EQ(gpu.states, cpu.states) << w;
+  }
+  // A witness budget too small for the first pass: the second pass must find the witness.
+  exact_options tight;
+  tight.witness_states = 10;
+  const problem voronoi = test::make("5L9C2L9C", 5, 1, 4);
+  const exact_result gpu = exact_sweep_cuda(voronoi, tight);
+  EXPECT_EQ(build_schedule(voronoi, gpu.best_string).makespan, gpu.makespan);
 }
 
 }  // namespace

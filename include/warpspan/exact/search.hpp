@@ -59,11 +59,16 @@ exact_result exact_search_cpu(const problem& prob, const exact_options& options 
 /// hash tables sharded by key, one shard per thread. At most 16 warps and 254 instructions.
 exact_result exact_sweep_cpu(const problem& prob, const exact_options& options = {});
 
+/// The progress sweep on a CUDA device: each sum's states sorted and reduced by key on the device,
+/// expanded by one thread per state (count, scan, write), successors appended to the buffers of the
+/// sums they reach. Same answer and `states` as the CPU sweep (stubs throw not_compiled without CUDA).
+exact_result exact_sweep_cuda(const problem& prob, const exact_options& options = {});
+
 /// What `exact --method search` runs: on the CPU, the progress sweep where states pack (at most
-/// 16 warps and 254 instructions) and the depth-first search beyond; on CUDA, the level-by-level
-/// search on the device (input_error when the build or the machine has no CUDA); auto is the CPU
-/// (the device search has not been measured against the sweep). `used` receives
-/// the algorithm's name: "sweep", "depth-first" or "levels".
+/// 16 warps and 254 instructions) and the depth-first search beyond; on CUDA, the progress sweep on
+/// the device (input_error when the build or the machine has no CUDA, or the states do not pack);
+/// auto is the CPU (the device sweep has not been measured yet). `used` receives the algorithm's
+/// name: "sweep" or "depth-first".
 exact_result exact_search(const problem& prob, const exact_options& options, backend_kind backend,
                           std::string* used = nullptr);
 

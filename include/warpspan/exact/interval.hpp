@@ -1,0 +1,35 @@
+// A proven interval for the worst-case makespan from what is cheap to compute: the makespan of a
+// known string below, and above the least of the pessimistic bound (001 Sec. 4), the tractable
+// estimate from exact T(y) of small y (001 eq. 42-43), and the exact search itself when it
+// finishes (then the interval is one value).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "warpspan/makespan/problem.hpp"
+
+namespace warpspan {
+
+struct proven_interval {
+  std::uint32_t lower = 0;
+  std::uint32_t upper = 0;
+  bool exact = false;                 ///< the search for W itself finished: lower == upper
+  std::string upper_from;             ///< "exact", "search", "tractable" or "pessimistic"
+  std::vector<std::uint32_t> exact_t; ///< T(1..y) solved within the time
+  std::uint64_t tractable = 0;        ///< min over y of ceil(W / y) T(y) (0 when no T(y))
+  std::uint32_t tractable_y = 0;
+  double elapsed_s = 0;
+};
+
+/// Exact T(1), T(2), ... up to `up_to` (< W or = W), each by the search within what is left of
+/// `seconds` (0: no limit); stops at the first that does not finish.
+std::vector<std::uint32_t> exact_t_values(const problem& prob, std::uint32_t up_to, double seconds,
+                                          std::string* stop_reason = nullptr);
+
+/// The interval, spending about `seconds` on exact searches (half on W itself, the rest on T(y)).
+/// `lower_string` is a string of this problem (e.g. the annealing's best).
+proven_interval prove_interval(const problem& prob, const std::vector<std::uint16_t>& lower_string, double seconds);
+
+}  // namespace warpspan
