@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -14,7 +15,6 @@
 #include "warpspan/exact/frontier.hpp"
 #include "warpspan/exact/frontier_host.hpp"
 #include "warpspan/exact/search.hpp"
-#include "warpspan/makespan/schedule_table.hpp"
 
 namespace warpspan::exact_detail {
 
@@ -90,47 +90,12 @@ class sweep_pass {
   std::vector<taken_states> taken_;
 };
 
-/// Runs a sweep: `make(floor, keep_limit)` gives a pass (std::unique_ptr<sweep_pass>).
-template <class Make>
-exact_result run_sweeps(const problem& prob, const frontier_view& v, const exact_options& options, Make&& make) {
-  const auto start = std::chrono::steady_clock::now();
-  const std::uint64_t keep_limit = options.witness_states ? options.witness_states : std::uint64_t{100'000'000};
-  exact_result r;
-  // The lower bound to beat, with the string that attains it.
-  if (!options.lower_string.empty()) {
-    r.lower = build_schedule(prob, options.lower_string).makespan;
-    r.best_string = options.lower_string;
-  } else {
-    fill_interval(prob, r);
-  }
-  const std::unique_ptr<sweep_pass> first = make(options.prune ? r.lower : 0u, keep_limit);
-  first->run(start);
-  r.states = first->states();
-  r.pruned = first->pruned();
-  if (first->stopped()) {
-    // Every path to completion passes through a held state (or a pruned one, which cannot beat
-    // the lower bound): the largest way in plus bound over them is a proven upper bound.
-    r.complete = false;
-    r.stop_reason = first->stop_reason();
-    r.upper = std::max(r.lower, first->held_bound());
-  } else {
-    r.complete = true;
-    if (first->reached() > r.lower) {
-      r.lower = first->reached();
-      if (first->kept_all()) {
-        r.best_string = sweep_witness(v, first->taken(), first->reach(), r.lower);
-      } else {
-        const std::unique_ptr<sweep_pass> second = make(r.lower - 1, ~std::uint64_t{0});
-        second->run(start);
-        if (second->stopped() || second->reached() != r.lower)
-          throw std::logic_error("progress sweep: the second pass did not find the answer again");
-        r.best_string = sweep_witness(v, second->taken(), second->reach(), r.lower);
-      }
-    }
-    r.makespan = r.upper = r.lower;
-  }
-  r.elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  return r;
-}
+/// Makes one pass: prune states whose way in + bound is at most `floor`, keep at most `keep_limit`.
+using sweep_factory = std::function<std::unique_ptr<sweep_pass>(std::uint32_t floor, std::uint64_t keep_limit)>;
+
+/// Runs a sweep to its result: the lower bound (options.lower_string or the standard strings), a
+/// first pass, and a second one for the witness when the answer beats the lower bound but the
+/// first pass could not keep its states.
+exact_result run_sweeps(const problem& prob, const frontier_view& v, const exact_options& options, const sweep_factory& make);
 
 }  // namespace warpspan::exact_detail
