@@ -19,6 +19,7 @@
 #include "warpspan/exact/packed_table.hpp"
 #include "warpspan/exact/search.hpp"
 #include "warpspan/exact/sweep_host.hpp"
+#include "warpspan/makespan/bounds.hpp"
 #include "warpspan/makespan/schedule_table.hpp"
 
 namespace warpspan {
@@ -229,7 +230,7 @@ exact_result run_sweeps(const problem& prob, const frontier_view& v, const exact
     // the lower bound): the largest way in plus bound over them is a proven upper bound.
     r.complete = false;
     r.stop_reason = first->stop_reason();
-    r.upper = std::max(r.lower, first->held_bound());
+    r.upper = std::max(r.lower, std::min(static_cast<std::uint32_t>(pessimistic_bound(prob)), first->held_bound()));
   } else {
     r.complete = true;
     if (first->reached() > r.lower) {

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/cli_util.hpp"
+#include "warpspan/core/backend.hpp"
 
 namespace warpspan {
 namespace {
@@ -36,8 +37,47 @@ TEST(CliExact, StoppedRunReportsAnInterval) {
   EXPECT_FALSE(j["complete"].get<bool>());
   EXPECT_TRUE(j["makespan"].is_null());
   EXPECT_LE(j["lower"].get<int>(), j["upper"].get<int>());
-  EXPECT_EQ(j["upper"].get<int>(), j["pessimistic"].get<int>());
+  EXPECT_LE(j["upper"].get<int>(), j["pessimistic"].get<int>());
+  EXPECT_GE(j["upper"].get<int>(), 95) << "T(9) = 95 (bench/results)";
   EXPECT_TRUE(j.contains("stop_reason"));
+}
+
+TEST(CliExact, EstimateProvesAnInterval) {
+  // W = 5: the exact search finishes within the default budget, so the interval is one value.
+  test::cli_result r = test::run_warpspan(
+      "estimate --kernel 5L9C2L9C --warps 5 --sigma L=1,C=4 --iterations 2000 --chains 4 --json --quiet");
+  ASSERT_EQ(r.code, 0) << r.err;
+  json j = json::parse(r.out)["proven"];
+  EXPECT_TRUE(j["exact"].get<bool>());
+  EXPECT_EQ(j["lower"].get<int>(), 57);
+  EXPECT_EQ(j["upper"].get<int>(), 57);
+  // W = 16: T(1..4) at least fit in the budget, so the upper end is at most 4 x T(4) = 180.
+  r = test::run_warpspan(
+      "estimate --kernel 5L9C2L9C --warps 16 --sigma L=1,C=4 --iterations 2000 --chains 4 --json --quiet");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const json all = json::parse(r.out);
+  j = all["proven"];
+  EXPECT_FALSE(j["exact"].get<bool>());
+  EXPECT_GE(j["lower"].get<int>(), all["best_makespan"].get<int>());
+  EXPECT_LE(j["upper"].get<int>(), 180);
+  EXPECT_GE(j["upper"].get<int>(), 160) << "annealing reaches 160 (paper 000)";
+  EXPECT_GE(j["exact_T"].size(), 4u);
+  // --exact-seconds 0 skips it.
+  r = test::run_warpspan("estimate --kernel LCL --warps 3 --sigma L=1,C=1 --iterations 100 --exact-seconds 0 --json --quiet");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_FALSE(json::parse(r.out).contains("proven"));
+}
+
+TEST(CliExact, SweepOptions) {
+  // --threads and --no-prune change the work, not the answer.
+  for (const char* extra : {"--threads 1", "--threads 2 --no-prune"}) {
+    const test::cli_result r =
+        test::run_warpspan(std::string("exact --kernel 5L9C2L9C --warps 5 --sigma L=1,C=4 --json ") + extra);
+    ASSERT_EQ(r.code, 0) << r.err;
+    const json j = json::parse(r.out);
+    EXPECT_EQ(j["makespan"].get<int>(), 57) << extra;
+    EXPECT_EQ(j["algorithm"].get<std::string>(), "sweep");
+  }
 }
 
 TEST(CliExact, TractableBound) {
@@ -55,11 +95,21 @@ TEST(CliExact, BadInput) {
   for (const char* args : {"exact --kernel 5L9C2L9C --warps 300 --sigma L=1,C=4",
                            "exact --kernel 5L9C2L9C --warps 4 --sigma L=1,C=4 --method magic",
                            "exact --kernel 5L9C2L9C --warps 4 --sigma L=1,C=4 --time-limit -1",
-                           "exact --kernel 5X --warps 4 --sigma L=1,C=4"}) {
+                           "exact --kernel 5X --warps 4 --sigma L=1,C=4",
+                           "exact --kernel 5L9C2L9C --warps 4 --sigma L=1,C=4 --backend gpu",
+                           "estimate --kernel LCL --warps 3 --sigma L=1,C=1 --exact-seconds -1",
+                           "bound --kernel LCL --warps 3 --sigma L=1,C=1 --exact-up-to 2 --time-limit -2"}) {
     const test::cli_result r = test::run_warpspan(args);
     EXPECT_EQ(r.code, 2) << args;
     EXPECT_EQ(test::count_lines(r.err), 1) << args << ": " << r.err;
   }
+}
+
+TEST(CliExact, CudaBackendWithoutADeviceSaysWhy) {
+  if (cuda_device_count() > 0) GTEST_SKIP() << "a CUDA device is present (CudaSweepMatchesCpu covers the device)";
+  const test::cli_result r = test::run_warpspan("exact --kernel LCL --warps 3 --sigma L=1,C=1 --backend cuda");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(test::count_lines(r.err), 1) << r.err;
 }
 
 }  // namespace
