@@ -19,6 +19,12 @@ if [ "${1:-}" = "--run" ]; then
     --benchmark_format=json --benchmark_out="$out/bench.json" > "$out/bench.log" 2>&1 || true
   .device/warpspan estimate --kernel 5L9C2L9C --warps 16 --sigma L=1,C=4 --backend cuda --seconds 10 \
     --validate 16 --json --quiet > "$out/voronoi_cuda.json" 2> "$out/voronoi_cuda.err" || true
+  # The exact progress sweep on the device for growing W (the CPU sweep: W = 9 in 76 s, 10 in 914 s
+  # on 2 cores), each stopped after 150 s with its proven interval.
+  for w in 8 9 10 11 12; do
+    timeout 200 .device/warpspan exact --kernel 5L9C2L9C --warps $w --sigma L=1,C=4 --backend cuda \
+      --time-limit 150 --json --no-table > "$out/exact_sweep_cuda_w$w.json" 2>&1 || true
+  done
   for b in cpu cuda cuda-sm; do
     .device/warpspan dbf data/tasks/fig2_example.json --at 10,50,100,1000 --backend $b --json \
       > "$out/dbf_fig2_$b.json" 2>&1 || true

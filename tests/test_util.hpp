@@ -20,6 +20,21 @@ inline problem make(const std::string& kernel, int warps, int sigma_l, int sigma
   return make_problem(parse_kernel_string(kernel), sm, warps);
 }
 
+/// A random small problem: 1..4 types, a kernel of 1..max_length letters, sigma 1..3 per type,
+/// a scheduler limit 1..3 one time in three, 1..max_warps warps.
+template <class Rng>
+problem random_problem(Rng& rng, int max_warps, int max_length) {
+  const char letters[] = {'L', 'C', 'S', 'D'};
+  const int ntypes = 1 + static_cast<int>(rng() % 4);
+  std::string kernel;
+  const int len = 1 + static_cast<int>(rng() % max_length);
+  for (int i = 0; i < len; ++i) kernel.push_back(letters[rng() % ntypes]);
+  int sigma[4];
+  for (int& s : sigma) s = 1 + static_cast<int>(rng() % 3);
+  const int schedulers = rng() % 3 == 0 ? 1 + static_cast<int>(rng() % 3) : 0;
+  return make(kernel, 1 + static_cast<int>(rng() % max_warps), sigma[0], sigma[1], sigma[2], sigma[3], schedulers);
+}
+
 inline std::string source_path(const std::string& relative) { return std::string(WARPSPAN_SOURCE_DIR) + "/" + relative; }
 
 }  // namespace warpspan::test

@@ -377,21 +377,12 @@ struct exact_cmd {
     const bool on_gpu = kind == backend_kind::cuda;
     const built_schedule b = build_schedule(prob, r.best_string);
     if (as_json) {
-      json out = {{"complete", r.complete},
-                  {"makespan", r.complete ? json(r.makespan) : json(nullptr)},
-                  {"lower", r.lower},
-                  {"upper", r.upper},
-                  {"method", "search"},
-                  {"algorithm", algorithm},
-                  {"backend", on_gpu ? "cuda" : "cpu"},
-                  {"elapsed_s", r.elapsed_s},
-                  {"states", r.states},
-                  {"pruned", r.pruned},
-                  {"best_string", one_based(r.best_string)},
-                  {"pessimistic", pessimistic_bound(prob)},
-                  {"problem", problem_json(prob)}};
-      if (!r.complete) out["stop_reason"] = r.stop_reason;
-      if (!lp_file.empty()) out["lp_file"] = lp_file;
+      json out = result_json(prob, r.complete, r.makespan, r.lower, r.upper, r.elapsed_s, r.best_string, r.stop_reason);
+      out["method"] = "search";
+      out["algorithm"] = algorithm;
+      out["backend"] = on_gpu ? "cuda" : "cpu";
+      out["states"] = r.states;
+      out["pruned"] = r.pruned;
       std::cout << out.dump() << '\n';
       return 0;
     }
@@ -409,6 +400,22 @@ struct exact_cmd {
     return 0;
   }
 
+  /// The fields every exact method reports.
+  json result_json(const problem& prob, bool complete, std::uint32_t makespan, std::uint32_t lower, std::uint32_t upper,
+                   double elapsed_s, const std::vector<std::uint16_t>& best, const std::string& stop_reason) const {
+    json out = {{"complete", complete},
+                {"makespan", complete ? json(makespan) : json(nullptr)},
+                {"lower", lower},
+                {"upper", upper},
+                {"elapsed_s", elapsed_s},
+                {"best_string", one_based(best)},
+                {"pessimistic", pessimistic_bound(prob)},
+                {"problem", problem_json(prob)}};
+    if (!complete) out["stop_reason"] = stop_reason;
+    if (!lp_file.empty()) out["lp_file"] = lp_file;
+    return out;
+  }
+
   int run_ilp(const problem& prob, ilp_constraints form, const std::string& lp_note) {
     ilp_options io;
     io.constraints = form;
@@ -416,22 +423,13 @@ struct exact_cmd {
     const ilp_result r = exact_ilp(prob, io);
     const built_schedule b = build_schedule(prob, r.best_string);
     if (as_json) {
-      json out = {{"complete", r.complete},
-                  {"makespan", r.complete ? json(r.makespan) : json(nullptr)},
-                  {"lower", r.lower},
-                  {"upper", r.upper},
-                  {"method", "ilp"},
-                  {"backend", "cpu"},
-                  {"solver", "cbc"},
-                  {"constraint_form", constraints},
-                  {"variables", r.variables},
-                  {"constraints", r.constraints},
-                  {"elapsed_s", r.elapsed_s},
-                  {"best_string", one_based(r.best_string)},
-                  {"pessimistic", pessimistic_bound(prob)},
-                  {"problem", problem_json(prob)}};
-      if (!r.complete) out["stop_reason"] = r.status;
-      if (!lp_file.empty()) out["lp_file"] = lp_file;
+      json out = result_json(prob, r.complete, r.makespan, r.lower, r.upper, r.elapsed_s, r.best_string, r.status);
+      out["method"] = "ilp";
+      out["backend"] = "cpu";
+      out["solver"] = "cbc";
+      out["constraint_form"] = constraints;
+      out["variables"] = r.variables;
+      out["constraints"] = r.constraints;
       std::cout << out.dump() << '\n';
       return 0;
     }

@@ -13,17 +13,7 @@
 namespace warpspan {
 namespace {
 
-problem random_problem(std::mt19937_64& rng, int max_warps) {
-  const char letters[] = {'L', 'C', 'S', 'D'};
-  const int ntypes = 1 + static_cast<int>(rng() % 4);
-  std::string kernel;
-  const int len = 1 + static_cast<int>(rng() % 6);
-  for (int i = 0; i < len; ++i) kernel.push_back(letters[rng() % ntypes]);
-  int sigma[4];
-  for (int& s : sigma) s = 1 + static_cast<int>(rng() % 3);
-  const int schedulers = rng() % 3 == 0 ? 1 + static_cast<int>(rng() % 3) : 0;
-  return test::make(kernel, 1 + static_cast<int>(rng() % max_warps), sigma[0], sigma[1], sigma[2], sigma[3], schedulers);
-}
+problem random_problem(std::mt19937_64& rng, int max_warps) { return test::random_problem(rng, max_warps, 6); }
 
 TEST(ExactFrontier, PackRoundTrip) {
   std::uint8_t count[8] = {3, 0, 2, 0, 0, 1, 0, 0};
