@@ -149,9 +149,13 @@ struct successor_enum {
   std::uint8_t count[256];   ///< warps at each level of the state
   std::uint8_t most[4];      ///< min(cap, ready) per type
   std::uint8_t quota[4];     ///< issues per type in the current split
-  std::uint8_t avail[256];   ///< per slot (levels grouped by type): count at that level
-  std::uint8_t x[256];       ///< per slot: warps taken from that level
-  std::uint8_t above[256];   ///< per slot: warps at higher levels (its run's byte offset in the key)
+  /// Slots are the occupied levels below I, grouped by type: those of type t are
+  /// [slot_begin[t], slot_begin[t + 1]). At most one per warp.
+  std::uint8_t slot_begin[5];
+  std::uint8_t level[frontier_max_warps];  ///< per slot: its level
+  std::uint8_t avail[frontier_max_warps];  ///< per slot: warps at that level
+  std::uint8_t x[frontier_max_warps];      ///< per slot: warps taken from that level
+  std::uint8_t above[frontier_max_warps];  ///< per slot: warps at higher levels (its run's byte offset in the key)
   std::uint32_t slots = 0;
   packed_state key = 0;
 
@@ -163,18 +167,24 @@ struct successor_enum {
     std::uint8_t higher[256];  // warps at levels above k
     higher[v.instructions] = 0;
     for (std::uint32_t k = v.instructions; k-- > 0;) higher[k] = static_cast<std::uint8_t>(higher[k + 1] + count[k + 1]);
-    std::uint32_t total = 0;
+    std::uint32_t total = 0, n = 0;
     for (std::uint32_t t = 0; t < v.ntypes; ++t) {
+      slot_begin[t] = static_cast<std::uint8_t>(n);
       std::uint32_t ready = 0;
       for (std::uint32_t s = v.level_begin[t]; s < v.level_begin[t + 1]; ++s) {
-        avail[s] = count[v.level_list[s]];
-        above[s] = higher[v.level_list[s]];
-        ready += avail[s];
+        const std::uint32_t k = v.level_list[s];
+        if (count[k] == 0) continue;
+        level[n] = static_cast<std::uint8_t>(k);
+        avail[n] = count[k];
+        above[n] = higher[k];
+        ready += count[k];
+        ++n;
       }
       most[t] = static_cast<std::uint8_t>(ready < v.cap[t] ? ready : v.cap[t]);
       total += most[t];
     }
-    slots = v.level_begin[v.ntypes];
+    slot_begin[v.ntypes] = static_cast<std::uint8_t>(n);
+    slots = n;
     if (v.limit == 0 || total <= v.limit) {
       for (std::uint32_t t = 0; t < v.ntypes; ++t) quota[t] = most[t];
     } else {
@@ -188,10 +198,10 @@ struct successor_enum {
   WARPSPAN_HD bool advance(const frontier_view& v) {
     // Innermost: the takes of the last type, carrying to earlier types.
     for (std::uint32_t t = v.ntypes; t-- > 0;) {
-      const std::uint32_t b = v.level_begin[t], n = v.level_begin[t + 1] - b;
+      const std::uint32_t b = slot_begin[t], n = slot_begin[t + 1] - b;
       if (next_composition(x + b, avail + b, n)) {
         for (std::uint32_t u = t + 1; u < v.ntypes; ++u)
-          fill_from_right(x + v.level_begin[u], avail + v.level_begin[u], v.level_begin[u + 1] - v.level_begin[u], quota[u]);
+          fill_from_right(x + slot_begin[u], avail + slot_begin[u], slot_begin[u + 1] - slot_begin[u], quota[u]);
         return true;
       }
     }
@@ -204,10 +214,10 @@ struct successor_enum {
   }
 
   /// Warps the current successor takes from level k (k < I).
-  WARPSPAN_HD std::uint32_t take_at(const frontier_view& v, std::uint32_t level) const {
-    const std::uint32_t t = v.type_of[level];
-    for (std::uint32_t s = v.level_begin[t]; s < v.level_begin[t + 1]; ++s)
-      if (v.level_list[s] == level) return x[s];
+  WARPSPAN_HD std::uint32_t take_at(const frontier_view& v, std::uint32_t k) const {
+    const std::uint32_t t = v.type_of[k];
+    for (std::uint32_t s = slot_begin[t]; s < slot_begin[t + 1]; ++s)
+      if (level[s] == k) return x[s];
     return 0;
   }
 
@@ -216,20 +226,17 @@ struct successor_enum {
   /// adds 1 to the x lowest bytes of the run, which keeps the bytes sorted (they join the run of
   /// level k + 1, whose moved warps are again its lowest bytes).
   WARPSPAN_HD packed_state successor(const frontier_view&) const {
+    const packed_state ones16 = (static_cast<packed_state>(0x0101010101010101ull) << 64) | 0x0101010101010101ull;
     packed_state next = key;
-    for (std::uint32_t s = 0; s < slots; ++s) {
-      if (x[s] == 0) continue;
-      packed_state ones = 0;
-      for (std::uint32_t i = 0; i < x[s]; ++i) ones = (ones << 8) | 1u;
-      next += ones << (8 * above[s]);
-    }
+    for (std::uint32_t s = 0; s < slots; ++s)
+      if (x[s] != 0) next += (ones16 >> (8 * (16 - x[s]))) << (8 * above[s]);
     return next;
   }
 
  private:
   WARPSPAN_HD void first_takes(const frontier_view& v) {
     for (std::uint32_t t = 0; t < v.ntypes; ++t)
-      fill_from_right(x + v.level_begin[t], avail + v.level_begin[t], v.level_begin[t + 1] - v.level_begin[t], quota[t]);
+      fill_from_right(x + slot_begin[t], avail + slot_begin[t], slot_begin[t + 1] - slot_begin[t], quota[t]);
   }
 };
 
