@@ -327,6 +327,7 @@ struct exact_cmd {
   bool as_json = false;
   bool no_table = false;
   bool no_prune = false;
+  bool quiet = false;
 
   void add(CLI::App& app, std::vector<std::pair<CLI::App*, command_fn>>& commands) {
     auto* sub = app.add_subcommand(
@@ -345,6 +346,7 @@ struct exact_cmd {
     sub->add_option("--max-states", xo.max_states,
                     "search: stop after reaching this many states (default: no limit; the held states may take at most half the memory)");
     sub->add_option("--threads", xo.threads, "search: CPU threads (default: all cores)");
+    sub->add_flag("--quiet,-q", quiet, "no progress line");
     sub->add_flag("--no-prune", no_prune, "search: expand every reachable state (no bound against the lower bound)");
     sub->add_flag("--json", as_json, "print one JSON object");
     sub->add_flag("--no-table", no_table, "do not draw the witness schedule");
@@ -372,8 +374,19 @@ struct exact_cmd {
     }
     if (method == "ilp") return run_ilp(prob, form, lp_note);
     xo.prune = !no_prune;
+    const bool show_progress = !quiet && isatty(STDERR_FILENO);
+    double last_shown = 0;
+    if (show_progress)
+      xo.progress = [&last_shown](std::uint32_t done, std::uint32_t all, std::uint64_t states, double s) {
+        if (s - last_shown < 0.5 && done < all) return;
+        last_shown = s;
+        std::fprintf(stderr, "\r[progress sum %u/%u] %8.1f s  %llu states   ", done, all, s,
+                     static_cast<unsigned long long>(states));
+        std::fflush(stderr);
+      };
     std::string algorithm;
     const exact_result r = exact_search(prob, xo, kind, &algorithm);
+    if (show_progress) std::fprintf(stderr, "\r%70s\r", "");
     const bool on_gpu = kind == backend_kind::cuda;
     const built_schedule b = build_schedule(prob, r.best_string);
     if (as_json) {

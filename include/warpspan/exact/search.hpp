@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -27,6 +28,9 @@ struct exact_options {
   /// Beyond it the sweep drops them and, only if it beats the lower bound, sweeps again keeping
   /// just the states that can lie on a path as long as the answer.
   std::uint64_t witness_states = 0;
+  /// Progress sweep: called after each progress sum with (sums done, all sums, states so far,
+  /// seconds so far); for a progress line on long runs.
+  std::function<void(std::uint32_t, std::uint32_t, std::uint64_t, double)> progress;
 };
 
 struct exact_result {
