@@ -90,6 +90,15 @@ __global__ void sweep_write(frontier_view v, const packed_state* keys, const std
   } while (e.advance(v));
 }
 
+/// One bulk copy to the host (not element by element).
+template <class T>
+std::vector<T> to_host(const thrust::device_vector<T>& d) {
+  std::vector<T> h(d.size());
+  if (!h.empty())
+    WARPSPAN_CUDA_TRY(cudaMemcpy(h.data(), thrust::raw_pointer_cast(d.data()), h.size() * sizeof(T), cudaMemcpyDeviceToHost));
+  return h;
+}
+
 /// (state, way in) pairs, possibly repeated.
 struct pending_buffer {
   thrust::device_vector<packed_state> keys;
@@ -147,8 +156,8 @@ class cuda_sweep final : public exact_detail::sweep_pass {
   std::uint32_t held_bound() const override {
     std::uint32_t upper = 0;
     for (const pending_buffer& b : ring_) {
-      const std::vector<packed_state> keys(b.keys.begin(), b.keys.end());
-      const std::vector<std::uint32_t> way(b.way.begin(), b.way.end());
+      const std::vector<packed_state> keys = to_host(b.keys);
+      const std::vector<std::uint32_t> way = to_host(b.way);
       for (std::size_t i = 0; i < keys.size(); ++i) upper = std::max(upper, exact_detail::held_bound(v_, keys[i], way[i]));
     }
     return upper;
@@ -171,9 +180,9 @@ class cuda_sweep final : public exact_detail::sweep_pass {
     const std::size_t expanded_count = thrust::count_if(thrust::device, expanded.begin(), expanded.end(), is_set{});
     pruned_ += n - expanded_count - (sum == last_sum_ ? n : 0);
     if (keeping_) {  // the expanded states, for the witness
-      const std::vector<packed_state> k(here.keys.begin(), here.keys.end());
-      const std::vector<std::uint32_t> w(here.way.begin(), here.way.end());
-      const std::vector<std::uint8_t> f(expanded.begin(), expanded.end());
+      const std::vector<packed_state> k = to_host(here.keys);
+      const std::vector<std::uint32_t> w = to_host(here.way);
+      const std::vector<std::uint8_t> f = to_host(expanded);
       std::vector<exact_detail::sweep_entry> kept;
       kept.reserve(expanded_count);
       for (std::size_t i = 0; i < n; ++i)
@@ -197,7 +206,9 @@ class cuda_sweep final : public exact_detail::sweep_pass {
     WARPSPAN_CUDA_CHECK_LAST();
     // Segment j (issues j + 1) starts at offsets[j * n].
     std::vector<std::uint64_t> begin(reach_ + 1);
-    for (std::uint32_t j = 0; j < reach_; ++j) begin[j] = offsets[j * n];
+    for (std::uint32_t j = 0; j < reach_; ++j)
+      WARPSPAN_CUDA_TRY(cudaMemcpy(&begin[j], thrust::raw_pointer_cast(offsets.data()) + j * n, sizeof(std::uint64_t),
+                                   cudaMemcpyDeviceToHost));
     begin[reach_] = total;
     for (std::uint32_t j = 0; j < reach_; ++j) {
       if (begin[j + 1] == begin[j]) continue;
