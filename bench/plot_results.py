@@ -2,16 +2,20 @@
 """Draws recorded Google Benchmark JSON as SVG, with no dependencies beyond Python 3.
 
     python3 bench/plot_results.py dbf bench/results/dbf_cpu_2core.json OUT.svg
+    python3 bench/plot_results.py exact bench/results/exact_sweep_cpu_2core.json OUT.svg [EXACT.json ...]
 
 `dbf`: paper 003 Table I: median time of one demand-bound table against the number of vertices,
 one line per backend (log scale), plus the GPU-SM block-size sweep when present.
+`exact`: the progress sweep on the Voronoi case: states and seconds against W (log scale), from the
+BM_ExactSweep benchmarks (2 threads) and any `warpspan exact --json` outputs for larger W.
 """
 import json
 import math
 import re
 import sys
 
-COLORS = {"cpu": "#1f77b4", "cpu-parallel": "#2ca02c", "cuda": "#ff7f0e", "cuda-sm": "#d62728"}
+COLORS = {"cpu": "#1f77b4", "cpu-parallel": "#2ca02c", "cuda": "#ff7f0e", "cuda-sm": "#d62728",
+          "states": "#1f77b4", "seconds, 2 threads": "#d62728"}
 BACKENDS = ["cpu", "cpu-parallel", "cuda", "cuda-sm"]
 
 
@@ -69,7 +73,7 @@ def svg_lines(series, title, xlabel, ylabel):
         path = " ".join(f"{px(x):.1f},{py(y):.1f}" for x, y in pts if y > 0)
         parts.append(f"<polyline points='{path}' fill='none' stroke='{color}' stroke-width='2'/>")
         for x, y in pts:
-            parts.append(f"<circle cx='{px(x):.1f}' cy='{py(y):.1f}' r='3' fill='{color}'><title>{name}: {y:.3g} ms</title></circle>")
+            parts.append(f"<circle cx='{px(x):.1f}' cy='{py(y):.1f}' r='3' fill='{color}'><title>{name}: {y:.3g}</title></circle>")
         ly = top + 10 + 18 * k
         parts.append(f"<line x1='{w-right+10}' x2='{w-right+30}' y1='{ly}' y2='{ly}' stroke='{color}' stroke-width='2'/>")
         parts.append(f"<text x='{w-right+36}' y='{ly+4}'>{name}</text>")
@@ -77,7 +81,31 @@ def svg_lines(series, title, xlabel, ylabel):
     return "\n".join(parts)
 
 
+def exact_series(benchmarks, cli_outputs):
+    states, seconds = {}, {}
+    for b in benchmarks:
+        m = re.match(r"BM_ExactSweep/(\d+)/2", b["name"])
+        if not m:
+            continue
+        w = int(m.group(1))
+        states[w] = b["states"]
+        seconds[w] = b["real_time"] / 1e3 if b.get("time_unit") == "ms" else b["real_time"]
+    for path in cli_outputs:
+        with open(path) as f:
+            doc = json.load(f)
+        if doc.get("complete"):
+            w = doc["problem"]["warps"]
+            states[w], seconds[w] = doc["states"], doc["elapsed_s"]
+    return {"states": sorted(states.items()), "seconds, 2 threads": sorted(seconds.items())}
+
+
 def main():
+    if len(sys.argv) >= 4 and sys.argv[1] == "exact":
+        context, benchmarks = medians(sys.argv[2])
+        title = f"Exact worst case of 5L9C2L9C: the progress sweep ({context.get('num_cpus', '?')} host cores)"
+        with open(sys.argv[3], "w") as f:
+            f.write(svg_lines(exact_series(benchmarks, sys.argv[4:]), title, "warps W", "states / seconds"))
+        return
     if len(sys.argv) != 4 or sys.argv[1] != "dbf":
         sys.exit(__doc__)
     context, benchmarks = medians(sys.argv[2])
