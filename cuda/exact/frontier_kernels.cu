@@ -101,18 +101,7 @@ exact_result exact_frontier_cuda(const problem& prob, const exact_options& optio
     if (options.time_limit_s > 0 && elapsed > options.time_limit_s) r.stop_reason = "time limit reached";
     if (!r.stop_reason.empty()) break;
   }
-  if (!r.stop_reason.empty()) {
-    exact_detail::fill_interval(prob, r);
-    if (last_done > r.lower) {
-      r.lower = last_done;
-      levels.resize(last_done + 1);
-      r.best_string = exact_detail::witness_from_levels(v, levels, last_done);
-    }
-  } else {
-    r.complete = true;
-    r.makespan = r.lower = r.upper = last_done;
-    r.best_string = exact_detail::witness_from_levels(v, levels, last_done);
-  }
+  exact_detail::finish_levels(prob, v, levels, last_done, r);
   r.elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return r;
 }

@@ -68,6 +68,22 @@ std::vector<std::uint16_t> witness_from_levels(const frontier_view& v, const std
   return string_from_takes(v, std::move(takes));
 }
 
+void finish_levels(const problem& prob, const frontier_view& v, std::vector<std::vector<packed_state>>& levels,
+                   std::uint32_t last_done, exact_result& r) {
+  if (r.stop_reason.empty()) {
+    r.complete = true;
+    r.makespan = r.lower = r.upper = last_done;
+    r.best_string = witness_from_levels(v, levels, last_done);
+    return;
+  }
+  fill_interval(prob, r);
+  if (last_done > r.lower) {  // a completion seen: its schedule is a better proven lower bound
+    r.lower = last_done;
+    levels.resize(last_done + 1);
+    r.best_string = witness_from_levels(v, levels, last_done);
+  }
+}
+
 }  // namespace exact_detail
 
 exact_result exact_frontier_cpu(const problem& prob, const exact_options& options) {
@@ -100,19 +116,10 @@ exact_result exact_frontier_cpu(const problem& prob, const exact_options& option
     if (r.states > max_states || (options.time_limit_s > 0 && elapsed > options.time_limit_s)) {
       r.stop_reason = r.states > max_states ? "state limit (" + std::to_string(max_states) + " states) reached"
                                             : "time limit reached";
-      exact_detail::fill_interval(prob, r);
-      if (last_done > r.lower) {  // a completion seen: its schedule is a better proven lower bound
-        r.lower = last_done;
-        levels.resize(last_done + 1);
-        r.best_string = exact_detail::witness_from_levels(v, levels, last_done);
-      }
-      r.elapsed_s = elapsed;
-      return r;
+      break;
     }
   }
-  r.complete = true;
-  r.makespan = r.lower = r.upper = last_done;
-  r.best_string = exact_detail::witness_from_levels(v, levels, last_done);
+  exact_detail::finish_levels(prob, v, levels, last_done, r);
   r.elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return r;
 }

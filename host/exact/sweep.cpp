@@ -40,7 +40,7 @@ std::uint64_t physical_memory_bytes() {
   return pages > 0 && size > 0 ? static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(size) : (std::uint64_t{8} << 30);
 }
 
-/// One sweep. With `keep`, the expanded states are stored for the witness while they fit.
+/// One pass of the CPU sweep over sharded hash tables (see exact_sweep_cpu in search.hpp).
 class sweep final : public exact_detail::sweep_pass {
  public:
   sweep(const frontier_view& v, const exact_options& o, std::uint32_t floor_value, std::uint64_t keep_limit)

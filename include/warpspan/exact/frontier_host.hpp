@@ -17,6 +17,12 @@ frontier_view checked_view(const problem& prob);
 std::vector<std::uint16_t> witness_from_levels(const frontier_view& v, const std::vector<std::vector<packed_state>>& levels,
                                                std::uint32_t makespan);
 
+/// Completes a level-by-level result: stopped (r.stop_reason set) -> the proven interval, with a
+/// completion seen at level `last_done` as the lower bound if it beats the standard strings;
+/// otherwise complete with makespan `last_done`. Either way the witness comes from the levels.
+void finish_levels(const problem& prob, const frontier_view& v, std::vector<std::vector<packed_state>>& levels,
+                   std::uint32_t last_done, exact_result& r);
+
 /// The pseudo-precedence string of a schedule given per cycle: takes[t][k] warps leave level k in
 /// cycle t + 1 (the lowest-numbered warps there).
 std::vector<std::uint16_t> string_from_takes(const frontier_view& v, std::vector<std::vector<std::uint8_t>> takes);
