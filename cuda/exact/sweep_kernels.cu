@@ -122,10 +122,7 @@ struct pending_buffer {
 class cuda_sweep final : public exact_detail::sweep_pass {
  public:
   cuda_sweep(const frontier_view& v, const exact_options& o, std::uint32_t floor_value, std::uint64_t keep_limit)
-      : v_(v), o_(o), last_sum_(v.warps * v.instructions) {
-    reach_ = exact_detail::most_issues(v);
-    floor_ = floor_value;
-    keep_limit_ = keep_limit;
+      : sweep_pass(v, floor_value, keep_limit), o_(o) {
     ring_.resize(reach_ + 1);
   }
 
@@ -222,9 +219,7 @@ class cuda_sweep final : public exact_detail::sweep_pass {
     }
   }
 
-  const frontier_view& v_;
   const exact_options& o_;
-  std::uint32_t last_sum_;
   std::vector<pending_buffer> ring_;  // [sum % (reach + 1)]
 };
 

@@ -44,10 +44,7 @@ std::uint64_t physical_memory_bytes() {
 class sweep final : public exact_detail::sweep_pass {
  public:
   sweep(const frontier_view& v, const exact_options& o, std::uint32_t floor_value, std::uint64_t keep_limit)
-      : v_(v), o_(o), last_sum_(v.warps * v.instructions) {
-    reach_ = exact_detail::most_issues(v);
-    floor_ = floor_value;
-    keep_limit_ = keep_limit;
+      : sweep_pass(v, floor_value, keep_limit), o_(o) {
     threads_ = o.threads ? o.threads : std::max(1u, std::thread::hardware_concurrency());
     threads_ = std::min(threads_, 64u);
     window_.assign(reach_ + 1, std::vector<packed_table>(threads_, packed_table(16)));
@@ -167,9 +164,7 @@ class sweep final : public exact_detail::sweep_pass {
     for (std::thread& th : pool) th.join();
   }
 
-  const frontier_view& v_;
   const exact_options& o_;
-  std::uint32_t last_sum_;
   std::uint32_t threads_ = 1;
   std::vector<std::vector<packed_table>> window_;  // [sum % (reach + 1)][shard]
   std::vector<pending> expanded_;

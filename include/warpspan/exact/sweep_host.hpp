@@ -45,6 +45,10 @@ std::uint32_t held_bound(const frontier_view& v, packed_state key, std::uint32_t
 /// One pass of a sweep; the backends fill in run() and held_bound().
 class sweep_pass {
  public:
+  /// A pass over `v` pruning states whose way in + bound is at most `floor_value`, keeping at most
+  /// `keep_limit` expanded states for the witness.
+  sweep_pass(const frontier_view& v, std::uint32_t floor_value, std::uint64_t keep_limit)
+      : v_(v), last_sum_(v.warps * v.instructions), reach_(most_issues(v)), floor_(floor_value), keep_limit_(keep_limit) {}
   virtual ~sweep_pass() = default;
   /// Runs to the final sum or to a limit (then stop_reason() says which).
   virtual void run(std::chrono::steady_clock::time_point start) = 0;
@@ -80,9 +84,11 @@ class sweep_pass {
     }
   }
 
-  std::uint32_t reach_ = 1;
-  std::uint32_t floor_ = 0;          ///< prune states whose way in + bound is at most this
-  std::uint64_t keep_limit_ = 0;
+  const frontier_view& v_;
+  std::uint32_t last_sum_;           ///< W * I: the progress sum of the final state
+  std::uint32_t reach_;              ///< the largest step of the progress sum
+  std::uint32_t floor_;              ///< prune states whose way in + bound is at most this
+  std::uint64_t keep_limit_;
   bool keeping_ = true;
   std::uint64_t kept_ = 0, states_ = 0, pruned_ = 0;
   std::uint32_t reached_ = 0;
