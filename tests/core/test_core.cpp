@@ -1,0 +1,91 @@
+// Shared utilities: bounded file reading, thread resolution, the persistent pool, the interrupt flag.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <filesystem>
+#include <fstream>
+#include <stdexcept>
+#include <vector>
+
+#include "warpspan/core/error.hpp"
+#include "warpspan/core/file.hpp"
+#include "warpspan/core/interrupt.hpp"
+#include "warpspan/core/resources.hpp"
+
+namespace warpspan {
+namespace {
+
+TEST(CoreFile, ReadsARegularFile) {
+  const auto path = std::filesystem::temp_directory_path() / "warpspan_core_file.txt";
+  std::ofstream(path) << "hello\n";
+  EXPECT_EQ(read_text_file(path.string(), "test file"), "hello\n");
+}
+
+TEST(CoreFile, RefusesMissingEmptyPathAndDirectory) {
+  EXPECT_THROW(read_text_file("/nonexistent/warpspan.json", "task set"), input_error);
+  EXPECT_THROW(read_text_file("", "task set"), input_error);
+  try {
+    read_text_file(std::filesystem::temp_directory_path().string(), "PTX file");
+    FAIL() << "a directory was read";
+  } catch (const input_error& e) {
+    EXPECT_NE(std::string(e.what()).find("is a directory"), std::string::npos) << e.what();
+  }
+}
+
+TEST(CoreFile, ReadsDevicesOnlyUpToTheLimit) {
+  try {
+    read_text_file("/dev/zero", "PTX file", 1 << 20);
+    FAIL() << "/dev/zero was read without bound";
+  } catch (const input_error& e) {
+    EXPECT_NE(std::string(e.what()).find("larger than"), std::string::npos) << e.what();
+  }
+}
+
+TEST(CoreThreads, ResolvesAndRefuses) {
+  EXPECT_GE(resolve_threads(0), 1);
+  EXPECT_EQ(resolve_threads(1), 1);
+  EXPECT_EQ(resolve_threads(max_threads()), max_threads());
+  EXPECT_THROW(resolve_threads(-1), input_error);
+  EXPECT_THROW(resolve_threads(max_threads() + 1), input_error);
+  EXPECT_THROW(resolve_threads(100000), input_error);
+  EXPECT_LE(max_threads(), 256);
+}
+
+TEST(CoreThreads, PoolRunsEveryItemOnceAcrossManyRounds) {
+  thread_pool pool(3);
+  EXPECT_EQ(pool.size(), 3);
+  for (std::size_t round = 0; round < 200; ++round) {
+    const std::size_t n = round % 17;
+    std::vector<std::atomic<int>> hits(n);
+    pool.run(n, [&](std::size_t i) { hits[i].fetch_add(1); });
+    for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(hits[i].load(), 1) << "round " << round << " item " << i;
+  }
+}
+
+TEST(CoreThreads, PoolRethrowsAndStaysUsable) {
+  thread_pool pool(2);
+  EXPECT_THROW(pool.run(10, [](std::size_t i) {
+    if (i == 7) throw std::runtime_error("item 7");
+  }),
+               std::runtime_error);
+  std::atomic<int> sum{0};
+  pool.run(10, [&](std::size_t i) { sum += static_cast<int>(i); });
+  EXPECT_EQ(sum.load(), 45);
+}
+
+TEST(CoreMemory, AvailableIsPositiveAndBudgetCapped) {
+  EXPECT_GT(available_memory_bytes(), 0u);
+  EXPECT_LE(memory_budget_bytes(1000), 1000u);
+}
+
+TEST(CoreInterrupt, FlagSetsAndClears) {
+  clear_interrupt();
+  EXPECT_FALSE(interrupted());
+  request_interrupt();
+  EXPECT_TRUE(interrupted());
+  clear_interrupt();
+  EXPECT_FALSE(interrupted());
+}
+
+}  // namespace
+}  // namespace warpspan
