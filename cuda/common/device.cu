@@ -1,19 +1,63 @@
-// Device discovery. Any error from cudaGetDeviceCount (error 35 without a driver, 100 without a
-// device) means "no GPU": the CPU backend then runs and GPU tests skip.
+// Device discovery. "No GPU" (no NVIDIA driver installed, or cudaErrorNoDevice) is quiet: the CPU
+// backend runs. A driver that is there but cannot serve this runtime (error 35: too old for CUDA
+// 13; or any other error) is not "no GPU": it is named once on stderr, and --backend cuda says it.
 #include <cuda_runtime.h>
+
+#include <cstdio>
+#include <mutex>
+#include <string>
+#include <system_error>
+#include <filesystem>
 
 #include "warpspan/core/backend.hpp"
 
 namespace warpspan {
 
-int cuda_device_count() {
+namespace {
+
+struct discovery {
   int count = 0;
-  if (cudaGetDeviceCount(&count) != cudaSuccess) {
-    (void)cudaGetLastError();  // clear the sticky error so later calls are not confused
-    return 0;
-  }
-  return count;
+  std::string problem;  // why an installed driver gave no device; empty when fine or no driver
+};
+
+[[maybe_unused]] bool nvidia_driver_installed() {
+  std::error_code ec;
+  return std::filesystem::exists("/proc/driver/nvidia/version", ec) || std::filesystem::exists("/dev/nvidiactl", ec);
 }
+
+const discovery& discover() {
+  static const discovery d = [] {
+    discovery r;
+    int count = 0;
+    const cudaError_t err = cudaGetDeviceCount(&count);
+    if (err == cudaSuccess) {
+      r.count = count;
+      return r;
+    }
+    (void)cudaGetLastError();  // clear the error so later calls are not confused
+#if !defined(WARPSPAN_CUDA_EMULATED)
+    if (err == cudaErrorNoDevice) return r;
+    if (err == cudaErrorInsufficientDriver && !nvidia_driver_installed()) return r;  // no driver at all
+#endif
+    r.problem = std::string("the CUDA device is unusable: ") + cudaGetErrorName(err) + " (" + cudaGetErrorString(err) +
+                ")" + (err == cudaErrorInsufficientDriver ? "; the NVIDIA driver is older than CUDA 13 needs" : "");
+    return r;
+  }();
+  return d;
+}
+
+}  // namespace
+
+int cuda_device_count() {
+  const discovery& d = discover();
+  if (!d.problem.empty()) {
+    static std::once_flag said;
+    std::call_once(said, [&] { std::fprintf(stderr, "warpspan: %s; using the CPU\n", d.problem.c_str()); });
+  }
+  return d.count;
+}
+
+std::string cuda_device_problem() { return discover().problem; }
 
 std::string cuda_device_name() {
   if (cuda_device_count() == 0) return {};
@@ -32,5 +76,13 @@ double cuda_peak_bandwidth_gbs() {
 }
 
 bool cuda_compiled() { return true; }
+
+bool cuda_emulated() {
+#if defined(WARPSPAN_CUDA_EMULATED)
+  return true;
+#else
+  return false;
+#endif
+}
 
 }  // namespace warpspan

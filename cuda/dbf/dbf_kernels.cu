@@ -8,6 +8,7 @@
 #include <string>
 
 #include "common/cuda_check.cuh"
+#include "common/launch.cuh"
 #include "common/device_buffer.cuh"
 #include "common/stream.cuh"
 #include "warpspan/core/error.hpp"
@@ -41,7 +42,7 @@ __global__ void dbf_row_kernel(const std::uint32_t* __restrict__ wcet, const std
                                const std::uint32_t* __restrict__ pred_begin, const dbf_pred* __restrict__ preds,
                                std::uint32_t row, std::uint32_t columns, std::uint32_t* table,
                                std::uint32_t* min_span) {
-  extern __shared__ dbf_pred staged[];
+  WARPSPAN_DYNAMIC_SHARED(dbf_pred, staged);
   const std::uint32_t begin = pred_begin[row];
   const std::uint32_t npreds = pred_begin[row + 1] - begin;
   const dbf_pred* p = preds + begin;
@@ -82,7 +83,7 @@ __global__ void dbf_batch_kernel(const batch_item* __restrict__ items, const std
                                  const std::uint32_t* __restrict__ deadline,
                                  const std::uint32_t* __restrict__ pred_begin, const dbf_pred* __restrict__ preds,
                                  std::uint32_t* tables, std::uint32_t* mins) {
-  extern __shared__ dbf_pred staged[];
+  WARPSPAN_DYNAMIC_SHARED(dbf_pred, staged);
   const batch_item it = items[blockIdx.x];
   std::uint32_t* table = tables + it.table;
   std::uint32_t* min_span = mins + it.min_span;
@@ -111,7 +112,7 @@ __global__ void dbf_batch_kernel(const batch_item* __restrict__ items, const std
 void fill(std::uint32_t* data, std::size_t count, std::uint32_t value, cudaStream_t stream) {
   const unsigned blocks = static_cast<unsigned>(std::min<std::size_t>((count + 255) / 256, 4096));
   if (blocks == 0) return;
-  fill_kernel<<<blocks, 256, 0, stream>>>(data, count, value);
+  WARPSPAN_LAUNCH(fill_kernel, blocks, 256, 0, stream)(data, count, value);
   WARPSPAN_CUDA_CHECK_LAST();
 }
 
@@ -141,11 +142,11 @@ dbf_table cuda_dbf_table(const unrolled_graph& g, bool shared_prefetch, unsigned
   cuda_timer timer(stream.get());
   for (std::uint32_t row = 0; row < g.rows; ++row) {
     if (shared_prefetch)
-      dbf_row_kernel<true><<<grid, block, smem, stream.get()>>>(wcet.data(), deadline.data(), pred_begin.data(),
+      WARPSPAN_LAUNCH(dbf_row_kernel<true>, grid, block, smem, stream.get())(wcet.data(), deadline.data(), pred_begin.data(),
                                                                  preds.data(), row, columns, table.data(),
                                                                  min_span.data());
     else
-      dbf_row_kernel<false><<<grid, block, 0, stream.get()>>>(wcet.data(), deadline.data(), pred_begin.data(),
+      WARPSPAN_LAUNCH(dbf_row_kernel<false>, grid, block, 0, stream.get())(wcet.data(), deadline.data(), pred_begin.data(),
                                                                preds.data(), row, columns, table.data(),
                                                                min_span.data());
     WARPSPAN_CUDA_CHECK_LAST();
@@ -207,11 +208,11 @@ std::vector<dbf_table> cuda_dbf_tables_batch(const std::vector<const unrolled_gr
     const unsigned grid = static_cast<unsigned>(last - first);
     cuda_timer timer(stream.get());
     if (shared_prefetch)
-      dbf_batch_kernel<true><<<grid, block, smem, stream.get()>>>(d_items.data(), d_wcet.data(), d_deadline.data(),
+      WARPSPAN_LAUNCH(dbf_batch_kernel<true>, grid, block, smem, stream.get())(d_items.data(), d_wcet.data(), d_deadline.data(),
                                                                    d_begin.data(), d_preds.data(), d_tables.data(),
                                                                    d_mins.data());
     else
-      dbf_batch_kernel<false><<<grid, block, 0, stream.get()>>>(d_items.data(), d_wcet.data(), d_deadline.data(),
+      WARPSPAN_LAUNCH(dbf_batch_kernel<false>, grid, block, 0, stream.get())(d_items.data(), d_wcet.data(), d_deadline.data(),
                                                                  d_begin.data(), d_preds.data(), d_tables.data(),
                                                                  d_mins.data());
     WARPSPAN_CUDA_CHECK_LAST();

@@ -15,6 +15,7 @@
 #include <chrono>
 
 #include "common/cuda_check.cuh"
+#include "common/launch.cuh"
 #include "warpspan/core/error.hpp"
 #include "warpspan/exact/frontier.hpp"
 #include "warpspan/exact/frontier_host.hpp"
@@ -69,7 +70,7 @@ exact_result exact_frontier_cuda(const problem& prob, const exact_options& optio
   while (!level.empty()) {
     const std::size_t n = level.size();
     thrust::device_vector<std::uint64_t> counts(n), offsets(n);
-    count_successors<<<blocks_for(n), block_threads>>>(v, thrust::raw_pointer_cast(level.data()), n,
+    WARPSPAN_LAUNCH(count_successors, blocks_for(n), block_threads, 0, nullptr)(v, thrust::raw_pointer_cast(level.data()), n,
                                                        thrust::raw_pointer_cast(counts.data()));
     WARPSPAN_CUDA_CHECK_LAST();
     thrust::exclusive_scan(thrust::device, counts.begin(), counts.end(), offsets.begin(), std::uint64_t{0});
@@ -82,7 +83,7 @@ exact_result exact_frontier_cuda(const problem& prob, const exact_options& optio
       break;
     }
     thrust::device_vector<packed_state> next(total);
-    write_successors<<<blocks_for(n), block_threads>>>(v, thrust::raw_pointer_cast(level.data()), n,
+    WARPSPAN_LAUNCH(write_successors, blocks_for(n), block_threads, 0, nullptr)(v, thrust::raw_pointer_cast(level.data()), n,
                                                        thrust::raw_pointer_cast(offsets.data()),
                                                        thrust::raw_pointer_cast(next.data()));
     WARPSPAN_CUDA_CHECK_LAST();

@@ -18,6 +18,7 @@
 #include <memory>
 
 #include "common/cuda_check.cuh"
+#include "common/launch.cuh"
 #include "warpspan/core/error.hpp"
 #include "warpspan/exact/frontier.hpp"
 #include "warpspan/exact/search.hpp"
@@ -167,7 +168,7 @@ class cuda_sweep final : public exact_detail::sweep_pass {
     const std::uint32_t* way = thrust::raw_pointer_cast(here.way.data());
     thrust::device_vector<std::uint64_t> counts(reach_ * n), offsets(reach_ * n);
     thrust::device_vector<std::uint8_t> expanded(n);
-    sweep_count<<<blocks_for(n), block_threads>>>(v_, keys, way, n, reach_, floor_, o_.prune ? 1 : 0,
+    WARPSPAN_LAUNCH(sweep_count, blocks_for(n), block_threads, 0, nullptr)(v_, keys, way, n, reach_, floor_, o_.prune ? 1 : 0,
                                                   thrust::raw_pointer_cast(counts.data()),
                                                   thrust::raw_pointer_cast(expanded.data()),
                                                   thrust::raw_pointer_cast(reached.data()));
@@ -196,7 +197,7 @@ class cuda_sweep final : public exact_detail::sweep_pass {
     }
     thrust::device_vector<packed_state> out_keys(total);
     thrust::device_vector<std::uint32_t> out_way(total);
-    sweep_write<<<blocks_for(n), block_threads>>>(v_, keys, way, n, reach_, thrust::raw_pointer_cast(expanded.data()),
+    WARPSPAN_LAUNCH(sweep_write, blocks_for(n), block_threads, 0, nullptr)(v_, keys, way, n, reach_, thrust::raw_pointer_cast(expanded.data()),
                                                   thrust::raw_pointer_cast(offsets.data()),
                                                   thrust::raw_pointer_cast(out_keys.data()),
                                                   thrust::raw_pointer_cast(out_way.data()));

@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "common/cuda_check.cuh"
+#include "common/launch.cuh"
 #include "common/device_buffer.cuh"
 #include "warpspan/makespan/chains.hpp"
 
@@ -31,7 +32,7 @@ __global__ void __launch_bounds__(block_threads)
     anneal_kernel(problem_view p, chain_layout layout, std::size_t work_bytes, unsigned char* blocks,
                   chain_state* states, const std::uint32_t* ids, anneal_params params, std::uint32_t chains,
                   std::uint64_t count, int init) {
-  extern __shared__ __align__(16) unsigned char smem[];
+  WARPSPAN_DYNAMIC_SHARED(unsigned char, smem);
   // Stage the instruction types for the whole block.
   const std::size_t types_bytes = (p.instructions + 15u) / 16u * 16u;
   for (std::uint32_t k = threadIdx.x; k < p.instructions; k += blockDim.x) smem[k] = p.types[k];
@@ -130,11 +131,11 @@ class cuda_runner final : public chain_runner {
       const std::size_t smem = types_bytes_ + block_threads * work_bytes_;
       WARPSPAN_CUDA_TRY(cudaFuncSetAttribute(anneal_kernel<true>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                              static_cast<int>(smem)));
-      anneal_kernel<true><<<grid, block_threads, smem, stream_>>>(p, layout_, work_bytes_, blocks_.data(),
+      WARPSPAN_LAUNCH(anneal_kernel<true>, grid, block_threads, smem, stream_)(p, layout_, work_bytes_, blocks_.data(),
                                                                   states_.data(), ids_.data(), params_, chains_,
                                                                   count, init ? 1 : 0);
     } else {
-      anneal_kernel<false><<<grid, block_threads, types_bytes_, stream_>>>(p, layout_, work_bytes_, blocks_.data(),
+      WARPSPAN_LAUNCH(anneal_kernel<false>, grid, block_threads, types_bytes_, stream_)(p, layout_, work_bytes_, blocks_.data(),
                                                                            states_.data(), ids_.data(), params_,
                                                                            chains_, count, init ? 1 : 0);
     }

@@ -9,6 +9,8 @@ namespace warpspan {
 int cuda_device_count() { return 0; }
 std::string cuda_device_name() { return {}; }
 bool cuda_compiled() { return false; }
+bool cuda_emulated() { return false; }
+std::string cuda_device_problem() { return {}; }
 double cuda_peak_bandwidth_gbs() { return 0; }
 
 std::unique_ptr<chain_runner> make_cuda_runner(const chain_setup&) {

@@ -1,0 +1,277 @@
+// The CUDA runtime as the CPU emulation build sees it (WARPSPAN_CUDA_EMULATION=ON): the files under
+// cuda/ are compiled by the host compiler with this directory first on the include path, so their
+// `#include <cuda_runtime.h>` lands here. Kernels run on the CPU through emu::launch (see
+// cuda/common/launch.cuh): every thread of a block is an OS thread, __syncthreads is a real barrier,
+// dynamic shared memory is a per-block buffer of exactly the launch's size with the device's limits,
+// and device memory is host memory whose allocations the runtime tracks, so that copies outside an
+// allocation fail with the error codes of the real runtime. The device is an emulated H100 (132 SMs,
+// 80 GiB, compute capability 9.0). What this proves and what it cannot: README, "CUDA emulation".
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
+#define WARPSPAN_CUDA_EMULATED 1
+
+// ---- Keywords: the host compiler sees ordinary C++.
+#define __global__
+#define __device__
+#define __host__
+#define __forceinline__ inline
+#define __noinline__
+#define __launch_bounds__(...)
+#define __align__(n) alignas(n)
+// Shared memory must go through WARPSPAN_DYNAMIC_SHARED (cuda/common/launch.cuh), which gives every
+// block its own buffer here; a plain __shared__ would be one global shared by all blocks.
+#define __shared__ __shared__is_not_emulated_use_WARPSPAN_DYNAMIC_SHARED
+
+// ---- Vector types used by the kernels.
+struct uint3 {
+  unsigned x = 0, y = 0, z = 0;
+};
+struct dim3 {
+  unsigned x = 1, y = 1, z = 1;
+  constexpr dim3(unsigned vx = 1, unsigned vy = 1, unsigned vz = 1) : x(vx), y(vy), z(vz) {}
+  constexpr dim3(uint3 v) : x(v.x), y(v.y), z(v.z) {}
+  constexpr operator uint3() const { return uint3{x, y, z}; }
+};
+struct alignas(16) uint4 {
+  unsigned x, y, z, w;
+};
+struct alignas(8) uint2 {
+  unsigned x, y;
+};
+
+// ---- Errors: the codes (and numbers) of the real runtime for what the project can meet.
+enum cudaError_t {
+  cudaSuccess = 0,
+  cudaErrorInvalidValue = 1,
+  cudaErrorMemoryAllocation = 2,
+  cudaErrorInitializationError = 3,
+  cudaErrorInvalidConfiguration = 9,
+  cudaErrorInvalidDevicePointer = 17,
+  cudaErrorInvalidMemcpyDirection = 21,
+  cudaErrorInsufficientDriver = 35,
+  cudaErrorNoDevice = 100,
+  cudaErrorInvalidDevice = 101,
+  cudaErrorInvalidResourceHandle = 400,
+  cudaErrorNotReady = 600,
+  cudaErrorLaunchOutOfResources = 701,
+  cudaErrorLaunchFailure = 719,
+};
+using cudaError = cudaError_t;
+
+enum cudaMemcpyKind {
+  cudaMemcpyHostToHost = 0,
+  cudaMemcpyHostToDevice = 1,
+  cudaMemcpyDeviceToHost = 2,
+  cudaMemcpyDeviceToDevice = 3,
+  cudaMemcpyDefault = 4,
+};
+
+enum cudaDeviceAttr {
+  cudaDevAttrMaxThreadsPerBlock = 1,
+  cudaDevAttrMaxBlockDimX = 2,
+  cudaDevAttrMaxGridDimX = 5,
+  cudaDevAttrMaxSharedMemoryPerBlock = 8,
+  cudaDevAttrWarpSize = 10,
+  cudaDevAttrMultiProcessorCount = 16,
+  cudaDevAttrMemoryClockRate = 36,
+  cudaDevAttrGlobalMemoryBusWidth = 37,
+  cudaDevAttrL2CacheSize = 38,
+  cudaDevAttrMaxThreadsPerMultiProcessor = 39,
+  cudaDevAttrComputeCapabilityMajor = 75,
+  cudaDevAttrComputeCapabilityMinor = 76,
+  cudaDevAttrMaxSharedMemoryPerMultiprocessor = 81,
+  cudaDevAttrMaxSharedMemoryPerBlockOptin = 97,
+};
+
+enum cudaFuncAttribute {
+  cudaFuncAttributeMaxDynamicSharedMemorySize = 8,
+  cudaFuncAttributePreferredSharedMemoryCarveout = 9,
+};
+
+struct cudaDeviceProp {
+  char name[256] = {};
+  std::size_t totalGlobalMem = 0;
+  std::size_t sharedMemPerBlock = 0;
+  std::size_t sharedMemPerBlockOptin = 0;
+  std::size_t sharedMemPerMultiprocessor = 0;
+  int warpSize = 0;
+  int maxThreadsPerBlock = 0;
+  int maxThreadsPerMultiProcessor = 0;
+  int multiProcessorCount = 0;
+  int major = 0;
+  int minor = 0;
+  int memoryBusWidth = 0;
+  int l2CacheSize = 0;
+};
+
+struct CUstream_st;
+struct CUevent_st;
+using cudaStream_t = CUstream_st*;
+using cudaEvent_t = CUevent_st*;
+inline constexpr unsigned cudaStreamDefault = 0;
+inline constexpr unsigned cudaStreamNonBlocking = 1;
+
+// ---- The runtime calls (cuda/emulation/runtime.cpp).
+cudaError_t cudaGetDeviceCount(int* count);
+cudaError_t cudaGetDevice(int* device);
+cudaError_t cudaSetDevice(int device);
+cudaError_t cudaGetDeviceProperties(cudaDeviceProp* prop, int device);
+cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attr, int device);
+cudaError_t cudaDeviceSynchronize();
+cudaError_t cudaGetLastError();
+cudaError_t cudaPeekAtLastError();
+const char* cudaGetErrorName(cudaError_t error);
+const char* cudaGetErrorString(cudaError_t error);
+
+cudaError_t cudaMalloc(void** ptr, std::size_t bytes);
+cudaError_t cudaFree(void* ptr);
+cudaError_t cudaMallocAsync(void** ptr, std::size_t bytes, cudaStream_t stream);
+cudaError_t cudaFreeAsync(void* ptr, cudaStream_t stream);
+cudaError_t cudaMemcpy(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind);
+cudaError_t cudaMemcpyAsync(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind,
+                            cudaStream_t stream = nullptr);
+cudaError_t cudaMemset(void* ptr, int value, std::size_t bytes);
+cudaError_t cudaMemsetAsync(void* ptr, int value, std::size_t bytes, cudaStream_t stream = nullptr);
+cudaError_t cudaMemGetInfo(std::size_t* free_bytes, std::size_t* total_bytes);
+
+cudaError_t cudaStreamCreate(cudaStream_t* stream);
+cudaError_t cudaStreamCreateWithFlags(cudaStream_t* stream, unsigned flags);
+cudaError_t cudaStreamDestroy(cudaStream_t stream);
+cudaError_t cudaStreamSynchronize(cudaStream_t stream);
+
+cudaError_t cudaEventCreate(cudaEvent_t* event);
+cudaError_t cudaEventDestroy(cudaEvent_t event);
+cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream = nullptr);
+cudaError_t cudaEventSynchronize(cudaEvent_t event);
+cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t stop);
+
+namespace warpspan::emu {
+cudaError_t set_function_attribute(const void* function, cudaFuncAttribute attr, int value);
+cudaError_t occupancy_max_potential_block_size(int* min_grid, int* block, const void* function,
+                                               std::size_t dynamic_smem, int block_limit);
+}  // namespace warpspan::emu
+
+template <class T>
+cudaError_t cudaFuncSetAttribute(T* function, cudaFuncAttribute attr, int value) {
+  return warpspan::emu::set_function_attribute(reinterpret_cast<const void*>(function), attr, value);
+}
+template <class T>
+cudaError_t cudaOccupancyMaxPotentialBlockSize(int* min_grid, int* block, T* function, std::size_t dynamic_smem = 0,
+                                               int block_limit = 0) {
+  return warpspan::emu::occupancy_max_potential_block_size(min_grid, block, reinterpret_cast<const void*>(function),
+                                                           dynamic_smem, block_limit);
+}
+
+// ---- Inside kernels.
+namespace warpspan::emu {
+
+/// Where the calling emulated thread is: set by the launch for each thread it runs.
+struct thread_context {
+  uint3 thread_idx, block_idx;
+  dim3 block_dim, grid_dim;
+  unsigned char* dynamic_shared = nullptr;
+  struct block_state* block = nullptr;
+};
+thread_context& current() noexcept;
+/// __syncthreads: waits until every thread of the block that has not exited arrives.
+void syncthreads();
+/// The launch: validates the configuration like the device would (the error is what
+/// cudaGetLastError then returns) and runs every block's threads to completion.
+void launch(const void* function, dim3 grid, dim3 block, std::size_t dynamic_smem, cudaStream_t stream,
+            const std::function<void()>& thread_body);
+
+template <class... Params>
+struct launcher {
+  void (*function)(Params...);
+  dim3 grid, block;
+  std::size_t smem;
+  cudaStream_t stream;
+
+  template <class... Args>
+  void operator()(Args&&... args) const {
+    // Kernel parameters are copied once, as to the device; every thread gets its own copy of
+    // them (a kernel may change its parameters, as anneal_kernel does with p.types).
+    std::tuple<std::decay_t<Params>...> params(std::forward<Args>(args)...);
+    auto* f = function;
+    launch(reinterpret_cast<const void*>(f), grid, block, smem, stream, [&params, f] {
+      std::tuple<std::decay_t<Params>...> mine(params);
+      std::apply(f, std::move(mine));
+    });
+  }
+};
+
+template <class... Params>
+launcher<Params...> make_launcher(void (*function)(Params...), dim3 grid, dim3 block, std::size_t smem = 0,
+                                  cudaStream_t stream = nullptr) {
+  return {function, grid, block, smem, stream};
+}
+
+template <class T>
+T atomic_max(T* address, T value) {
+  std::atomic_ref<T> a(*address);
+  T old = a.load();
+  while (old < value && !a.compare_exchange_weak(old, value)) {
+  }
+  return old;
+}
+template <class T>
+T atomic_min(T* address, T value) {
+  std::atomic_ref<T> a(*address);
+  T old = a.load();
+  while (value < old && !a.compare_exchange_weak(old, value)) {
+  }
+  return old;
+}
+
+}  // namespace warpspan::emu
+
+#define threadIdx (::warpspan::emu::current().thread_idx)
+#define blockIdx (::warpspan::emu::current().block_idx)
+#define blockDim (::warpspan::emu::current().block_dim)
+#define gridDim (::warpspan::emu::current().grid_dim)
+inline constexpr int warpSize = 32;
+
+inline void __syncthreads() { ::warpspan::emu::syncthreads(); }
+inline void __threadfence() { std::atomic_thread_fence(std::memory_order_seq_cst); }
+
+template <class T>
+T atomicAdd(T* address, T value) {
+  return std::atomic_ref<T>(*address).fetch_add(value);
+}
+template <class T>
+T atomicMax(T* address, T value) {
+  return ::warpspan::emu::atomic_max(address, value);
+}
+template <class T>
+T atomicMin(T* address, T value) {
+  return ::warpspan::emu::atomic_min(address, value);
+}
+template <class T>
+T atomicExch(T* address, T value) {
+  return std::atomic_ref<T>(*address).exchange(value);
+}
+template <class T>
+T atomicCAS(T* address, T compare, T value) {
+  std::atomic_ref<T>(*address).compare_exchange_strong(compare, value);
+  return compare;
+}
+
+// The device's integer min/max (CUDA declares them for the kernels' unqualified calls).
+// By value (as the device's overloads): a decltype of `a < b ? a : b` would be a reference to a
+// parameter.
+template <class T, class U>
+constexpr std::common_type_t<T, U> min(T a, U b) {
+  return b < a ? b : a;
+}
+template <class T, class U>
+constexpr std::common_type_t<T, U> max(T a, U b) {
+  return a < b ? b : a;
+}

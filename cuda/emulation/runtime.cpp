@@ -1,0 +1,677 @@
+// The emulated CUDA runtime (see cuda_runtime.h in this directory). Compiled only in the emulation
+// build, into the same library as the kernels it runs.
+#include "cuda_runtime.h"
+
+#include <sys/mman.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <condition_variable>
+#include <cstdio>
+#include <cstring>
+#include <system_error>
+#include <exception>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace warpspan::emu {
+
+namespace {
+
+// ---- The emulated device: an H100 SXM (80 GiB HBM3, 132 SMs, compute capability 9.0).
+constexpr std::size_t total_memory = std::size_t{80} << 30;
+constexpr int sm_count = 132;
+constexpr std::size_t shared_default = 48 * 1024;    // without cudaFuncSetAttribute
+constexpr std::size_t shared_optin = 227 * 1024;     // cudaDevAttrMaxSharedMemoryPerBlockOptin
+constexpr std::size_t shared_per_sm = 228 * 1024;
+constexpr unsigned max_block_threads = 1024;
+constexpr unsigned max_grid_x = 2147483647u, max_grid_yz = 65535u;
+constexpr int memory_clock_khz = 2619000;  // 3.35 TB/s with the 5120-bit bus
+constexpr int bus_width_bits = 5120;
+
+thread_local cudaError_t last_error = cudaSuccess;
+
+cudaError_t record(cudaError_t e) {
+  if (e != cudaSuccess) last_error = e;
+  return e;
+}
+
+// ---- Device memory: host memory, every allocation tracked by its range.
+std::mutex memory_mutex;
+std::map<std::uintptr_t, std::size_t>& allocations() {
+  static std::map<std::uintptr_t, std::size_t> a;
+  return a;
+}
+std::size_t allocated_bytes = 0;
+
+std::size_t host_available() {
+  const long pages = sysconf(_SC_AVPHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+  return pages > 0 && page > 0 ? static_cast<std::size_t>(pages) * static_cast<std::size_t>(page) : total_memory;
+}
+
+/// Whether [p, p + bytes) may be touched as device memory: inside one tracked allocation, or outside
+/// all of them (memory Thrust allocated on its CPP system, which the runtime does not see; ASan still
+/// checks it). Starting inside an allocation and running past its end is the error.
+bool device_range_ok(const void* p, std::size_t bytes) {
+  const auto at = reinterpret_cast<std::uintptr_t>(p);
+  std::lock_guard<std::mutex> lock(memory_mutex);
+  auto& a = allocations();
+  auto it = a.upper_bound(at);
+  if (it == a.begin()) return true;
+  --it;
+  const std::uintptr_t end = it->first + it->second;
+  if (at > end || (at == end && bytes == 0)) return true;  // past this allocation: not tracked
+  if (at == end) return false;                               // one past the end, with bytes to copy
+  return bytes <= end - at;
+}
+
+// ---- Kernel attributes set by cudaFuncSetAttribute.
+std::mutex attribute_mutex;
+std::map<const void*, std::size_t>& max_dynamic_shared() {
+  static std::map<const void*, std::size_t> m;
+  return m;
+}
+
+// ---- Streams and events: work runs when it is issued, so a stream is always complete.
+}  // namespace
+}  // namespace warpspan::emu
+
+struct CUstream_st {
+  unsigned flags = 0;
+};
+struct CUevent_st {
+  bool recorded = false;
+  std::chrono::steady_clock::time_point when;
+};
+
+namespace warpspan::emu {
+namespace {
+
+std::mutex handle_mutex;
+std::vector<std::unique_ptr<CUstream_st>> streams;
+std::vector<std::unique_ptr<CUevent_st>> events;
+
+bool stream_ok(cudaStream_t s) {
+  if (s == nullptr) return true;
+  std::lock_guard<std::mutex> lock(handle_mutex);
+  return std::any_of(streams.begin(), streams.end(), [&](const auto& p) { return p.get() == s; });
+}
+bool event_ok(cudaEvent_t e) {
+  std::lock_guard<std::mutex> lock(handle_mutex);
+  return e && std::any_of(events.begin(), events.end(), [&](const auto& p) { return p.get() == e; });
+}
+
+// ---- Kernel execution.
+
+thread_local thread_context tls_context;
+
+}  // namespace
+
+/// One block in flight: its shared memory and its threads, run as fibers on one OS thread.
+struct block_state {
+  std::unique_ptr<unsigned char[]> shared;
+  std::size_t shared_bytes = 0;
+  struct fiber* running = nullptr;  // the fiber now executing
+  ucontext_t scheduler{};           // where a fiber returns to at a barrier or at its end
+  void* scheduler_stack_bottom = nullptr;
+  std::size_t scheduler_stack_size = 0;
+};
+
+thread_context& current() noexcept { return tls_context; }
+
+namespace {
+
+// ---- Fibers. A block's threads are fibers on one OS thread: each runs until it reaches
+// __syncthreads or returns, then the next one runs; when every thread that has not returned waits
+// at the barrier, all go on. So a kernel that reads shared memory another thread writes without a
+// barrier between reads what was there before (the 0xA5 fill, or the previous phase's value), and
+// its result differs from the CPU's. Blocks run in parallel on a few OS threads, as SMs would.
+
+constexpr std::size_t fiber_stack_bytes = std::size_t{1} << 20;  // sanitizers need deep stacks
+
+#if defined(__SANITIZE_ADDRESS__)
+#define WARPSPAN_EMU_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define WARPSPAN_EMU_ASAN 1
+#endif
+#endif
+
+#if defined(WARPSPAN_EMU_ASAN)
+extern "C" void __sanitizer_start_switch_fiber(void** fake_stack_save, const void* bottom, std::size_t size);
+extern "C" void __sanitizer_finish_switch_fiber(void* fake_stack_save, const void** bottom_old, std::size_t* size_old);
+#endif
+
+}  // namespace
+
+struct fiber {
+  ucontext_t context{};
+  void* stack = nullptr;
+  unsigned index = 0;
+  bool done = false;
+  thread_context where;
+  const std::function<void()>* body = nullptr;
+  std::exception_ptr error;
+};
+
+namespace {
+
+/// Switches from the scheduler into `f` and back (it returns at a barrier or at its end).
+void resume(block_state& b, fiber& f) {
+  b.running = &f;
+  tls_context = f.where;
+#if defined(WARPSPAN_EMU_ASAN)
+  void* fake = nullptr;
+  __sanitizer_start_switch_fiber(&fake, f.stack, fiber_stack_bytes);
+  swapcontext(&b.scheduler, &f.context);
+  __sanitizer_finish_switch_fiber(fake, nullptr, nullptr);
+#else
+  swapcontext(&b.scheduler, &f.context);
+#endif
+  b.running = nullptr;
+}
+
+/// From the running fiber back to the scheduler; `finished` when the fiber will never resume.
+void yield_to_scheduler(block_state& b, fiber& f, bool finished) {
+#if defined(WARPSPAN_EMU_ASAN)
+  void* fake = nullptr;
+  __sanitizer_start_switch_fiber(finished ? nullptr : &fake, b.scheduler_stack_bottom, b.scheduler_stack_size);
+  swapcontext(&f.context, &b.scheduler);
+  __sanitizer_finish_switch_fiber(fake, nullptr, nullptr);
+#else
+  (void)finished;
+  swapcontext(&f.context, &b.scheduler);
+#endif
+}
+
+thread_local block_state* tls_block = nullptr;
+
+void fiber_entry() {
+  block_state& b = *tls_block;
+  fiber& f = *b.running;
+#if defined(WARPSPAN_EMU_ASAN)
+  __sanitizer_finish_switch_fiber(nullptr, const_cast<const void**>(&b.scheduler_stack_bottom), &b.scheduler_stack_size);
+#endif
+  try {
+    (*f.body)();
+  } catch (...) {
+    f.error = std::current_exception();
+  }
+  f.done = true;
+  yield_to_scheduler(b, f, true);
+}
+
+/// Fiber stacks of one OS thread, kept for the process (mapped once, reused by every launch).
+struct stack_pool {
+  std::vector<void*> stacks;
+  ~stack_pool() {
+    for (void* s : stacks) munmap(s, fiber_stack_bytes);
+  }
+  void* get(std::size_t k) {
+    while (stacks.size() <= k) {
+      void* s = mmap(nullptr, fiber_stack_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+                     -1, 0);
+      if (s == MAP_FAILED) throw std::bad_alloc();
+      mprotect(s, 4096, PROT_NONE);  // guard page: a stack overflow faults instead of corrupting
+      stacks.push_back(s);
+    }
+    return stacks[k];
+  }
+};
+thread_local stack_pool tls_stacks;
+
+/// Runs one block: all its threads as fibers, phase by phase between barriers.
+void run_block(std::size_t block_index, dim3 grid, dim3 block, std::size_t smem, const std::function<void()>& body) {
+  const unsigned threads = block.x * block.y * block.z;
+  block_state b;
+  b.shared_bytes = smem;
+  if (smem > 0) {
+    b.shared.reset(new unsigned char[smem]);
+    // Shared memory starts as garbage on a device; a pattern here makes a read before a write show.
+    std::memset(b.shared.get(), 0xA5, smem);
+  }
+  tls_block = &b;
+  std::vector<fiber> fibers(threads);
+  const uint3 block_idx{static_cast<unsigned>(block_index % grid.x), static_cast<unsigned>(block_index / grid.x % grid.y),
+                        static_cast<unsigned>(block_index / (std::size_t{grid.x} * grid.y))};
+  for (unsigned t = 0; t < threads; ++t) {
+    fiber& f = fibers[t];
+    f.index = t;
+    f.body = &body;
+    f.stack = tls_stacks.get(t);
+    f.where.grid_dim = grid;
+    f.where.block_dim = block;
+    f.where.block_idx = block_idx;
+    f.where.thread_idx = uint3{t % block.x, t / block.x % block.y, t / (block.x * block.y)};
+    f.where.dynamic_shared = b.shared.get();
+    f.where.block = &b;
+    getcontext(&f.context);
+    f.context.uc_stack.ss_sp = f.stack;
+    f.context.uc_stack.ss_size = fiber_stack_bytes;
+    f.context.uc_link = nullptr;
+    makecontext(&f.context, fiber_entry, 0);
+  }
+  std::exception_ptr error;
+  for (unsigned left = threads; left > 0;) {
+    // One phase: every thread still running goes on to its next barrier or to its end.
+    left = 0;
+    for (fiber& f : fibers) {
+      if (f.done) continue;
+      resume(b, f);
+      if (f.error && !error) error = f.error;
+      if (!f.done) ++left;
+    }
+  }
+  tls_context = thread_context{};
+  tls_block = nullptr;
+  if (error) std::rethrow_exception(error);
+}
+
+/// OS threads for blocks, kept for the process: blocks are taken in order from a shared counter.
+class executor {
+ public:
+  static executor& get() {
+    static executor e;
+    return e;
+  }
+
+  void run(std::size_t blocks, dim3 grid, dim3 block, std::size_t smem, const std::function<void()>& body) {
+    std::lock_guard<std::mutex> launch_lock(launch_mutex_);  // one launch at a time, as on one stream
+    job j;
+    j.blocks = blocks;
+    j.grid = grid;
+    j.block = block;
+    j.smem = smem;
+    j.body = &body;
+    const unsigned helpers = static_cast<unsigned>(std::min<std::size_t>(workers_.size(), blocks > 0 ? blocks - 1 : 0));
+    {
+      std::lock_guard<std::mutex> lock(m_);
+      job_ = &j;
+      active_ = helpers;
+      ++generation_;
+    }
+    if (helpers > 0) cv_.notify_all();
+    work(j);  // the launching thread takes blocks too
+    std::unique_lock<std::mutex> lock(m_);
+    done_cv_.wait(lock, [&] { return active_ == 0; });
+    job_ = nullptr;
+    if (j.error) std::rethrow_exception(j.error);
+  }
+
+  ~executor() {
+    {
+      std::lock_guard<std::mutex> lock(m_);
+      stop_ = true;
+    }
+    cv_.notify_all();
+    for (auto& w : workers_) w.join();
+  }
+
+ private:
+  struct job {
+    std::size_t blocks = 0;
+    dim3 grid, block;
+    std::size_t smem = 0;
+    const std::function<void()>* body = nullptr;
+    std::atomic<std::size_t> next{0};
+    std::mutex m;
+    std::exception_ptr error;
+  };
+
+  executor() {
+    const unsigned n = std::max(1u, std::min(8u, std::thread::hardware_concurrency())) - 1;
+    for (unsigned t = 0; t < n; ++t) {
+      try {
+        workers_.emplace_back([this, t] { loop(t); });
+      } catch (const std::system_error&) {
+        break;  // fewer OS threads: blocks simply run on fewer
+      }
+    }
+  }
+
+  static void work(job& j) {
+    for (std::size_t b = j.next++; b < j.blocks; b = j.next++) {
+      try {
+        run_block(b, j.grid, j.block, j.smem, *j.body);
+      } catch (...) {
+        std::lock_guard<std::mutex> lock(j.m);
+        if (!j.error) j.error = std::current_exception();
+      }
+    }
+  }
+
+  void loop(unsigned t) {
+    std::uint64_t seen = 0;
+    for (;;) {
+      job* j = nullptr;
+      {
+        std::unique_lock<std::mutex> lock(m_);
+        cv_.wait(lock, [&] { return stop_ || generation_ != seen; });
+        if (stop_) return;
+        seen = generation_;
+        if (job_ == nullptr || t >= active_total(*job_)) continue;
+        j = job_;
+      }
+      work(*j);
+      std::lock_guard<std::mutex> lock(m_);
+      if (--active_ == 0) done_cv_.notify_all();
+    }
+  }
+
+  unsigned active_total(const job& j) const {
+    return static_cast<unsigned>(std::min<std::size_t>(workers_.size(), j.blocks > 0 ? j.blocks - 1 : 0));
+  }
+
+  std::mutex launch_mutex_;
+  std::mutex m_;
+  std::condition_variable cv_, done_cv_;
+  std::vector<std::thread> workers_;
+  job* job_ = nullptr;
+  std::uint64_t generation_ = 0;
+  unsigned active_ = 0;
+  bool stop_ = false;
+};
+
+}  // namespace
+
+void syncthreads() {
+  block_state* b = tls_context.block;
+  if (b == nullptr || b->running == nullptr) {
+    std::fprintf(stderr, "warpspan emulation: __syncthreads outside a kernel\n");
+    std::terminate();
+  }
+  fiber& f = *b->running;
+  f.where = tls_context;
+  yield_to_scheduler(*b, f, false);
+}
+
+void launch(const void* function, dim3 grid, dim3 block, std::size_t dynamic_smem, cudaStream_t stream,
+            const std::function<void()>& thread_body) {
+  const std::uint64_t threads = std::uint64_t{block.x} * block.y * block.z;
+  if (threads == 0 || threads > max_block_threads || block.x > max_block_threads || block.y > max_block_threads ||
+      block.z > 64 || grid.x == 0 || grid.y == 0 || grid.z == 0 || grid.x > max_grid_x || grid.y > max_grid_yz ||
+      grid.z > max_grid_yz) {
+    record(cudaErrorInvalidConfiguration);
+    return;
+  }
+  std::size_t limit = shared_default;
+  {
+    std::lock_guard<std::mutex> lock(attribute_mutex);
+    const auto it = max_dynamic_shared().find(function);
+    if (it != max_dynamic_shared().end()) limit = std::max(limit, it->second);
+  }
+  if (dynamic_smem > limit) {
+    record(cudaErrorInvalidValue);  // what the device says for too much dynamic shared memory
+    return;
+  }
+  if (!stream_ok(stream)) {
+    record(cudaErrorInvalidResourceHandle);
+    return;
+  }
+  const std::size_t blocks = std::size_t{grid.x} * grid.y * grid.z;
+  executor::get().run(blocks, grid, block, dynamic_smem, thread_body);
+}
+
+cudaError_t set_function_attribute(const void* function, cudaFuncAttribute attr, int value) {
+  if (function == nullptr) return record(cudaErrorInvalidDevicePointer);
+  if (attr == cudaFuncAttributeMaxDynamicSharedMemorySize) {
+    if (value < 0 || static_cast<std::size_t>(value) > shared_optin) return record(cudaErrorInvalidValue);
+    std::lock_guard<std::mutex> lock(attribute_mutex);
+    max_dynamic_shared()[function] = static_cast<std::size_t>(value);
+    return cudaSuccess;
+  }
+  if (attr == cudaFuncAttributePreferredSharedMemoryCarveout) return cudaSuccess;
+  return record(cudaErrorInvalidValue);
+}
+
+cudaError_t occupancy_max_potential_block_size(int* min_grid, int* block, const void* function,
+                                               std::size_t dynamic_smem, int block_limit) {
+  if (!min_grid || !block || !function) return record(cudaErrorInvalidValue);
+  // The device's answer for a kernel without register pressure: the largest block (a multiple of
+  // the warp size) whose shared memory lets the most threads be resident per SM.
+  const unsigned limit = block_limit > 0 ? std::min<unsigned>(static_cast<unsigned>(block_limit), max_block_threads)
+                                         : max_block_threads;
+  unsigned best_block = 32, best_threads = 0;
+  for (unsigned b = 32; b <= limit; b += 32) {
+    unsigned resident = 2048 / b;
+    if (dynamic_smem > 0) resident = std::min<unsigned>(resident, static_cast<unsigned>(shared_per_sm / dynamic_smem));
+    resident = std::min(resident, 32u);
+    if (resident * b >= best_threads) {
+      best_threads = resident * b;
+      best_block = b;
+    }
+  }
+  if (best_threads == 0) return record(cudaErrorInvalidValue);
+  *block = static_cast<int>(best_block);
+  *min_grid = static_cast<int>(best_threads / best_block) * sm_count;
+  return cudaSuccess;
+}
+
+}  // namespace warpspan::emu
+
+using namespace warpspan::emu;
+
+cudaError_t cudaGetDeviceCount(int* count) {
+  if (!count) return record(cudaErrorInvalidValue);
+  *count = 1;
+  return cudaSuccess;
+}
+cudaError_t cudaGetDevice(int* device) {
+  if (!device) return record(cudaErrorInvalidValue);
+  *device = 0;
+  return cudaSuccess;
+}
+cudaError_t cudaSetDevice(int device) { return device == 0 ? cudaSuccess : record(cudaErrorInvalidDevice); }
+
+cudaError_t cudaGetDeviceProperties(cudaDeviceProp* prop, int device) {
+  if (!prop) return record(cudaErrorInvalidValue);
+  if (device != 0) return record(cudaErrorInvalidDevice);
+  *prop = cudaDeviceProp{};
+  std::snprintf(prop->name, sizeof prop->name, "%s", "NVIDIA H100 (CPU emulation)");
+  prop->totalGlobalMem = total_memory;
+  prop->sharedMemPerBlock = shared_default;
+  prop->sharedMemPerBlockOptin = shared_optin;
+  prop->sharedMemPerMultiprocessor = shared_per_sm;
+  prop->warpSize = 32;
+  prop->maxThreadsPerBlock = static_cast<int>(max_block_threads);
+  prop->maxThreadsPerMultiProcessor = 2048;
+  prop->multiProcessorCount = sm_count;
+  prop->major = 9;
+  prop->minor = 0;
+  prop->memoryBusWidth = bus_width_bits;
+  prop->l2CacheSize = 50 << 20;
+  return cudaSuccess;
+}
+
+cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attr, int device) {
+  if (!value) return record(cudaErrorInvalidValue);
+  if (device != 0) return record(cudaErrorInvalidDevice);
+  switch (attr) {
+    case cudaDevAttrMaxThreadsPerBlock: *value = static_cast<int>(max_block_threads); break;
+    case cudaDevAttrMaxBlockDimX: *value = static_cast<int>(max_block_threads); break;
+    case cudaDevAttrMaxGridDimX: *value = static_cast<int>(max_grid_x); break;
+    case cudaDevAttrMaxSharedMemoryPerBlock: *value = static_cast<int>(shared_default); break;
+    case cudaDevAttrWarpSize: *value = 32; break;
+    case cudaDevAttrMultiProcessorCount: *value = sm_count; break;
+    case cudaDevAttrMemoryClockRate: *value = memory_clock_khz; break;
+    case cudaDevAttrGlobalMemoryBusWidth: *value = bus_width_bits; break;
+    case cudaDevAttrL2CacheSize: *value = 50 << 20; break;
+    case cudaDevAttrMaxThreadsPerMultiProcessor: *value = 2048; break;
+    case cudaDevAttrComputeCapabilityMajor: *value = 9; break;
+    case cudaDevAttrComputeCapabilityMinor: *value = 0; break;
+    case cudaDevAttrMaxSharedMemoryPerMultiprocessor: *value = static_cast<int>(shared_per_sm); break;
+    case cudaDevAttrMaxSharedMemoryPerBlockOptin: *value = static_cast<int>(shared_optin); break;
+    default: return record(cudaErrorInvalidValue);
+  }
+  return cudaSuccess;
+}
+
+cudaError_t cudaDeviceSynchronize() { return cudaSuccess; }
+cudaError_t cudaGetLastError() { return std::exchange(last_error, cudaSuccess); }
+cudaError_t cudaPeekAtLastError() { return last_error; }
+
+const char* cudaGetErrorName(cudaError_t error) {
+  switch (error) {
+    case cudaSuccess: return "cudaSuccess";
+    case cudaErrorInvalidValue: return "cudaErrorInvalidValue";
+    case cudaErrorMemoryAllocation: return "cudaErrorMemoryAllocation";
+    case cudaErrorInitializationError: return "cudaErrorInitializationError";
+    case cudaErrorInvalidConfiguration: return "cudaErrorInvalidConfiguration";
+    case cudaErrorInvalidDevicePointer: return "cudaErrorInvalidDevicePointer";
+    case cudaErrorInvalidMemcpyDirection: return "cudaErrorInvalidMemcpyDirection";
+    case cudaErrorInsufficientDriver: return "cudaErrorInsufficientDriver";
+    case cudaErrorNoDevice: return "cudaErrorNoDevice";
+    case cudaErrorInvalidDevice: return "cudaErrorInvalidDevice";
+    case cudaErrorInvalidResourceHandle: return "cudaErrorInvalidResourceHandle";
+    case cudaErrorNotReady: return "cudaErrorNotReady";
+    case cudaErrorLaunchOutOfResources: return "cudaErrorLaunchOutOfResources";
+    case cudaErrorLaunchFailure: return "cudaErrorLaunchFailure";
+  }
+  return "cudaErrorUnknown";
+}
+
+const char* cudaGetErrorString(cudaError_t error) {
+  switch (error) {
+    case cudaSuccess: return "no error";
+    case cudaErrorInvalidValue: return "invalid argument";
+    case cudaErrorMemoryAllocation: return "out of memory";
+    case cudaErrorInitializationError: return "initialization error";
+    case cudaErrorInvalidConfiguration: return "invalid configuration argument";
+    case cudaErrorInvalidDevicePointer: return "invalid device pointer";
+    case cudaErrorInvalidMemcpyDirection: return "invalid copy direction for memcpy";
+    case cudaErrorInsufficientDriver: return "CUDA driver version is insufficient for CUDA runtime version";
+    case cudaErrorNoDevice: return "no CUDA-capable device is detected";
+    case cudaErrorInvalidDevice: return "invalid device ordinal";
+    case cudaErrorInvalidResourceHandle: return "invalid resource handle";
+    case cudaErrorNotReady: return "device not ready";
+    case cudaErrorLaunchOutOfResources: return "too many resources requested for launch";
+    case cudaErrorLaunchFailure: return "unspecified launch failure";
+  }
+  return "unknown error";
+}
+
+cudaError_t cudaMalloc(void** ptr, std::size_t bytes) {
+  if (!ptr) return record(cudaErrorInvalidValue);
+  *ptr = nullptr;
+  std::lock_guard<std::mutex> lock(memory_mutex);
+  if (bytes > total_memory - allocated_bytes || bytes > host_available()) return record(cudaErrorMemoryAllocation);
+  if (bytes == 0) return cudaSuccess;  // the device returns success and a null pointer
+  void* p = ::operator new(bytes, std::align_val_t{256}, std::nothrow);
+  if (!p) return record(cudaErrorMemoryAllocation);
+  allocations()[reinterpret_cast<std::uintptr_t>(p)] = bytes;
+  allocated_bytes += bytes;
+  *ptr = p;
+  return cudaSuccess;
+}
+
+cudaError_t cudaFree(void* ptr) {
+  if (!ptr) return cudaSuccess;
+  std::lock_guard<std::mutex> lock(memory_mutex);
+  const auto it = allocations().find(reinterpret_cast<std::uintptr_t>(ptr));
+  if (it == allocations().end()) return record(cudaErrorInvalidValue);
+  allocated_bytes -= it->second;
+  allocations().erase(it);
+  ::operator delete(ptr, std::align_val_t{256});
+  return cudaSuccess;
+}
+
+cudaError_t cudaMallocAsync(void** ptr, std::size_t bytes, cudaStream_t stream) {
+  if (!stream_ok(stream)) return record(cudaErrorInvalidResourceHandle);
+  return cudaMalloc(ptr, bytes);
+}
+cudaError_t cudaFreeAsync(void* ptr, cudaStream_t stream) {
+  if (!stream_ok(stream)) return record(cudaErrorInvalidResourceHandle);
+  return cudaFree(ptr);
+}
+
+cudaError_t cudaMemcpy(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind) {
+  if (bytes == 0) return cudaSuccess;
+  if (!dst || !src) return record(cudaErrorInvalidValue);
+  const bool dst_device = kind == cudaMemcpyHostToDevice || kind == cudaMemcpyDeviceToDevice || kind == cudaMemcpyDefault;
+  const bool src_device = kind == cudaMemcpyDeviceToHost || kind == cudaMemcpyDeviceToDevice || kind == cudaMemcpyDefault;
+  if (kind < cudaMemcpyHostToHost || kind > cudaMemcpyDefault) return record(cudaErrorInvalidMemcpyDirection);
+  if ((dst_device && !device_range_ok(dst, bytes)) || (src_device && !device_range_ok(src, bytes)))
+    return record(cudaErrorInvalidValue);
+  std::memmove(dst, src, bytes);
+  return cudaSuccess;
+}
+cudaError_t cudaMemcpyAsync(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind, cudaStream_t stream) {
+  if (!stream_ok(stream)) return record(cudaErrorInvalidResourceHandle);
+  return cudaMemcpy(dst, src, bytes, kind);
+}
+
+cudaError_t cudaMemset(void* ptr, int value, std::size_t bytes) {
+  if (bytes == 0) return cudaSuccess;
+  if (!ptr || !device_range_ok(ptr, bytes)) return record(cudaErrorInvalidValue);
+  std::memset(ptr, value, bytes);
+  return cudaSuccess;
+}
+cudaError_t cudaMemsetAsync(void* ptr, int value, std::size_t bytes, cudaStream_t stream) {
+  if (!stream_ok(stream)) return record(cudaErrorInvalidResourceHandle);
+  return cudaMemset(ptr, value, bytes);
+}
+
+cudaError_t cudaMemGetInfo(std::size_t* free_bytes, std::size_t* total_bytes) {
+  if (!free_bytes || !total_bytes) return record(cudaErrorInvalidValue);
+  std::lock_guard<std::mutex> lock(memory_mutex);
+  // Never more than the host can give: the emulated device lives in host memory.
+  *free_bytes = std::min(total_memory - allocated_bytes, host_available());
+  *total_bytes = total_memory;
+  return cudaSuccess;
+}
+
+cudaError_t cudaStreamCreate(cudaStream_t* stream) { return cudaStreamCreateWithFlags(stream, cudaStreamDefault); }
+cudaError_t cudaStreamCreateWithFlags(cudaStream_t* stream, unsigned flags) {
+  if (!stream) return record(cudaErrorInvalidValue);
+  std::lock_guard<std::mutex> lock(handle_mutex);
+  streams.push_back(std::make_unique<CUstream_st>());
+  streams.back()->flags = flags;
+  *stream = streams.back().get();
+  return cudaSuccess;
+}
+cudaError_t cudaStreamDestroy(cudaStream_t stream) {
+  std::lock_guard<std::mutex> lock(handle_mutex);
+  const auto it = std::find_if(streams.begin(), streams.end(), [&](const auto& p) { return p.get() == stream; });
+  if (stream == nullptr || it == streams.end()) return record(cudaErrorInvalidResourceHandle);
+  streams.erase(it);
+  return cudaSuccess;
+}
+cudaError_t cudaStreamSynchronize(cudaStream_t stream) {
+  return stream_ok(stream) ? cudaSuccess : record(cudaErrorInvalidResourceHandle);
+}
+
+cudaError_t cudaEventCreate(cudaEvent_t* event) {
+  if (!event) return record(cudaErrorInvalidValue);
+  std::lock_guard<std::mutex> lock(handle_mutex);
+  events.push_back(std::make_unique<CUevent_st>());
+  *event = events.back().get();
+  return cudaSuccess;
+}
+cudaError_t cudaEventDestroy(cudaEvent_t event) {
+  std::lock_guard<std::mutex> lock(handle_mutex);
+  const auto it = std::find_if(events.begin(), events.end(), [&](const auto& p) { return p.get() == event; });
+  if (it == events.end()) return record(cudaErrorInvalidResourceHandle);
+  events.erase(it);
+  return cudaSuccess;
+}
+cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream) {
+  if (!event_ok(event) || !stream_ok(stream)) return record(cudaErrorInvalidResourceHandle);
+  event->recorded = true;
+  event->when = std::chrono::steady_clock::now();
+  return cudaSuccess;
+}
+cudaError_t cudaEventSynchronize(cudaEvent_t event) {
+  return event_ok(event) ? cudaSuccess : record(cudaErrorInvalidResourceHandle);
+}
+cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t stop) {
+  if (!ms) return record(cudaErrorInvalidValue);
+  if (!event_ok(start) || !event_ok(stop)) return record(cudaErrorInvalidResourceHandle);
+  if (!start->recorded || !stop->recorded) return record(cudaErrorInvalidResourceHandle);
+  *ms = std::chrono::duration<float, std::milli>(stop->when - start->when).count();
+  return cudaSuccess;
+}
