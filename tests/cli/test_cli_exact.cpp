@@ -91,6 +91,48 @@ TEST(CliExact, TractableBound) {
   EXPECT_EQ(j["tractable_y"].get<int>(), 4);
 }
 
+TEST(CliExact, LongKernelsDoNotCrash) {
+  // These overflowed the depth-first search's call stack (exit 139). sigma_C = 1: W warps of 400 C
+  // take 400 W cycles.
+  test::cli_result r = test::run_warpspan("exact --kernel 400C --warps 2 --sigma C=1 --json --no-table");
+  ASSERT_EQ(r.code, 0) << r.err;
+  json j = json::parse(r.out);
+  EXPECT_EQ(j["makespan"].get<int>(), 800);
+  EXPECT_EQ(j["algorithm"].get<std::string>(), "depth-first");
+  // T(1), T(2) = 400, 800: min(4 x 400, 2 x 800) = 1600, first at y = 1.
+  r = test::run_warpspan("bound --kernel 400C --warps 4 --sigma C=1 --exact-up-to 2 --json");
+  ASSERT_EQ(r.code, 0) << r.err;
+  j = json::parse(r.out);
+  EXPECT_EQ(j["exact_T"], json::parse("[400, 800]"));
+  EXPECT_EQ(j["tractable"].get<int>(), 1600);
+  // estimate runs the exact search after annealing. One warp of 300C300L runs 600 cycles, two 900
+  // (side by side through C, then one at a time through L); with 8 warps the L alone take 2400
+  // cycles after the first warp's 300 C, so the worst case is at least 2700.
+  r = test::run_warpspan(
+      "estimate --kernel 300C300L --warps 8 --sigma L=1,C=4 --iterations 2000 --chains 4 --exact-seconds 3 --json --quiet");
+  ASSERT_EQ(r.code, 0) << r.err;
+  j = json::parse(r.out)["proven"];
+  EXPECT_GE(j["lower"].get<int>(), 2700);
+  EXPECT_LE(j["lower"].get<int>(), j["upper"].get<int>());
+  ASSERT_GE(j["exact_T"].size(), 1u);
+  EXPECT_EQ(j["exact_T"][0].get<int>(), 600);
+  if (j["exact_T"].size() >= 2) EXPECT_EQ(j["exact_T"][1].get<int>(), 900);
+}
+
+TEST(CliExact, MakespansBeyondSixteenBits) {
+  // 70,000 C one at a time: 70,000 cycles (a 16-bit memo wrapped; the recursion crashed first).
+  test::cli_result r = test::run_warpspan("exact --kernel 70000C --warps 1 --sigma C=1 --json --no-table");
+  ASSERT_EQ(r.code, 0) << r.err;
+  json j = json::parse(r.out);
+  EXPECT_EQ(j["makespan"].get<int>(), 70000);
+  EXPECT_EQ(j["best_string"].size(), 70000u);
+  r = test::run_warpspan("bound --kernel 70000C --warps 2 --sigma C=1 --exact-up-to 1 --json");
+  ASSERT_EQ(r.code, 0) << r.err;
+  j = json::parse(r.out);
+  EXPECT_EQ(j["exact_T"], json::parse("[70000]"));
+  EXPECT_EQ(j["tractable"].get<int>(), 140000);
+}
+
 TEST(CliExact, BadInput) {
   for (const char* args : {"exact --kernel 5L9C2L9C --warps 300 --sigma L=1,C=4",
                            "exact --kernel 5L9C2L9C --warps 4 --sigma L=1,C=4 --method magic",
