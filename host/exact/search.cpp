@@ -327,6 +327,7 @@ exact_result exact_search_cpu(const problem& prob, const exact_options& options)
     r.lower = r.upper = r.makespan;
   } catch (const stop_search& stop) {
     r.stop_reason = stop.reason;
+    r.interrupted = stop.interrupted;
     exact_detail::fill_interval(prob, r, 0);
   }
   r.states = s.states();
