@@ -17,6 +17,7 @@
 #include "common/cuda_check.cuh"
 #include "common/launch.cuh"
 #include "warpspan/core/error.hpp"
+#include "warpspan/core/interrupt.hpp"
 #include "warpspan/exact/frontier.hpp"
 #include "warpspan/exact/frontier_host.hpp"
 #include "warpspan/exact/search.hpp"
@@ -100,6 +101,10 @@ exact_result exact_frontier_cuda(const problem& prob, const exact_options& optio
     const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (r.states > max_states) r.stop_reason = "state limit (" + std::to_string(max_states) + " states) reached";
     if (options.time_limit_s > 0 && elapsed > options.time_limit_s) r.stop_reason = "time limit reached";
+    if (interrupted()) {
+      r.stop_reason = "interrupted";
+      r.interrupted = true;
+    }
     if (!r.stop_reason.empty()) break;
   }
   exact_detail::finish_levels(prob, v, levels, last_done, r);

@@ -20,6 +20,7 @@
 #include "common/cuda_check.cuh"
 #include "common/launch.cuh"
 #include "warpspan/core/error.hpp"
+#include "warpspan/core/interrupt.hpp"
 #include "warpspan/exact/frontier.hpp"
 #include "warpspan/exact/search.hpp"
 #include "warpspan/exact/sweep_host.hpp"
@@ -145,6 +146,7 @@ class cuda_sweep final : public exact_detail::sweep_pass {
       const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       if (o_.max_states && states_ > o_.max_states) stop_ = "state limit (" + std::to_string(o_.max_states) + " states) reached";
       if (o_.time_limit_s > 0 && elapsed > o_.time_limit_s) stop_ = "time limit reached";
+      if (interrupted()) stop_ = "interrupted";
       if (o_.progress) o_.progress(sum + 1, last_sum_ + 1, states_, elapsed);
       if (!stop_.empty()) break;
     }

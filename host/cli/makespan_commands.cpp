@@ -12,6 +12,8 @@
 
 #include "commands.hpp"
 #include "warpspan/core/error.hpp"
+#include "warpspan/core/interrupt.hpp"
+#include "warpspan/core/resources.hpp"
 #include "warpspan/exact/ilp.hpp"
 #include "warpspan/exact/interval.hpp"
 #include "warpspan/exact/search.hpp"
@@ -324,6 +326,9 @@ struct exact_cmd {
   std::string constraints = "short";
   std::string lp_file;
   exact_options xo;
+  // Signed, so that a negative value is refused rather than wrapped by CLI11.
+  long long max_states = 0;
+  long long threads = 0;
   bool as_json = false;
   bool no_table = false;
   bool no_prune = false;
@@ -343,9 +348,9 @@ struct exact_cmd {
                     "search: cpu, cuda (the progress sweep on the device) or auto (= cpu for now)")
         ->capture_default_str();
     sub->add_option("--time-limit", xo.time_limit_s, "stop after this many seconds and report the proven interval");
-    sub->add_option("--max-states", xo.max_states,
+    sub->add_option("--max-states", max_states,
                     "search: stop after reaching this many states (default: no limit; the held states may take at most half the memory)");
-    sub->add_option("--threads", xo.threads, "search: CPU threads (default: all cores)");
+    sub->add_option("--threads", threads, "search: CPU threads (default: all cores; at most 4 per core)");
     sub->add_flag("--quiet,-q", quiet, "no progress line");
     sub->add_flag("--no-prune", no_prune, "search: expand every reachable state (no bound against the lower bound)");
     sub->add_flag("--json", as_json, "print one JSON object");
@@ -360,6 +365,9 @@ struct exact_cmd {
       throw input_error("--constraints: '" + constraints + "' is not a form (expected short or long)");
     const backend_kind kind = parse_backend(backend);
     if (xo.time_limit_s < 0 || !std::isfinite(xo.time_limit_s)) throw input_error("--time-limit must be 0 or more");
+    if (max_states < 0) throw input_error("--max-states must be 0 (no limit) or more");
+    xo.max_states = static_cast<std::uint64_t>(max_states);
+    xo.threads = resolve_threads(threads, "--threads");
     const problem prob = po.make();
     const ilp_constraints form = constraints == "long" ? ilp_constraints::long_form : ilp_constraints::short_form;
     std::string lp_note;
@@ -372,7 +380,10 @@ struct exact_cmd {
       lp_note = "wrote the ILP (" + std::to_string(vars) + " binary variables, " + std::to_string(rows) + " constraints, " +
                 constraints + " form) to " + lp_file;
     }
+    // CBC's C interface offers no hook to stop a solve, so Ctrl-C keeps its default action for
+    // the ILP; the search polls the flag where it checks its time limit.
     if (method == "ilp") return run_ilp(prob, form, lp_note);
+    install_interrupt_handlers();
     xo.prune = !no_prune;
     const bool show_progress = !quiet && isatty(STDERR_FILENO);
     double last_shown = 0;
@@ -396,8 +407,9 @@ struct exact_cmd {
       out["backend"] = on_gpu ? "cuda" : "cpu";
       out["states"] = r.states;
       out["pruned"] = r.pruned;
+      out["interrupted"] = r.interrupted;
       std::cout << out.dump() << '\n';
-      return 0;
+      return r.interrupted ? interrupted_exit_code : 0;
     }
     std::cout << "kernel      " << to_run_length(prob.kernel) << ", W = " << prob.warps << ", " << describe(prob.sm) << "\n";
     if (!lp_note.empty()) std::cout << "lp          " << lp_note << "\n";
@@ -409,8 +421,9 @@ struct exact_cmd {
       std::cout << "stopped     " << r.stop_reason << " after " << r.states << " states, " << std::setprecision(3)
                 << r.elapsed_s << " s\nproven      " << r.lower << " <= worst case <= " << r.upper << " cycles\n";
     std::cout << "witness     " << join(one_based(r.best_string)) << "\n";
+    if (r.interrupted) std::cout << "interrupted (SIGINT or SIGTERM): the interval above is what the search proved so far\n";
     if (!no_table) std::cout << "\n" << render_table(prob, b);
-    return 0;
+    return r.interrupted ? interrupted_exit_code : 0;
   }
 
   /// The fields every exact method reports.
@@ -464,7 +477,7 @@ struct exact_cmd {
 // ------------------------------------------------------------------------------------ bound
 struct bound_cmd {
   problem_options po;
-  std::uint32_t exact_up_to = 0;
+  long long exact_up_to = 0;  // signed, so that a negative value is refused rather than wrapped
   double time_limit = 0;
   bool as_json = false;
   void add(CLI::App& app, std::vector<std::pair<CLI::App*, command_fn>>& commands) {
@@ -478,28 +491,50 @@ struct bound_cmd {
   }
   int run() {
     if (time_limit < 0 || !std::isfinite(time_limit)) throw input_error("--time-limit must be 0 or more");
+    if (exact_up_to < 0) throw input_error("--exact-up-to must be 0 (none) or more");
+    if (exact_up_to > exact_max_warps) throw input_error("--exact-up-to is at most " + std::to_string(exact_max_warps));
     const problem prob = po.make();
     const auto b = pessimistic_bound(prob);
     json out{{"pessimistic", b}, {"problem", problem_json(prob)}};
     std::vector<std::uint32_t> t;
+    std::vector<t_run> runs;
     std::pair<std::uint64_t, std::uint32_t> tractable{0, 0};
+    bool was_interrupted = false;
     if (exact_up_to > 0) {
-      if (exact_up_to > exact_max_warps) throw input_error("--exact-up-to is at most " + std::to_string(exact_max_warps));
-      std::string stop_reason;
-      t = exact_t_values(prob, exact_up_to, time_limit, &stop_reason);
-      if (t.size() < exact_up_to) {
-        out["stopped_at"] = t.size() + 1;
-        out["stop_reason"] = stop_reason;
+      install_interrupt_handlers();
+      runs = exact_t_runs(prob, static_cast<std::uint32_t>(exact_up_to), time_limit);
+      json per_t = json::array(), unfinished = json::array();
+      for (const t_run& run : runs) {
+        json e{{"y", run.y}, {"complete", run.complete}, {"lower", run.lower}, {"upper", run.upper}};
+        if (run.complete) {
+          t.push_back(run.lower);
+        } else {
+          e["started"] = run.started;
+          e["stop_reason"] = run.stop_reason;
+          unfinished.push_back(run.y);
+          if (!out.contains("stopped_at")) {
+            out["stopped_at"] = run.y;
+            out["stop_reason"] = "T(" + std::to_string(run.y) + "): " + run.stop_reason;
+          }
+        }
+        per_t.push_back(e);
       }
-      if (t.empty()) throw input_error("bound: T(1) could not be computed within the limits");
-      tractable = tractable_estimate(prob.warps, t);
-      out["tractable"] = tractable.first;
-      out["tractable_y"] = tractable.second;
+      was_interrupted = interrupted();
+      out["T"] = per_t;
+      out["unfinished"] = unfinished;
+      out["interrupted"] = was_interrupted;
       out["exact_T"] = t;
+      // Only exact T(y) make the estimate safe; without T(1) there is none (the pessimistic bound stands).
+      if (!t.empty()) {
+        tractable = tractable_estimate(prob.warps, t);
+        out["tractable"] = tractable.first;
+        out["tractable_y"] = tractable.second;
+      }
     }
+    const int code = was_interrupted ? interrupted_exit_code : 0;
     if (as_json) {
       std::cout << out.dump() << '\n';
-      return 0;
+      return code;
     }
     std::cout << "pessimistic bound " << b << " cycles (" << to_run_length(prob.kernel) << ", W = " << prob.warps
               << ", " << describe(prob.sm) << ")\n";
@@ -509,7 +544,12 @@ struct bound_cmd {
       for (std::size_t k = 0; k < t.size(); ++k) std::cout << (k ? ", " : "") << t[k];
       std::cout << "\n";
     }
-    return 0;
+    for (const t_run& run : runs)
+      if (!run.complete)
+        std::cout << "unfinished        " << run.lower << " <= T(" << run.y << ") <= " << run.upper << " ("
+                  << run.stop_reason << ")\n";
+    if (was_interrupted) std::cout << "interrupted       (SIGINT or SIGTERM): the T(y) above are what was finished\n";
+    return code;
   }
 };
 

@@ -4,6 +4,7 @@
 
 #include "warpspan/exact/frontier_host.hpp"
 #include "warpspan/core/error.hpp"
+#include "warpspan/core/interrupt.hpp"
 #include "warpspan/exact/frontier.hpp"
 #include "warpspan/exact/search.hpp"
 
@@ -113,6 +114,11 @@ exact_result exact_frontier_cpu(const problem& prob, const exact_options& option
     r.states += next.size();
     levels.push_back(std::move(next));
     const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (interrupted()) {
+      r.stop_reason = "interrupted";
+      r.interrupted = true;
+      break;
+    }
     if (r.states > max_states || (options.time_limit_s > 0 && elapsed > options.time_limit_s)) {
       r.stop_reason = r.states > max_states ? "state limit (" + std::to_string(max_states) + " states) reached"
                                             : "time limit reached";

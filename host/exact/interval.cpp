@@ -4,7 +4,9 @@
 #include <algorithm>
 #include <chrono>
 
+#include "warpspan/core/interrupt.hpp"
 #include "warpspan/exact/frontier.hpp"
+#include "warpspan/exact/frontier_host.hpp"
 #include "warpspan/exact/search.hpp"
 #include "warpspan/makespan/bounds.hpp"
 #include "warpspan/makespan/schedule_table.hpp"
@@ -16,26 +18,59 @@ using clock_type = std::chrono::steady_clock;
 double since(clock_type::time_point start) { return std::chrono::duration<double>(clock_type::now() - start).count(); }
 }  // namespace
 
-std::vector<std::uint32_t> exact_t_values(const problem& prob, std::uint32_t up_to, double seconds, std::string* stop_reason) {
+namespace {
+/// T(1..up_to) in order until the first not solved; with `all`, entries for the rest too.
+std::vector<t_run> t_runs(const problem& prob, std::uint32_t up_to, double seconds, bool all) {
   const auto start = clock_type::now();
-  std::vector<std::uint32_t> t;
-  for (std::uint32_t y = 1; y <= up_to; ++y) {
-    exact_options o;
-    if (seconds > 0) {
-      o.time_limit_s = seconds - since(start);
-      if (o.time_limit_s <= 0) {
-        if (stop_reason) *stop_reason = "time limit reached before T(" + std::to_string(y) + ")";
-        break;
-      }
-    }
+  std::vector<t_run> runs;
+  bool stopped = false;
+  for (std::uint32_t y = 1; y <= up_to && (all || !stopped); ++y) {
     const problem py = make_problem(prob.kernel, prob.sm, y);
+    t_run run;
+    run.y = y;
+    exact_options o;
+    if (seconds > 0) o.time_limit_s = seconds - since(start);
+    if (stopped || interrupted() || (seconds > 0 && o.time_limit_s <= 0)) {
+      run.stop_reason = stopped ? "not started: an earlier T(y) was not solved"
+                        : interrupted() ? "interrupted before its search"
+                                        : "time limit reached before its search";
+      if (all) {  // the cheap interval: the best standard string, the pessimistic bound
+        exact_result r;
+        exact_detail::fill_interval(py, r);
+        run.lower = r.lower;
+        run.upper = r.upper;
+      }
+      runs.push_back(run);
+      stopped = true;
+      continue;
+    }
     const exact_result r = exact_search(py, o, backend_kind::cpu);
-    if (!r.complete) {
-      // Only exact T(y) make the tractable estimate safe: stop at the first y not solved.
-      if (stop_reason) *stop_reason = "T(" + std::to_string(y) + "): " + r.stop_reason;
+    run.started = true;
+    run.complete = r.complete;
+    run.interrupted = r.interrupted;
+    run.lower = r.complete ? r.makespan : r.lower;
+    run.upper = r.complete ? r.makespan : r.upper;
+    run.stop_reason = r.stop_reason;
+    // Only exact T(y) make the tractable estimate safe: stop at the first y not solved.
+    if (!r.complete) stopped = true;
+    runs.push_back(run);
+  }
+  return runs;
+}
+}  // namespace
+
+std::vector<t_run> exact_t_runs(const problem& prob, std::uint32_t up_to, double seconds) {
+  return t_runs(prob, up_to, seconds, true);
+}
+
+std::vector<std::uint32_t> exact_t_values(const problem& prob, std::uint32_t up_to, double seconds, std::string* stop_reason) {
+  std::vector<std::uint32_t> t;
+  for (const t_run& run : t_runs(prob, up_to, seconds, false)) {
+    if (!run.complete) {
+      if (stop_reason) *stop_reason = "T(" + std::to_string(run.y) + "): " + run.stop_reason;
       break;
     }
-    t.push_back(r.makespan);
+    t.push_back(run.lower);
   }
   return t;
 }

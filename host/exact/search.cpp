@@ -6,6 +6,8 @@
 #include <unordered_map>
 
 #include "warpspan/core/error.hpp"
+#include "warpspan/core/interrupt.hpp"
+#include "warpspan/core/resources.hpp"
 #include "warpspan/exact/frontier_host.hpp"
 #include "warpspan/exact/packed_table.hpp"
 #include "warpspan/makespan/bounds.hpp"
@@ -16,71 +18,140 @@ namespace warpspan {
 namespace {
 
 using clock_type = std::chrono::steady_clock;
-using state = std::string;  // byte k: how many warps have done exactly k instructions, k = 0..I
+
+/// Warps at one progress level (level k: k instructions done, k = 0..I).
+struct level_count {
+  std::uint32_t level;
+  std::uint32_t count;
+};
+/// A state: the occupied levels in increasing order. Sparse, so that a state takes O(W) memory and
+/// time however long the kernel is (a dense count per level made a 70,000-instruction kernel cost
+/// 70 KB a state).
+using state = std::vector<level_count>;
+
+// The packed memo holds 16-bit values: a packed state's remaining cycles are at most W * I (every
+// cycle issues at least one instruction).
+static_assert(std::uint64_t{frontier_max_warps} * frontier_max_instructions <= 0xFFFF,
+              "packed states' makespans must fit the packed table's 16-bit values");
 
 struct stop_search {
   std::string reason;
+  bool interrupted = false;
 };
 
 /// The memo: longest remaining cycles per state. States of up to 16 warps with at most 254
-/// instructions go packed into an open-addressing table; larger ones into a map keyed by the count
-/// string.
+/// instructions go packed into an open-addressing table; larger ones into a map keyed by the state's
+/// bytes, with 32-bit values (remaining cycles reach W * I, far beyond 16 bits).
 class state_memo {
  public:
   explicit state_memo(std::uint32_t warps, std::uint32_t instructions)
       : packed_(warps <= frontier_max_warps && instructions <= frontier_max_instructions), table_(packed_ ? 1u << 16 : 16) {}
 
-  const std::uint16_t* find(const state& s) const {
-    if (packed_) return table_.find(pack(s));
-    const auto it = map_.find(s);
-    return it == map_.end() ? nullptr : &it->second;
+  bool find(const state& s, std::uint32_t& value) const {
+    if (packed_) {
+      const std::uint16_t* v = table_.find(pack(s));
+      if (v) value = *v;
+      return v != nullptr;
+    }
+    const auto it = map_.find(text(s));
+    if (it == map_.end()) return false;
+    value = it->second;
+    return true;
   }
 
-  void insert(const state& s, std::uint16_t value) {
-    if (packed_)
-      table_.insert_max(pack(s), value);
-    else
-      map_.emplace(s, value);
+  void insert(const state& s, std::uint32_t value) {
+    if (packed_) {
+      table_.insert_max(pack(s), static_cast<std::uint16_t>(value));
+    } else {
+      std::string key = text(s);
+      bytes_ += key.size() + 64;  // the key's bytes and about a node's overhead
+      map_.emplace(std::move(key), value);
+    }
   }
 
   std::uint64_t size() const { return packed_ ? table_.size() : map_.size(); }
+  std::uint64_t bytes() const { return packed_ ? table_.bytes() : bytes_; }
 
  private:
+  /// The packed form of frontier.hpp: each warp's progress plus one, a byte each, in increasing order.
   static packed_state pack(const state& s) {
-    return pack_counts(reinterpret_cast<const std::uint8_t*>(s.data()), static_cast<std::uint32_t>(s.size() - 1));
+    packed_state key = 0;
+    for (const level_count& e : s)
+      for (std::uint32_t c = 0; c < e.count; ++c) key = (key << 8) | (e.level + 1);
+    return key;
+  }
+
+  /// Four bytes of level and one of count per occupied level (W <= 255).
+  static std::string text(const state& s) {
+    std::string key(5 * s.size(), '\0');
+    for (std::size_t i = 0; i < s.size(); ++i) {
+      for (int b = 0; b < 4; ++b) key[5 * i + b] = static_cast<char>(s[i].level >> (8 * b));
+      key[5 * i + 4] = static_cast<char>(s[i].count);
+    }
+    return key;
   }
 
   bool packed_;
   packed_table table_;
-  std::unordered_map<state, std::uint16_t> map_;
+  std::unordered_map<std::string, std::uint32_t> map_;
+  std::uint64_t bytes_ = 0;
 };
 
 class searcher {
  public:
   searcher(const problem& prob, const exact_options& options)
       : p_(prob.view()), options_(options), start_(clock_type::now()), memo_(p_.warps, p_.instructions) {
-    levels_.resize(p_.ntypes);
-    for (std::uint32_t k = 0; k < p_.instructions; ++k) levels_[p_.types[k]].push_back(k);
     max_states_ = options.max_states ? options.max_states : std::uint64_t{50'000'000};
+    memory_limit_ = memory_budget_bytes(~std::uint64_t{0});
   }
 
-  state initial() const {
-    state s(p_.instructions + 1, '\0');
-    s[0] = static_cast<char>(p_.warps);
-    return s;
-  }
+  state initial() const { return state{{0, p_.warps}}; }
 
-  /// Longest number of cycles from `s` to completion.
-  std::uint32_t longest(const state& s) {
-    if (static_cast<std::uint8_t>(s[p_.instructions]) == p_.warps) return 0;
-    if (const std::uint16_t* known = memo_.find(s)) return *known;
-    std::uint32_t best = 0;
-    for_each_successor(s, [&](const state& next, const std::vector<std::uint8_t>&) {
-      best = std::max(best, 1 + longest(next));
-    });
-    if ((memo_.size() & 0xFFFF) == 0) check_limits();
-    memo_.insert(s, static_cast<std::uint16_t>(best));
-    return best;
+  bool done(const state& s) const { return s.size() == 1 && s[0].level == p_.instructions; }
+
+  /// Longest number of cycles from `s` to completion. Depth first with an explicit stack: the path
+  /// is as deep as the makespan, thousands of cycles, which the call stack does not hold.
+  std::uint32_t longest(const state& root) {
+    std::uint32_t value = 0;
+    if (done(root) || memo_.find(root, value)) return value;
+    struct frame {
+      state s;
+      std::vector<state> next;  ///< its successors
+      std::size_t i = 0;        ///< the next successor to take
+      std::uint32_t best = 0;   ///< longest over successors 0..i-1, plus one
+    };
+    std::vector<frame> stack;
+    auto open = [&](state s) {
+      if ((++opened_ & 0x3FF) == 0) check_limits();
+      frame f;
+      f.s = std::move(s);
+      successors(f.s, f.next, nullptr);
+      stack.push_back(std::move(f));
+    };
+    open(root);
+    for (;;) {
+      frame& top = stack.back();
+      if (top.i < top.next.size()) {
+        state& child = top.next[top.i];
+        value = 0;
+        if (!done(child) && !memo_.find(child, value)) {
+          open(std::move(child));  // `top` dangles from here on
+          continue;
+        }
+        top.best = std::max(top.best, 1 + value);
+        ++top.i;
+        continue;
+      }
+      // Every successor is known: the state is final.
+      if (memo_.size() >= max_states_) check_limits();
+      memo_.insert(top.s, top.best);
+      value = top.best;
+      stack.pop_back();
+      if (stack.empty()) return value;
+      frame& parent = stack.back();
+      parent.best = std::max(parent.best, 1 + value);
+      ++parent.i;
+    }
   }
 
   /// A schedule attaining longest(initial()): the pseudo-precedence string of its issues.
@@ -90,27 +161,27 @@ class searcher {
     state s = initial();
     std::uint32_t remaining = longest(s);
     for (std::uint32_t cycle = 1; remaining > 0; ++cycle) {
-      bool found = false;
-      state chosen;
-      std::vector<std::uint8_t> take;
-      for_each_successor(s, [&](const state& next, const std::vector<std::uint8_t>& t) {
-        if (found || longest(next) + 1 != remaining) return;
-        found = true;
-        chosen = next;
-        take = t;
-      });
-      // take[k] warps move from level k: the lowest-numbered ones there.
+      std::vector<state> next;
+      std::vector<std::vector<std::uint8_t>> takes;
+      successors(s, next, &takes);
+      std::size_t pick = 0;
+      while (longest(next[pick]) + 1 != remaining) ++pick;  // all known: longest() only looks up
+      // takes[pick][e] warps move from the level of entry e: the lowest-numbered ones there.
+      std::vector<std::uint8_t>& take = takes[pick];
       std::vector<std::uint32_t> moved;
       for (std::uint32_t w = 0; w < p_.warps; ++w) {
         const std::uint32_t k = progress[w];
-        if (k < p_.instructions && take[k] > 0) {
-          --take[k];
+        const auto at = std::lower_bound(s.begin(), s.end(), k,
+                                         [](const level_count& e, std::uint32_t level) { return e.level < level; });
+        const std::size_t e = static_cast<std::size_t>(at - s.begin());
+        if (k < p_.instructions && take[e] > 0) {
+          --take[e];
           moved.push_back(w);
           issues.emplace_back(cycle, static_cast<std::uint16_t>(w));
         }
       }
       for (std::uint32_t w : moved) ++progress[w];
-      s = std::move(chosen);
+      s = std::move(next[pick]);
       --remaining;
     }
     std::stable_sort(issues.begin(), issues.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
@@ -125,87 +196,119 @@ class searcher {
  private:
   void check_limits() {
     if (memo_.size() >= max_states_) throw stop_search{"state limit (" + std::to_string(max_states_) + " states) reached"};
+    if (memo_.bytes() > memory_limit_) throw stop_search{"memory limit (3/4 of the available memory) reached"};
+    if (interrupted()) throw stop_search{"interrupted", true};
     if (options_.time_limit_s > 0 &&
         std::chrono::duration<double>(clock_type::now() - start_).count() > options_.time_limit_s)
       throw stop_search{"time limit reached"};
   }
 
-  /// Calls f(next, take) for every successor by a maximal issue set; take[k] = warps issued from
-  /// level k.
-  template <class F>
-  void for_each_successor(const state& s, F&& f) {
-    std::vector<std::uint32_t> ready(p_.ntypes, 0), most(p_.ntypes, 0);
+  /// Appends to `out` every successor of `s` by a maximal issue set (and to `takes`, if given, how
+  /// many warps each takes from each entry of s), in a fixed order: the splits of the scheduler
+  /// limit with the first type's share rising, then per type its levels upwards, each taking as few
+  /// warps as the levels above it allow first.
+  void successors(const state& s, std::vector<state>& out, std::vector<std::vector<std::uint8_t>>* takes) const {
+    std::vector<std::vector<std::uint32_t>> slots(p_.ntypes);  // entries of s below I, per type
+    for (std::uint32_t e = 0; e < s.size(); ++e)
+      if (s[e].level < p_.instructions) slots[p_.types[s[e].level]].push_back(e);
+    std::vector<std::uint32_t> most(p_.ntypes, 0);
     std::uint32_t total = 0;
     for (std::uint32_t t = 0; t < p_.ntypes; ++t) {
-      for (std::uint32_t k : levels_[t]) ready[t] += static_cast<std::uint8_t>(s[k]);
-      most[t] = std::min<std::uint32_t>(ready[t], p_.cap[t]);
+      std::uint32_t ready = 0;
+      for (std::uint32_t e : slots[t]) ready += s[e].count;
+      most[t] = std::min<std::uint32_t>(ready, p_.cap[t]);
       total += most[t];
     }
     std::vector<std::uint32_t> quota(most);
-    std::vector<std::uint8_t> take(p_.instructions, 0);
-    state next = s;
+    std::vector<std::uint8_t> take(s.size(), 0);
+    const auto emit = [&] {
+      out.push_back(after(s, take));
+      if (takes) takes->push_back(take);
+    };
     if (!p_.limited || total <= p_.cap[p_.ntypes]) {
-      place(s, 0, 0, quota, take, next, f);
+      place(s, slots, 0, 0, quota, take, emit);
       return;
     }
     // The scheduler limit binds: every split of cap[ntypes] issues over the types within `most`.
-    split(s, 0, p_.cap[p_.ntypes], most, quota, take, next, f);
+    split(s, slots, 0, p_.cap[p_.ntypes], most, quota, take, emit);
   }
 
   template <class F>
-  void split(const state& from, std::uint32_t t, std::uint32_t left, const std::vector<std::uint32_t>& most,
-             std::vector<std::uint32_t>& quota, std::vector<std::uint8_t>& take, state& next, F& f) {
+  void split(const state& from, const std::vector<std::vector<std::uint32_t>>& slots, std::uint32_t t, std::uint32_t left,
+             const std::vector<std::uint32_t>& most, std::vector<std::uint32_t>& quota, std::vector<std::uint8_t>& take,
+             const F& emit) const {
     if (t + 1 == p_.ntypes) {
       if (left > most[t]) return;
       quota[t] = left;
-      place(from, 0, 0, quota, take, next, f);
+      place(from, slots, 0, 0, quota, take, emit);
       return;
     }
     for (std::uint32_t q = 0; q <= std::min(left, most[t]); ++q) {
       quota[t] = q;
-      split(from, t + 1, left - q, most, quota, take, next, f);
+      split(from, slots, t + 1, left - q, most, quota, take, emit);
     }
   }
 
-  /// Distributes quota[t] issues over the levels of type t, type after type.
+  /// Distributes quota[t] issues over the occupied levels of type t, type after type (the recursion
+  /// is as deep as the occupied levels, at most W + types).
   template <class F>
-  void place(const state& from, std::uint32_t t, std::uint32_t li, std::vector<std::uint32_t>& quota, std::vector<std::uint8_t>& take,
-             state& next, F& f) {
+  void place(const state& from, const std::vector<std::vector<std::uint32_t>>& slots, std::uint32_t t, std::uint32_t li,
+             std::vector<std::uint32_t>& quota, std::vector<std::uint8_t>& take, const F& emit) const {
     if (t == p_.ntypes) {
-      f(static_cast<const state&>(next), static_cast<const std::vector<std::uint8_t>&>(take));
+      emit();
       return;
     }
-    const auto& lv = levels_[t];
+    const auto& lv = slots[t];
     if (quota[t] == 0 || li == lv.size()) {
-      if (quota[t] == 0) place(from, t + 1, 0, quota, take, next, f);
+      if (quota[t] == 0) place(from, slots, t + 1, 0, quota, take, emit);
       return;  // quota left but no levels: not a valid split (cannot happen when quota <= ready)
     }
-    const std::uint32_t k = lv[li];
-    const std::uint32_t here = static_cast<std::uint8_t>(from[k]);  // warps at k before this cycle
+    const std::uint32_t e = lv[li];
+    const std::uint32_t here = from[e].count;
     // The later levels of this type hold the rest of the ready warps: take at least what they cannot.
     std::uint32_t later = 0;
-    for (std::size_t m = li + 1; m < lv.size(); ++m) later += static_cast<std::uint8_t>(from[lv[m]]);
+    for (std::size_t m = li + 1; m < lv.size(); ++m) later += from[lv[m]].count;
     const std::uint32_t lo = quota[t] > later ? quota[t] - later : 0;
     const std::uint32_t hi = std::min(quota[t], here);
     for (std::uint32_t x = lo; x <= hi; ++x) {
-      take[k] = static_cast<std::uint8_t>(x);
-      next[k] = static_cast<char>(static_cast<std::uint8_t>(next[k]) - x);
-      next[k + 1] = static_cast<char>(static_cast<std::uint8_t>(next[k + 1]) + x);
+      take[e] = static_cast<std::uint8_t>(x);
       quota[t] -= x;
-      place(from, t, li + 1, quota, take, next, f);
+      place(from, slots, t, li + 1, quota, take, emit);
       quota[t] += x;
-      next[k + 1] = static_cast<char>(static_cast<std::uint8_t>(next[k + 1]) - x);
-      next[k] = static_cast<char>(static_cast<std::uint8_t>(next[k]) + x);
-      take[k] = 0;
     }
+    take[e] = 0;
+  }
+
+  /// The state after `take[e]` warps leave the level of each entry e for the next level up.
+  static state after(const state& s, const std::vector<std::uint8_t>& take) {
+    state next;
+    next.reserve(s.size() + 1);
+    std::uint32_t arriving = 0, arrive_at = 0;  // warps moved up from the previous entry
+    for (std::size_t e = 0; e < s.size(); ++e) {
+      std::uint32_t stay = s[e].count - take[e];
+      if (arriving > 0 && arrive_at < s[e].level) {
+        next.push_back({arrive_at, arriving});
+        arriving = 0;
+      }
+      if (arriving > 0) {  // arrive_at == s[e].level: they join this level
+        stay += arriving;
+        arriving = 0;
+      }
+      if (stay > 0) next.push_back({s[e].level, stay});
+      if (take[e] > 0) {
+        arriving = take[e];
+        arrive_at = s[e].level + 1;
+      }
+    }
+    if (arriving > 0) next.push_back({arrive_at, arriving});
+    return next;
   }
 
   problem_view p_;
   exact_options options_;
   clock_type::time_point start_;
-  std::vector<std::vector<std::uint32_t>> levels_;
   state_memo memo_;
-  std::uint64_t max_states_ = 0;
+  std::uint64_t max_states_ = 0, memory_limit_ = 0, opened_ = 0;
 };
 
 }  // namespace
@@ -224,6 +327,7 @@ exact_result exact_search_cpu(const problem& prob, const exact_options& options)
     r.lower = r.upper = r.makespan;
   } catch (const stop_search& stop) {
     r.stop_reason = stop.reason;
+    r.interrupted = stop.interrupted;
     exact_detail::fill_interval(prob, r, 0);
   }
   r.states = s.states();

@@ -9,11 +9,12 @@
 #include <chrono>
 #include <memory>
 #include <numeric>
-#include <thread>
 
 #include <unistd.h>
 
 #include "warpspan/core/error.hpp"
+#include "warpspan/core/interrupt.hpp"
+#include "warpspan/core/resources.hpp"
 #include "warpspan/exact/frontier.hpp"
 #include "warpspan/exact/frontier_host.hpp"
 #include "warpspan/exact/packed_table.hpp"
@@ -44,9 +45,10 @@ std::uint64_t physical_memory_bytes() {
 class sweep final : public exact_detail::sweep_pass {
  public:
   sweep(const frontier_view& v, const exact_options& o, std::uint32_t floor_value, std::uint64_t keep_limit)
-      : sweep_pass(v, floor_value, keep_limit), o_(o) {
-    threads_ = o.threads ? o.threads : std::max(1u, std::thread::hardware_concurrency());
-    threads_ = std::min(threads_, 64u);
+      : sweep_pass(v, floor_value, keep_limit),
+        o_(o),
+        threads_(static_cast<std::uint32_t>(resolve_threads(o.threads, "threads"))),
+        pool_(static_cast<int>(threads_)) {
     window_.assign(reach_ + 1, std::vector<packed_table>(threads_, packed_table(16)));
     memory_limit_ = physical_memory_bytes() / 2;
     max_states_ = o.max_states;
@@ -73,6 +75,7 @@ class sweep final : public exact_detail::sweep_pass {
       if (max_states_ && states_ > max_states_) stop_ = "state limit (" + std::to_string(max_states_) + " states) reached";
       if (bytes > memory_limit_) stop_ = "memory limit (half the machine's memory) reached";
       if (o_.time_limit_s > 0 && elapsed > o_.time_limit_s) stop_ = "time limit reached";
+      if (interrupted()) stop_ = "interrupted";
       if (o_.progress) o_.progress(sum + 1, last_sum_ + 1, states_, elapsed);
       if (!stop_.empty()) return;
     }
@@ -85,12 +88,16 @@ class sweep final : public exact_detail::sweep_pass {
         table.for_each([&](packed_state key, std::uint16_t way_in) {
           upper = std::max(upper, exact_detail::held_bound(v_, key, way_in));
         });
+    for (const pending& p : unexpanded_) upper = std::max(upper, exact_detail::held_bound(v_, p.key, p.way_in));
     return upper;
   }
 
  private:
   /// Expands the states of one sum in rounds: threads expand slices into their own buffers (one
-  /// per target sum and shard), then each thread merges its shard from every buffer.
+  /// per target sum and shard), then each thread merges its shard from every buffer. A sum can take
+  /// many seconds, so an interrupt is heeded between rounds: the states not yet expanded go to
+  /// unexpanded_, still held for the proven upper bound (those expanded are covered by their
+  /// successors, already merged into the window).
   void expand(std::uint32_t sum, const std::vector<pending>& here) {
     const std::size_t round = std::size_t{1} << 12;  // states per thread per round
     const std::uint32_t nthreads = here.size() >= 2 * round ? threads_ : 1;
@@ -100,6 +107,10 @@ class sweep final : public exact_detail::sweep_pass {
     std::vector<std::uint64_t> pruned(nthreads, 0);
     std::vector<std::uint32_t> reached(nthreads, 0);
     for (std::size_t begin = 0; begin < here.size(); begin += round * nthreads) {
+      if (begin > 0 && interrupted()) {
+        unexpanded_.assign(here.begin() + static_cast<std::ptrdiff_t>(begin), here.end());
+        break;
+      }
       auto produce = [&](std::uint32_t t) {
         const std::size_t lo = begin + t * round, hi = std::min(here.size(), lo + round);
         for (std::size_t i = lo; i < hi; ++i) {
@@ -137,12 +148,12 @@ class sweep final : public exact_detail::sweep_pass {
           }
         }
       };
-      parallel(nthreads, produce);
-      parallel(nthreads == 1 ? 1 : threads_, [&](std::uint32_t t) {
+      pool_.run(nthreads, [&](std::size_t t) { produce(static_cast<std::uint32_t>(t)); });
+      pool_.run(nthreads == 1 ? 1 : threads_, [&](std::size_t t) {
         if (nthreads == 1)
           for (std::uint32_t shard = 0; shard < threads_; ++shard) merge(shard);
         else
-          merge(t);
+          merge(static_cast<std::uint32_t>(t));
       });
     }
     for (std::uint32_t t = 0; t < nthreads; ++t) {
@@ -152,22 +163,14 @@ class sweep final : public exact_detail::sweep_pass {
     }
   }
 
-  template <class F>
-  static void parallel(std::uint32_t n, F&& f) {
-    if (n == 1) {
-      f(0);
-      return;
-    }
-    std::vector<std::thread> pool;
-    for (std::uint32_t t = 1; t < n; ++t) pool.emplace_back(f, t);
-    f(0);
-    for (std::thread& th : pool) th.join();
-  }
-
   const exact_options& o_;
-  std::uint32_t threads_ = 1;
+  std::uint32_t threads_ = 1;  ///< shards, and items per parallel step
+  /// Workers kept for the whole pass: a sum's rounds are a few thousand states each, and creating
+  /// threads every round cost more than some rounds' work.
+  thread_pool pool_;
   std::vector<std::vector<packed_table>> window_;  // [sum % (reach + 1)][shard]
   std::vector<pending> expanded_;
+  std::vector<pending> unexpanded_;  ///< states of the last sum left when interrupted in the middle
   std::uint64_t max_states_ = 0, memory_limit_ = 0;
 };
 
@@ -234,19 +237,31 @@ exact_result run_sweeps(const problem& prob, const frontier_view& v, const exact
   } else {
     r.complete = true;
     if (first->reached() > r.lower) {
-      r.lower = first->reached();
       if (first->kept_all()) {
+        r.lower = first->reached();
         r.best_string = sweep_witness(v, first->taken(), first->reach(), r.lower);
       } else {
-        const std::unique_ptr<sweep_pass> second = make(r.lower - 1, ~std::uint64_t{0});
+        const std::unique_ptr<sweep_pass> second = make(first->reached() - 1, ~std::uint64_t{0});
         second->run(start);
-        if (second->stopped() || second->reached() != r.lower)
+        if (second->stopped()) {
+          // A limit or an interrupt in the second pass: the first proved the answer, only its
+          // witness is missing. The answer stays as the upper end, the best string known as the lower.
+          r.complete = false;
+          r.stop_reason = second->stop_reason() + " while sweeping again for the witness";
+          r.upper = first->reached();
+          r.interrupted = interrupted();
+          r.elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+          return r;
+        }
+        if (second->reached() != first->reached())
           throw std::logic_error("progress sweep: the second pass did not find the answer again");
+        r.lower = first->reached();
         r.best_string = sweep_witness(v, second->taken(), second->reach(), r.lower);
       }
     }
     r.makespan = r.upper = r.lower;
   }
+  r.interrupted = !r.complete && interrupted();
   r.elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return r;
 }

@@ -82,6 +82,32 @@ TEST(ExactSearch, LimitsGiveAProvenInterval) {
   EXPECT_EQ(build_schedule(prob, r.best_string).makespan, r.lower);
 }
 
+TEST(ExactSearch, LongKernelsNeedNoDeepCallStack) {
+  // The depth-first search once recursed per cycle and overflowed the stack near 800 cycles. With
+  // sigma_C = 1 only one C issues per cycle, so W warps of 400 C take 400 W cycles.
+  const problem two = test::make("400C", 2, 0, 1);
+  const exact_result r = exact_search_cpu(two);
+  EXPECT_EQ(r.makespan, 800u);
+  expect_witness(two, r);
+  // 300C300L with sigma_L = 1, sigma_C = 4: one warp runs 600 cycles; two do their C side by side
+  // (300 cycles) and then queue for L (600 more), 900.
+  EXPECT_EQ(exact_search_cpu(test::make("300C300L", 1, 1, 4)).makespan, 600u);
+  const problem cl = test::make("300C300L", 2, 1, 4);
+  const exact_result b = exact_search_cpu(cl);
+  EXPECT_EQ(b.makespan, 900u);
+  expect_witness(cl, b);
+}
+
+TEST(ExactSearch, MakespansBeyondSixteenBits) {
+  // The memo held 16-bit values: 70,000 cycles would have wrapped to 4,464.
+  const problem prob = test::make("70000C", 1, 0, 1);
+  const exact_result r = exact_search_cpu(prob);
+  EXPECT_EQ(r.makespan, 70000u);
+  expect_witness(prob, r);
+  const problem mixed = test::make("35000L35001C", 1, 1, 1);
+  EXPECT_EQ(exact_search(mixed, {}, backend_kind::cpu).makespan, 70001u);
+}
+
 TEST(ExactSearch, TractableEstimate) {
   // min over y of ceil(W / y) T(y): W = 16, T = 25, 31, 37, 45 -> 16*25, 8*31, 6*37, 4*45 = 180 at y = 4.
   const auto [value, y] = tractable_estimate(16, {25, 31, 37, 45});

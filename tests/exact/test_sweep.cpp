@@ -2,10 +2,14 @@
 // bound it prunes with against the exact longest remaining path of every reachable state.
 #include <gtest/gtest.h>
 
+#include <dirent.h>
+
 #include <map>
 #include <random>
 
 #include "test_util.hpp"
+#include "warpspan/core/error.hpp"
+#include "warpspan/core/interrupt.hpp"
 #include "warpspan/exact/frontier.hpp"
 #include "warpspan/exact/search.hpp"
 #include "warpspan/makespan/schedule_table.hpp"
@@ -123,6 +127,84 @@ TEST(ExactSweep, LimitGivesAProvenInterval) {
   EXPECT_GE(r.upper, t6);
   EXPECT_EQ(build_schedule(prob, r.best_string).makespan, r.lower);
   EXPECT_THROW(exact_sweep_cpu(test::make("LC", 17, 1, 1)), input_error);
+}
+
+/// Threads of this process now (entries of /proc/self/task).
+int live_threads() {
+  int n = 0;
+  if (DIR* d = opendir("/proc/self/task")) {
+    while (const dirent* e = readdir(d)) n += e->d_name[0] != '.';
+    closedir(d);
+  }
+  return n;
+}
+
+TEST(ExactSweep, ThreadsLiveForTheWholePass) {
+  // The sweep used to start and join its threads in every round of every sum; now a pool of
+  // `threads` lives as long as the pass, so between sums (when the progress callback runs) the
+  // workers are alive.
+  const int before = live_threads();
+  ASSERT_GT(before, 0) << "needs /proc";
+  exact_options o;
+  o.threads = 3;
+  int least = 1 << 30, most = 0;
+  o.progress = [&](std::uint32_t, std::uint32_t, std::uint64_t, double) {
+    least = std::min(least, live_threads());
+    most = std::max(most, live_threads());
+  };
+  const exact_result r = exact_sweep_cpu(test::make("5L9C2L9C", 4, 1, 4), o);
+  EXPECT_EQ(r.makespan, 45u);
+  EXPECT_EQ(least, before + 2);
+  EXPECT_EQ(most, before + 2);
+  EXPECT_EQ(live_threads(), before) << "the pool ends with the pass";
+}
+
+TEST(ExactSweep, ThreadCountsAreChecked) {
+  exact_options o;
+  o.threads = -1;
+  EXPECT_THROW(exact_sweep_cpu(test::make("LCL", 3, 1, 1), o), input_error);
+  o.threads = 1'000'000;
+  EXPECT_THROW(exact_sweep_cpu(test::make("LCL", 3, 1, 1), o), input_error);
+}
+
+TEST(ExactSweep, InterruptGivesTheIntervalSoFar) {
+  // The flag set before the search: it stops after the first sum with the proven interval.
+  const problem prob = test::make("5L9C2L9C", 6, 1, 4);
+  request_interrupt();
+  const exact_result r = exact_sweep_cpu(prob);
+  const exact_result d = exact_search_cpu(prob);
+  const exact_result f = exact_frontier_cpu(prob);
+  clear_interrupt();
+  for (const exact_result* x : {&r, &d, &f}) {
+    EXPECT_FALSE(x->complete);
+    EXPECT_TRUE(x->interrupted);
+    EXPECT_LE(x->lower, 67u) << "T(6) = 67";
+    EXPECT_GE(x->upper, 67u);
+    EXPECT_EQ(build_schedule(prob, x->best_string).makespan, x->lower);
+  }
+  EXPECT_FALSE(exact_sweep_cpu(prob).interrupted);
+}
+
+TEST(ExactSweep, SecondPassStoppedKeepsTheAnswerAsUpperEnd) {
+  // A weak lower string (warp after warp) and no room to keep states force a second pass for the
+  // witness; an interrupt during it must not lose the answer the first pass proved (T(4) = 45).
+  const problem prob = test::make("5L9C2L9C", 4, 1, 4);
+  exact_options o;
+  o.witness_states = 1;
+  for (std::uint16_t w = 0; w < 4; ++w) o.lower_string.insert(o.lower_string.end(), 25, w);
+  const std::uint32_t weak = build_schedule(prob, o.lower_string).makespan;
+  ASSERT_LT(weak, 45u);
+  std::uint32_t calls = 0;
+  o.progress = [&](std::uint32_t, std::uint32_t all, std::uint64_t, double) {
+    if (++calls > all) request_interrupt();  // past the first pass's sums
+  };
+  const exact_result r = exact_sweep_cpu(prob, o);
+  clear_interrupt();
+  EXPECT_FALSE(r.complete);
+  EXPECT_TRUE(r.interrupted);
+  EXPECT_EQ(r.upper, 45u);
+  EXPECT_EQ(r.lower, weak);
+  EXPECT_EQ(build_schedule(prob, r.best_string).makespan, weak);
 }
 
 TEST(ExactSweep, CudaSweepMatchesCpu) {

@@ -24,9 +24,25 @@ struct proven_interval {
 };
 
 /// Exact T(1), T(2), ... up to `up_to` (< W or = W), each by the search within what is left of
-/// `seconds` (0: no limit); stops at the first that does not finish.
+/// `seconds` (0: no limit); stops at the first that does not finish (a limit or an interrupt).
 std::vector<std::uint32_t> exact_t_values(const problem& prob, std::uint32_t up_to, double seconds,
                                           std::string* stop_reason = nullptr);
+
+/// What exact_t_runs found for one T(y).
+struct t_run {
+  std::uint32_t y = 0;
+  bool complete = false;     ///< lower == upper == T(y)
+  bool started = false;      ///< false: the time was spent (or an interrupt came) before its search
+  bool interrupted = false;  ///< its search was stopped by SIGINT or SIGTERM
+  std::uint32_t lower = 0;   ///< proven: T(y) >= lower (a schedule of that length exists)
+  std::uint32_t upper = 0;   ///< proven: T(y) <= upper
+  std::string stop_reason;   ///< why it is not complete
+};
+
+/// As exact_t_values, but an entry for every y = 1..up_to: the solved ones, then the first not
+/// solved with the interval its search proved, then those not started with the interval of the
+/// best standard string and the pessimistic bound.
+std::vector<t_run> exact_t_runs(const problem& prob, std::uint32_t up_to, double seconds);
 
 /// The interval, spending about `seconds` on exact searches (half on W itself, the rest on T(y)).
 /// `lower_string` is a string of this problem (e.g. the annealing's best).

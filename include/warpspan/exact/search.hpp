@@ -23,7 +23,9 @@ struct exact_options {
   /// Progress sweep: a string known to build (for example the annealing's best); its makespan is
   /// the lower bound pruned against (default: the best of the standard initial strings).
   std::vector<std::uint16_t> lower_string;
-  unsigned threads = 0;           ///< progress sweep: CPU threads (0: all cores)
+  /// Progress sweep: CPU threads (0: all cores); checked by resolve_threads (input_error when
+  /// negative or more than 4 per core).
+  int threads = 0;
   /// Progress sweep: states kept for backtracking a witness, at most (0: 100,000,000, about 1.8 GB).
   /// Beyond it the sweep drops them and, only if it beats the lower bound, sweeps again keeping
   /// just the states that can lie on a path as long as the answer.
@@ -42,6 +44,7 @@ struct exact_result {
   std::uint64_t pruned = 0;       ///< progress sweep: states dropped by the bound
   double elapsed_s = 0;
   std::string stop_reason;        ///< why an incomplete run stopped
+  bool interrupted = false;       ///< stopped by SIGINT or SIGTERM (see core/interrupt.hpp)
   std::vector<std::uint16_t> best_string;  ///< 0-based warp ids; builds to `makespan` (or `lower`)
 };
 
