@@ -112,6 +112,12 @@ std::string render_table(const problem& prob, const built_schedule& s) {
   // every tenth cycle.
   std::ostringstream os;
   const std::uint32_t m = s.makespan;
+  // The table grows with W x makespan (about W^2 I / sigma): past max_table_chars it is a note.
+  const std::uint64_t chars = (std::uint64_t{prob.warps} + 2) * (std::uint64_t{m} + 10);
+  if (chars > max_table_chars)
+    return "(table of " + std::to_string(prob.warps) + " warps x " + std::to_string(m) +
+           " cycles omitted: over " + std::to_string(max_table_chars >> 20) +
+           " MiB of text; --json gives every cycle in warp_cycle_string)\n";
   const std::string label_pad(9, ' ');
   os << "cycle    ";
   for (std::uint32_t t = 1; t <= m; ++t) os << (t % 10 == 0 ? static_cast<char>('0' + (t / 10) % 10) : ' ');

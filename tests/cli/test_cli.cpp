@@ -231,6 +231,18 @@ TEST(CliLimits, WarpsAtTheLimitRun) {
   EXPECT_EQ(std::count(seen.begin(), seen.end(), 1), 32767);
 }
 
+TEST(CliLimits, HugeTablesBecomeANote) {
+  // 32767 warps x 32767 cycles would be a gigabyte of table; the note is one line.
+  const run_result big = run_under("timeout 60", "build --kernel L --warps 32767 --sigma L=1 --init rr");
+  const run_result small = run("build --kernel LCL --warps 4 --sigma L=1,C=1 --init rr");
+
+  ASSERT_EQ(big.code, 0) << big.err;
+  EXPECT_NE(big.out.find("(table of 32767 warps x 32767 cycles omitted"), std::string::npos);
+  EXPECT_LT(big.out.size(), std::size_t{1} << 20);
+  ASSERT_EQ(small.code, 0) << small.err;
+  EXPECT_NE(small.out.find("warp 4"), std::string::npos) << small.out;
+}
+
 TEST(CliLimits, ProvenIntervalStopsAtTheExactSearchLimit) {
   // 300 warps of one L: every T(y) = y is found at once, and the proven interval used to go on to
   // T(256), which the exact search refuses (exit 2 after the whole annealing).

@@ -31,7 +31,11 @@ built_schedule build_schedule(const problem& prob, std::span<const std::uint16_t
 /// Parses "1 2 2 3 ..." (1-based ids, spaces or commas) into 0-based ids; checks the multiset.
 std::vector<std::uint16_t> parse_warp_string(const problem& prob, std::string_view text);
 
-/// The paper's table: warps as rows, cycles as columns, one letter per issued instruction.
+/// Largest table render_table() draws, in characters (W + 2 rows of makespan + 10).
+inline constexpr std::uint64_t max_table_chars = std::uint64_t{16} << 20;
+
+/// The paper's table: warps as rows, cycles as columns, one letter per issued instruction. Beyond
+/// max_table_chars, one line saying it was left out.
 std::string render_table(const problem& prob, const built_schedule& s);
 
 }  // namespace warpspan
