@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <array>
+#include <csignal>
+#include <vector>
 #include <cstdio>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -256,29 +258,79 @@ TEST(CliLimits, ProvenIntervalStopsAtTheExactSearchLimit) {
   EXPECT_LE(j["proven"]["exact_T"].size(), 255u);
 }
 
-TEST(CliInterrupt, SigintPrintsTheBestSoFarAndExits130) {
-  // SIGINT after about a second of a run that would take hours; --preserve-status hands back the
-  // program's own exit code, and the outer timeout catches a hang (124).
-  const std::string problem_args = "--kernel 5L9C2L9C --warps 16 --sigma L=1,C=4";
-  const run_result r = run_under("timeout -k 5 30 timeout --preserve-status -s INT 1",
-                                 "estimate " + problem_args + " --iterations 1000000000 --chains 4 --backend cpu --json --quiet");
+/// How a process ended: its exit code, or the signal that killed it.
+struct ended {
+  bool exited = false;
+  int code = -1;    ///< when exited
+  int signal = 0;   ///< when killed by a signal
+  bool hung = false;
+  std::string out;
+};
 
-  ASSERT_EQ(r.code, 130) << r.err;
+/// Runs `warpspan ARGS...` (no shell), sends `sig` after `after_ms`, and waits at most 30 s more
+/// (then kills it and says it hung). stdout goes to a scratch file, read back afterwards.
+ended run_and_signal(const std::vector<std::string>& args, int sig, int after_ms) {
+  const std::string out_file = test::scratch(".stdout");
+  ended e;
+  const pid_t pid = fork();
+  if (pid == 0) {
+    FILE* out = std::freopen(out_file.c_str(), "w", stdout);
+    FILE* err = std::freopen("/dev/null", "w", stderr);
+    if (!out || !err) _exit(127);
+    std::vector<char*> argv{const_cast<char*>(WARPSPAN_BINARY)};
+    for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    execv(WARPSPAN_BINARY, argv.data());
+    _exit(127);
+  }
+  if (pid < 0) return e;
+  usleep(static_cast<useconds_t>(after_ms) * 1000);
+  kill(pid, sig);
+  int status = 0;
+  for (int waited = 0; waitpid(pid, &status, WNOHANG) == 0; waited += 10) {
+    if (waited >= 30'000) {
+      e.hung = true;
+      kill(pid, SIGKILL);
+      waitpid(pid, &status, 0);
+      break;
+    }
+    usleep(10'000);
+  }
+  e.exited = WIFEXITED(status);
+  e.code = e.exited ? WEXITSTATUS(status) : -1;
+  e.signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+  std::ifstream in(out_file);
+  e.out.assign(std::istreambuf_iterator<char>(in), {});
+  return e;
+}
+
+TEST(CliInterrupt, SigintPrintsTheBestSoFarAndExits130) {
+  // SIGINT after about a second of a run that would take hours. It must end by exit(130) with its
+  // result printed, not be killed by the signal (which a shell would also report as 130).
+  const ended r = run_and_signal({"estimate", "--kernel", "5L9C2L9C", "--warps", "16", "--sigma", "L=1,C=4",
+                                  "--iterations", "1000000000", "--chains", "4", "--backend", "cpu", "--json", "--quiet"},
+                                 SIGINT, 1000);
+
+  ASSERT_FALSE(r.hung);
+  ASSERT_TRUE(r.exited) << "killed by signal " << r.signal;
+  ASSERT_EQ(r.code, 130);
   const auto j = nlohmann::json::parse(r.out);
   EXPECT_TRUE(j["interrupted"].get<bool>());
   EXPECT_FALSE(j["time_limited"].get<bool>());
   EXPECT_FALSE(j.contains("proven"));  // skipped: the user asked to stop
   EXPECT_LT(j["iterations_per_chain"].get<long long>(), 1'000'000'000LL);
   EXPECT_EQ(j["envelope"].back()[1], j["best_makespan"]);
-  EXPECT_EQ(rebuilt_makespan(problem_args, j), j["best_makespan"].get<int>());
+  EXPECT_EQ(rebuilt_makespan("--kernel 5L9C2L9C --warps 16 --sigma L=1,C=4", j), j["best_makespan"].get<int>());
 }
 
 TEST(CliInterrupt, SigtermMarksTheTable) {
-  const run_result r = run_under("timeout -k 5 30 timeout --preserve-status -s TERM 1",
-                                 "estimate --kernel 5L9C2L9C --warps 16 --sigma L=1,C=4 --iterations 1000000000 "
-                                 "--chains 4 --backend cpu --no-table");
+  const ended r = run_and_signal({"estimate", "--kernel", "5L9C2L9C", "--warps", "16", "--sigma", "L=1,C=4",
+                                  "--iterations", "1000000000", "--chains", "4", "--backend", "cpu", "--no-table"},
+                                 SIGTERM, 1000);
 
-  ASSERT_EQ(r.code, 130) << r.err;
+  ASSERT_FALSE(r.hung);
+  ASSERT_TRUE(r.exited) << "killed by signal " << r.signal;
+  ASSERT_EQ(r.code, 130);
   EXPECT_EQ(r.out.rfind("INTERRUPTED", 0), 0u) << r.out;
   EXPECT_NE(r.out.find("worst string"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("proven      (skipped: interrupted)"), std::string::npos) << r.out;
