@@ -50,13 +50,23 @@ class cpu_runner final : public chain_runner {
     const problem_view p = prob_.view();
     std::atomic<bool> skipped{false};
     pool_.run(states_.size(), [&](std::size_t c) {
-      if (stop && (skipped.load(std::memory_order_relaxed) || stop())) {
-        skipped.store(true, std::memory_order_relaxed);
+      unsigned char* block = blocks_.data() + c * layout_.bytes;
+      const chain_view v = chain_view_at(block, layout_);
+      std::uint16_t* best = chain_best_at(block, layout_);
+      if (!stop) {
+        anneal_run(p, v, best, states_[c], params_, ids_[c], iterations);
         return;
       }
-      unsigned char* block = blocks_.data() + c * layout_.bytes;
-      anneal_run(p, chain_view_at(block, layout_), chain_best_at(block, layout_), states_[c], params_, ids_[c],
-                 iterations);
+      // One iteration at a time, asking before each: iterations differ widely in cost (a move near
+      // the start of the string rebuilds all of it), so a round sized by cheap ones may meet dear
+      // ones. The question costs a clock read, little beside an iteration.
+      for (std::uint64_t k = 0; k < iterations && states_[c].iter < params_.iter_max; ++k) {
+        if (skipped.load(std::memory_order_relaxed) || stop()) {
+          skipped.store(true, std::memory_order_relaxed);
+          return;
+        }
+        anneal_run(p, v, best, states_[c], params_, ids_[c], 1);
+      }
     });
     return !skipped.load();
   }

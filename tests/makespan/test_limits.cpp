@@ -120,17 +120,18 @@ chain_setup setup_for(const problem& prob, std::uint32_t chains, std::uint64_t i
   return s;
 }
 
-TEST(CpuRunner, StopWithinARoundSkipsTheChainsNotStarted) {
+TEST(CpuRunner, StopWithinARoundEndsEveryChainWhereItIs) {
   const problem prob = test::make("5L9C2L9C", 8, 1, 4);
   auto runner = make_cpu_runner(setup_for(prob, 6, 1000), 1);
   int asked = 0;
 
-  // One thread: chains in order; the stop answers true from the fourth question on.
-  const bool whole = runner->advance_until(100, [&] { return ++asked > 3; });
+  // One thread: chains in order, a question before each iteration; true from the 251st on.
+  const bool whole = runner->advance_until(100, [&] { return ++asked > 250; });
 
   EXPECT_FALSE(whole);
   const auto s = runner->summaries();
-  for (std::size_t c = 0; c < s.size(); ++c) EXPECT_EQ(s[c].iter, c < 3 ? 100u : 0u) << c;
+  const std::uint64_t expected[] = {100, 100, 50, 0, 0, 0};
+  for (std::size_t c = 0; c < s.size(); ++c) EXPECT_EQ(s[c].iter, expected[c]) << c;
   EXPECT_TRUE(runner->advance_until(100, [] { return false; }));
   EXPECT_EQ(runner->summaries()[5].iter, 100u);
 }
@@ -142,7 +143,7 @@ TEST(CpuRunner, ChainsStoppedAtDifferentCountsMatchAFreshRun) {
   auto whole = make_cpu_runner(setup_for(prob, 4, 5000), 1);
   std::atomic<int> asked{0};
 
-  split->advance_until(700, [&] { return ++asked > 2; });
+  split->advance_until(700, [&] { return ++asked > 1500; });
   split->advance(4300);
   const auto s = split->summaries();
   whole->advance(s[3].iter);

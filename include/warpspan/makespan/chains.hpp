@@ -96,9 +96,10 @@ class chain_runner {
   virtual ~chain_runner() = default;
   /// Every chain runs `iterations` more iterations (fewer where its iter_max is reached).
   virtual void advance(std::uint64_t iterations) = 0;
-  /// As advance(), but asks `stop` before each chain: once it says true, the chains not yet started
-  /// skip this round (each keeps a consistent state, only with fewer iterations). Returns false when
-  /// some chain skipped. Backends that run all chains at once (CUDA) run the whole round.
+  /// As advance(), but asks `stop` before each iteration of each chain: once it says true, every
+  /// chain ends the round where it is (each keeps a consistent state, only with fewer iterations).
+  /// Returns false when some chain ended early. Backends that run all chains at once (CUDA) run the
+  /// whole round.
   virtual bool advance_until(std::uint64_t iterations, const std::function<bool()>& stop) {
     (void)stop;
     advance(iterations);
