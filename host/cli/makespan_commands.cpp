@@ -1,6 +1,8 @@
 // estimate, build, bound, kernel and sm: the makespan side of the command line.
 #include <unistd.h>
 
+#include <charconv>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -29,6 +31,27 @@ namespace {
 
 using json = nlohmann::json;
 
+/// Refuses a negative number before CLI11 converts it: in an unsigned option it would wrap around
+/// (--iterations -1 meaning 2^64 - 1), in a signed one with a "not given" default be ignored.
+const CLI::Validator not_negative(
+    [](std::string& s) {
+      const auto first = s.find_first_not_of(" \t");
+      return first != std::string::npos && s[first] == '-' ? "must not be negative (got " + s + ")" : std::string();
+    },
+    "", "NOT_NEGATIVE");
+
+/// True when the user gave the option, even as an empty string ("--ptx ''" is a mistake, not "no --ptx").
+bool given(const CLI::Option* opt) { return opt != nullptr && opt->count() > 0; }
+
+/// A whole number in `text`, all of it; nullopt for anything else (a sign, a suffix, overflow).
+std::optional<int> whole_number(std::string_view text) {
+  int v = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec != std::errc() || end != text.data() + text.size() || text.empty() || text[0] == '-' || text[0] == '+')
+    return std::nullopt;
+  return v;
+}
+
 /// The options every makespan command shares: what kernel, how many warps, which SM.
 struct problem_options {
   std::string kernel;
@@ -40,29 +63,37 @@ struct problem_options {
   std::string sigma;
   std::string sm;
   int schedulers = -1;
+  CLI::Option* kernel_opt = nullptr;
+  CLI::Option* ptx_opt = nullptr;
+  CLI::Option* ptx_lines_opt = nullptr;
+  CLI::Option* sigma_opt = nullptr;
+  CLI::Option* sm_opt = nullptr;
 
   void add(CLI::App* app, bool need_warps = true) {
-    app->add_option("--kernel,-k", kernel, "kernel instruction string, plain (LLCC) or run-length (5L9C2L9C)");
-    app->add_option("--ptx", ptx, "read the kernel from a PTX file instead (see data/kernels/README.md)");
-    app->add_option("--ptx-lines", ptx_lines, "with --ptx: only lines A:B (1-based, inclusive)");
+    kernel_opt = app->add_option("--kernel,-k", kernel, "kernel instruction string, plain (LLCC) or run-length (5L9C2L9C)");
+    ptx_opt = app->add_option("--ptx", ptx, "read the kernel from a PTX file instead (see data/kernels/README.md)");
+    ptx_lines_opt = app->add_option("--ptx-lines", ptx_lines, "with --ptx: only lines A:B (1-based, inclusive)");
     app->add_option("--ptx-entry", ptx_entry, "with --ptx: the .entry/.func to read (default: the first)");
     app->add_option("--ptx-map", ptx_map, "with --ptx: override classes, e.g. mov=L,mul.f32=D");
     auto* w = app->add_option("--warps,-w", warps, "number of warps W");
     if (need_warps) w->required();
-    app->add_option("--sigma", sigma, "units per warp per cycle, e.g. L=1,C=4 or L=1/2 (overrides --sm)");
-    app->add_option("--sm", sm, "SM preset name (see `warpspan sm`) or JSON file");
-    app->add_option("--schedulers", schedulers, "at most N warps issue per cycle (0: no limit)");
+    sigma_opt = app->add_option("--sigma", sigma, "units per warp per cycle, e.g. L=1,C=4 or L=1/2 (overrides --sm)");
+    sm_opt = app->add_option("--sm", sm, "SM preset name (see `warpspan sm`) or JSON file");
+    app->add_option("--schedulers", schedulers, "at most N warps issue per cycle (0: no limit)")->check(not_negative);
   }
+
+  bool has_ptx() const { return !ptx.empty() || given(ptx_opt); }
+  bool has_sm() const { return !sm.empty() || given(sm_opt) || !sigma.empty() || given(sigma_opt); }
 
   sm_config make_sm() const {
     sm_config cfg;
-    if (!sm.empty()) {
+    if (!sm.empty() || given(sm_opt)) {
       cfg = load_sm(sm);
     } else {
       cfg.name = "custom";
-      if (sigma.empty()) throw input_error("give --sigma (e.g. --sigma L=1,C=4) or --sm NAME");
+      if (sigma.empty() && !given(sigma_opt)) throw input_error("give --sigma (e.g. --sigma L=1,C=4) or --sm NAME");
     }
-    if (!sigma.empty()) apply_sigma_overrides(cfg, sigma);
+    if (!sigma.empty() || given(sigma_opt)) apply_sigma_overrides(cfg, sigma);
     if (schedulers >= 0) cfg.schedulers = schedulers;
     return cfg;
   }
@@ -71,28 +102,28 @@ struct problem_options {
     ptx_options o;
     o.entry = ptx_entry;
     if (!ptx_map.empty()) o.overrides = parse_ptx_overrides(ptx_map);
-    if (!ptx_lines.empty()) {
+    if (!ptx_lines.empty() || given(ptx_lines_opt)) {
       const auto colon = ptx_lines.find(':');
-      try {
-        if (colon == std::string::npos) throw std::invalid_argument("");
-        o.first_line = std::stoi(ptx_lines.substr(0, colon));
-        o.last_line = std::stoi(ptx_lines.substr(colon + 1));
-      } catch (const std::exception&) {
-        throw input_error("--ptx-lines: '" + ptx_lines + "' is not of the form A:B");
-      }
+      const std::string_view text(ptx_lines);
+      const auto a = colon == std::string::npos ? std::nullopt : whole_number(text.substr(0, colon));
+      const auto b = colon == std::string::npos ? std::nullopt : whole_number(text.substr(colon + 1));
+      if (!a || !b) throw input_error("--ptx-lines: '" + ptx_lines + "' is not of the form A:B (two whole numbers)");
+      o.first_line = *a;
+      o.last_line = *b;
       if (o.first_line < 1 || o.last_line < o.first_line) throw input_error("--ptx-lines: need 1 <= A <= B");
     }
     return o;
   }
 
   kernel_string raw_kernel(std::string* origin = nullptr) const {
-    if (!kernel.empty() && !ptx.empty()) throw input_error("give either --kernel or --ptx, not both");
-    if (!ptx.empty()) {
+    const bool has_kernel = !kernel.empty() || given(kernel_opt);
+    if (has_kernel && has_ptx()) throw input_error("give either --kernel or --ptx, not both");
+    if (has_ptx()) {
       auto r = import_ptx_file(ptx, make_ptx_options());
       if (origin) *origin = ptx + " (" + r.entry + ")";
       return r.kernel;
     }
-    if (kernel.empty()) throw input_error("give --kernel STRING or --ptx FILE");
+    if (!has_kernel) throw input_error("give --kernel STRING or --ptx FILE");
     if (origin) *origin = "--kernel";
     return parse_kernel_string(kernel);
   }
@@ -146,39 +177,55 @@ struct estimate_cmd {
   bool quiet = false;
   bool no_table = false;
   std::string svg_dir;
+  CLI::Option* svg_dir_opt = nullptr;
+  double seconds = 0;
   double exact_seconds = 2;
 
   void add(CLI::App& app, std::vector<std::pair<CLI::App*, command_fn>>& commands) {
     auto* sub = app.add_subcommand("estimate", "estimate the worst-case makespan by simulated annealing (paper 000)");
     po.add(sub);
-    sub->add_option("--chains", eo.chains, "independent annealing chains (default: 8 per CPU thread, 16384 on a GPU)");
+    sub->add_option("--chains", eo.chains, "independent annealing chains (default: 8 per CPU thread, 16384 on a GPU)")
+        ->check(not_negative);
     sub->add_option("--iterations", eo.iterations, "iterations per chain; also the cooling schedule's length")
-        ->capture_default_str();
-    sub->add_option("--seconds", eo.seconds, "stop after this many seconds even if chains have not cooled (default: no limit)");
-    sub->add_option("--seed", eo.seed, "random seed")->capture_default_str();
+        ->capture_default_str()
+        ->check(not_negative);
+    sub->add_option("--seconds", seconds,
+                    "the whole run (set-up, search, proven interval) within this many seconds, even if chains have "
+                    "not cooled (default: no limit)");
+    sub->add_option("--seed", eo.seed, "random seed")->capture_default_str()->check(not_negative);
     sub->add_option("--t0", eo.t0, "initial temperature")->capture_default_str();
-    sub->add_option("--reach", eo.reach, "largest swap distance of a move (0: whole string)")->capture_default_str();
+    sub->add_option("--reach", eo.reach, "largest swap distance of a move (0: whole string)")
+        ->capture_default_str()
+        ->check(not_negative);
     sub->add_option("--init", init, "initial strings: rr, fp, mpwf, random or mix")->capture_default_str();
     sub->add_option("--backend", backend, "cpu, cuda or auto (CUDA when a device is present)")->capture_default_str();
-    sub->add_option("--threads", eo.threads, "CPU threads (0: all cores)")->capture_default_str();
+    sub->add_option("--threads", eo.threads, "CPU threads (0: all cores; at most 4 per core)")->capture_default_str();
     sub->add_option("--validate", eo.validate, "re-run N of the GPU chains on the CPU; fail if any differs")
         ->expected(0, 1)
-        ->default_str("8");
+        ->default_str("8")
+        ->check(not_negative);
     sub->add_flag("--json", as_json, "print one JSON object");
     sub->add_flag("--quiet,-q", quiet, "no progress line");
     sub->add_flag("--no-table", no_table, "do not draw the schedule");
-    sub->add_option("--svg-dir", svg_dir, "write schedule.svg and envelope.svg into this directory");
+    svg_dir_opt = sub->add_option("--svg-dir", svg_dir, "write schedule.svg and envelope.svg into this directory");
     sub->add_option("--exact-seconds", exact_seconds,
                     "afterwards, spend about this long on exact searches to prove an interval for the worst case "
-                    "(0: skip)")
+                    "(0: skip; with --seconds, at most a quarter of it)")
         ->capture_default_str();
     commands.emplace_back(sub, [this, sub] { return run(sub); });
   }
 
   int run(CLI::App* sub) {
+    using clock_type = std::chrono::steady_clock;
+    const auto t_start = clock_type::now();
+    const auto since_start = [&] { return std::chrono::duration<double>(clock_type::now() - t_start).count(); };
+    install_interrupt_handlers();
     if (sub->count("--validate") && eo.validate == 0) eo.validate = 8;
     eo.init = parse_init(init);
     eo.backend = parse_backend(backend);
+    if (seconds < 0 || !std::isfinite(seconds)) throw input_error("--seconds must be 0 or more");
+    if (exact_seconds < 0 || !std::isfinite(exact_seconds)) throw input_error("--exact-seconds must be 0 or more");
+    if (given(svg_dir_opt) && svg_dir.empty()) throw input_error("--svg-dir: the path is empty");
     std::string origin;
     const problem prob = po.make(&origin);
     const bool show_progress = !quiet && isatty(STDERR_FILENO);
@@ -189,15 +236,25 @@ struct estimate_cmd {
                      best, static_cast<double>(done) / std::max(s, 1e-9));
         std::fflush(stderr);
       };
-    if (exact_seconds < 0 || !std::isfinite(exact_seconds)) throw input_error("--exact-seconds must be 0 or more");
+    // --seconds bounds the whole run: the proven interval gets a share of it (at most a quarter,
+    // at most --exact-seconds), the search what is left after reading the input.
+    const double interval_share = seconds > 0 ? std::min(exact_seconds, seconds / 4) : exact_seconds;
+    if (seconds > 0) eo.seconds = std::max(seconds - interval_share - since_start(), 1e-3);
     const estimate_result r = run_estimate(prob, eo, progress);
     if (show_progress) std::fprintf(stderr, "\r%70s\r", "");
     std::optional<proven_interval> proven;
-    if (exact_seconds > 0) {
-      if (show_progress) std::fprintf(stderr, "proving an interval (about %.3g s, --exact-seconds) ...", exact_seconds);
-      proven = prove_interval(prob, r.best_string, exact_seconds);
+    // What the search left, at most --exact-seconds; when one long iteration overran the search's
+    // share, still 10 ms: enough for the pessimistic bound and the smallest exact T(y).
+    const double interval_s =
+        seconds > 0 ? std::min(exact_seconds, std::max(seconds - since_start(), 0.01)) : exact_seconds;
+    const bool skip_interval = exact_seconds > 0 && r.interrupted;
+    if (exact_seconds > 0 && !skip_interval) {
+      if (show_progress) std::fprintf(stderr, "proving an interval (about %.3g s, --exact-seconds) ...", interval_s);
+      proven = prove_interval(prob, r.best_string, interval_s);
       if (show_progress) std::fprintf(stderr, "\r%70s\r", "");
     }
+    const bool was_interrupted = r.interrupted || interrupted();
+    const int exit_code = was_interrupted ? interrupted_exit_code : 0;
 
     std::vector<std::string> written;
     if (!svg_dir.empty()) {
@@ -219,6 +276,7 @@ struct estimate_cmd {
                   {"setup_s", r.setup_s},
                   {"backend", r.backend},
                   {"time_limited", r.time_limited},
+                  {"interrupted", was_interrupted},
                   {"seed", eo.seed},
                   {"envelope", env},
                   {"best_string", one_based(r.best_string)},
@@ -237,8 +295,11 @@ struct estimate_cmd {
                          {"tractable", proven->tractable ? json(proven->tractable) : json(nullptr)},
                          {"elapsed_s", proven->elapsed_s}};
       std::cout << out.dump() << '\n';
-      return 0;
+      return exit_code;
     }
+    if (was_interrupted)
+      std::cout << "INTERRUPTED (Ctrl-C or SIGTERM): the best found so far, " << r.iterations << " iterations in "
+                << std::setprecision(3) << r.elapsed_s << " s\n";
     std::cout << "kernel      " << to_run_length(prob.kernel) << " (" << prob.instructions()
               << " instructions after normalisation, from " << origin << ")\n"
               << "SM          " << describe(prob.sm) << "\n"
@@ -246,7 +307,8 @@ struct estimate_cmd {
               << "search      " << r.chains << " chains x " << r.iterations_per_chain << " iterations on " << r.backend
               << " in " << std::fixed << std::setprecision(2) << r.elapsed_s << " s ("
               << std::setprecision(3) << std::scientific << static_cast<double>(r.iterations) / std::max(r.elapsed_s, 1e-9)
-              << " it/s)" << std::defaultfloat << (r.time_limited ? ", stopped by --seconds" : "") << "\n"
+              << " it/s)" << std::defaultfloat << (r.time_limited ? ", stopped by --seconds" : "")
+              << (r.interrupted ? ", interrupted" : "") << "\n"
               << "estimate    " << r.best_makespan << " cycles (a lower bound on the worst case)\n"
               << "upper bound " << r.upper_bound << " cycles (pessimistic, 001 Sec. 4)\n";
     if (proven) {
@@ -259,6 +321,8 @@ struct estimate_cmd {
         std::cout << "upper from the " << proven->upper_from << (proven->upper_from == "search" ? " stopped by time" : " bound");
       if (!proven->exact_t.empty()) std::cout << ", exact T(1.." << proven->exact_t.size() << ")";
       std::cout << ", " << std::setprecision(3) << proven->elapsed_s << " s)\n";
+    } else if (skip_interval) {
+      std::cout << "proven      (skipped: interrupted)\n";
     }
     if (r.validated) std::cout << "validated   " << r.validated << " chains identical on the CPU\n";
     std::cout << "envelope    ";
@@ -268,7 +332,7 @@ struct estimate_cmd {
               << " start): " << join(one_based(r.best_string)) << "\n";
     if (!no_table) std::cout << "\n" << render_table(prob, r.schedule);
     for (const auto& f : written) std::cout << "wrote " << f << "\n";
-    return 0;
+    return exit_code;
   }
 };
 
@@ -573,8 +637,8 @@ struct kernel_cmd {
     std::string origin;
     kernel_string raw;
     ptx_import_result imported;
-    if (!po.ptx.empty()) {
-      if (!po.kernel.empty()) throw input_error("give either --kernel or --ptx, not both");
+    if (po.has_ptx()) {
+      if (!po.kernel.empty() || given(po.kernel_opt)) throw input_error("give either --kernel or --ptx, not both");
       imported = import_ptx_file(po.ptx, po.make_ptx_options());
       raw = imported.kernel;
     } else {
@@ -582,14 +646,14 @@ struct kernel_cmd {
     }
     json out = {{"kernel", to_run_length(raw)}, {"plain", to_plain(raw)}, {"instructions", raw.size()}};
     std::string normalized;
-    if (!po.sm.empty() || !po.sigma.empty()) {
+    if (po.has_sm()) {
       const normalized_sm norm = normalize(po.make_sm());
       const kernel_string nk = normalize_kernel(raw, norm);
       out["normalized"] = to_run_length(nk);
       out["normalized_instructions"] = nk.size();
       normalized = to_run_length(nk) + " (" + std::to_string(nk.size()) + " instructions; " + describe(norm) + ")";
     }
-    if (!po.ptx.empty()) {
+    if (po.has_ptx()) {
       out["entry"] = imported.entry;
       out["stop_reason"] = imported.stop_reason;
       if (trace) {
@@ -604,7 +668,7 @@ struct kernel_cmd {
     }
     std::cout << "kernel      " << to_run_length(raw) << " (" << raw.size() << " instructions)\n";
     if (!normalized.empty()) std::cout << "normalised  " << normalized << "\n";
-    if (!po.ptx.empty()) {
+    if (po.has_ptx()) {
       std::cout << "entry       " << imported.entry << "\nwalk ended  " << imported.stop_reason << "\n";
       if (trace)
         for (const auto& i : imported.trace)
@@ -617,15 +681,16 @@ struct kernel_cmd {
 // ------------------------------------------------------------------------------------ sm
 struct sm_cmd {
   std::string name;
+  CLI::Option* name_opt = nullptr;
   bool as_json = false;
   void add(CLI::App& app, std::vector<std::pair<CLI::App*, command_fn>>& commands) {
     auto* sub = app.add_subcommand("sm", "list the SM presets, or show one (name or JSON file) normalised");
-    sub->add_option("name", name, "preset name or JSON file");
+    name_opt = sub->add_option("name", name, "preset name or JSON file");
     sub->add_flag("--json", as_json, "print JSON");
     commands.emplace_back(sub, [this] { return run(); });
   }
   int run() {
-    if (name.empty()) {
+    if (name.empty() && !given(name_opt)) {
       if (as_json) {
         json list = json::array();
         for (const auto& p : sm_presets()) list.push_back(json::parse(p.json));

@@ -99,7 +99,8 @@ proven_interval prove_interval(const problem& prob, const std::vector<std::uint1
       out.upper_from = "search";
     }
   }
-  out.exact_t = exact_t_values(prob, prob.warps - 1, std::max(seconds - since(start), 1e-3));
+  // T(y) only as far as the search goes (y <= exact_max_warps); beyond, it would refuse the problem.
+  out.exact_t = exact_t_values(prob, std::min(prob.warps - 1, exact_max_warps), std::max(seconds - since(start), 1e-3));
   if (!out.exact_t.empty()) {
     const auto [value, y] = tractable_estimate(prob.warps, out.exact_t);
     out.tractable = value;

@@ -1,42 +1,74 @@
 // CPU backend of the annealing chains: each chain's state is one block of host memory laid out
-// like the GPU's, and chains are split statically over threads for each round.
+// like the GPU's, and chains are split over a pool of threads kept for the whole run (a round
+// only hands the chains to the waiting workers).
 #include <algorithm>
+#include <atomic>
 #include <thread>
 
 #include "warpspan/core/error.hpp"
+#include "warpspan/core/resources.hpp"
 #include "warpspan/makespan/chains.hpp"
+#include "warpspan/makespan/schedule_table.hpp"
 
 namespace warpspan {
 
 namespace {
 
+int pool_size(int threads, std::size_t chains) {
+  int t = threads > 0 ? threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  return static_cast<int>(std::min<std::size_t>(static_cast<std::size_t>(t), std::max<std::size_t>(chains, 1)));
+}
+
 class cpu_runner final : public chain_runner {
  public:
   cpu_runner(const chain_setup& setup, int threads)
-      : prob_(*setup.prob), params_(setup.params), ids_(setup.chain_ids) {
+      : prob_(*setup.prob), params_(setup.params), ids_(setup.chain_ids), pool_(pool_size(threads, setup.chain_ids.size())) {
     const problem_view p = prob_.view();
     layout_ = make_chain_layout(p);
     const std::size_t chains = ids_.size();
     if (setup.initial.size() != chains * p.length) throw std::logic_error("cpu_runner: initial strings size");
     blocks_.assign(layout_.bytes * chains, 0);
     states_.resize(chains);
-    threads_ = threads > 0 ? threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-    threads_ = static_cast<int>(std::min<std::size_t>(static_cast<std::size_t>(threads_), std::max<std::size_t>(chains, 1)));
-    for_each_chain([&](std::size_t c) {
+    pool_.run(chains, [&](std::size_t c) {
       unsigned char* block = blocks_.data() + c * layout_.bytes;
       const chain_view v = chain_view_at(block, layout_);
       std::copy_n(setup.initial.begin() + static_cast<std::ptrdiff_t>(c * p.length), p.length, v.str);
-      anneal_init(p, v, chain_best_at(block, layout_), states_[c]);
+      // anneal_init() with the host builder: the same schedule, without scanning full cycles one
+      // by one (which grows with W x n when many warps wait for one unit).
+      chain_state& s = states_[c];
+      s.iter = 0;
+      s.best_iter = 0;
+      s.makespan = build_full_host(p, v);
+      s.best = s.makespan;
+      std::copy_n(v.str, p.length, chain_best_at(block, layout_));
     });
   }
 
-  void advance(std::uint64_t iterations) override {
+  void advance(std::uint64_t iterations) override { advance_until(iterations, {}); }
+
+  bool advance_until(std::uint64_t iterations, const std::function<bool()>& stop) override {
     const problem_view p = prob_.view();
-    for_each_chain([&](std::size_t c) {
+    std::atomic<bool> skipped{false};
+    pool_.run(states_.size(), [&](std::size_t c) {
       unsigned char* block = blocks_.data() + c * layout_.bytes;
-      anneal_run(p, chain_view_at(block, layout_), chain_best_at(block, layout_), states_[c], params_, ids_[c],
-                 iterations);
+      const chain_view v = chain_view_at(block, layout_);
+      std::uint16_t* best = chain_best_at(block, layout_);
+      if (!stop) {
+        anneal_run(p, v, best, states_[c], params_, ids_[c], iterations);
+        return;
+      }
+      // One iteration at a time, asking before each: iterations differ widely in cost (a move near
+      // the start of the string rebuilds all of it), so a round sized by cheap ones may meet dear
+      // ones. The question costs a clock read, little beside an iteration.
+      for (std::uint64_t k = 0; k < iterations && states_[c].iter < params_.iter_max; ++k) {
+        if (skipped.load(std::memory_order_relaxed) || stop()) {
+          skipped.store(true, std::memory_order_relaxed);
+          return;
+        }
+        anneal_run(p, v, best, states_[c], params_, ids_[c], 1);
+      }
     });
+    return !skipped.load();
   }
 
   std::vector<chain_summary> summaries() override {
@@ -54,30 +86,13 @@ class cpu_runner final : public chain_runner {
   std::string name() const override { return "cpu"; }
 
  private:
-  template <class F>
-  void for_each_chain(F&& f) {
-    const std::size_t chains = states_.size();
-    if (threads_ <= 1) {
-      for (std::size_t c = 0; c < chains; ++c) f(c);
-      return;
-    }
-    // Chains are independent; interleaved assignment balances chains of unequal cost.
-    std::vector<std::thread> pool;
-    pool.reserve(static_cast<std::size_t>(threads_));
-    for (int t = 0; t < threads_; ++t)
-      pool.emplace_back([&, t] {
-        for (std::size_t c = static_cast<std::size_t>(t); c < chains; c += static_cast<std::size_t>(threads_)) f(c);
-      });
-    for (auto& th : pool) th.join();
-  }
-
   const problem& prob_;
   anneal_params params_;
   std::vector<std::uint32_t> ids_;
   chain_layout layout_;
   std::vector<unsigned char> blocks_;
   std::vector<chain_state> states_;
-  int threads_ = 1;
+  thread_pool pool_;  // last: its workers stop before the chains they work on go
 };
 
 }  // namespace

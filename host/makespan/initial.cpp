@@ -1,5 +1,6 @@
 #include <algorithm>
-#include <list>
+#include <deque>
+#include <utility>
 
 #include "warpspan/core/error.hpp"
 #include "warpspan/makespan/chains.hpp"
@@ -35,29 +36,33 @@ std::vector<std::uint16_t> fixed_priority_string(const problem_view& p) {
 std::vector<std::uint16_t> most_pending_string(const problem_view& p) {
   // 000 Fig. 8: cycle by cycle, walk the pending list from head to tail once; a warp that can issue
   // its next instruction in this cycle does, and moves to the tail (or leaves when finished).
+  //
+  // The walk is not done warp by warp (that costs W steps a cycle, W x makespan in all). A warp's
+  // place in the list is a ticket, handed out in increasing order as warps join the tail, and each
+  // type keeps its waiting warps in ticket order. Walking the list issues, for each type, the first
+  // cap warps of that type (with a scheduler limit only as long as the cycle has room), in list
+  // order: so the first cap of each type's queue, merged by ticket, cut at the scheduler limit.
   std::vector<std::uint16_t> s;
   s.reserve(p.length);
-  std::list<std::uint32_t> pending;
-  for (std::uint32_t w = 0; w < p.warps; ++w) pending.push_back(w);
+  std::vector<std::deque<std::pair<std::uint64_t, std::uint32_t>>> queue(p.ntypes);  // (ticket, warp)
+  std::uint64_t ticket = 0;
+  for (std::uint32_t w = 0; w < p.warps; ++w) queue[p.types[0]].emplace_back(ticket++, w);
   std::vector<std::uint32_t> progress(p.warps, 0);
-  std::vector<std::uint32_t> used(p.stride, 0);
-  while (!pending.empty()) {
-    std::fill(used.begin(), used.end(), 0);
-    const std::size_t visits = pending.size();
-    auto it = pending.begin();
-    for (std::size_t v = 0; v < visits; ++v) {
-      const std::uint32_t w = *it;
-      const std::uint32_t ty = p.types[progress[w]];
-      const bool fits = used[ty] < p.cap[ty] && (!p.limited || used[p.ntypes] < p.cap[p.ntypes]);
-      if (!fits) {
-        ++it;
-        continue;
-      }
-      ++used[ty];
-      if (p.limited) ++used[p.ntypes];
+  std::vector<std::pair<std::uint64_t, std::uint32_t>> issue;  // (ticket, type)
+  while (s.size() < p.length) {
+    issue.clear();
+    for (std::uint32_t ty = 0; ty < p.ntypes; ++ty) {
+      const std::size_t take = std::min<std::size_t>(queue[ty].size(), p.cap[ty]);
+      for (std::size_t k = 0; k < take; ++k) issue.emplace_back(queue[ty][k].first, ty);
+    }
+    std::sort(issue.begin(), issue.end());
+    if (p.limited && issue.size() > p.cap[p.ntypes]) issue.resize(p.cap[p.ntypes]);
+    // The issued warps of a type are the front of its queue; they join the tail in list order.
+    for (const auto& [t, ty] : issue) {
+      const std::uint32_t w = queue[ty].front().second;
+      queue[ty].pop_front();
       s.push_back(static_cast<std::uint16_t>(w));
-      it = pending.erase(it);
-      if (++progress[w] < p.instructions) pending.push_back(w);
+      if (++progress[w] < p.instructions) queue[p.types[progress[w]]].emplace_back(ticket++, w);
     }
   }
   return s;

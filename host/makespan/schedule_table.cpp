@@ -1,5 +1,6 @@
 #include "warpspan/makespan/schedule_table.hpp"
 
+#include <algorithm>
 #include <sstream>
 
 #include "warpspan/core/error.hpp"
@@ -25,6 +26,43 @@ void check_multiset(const problem& prob, std::span<const std::uint16_t> str) {
 }
 }  // namespace
 
+std::uint32_t build_full_host(const problem_view& p, const chain_view& c) {
+  reset_schedule(p, c);
+  // next[k * slots + t] leads (through a chain of links, shortened as it is walked) to the first
+  // cycle >= t where type k still fits: a cycle's link moves on to t + 1 once the cycle is full for
+  // k (or, with a scheduler limit, full for all). Cycle horizon + 1 is never reached (see
+  // make_problem), it only ends the links.
+  const std::size_t slots = static_cast<std::size_t>(p.horizon) + 2;
+  std::vector<std::uint32_t> next(slots * p.ntypes);
+  for (std::size_t k = 0; k < p.ntypes; ++k)
+    for (std::size_t t = 0; t < slots; ++t) next[k * slots + t] = static_cast<std::uint32_t>(t);
+  const auto find = [](std::uint32_t* link, std::uint32_t t) {
+    while (link[t] != t) {
+      link[t] = link[link[t]];
+      t = link[t];
+    }
+    return t;
+  };
+  const std::size_t I = p.instructions;
+  std::uint32_t makespan = 0;
+  for (std::uint32_t k = 0; k < p.length; ++k) {
+    const std::uint32_t w = c.str[k];
+    const std::uint32_t j = c.progress[w];
+    const std::uint32_t ty = p.types[j];
+    std::uint32_t* link = next.data() + ty * slots;
+    const std::uint32_t t = find(link, c.last[w] + 1);
+    std::uint16_t* row = c.usage + static_cast<std::size_t>(t) * p.stride;
+    if (++row[ty] >= p.cap[ty]) link[t] = t + 1;
+    if (p.limited && ++row[p.ntypes] >= p.cap[p.ntypes])
+      for (std::size_t u = 0; u < p.ntypes; ++u) next[u * slots + t] = t + 1;
+    c.cycle[w * I + j] = t;
+    c.last[w] = t;
+    c.progress[w] = j + 1;
+    makespan = std::max(makespan, t);
+  }
+  return makespan;
+}
+
 built_schedule build_schedule(const problem& prob, std::span<const std::uint16_t> str) {
   check_multiset(prob, str);
   const problem_view p = prob.view();
@@ -34,7 +72,7 @@ built_schedule build_schedule(const problem& prob, std::span<const std::uint16_t
   std::copy(str.begin(), str.end(), c.str);
 
   built_schedule out;
-  out.makespan = build_full(p, c);
+  out.makespan = build_full_host(p, c);
   out.cycle.assign(c.cycle, c.cycle + p.length);
   out.warp_cycle.resize(p.length);
   std::vector<std::uint32_t> seen(p.warps, 0);
@@ -74,6 +112,12 @@ std::string render_table(const problem& prob, const built_schedule& s) {
   // every tenth cycle.
   std::ostringstream os;
   const std::uint32_t m = s.makespan;
+  // The table grows with W x makespan (about W^2 I / sigma): past max_table_chars it is a note.
+  const std::uint64_t chars = (std::uint64_t{prob.warps} + 2) * (std::uint64_t{m} + 10);
+  if (chars > max_table_chars)
+    return "(table of " + std::to_string(prob.warps) + " warps x " + std::to_string(m) +
+           " cycles omitted: over " + std::to_string(max_table_chars >> 20) +
+           " MiB of text; --json gives every cycle in warp_cycle_string)\n";
   const std::string label_pad(9, ' ');
   os << "cycle    ";
   for (std::uint32_t t = 1; t <= m; ++t) os << (t % 10 == 0 ? static_cast<char>('0' + (t / 10) % 10) : ' ');

@@ -6,6 +6,8 @@
 #include <thread>
 
 #include "warpspan/core/error.hpp"
+#include "warpspan/core/interrupt.hpp"
+#include "warpspan/core/resources.hpp"
 #include "warpspan/makespan/bounds.hpp"
 
 namespace warpspan {
@@ -52,23 +54,24 @@ initial_kind chain_initial_kind(const estimate_options& options, std::uint32_t i
 }
 
 estimate_result run_estimate(const problem& prob, const estimate_options& options, const progress_fn& progress) {
+  const auto t_setup = clock_type::now();
   if (options.iterations < 1) throw input_error("--iterations must be at least 1");
   if (options.seconds < 0 || !std::isfinite(options.seconds)) throw input_error("--seconds must be 0 or more");
   if (!(options.t0 >= 0) || !std::isfinite(options.t0)) throw input_error("--t0 must be a number >= 0");
-  if (options.threads < 0) throw input_error("--threads must be 0 (all cores) or more");
+  const int threads = resolve_threads(options.threads, "--threads");
 
-  const auto t_setup = clock_type::now();
   const backend_kind backend = resolve_backend(options.backend);
-  const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  const int threads = options.threads > 0 ? options.threads : cores;
   std::uint32_t chains = options.chains;
   if (chains == 0) chains = backend == backend_kind::cuda ? 16384u : static_cast<std::uint32_t>(8 * threads);
 
   const problem_view p = prob.view();
-  const std::uint64_t state_bytes = chain_state_bytes(p) * chains;
-  if (backend == backend_kind::cpu && state_bytes > (std::uint64_t{8} << 30))
+  // The chains' blocks plus their first strings, which are held at the same time.
+  const std::uint64_t state_bytes = (chain_state_bytes(p) + sizeof(std::uint16_t) * std::uint64_t{p.length}) * chains;
+  const std::uint64_t budget = memory_budget_bytes(std::uint64_t{8} << 30);
+  if (backend == backend_kind::cpu && state_bytes > budget)
     throw input_error("--chains " + std::to_string(chains) + " would need " + std::to_string(state_bytes >> 20) +
-                      " MiB of chain state (over 8 GiB); use fewer chains");
+                      " MiB of chain state (over the " + std::to_string(budget >> 20) +
+                      " MiB allowed: 8 GiB or 3/4 of the memory available); use fewer chains");
 
   anneal_params params;
   params.seed = options.seed;
@@ -78,9 +81,11 @@ estimate_result run_estimate(const problem& prob, const estimate_options& option
 
   std::vector<std::uint32_t> ids(chains);
   for (std::uint32_t c = 0; c < chains; ++c) ids[c] = c;
-  const chain_setup setup = make_setup(prob, options, params, ids);
-  std::unique_ptr<chain_runner> runner =
-      backend == backend_kind::cuda ? make_cuda_runner(setup) : make_cpu_runner(setup, threads);
+  std::unique_ptr<chain_runner> runner;
+  {
+    const chain_setup setup = make_setup(prob, options, params, ids);
+    runner = backend == backend_kind::cuda ? make_cuda_runner(setup) : make_cpu_runner(setup, threads);
+  }
 
   estimate_result result;
   result.backend = runner->name();
@@ -88,24 +93,31 @@ estimate_result run_estimate(const problem& prob, const estimate_options& option
   result.upper_bound = pessimistic_bound(prob);
   result.setup_s = seconds_since(t_setup);
 
+  // The budget counts from the call: set-up, rounds, and the rebuild of the best string at the end
+  // (a small share kept for it, at most 10 % of the budget).
+  const bool limited = options.seconds > 0;
+  const auto deadline = t_setup + std::chrono::duration_cast<clock_type::duration>(
+                                      std::chrono::duration<double>(options.seconds * (limited ? 0.95 : 0)));
+  const auto past_deadline = [&] { return limited && clock_type::now() >= deadline; };
+  const auto should_stop = [&] { return interrupted() || past_deadline(); };
+
   // Rounds: chains keep their state between rounds, so round sizes change only how often the
   // envelope is sampled and the budget checked, never the result of a given iteration count.
+  // The first round is one iteration (one iteration of a big instance can take long); later ones
+  // grow by the time measured, towards target_round_s and never beyond the remaining budget.
   const auto start = clock_type::now();
   std::uint32_t best = 0;
   auto summaries = runner->summaries();
   for (const auto& s : summaries) best = std::max(best, s.best);
   result.envelope.push_back({0.0, best});
   std::uint64_t done = 0;
-  std::uint64_t round = std::min<std::uint64_t>(options.iterations, 64);
+  std::uint64_t round = 1;
   const double target_round_s = 0.05;
   while (done < options.iterations) {
     const double before = seconds_since(start);
-    if (options.seconds > 0 && before >= options.seconds) {
-      result.time_limited = true;
-      break;
-    }
+    if (should_stop()) break;
     round = std::min(round, options.iterations - done);
-    runner->advance(round);
+    const bool whole = runner->advance_until(round, should_stop);
     const double after = seconds_since(start);
     summaries = runner->summaries();
     // Place each improvement inside the round by its iteration (chains run at an even pace).
@@ -121,18 +133,22 @@ estimate_result run_estimate(const problem& prob, const estimate_options& option
         best = e.best;
         result.envelope.push_back(e);
       }
+    if (!whole) break;  // stopped within the round: `done` stays what every chain did
     done += round;
     if (progress) progress(after, done * chains, options.iterations * chains, best);
     // Aim for rounds of about target_round_s, never beyond the remaining budget.
     const double took = std::max(after - before, 1e-6);
     double want = target_round_s;
-    if (options.seconds > 0) want = std::min(want, std::max(options.seconds - after, 1e-3));
+    if (limited) want = std::min(want, std::max(options.seconds * 0.95 - seconds_since(t_setup), 1e-3));
     const double scale = std::clamp(want / took, 0.25, 8.0);
     round = std::max<std::uint64_t>(1, static_cast<std::uint64_t>(static_cast<double>(round) * scale));
   }
+  result.interrupted = interrupted();
+  result.time_limited = !result.interrupted && done < options.iterations;
   result.elapsed_s = seconds_since(start);
   result.iterations_per_chain = done;
-  result.iterations = done * chains;
+  result.iterations = 0;
+  for (const auto& s : summaries) result.iterations += s.iter;
 
   // The best chain: the highest best makespan, the lowest chain id among equals.
   std::size_t best_index = 0;
@@ -149,7 +165,7 @@ estimate_result run_estimate(const problem& prob, const estimate_options& option
   if (envelope_point& last = result.envelope.back(); last.best != best) result.envelope.push_back({result.elapsed_s, best});
 
   // --validate: the same chains, the same iterations, on the CPU reference; any difference fails.
-  if (options.validate > 0 && backend != backend_kind::cpu) {
+  if (options.validate > 0 && backend != backend_kind::cpu && !result.interrupted && result.iterations == done * chains) {
     const std::uint32_t sample = std::min(options.validate, chains);
     std::vector<std::uint32_t> pick;
     for (std::uint32_t k = 0; k < sample; ++k)

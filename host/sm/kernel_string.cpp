@@ -4,11 +4,6 @@
 
 namespace warpspan {
 
-namespace {
-// A kernel this long would not fit any schedule table we could allocate; refuse it early.
-constexpr long long max_kernel_length = 1'000'000;
-}  // namespace
-
 kernel_string parse_kernel_string(std::string_view text) {
   kernel_string out;
   long long count = -1;  // pending run length, -1 when none
@@ -58,18 +53,24 @@ std::string to_run_length(const kernel_string& k) {
 }
 
 kernel_string normalize_kernel(const kernel_string& k, const normalized_sm& norm) {
-  kernel_string out;
+  // The length first (in 64 bits), so that a huge copy count is refused before any allocation.
+  long long length = 0;
   for (unit u : k) {
     const int idx = static_cast<int>(u);
     if (norm.sigma[idx] == 0)
       throw input_error(std::string("the kernel uses ") + letter(u) +
                         " instructions but the SM has no " + letter(u) +
                         " units (give --sigma " + letter(u) + "=N or an --sm preset)");
-    out.insert(out.end(), static_cast<std::size_t>(norm.copies[idx]), u);
-    if (out.size() > static_cast<std::size_t>(max_kernel_length))
+    if (norm.copies[idx] < 1) throw input_error(std::string("SM: unit ") + letter(u) + " has no notional cycle count");
+    length += norm.copies[idx];
+    if (length > max_kernel_length)
       throw input_error("kernel string: longer than " + std::to_string(max_kernel_length) +
-                        " instructions after normalisation");
+                        " instructions after normalisation (" + std::to_string(k.size()) + " instructions, " +
+                        letter(u) + " becoming " + std::to_string(norm.copies[idx]) + " each)");
   }
+  kernel_string out;
+  out.reserve(static_cast<std::size_t>(length));
+  for (unit u : k) out.insert(out.end(), static_cast<std::size_t>(norm.copies[static_cast<int>(u)]), u);
   return out;
 }
 

@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "warpspan/core/error.hpp"
+#include "warpspan/core/file.hpp"
 
 namespace warpspan {
 
@@ -22,6 +23,9 @@ using json = nlohmann::json;
 
 constexpr std::array<std::string_view, 7> top_level_fields{"name",       "description", "source", "warp_size",
                                                              "schedulers", "units",       "comment"};
+// An SM file is a few hundred bytes; anything past 1 MiB is not one.
+constexpr std::size_t max_sm_file_bytes = std::size_t{1} << 20;
+
 constexpr std::array<std::string_view, 4> unit_fields{"units", "latency", "sigma", "comment"};
 
 std::string field_list(const auto& fields) {
@@ -39,6 +43,9 @@ int integer_field(const json& obj, std::string_view where, std::string_view path
   const json& v = obj.at(key);
   if (!v.is_number_integer())
     throw input_error(at_field(where, path) + "must be a whole number, got " + v.dump());
+  // Above 2^63 - 1 the parser keeps an unsigned number, which would wrap as a long long.
+  if (v.is_number_unsigned() && v.get<std::uint64_t>() > 1'000'000)
+    throw input_error(at_field(where, path) + "is implausibly large (" + v.dump() + ")");
   const auto value = v.get<long long>();
   if (value < minimum) throw input_error(at_field(where, path) + "must be at least " + std::to_string(minimum));
   if (value > 1'000'000) throw input_error(at_field(where, path) + "is implausibly large (" + v.dump() + ")");
@@ -57,16 +64,18 @@ sigma_value parse_sigma(const json& v, std::string_view where, std::string_view 
     return input_error(at_field(where, path) + "must be a whole number >= 1 or 1/k (e.g. 4, \"1/2\", 0.25), got " +
                        v.dump());
   };
-  if (v.is_number_integer()) {
-    if (v.get<long long>() < 1 || v.get<long long>() > 1'000'000) throw bad();
-    return {static_cast<int>(v.get<long long>()), 1};
+  if (v.is_number_unsigned()) {
+    if (v.get<std::uint64_t>() < 1 || v.get<std::uint64_t>() > static_cast<std::uint64_t>(max_sigma)) throw bad();
+    return {static_cast<int>(v.get<std::uint64_t>()), 1};
   }
+  if (v.is_number_integer()) throw bad();  // negative
   if (v.is_number_float()) {
+    // Ranges before any conversion to int: 1e-300 would make k = 1e300.
     const double d = v.get<double>();
-    if (!(d > 0) || d > 1'000'000) throw bad();
+    if (!(d > 0) || d > max_sigma) throw bad();
     if (d >= 1 && d == std::floor(d)) return {static_cast<int>(d), 1};
     const double k = 1.0 / d;
-    if (d < 1 && std::fabs(k - std::round(k)) < 1e-9) return {1, static_cast<int>(std::round(k))};
+    if (d < 1 && k <= max_copies + 0.5 && std::fabs(k - std::round(k)) < 1e-9) return {1, static_cast<int>(std::round(k))};
     throw bad();
   }
   if (v.is_string()) {
@@ -88,6 +97,49 @@ sigma_value parse_sigma(const json& v, std::string_view where, std::string_view 
   }
   throw bad();
 }
+
+/// Follows the keys while parsing, so that a number the parser cannot hold (1e400) is reported with
+/// the field it stands in ("units.L.latency").
+class key_path_sax : public nlohmann::json_sax<json> {
+ public:
+  std::string failed_at;  ///< the path where parsing stopped
+
+  bool null() override { return true; }
+  bool boolean(bool) override { return true; }
+  bool number_integer(number_integer_t) override { return true; }
+  bool number_unsigned(number_unsigned_t) override { return true; }
+  bool number_float(number_float_t, const string_t&) override { return true; }
+  bool string(string_t&) override { return true; }
+  bool binary(binary_t&) override { return true; }
+  bool start_object(std::size_t) override {
+    path_.emplace_back();
+    return true;
+  }
+  bool key(string_t& k) override {
+    path_.back() = k;
+    return true;
+  }
+  bool end_object() override {
+    path_.pop_back();
+    return true;
+  }
+  bool start_array(std::size_t) override {
+    path_.emplace_back("[]");
+    return true;
+  }
+  bool end_array() override {
+    path_.pop_back();
+    return true;
+  }
+  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override {
+    for (const auto& part : path_)
+      if (!part.empty()) failed_at += (failed_at.empty() ? "" : ".") + part;
+    return false;
+  }
+
+ private:
+  std::vector<std::string> path_;
+};
 
 std::string lower(std::string_view s) {
   std::string out(s);
@@ -129,6 +181,14 @@ sm_config parse_sm_json(std::string_view text, std::string_view where) {
     std::string what = e.what();
     if (const auto p = what.find("] "); p != std::string::npos) what = what.substr(p + 2);
     throw input_error(std::string(where) + ": not valid JSON: " + what);
+  } catch (const json::exception& e) {
+    // A number beyond a double (1e400): the parser stops with out_of_range.406.
+    std::string what = e.what();
+    if (const auto p = what.find("] "); p != std::string::npos) what = what.substr(p + 2);
+    key_path_sax sax;
+    json::sax_parse(text, &sax);
+    if (sax.failed_at.empty()) throw input_error(std::string(where) + ": " + what);
+    throw input_error(at_field(where, sax.failed_at) + what);
   }
   if (!doc.is_object()) throw input_error(std::string(where) + ": expected a JSON object {...} at the top level");
 
@@ -191,13 +251,8 @@ sm_config load_sm(std::string_view name_or_file) {
 
   const std::string path(name_or_file);
   std::error_code ec;
-  if (std::filesystem::is_regular_file(path, ec)) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw input_error("cannot read " + path);
-    std::ostringstream buffer;
-    buffer << in.rdbuf();
-    return parse_sm_json(buffer.str(), path);
-  }
+  if (std::filesystem::exists(path, ec))  // a file; a directory or a device is refused by the reader
+    return parse_sm_json(read_text_file(path, "SM file", max_sm_file_bytes), path);
   throw input_error("unknown SM '" + path + "': neither a preset (" + preset_names() +
                     "; also e.g. 'fermi', 'sm_35', '9.0') nor an existing JSON file");
 }

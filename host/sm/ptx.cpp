@@ -17,6 +17,7 @@
 #include <unordered_map>
 
 #include "warpspan/core/error.hpp"
+#include "warpspan/core/file.hpp"
 
 namespace warpspan {
 
@@ -486,14 +487,8 @@ ptx_import_result import_ptx(std::string_view text, const ptx_options& options, 
 }
 
 ptx_import_result import_ptx_file(const std::string& path, const ptx_options& options) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) throw input_error("cannot read " + path + ": is a directory");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw input_error("cannot read " + path + ": " + std::strerror(errno));
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  if (in.bad()) throw input_error("cannot read " + path + ": read error");
-  return import_ptx(buffer.str(), options, path);
+  // Bounded: a directory, an empty path or an endless device (/dev/zero) is refused with the path.
+  return import_ptx(read_text_file(path, "PTX file"), options, path);
 }
 
 }  // namespace warpspan

@@ -4,7 +4,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
+#include <csignal>
+#include <vector>
 #include <cstdio>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -98,7 +101,41 @@ INSTANTIATE_TEST_SUITE_P(
         bad_case{"estimate --kernel LC --warps many --sigma L=1,C=1", "--warps"},
         bad_case{"estimate --kernel LC --warps 4 --sigma L=1,C=1 --bogus", "bogus"},
         bad_case{"build --kernel LCL --warps 4 --sigma L=1,C=1 --string \"1 2 3\"", "expected W x I"},
-        bad_case{"nosuchcommand", "unknown command 'nosuchcommand'"}),
+        bad_case{"nosuchcommand", "unknown command 'nosuchcommand'"},
+        // Issue 9: threads, negative numbers, whole tokens, empty paths, hostile numbers.
+        bad_case{"estimate --kernel LC --warps 4 --sigma L=1,C=1 --threads 100000", "--threads: 100000 threads"},
+        bad_case{"estimate --kernel LC --warps 4 --sigma L=1,C=1 --threads -1", "--threads: -1"},
+        bad_case{"estimate --kernel LC --warps 4 --sigma L=1,C=1 --iterations -1", "--iterations: must not be negative"},
+        bad_case{"estimate --kernel LC --warps 4 --sigma L=1,C=1 --chains -1", "--chains: must not be negative"},
+        bad_case{"estimate --kernel LC --warps 4 --sigma L=1,C=1 --schedulers -5", "--schedulers: must not be negative"},
+        bad_case{"estimate --kernel LC --warps 4 --sigma L=1,C=1 --reach -1", "--reach: must not be negative"},
+        bad_case{"estimate --kernel LC --warps 4 --sigma L=1,C=1 --validate -1", "--validate: must not be negative"},
+        bad_case{"estimate --kernel LC --warps 4 --sigma L=1,C=1 --seed -1", "--seed: must not be negative"},
+        bad_case{"build --kernel LCL --warps 4 --sigma L=1,C=1 --schedulers -5", "--schedulers: must not be negative"},
+        bad_case{"kernel --kernel LC --sigma L=1,C=1 --schedulers -1", "--schedulers: must not be negative"},
+        bad_case{"estimate --kernel LC --warps 32768 --sigma L=1,C=1", "more than the 32767 warps"},
+        bad_case{"kernel --ptx " WARPSPAN_SOURCE_DIR "/data/kernels/voronoi_fig11.ptx --ptx-lines 1x:2000y", "'1x:2000y' is not of the form A:B"},
+        bad_case{"kernel --ptx " WARPSPAN_SOURCE_DIR "/data/kernels/voronoi_fig11.ptx --ptx-lines 1:+5", "is not of the form A:B"},
+        bad_case{"kernel --ptx " WARPSPAN_SOURCE_DIR "/data/kernels/voronoi_fig11.ptx --ptx-lines 9:3", "1 <= A <= B"},
+        bad_case{"kernel --ptx " WARPSPAN_SOURCE_DIR "/data/kernels/voronoi_fig11.ptx --ptx-lines ''", "--ptx-lines"},
+        bad_case{"kernel --ptx ''", "PTX file: the path is empty"},
+        bad_case{"estimate --ptx '' --warps 4 --sigma L=1,C=1", "PTX file: the path is empty"},
+        bad_case{"kernel --ptx /tmp", "is a directory"},
+        bad_case{"kernel --ptx /dev/zero", "larger than"},
+        bad_case{"kernel --kernel LC --sm ''", "--sm: empty"},
+        bad_case{"estimate --kernel LC --warps 4 --sigma L=1,C=1 --sm ''", "--sm: empty"},
+        bad_case{"sm ''", "--sm: empty"},
+        bad_case{"sm /tmp", "is a directory"},
+        bad_case{"estimate --kernel LC --warps 4 --sigma ''", "--sigma: empty"},
+        bad_case{"estimate --kernel LC --warps 4 --sigma L=1,C=1 --svg-dir ''", "--svg-dir: the path is empty"},
+        bad_case{"estimate --kernel LC --warps 4 --sigma L=1e300,C=1", "too large"},
+        bad_case{"kernel --kernel LC --sigma L=1e-300,C=1", "too small"},
+        bad_case{"kernel --kernel LC --sigma L=0.0000001,C=1", "too small"},
+        bad_case{"kernel --kernel LC --sigma L=4.garbage,C=1", "not a number"},
+        bad_case{"kernel --kernel LC --sigma L=1,C=1,L=2", "L is given twice"},
+        bad_case{"kernel --kernel LC --sigma L=1/2147483647,C=1", "too small"},
+        bad_case{"kernel --kernel 99999999999C --sigma C=1", "too large"},
+        bad_case{"estimate --kernel LC --warps 4 --sigma L=1,C=1 --seconds -1", "--seconds"}),
     [](const ::testing::TestParamInfo<bad_case>& info) { return "case" + std::to_string(info.index); });
 
 TEST(CliFiles, MalformedPtxAndJsonNameTheFile) {
@@ -117,6 +154,186 @@ TEST(CliFiles, MalformedPtxAndJsonNameTheFile) {
   EXPECT_EQ(sm.code, 2);
   EXPECT_EQ(lines(sm.err), 1) << sm.err;
   EXPECT_NE(sm.err.find("bad_sm.json"), std::string::npos) << sm.err;
+}
+
+TEST(CliFiles, SmJsonOverflowsAreInputErrorsNamingTheField) {
+  const std::string dir = ::testing::TempDir();
+  const std::string huge = dir + "huge_latency_sm.json", wide = dir + "wide_sm.json";
+  std::ofstream(huge) << R"({"warp_size": 32, "units": {"L": {"units": 32, "latency": 1e400}}})";
+  // 1 unit for warps of 1,000,000 threads at latency 1,000,000: 10^12 cycles an instruction.
+  std::ofstream(wide) << R"({"warp_size": 1000000, "units": {"L": {"units": 1, "latency": 1000000}}})";
+
+  const run_result a = run("sm " + huge);
+  const run_result b = run("kernel --kernel L --sm " + wide);
+
+  EXPECT_EQ(a.code, 2) << a.err;  // was exit 1, an internal error
+  EXPECT_EQ(lines(a.err), 1) << a.err;
+  EXPECT_NE(a.err.find("units.L.latency"), std::string::npos) << a.err;
+  EXPECT_EQ(b.code, 2) << b.err;
+  EXPECT_EQ(lines(b.err), 1) << b.err;
+  EXPECT_NE(b.err.find("1000000000000"), std::string::npos) << b.err;
+}
+
+/// `warpspan ARGS` under PREFIX (e.g. "timeout 20"), run from the source directory.
+run_result run_under(const std::string& prefix, const std::string& args) {
+  const std::string err_file = test::scratch(".stderr");
+  const std::string cmd = prefix + " " + std::string(WARPSPAN_BINARY) + " " + args + " 2>" + err_file;
+  run_result r;
+  FILE* pipe = popen(cmd.c_str(), "r");
+  if (!pipe) return r;
+  std::array<char, 4096> buf{};
+  std::size_t n;
+  while ((n = fread(buf.data(), 1, buf.size(), pipe)) > 0) r.out.append(buf.data(), n);
+  const int status = pclose(pipe);
+  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  std::ifstream in(err_file);
+  r.err.assign(std::istreambuf_iterator<char>(in), {});
+  return r;
+}
+
+/// The makespan `build` gives the string of an estimate's JSON.
+int rebuilt_makespan(const std::string& problem_args, const nlohmann::json& j) {
+  std::string ids;
+  for (const auto& v : j["best_string"]) ids += std::to_string(v.get<int>()) + " ";
+  const run_result b = run("build " + problem_args + " --json --string \"" + ids + "\"");
+  EXPECT_EQ(b.code, 0) << b.err;
+  return b.code == 0 ? nlohmann::json::parse(b.out)["makespan"].get<int>() : -1;
+}
+
+TEST(CliLimits, SecondsBoundTheWholeRunOfABigInstance) {
+  // 8192 warps of the Voronoi kernel: one annealing iteration of a chain rebuilds up to 200,000
+  // placements, and the set-up used to grow with W^2 (most-pending string, first builds). 124 from
+  // the outer timeout would mean --seconds 1 did not hold (the bound is generous on purpose).
+  const run_result r = run_under("timeout 20", "estimate --kernel 5L9C2L9C --warps 8192 --sigma L=1,C=4 --seconds 1 "
+                                               "--backend cpu --json --quiet");
+
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_TRUE(j["time_limited"].get<bool>());
+  EXPECT_FALSE(j["interrupted"].get<bool>());
+  EXPECT_EQ(j["best_string"].size(), 8192u * 25u);
+  EXPECT_LE(j["best_makespan"].get<int>(), j["upper_bound"].get<int>());
+  ASSERT_TRUE(j.contains("proven"));  // the interval ran within the budget, not after it
+  EXPECT_GE(j["proven"]["lower"].get<int>(), j["best_makespan"].get<int>());
+  EXPECT_LE(j["proven"]["upper"].get<int>(), j["upper_bound"].get<int>());
+}
+
+TEST(CliLimits, WarpsAtTheLimitRun) {
+  // 32767 warps of one L at sigma 1: every work-conserving schedule takes exactly W cycles.
+  const run_result r = run_under("timeout 20", "estimate --kernel L --warps 32767 --sigma L=1 --seconds 2 "
+                                               "--exact-seconds 0.2 --backend cpu --json --quiet");
+
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["best_makespan"].get<int>(), 32767);
+  EXPECT_EQ(j["upper_bound"].get<int>(), 32767);
+  EXPECT_EQ(j["best_string"].size(), 32767u);
+  std::vector<int> seen(32767, 0);
+  for (const auto& v : j["best_string"]) ++seen.at(static_cast<std::size_t>(v.get<int>() - 1));
+  EXPECT_EQ(std::count(seen.begin(), seen.end(), 1), 32767);
+}
+
+TEST(CliLimits, HugeTablesBecomeANote) {
+  // 32767 warps x 32767 cycles would be a gigabyte of table; the note is one line.
+  const run_result big = run_under("timeout 60", "build --kernel L --warps 32767 --sigma L=1 --init rr");
+  const run_result small = run("build --kernel LCL --warps 4 --sigma L=1,C=1 --init rr");
+
+  ASSERT_EQ(big.code, 0) << big.err;
+  EXPECT_NE(big.out.find("(table of 32767 warps x 32767 cycles omitted"), std::string::npos);
+  EXPECT_LT(big.out.size(), std::size_t{1} << 20);
+  ASSERT_EQ(small.code, 0) << small.err;
+  EXPECT_NE(small.out.find("warp 4"), std::string::npos) << small.out;
+}
+
+TEST(CliLimits, ProvenIntervalStopsAtTheExactSearchLimit) {
+  // 300 warps of one L: every T(y) = y is found at once, and the proven interval used to go on to
+  // T(256), which the exact search refuses (exit 2 after the whole annealing).
+  const run_result r = run_under("timeout 60", "estimate --kernel L --warps 300 --sigma L=1 --iterations 10 "
+                                               "--exact-seconds 5 --backend cpu --json --quiet");
+
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["proven"]["lower"].get<int>(), 300);
+  EXPECT_EQ(j["proven"]["upper"].get<int>(), 300);
+  EXPECT_LE(j["proven"]["exact_T"].size(), 255u);
+}
+
+/// How a process ended: its exit code, or the signal that killed it.
+struct ended {
+  bool exited = false;
+  int code = -1;    ///< when exited
+  int signal = 0;   ///< when killed by a signal
+  bool hung = false;
+  std::string out;
+};
+
+/// Runs `warpspan ARGS...` (no shell), sends `sig` after `after_ms`, and waits at most 30 s more
+/// (then kills it and says it hung). stdout goes to a scratch file, read back afterwards.
+ended run_and_signal(const std::vector<std::string>& args, int sig, int after_ms) {
+  const std::string out_file = test::scratch(".stdout");
+  ended e;
+  const pid_t pid = fork();
+  if (pid == 0) {
+    FILE* out = std::freopen(out_file.c_str(), "w", stdout);
+    FILE* err = std::freopen("/dev/null", "w", stderr);
+    if (!out || !err) _exit(127);
+    std::vector<char*> argv{const_cast<char*>(WARPSPAN_BINARY)};
+    for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    execv(WARPSPAN_BINARY, argv.data());
+    _exit(127);
+  }
+  if (pid < 0) return e;
+  usleep(static_cast<useconds_t>(after_ms) * 1000);
+  kill(pid, sig);
+  int status = 0;
+  for (int waited = 0; waitpid(pid, &status, WNOHANG) == 0; waited += 10) {
+    if (waited >= 30'000) {
+      e.hung = true;
+      kill(pid, SIGKILL);
+      waitpid(pid, &status, 0);
+      break;
+    }
+    usleep(10'000);
+  }
+  e.exited = WIFEXITED(status);
+  e.code = e.exited ? WEXITSTATUS(status) : -1;
+  e.signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+  std::ifstream in(out_file);
+  e.out.assign(std::istreambuf_iterator<char>(in), {});
+  return e;
+}
+
+TEST(CliInterrupt, SigintPrintsTheBestSoFarAndExits130) {
+  // SIGINT after about a second of a run that would take hours. It must end by exit(130) with its
+  // result printed, not be killed by the signal (which a shell would also report as 130).
+  const ended r = run_and_signal({"estimate", "--kernel", "5L9C2L9C", "--warps", "16", "--sigma", "L=1,C=4",
+                                  "--iterations", "1000000000", "--chains", "4", "--backend", "cpu", "--json", "--quiet"},
+                                 SIGINT, 1000);
+
+  ASSERT_FALSE(r.hung);
+  ASSERT_TRUE(r.exited) << "killed by signal " << r.signal;
+  ASSERT_EQ(r.code, 130);
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_TRUE(j["interrupted"].get<bool>());
+  EXPECT_FALSE(j["time_limited"].get<bool>());
+  EXPECT_FALSE(j.contains("proven"));  // skipped: the user asked to stop
+  EXPECT_LT(j["iterations_per_chain"].get<long long>(), 1'000'000'000LL);
+  EXPECT_EQ(j["envelope"].back()[1], j["best_makespan"]);
+  EXPECT_EQ(rebuilt_makespan("--kernel 5L9C2L9C --warps 16 --sigma L=1,C=4", j), j["best_makespan"].get<int>());
+}
+
+TEST(CliInterrupt, SigtermMarksTheTable) {
+  const ended r = run_and_signal({"estimate", "--kernel", "5L9C2L9C", "--warps", "16", "--sigma", "L=1,C=4",
+                                  "--iterations", "1000000000", "--chains", "4", "--backend", "cpu", "--no-table"},
+                                 SIGTERM, 1000);
+
+  ASSERT_FALSE(r.hung);
+  ASSERT_TRUE(r.exited) << "killed by signal " << r.signal;
+  ASSERT_EQ(r.code, 130);
+  EXPECT_EQ(r.out.rfind("INTERRUPTED", 0), 0u) << r.out;
+  EXPECT_NE(r.out.find("worst string"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("proven      (skipped: interrupted)"), std::string::npos) << r.out;
 }
 
 TEST(Cli, HelpEverywhere) {

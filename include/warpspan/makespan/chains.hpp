@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -95,13 +96,23 @@ class chain_runner {
   virtual ~chain_runner() = default;
   /// Every chain runs `iterations` more iterations (fewer where its iter_max is reached).
   virtual void advance(std::uint64_t iterations) = 0;
+  /// As advance(), but asks `stop` before each iteration of each chain: once it says true, every
+  /// chain ends the round where it is (each keeps a consistent state, only with fewer iterations).
+  /// Returns false when some chain ended early. Backends that run all chains at once (CUDA) run the
+  /// whole round.
+  virtual bool advance_until(std::uint64_t iterations, const std::function<bool()>& stop) {
+    (void)stop;
+    advance(iterations);
+    return true;
+  }
   virtual std::vector<chain_summary> summaries() = 0;
   /// The best string of the chain at `index` (0-based warp ids).
   virtual std::vector<std::uint16_t> best_string(std::size_t index) = 0;
   virtual std::string name() const = 0;
 };
 
-/// CPU backend: chains split over `threads` threads (0: all cores). Defined in host/makespan.
+/// CPU backend: chains split over `threads` threads (0: all cores), one pool of workers kept for the
+/// runner's life. Defined in host/makespan.
 std::unique_ptr<chain_runner> make_cpu_runner(const chain_setup& setup, int threads);
 /// CUDA backend. Defined in cuda/makespan; throws not_compiled in a build without CUDA.
 std::unique_ptr<chain_runner> make_cuda_runner(const chain_setup& setup);

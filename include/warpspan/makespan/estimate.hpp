@@ -20,13 +20,13 @@ namespace warpspan {
 struct estimate_options {
   std::uint32_t chains = 0;          ///< 0: a default for the backend (CPU 8 per thread, GPU 16384)
   std::uint64_t iterations = 200000; ///< per chain; also the length of the cooling schedule
-  double seconds = 0;                ///< wall-clock budget for the search; 0 = none
+  double seconds = 0;                ///< wall-clock budget of run_estimate, set-up included; 0 = none
   std::uint64_t seed = 1;
   double t0 = 0.3;
   std::uint32_t reach = 0;           ///< largest swap distance; 0 = default (see README)
   std::optional<initial_kind> init;  ///< nullopt: mix rr, fp, mpwf, random across chains (000 VIII)
   backend_kind backend = backend_kind::automatic;
-  int threads = 0;                   ///< CPU threads; 0 = all cores
+  int threads = 0;                   ///< CPU threads; 0 = all cores (resolve_threads: at most 4 per core)
   std::uint32_t validate = 0;        ///< re-run this many chains on the CPU and compare
 };
 
@@ -39,12 +39,13 @@ struct estimate_result {
   std::uint32_t best_makespan = 0;
   std::uint64_t upper_bound = 0;
   std::uint64_t iterations = 0;      ///< done, all chains together
+  std::uint64_t iterations_per_chain = 0;  ///< done by every chain (a stop within a round leaves some chains more)
   double elapsed_s = 0;              ///< wall time of the search (after set-up)
   double setup_s = 0;
   std::string backend;
   std::uint32_t chains = 0;
-  std::uint64_t iterations_per_chain = 0;
   bool time_limited = false;         ///< stopped by --seconds before the iterations were done
+  bool interrupted = false;          ///< stopped by SIGINT/SIGTERM (interrupted()); the result so far
   std::vector<envelope_point> envelope;
   std::vector<std::uint16_t> best_string;  ///< 0-based warp ids
   std::uint32_t best_chain = 0;
@@ -59,8 +60,10 @@ using progress_fn = std::function<void(double, std::uint64_t, std::uint64_t, std
 /// The kind of chain `index` under `options.init` (mix: rr, fp, mpwf, random in turn).
 initial_kind chain_initial_kind(const estimate_options& options, std::uint32_t index);
 
-/// Runs the search on `prob`. Throws input_error for impossible options, validation_error when a
-/// validated chain differs between backends.
+/// Runs the search on `prob`. Rounds start at one iteration per chain and grow towards 0.05 s, so
+/// with `seconds` the run (set-up, rounds and the final rebuild) ends about then; between rounds and
+/// between chains it also stops on interrupted(). Throws input_error for impossible options,
+/// validation_error when a validated chain differs between backends.
 estimate_result run_estimate(const problem& prob, const estimate_options& options, const progress_fn& progress = {});
 
 }  // namespace warpspan

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "warpspan/makespan/problem.hpp"
+#include "warpspan/makespan/schedule.hpp"
 
 namespace warpspan {
 
@@ -17,14 +18,24 @@ struct built_schedule {
   std::vector<std::uint32_t> warp_cycle;     ///< cycle of each position of the string (000 VII)
 };
 
-/// Builds the schedule of a pseudo-precedence string of 0-based warp ids with the shared builder.
+/// Builds the schedule of c.str exactly as build_full() does (the same cycles, usage table and
+/// per-warp counters), but finds each warp's cycle through per-type links to the next cycle with
+/// room instead of scanning full cycles one by one: about n steps, where build_full() takes up to
+/// n x W / sigma when many warps wait for one unit. Host only; returns the makespan.
+std::uint32_t build_full_host(const problem_view& p, const chain_view& c);
+
+/// Builds the schedule of a pseudo-precedence string of 0-based warp ids (build_full_host()).
 /// Throws input_error when the string is not a permutation of the multiset (each id I times).
 built_schedule build_schedule(const problem& prob, std::span<const std::uint16_t> str);
 
 /// Parses "1 2 2 3 ..." (1-based ids, spaces or commas) into 0-based ids; checks the multiset.
 std::vector<std::uint16_t> parse_warp_string(const problem& prob, std::string_view text);
 
-/// The paper's table: warps as rows, cycles as columns, one letter per issued instruction.
+/// Largest table render_table() draws, in characters (W + 2 rows of makespan + 10).
+inline constexpr std::uint64_t max_table_chars = std::uint64_t{16} << 20;
+
+/// The paper's table: warps as rows, cycles as columns, one letter per issued instruction. Beyond
+/// max_table_chars, one line saying it was left out.
 std::string render_table(const problem& prob, const built_schedule& s);
 
 }  // namespace warpspan

@@ -11,6 +11,9 @@ namespace warpspan {
 
 using kernel_string = std::vector<unit>;
 
+/// Longest kernel accepted, as written and after normalisation (instructions).
+inline constexpr long long max_kernel_length = 1'000'000;
+
 /// Accepts plain and run-length forms, mixed ("5LC2L"), with spaces ignored. Throws input_error
 /// naming the offending character and its position; an empty string is refused.
 kernel_string parse_kernel_string(std::string_view text);
@@ -20,7 +23,8 @@ std::string to_plain(const kernel_string& k);
 std::string to_run_length(const kernel_string& k);
 
 /// Applies the normalisation: each U becomes norm.copies[U] U's. Throws input_error when the string
-/// uses a type whose sigma is 0 (no units of that type).
+/// uses a type whose sigma is 0 (no units of that type) or would be longer than max_kernel_length
+/// (checked before anything is allocated).
 kernel_string normalize_kernel(const kernel_string& k, const normalized_sm& norm);
 
 }  // namespace warpspan

@@ -19,6 +19,12 @@ inline char letter(unit u) { return unit_letters[static_cast<int>(u)]; }
 /// 'L' -> unit::L ...; nullopt for any other character.
 std::optional<unit> unit_from_letter(char c);
 
+/// Largest sigma_U (warps per cycle) and largest number of notional cycles one instruction may
+/// become (1/k copies times the latency). Far beyond any GPU; above them the numbers are a mistake
+/// and would only overflow or fill memory (a kernel is at most 1,000,000 instructions anyway).
+inline constexpr int max_sigma = 1'000'000;
+inline constexpr int max_copies = 1'000'000;
+
 /// sigma_U given directly as a rational: either an integer >= 1 (den = 1) or 1/k (num = 1).
 struct sigma_value {
   int num = 0;
@@ -50,11 +56,14 @@ struct normalized_sm {
 };
 
 /// Applies 000 III-E. Throws input_error for unit counts that neither divide nor are divided by the
-/// warp size (unless sigma is given directly), for latencies < 1 and for a warp size < 1.
+/// warp size (unless sigma is given directly), for latencies < 1, for a warp size < 1, and for a
+/// sigma over max_sigma or an instruction over max_copies cycles (checked in 64 bits).
 normalized_sm normalize(const sm_config& sm);
 
 /// Parses "--sigma L=1,C=4,S=1/2" into overrides on `sm` (sigma given directly per type; a value
-/// like "1/4" or "0.25" means one U instruction per warp takes 4 notional cycles).
+/// like "1/4" or "0.25" means one U instruction per warp takes 4 notional cycles). Each value is
+/// read whole (no trailing characters), each type at most once; sigma at most max_sigma, k of 1/k
+/// at most max_copies.
 void apply_sigma_overrides(sm_config& sm, std::string_view text);
 
 /// Human-readable one-line summary, e.g. "sigma L=1 C=4 (S, D absent), no scheduler limit".
