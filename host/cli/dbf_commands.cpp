@@ -174,7 +174,7 @@ struct dbf_cmd {
         "Exit codes: 0 done (with --check: every set schedulable), 1 with --check: some set not schedulable "
         "(or a sweep variant invalid), 2 bad input or an undecided set (U = 1 with a hyperperiod too large to "
         "check, or more than 50,000,000 demand evaluations), 130 interrupted (Ctrl-C or SIGTERM; a batch or "
-        "sweep prints the sets done first).");
+        "sweep prints the sets done first).\n");
     file_option = sub->add_option("file", file, "task-set JSON file (format: data/tasks/README.md)");
     batch_option = sub->add_option(
         "--batch", batch, "analyse many sets: a directory of *.json, a .jsonl file (one set a line) or a .json file");

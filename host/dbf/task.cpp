@@ -81,9 +81,9 @@ class located_parser : public nlohmann::detail::json_sax_dom_parser<json> {
                         " is out of range (values are positive integers no larger than " +
                         std::to_string(task_value_limit) + ")");
     }
-    std::string what = ex.what();
-    const auto colon = what.find(": ");
-    throw input_error(where_ + ": malformed JSON (" + (colon == std::string::npos ? what : what.substr(colon + 2)) + ")");
+    std::string what = ex.what();  // "[json.exception.parse_error.101] parse error at line 2, column 1: ..."
+    const auto tag = what.find("] ");
+    throw input_error(where_ + ": malformed JSON (" + (tag == std::string::npos ? what : what.substr(tag + 2)) + ")");
   }
 
  private:
