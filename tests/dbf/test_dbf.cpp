@@ -202,8 +202,8 @@ TEST(Dbf, TableLimitFollowsTheMachinesMemory) {
   } catch (const input_error& e) {
     const std::string what = e.what();
     EXPECT_NE(what.find("task 'vast'"), std::string::npos) << what;
-    // (2^20 x 2^31 + 2^31) x 4 bytes = 2^33 MiB + 8 MiB, said in MiB.
-    EXPECT_NE(what.find("would need " + std::to_string((std::uint64_t{1} << 33) + 8) + " MiB"), std::string::npos) << what;
+    // (2^20 x 2^31 + 2^31) x 4 bytes = 2^53 + 2^33 bytes = 2^33 MiB + 8192 MiB.
+    EXPECT_NE(what.find("would need " + std::to_string((std::uint64_t{1} << 33) + 8192) + " MiB"), std::string::npos) << what;
     EXPECT_NE(what.find("available"), std::string::npos) << what;
   }
 }
