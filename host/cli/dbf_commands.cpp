@@ -557,7 +557,7 @@ struct dbf_cmd {
       if (!jsonl_) {
         if (next_file_ == files_.size()) return false;
         const fs::path& f = files_[next_file_++];
-        out = {single_ ? f.filename().string() : f.filename().string(), load_task_set(single_ ? where_ : f.string())};
+        out = {f.filename().string(), load_task_set(single_ ? where_ : f.string())};
         return true;
       }
       std::string line;
