@@ -8,11 +8,14 @@
 #include <iomanip>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <memory>
 #include <optional>
 #include <sstream>
 
 #include "commands.hpp"
 #include "warpspan/core/error.hpp"
+#include "warpspan/core/interrupt.hpp"
+#include "warpspan/core/resources.hpp"
 #include "warpspan/dbf/dbf.hpp"
 #include "warpspan/dbf/edf.hpp"
 #include "warpspan/dbf/generate.hpp"
@@ -41,10 +44,24 @@ struct set_analysis {
   edf_result result;
 };
 
-struct analysis {
-  std::vector<set_analysis> sets;
-  double elapsed_s = 0;
+/// One set of a batch or sweep on its way through: loaded (or refused as a variant), unrolled,
+/// its curves, then its test.
+struct batch_item {
+  std::string label;
+  double factor = 0;          ///< sweep only
+  std::string error;          ///< sweep: why the variant breaks the model (then nothing is analysed)
+  set_analysis a;
 };
+
+/// Batches and sweeps run in chunks of at most this many sets and table cells: what is held at
+/// once stays bounded however many sets there are, results appear as chunks finish, and Ctrl-C is
+/// answered within about one chunk (the tables of one chunk are one dbf_tables call: one GPU batch,
+/// so CUDA takes larger chunks; 2^24 cells take about half a second on one core).
+constexpr std::size_t chunk_max_sets = 256;
+std::uint64_t chunk_max_cells(const dbf_options& options) {
+  const bool cuda = options.backend == dbf_backend::cuda || options.backend == dbf_backend::cuda_sm;
+  return std::uint64_t{1} << (cuda ? 28 : 24);
+}
 
 json optional_json(const std::optional<std::uint64_t>& v) { return v ? json(*v) : json(nullptr); }
 
@@ -61,7 +78,7 @@ std::vector<std::uint64_t> parse_at(const std::string& text) {
     std::uint64_t v = 0;
     const auto [end, ec] = std::from_chars(item.data(), item.data() + item.size(), v);
     if (item.empty() || ec != std::errc() || end != item.data() + item.size())
-      throw input_error("--at: '" + item + "' is not a non-negative integer (expected e.g. --at 10,50,100)");
+      throw input_error("--at: '" + item + "' is not an integer from 0 to 2^64 - 1 (expected e.g. --at 10,50,100)");
     out.push_back(v);
   }
   if (out.empty()) throw input_error("--at: give at least one integer, e.g. --at 10,50,100");
@@ -79,27 +96,57 @@ std::vector<unrolled_graph> unroll_all(const task_set& set, const dbf_options& o
   return graphs;
 }
 
-/// Unroll everything, compute all tables in one dbf_tables call (one GPU batch), then test each set.
-analysis analyse(const std::vector<named_set>& inputs, const dbf_options& options, edf_method method) {
-  analysis a;
-  a.sets.resize(inputs.size());
+std::uint64_t cells_of(const std::vector<unrolled_graph>& graphs) {
+  std::uint64_t cells = 0;
+  for (const auto& g : graphs) cells += g.cells();
+  return cells;
+}
+
+/// The curves of every set of a chunk (already unrolled), all tables in one dbf_tables call after
+/// checking that what they hold at once fits the memory budget. `shared` (sweeps over periods):
+/// the tables of the base set's tasks, the same for every variant; then nothing is computed.
+void compute_curves(std::vector<batch_item>& chunk, const dbf_options& options,
+                    const std::vector<std::vector<std::uint32_t>>* shared) {
   std::vector<const unrolled_graph*> all;
-  for (std::size_t s = 0; s < inputs.size(); ++s) {
-    a.sets[s].graphs = unroll_all(inputs[s].set, options);
-    for (const auto& g : a.sets[s].graphs) all.push_back(&g);
+  for (auto& it : chunk)
+    for (const auto& g : it.a.graphs) all.push_back(&g);
+  if (all.empty()) return;
+  std::vector<dbf_table> tables;
+  if (!shared) {
+    check_tables_memory(all, options,
+                        chunk.size() == 1 ? chunk.front().label : chunk.front().label + " .. " + chunk.back().label);
+    tables = dbf_tables(all, options);
   }
-  const auto start = std::chrono::steady_clock::now();
-  std::vector<dbf_table> tables = dbf_tables(all, options);
   std::size_t next = 0;
-  for (auto& sa : a.sets) {
-    for (const auto& g : sa.graphs) {
-      sa.curves.emplace_back(tables[next].min_span, g.E, g.period);
-      tables[next++] = dbf_table{};  // a curve keeps only the steps; a batch's tables add up
+  for (auto& it : chunk) {
+    for (std::size_t k = 0; k < it.a.graphs.size(); ++k, ++next) {
+      const unrolled_graph& g = it.a.graphs[k];
+      it.a.curves.emplace_back(shared ? (*shared)[k] : tables[next].min_span, g.E, g.period);
+      if (!shared) tables[next] = dbf_table{};  // a curve keeps only the steps; a batch's tables add up
     }
-    sa.result = edf_test(sa.curves, method);
   }
-  a.elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  return a;
+}
+
+/// The EDF test of one analysed set; an undecided set names itself.
+void run_edf(batch_item& it, edf_method method) {
+  try {
+    it.a.result = edf_test(it.a.curves, method);
+  } catch (const input_error& e) {
+    throw input_error(it.label + ": " + e.what());
+  }
+}
+
+/// U for people: four decimals, or exactly (with the fraction num/H) when it is 1 or would print as 1.
+std::string utilisation_text(const utilization_info& u) {
+  if (u.vs_one == 0) return "1 (= " + u.exact + ")";
+  std::ostringstream out;
+  out << std::fixed << std::setprecision(4) << u.value;
+  if (out.str() != "1.0000") return out.str();
+  std::ostringstream close;
+  close << std::setprecision(15) << u.value;
+  std::string text = close.str();
+  if (text == "1") text = u.vs_one < 0 ? "just below 1" : "just above 1";
+  return text + " (= " + (u.exact.size() <= 80 ? u.exact : "a fraction of " + std::to_string(u.exact.size()) + " characters") + ")";
 }
 
 /// The options of `dbf`, single set or batch.
@@ -111,82 +158,122 @@ struct dbf_cmd {
   std::string edf = "qpa";
   std::string svg;
   std::string sweep;
-  int threads = 0;
+  long long threads = 0;
   unsigned block = 256;
   std::uint64_t max_table_mib = 8192;
   bool as_json = false;
+  bool check = false;
+  CLI::Option* file_option = nullptr;
+  CLI::Option* batch_option = nullptr;
+  std::unique_ptr<thread_pool> pool;  ///< cpu-parallel's threads, kept for the whole run
 
   void add(CLI::App& app, std::vector<std::pair<CLI::App*, command_fn>>& commands) {
     auto* sub = app.add_subcommand(
         "dbf", "demand-bound functions of recurring real-time tasks and the EDF schedulability test (paper 003)");
-    sub->add_option("file", file, "task-set JSON file (format: data/tasks/README.md)");
-    sub->add_option("--batch", batch, "analyse many sets: a directory of *.json, a .jsonl file (one set a line) or a .json file");
+    sub->footer(
+        "Exit codes: 0 done (with --check: every set schedulable), 1 with --check: some set not schedulable "
+        "(or a sweep variant invalid), 2 bad input or an undecided set (U = 1 with a hyperperiod too large to "
+        "check, or more than 50,000,000 demand evaluations), 130 interrupted (Ctrl-C or SIGTERM; a batch or "
+        "sweep prints the sets done first).\n");
+    file_option = sub->add_option("file", file, "task-set JSON file (format: data/tasks/README.md)");
+    batch_option = sub->add_option(
+        "--batch", batch, "analyse many sets: a directory of *.json, a .jsonl file (one set a line) or a .json file");
     sub->add_option("--at", at, "also report dbf at these interval lengths, e.g. 10,50,100");
     sub->add_option("--backend", backend, "cpu, cpu-parallel, cuda, cuda-sm or auto (cuda-sm when a device is present)")
         ->capture_default_str();
     sub->add_option("--edf", edf, "EDF test: qpa (Quick Processor-demand Analysis) or scan (every step point)")
         ->capture_default_str();
     sub->add_option("--threads", threads, "CPU threads for cpu-parallel (0: all cores)")->capture_default_str();
-    sub->add_option("--block", block, "CUDA threads per block (a power of two, 32..1024)")->capture_default_str();
-    sub->add_option("--max-table-mib", max_table_mib, "refuse a task whose table needs more memory than this")
+    sub->add_option("--block", block, "CUDA threads per block (a power of two, 32..1024)")
+        ->check(CLI::NonNegativeNumber)
+        ->capture_default_str();
+    sub->add_option("--max-table-mib", max_table_mib,
+                    "refuse a task whose table needs more memory than this (never more than 3/4 of the memory "
+                    "available)")
+        ->check(CLI::NonNegativeNumber)
         ->capture_default_str();
     sub->add_option("--svg", svg, "write the plot of sum dbf(t) against t to this file");
     sub->add_option("--sweep", sweep,
                     "analyse variants of FILE: KIND:FROM:TO:STEPS[:TASK] scales every wcet, deadline, separation "
                     "or period (of TASK only if given) by factors FROM..TO, e.g. wcet:0.5:1.5:101");
     sub->add_flag("--json", as_json, "print JSON (batch: one object a line)");
+    sub->add_flag("--check", check,
+                  "for scripts: exit 1 when any set (or sweep variant) is not schedulable, 0 when all are");
     commands.emplace_back(sub, [this] { return run(); });
   }
 
-  dbf_options make_options() const {
-    if (threads < 0) throw input_error("--threads must be at least 0");
+  dbf_options make_options() {
     if (block < 32 || block > 1024 || (block & (block - 1)) != 0)
       throw input_error("--block must be a power of two from 32 to 1024, got " + std::to_string(block));
     dbf_options o;
     o.backend = resolve_dbf_backend(parse_dbf_backend(backend));
-    o.threads = threads;
+    o.threads = resolve_threads(threads, "--threads");
     o.block = block;
     if (max_table_mib < 1 || max_table_mib > (std::uint64_t{1} << 40))
       throw input_error("--max-table-mib must be from 1 to 2^40");
     o.max_table_bytes = max_table_mib << 20;
+    if (o.backend == dbf_backend::cpu_parallel) {
+      pool = std::make_unique<thread_pool>(o.threads);  // fewer threads if the OS refuses some
+      o.pool = pool.get();
+    }
     return o;
   }
 
   int run() {
+    if (file_option->count() > 0 && file.empty()) throw input_error("dbf: the task-set path is empty");
+    if (batch_option->count() > 0 && batch.empty()) throw input_error("dbf: the --batch path is empty");
     if (file.empty() == batch.empty()) throw input_error("dbf: give either a task-set FILE or --batch DIR|FILE");
-    const dbf_options options = make_options();
     const edf_method method = parse_edf_method(edf);
     if (!batch.empty() || !sweep.empty()) {
       if (!at.empty() || !svg.empty()) throw input_error("--at and --svg apply to one task set, not to --batch or --sweep");
       if (!batch.empty() && !sweep.empty()) throw input_error("--sweep applies to one FILE, not to --batch");
+      const dbf_options options = make_options();
       return batch.empty() ? run_sweep(options, method) : run_batch(options, method);
     }
+    const dbf_options options = make_options();
     return run_single(options, method);
   }
 
   // ---------------------------------------------------------------------------------- one set
   int run_single(const dbf_options& options, edf_method method) const {
     const std::vector<std::uint64_t> points = at.empty() ? std::vector<std::uint64_t>{} : parse_at(at);
-    const std::vector<named_set> input{{file, load_task_set(file)}};
-    const analysis a = analyse(input, options, method);
-    const set_analysis& sa = a.sets.front();
+    const named_set input{file, load_task_set(file)};
+    std::vector<batch_item> one(1);
+    one[0].label = file;
+    one[0].a.graphs = unroll_all(input.set, options);
+    const auto start = std::chrono::steady_clock::now();
+    compute_curves(one, options, nullptr);
+    run_edf(one[0], method);
+    const double elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const set_analysis& sa = one[0].a;
+    for (std::uint64_t t : points) total_demand_checked(sa.curves, t);  // a dbf over 2^64 is refused before output
     std::string written;
-    if (!svg.empty()) written = write_svg(input.front(), sa);
+    if (!svg.empty()) written = write_svg(input, sa);
     if (as_json) {
-      json out = single_json(input.front().set, sa, points, a.elapsed_s, to_string(options.backend));
+      json out = single_json(input.set, sa, points, elapsed_s, to_string(options.backend));
       if (!written.empty()) out["svg"] = written;
       std::cout << out.dump() << '\n';
     } else {
-      print_single(input.front(), sa, points, a.elapsed_s, to_string(options.backend));
+      print_single(input, sa, points, elapsed_s, to_string(options.backend));
       if (!written.empty()) std::cout << "wrote " << written << "\n";
     }
-    return 0;
+    return check && !sa.result.schedulable ? 1 : 0;
   }
 
   static json at_json(const std::vector<std::uint64_t>& points, const std::function<std::uint64_t(std::uint64_t)>& f) {
     json out = json::object();
     for (std::uint64_t t : points) out[std::to_string(t)] = f(t);
     return out;
+  }
+
+  /// The fields every JSON result has (single set, batch line, sweep line).
+  static void verdict_json(json& out, const edf_result& r) {
+    out["schedulable"] = r.schedulable;
+    out["utilization"] = r.u.value;
+    out["utilization_exact"] = r.u.exact;
+    out["t_max"] = optional_json(r.u.t_max);
+    out["checked_to"] = optional_json(r.limit);
+    out["first_violation"] = optional_json(r.first_violation);
   }
 
   json single_json(const task_set& set, const set_analysis& sa, const std::vector<std::uint64_t>& points,
@@ -202,25 +289,32 @@ struct dbf_cmd {
                        {"vertices", set.tasks[k].vertices.size()},
                        {"rows", g.rows},
                        {"columns", g.columns()},
-                       {"dbf_at", at_json(points, [&](std::uint64_t t) { return c.at(t); })}});
+                       {"dbf_at", at_json(points, [&](std::uint64_t t) { return c.at_checked(t); })}});
     }
-    return {{"schedulable", r.schedulable},
-            {"utilization", r.u.value},
-            {"t_max", optional_json(r.u.t_max)},
-            {"first_violation", r.u.at_least_one ? json(nullptr) : optional_json(r.first_violation)},
-            {"elapsed_s", elapsed_s},
-            {"backend", backend_name},
-            {"edf_method", edf},
-            {"points", r.points},
-            {"tasks", tasks},
-            {"total_dbf_at", at_json(points, [&](std::uint64_t t) { return total_demand(sa.curves, t); })}};
+    json out = json::object();
+    verdict_json(out, r);
+    out["hyperperiod"] = optional_json(r.u.hyperperiod);
+    out["elapsed_s"] = elapsed_s;
+    out["backend"] = backend_name;
+    out["edf_method"] = edf;
+    out["points"] = r.points;
+    out["tasks"] = tasks;
+    out["total_dbf_at"] = at_json(points, [&](std::uint64_t t) { return total_demand_checked(sa.curves, t); });
+    return out;
   }
 
   static std::string verdict(const edf_result& r) {
-    if (r.u.at_least_one) return "NOT schedulable: utilisation >= 1";
+    if (r.u.vs_one > 0) return "NOT schedulable: utilisation > 1";
     if (!r.schedulable) return "NOT schedulable by EDF: demand exceeds the interval at t = " +
                                optional_text(r.first_violation, "?");
     return "schedulable by EDF";
+  }
+
+  static std::string checked_text(const edf_result& r) {
+    if (!r.limit) return "-";
+    if (r.u.vs_one == 0) return std::to_string(*r.limit) + " (H + max P, U = 1)";
+    if (r.limit != r.u.t_max) return std::to_string(*r.limit) + " (H + max P, below t_max)";
+    return std::to_string(*r.limit) + " (t_max)";
   }
 
   void print_single(const named_set& in, const set_analysis& sa, const std::vector<std::uint64_t>& points,
@@ -237,23 +331,33 @@ struct dbf_cmd {
                 << std::fixed << std::setprecision(4) << static_cast<double>(g.E) / static_cast<double>(g.period)
                 << std::defaultfloat << "   " << g.rows << " x " << g.columns() << "\n";
     }
-    std::cout << "\nutilisation      " << std::fixed << std::setprecision(4) << r.u.value << std::defaultfloat << "\n"
+    std::cout << "\nutilisation      " << utilisation_text(r.u) << "\n"
               << "verdict          " << verdict(r) << "\n"
-              << "t_max            " << optional_text(r.u.t_max, "none (utilisation >= 1)") << "\n"
-              << "first violation  " << (r.u.at_least_one ? "-" : optional_text(r.first_violation, "none")) << "\n"
+              << "t_max            "
+              << optional_text(r.u.t_max, r.u.vs_one == 0 ? "none (utilisation = 1)" : "none (utilisation > 1)") << "\n"
+              << "checked to       " << checked_text(r) << "\n"
+              << "first violation  " << (r.u.vs_one > 0 ? "-" : optional_text(r.first_violation, "none")) << "\n"
               << "test             " << r.points << " demand evaluations (" << edf << ") on " << backend_name << ", "
               << std::setprecision(3) << elapsed_s << " s for tables and test\n";
     if (!points.empty()) print_at_table(in.set, sa, points);
   }
 
   static void print_at_table(const task_set& set, const set_analysis& sa, const std::vector<std::uint64_t>& points) {
+    // Every value first: a dbf over 2^64 is refused before anything of the table is printed.
+    std::vector<std::vector<std::uint64_t>> rows;
+    for (std::uint64_t t : points) {
+      std::vector<std::uint64_t> row;
+      for (const dbf_curve& c : sa.curves) row.push_back(c.at_checked(t));
+      row.push_back(total_demand_checked(sa.curves, t));
+      rows.push_back(std::move(row));
+    }
     std::cout << "\n" << std::setw(14) << "t";
     for (const task& t : set.tasks) std::cout << std::setw(14) << ("dbf " + t.name);
     std::cout << std::setw(14) << "total" << "\n";
-    for (std::uint64_t t : points) {
-      std::cout << std::setw(14) << t;
-      for (const dbf_curve& c : sa.curves) std::cout << std::setw(14) << c.at(t);
-      std::cout << std::setw(14) << total_demand(sa.curves, t) << "\n";
+    for (std::size_t k = 0; k < points.size(); ++k) {
+      std::cout << std::setw(14) << points[k];
+      for (std::uint64_t v : rows[k]) std::cout << " " << std::setw(13) << v;
+      std::cout << "\n";
     }
   }
 
@@ -264,7 +368,7 @@ struct dbf_cmd {
     std::uint64_t longest = 1;
     for (const auto& c : sa.curves) longest = std::max(longest, c.period());
     const std::uint64_t periods = 4 * longest;
-    return r.u.t_max ? std::min(*r.u.t_max, periods) : periods;
+    return r.limit ? std::min(*r.limit, periods) : periods;
   }
 
   std::string write_svg(const named_set& in, const set_analysis& sa) const {
@@ -274,116 +378,235 @@ struct dbf_cmd {
     return write_file(dir, path.filename().string(), dbf_svg(sa.curves, plot_end(sa), sa.result.first_violation, title));
   }
 
-  // ---------------------------------------------------------------------------------- batch
-  int run_batch(const dbf_options& options, edf_method method) const {
-    const std::vector<named_set> inputs = load_batch(batch);
-    const analysis a = analyse(inputs, options, method);
-    std::size_t schedulable = 0, label_width = 0;
-    for (const auto& in : inputs) label_width = std::max(label_width, in.label.size());
-    for (std::size_t s = 0; s < inputs.size(); ++s) {
-      const edf_result& r = a.sets[s].result;
-      schedulable += r.schedulable ? 1 : 0;
-      if (as_json)
-        std::cout << json{{"set", inputs[s].label},
-                          {"schedulable", r.schedulable},
-                          {"utilization", r.u.value},
-                          {"t_max", optional_json(r.u.t_max)},
-                          {"first_violation", r.u.at_least_one ? json(nullptr) : optional_json(r.first_violation)}}
-                         .dump()
-                  << '\n';
-      else
-        std::cout << std::left << std::setw(static_cast<int>(label_width)) << inputs[s].label << std::right << "  U " << std::fixed
-                  << std::setprecision(4) << r.u.value << std::defaultfloat << "  t_max "
-                  << std::setw(12) << optional_text(r.u.t_max, "-") << "  " << verdict(r) << "\n";
+  // ---------------------------------------------------------------------------------- batch and sweep
+  /// Runs sets from `next` (false when there are no more) through the pipeline in chunks, calling
+  /// `report` for each in order once its test is done. Polls interrupted() between sets: sets already
+  /// reported stay reported. Returns false when interrupted.
+  bool stream(const std::function<bool(batch_item&)>& next, const std::function<void(const batch_item&)>& report,
+              const dbf_options& options, edf_method method, const std::vector<std::vector<std::uint32_t>>* shared,
+              double& elapsed_s) const {
+    std::vector<batch_item> chunk;
+    std::uint64_t cells = 0;
+    auto flush = [&]() -> bool {
+      const auto start = std::chrono::steady_clock::now();
+      compute_curves(chunk, options, shared);
+      bool done = true;
+      for (auto& it : chunk) {
+        if (interrupted()) {
+          done = false;
+          break;
+        }
+        if (it.error.empty()) run_edf(it, method);
+        report(it);
+      }
+      elapsed_s += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      chunk.clear();
+      cells = 0;
+      return done;
+    };
+    for (;;) {
+      if (interrupted()) return false;
+      batch_item it;
+      if (!next(it)) break;
+      cells += cells_of(it.a.graphs);
+      chunk.push_back(std::move(it));
+      if ((chunk.size() >= chunk_max_sets || cells >= chunk_max_cells(options)) && !flush()) return false;
     }
-    if (!as_json)
-      std::cout << schedulable << " of " << inputs.size() << " sets schedulable (" << to_string(options.backend)
-                << ", " << std::setprecision(3) << a.elapsed_s << " s for all tables and tests)\n";
-    return 0;
+    if (!chunk.empty() && !flush()) return false;
+    return !interrupted();
   }
 
-  // ---------------------------------------------------------------------------------- sweep
-  int run_sweep(const dbf_options& options, edf_method method) const {
-    const sweep_spec spec = parse_sweep(sweep);
-    const std::vector<sweep_variant> variants = sweep_variants(load_task_set(file), spec);
-    std::vector<named_set> valid;
-    for (const auto& v : variants)
-      if (v.error.empty()) valid.push_back({std::to_string(v.factor), v.set});
-    const analysis a = valid.empty() ? analysis{} : analyse(valid, options, method);
-    std::size_t next = 0, schedulable = 0;
-    std::optional<double> lo, hi;
-    for (const auto& v : variants) {
-      const edf_result* r = v.error.empty() ? &a.sets[next++].result : nullptr;
-      if (r && r->schedulable) {
-        ++schedulable;
-        lo = lo ? std::min(*lo, v.factor) : v.factor;
-        hi = hi ? std::max(*hi, v.factor) : v.factor;
-      }
-      if (as_json) {
-        json line{{"factor", v.factor}};
-        if (!r) {
-          line["error"] = v.error;
-        } else {
-          line["schedulable"] = r->schedulable;
-          line["utilization"] = r->u.value;
-          line["t_max"] = optional_json(r->u.t_max);
-          line["first_violation"] = r->u.at_least_one ? json(nullptr) : optional_json(r->first_violation);
-        }
-        std::cout << line.dump() << '\n';
-      } else {
-        std::cout << spec.kind << " x " << std::fixed << std::setprecision(4) << v.factor;
-        if (!r)
-          std::cout << "  invalid: " << v.error << std::defaultfloat << "\n";
-        else
-          std::cout << "  U " << r->u.value << std::defaultfloat << "  t_max " << std::setw(12)
-                    << optional_text(r->u.t_max, "-") << "  " << verdict(*r) << "\n";
-      }
+  int run_batch(const dbf_options& options, edf_method method) const {
+    install_interrupt_handlers();
+    batch_source source(batch);
+    std::size_t done = 0, schedulable = 0, label_width = 0;
+    double elapsed_s = 0;
+    const bool finished = stream(
+        [&](batch_item& it) {
+          named_set in;
+          if (!source.next(in)) return false;
+          it.label = std::move(in.label);
+          it.a.graphs = unroll_all(in.set, options);
+          return true;
+        },
+        [&](const batch_item& it) {
+          const edf_result& r = it.a.result;
+          ++done;
+          schedulable += r.schedulable ? 1 : 0;
+          label_width = std::max(label_width, it.label.size());
+          if (as_json) {
+            json line{{"set", it.label}};
+            verdict_json(line, r);
+            std::cout << line.dump() << '\n';
+          } else {
+            std::cout << std::left << std::setw(static_cast<int>(label_width)) << it.label << std::right << "  U "
+                      << utilisation_text(r.u) << "  t_max " << std::setw(12) << optional_text(r.u.t_max, "-") << "  "
+                      << verdict(r) << "\n";
+          }
+          std::cout.flush();  // a set reported is on its way even if the run is stopped next
+        },
+        options, method, nullptr, elapsed_s);
+    if (as_json) {
+      if (!finished) std::cout << json{{"interrupted", true}, {"sets_done", done}}.dump() << '\n';
+    } else {
+      if (!finished) std::cout << "interrupted: ";
+      std::cout << schedulable << " of " << done << " sets schedulable" << (finished ? "" : " (the sets done)") << " ("
+                << to_string(options.backend) << ", " << std::setprecision(3) << elapsed_s
+                << " s for all tables and tests)\n";
     }
-    if (!as_json) {
-      std::cout << schedulable << " of " << variants.size() << " variants schedulable";
+    std::cout.flush();
+    if (!finished) return interrupted_exit_code;
+    return check && schedulable != done ? 1 : 0;
+  }
+
+  int run_sweep(const dbf_options& options, edf_method method) const {
+    install_interrupt_handlers();
+    const sweep_spec spec = parse_sweep(sweep);
+    const task_set base = load_task_set(file);
+    check_sweep_task(base, spec);
+    // Tables do not depend on periods: a period sweep computes the base set's tables once.
+    std::vector<std::vector<std::uint32_t>> shared_tables;
+    if (spec.kind == "period") {
+      const std::vector<unrolled_graph> graphs = unroll_all(base, options);
+      std::vector<const unrolled_graph*> all;
+      for (const auto& g : graphs) all.push_back(&g);
+      check_tables_memory(all, options, file);
+      for (auto& t : dbf_tables(all, options)) shared_tables.push_back(std::move(t.min_span));
+    }
+    std::uint32_t k = 0;
+    std::size_t done = 0, schedulable = 0;
+    std::optional<double> lo, hi;
+    double elapsed_s = 0;
+    const bool finished = stream(
+        [&](batch_item& it) {
+          if (k == spec.steps) return false;
+          sweep_variant v = sweep_variant_at(base, spec, k++);
+          it.factor = v.factor;
+          it.label = file + " (" + spec.kind + " x " + std::to_string(v.factor) + ")";
+          it.error = std::move(v.error);
+          if (it.error.empty()) it.a.graphs = unroll_all(v.set, options);
+          return true;
+        },
+        [&](const batch_item& it) {
+          const edf_result* r = it.error.empty() ? &it.a.result : nullptr;
+          ++done;
+          if (r && r->schedulable) {
+            ++schedulable;
+            lo = lo ? std::min(*lo, it.factor) : it.factor;
+            hi = hi ? std::max(*hi, it.factor) : it.factor;
+          }
+          if (as_json) {
+            json line{{"factor", it.factor}};
+            if (!r)
+              line["error"] = it.error;
+            else
+              verdict_json(line, *r);
+            std::cout << line.dump() << '\n';
+          } else {
+            std::cout << spec.kind << " x " << std::fixed << std::setprecision(4) << it.factor << std::defaultfloat;
+            if (!r)
+              std::cout << "  invalid: " << it.error << "\n";
+            else
+              std::cout << "  U " << utilisation_text(r->u) << "  t_max " << std::setw(12)
+                        << optional_text(r->u.t_max, "-") << "  " << verdict(*r) << "\n";
+          }
+          std::cout.flush();
+        },
+        options, method, shared_tables.empty() ? nullptr : &shared_tables, elapsed_s);
+    if (as_json) {
+      if (!finished) std::cout << json{{"interrupted", true}, {"variants_done", done}}.dump() << '\n';
+    } else {
+      if (!finished) std::cout << "interrupted after " << done << " of " << spec.steps << " variants: ";
+      std::cout << schedulable << " of " << (finished ? spec.steps : done) << " variants schedulable";
       if (lo) std::cout << " (factors " << *lo << " to " << *hi << " among them)";
-      std::cout << "; " << to_string(options.backend) << ", " << std::setprecision(3) << a.elapsed_s
+      std::cout << "; " << to_string(options.backend) << ", " << std::setprecision(3) << elapsed_s
                 << " s for all tables and tests\n";
     }
-    return 0;
+    std::cout.flush();
+    if (!finished) return interrupted_exit_code;
+    return check && schedulable != done ? 1 : 0;
   }
 
-  static std::vector<named_set> load_jsonl(const fs::path& path) {
-    std::ifstream in(path);
-    if (!in) throw input_error(path.string() + ": cannot open the file");
-    std::vector<named_set> sets;
-    std::string line;
-    for (std::size_t number = 1; std::getline(in, line); ++number) {
-      if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-      const std::string where = path.string() + ":" + std::to_string(number);
-      sets.push_back({path.filename().string() + ":" + std::to_string(number), parse_task_set(line, where)});
+  /// The sets of --batch one at a time: every *.json of a directory (by name), each non-blank line
+  /// of a .jsonl file (streamed, a line at most max_task_file_bytes), or one .json file.
+  class batch_source {
+   public:
+    explicit batch_source(const std::string& where) : where_(where) {
+      const fs::path path(where);
+      std::error_code ec;
+      const auto status = fs::status(path, ec);
+      if (ec || !fs::exists(status)) throw input_error(where + ": no such file or directory");
+      if (fs::is_directory(status)) {
+        for (const auto& entry : fs::directory_iterator(path, ec))
+          if (entry.is_regular_file() && entry.path().extension() == ".json") files_.push_back(entry.path());
+        if (ec) throw input_error(where + ": cannot list the directory (" + ec.message() + ")");
+        if (files_.empty()) throw input_error(where + ": no *.json files in the directory");
+        std::sort(files_.begin(), files_.end(),
+                  [](const fs::path& a, const fs::path& b) { return a.filename() < b.filename(); });
+      } else if (path.extension() == ".jsonl") {
+        lines_.open(path, std::ios::binary);
+        if (!lines_) throw input_error(where + ": cannot open the file");
+        jsonl_ = true;
+      } else {
+        files_.push_back(path);
+        single_ = true;
+      }
     }
-    if (sets.empty()) throw input_error(path.string() + ": no task sets (the file is empty)");
-    return sets;
-  }
 
-  static std::vector<named_set> load_directory(const fs::path& dir) {
-    std::vector<fs::path> files;
-    for (const auto& entry : fs::directory_iterator(dir))
-      if (entry.is_regular_file() && entry.path().extension() == ".json") files.push_back(entry.path());
-    if (files.empty()) throw input_error(dir.string() + ": no *.json files in the directory");
-    std::sort(files.begin(), files.end(), [](const fs::path& a, const fs::path& b) { return a.filename() < b.filename(); });
-    std::vector<named_set> sets;
-    for (const auto& f : files) sets.push_back({f.filename().string(), load_task_set(f.string())});
-    return sets;
-  }
+    bool next(named_set& out) {
+      if (!jsonl_) {
+        if (next_file_ == files_.size()) return false;
+        const fs::path& f = files_[next_file_++];
+        out = {f.filename().string(), load_task_set(single_ ? where_ : f.string())};
+        return true;
+      }
+      std::string line;
+      while (read_line(line)) {
+        ++number_;
+        if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+        const std::string name = fs::path(where_).filename().string() + ":" + std::to_string(number_);
+        out = {name, parse_task_set(line, where_ + ":" + std::to_string(number_))};
+        ++sets_;
+        return true;
+      }
+      if (sets_ == 0) throw input_error(where_ + ": no task sets (the file is empty)");
+      return false;
+    }
 
-  static std::vector<named_set> load_batch(const std::string& where) {
-    const fs::path path(where);
-    std::error_code ec;
-    if (fs::is_directory(path, ec)) return load_directory(path);
-    if (!fs::exists(path, ec)) throw input_error(where + ": no such file or directory");
-    if (path.extension() == ".jsonl") return load_jsonl(path);
-    return {{path.filename().string(), load_task_set(where)}};
-  }
+   private:
+    /// The next line without its '\n'; false at the end. A line longer than max_task_file_bytes
+    /// (or a file with no line ends, like /dev/zero) is refused.
+    bool read_line(std::string& line) {
+      line.clear();
+      std::streambuf* buf = lines_.rdbuf();
+      bool any = false;
+      for (int c; (c = buf->sbumpc()) != std::char_traits<char>::eof();) {
+        any = true;
+        if (c == '\n') return true;
+        if (line.size() >= max_task_file_bytes)
+          throw input_error(where_ + ":" + std::to_string(number_ + 1) + ": the line is longer than " +
+                            std::to_string(max_task_file_bytes >> 20) + " MiB; refused (is it the right file?)");
+        line.push_back(static_cast<char>(c));
+      }
+      return any;
+    }
+
+    std::string where_;
+    std::vector<fs::path> files_;
+    std::size_t next_file_ = 0;
+    bool single_ = false;
+    bool jsonl_ = false;
+    std::ifstream lines_;
+    std::size_t number_ = 0;
+    std::size_t sets_ = 0;
+  };
 };
 
 // ------------------------------------------------------------------------------------ generate-tasks
+/// Most sets one generate-tasks call writes (each is generated, written and forgotten, so memory
+/// stays small; the cap keeps a typo from filling a disk or a directory with millions of files).
+constexpr std::uint64_t max_generated_sets = 1'000'000;
+
 struct generate_cmd {
   task_generator_options options;
   std::uint64_t sets = 1;
@@ -391,10 +614,16 @@ struct generate_cmd {
 
   void add(CLI::App& app, std::vector<std::pair<CLI::App*, command_fn>>& commands) {
     auto* sub = app.add_subcommand("generate-tasks", "seeded random task sets like paper 003 Sec. V (JSON, JSON lines or a directory)");
-    sub->add_option("--vertices", options.vertices, "vertices per task (>= 2)")->capture_default_str();
-    sub->add_option("--tasks", options.tasks, "tasks per set")->capture_default_str();
-    sub->add_option("--sets", sets, "number of sets")->capture_default_str();
-    sub->add_option("--max-wcet", options.max_wcet, "wcet uniform in [1, max-wcet]")->capture_default_str();
+    sub->add_option("--vertices", options.vertices, "vertices per task (>= 2)")
+        ->check(CLI::NonNegativeNumber)
+        ->capture_default_str();
+    sub->add_option("--tasks", options.tasks, "tasks per set")->check(CLI::NonNegativeNumber)->capture_default_str();
+    sub->add_option("--sets", sets, "number of sets (1 to " + std::to_string(max_generated_sets) + ", written as generated)")
+        ->check(CLI::NonNegativeNumber)
+        ->capture_default_str();
+    sub->add_option("--max-wcet", options.max_wcet, "wcet uniform in [1, max-wcet]")
+        ->check(CLI::NonNegativeNumber)
+        ->capture_default_str();
     sub->add_option("--deadline-factor", options.deadline_factor,
                     "deadlines uniform in [f e, 2 f e]; 0 = the number of tasks per set")
         ->capture_default_str();
@@ -402,7 +631,7 @@ struct generate_cmd {
         ->capture_default_str();
     sub->add_option("--utilization", options.utilization, "target sum E/P of a set (periods never below the model's minimum)")
         ->capture_default_str();
-    sub->add_option("--seed", options.seed, "random seed")->capture_default_str();
+    sub->add_option("--seed", options.seed, "random seed")->check(CLI::NonNegativeNumber)->capture_default_str();
     sub->add_option("--out", out, "FILE.json (one set), FILE.jsonl (one set a line) or a directory (set_0001.json, ...); default stdout");
     commands.emplace_back(sub, [this] { return run(); });
   }
@@ -411,10 +640,12 @@ struct generate_cmd {
     return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
   }
 
-  std::string all_as_lines() const {
-    std::string text;
-    for (std::uint64_t s = 0; s < sets; ++s) text += task_set_json(generate_task_set(options, s), true) + "\n";
-    return text;
+  /// One JSON line per set, each written as soon as it is generated.
+  void write_lines(std::ostream& to, const std::string& where) const {
+    for (std::uint64_t s = 0; s < sets; ++s) {
+      to << task_set_json(generate_task_set(options, s), true) << '\n';
+      if (!to) throw input_error("cannot write " + where);
+    }
   }
 
   static std::string write_path(const std::string& path, const std::string& text) {
@@ -429,14 +660,24 @@ struct generate_cmd {
   }
 
   int run() const {
-    if (sets < 1) throw input_error("--sets must be at least 1");
+    if (sets < 1 || sets > max_generated_sets)
+      throw input_error("--sets must be from 1 to " + std::to_string(max_generated_sets) + ", got " + std::to_string(sets));
     generate_task_set(options, 0);  // checks the options before anything is written
     if (out.empty()) {
-      std::cout << (sets == 1 ? task_set_json(generate_task_set(options, 0)) + "\n" : all_as_lines());
+      if (sets == 1)
+        std::cout << task_set_json(generate_task_set(options, 0)) << "\n";
+      else
+        write_lines(std::cout, "to stdout");
       return 0;
     }
     if (ends_with(out, ".jsonl")) {
-      std::cout << "wrote " << write_path(out, all_as_lines()) << " (" << sets << " sets)\n";
+      const std::string path = write_path(out, "");  // creates the directory and the file
+      std::ofstream file(path, std::ios::binary | std::ios::trunc);
+      if (!file) throw input_error("cannot write " + path);
+      write_lines(file, path);
+      file.close();
+      if (!file) throw input_error("cannot write " + path);
+      std::cout << "wrote " << path << " (" << sets << " sets)\n";
     } else if (ends_with(out, ".json")) {
       if (sets != 1) throw input_error("--out " + out + ": " + std::to_string(sets) + " sets need a .jsonl file or a directory");
       std::cout << "wrote " << write_path(out, task_set_json(generate_task_set(options, 0)) + "\n") << "\n";

@@ -5,6 +5,7 @@
 #include <atomic>
 #include <barrier>
 #include <cstdlib>
+#include <functional>
 #include <memory>
 #include <new>
 #include <thread>
@@ -16,8 +17,14 @@
 
 #include "warpspan/core/backend.hpp"
 #include "warpspan/core/error.hpp"
+#include "warpspan/core/resources.hpp"
 
 namespace warpspan {
+
+namespace {
+__extension__ typedef unsigned __int128 u128;
+constexpr std::uint64_t u64_max = ~std::uint64_t{0};
+}  // namespace
 
 std::size_t unrolled_graph::max_preds() const {
   std::size_t most = 0;
@@ -111,12 +118,29 @@ std::uint64_t dbf_curve::small(std::uint64_t t) const {
   return demands_[static_cast<std::size_t>(it - spans_.begin()) - 1];
 }
 
-std::uint64_t dbf_curve::at(std::uint64_t t) const {
-  const std::uint64_t q = t / period_;
-  const std::uint64_t r = t % period_;
-  std::uint64_t best = q * E_ + small(r);
-  if (q >= 1) best = std::max(best, (q - 1) * E_ + small(period_ + r));
+namespace {
+/// dbf(t) of eq. (1) in 128 bits: q E + dbf_small(r) or (q - 1) E + dbf_small(P + r), whichever is
+/// larger; q < 2^64 and E < 2^64 keep it below 2^128.
+u128 dbf_at_wide(const dbf_curve& c, std::uint64_t t) {
+  const std::uint64_t q = t / c.period();
+  const std::uint64_t r = t % c.period();
+  u128 best = static_cast<u128>(q) * c.E() + c.small(r);
+  if (q >= 1) best = std::max(best, static_cast<u128>(q - 1) * c.E() + c.small(c.period() + r));
   return best;
+}
+}  // namespace
+
+std::uint64_t dbf_curve::at(std::uint64_t t) const {
+  const u128 v = dbf_at_wide(*this, t);
+  return v > u64_max ? u64_max : static_cast<std::uint64_t>(v);
+}
+
+std::uint64_t dbf_curve::at_checked(std::uint64_t t) const {
+  const u128 v = dbf_at_wide(*this, t);
+  if (v > u64_max)
+    throw input_error("dbf at t = " + std::to_string(t) + " is over 2^64 (E = " + std::to_string(E_) + " per period " +
+                      std::to_string(period_) + "); give a smaller t");
+  return static_cast<std::uint64_t>(v);
 }
 
 std::uint64_t dbf_curve::prev_point(std::uint64_t t) const {
@@ -156,13 +180,64 @@ dbf_backend resolve_dbf_backend(dbf_backend requested) {
   return requested;
 }
 
+namespace {
+
+/// Bytes of a table's cells and running minimum, saturating (rows x columns can pass 2^61).
+std::uint64_t table_bytes(const unrolled_graph& g) {
+  const u128 bytes = (static_cast<u128>(g.rows) * g.columns() + g.columns()) * sizeof(std::uint32_t);
+  return bytes > u64_max ? u64_max : static_cast<std::uint64_t>(bytes);
+}
+
+std::string mib(std::uint64_t bytes) { return std::to_string((bytes + (std::uint64_t{1} << 20) - 1) >> 20) + " MiB"; }
+
+/// The limit and where it comes from, for messages.
+std::string limit_text(const dbf_options& options, std::uint64_t budget) {
+  return budget < options.max_table_bytes ? mib(budget) + " (3/4 of the memory available now)"
+                                          : mib(budget) + " (--max-table-mib)";
+}
+
+int thread_count(int threads) {
+  return threads > 0 ? threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+}
+
+}  // namespace
+
 std::size_t check_table_size(const unrolled_graph& g, const std::string& task_name, const dbf_options& options) {
-  const std::size_t bytes = (g.cells() + g.columns()) * sizeof(std::uint32_t);
-  if (bytes > options.max_table_bytes)
-    throw input_error("task '" + task_name + "': its table needs " + std::to_string(bytes >> 20) + " MiB (" +
-                      std::to_string(g.rows) + " rows x " + std::to_string(g.columns()) +
-                      " demands), over the limit of " + std::to_string(options.max_table_bytes >> 20) + " MiB");
-  return bytes;
+  const std::uint64_t bytes = table_bytes(g);
+  const std::uint64_t budget = memory_budget_bytes(options.max_table_bytes);
+  if (bytes > budget)
+    throw input_error("task '" + task_name + "': its table would need " + mib(bytes) + " (" + std::to_string(g.rows) +
+                      " rows x " + std::to_string(g.columns()) + " demands), over the limit of " +
+                      limit_text(options, budget));
+  return static_cast<std::size_t>(bytes);
+}
+
+std::uint64_t tables_memory_bytes(const std::vector<const unrolled_graph*>& graphs, const dbf_options& options) {
+  // Every table's running minimum is kept until its curve is built; full tables exist one per worker.
+  u128 kept = 0;
+  std::vector<std::uint64_t> full;
+  full.reserve(graphs.size());
+  for (const unrolled_graph* g : graphs) {
+    kept += static_cast<u128>(g->columns()) * sizeof(std::uint32_t);
+    full.push_back(table_bytes(*g));
+  }
+  std::size_t workers = 1;
+  if (options.backend == dbf_backend::cpu_parallel)
+    workers = static_cast<std::size_t>(options.pool ? options.pool->size() : thread_count(options.threads));
+  workers = std::min(workers, full.size());
+  std::partial_sort(full.begin(), full.begin() + static_cast<std::ptrdiff_t>(workers), full.end(),
+                    std::greater<std::uint64_t>());
+  for (std::size_t k = 0; k < workers; ++k) kept += full[k];
+  return kept > u64_max ? u64_max : static_cast<std::uint64_t>(kept);
+}
+
+void check_tables_memory(const std::vector<const unrolled_graph*>& graphs, const dbf_options& options,
+                         const std::string& what) {
+  const std::uint64_t bytes = tables_memory_bytes(graphs, options);
+  const std::uint64_t budget = memory_budget_bytes(options.max_table_bytes);
+  if (bytes > budget)
+    throw input_error(what + ": the tables held at once would need " + mib(bytes) + ", over the limit of " +
+                      limit_text(options, budget));
 }
 
 namespace {
@@ -238,10 +313,6 @@ class table_buffer {
   std::size_t capacity_ = 0;
 };
 
-int thread_count(int threads) {
-  return threads > 0 ? threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-}
-
 }  // namespace
 
 dbf_table dbf_table_cpu(const unrolled_graph& g, bool keep_cells) {
@@ -258,27 +329,29 @@ dbf_table dbf_table_cpu(const unrolled_graph& g, bool keep_cells) {
 namespace {
 
 /// The all-cores table into `scratch` (grown as needed and reused across tables, so a batch does
-/// not allocate and fault in a fresh table each time).
-dbf_table table_parallel_into(const unrolled_graph& g, int threads, bool keep_cells, table_buffer& scratch) {
+/// not allocate and fault in a fresh table each time), on the threads of `pool` (none: this thread).
+dbf_table table_parallel_into(const unrolled_graph& g, thread_pool* pool, bool keep_cells, table_buffer& scratch) {
   const std::size_t columns = g.columns();
-  // Below a few thousand columns a row is too little work to share.
-  const int workers = static_cast<int>(std::min<std::size_t>(thread_count(threads), std::max<std::size_t>(1, columns / 4096)));
+  // Below a few thousand columns a row is too little work to share. At most one part per pool
+  // thread: the parts wait for each other between rows, so all must run at once.
+  const int workers = static_cast<int>(
+      std::min<std::size_t>(pool ? static_cast<std::size_t>(pool->size()) : 1, std::max<std::size_t>(1, columns / 4096)));
   std::uint32_t* cells = scratch.reserve(g.cells());
   dbf_table result;
   result.min_span.assign(columns, dbf_inf);
   std::barrier sync(workers);
-  auto work = [&](int w) {
-    const std::size_t begin = columns * w / workers;
-    const std::size_t end = columns * (w + 1) / workers;
+  auto work = [&](std::size_t w) {
+    const std::size_t begin = columns * w / static_cast<std::size_t>(workers);
+    const std::size_t end = columns * (w + 1) / static_cast<std::size_t>(workers);
     for (std::uint32_t row = 0; row < g.rows; ++row) {
       compute_row_part_by_pred(g, row, cells, result.min_span.data(), begin, end);
       sync.arrive_and_wait();  // the next row reads any column of this one
     }
   };
-  std::vector<std::thread> pool;
-  for (int w = 1; w < workers; ++w) pool.emplace_back(work, w);
-  work(0);
-  for (auto& th : pool) th.join();
+  if (workers == 1)
+    work(0);
+  else
+    pool->run(static_cast<std::size_t>(workers), work);  // item w on pool thread w: all at once
   if (keep_cells) result.cells.assign(cells, cells + g.cells());
   return result;
 }
@@ -287,7 +360,10 @@ dbf_table table_parallel_into(const unrolled_graph& g, int threads, bool keep_ce
 
 dbf_table dbf_table_cpu_parallel(const unrolled_graph& g, int threads, bool keep_cells) {
   table_buffer scratch;
-  return table_parallel_into(g, threads, keep_cells, scratch);
+  const int want = static_cast<int>(std::min<std::size_t>(thread_count(threads), std::max<std::size_t>(1, g.columns() / 4096)));
+  if (want <= 1) return table_parallel_into(g, nullptr, keep_cells, scratch);
+  thread_pool pool(want);  // fewer threads if the OS refuses some
+  return table_parallel_into(g, &pool, keep_cells, scratch);
 }
 
 namespace {
@@ -345,10 +421,18 @@ std::vector<dbf_table> compute_tables(const std::vector<const unrolled_graph*>& 
       for (std::size_t k = 0; k < graphs.size(); ++k) out[k] = dbf_table_cpu(*graphs[k], options.keep_cells);
       break;
     case dbf_backend::cpu_parallel: {
-      const int workers = thread_count(options.threads);
-      if (graphs.size() < static_cast<std::size_t>(workers)) {
+      // The run's pool when the caller keeps one; otherwise one for this call only.
+      std::unique_ptr<thread_pool> own;
+      thread_pool* pool = options.pool;
+      if (!pool) {
+        own = std::make_unique<thread_pool>(thread_count(options.threads));
+        pool = own.get();
+      }
+      const std::size_t workers = static_cast<std::size_t>(pool->size());
+      if (graphs.size() < workers) {
+        table_buffer scratch;
         for (std::size_t k = 0; k < graphs.size(); ++k)
-          out[k] = dbf_table_cpu_parallel(*graphs[k], workers, options.keep_cells);
+          out[k] = table_parallel_into(*graphs[k], pool, options.keep_cells, scratch);
         break;
       }
       // Many tables: whole tables to threads, largest first for balance.
@@ -358,15 +442,11 @@ std::vector<dbf_table> compute_tables(const std::vector<const unrolled_graph*>& 
         return graphs[a]->cells() > graphs[b]->cells();
       });
       std::atomic<std::size_t> next{0};
-      auto work = [&] {
+      pool->run(workers, [&](std::size_t) {  // one item per pool thread, each taking tables in turn
         table_buffer scratch;
         for (std::size_t i; (i = next.fetch_add(1)) < todo.size();)
-          out[todo[i]] = table_parallel_into(*graphs[todo[i]], 1, options.keep_cells, scratch);
-      };
-      std::vector<std::thread> pool;
-      for (int w = 1; w < workers; ++w) pool.emplace_back(work);
-      work();
-      for (auto& th : pool) th.join();
+          out[todo[i]] = table_parallel_into(*graphs[todo[i]], nullptr, options.keep_cells, scratch);
+      });
       break;
     }
     case dbf_backend::cuda:

@@ -59,31 +59,39 @@ sweep_spec parse_sweep(std::string_view text) {
   return s;
 }
 
-std::vector<sweep_variant> sweep_variants(const task_set& base, const sweep_spec& spec) {
+void check_sweep_task(const task_set& base, const sweep_spec& spec) {
   if (!spec.task.empty() &&
       std::none_of(base.tasks.begin(), base.tasks.end(), [&](const task& t) { return t.name == spec.task; }))
     throw input_error("--sweep: the set has no task '" + spec.task + "'");
-  std::vector<sweep_variant> out(spec.steps);
-  for (std::uint32_t k = 0; k < spec.steps; ++k) {
-    sweep_variant& v = out[k];
-    v.factor = spec.steps == 1 ? spec.from : spec.from + (spec.to - spec.from) * k / (spec.steps - 1);
-    v.set = base;
-    for (task& t : v.set.tasks) {
-      if (!spec.task.empty() && t.name != spec.task) continue;
-      if (spec.kind == "period") t.period = scaled(t.period, v.factor);
-      for (task_vertex& x : t.vertices) {
-        if (spec.kind == "wcet") x.wcet = scaled(x.wcet, v.factor);
-        if (spec.kind == "deadline") x.deadline = scaled(x.deadline, v.factor);
-      }
-      if (spec.kind == "separation")
-        for (task_edge& e : t.edges) e.separation = scaled(e.separation, v.factor);
+}
+
+sweep_variant sweep_variant_at(const task_set& base, const sweep_spec& spec, std::uint32_t k) {
+  sweep_variant v;
+  v.factor = spec.steps == 1 ? spec.from : spec.from + (spec.to - spec.from) * k / (spec.steps - 1);
+  v.set = base;
+  for (task& t : v.set.tasks) {
+    if (!spec.task.empty() && t.name != spec.task) continue;
+    if (spec.kind == "period") t.period = scaled(t.period, v.factor);
+    for (task_vertex& x : t.vertices) {
+      if (spec.kind == "wcet") x.wcet = scaled(x.wcet, v.factor);
+      if (spec.kind == "deadline") x.deadline = scaled(x.deadline, v.factor);
     }
-    try {
-      for (const task& t : v.set.tasks) validate_task(t);
-    } catch (const input_error& e) {
-      v.error = e.what();
-    }
+    if (spec.kind == "separation")
+      for (task_edge& e : t.edges) e.separation = scaled(e.separation, v.factor);
   }
+  try {
+    for (const task& t : v.set.tasks) validate_task(t);
+  } catch (const input_error& e) {
+    v.error = e.what();
+  }
+  return v;
+}
+
+std::vector<sweep_variant> sweep_variants(const task_set& base, const sweep_spec& spec) {
+  check_sweep_task(base, spec);
+  std::vector<sweep_variant> out;
+  out.reserve(spec.steps);
+  for (std::uint32_t k = 0; k < spec.steps; ++k) out.push_back(sweep_variant_at(base, spec, k));
   return out;
 }
 

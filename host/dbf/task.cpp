@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "warpspan/core/error.hpp"
+#include "warpspan/core/file.hpp"
 
 namespace warpspan {
 namespace {
@@ -27,16 +28,69 @@ void check_value(std::uint64_t v, const std::string& what) {
                       std::to_string(task_value_limit));
 }
 
+/// The value as written (shortened), for messages.
+std::string shown(const json& v) {
+  std::string text = v.dump();
+  if (text.size() > 40) text = text.substr(0, 37) + "...";
+  return text;
+}
+
 std::uint64_t read_positive(const json& obj, const char* key, const std::string& where) {
   if (!obj.is_object() || !obj.contains(key)) throw input_error(where + ": missing \"" + key + "\"");
   const json& v = obj.at(key);
-  if (v.is_number_unsigned()) return v.get<std::uint64_t>();
-  if (v.is_number_integer()) {
-    if (v.get<std::int64_t>() <= 0) throw input_error(where + ": \"" + key + "\" must be a positive integer");
+  const std::string what = where + ": \"" + key + "\" must be a positive integer";
+  if (v.is_number_unsigned()) {
+    if (v.get<std::uint64_t>() == 0) throw input_error(what + ", got 0");
     return v.get<std::uint64_t>();
   }
-  throw input_error(where + ": \"" + key + "\" must be a positive integer");
+  if (v.is_number_integer()) throw input_error(what + ", got " + shown(v));
+  if (v.is_number_float())  // a fraction, an exponent, or an integer beyond 64 bits
+    throw input_error(what + " no larger than " + std::to_string(task_value_limit) + ", got " + shown(v));
+  throw input_error(what + ", got " + std::string(v.type_name()) + " " + shown(v));
 }
+
+/// The DOM parser of nlohmann::json with errors that name the place: a number beyond the range of a
+/// double (1e400) would otherwise escape as out_of_range, not as a parse error.
+class located_parser : public nlohmann::detail::json_sax_dom_parser<json> {
+ public:
+  located_parser(json& root, std::string_view text, const std::string& where)
+      : json_sax_dom_parser(root, true), text_(text), where_(where) {}
+
+  bool key(string_t& k) {
+    last_key_ = k;
+    return json_sax_dom_parser::key(k);
+  }
+
+  template <class Exception>
+  bool parse_error(std::size_t position, const std::string& token, const Exception& ex) {
+    // Line and column of the byte before `position` (the lexer has read the token).
+    const std::size_t end = std::min(position, text_.size());
+    std::size_t line = 1, column = 1;
+    for (std::size_t k = 0; k + 1 < end; ++k) {
+      if (text_[k] == '\n') {
+        ++line;
+        column = 1;
+      } else {
+        ++column;
+      }
+    }
+    const std::string at = where_ + ": line " + std::to_string(line) + ", column " + std::to_string(column);
+    if (ex.id == 406) {  // out_of_range: number overflow
+      std::string number = token.size() > 40 ? token.substr(0, 37) + "..." : token;
+      throw input_error(at + (last_key_.empty() ? "" : " (\"" + last_key_ + "\")") + ": the number " + number +
+                        " is out of range (values are positive integers no larger than " +
+                        std::to_string(task_value_limit) + ")");
+    }
+    std::string what = ex.what();  // "[json.exception.parse_error.101] parse error at line 2, column 1: ..."
+    const auto tag = what.find("] ");
+    throw input_error(where_ + ": malformed JSON (" + (tag == std::string::npos ? what : what.substr(tag + 2)) + ")");
+  }
+
+ private:
+  std::string_view text_;
+  const std::string& where_;
+  std::string last_key_;
+};
 
 std::string read_string(const json& obj, const char* key, const std::string& where) {
   if (!obj.is_object() || !obj.contains(key) || !obj.at(key).is_string())
@@ -85,8 +139,8 @@ task parse_task(const json& jt, std::size_t index, const std::string& where) {
   return t;
 }
 
-/// Kahn's algorithm; empty when the graph has a cycle.
-std::vector<std::uint32_t> kahn(const task& t) {
+/// Kahn's algorithm: the vertices it frees, in order (all of them unless the graph has a cycle).
+std::vector<std::uint32_t> kahn_partial(const task& t) {
   const std::size_t n = t.vertices.size();
   std::vector<std::uint32_t> indeg(n, 0);
   std::vector<std::vector<std::uint32_t>> out(n);
@@ -101,8 +155,49 @@ std::vector<std::uint32_t> kahn(const task& t) {
   for (std::size_t k = 0; k < order.size(); ++k)
     for (std::uint32_t w : out[order[k]])
       if (--indeg[w] == 0) order.push_back(w);
-  if (order.size() != n) order.clear();
   return order;
+}
+
+/// Kahn's algorithm; empty when the graph has a cycle.
+std::vector<std::uint32_t> kahn(const task& t) {
+  std::vector<std::uint32_t> order = kahn_partial(t);
+  if (order.size() != t.vertices.size()) order.clear();
+  return order;
+}
+
+/// The vertices of one cycle, in edge order, when Kahn's algorithm could not free every vertex.
+/// Each vertex it left has an edge from another vertex it left (else it would have been freed), so
+/// walking such edges backwards from any of them repeats a vertex within n steps; the walk between
+/// the two visits is a cycle. O(V + E).
+std::vector<std::uint32_t> find_cycle(const task& t, const std::vector<std::uint32_t>& freed_order) {
+  const std::size_t n = t.vertices.size();
+  std::vector<bool> freed(n, false);
+  for (std::uint32_t v : freed_order) freed[v] = true;
+  constexpr std::uint32_t none = ~std::uint32_t{0};
+  std::vector<std::uint32_t> pred(n, none);  // one predecessor that was left too
+  for (const auto& e : t.edges)
+    if (!freed[e.from] && !freed[e.to]) pred[e.to] = e.from;
+  std::uint32_t v = 0;
+  while (freed[v]) ++v;
+  std::vector<std::uint32_t> step(n, none);  // when the walk visited a vertex
+  std::vector<std::uint32_t> walk;
+  while (step[v] == none) {
+    step[v] = static_cast<std::uint32_t>(walk.size());
+    walk.push_back(v);
+    v = pred[v];
+  }
+  std::vector<std::uint32_t> cycle(walk.begin() + step[v], walk.end());
+  std::reverse(cycle.begin(), cycle.end());  // the walk went against the edges
+  return cycle;
+}
+
+std::string cycle_text(const task& t, const std::vector<std::uint32_t>& cycle) {
+  constexpr std::size_t shown_vertices = 10;
+  std::string text;
+  for (std::size_t k = 0; k < cycle.size() && k < shown_vertices; ++k) text += "'" + t.vertices[cycle[k]].id + "' -> ";
+  if (cycle.size() > shown_vertices) text += "... -> ";
+  text += "'" + t.vertices[cycle.front()].id + "' (" + std::to_string(cycle.size()) + " vertices)";
+  return text;
 }
 
 /// Longest source-to-v sums of a per-edge weight, in topological order.
@@ -146,25 +241,8 @@ void validate_task(const task& t) {
     ++indeg[e.to];
     ++outdeg[e.from];
   }
-  const std::vector<std::uint32_t> order = kahn(t);
-  if (order.empty()) {
-    // Name a vertex on a cycle: one Kahn's algorithm never freed.
-    std::vector<int> left(indeg);
-    std::vector<std::uint32_t> stack;
-    std::vector<bool> freed(n, false);
-    for (std::uint32_t v = 0; v < n; ++v)
-      if (left[v] == 0) stack.push_back(v);
-    while (!stack.empty()) {
-      const std::uint32_t v = stack.back();
-      stack.pop_back();
-      freed[v] = true;
-      for (const auto& e : t.edges)
-        if (e.from == v && --left[e.to] == 0) stack.push_back(e.to);
-    }
-    std::uint32_t bad = 0;
-    while (freed[bad]) ++bad;
-    throw input_error(at + ": the graph has a cycle through vertex '" + t.vertices[bad].id + "'");
-  }
+  const std::vector<std::uint32_t> order = kahn_partial(t);
+  if (order.size() != n) throw input_error(at + ": the graph has a cycle: " + cycle_text(t, find_cycle(t, order)));
   std::vector<std::uint32_t> sources, sinks;
   for (std::uint32_t v = 0; v < n; ++v) {
     if (indeg[v] == 0) sources.push_back(v);
@@ -197,13 +275,8 @@ std::uint64_t max_path_wcet(const task& t) {
 
 task_set parse_task_set(std::string_view text, const std::string& where) {
   json doc;
-  try {
-    doc = json::parse(text);
-  } catch (const json::parse_error& e) {
-    std::string what = e.what();
-    const auto colon = what.find(": ");
-    throw input_error(where + ": malformed JSON (" + (colon == std::string::npos ? what : what.substr(colon + 2)) + ")");
-  }
+  located_parser parser(doc, text, where);
+  json::sax_parse(text, &parser);
   if (!doc.is_object() || !doc.contains("tasks") || !doc.at("tasks").is_array())
     throw input_error(where + ": expected an object with an array \"tasks\"");
   if (doc.at("tasks").empty()) throw input_error(where + ": \"tasks\" is empty");
@@ -220,12 +293,8 @@ task_set parse_task_set(std::string_view text, const std::string& where) {
 }
 
 task_set load_task_set(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw input_error(path + ": cannot open the file");
-  std::ostringstream text;
-  text << in.rdbuf();
-  const std::string s = text.str();
-  if (s.find_first_not_of(" \t\r\n") == std::string::npos) throw input_error(path + ": the file is empty");
+  const std::string s = read_text_file(path, "task set", max_task_file_bytes);
+  if (s.find_first_not_of(" \t\r\n") == std::string::npos) throw input_error("task set " + path + ": the file is empty");
   return parse_task_set(s, path);
 }
 

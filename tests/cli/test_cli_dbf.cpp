@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <iomanip>
 #include <sstream>
 
 #include "cli/cli_util.hpp"
@@ -98,20 +99,240 @@ TEST(CliDbf, CpuParallelGivesTheSameValuesAsCpu) {
   }
 }
 
-TEST(CliDbf, UtilisationOfOneIsNotSchedulableWithoutTmax) {
+/// Two one-vertex tasks (e, d, P) in the JSON format.
+std::string two_sporadic(int e1, int d1, int p1, int e2, int d2, int p2) {
+  auto one = [](const char* name, int e, int d, int p) {
+    return std::string(R"({"name": ")") + name + R"(", "period": )" + std::to_string(p) +
+           R"(, "vertices": [{"id": "v", "wcet": )" + std::to_string(e) + R"(, "deadline": )" + std::to_string(d) +
+           R"(}], "edges": []})";
+  };
+  return R"({"tasks": [)" + one("a", e1, d1, p1) + ", " + one("b", e2, d2, p2) + "]}";
+}
+
+TEST(CliDbf, UtilisationOfOneIsDecidedOverAHyperperiod) {
+  // (5, 10, 10) twice: U = 1, sum dbf(t) = 10 floor(t / 10) <= t: schedulable; checked to H + max P = 20.
   const std::string path = scratch(".json");
-  std::ofstream(path) << R"({"tasks": [{"name": "full", "period": 10, "vertices": [{"id": "a", "wcet": 10, "deadline": 10}]}]})";
+  std::ofstream(path) << two_sporadic(5, 10, 10, 5, 10, 10);
 
   const cli_result j = run_warpspan("dbf " + path + " --backend cpu --json");
   const cli_result text = run_warpspan("dbf " + path + " --backend cpu");
+  const cli_result scan = run_warpspan("dbf " + path + " --backend cpu --edf scan --json --check");
 
   ASSERT_EQ(j.code, 0) << j.err;
   const json out = json::parse(j.out);
-  EXPECT_FALSE(out.at("schedulable").get<bool>());
+  EXPECT_TRUE(out.at("schedulable").get<bool>());
+  EXPECT_EQ(out.at("utilization_exact").get<std::string>(), "10/10");
+  EXPECT_DOUBLE_EQ(out.at("utilization").get<double>(), 1.0);
   EXPECT_TRUE(out.at("t_max").is_null());
+  EXPECT_EQ(out.at("checked_to").get<int>(), 20);
+  EXPECT_EQ(out.at("hyperperiod").get<int>(), 10);
   EXPECT_TRUE(out.at("first_violation").is_null());
   ASSERT_EQ(text.code, 0) << text.err;
-  EXPECT_NE(text.out.find("utilisation >= 1"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("utilisation      1 (= 10/10)"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("schedulable by EDF"), std::string::npos) << text.out;
+  EXPECT_EQ(text.out.find("NOT"), std::string::npos) << text.out;
+  ASSERT_EQ(scan.code, 0) << scan.err;
+  EXPECT_TRUE(json::parse(scan.out).at("schedulable").get<bool>());
+}
+
+TEST(CliDbf, UtilisationOfOneWithAShortDeadlineFailsAtFive) {
+  // (1, 1, 2) and (3, 5, 6): within 5, three jobs of a and one of b demand 6 > 5; t = 1, 3 are fine.
+  const std::string path = scratch(".json");
+  std::ofstream(path) << two_sporadic(1, 1, 2, 3, 5, 6);
+
+  for (const char* method : {"qpa", "scan"}) {
+    const cli_result r = run_warpspan("dbf " + path + " --backend cpu --json --edf " + method);
+
+    ASSERT_EQ(r.code, 0) << r.err;
+    const json out = json::parse(r.out);
+    EXPECT_FALSE(out.at("schedulable").get<bool>());
+    EXPECT_EQ(out.at("utilization_exact").get<std::string>(), "6/6");
+    EXPECT_EQ(out.at("first_violation").get<int>(), 5);
+  }
+}
+
+TEST(CliDbf, UtilisationJustBelowOneIsPrintedExactly) {
+  // (999, 1000, 1000) and (1, 1001, 1001): U = 1 - 1/1,001,000, which four decimals would show as 1.
+  const std::string path = scratch(".json");
+  std::ofstream(path) << two_sporadic(999, 1000, 1000, 1, 1001, 1001);
+
+  const cli_result text = run_warpspan("dbf " + path + " --backend cpu");
+  const cli_result j = run_warpspan("dbf " + path + " --backend cpu --json");
+
+  ASSERT_EQ(text.code, 0) << text.err;
+  EXPECT_NE(text.out.find("0.999999000999001 (= 1000999/1001000)"), std::string::npos) << text.out;
+  ASSERT_EQ(j.code, 0) << j.err;
+  const json out = json::parse(j.out);
+  EXPECT_EQ(out.at("utilization_exact").get<std::string>(), "1000999/1001000");
+  EXPECT_EQ(out.at("t_max").get<std::uint64_t>(), 2'002'000'000u);
+  EXPECT_EQ(out.at("checked_to").get<std::uint64_t>(), 1'002'001u);  // H + max P
+  EXPECT_TRUE(out.at("schedulable").get<bool>());
+}
+
+TEST(CliDbf, UtilisationOneMinusATrillionthEndsQuickly) {
+  // Periods 999,999 and 1,000,000 (H ~ 1e12), U = 1 - 1e-12: (999,998, 999,999, 999,999) and
+  // (1, 1,000,000, 1,000,000): 999998/999999 + 1/1000000 = 1 - 1/(999999 x 1000000). Checking up to
+  // t ~ 1e12 point by point is too much: the command must refuse clearly (exit 2, "undecided") or
+  // decide, but not run for minutes (the timeout catches a hang).
+  const std::string path = scratch(".json");
+  std::ofstream(path) << two_sporadic(999998, 999999, 999999, 1, 1000000, 1000000);
+
+  const cli_result r = run_warpspan("dbf " + path + " --backend cpu --json");
+
+  if (r.code == 0) {
+    EXPECT_EQ(json::parse(r.out).at("utilization_exact").get<std::string>(), "999998999999/999999000000");
+  } else {
+    EXPECT_EQ(r.code, 2) << r.err;
+    EXPECT_NE(r.err.find("undecided"), std::string::npos) << r.err;
+    EXPECT_EQ(count_lines(r.err), 1) << r.err;
+  }
+}
+
+TEST(CliDbf, HugeAtValuesAreExactOrRefused) {
+  // One vertex e = 2^20, d = 1, P = 1: dbf(t) = 2^20 t, exact up to t = 2^44 - 1, over 2^64 beyond.
+  const std::string path = scratch(".json");
+  std::ofstream(path) << R"({"tasks": [{"name": "h", "period": 1, "vertices": [{"id": "v", "wcet": 1048576, "deadline": 1}]}]})";
+
+  const cli_result fits = run_warpspan("dbf " + path + " --backend cpu --json --at 17592186044415");
+  const cli_result over = run_warpspan("dbf " + path + " --backend cpu --at 18446744073709551615");
+  const cli_result over_json = run_warpspan("dbf " + path + " --backend cpu --json --at 17592186044416");
+
+  ASSERT_EQ(fits.code, 0) << fits.err;
+  EXPECT_EQ(json::parse(fits.out).at("total_dbf_at").at("17592186044415").get<std::uint64_t>(),
+            18446744073708503040ull);  // (2^44 - 1) x 2^20 = 2^64 - 2^20
+  for (const cli_result* r : {&over, &over_json}) {
+    EXPECT_EQ(r->code, 2) << r->err;
+    EXPECT_NE(r->err.find("2^64"), std::string::npos) << r->err;
+    EXPECT_TRUE(r->out.empty()) << r->out;
+  }
+}
+
+TEST(CliDbf, CheckGivesTheVerdictAsExitCode) {
+  const cli_result bad = run_warpspan("dbf " + task_file("overloaded.json") + " --backend cpu --check");
+  const cli_result good = run_warpspan("dbf " + task_file("fig2_example.json") + " --backend cpu --check");
+  const cli_result plain = run_warpspan("dbf " + task_file("overloaded.json") + " --backend cpu");
+  const cli_result batch = run_warpspan("dbf --batch " + task_file("variants.jsonl") + " --backend cpu --check --json");
+  const cli_result missing = run_warpspan("dbf /nonexistent.json --check");
+
+  EXPECT_EQ(bad.code, 1) << bad.err;
+  EXPECT_NE(bad.out.find("NOT schedulable"), std::string::npos);
+  EXPECT_EQ(good.code, 0) << good.err;
+  EXPECT_EQ(plain.code, 0) << plain.err;
+  EXPECT_EQ(batch.code, 1) << batch.err;  // 6 of its 20 sets fail
+  EXPECT_EQ(count_lines(batch.out), 20);
+  EXPECT_EQ(missing.code, 2);
+
+  // A batch of schedulable sets only: exit 0.
+  const std::string dir = scratch("_good");
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  std::filesystem::copy_file(task_file("fig2_example.json"), dir + "/a.json");
+  std::filesystem::copy_file(task_file("two_tasks_schedulable.json"), dir + "/b.json");
+  const cli_result all_good = run_warpspan("dbf --batch " + dir + " --backend cpu --check");
+  EXPECT_EQ(all_good.code, 0) << all_good.err << all_good.out;
+  std::filesystem::copy_file(task_file("overloaded.json"), dir + "/c.json");
+  EXPECT_EQ(run_warpspan("dbf --batch " + dir + " --backend cpu --check").code, 1);
+}
+
+TEST(CliDbf, LongSweepStreamsEveryVariantInOrder) {
+  // 700 variants: more than one chunk of 256. Every line in order, and a period sweep (tables shared)
+  // agrees with the same variants analysed one at a time (sweeps of one step).
+  const cli_result wcet = run_warpspan("dbf " + task_file("fig2_example.json") + " --backend cpu --json --sweep wcet:1:4:700");
+  ASSERT_EQ(wcet.code, 0) << wcet.err;
+  ASSERT_EQ(count_lines(wcet.out), 700);
+  std::istringstream lines(wcet.out);
+  std::string line;
+  double last = 0;
+  for (int k = 0; std::getline(lines, line); ++k) {
+    const double f = json::parse(line).at("factor").get<double>();
+    EXPECT_DOUBLE_EQ(f, 1.0 + 3.0 * k / 699) << k;
+    EXPECT_GT(f, last);
+    last = f;
+  }
+
+  const cli_result period =
+      run_warpspan("dbf " + task_file("fig2_example.json") + " --backend cpu --json --sweep period:0.6:3:300");
+  ASSERT_EQ(period.code, 0) << period.err;
+  ASSERT_EQ(count_lines(period.out), 300);
+  std::istringstream plines(period.out);
+  for (int k = 0; std::getline(plines, line); ++k) {
+    if (k % 37 != 0 && k != 299) continue;
+    const double f = 0.6 + (3.0 - 0.6) * k / 299;
+    std::ostringstream spec;
+    spec << std::setprecision(17) << f << ":" << f << ":1";
+    const cli_result one = run_warpspan("dbf " + task_file("fig2_example.json") + " --backend cpu --json --sweep period:" + spec.str());
+    ASSERT_EQ(one.code, 0) << one.err;
+    json a = json::parse(line), b = json::parse(one.out);
+    a.erase("factor");
+    b.erase("factor");
+    EXPECT_EQ(a, b) << k;
+  }
+}
+
+/// Runs `warpspan ARGS` and sends it SIG (INT, TERM) after two seconds (coreutils timeout; it kills
+/// the run 60 s later if the signal did not stop it, so a hang fails instead of blocking ctest).
+cli_result run_signalled(const std::string& sig, const std::string& args) {
+  const std::string err_file = scratch(".stderr");
+  const std::string cmd = "timeout --preserve-status -s " + sig + " -k 60 2 " + std::string(WARPSPAN_BINARY) + " " +
+                          args + " 2>" + err_file;
+  cli_result r;
+  FILE* pipe = popen(cmd.c_str(), "r");
+  if (!pipe) return r;
+  std::array<char, 4096> buf{};
+  std::size_t n;
+  while ((n = fread(buf.data(), 1, buf.size(), pipe)) > 0) r.out.append(buf.data(), n);
+  const int status = pclose(pipe);
+  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  r.err = read_text(err_file);
+  return r;
+}
+
+TEST(CliDbf, BatchStopsOnSigintAndKeepsTheSetsDone) {
+  // A batch far too long to finish in two seconds (1000 sets, tables of 10-vertex tasks with e up to
+  // 10,000: about a minute on one core), stopped by SIGINT after two: exit 130, every set done printed
+  // in order, a last line saying so.
+  const std::string jsonl = scratch(".jsonl");
+  const cli_result gen = run_warpspan("generate-tasks --vertices 10 --tasks 3 --sets 1000 --max-wcet 10000 --seed 2 --out " + jsonl);
+  ASSERT_EQ(gen.code, 0) << gen.err;
+
+  const cli_result r = run_signalled("INT", "dbf --batch " + jsonl + " --backend cpu --json");
+
+  EXPECT_EQ(r.code, 130) << r.err << r.out.substr(0, 400);
+  std::istringstream lines(r.out);
+  std::string line;
+  std::vector<json> all;
+  while (std::getline(lines, line)) all.push_back(json::parse(line));
+  ASSERT_GE(all.size(), 2u) << "no set was done within two seconds";
+  const json& last = all.back();
+  EXPECT_TRUE(last.at("interrupted").get<bool>());
+  EXPECT_EQ(last.at("sets_done").get<std::size_t>(), all.size() - 1);
+  EXPECT_LT(all.size() - 1, 1000u);
+  const std::string name = std::filesystem::path(jsonl).filename().string();
+  for (std::size_t k = 0; k + 1 < all.size(); ++k) {
+    EXPECT_EQ(all[k].at("set").get<std::string>(), name + ":" + std::to_string(k + 1));
+    EXPECT_TRUE(all[k].at("schedulable").is_boolean());
+  }
+  // The first set done agrees with a run of it alone.
+  std::ifstream in(jsonl);
+  std::string first;
+  std::getline(in, first);
+  const std::string one = scratch("_first.json");
+  std::ofstream(one) << first;
+  const cli_result alone = run_warpspan("dbf " + one + " --backend cpu --json");
+  ASSERT_EQ(alone.code, 0) << alone.err;
+  EXPECT_EQ(all[0].at("schedulable"), json::parse(alone.out).at("schedulable"));
+  EXPECT_EQ(all[0].at("first_violation"), json::parse(alone.out).at("first_violation"));
+}
+
+TEST(CliDbf, SweepStopsOnSigterm) {
+  const std::string big = scratch(".json");
+  ASSERT_EQ(run_warpspan("generate-tasks --vertices 10 --tasks 3 --max-wcet 10000 --seed 4 --out " + big).code, 0);
+
+  const cli_result r = run_signalled("TERM", "dbf " + big + " --backend cpu --sweep wcet:1:1.01:100000");
+
+  EXPECT_EQ(r.code, 130) << r.err;
+  EXPECT_NE(r.out.find("interrupted after"), std::string::npos) << r.out.substr(r.out.size() > 400 ? r.out.size() - 400 : 0);
+  EXPECT_EQ(r.out.rfind("wcet x 1.0000", 0), 0u) << "no variant was done within two seconds";
 }
 
 TEST(CliDbf, SvgMarksTheFirstViolation) {
@@ -282,7 +503,19 @@ INSTANTIATE_TEST_SUITE_P(
         bad_file{"bad_edf_method", one_task(vertex("a", 1, 5), ""), "--edf fast", "unknown EDF method 'fast'"},
         bad_file{"at_not_integers", one_task(vertex("a", 1, 5), ""), "--at 10,x", "--at: 'x'"},
         bad_file{"demand_beyond_columns", long_chain(1'000'000'000), "", "task 'bad'"},
-        bad_file{"table_too_large", long_chain(20'000'000), "", "MiB"}),
+        bad_file{"table_too_large", long_chain(20'000'000), "", "MiB"},
+        bad_file{"table_over_the_mib_limit", long_chain(1000), "--backend cpu --max-table-mib 1", "would need"},
+        bad_file{"period_beyond_double", R"({"tasks": [{"period": 1e400, "vertices": [{"id": "a", "wcet": 1, "deadline": 1}]}]})",
+                 "", "\"period\""},
+        bad_file{"period_beyond_64_bits",
+                 R"({"tasks": [{"period": 99999999999999999999999, "vertices": [{"id": "a", "wcet": 1, "deadline": 1}]}]})",
+                 "", "\"period\""},
+        bad_file{"negative_wcet", one_task(vertex("a", -3, 5), ""), "", "\"wcet\""},
+        bad_file{"fraction_deadline", R"({"tasks": [{"period": 9, "vertices": [{"id": "a", "wcet": 1, "deadline": 2.5}]}]})",
+                 "", "\"deadline\""},
+        bad_file{"boolean_separation", one_task(abc, R"({"from": "a", "to": "b", "separation": true})"), "", "\"separation\""},
+        bad_file{"separation_beyond_double", one_task(abc, R"({"from": "a", "to": "b", "separation": -1e999})"), "",
+                 "\"separation\""}),
     [](const ::testing::TestParamInfo<bad_file>& info) { return std::string(info.param.name); });
 
 TEST(CliDbf, FileOrBatchIsRequiredButNotBoth) {
@@ -301,11 +534,58 @@ TEST(CliDbf, FileOrBatchIsRequiredButNotBoth) {
 
 TEST(CliGenerateTasks, BadOptionsExitWithCode2) {
   for (const char* args : {"--vertices 1", "--tasks 0", "--max-wcet 0", "--edge-probability 2", "--utilization 0",
-                           "--sets 3 --out x.json"}) {
+                           "--sets 3 --out x.json", "--sets -1", "--sets 0", "--sets 1000001", "--vertices -3",
+                           "--tasks -1", "--max-wcet -5", "--seed -1"}) {
     const cli_result r = run_warpspan(std::string("generate-tasks ") + args);
 
     EXPECT_EQ(r.code, 2) << args << ": " << r.err;
     EXPECT_EQ(count_lines(r.err), 1) << args << ": " << r.err;
+    EXPECT_TRUE(r.out.empty()) << args;
+  }
+}
+
+TEST(CliDbf, NegativeOrHugeOptionsExitWithCode2) {
+  const std::string fig2 = task_file("fig2_example.json");
+  for (const char* args : {"--threads -1", "--threads 100000", "--block -1", "--max-table-mib -1", "--max-table-mib 0"}) {
+    const cli_result r = run_warpspan("dbf " + fig2 + " --backend cpu-parallel " + args);
+
+    EXPECT_EQ(r.code, 2) << args << ": " << r.err;
+    EXPECT_EQ(count_lines(r.err), 1) << args << ": " << r.err;
+  }
+}
+
+TEST(CliGenerateTasks, JsonLinesAreTheSameToAFileAndToStdout) {
+  const std::string jsonl = scratch(".jsonl");
+  const std::string args = "generate-tasks --vertices 6 --tasks 2 --sets 7 --max-wcet 30 --seed 11";
+
+  const cli_result out = run_warpspan(args);
+  const cli_result file = run_warpspan(args + " --out " + jsonl);
+
+  ASSERT_EQ(out.code, 0) << out.err;
+  ASSERT_EQ(file.code, 0) << file.err;
+  EXPECT_EQ(count_lines(out.out), 7);
+  EXPECT_EQ(read_text(jsonl), out.out);
+}
+
+TEST(CliDbf, FilesThatAreNotTaskSetsAreRefused) {
+  const std::string dir = scratch("_dir");
+  std::filesystem::create_directories(dir);
+  const std::string zero_jsonl = scratch("_zero.jsonl");
+  std::filesystem::remove(zero_jsonl);
+  std::filesystem::create_symlink("/dev/zero", zero_jsonl);
+
+  struct bad {
+    std::string args, mention;
+  };
+  for (const bad& c : {bad{"dbf /dev/zero", "larger than"}, bad{"dbf " + dir, "is a directory"}, bad{"dbf ''", "empty"},
+                       bad{"dbf --batch ''", "empty"}, bad{"dbf --batch /dev/zero", "larger than"},
+                       bad{"dbf --batch " + zero_jsonl, "longer than"},
+                       bad{"dbf /dev/zero --sweep wcet:1:2:3", "larger than"}}) {
+    const cli_result r = run_warpspan(c.args + " --backend cpu");
+
+    EXPECT_EQ(r.code, 2) << c.args << ": " << r.err;
+    EXPECT_EQ(count_lines(r.err), 1) << c.args << ": " << r.err;
+    EXPECT_NE(r.err.find(c.mention), std::string::npos) << c.args << ": " << r.err;
   }
 }
 

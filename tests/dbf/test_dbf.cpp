@@ -2,6 +2,7 @@
 // CPU backends against each other.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 
 #include "dbf/dbf_test_util.hpp"
@@ -186,6 +187,102 @@ TEST(Dbf, TablesTooLargeAreRefused) {
     EXPECT_NE(std::string(e.what()).find("task 'huge'"), std::string::npos) << e.what();
     EXPECT_NE(std::string(e.what()).find("MiB"), std::string::npos) << e.what();
   }
+}
+
+TEST(Dbf, TableLimitFollowsTheMachinesMemory) {
+  // 2^20 rows x 2^31 demands: 8 PiB, far beyond any machine, refused even with no --max-table-mib.
+  unrolled_graph g;
+  g.rows = 1u << 20;
+  g.max_demand = (1u << 31) - 1;
+  dbf_options opt;
+  opt.max_table_bytes = ~std::uint64_t{0};
+  try {
+    check_table_size(g, "vast", opt);
+    FAIL() << "a table larger than the machine's memory was accepted";
+  } catch (const input_error& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("task 'vast'"), std::string::npos) << what;
+    // (2^20 x 2^31 + 2^31) x 4 bytes = 2^53 + 2^33 bytes = 2^33 MiB + 8192 MiB.
+    EXPECT_NE(what.find("would need " + std::to_string((std::uint64_t{1} << 33) + 8192) + " MiB"), std::string::npos) << what;
+    EXPECT_NE(what.find("available"), std::string::npos) << what;
+  }
+}
+
+TEST(Dbf, BatchMemoryCountsEveryRunningMinimumAndTheTablesBeingComputed) {
+  const unrolled_graph a = unroll(fig2_task());  // 8 rows x 17 columns
+  std::mt19937_64 rng(3);
+  const unrolled_graph b = unroll(test::random_small_task(rng, 5, 40, 10));
+  const std::uint64_t full_a = (8 * 17 + 17) * 4, full_b = (std::uint64_t{b.rows} * b.columns() + b.columns()) * 4;
+  dbf_options opt;
+  opt.backend = dbf_backend::cpu;  // one table at a time
+  EXPECT_EQ(tables_memory_bytes({&a, &b}, opt), (17 + b.columns()) * 4 + std::max(full_a, full_b));
+  opt.backend = dbf_backend::cpu_parallel;
+  opt.threads = 2;  // both tables at once
+  EXPECT_EQ(tables_memory_bytes({&a, &b}, opt), (17 + b.columns()) * 4 + full_a + full_b);
+  opt.max_table_bytes = 100;
+  EXPECT_THROW(check_tables_memory({&a, &b}, opt, "batch"), input_error);
+}
+
+/// A chain v0 -> v1 -> ... -> v(n-1) with deadlines, separations and wcets 1.
+task chain(std::uint32_t n) {
+  task t;
+  t.name = "chain";
+  for (std::uint32_t v = 0; v < n; ++v) t.vertices.push_back({"v" + std::to_string(v), 1, 1});
+  for (std::uint32_t v = 0; v + 1 < n; ++v) t.edges.push_back({v, v + 1, 1});
+  t.period = n;
+  return t;
+}
+
+TEST(Dbf, ACycleInALargeGraphIsNamedVertexByVertex) {
+  // 120,000 vertices with the back edge v100000 -> v99998: the cycle v99998 v99999 v100000.
+  task t = chain(120'000);
+  t.edges.push_back({100'000, 99'998, 1});
+  std::string what;
+  try {
+    validate_task(t);
+  } catch (const input_error& e) {
+    what = e.what();
+  }
+  ASSERT_NE(what.find("cycle"), std::string::npos) << what;
+  EXPECT_NE(what.find("(3 vertices)"), std::string::npos) << what;
+  // The named vertices, 'a' -> 'b' -> ... -> 'a', must follow edges of the task and close the cycle.
+  std::vector<std::string> named;
+  for (std::size_t at = what.find('\''); at != std::string::npos; at = what.find('\'', what.find('\'', at + 1) + 1))
+    named.push_back(what.substr(at + 1, what.find('\'', at + 1) - at - 1));
+  ASSERT_EQ(named.size(), 5u) << what;  // the task's name, three vertices and the first again
+  named.erase(named.begin());
+  EXPECT_EQ(named.front(), named.back());
+  auto index = [](const std::string& id) { return static_cast<std::uint32_t>(std::stoul(id.substr(1))); };
+  for (std::size_t k = 0; k + 1 < named.size(); ++k) {
+    const std::uint32_t u = index(named[k]), v = index(named[k + 1]);
+    EXPECT_TRUE(std::any_of(t.edges.begin(), t.edges.end(), [&](const task_edge& e) { return e.from == u && e.to == v; }))
+        << named[k] << " -> " << named[k + 1] << " is not an edge";
+  }
+}
+
+TEST(Dbf, JsonNumbersOutsideTheModelAreInputErrors) {
+  auto set_with = [](const std::string& period, const std::string& wcet) {
+    return R"({"tasks": [{"name": "x", "period": )" + period + R"(, "vertices": [{"id": "v", "wcet": )" + wcet +
+           R"(, "deadline": 5}]}]})";
+  };
+  struct bad {
+    std::string period, wcet, mention;
+  };
+  for (const bad& c : {bad{"1e400", "1", "period"}, bad{"-1e400", "1", "period"}, bad{"99999999999999999999999", "1", "period"},
+                       bad{"-5", "1", "period"}, bad{"10", "2.5", "wcet"}, bad{"10", "true", "wcet"},
+                       bad{"10", "\"3\"", "wcet"}, bad{"18446744073709551615", "1", "period"}, bad{"10", "0", "wcet"},
+                       bad{"10", "1e400", "wcet"}}) {
+    try {
+      parse_task_set(set_with(c.period, c.wcet), "f.json");
+      ADD_FAILURE() << c.period << " " << c.wcet << " was accepted";
+    } catch (const input_error& e) {
+      EXPECT_NE(std::string(e.what()).find("f.json"), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find(c.mention), std::string::npos) << e.what();
+    } catch (const std::exception& e) {
+      ADD_FAILURE() << c.period << " " << c.wcet << ": not an input_error: " << e.what();
+    }
+  }
+  EXPECT_EQ(parse_task_set(set_with("10", "2"), "f.json").tasks[0].vertices[0].wcet, 2u);
 }
 
 TEST(Dbf, BackendWords) {

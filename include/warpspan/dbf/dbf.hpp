@@ -13,6 +13,8 @@
 
 namespace warpspan {
 
+class thread_pool;  // warpspan/core/resources.hpp
+
 /// T' in topological order, flattened for the DP (and for copying to a GPU as it is). Row 0 is the
 /// dummy that replaces the first copy's source (e = d = 0, gaps 0 on its out-edges); the first
 /// copy's sink has an edge to the second copy's source with separation d(sink).
@@ -50,8 +52,11 @@ class dbf_curve {
 
   /// dbf_small(t): the largest demand of a path of T' whose span is at most t (0 if none).
   std::uint64_t small(std::uint64_t t) const;
-  /// dbf(t) by eq. (1).
+  /// dbf(t) by eq. (1), saturating at 2^64 - 1 (q E can pass 64 bits when E > P and t is near
+  /// 2^64); the EDF test never checks a t that large, so saturation cannot change a verdict.
   std::uint64_t at(std::uint64_t t) const;
+  /// dbf(t) exactly, or an input_error saying it does not fit 64 bits (`--at` with a huge t).
+  std::uint64_t at_checked(std::uint64_t t) const;
   /// The largest t' <= t at which dbf can step (t' mod P is 0 or a step of dbf_small below 2P,
   /// taken mod P): between such points dbf is constant.
   std::uint64_t prev_point(std::uint64_t t) const;
@@ -84,13 +89,23 @@ dbf_backend resolve_dbf_backend(dbf_backend requested);
 struct dbf_options {
   dbf_backend backend = dbf_backend::automatic;
   int threads = 0;                 ///< CPU threads for cpu-parallel; 0 = all cores
+  thread_pool* pool = nullptr;     ///< threads kept for the run (cpu-parallel); null: one per call
   unsigned block = 256;            ///< CUDA threads per block (a power of two, 32..1024)
-  std::uint64_t max_table_bytes = std::uint64_t{8} << 30;  ///< refuse larger tables (per task, --max-table-mib)
+  std::uint64_t max_table_bytes = std::uint64_t{8} << 30;  ///< refuse larger tables (per task, --max-table-mib);
+                                                          ///< also never over memory_budget_bytes()
   bool keep_cells = false;         ///< return the whole table (tests)
 };
 
-/// Bytes the table of `g` needs; input_error (naming the task) when over options.max_table_bytes.
+/// Bytes the table of `g` needs (cells and the running minimum); input_error (naming the task and
+/// the bytes needed) when over memory_budget_bytes(options.max_table_bytes), checked before
+/// anything is allocated.
 std::size_t check_table_size(const unrolled_graph& g, const std::string& task_name, const dbf_options& options);
+/// Bytes held at once while dbf_tables() computes `graphs` with `options` (every table's running
+/// minimum, plus the full tables being computed at the same time: one per worker thread).
+std::uint64_t tables_memory_bytes(const std::vector<const unrolled_graph*>& graphs, const dbf_options& options);
+/// input_error (saying how much would be needed) when tables_memory_bytes() is over the budget.
+void check_tables_memory(const std::vector<const unrolled_graph*>& graphs, const dbf_options& options,
+                         const std::string& what);
 
 /// Algorithm 1 on the CPU: the reference, one thread, row after row, column after column.
 dbf_table dbf_table_cpu(const unrolled_graph& g, bool keep_cells = false);

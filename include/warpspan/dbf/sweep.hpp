@@ -30,6 +30,11 @@ struct sweep_variant {
 /// The variants of `base`: each value of the swept kind becomes max(1, round(value x factor)).
 /// Variants that break an assumption (for example a period below the longest chain of separations)
 /// are kept with `error` set, so a sweep reports where the design space ends.
+/// All variants at once (tests; the command line makes them one at a time with sweep_variant_at).
 std::vector<sweep_variant> sweep_variants(const task_set& base, const sweep_spec& spec);
+/// Variant k (0 <= k < spec.steps) alone.
+sweep_variant sweep_variant_at(const task_set& base, const sweep_spec& spec, std::uint32_t k);
+/// input_error when spec names a task the set does not have.
+void check_sweep_task(const task_set& base, const sweep_spec& spec);
 
 }  // namespace warpspan

@@ -3,6 +3,7 @@
 // The JSON format and the assumptions checked on load are in data/tasks/README.md.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -37,9 +38,13 @@ struct task_set {
 /// copies of a task then fit 32-bit cells with room for "unreachable".
 inline constexpr std::uint64_t task_value_limit = std::uint64_t{1} << 30;
 
+/// Largest task-set file, and longest line of a .jsonl batch, that is read (64 MiB: a task of
+/// 10,000 vertices takes under 1 MiB); larger input, /dev/zero included, is refused.
+inline constexpr std::size_t max_task_file_bytes = std::size_t{64} << 20;
+
 /// Checks the model's assumptions and throws input_error naming the task, vertex or edge: at least
 /// one vertex, unique ids, positive values no larger than task_value_limit, edges between known
-/// vertices and no duplicates or self-loops, acyclic, one source, one sink, frame separation
+/// vertices and no duplicates or self-loops, acyclic (a cycle is named vertex by vertex, in O(V + E)), one source, one sink, frame separation
 /// d(u) <= p(u, v), and a period no shorter than the longest source-to-sink sum of separations plus
 /// d(sink).
 void validate_task(const task& t);
@@ -47,7 +52,8 @@ void validate_task(const task& t);
 /// Parses a task set from JSON text (format of README); `where` names the source in messages.
 /// Every task is validated. Throws input_error on malformed or invalid input.
 task_set parse_task_set(std::string_view text, const std::string& where);
-/// Reads and parses a file; a missing or empty file is an input_error naming the path.
+/// Reads (read_text_file, at most max_task_file_bytes) and parses a file; a missing, empty or too
+/// large file, a directory or an empty path is an input_error naming the path.
 task_set load_task_set(const std::string& path);
 /// The JSON text of a task set in the same format (one line when `compact`).
 std::string task_set_json(const task_set& set, bool compact = false);
