@@ -11,6 +11,7 @@ if [ "${1:-}" = "--run" ]; then
   out=${2:?usage: bench/run_on_gpu.sh --run OUTDIR}
   mkdir -p "$out"
   export LD_LIBRARY_PATH="$PWD/.device/lib:${LD_LIBRARY_PATH:-}"
+  export WARPSPAN_REQUIRE_GPU=1  # a GPU test that skips on the GPU machine is a failure
   { nvidia-smi -L; nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv; } > "$out/device.txt" 2>&1 || true
   cat .device/commit.txt >> "$out/device.txt" 2>/dev/null || true
   .device/warpspan_tests --gtest_filter='*MatchesCpu*:*Gpu*' > "$out/gpu_tests.log" 2>&1 || echo "GPU TESTS FAILED" >> "$out/gpu_tests.log"

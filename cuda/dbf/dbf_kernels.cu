@@ -35,6 +35,21 @@ int sm_count() {
   return count;
 }
 
+/// Whether `kernel` may stage `smem` bytes of tuples in dynamic shared memory: up to 48 KiB as is,
+/// up to the device's opt-in limit (227 KiB on an H100) after raising the kernel's limit; beyond
+/// that the caller runs the unstaged kernel, which reads the tuples from global memory.
+template <class Kernel>
+bool can_stage(Kernel* kernel, std::size_t smem) {
+  constexpr std::size_t default_limit = 48 * 1024;
+  if (smem <= default_limit) return true;
+  int device = 0, optin = 0;
+  WARPSPAN_CUDA_TRY(cudaGetDevice(&device));
+  WARPSPAN_CUDA_TRY(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+  if (smem > static_cast<std::size_t>(optin)) return false;
+  WARPSPAN_CUDA_TRY(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
+  return true;
+}
+
 std::size_t table_bytes(const unrolled_graph& g) { return (g.cells() + g.columns()) * sizeof(std::uint32_t); }
 
 template <bool Prefetch>
@@ -139,6 +154,7 @@ dbf_table cuda_dbf_table(const unrolled_graph& g, bool shared_prefetch, unsigned
   const unsigned grid = static_cast<unsigned>(
       std::min<std::size_t>((columns + block - 1) / block, static_cast<std::size_t>(sm_count()) * 32));
   const std::size_t smem = shared_prefetch ? std::max<std::size_t>(1, g.max_preds()) * sizeof(dbf_pred) : 0;
+  if (shared_prefetch) shared_prefetch = can_stage(dbf_row_kernel<true>, smem);
   cuda_timer timer(stream.get());
   for (std::uint32_t row = 0; row < g.rows; ++row) {
     if (shared_prefetch)
@@ -205,9 +221,10 @@ std::vector<dbf_table> cuda_dbf_tables_batch(const std::vector<const unrolled_gr
     device_buffer<std::uint32_t> d_tables(cells, stream.get());
     device_buffer<std::uint32_t> d_mins(columns, stream.get());
     const std::size_t smem = shared_prefetch ? max_preds * sizeof(dbf_pred) : 0;
+    const bool stage = shared_prefetch && can_stage(dbf_batch_kernel<true>, smem);
     const unsigned grid = static_cast<unsigned>(last - first);
     cuda_timer timer(stream.get());
-    if (shared_prefetch)
+    if (stage)
       WARPSPAN_LAUNCH(dbf_batch_kernel<true>, grid, block, smem, stream.get())(d_items.data(), d_wcet.data(), d_deadline.data(),
                                                                    d_begin.data(), d_preds.data(), d_tables.data(),
                                                                    d_mins.data());

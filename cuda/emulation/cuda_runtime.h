@@ -154,6 +154,11 @@ cudaError_t cudaEventSynchronize(cudaEvent_t event);
 cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t stop);
 
 namespace warpspan::emu {
+// Hooks for the project's tests (declared for them in tests/emulation_hooks.hpp).
+/// Streams created and not yet destroyed.
+std::size_t live_streams();
+/// Makes the emulated device this small (bytes; 0: back to 80 GiB), to test out-of-memory paths.
+void set_memory_limit(std::size_t bytes);
 cudaError_t set_function_attribute(const void* function, cudaFuncAttribute attr, int value);
 cudaError_t occupancy_max_potential_block_size(int* min_grid, int* block, const void* function,
                                                std::size_t dynamic_smem, int block_limit);

@@ -48,6 +48,8 @@ std::map<std::uintptr_t, std::size_t>& allocations() {
   return a;
 }
 std::size_t allocated_bytes = 0;
+std::size_t memory_limit = 0;  // 0: the whole emulated device
+std::size_t device_memory() { return memory_limit > 0 ? memory_limit : total_memory; }
 
 std::size_t host_available() {
   const long pages = sysconf(_SC_AVPHYS_PAGES), page = sysconf(_SC_PAGESIZE);
@@ -112,25 +114,47 @@ thread_local thread_context tls_context;
 
 }  // namespace
 
-/// One block in flight: its shared memory and its threads, run as fibers on one OS thread.
+/// One block in flight: its shared memory and its threads (see run_block).
 struct block_state {
   std::unique_ptr<unsigned char[]> shared;
-  std::size_t shared_bytes = 0;
-  struct fiber* running = nullptr;  // the fiber now executing
-  ucontext_t scheduler{};           // where a fiber returns to at a barrier or at its end
-  void* scheduler_stack_bottom = nullptr;
+  dim3 grid, block;
+  uint3 block_idx;
+  const std::function<void()>* body = nullptr;
+  std::vector<struct fiber> fibers;  // one per thread, made when the thread first starts as a fiber
+  struct fiber* running = nullptr;   // the fiber now executing; null while the native thread runs
+  unsigned native = 0;               // the thread running on the OS thread's own stack
+  ucontext_t scheduler{};            // where a fiber returns to at a barrier or at its end
+  ucontext_t blank{};                // getcontext once per block; fibers are made from a copy
+  const void* scheduler_stack_bottom = nullptr;
   std::size_t scheduler_stack_size = 0;
+  std::exception_ptr error;
+
+  thread_context context_of(unsigned t) {
+    thread_context c;
+    c.grid_dim = grid;
+    c.block_dim = block;
+    c.block_idx = block_idx;
+    c.thread_idx = uint3{t % block.x, t / block.x % block.y, t / (block.x * block.y)};
+    c.dynamic_shared = shared.get();
+    c.block = this;
+    return c;
+  }
 };
 
 thread_context& current() noexcept { return tls_context; }
 
 namespace {
 
-// ---- Fibers. A block's threads are fibers on one OS thread: each runs until it reaches
-// __syncthreads or returns, then the next one runs; when every thread that has not returned waits
-// at the barrier, all go on. So a kernel that reads shared memory another thread writes without a
-// barrier between reads what was there before (the 0xA5 fill, or the previous phase's value), and
-// its result differs from the CPU's. Blocks run in parallel on a few OS threads, as SMs would.
+// ---- How a block runs. Its threads take turns on one OS thread. The first thread runs on the OS
+// thread's own stack ("native"). If it reaches __syncthreads, every other thread of the block is
+// started (or resumed) as a fiber and runs until it reaches the barrier or returns; only then does
+// the native thread go on. When the native thread returns, the fibers go on phase by phase, each to
+// its next barrier or its end. A kernel without barriers therefore runs its threads one after the
+// other with no fibers at all (fast), and a kernel with barriers keeps the barrier's promise exactly:
+// no thread passes a barrier before every thread that has not returned has reached it. A kernel
+// that reads what another thread writes without a barrier in between reads what was there before
+// (for shared memory the 0xA5 fill), so its result differs from the CPU's. Blocks run in parallel
+// on a few OS threads, as on SMs.
 
 constexpr std::size_t fiber_stack_bytes = std::size_t{1} << 20;  // sanitizers need deep stacks
 
@@ -150,61 +174,16 @@ extern "C" void __sanitizer_finish_switch_fiber(void* fake_stack_save, const voi
 }  // namespace
 
 struct fiber {
+  enum class state { not_started, suspended, done };
   ucontext_t context{};
   void* stack = nullptr;
-  unsigned index = 0;
-  bool done = false;
+  state st = state::not_started;
   thread_context where;
-  const std::function<void()>* body = nullptr;
-  std::exception_ptr error;
 };
 
 namespace {
 
-/// Switches from the scheduler into `f` and back (it returns at a barrier or at its end).
-void resume(block_state& b, fiber& f) {
-  b.running = &f;
-  tls_context = f.where;
-#if defined(WARPSPAN_EMU_ASAN)
-  void* fake = nullptr;
-  __sanitizer_start_switch_fiber(&fake, f.stack, fiber_stack_bytes);
-  swapcontext(&b.scheduler, &f.context);
-  __sanitizer_finish_switch_fiber(fake, nullptr, nullptr);
-#else
-  swapcontext(&b.scheduler, &f.context);
-#endif
-  b.running = nullptr;
-}
-
-/// From the running fiber back to the scheduler; `finished` when the fiber will never resume.
-void yield_to_scheduler(block_state& b, fiber& f, bool finished) {
-#if defined(WARPSPAN_EMU_ASAN)
-  void* fake = nullptr;
-  __sanitizer_start_switch_fiber(finished ? nullptr : &fake, b.scheduler_stack_bottom, b.scheduler_stack_size);
-  swapcontext(&f.context, &b.scheduler);
-  __sanitizer_finish_switch_fiber(fake, nullptr, nullptr);
-#else
-  (void)finished;
-  swapcontext(&f.context, &b.scheduler);
-#endif
-}
-
 thread_local block_state* tls_block = nullptr;
-
-void fiber_entry() {
-  block_state& b = *tls_block;
-  fiber& f = *b.running;
-#if defined(WARPSPAN_EMU_ASAN)
-  __sanitizer_finish_switch_fiber(nullptr, const_cast<const void**>(&b.scheduler_stack_bottom), &b.scheduler_stack_size);
-#endif
-  try {
-    (*f.body)();
-  } catch (...) {
-    f.error = std::current_exception();
-  }
-  f.done = true;
-  yield_to_scheduler(b, f, true);
-}
 
 /// Fiber stacks of one OS thread, kept for the process (mapped once, reused by every launch).
 struct stack_pool {
@@ -225,51 +204,106 @@ struct stack_pool {
 };
 thread_local stack_pool tls_stacks;
 
-/// Runs one block: all its threads as fibers, phase by phase between barriers.
+void run_body(block_state& b) {
+  try {
+    (*b.body)();
+  } catch (...) {
+    if (!b.error) b.error = std::current_exception();
+  }
+}
+
+/// From the running fiber back to whoever resumed it; `finished` when it will never resume.
+void yield_to_scheduler(block_state& b, fiber& f, bool finished) {
+#if defined(WARPSPAN_EMU_ASAN)
+  void* fake = nullptr;
+  __sanitizer_start_switch_fiber(finished ? nullptr : &fake, b.scheduler_stack_bottom, b.scheduler_stack_size);
+  swapcontext(&f.context, &b.scheduler);
+  __sanitizer_finish_switch_fiber(fake, nullptr, nullptr);
+#else
+  (void)finished;
+  swapcontext(&f.context, &b.scheduler);
+#endif
+}
+
+void fiber_entry() {
+  block_state& b = *tls_block;
+  fiber& f = *b.running;
+#if defined(WARPSPAN_EMU_ASAN)
+  __sanitizer_finish_switch_fiber(nullptr, &b.scheduler_stack_bottom, &b.scheduler_stack_size);
+#endif
+  run_body(b);
+  f.st = fiber::state::done;
+  yield_to_scheduler(b, f, true);
+}
+
+/// Runs thread t as a fiber until its next barrier or its end (starting it if it has not started).
+void step_fiber(block_state& b, unsigned t) {
+  fiber& f = b.fibers[t];
+  if (f.st == fiber::state::done) return;
+  if (f.st == fiber::state::not_started) {
+    f.stack = tls_stacks.get(t);
+    f.where = b.context_of(t);
+    f.context = b.blank;
+    f.context.uc_stack.ss_sp = f.stack;
+    f.context.uc_stack.ss_size = fiber_stack_bytes;
+    f.context.uc_link = nullptr;
+    makecontext(&f.context, fiber_entry, 0);
+    f.st = fiber::state::suspended;
+  }
+  const thread_context saved = tls_context;
+  b.running = &f;
+  tls_context = f.where;
+#if defined(WARPSPAN_EMU_ASAN)
+  void* fake = nullptr;
+  __sanitizer_start_switch_fiber(&fake, f.stack, fiber_stack_bytes);
+  swapcontext(&b.scheduler, &f.context);
+  __sanitizer_finish_switch_fiber(fake, nullptr, nullptr);
+#else
+  swapcontext(&b.scheduler, &f.context);
+#endif
+  b.running = nullptr;
+  tls_context = saved;
+}
+
 void run_block(std::size_t block_index, dim3 grid, dim3 block, std::size_t smem, const std::function<void()>& body) {
   const unsigned threads = block.x * block.y * block.z;
   block_state b;
-  b.shared_bytes = smem;
   if (smem > 0) {
     b.shared.reset(new unsigned char[smem]);
     // Shared memory starts as garbage on a device; a pattern here makes a read before a write show.
     std::memset(b.shared.get(), 0xA5, smem);
   }
+  b.grid = grid;
+  b.block = block;
+  b.block_idx = uint3{static_cast<unsigned>(block_index % grid.x), static_cast<unsigned>(block_index / grid.x % grid.y),
+                      static_cast<unsigned>(block_index / (std::size_t{grid.x} * grid.y))};
+  b.body = &body;
+  b.fibers.resize(threads);
+  getcontext(&b.blank);
   tls_block = &b;
-  std::vector<fiber> fibers(threads);
-  const uint3 block_idx{static_cast<unsigned>(block_index % grid.x), static_cast<unsigned>(block_index / grid.x % grid.y),
-                        static_cast<unsigned>(block_index / (std::size_t{grid.x} * grid.y))};
+  bool fibers_started = false;
   for (unsigned t = 0; t < threads; ++t) {
-    fiber& f = fibers[t];
-    f.index = t;
-    f.body = &body;
-    f.stack = tls_stacks.get(t);
-    f.where.grid_dim = grid;
-    f.where.block_dim = block;
-    f.where.block_idx = block_idx;
-    f.where.thread_idx = uint3{t % block.x, t / block.x % block.y, t / (block.x * block.y)};
-    f.where.dynamic_shared = b.shared.get();
-    f.where.block = &b;
-    getcontext(&f.context);
-    f.context.uc_stack.ss_sp = f.stack;
-    f.context.uc_stack.ss_size = fiber_stack_bytes;
-    f.context.uc_link = nullptr;
-    makecontext(&f.context, fiber_entry, 0);
+    if (b.fibers[t].st != fiber::state::not_started) {
+      fibers_started = true;
+      break;  // a barrier started every thread: the rest go on as fibers below
+    }
+    b.native = t;
+    tls_context = b.context_of(t);
+    run_body(b);
+    b.fibers[t].st = fiber::state::done;
   }
-  std::exception_ptr error;
-  for (unsigned left = threads; left > 0;) {
-    // One phase: every thread still running goes on to its next barrier or to its end.
-    left = 0;
-    for (fiber& f : fibers) {
-      if (f.done) continue;
-      resume(b, f);
-      if (f.error && !error) error = f.error;
-      if (!f.done) ++left;
+  if (fibers_started) {
+    for (bool left = true; left;) {  // one phase per pass: each fiber to its next barrier or its end
+      left = false;
+      for (unsigned t = 0; t < threads; ++t) {
+        step_fiber(b, t);
+        left = left || b.fibers[t].st != fiber::state::done;
+      }
     }
   }
   tls_context = thread_context{};
   tls_block = nullptr;
-  if (error) std::rethrow_exception(error);
+  if (b.error) std::rethrow_exception(b.error);
 }
 
 /// OS threads for blocks, kept for the process: blocks are taken in order from a shared counter.
@@ -381,13 +415,19 @@ class executor {
 
 void syncthreads() {
   block_state* b = tls_context.block;
-  if (b == nullptr || b->running == nullptr) {
+  if (b == nullptr) {
     std::fprintf(stderr, "warpspan emulation: __syncthreads outside a kernel\n");
     std::terminate();
   }
-  fiber& f = *b->running;
-  f.where = tls_context;
-  yield_to_scheduler(*b, f, false);
+  if (b->running != nullptr) {  // a fiber: wait here until the others have arrived
+    fiber& f = *b->running;
+    f.where = tls_context;
+    yield_to_scheduler(*b, f, false);
+    return;
+  }
+  // The native thread: bring every other thread that has not returned to this barrier.
+  for (unsigned t = 0; t < b->fibers.size(); ++t)
+    if (t != b->native) step_fiber(*b, t);
 }
 
 void launch(const void* function, dim3 grid, dim3 block, std::size_t dynamic_smem, cudaStream_t stream,
@@ -415,6 +455,16 @@ void launch(const void* function, dim3 grid, dim3 block, std::size_t dynamic_sme
   }
   const std::size_t blocks = std::size_t{grid.x} * grid.y * grid.z;
   executor::get().run(blocks, grid, block, dynamic_smem, thread_body);
+}
+
+std::size_t live_streams() {
+  std::lock_guard<std::mutex> lock(handle_mutex);
+  return streams.size();
+}
+
+void set_memory_limit(std::size_t bytes) {
+  std::lock_guard<std::mutex> lock(memory_mutex);
+  memory_limit = bytes;
 }
 
 cudaError_t set_function_attribute(const void* function, cudaFuncAttribute attr, int value) {
@@ -559,7 +609,8 @@ cudaError_t cudaMalloc(void** ptr, std::size_t bytes) {
   if (!ptr) return record(cudaErrorInvalidValue);
   *ptr = nullptr;
   std::lock_guard<std::mutex> lock(memory_mutex);
-  if (bytes > total_memory - allocated_bytes || bytes > host_available()) return record(cudaErrorMemoryAllocation);
+  if (bytes > device_memory() - std::min(allocated_bytes, device_memory()) || bytes > host_available())
+    return record(cudaErrorMemoryAllocation);
   if (bytes == 0) return cudaSuccess;  // the device returns success and a null pointer
   void* p = ::operator new(bytes, std::align_val_t{256}, std::nothrow);
   if (!p) return record(cudaErrorMemoryAllocation);
@@ -620,8 +671,8 @@ cudaError_t cudaMemGetInfo(std::size_t* free_bytes, std::size_t* total_bytes) {
   if (!free_bytes || !total_bytes) return record(cudaErrorInvalidValue);
   std::lock_guard<std::mutex> lock(memory_mutex);
   // Never more than the host can give: the emulated device lives in host memory.
-  *free_bytes = std::min(total_memory - allocated_bytes, host_available());
-  *total_bytes = total_memory;
+  *free_bytes = std::min(device_memory() - std::min(allocated_bytes, device_memory()), host_available());
+  *total_bytes = device_memory();
   return cudaSuccess;
 }
 

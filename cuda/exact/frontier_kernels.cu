@@ -70,6 +70,14 @@ exact_result exact_frontier_cuda(const problem& prob, const exact_options& optio
   std::uint32_t last_done = 0;
   while (!level.empty()) {
     const std::size_t n = level.size();
+    {  // counts and offsets are accounted before they are allocated (a bad_alloc loses the interval)
+      std::size_t free = 0, all = 0;
+      WARPSPAN_CUDA_TRY(cudaMemGetInfo(&free, &all));
+      if (n * sizeof(std::uint64_t) * 2 > free) {
+        r.stop_reason = "GPU memory: the counts of a level of " + std::to_string(n) + " states do not fit";
+        break;
+      }
+    }
     thrust::device_vector<std::uint64_t> counts(n), offsets(n);
     WARPSPAN_LAUNCH(count_successors, blocks_for(n), block_threads, 0, nullptr)(v, thrust::raw_pointer_cast(level.data()), n,
                                                        thrust::raw_pointer_cast(counts.data()));

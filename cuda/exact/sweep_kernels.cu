@@ -101,8 +101,19 @@ std::vector<T> to_host(const thrust::device_vector<T>& d) {
   return h;
 }
 
+/// Free device memory now.
+std::size_t free_device_bytes() {
+  std::size_t free = 0, all = 0;
+  WARPSPAN_CUDA_TRY(cudaMemGetInfo(&free, &all));
+  return free;
+}
+
 /// (state, way in) pairs, possibly repeated.
 struct pending_buffer {
+  /// What reduce() allocates: the sort's scratch (about one more copy of the pairs) and the reduced
+  /// copy, accounted before anything is allocated.
+  std::size_t reduce_bytes() const { return keys.size() * (sizeof(packed_state) + sizeof(std::uint32_t)) * 2; }
+
   thrust::device_vector<packed_state> keys;
   thrust::device_vector<std::uint32_t> way;
 
@@ -134,6 +145,10 @@ class cuda_sweep final : public exact_detail::sweep_pass {
     thrust::device_vector<unsigned> reached(1, 0u);
     for (std::uint32_t sum = 0; sum <= last_sum_; ++sum) {
       pending_buffer& here = ring_[sum % (reach_ + 1)];
+      if (here.reduce_bytes() > free_device_bytes()) {
+        stop_ = "GPU memory: " + std::to_string(here.keys.size()) + " pending states of one progress sum cannot be sorted";
+        break;  // `here` stays held, unreduced: its states count toward the proven upper end
+      }
       here.reduce();
       const std::size_t n = here.keys.size();
       states_ += n;
@@ -168,6 +183,11 @@ class cuda_sweep final : public exact_detail::sweep_pass {
     const std::size_t n = here.keys.size();
     const packed_state* keys = thrust::raw_pointer_cast(here.keys.data());
     const std::uint32_t* way = thrust::raw_pointer_cast(here.way.data());
+    // Counts, offsets and flags, accounted before they are allocated.
+    if (reach_ * n * sizeof(std::uint64_t) * 2 + n > free_device_bytes()) {
+      stop_ = "GPU memory: the successor counts of " + std::to_string(n) + " states do not fit";
+      return;
+    }
     thrust::device_vector<std::uint64_t> counts(reach_ * n), offsets(reach_ * n);
     thrust::device_vector<std::uint8_t> expanded(n);
     WARPSPAN_LAUNCH(sweep_count, blocks_for(n), block_threads, 0, nullptr)(v_, keys, way, n, reach_, floor_, o_.prune ? 1 : 0,

@@ -5,10 +5,13 @@
 // The best string always lives in global memory (it is written only on improvement).
 #include <algorithm>
 #include <cstring>
+#include <stdexcept>
 
 #include "common/cuda_check.cuh"
 #include "common/launch.cuh"
 #include "common/device_buffer.cuh"
+#include "common/stream.cuh"
+#include "warpspan/core/backend.hpp"
 #include "warpspan/makespan/chains.hpp"
 
 namespace warpspan {
@@ -27,17 +30,21 @@ __device__ __forceinline__ void copy_words(unsigned char* dst, const unsigned ch
   for (std::size_t k = 0; k < bytes / 16; ++k) d[k] = s[k];
 }
 
-template <bool OnChip>
+template <bool OnChip, bool StageTypes>
 __global__ void __launch_bounds__(block_threads)
     anneal_kernel(problem_view p, chain_layout layout, std::size_t work_bytes, unsigned char* blocks,
                   chain_state* states, const std::uint32_t* ids, anneal_params params, std::uint32_t chains,
                   std::uint64_t count, int init) {
   WARPSPAN_DYNAMIC_SHARED(unsigned char, smem);
-  // Stage the instruction types for the whole block.
-  const std::size_t types_bytes = (p.instructions + 15u) / 16u * 16u;
-  for (std::uint32_t k = threadIdx.x; k < p.instructions; k += blockDim.x) smem[k] = p.types[k];
-  __syncthreads();
-  p.types = smem;
+  // Stage the instruction types for the whole block (unless they do not fit: then every thread
+  // reads them from global memory).
+  std::size_t types_bytes = 0;
+  if constexpr (StageTypes) {
+    types_bytes = (p.instructions + 15u) / 16u * 16u;
+    for (std::uint32_t k = threadIdx.x; k < p.instructions; k += blockDim.x) smem[k] = p.types[k];
+    __syncthreads();
+    p.types = smem;
+  }
 
   const std::uint32_t chain = blockIdx.x * blockDim.x + threadIdx.x;
   if (chain >= chains) return;
@@ -61,14 +68,25 @@ __global__ void __launch_bounds__(block_threads)
 class cuda_runner final : public chain_runner {
  public:
   explicit cuda_runner(const chain_setup& setup)
-      : prob_(*setup.prob), params_(setup.params), chains_(static_cast<std::uint32_t>(setup.chain_ids.size())) {
-    WARPSPAN_CUDA_TRY(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
+      : prob_(*setup.prob), params_(setup.params), chains_(static_cast<std::uint32_t>(setup.chain_ids.size())),
+        stream_(owned_stream_.get()) {
     const problem_view p = prob_.view();
+    if (setup.initial.size() != std::size_t{chains_} * p.length)
+      throw std::logic_error("cuda_runner: " + std::to_string(setup.initial.size()) + " initial entries for " +
+                             std::to_string(chains_) + " chains of length " + std::to_string(p.length));
     layout_ = make_chain_layout(p);
-    // Everything before the best string is working state.
-    work_bytes_ = (layout_.best + 15) / 16 * 16;
+    // Everything before the best string is working state; make_chain_layout aligns best to 16
+    // bytes, so the working bytes are whole 16-byte words and never overlap best.
+    work_bytes_ = layout_.best;
+    if (work_bytes_ % 16 != 0) throw std::logic_error("cuda_runner: chain layout's best string is not 16-byte aligned");
     types_bytes_ = (p.instructions + 15u) / 16u * 16u;
     on_chip_ = types_bytes_ + block_threads * work_bytes_ <= on_chip_budget;
+    // The types are staged when they fit the device's opt-in shared memory (227 KiB on an H100);
+    // beyond 48 KiB the launch opts in (see launch()).
+    int device = 0;
+    WARPSPAN_CUDA_TRY(cudaGetDevice(&device));
+    WARPSPAN_CUDA_TRY(cudaDeviceGetAttribute(&smem_optin_, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+    stage_types_ = on_chip_ || types_bytes_ <= static_cast<std::size_t>(smem_optin_);
 
     std::size_t free_bytes = 0, total_bytes = 0;
     WARPSPAN_CUDA_TRY(cudaMemGetInfo(&free_bytes, &total_bytes));
@@ -90,14 +108,8 @@ class cuda_runner final : public chain_runner {
     launch(0, true);
   }
 
-  ~cuda_runner() override {
-    types_ = {};
-    ids_ = {};
-    states_ = {};
-    blocks_ = {};
-    WARPSPAN_CUDA_TRY_NO_THROW(cudaStreamSynchronize(stream_));
-    WARPSPAN_CUDA_TRY_NO_THROW(cudaStreamDestroy(stream_));
-  }
+  // The stream is owned by owned_stream_, declared before the buffers: if the constructor throws,
+  // the buffers are freed and then the stream is destroyed (it used to leak).
 
   void advance(std::uint64_t iterations) override {
     launch(iterations, false);
@@ -120,35 +132,44 @@ class cuda_runner final : public chain_runner {
     return out;
   }
 
-  std::string name() const override { return on_chip_ ? "cuda (chain state on chip)" : "cuda (chain state in global memory)"; }
+  std::string name() const override {
+    return cuda_backend_name() + (on_chip_ ? " (chain state on chip)" : " (chain state in global memory)");
+  }
 
  private:
   void launch(std::uint64_t count, bool init) {
+    if (on_chip_)
+      launch_with<true, true>(types_bytes_ + block_threads * work_bytes_, count, init);
+    else if (stage_types_)
+      launch_with<false, true>(types_bytes_, count, init);
+    else
+      launch_with<false, false>(0, count, init);
+  }
+
+  template <bool OnChip, bool StageTypes>
+  void launch_with(std::size_t smem, std::uint64_t count, bool init) {
     problem_view p = prob_.view();
     p.types = types_.data();
     const unsigned grid = (chains_ + block_threads - 1) / block_threads;
-    if (on_chip_) {
-      const std::size_t smem = types_bytes_ + block_threads * work_bytes_;
-      WARPSPAN_CUDA_TRY(cudaFuncSetAttribute(anneal_kernel<true>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                             static_cast<int>(smem)));
-      WARPSPAN_LAUNCH(anneal_kernel<true>, grid, block_threads, smem, stream_)(p, layout_, work_bytes_, blocks_.data(),
-                                                                  states_.data(), ids_.data(), params_, chains_,
-                                                                  count, init ? 1 : 0);
-    } else {
-      WARPSPAN_LAUNCH(anneal_kernel<false>, grid, block_threads, types_bytes_, stream_)(p, layout_, work_bytes_, blocks_.data(),
-                                                                           states_.data(), ids_.data(), params_,
-                                                                           chains_, count, init ? 1 : 0);
-    }
+    auto* const kernel = anneal_kernel<OnChip, StageTypes>;
+    if (smem > 48 * 1024)
+      WARPSPAN_CUDA_TRY(
+          cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
+    WARPSPAN_LAUNCH(kernel, grid, block_threads, smem, stream_)(
+        p, layout_, work_bytes_, blocks_.data(), states_.data(), ids_.data(), params_, chains_, count, init ? 1 : 0);
     WARPSPAN_CUDA_CHECK_LAST();
   }
 
   const problem& prob_;
   anneal_params params_;
   std::uint32_t chains_;
+  cuda_stream owned_stream_;
   chain_layout layout_;
   std::size_t work_bytes_ = 0;
   std::size_t types_bytes_ = 0;
   bool on_chip_ = false;
+  bool stage_types_ = true;
+  int smem_optin_ = 0;
   cudaStream_t stream_ = nullptr;
   device_buffer<std::uint8_t> types_;
   device_buffer<std::uint32_t> ids_;

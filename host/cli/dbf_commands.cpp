@@ -250,11 +250,11 @@ struct dbf_cmd {
     std::string written;
     if (!svg.empty()) written = write_svg(input, sa);
     if (as_json) {
-      json out = single_json(input.set, sa, points, elapsed_s, to_string(options.backend));
+      json out = single_json(input.set, sa, points, elapsed_s, backend_label(options.backend));
       if (!written.empty()) out["svg"] = written;
       std::cout << out.dump() << '\n';
     } else {
-      print_single(input, sa, points, elapsed_s, to_string(options.backend));
+      print_single(input, sa, points, elapsed_s, backend_label(options.backend));
       if (!written.empty()) std::cout << "wrote " << written << "\n";
     }
     return check && !sa.result.schedulable ? 1 : 0;
@@ -451,7 +451,7 @@ struct dbf_cmd {
     } else {
       if (!finished) std::cout << "interrupted: ";
       std::cout << schedulable << " of " << done << " sets schedulable" << (finished ? "" : " (the sets done)") << " ("
-                << to_string(options.backend) << ", " << std::setprecision(3) << elapsed_s
+                << backend_label(options.backend) << ", " << std::setprecision(3) << elapsed_s
                 << " s for all tables and tests)\n";
     }
     std::cout.flush();
@@ -519,7 +519,7 @@ struct dbf_cmd {
       if (!finished) std::cout << "interrupted after " << done << " of " << spec.steps << " variants: ";
       std::cout << schedulable << " of " << (finished ? spec.steps : done) << " variants schedulable";
       if (lo) std::cout << " (factors " << *lo << " to " << *hi << " among them)";
-      std::cout << "; " << to_string(options.backend) << ", " << std::setprecision(3) << elapsed_s
+      std::cout << "; " << backend_label(options.backend) << ", " << std::setprecision(3) << elapsed_s
                 << " s for all tables and tests\n";
     }
     std::cout.flush();

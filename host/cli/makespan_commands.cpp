@@ -468,7 +468,7 @@ struct exact_cmd {
       json out = result_json(prob, r.complete, r.makespan, r.lower, r.upper, r.elapsed_s, r.best_string, r.stop_reason);
       out["method"] = "search";
       out["algorithm"] = algorithm;
-      out["backend"] = on_gpu ? "cuda" : "cpu";
+      out["backend"] = on_gpu ? cuda_backend_name() : "cpu";
       out["states"] = r.states;
       out["pruned"] = r.pruned;
       out["interrupted"] = r.interrupted;
@@ -478,7 +478,7 @@ struct exact_cmd {
     std::cout << "kernel      " << to_run_length(prob.kernel) << ", W = " << prob.warps << ", " << describe(prob.sm) << "\n";
     if (!lp_note.empty()) std::cout << "lp          " << lp_note << "\n";
     if (r.complete)
-      std::cout << "exact       " << r.makespan << " cycles (" << algorithm << " search on " << (on_gpu ? "cuda" : "cpu")
+      std::cout << "exact       " << r.makespan << " cycles (" << algorithm << " search on " << (on_gpu ? cuda_backend_name() : std::string("cpu"))
                 << ", " << r.states << " states, " << r.pruned << " pruned, " << std::setprecision(3) << r.elapsed_s
                 << " s)\n";
     else

@@ -162,6 +162,11 @@ dbf_backend parse_dbf_backend(std::string_view word) {
   throw input_error("unknown backend '" + std::string(word) + "' (expected cpu, cpu-parallel, cuda, cuda-sm or auto)");
 }
 
+std::string backend_label(dbf_backend b) {
+  const bool device = b == dbf_backend::cuda || b == dbf_backend::cuda_sm;
+  return to_string(b) + (device && cuda_emulated() ? "-emulated" : "");
+}
+
 std::string to_string(dbf_backend b) {
   switch (b) {
     case dbf_backend::cpu: return "cpu";

@@ -62,6 +62,39 @@ TEST(CudaDbf, DispatchMatchesCpu) {
   }
 }
 
+/// A fork-join task: source -> `width` parallel vertices -> sink, so the sink's rows in T' have
+/// `width` predecessors (8 bytes each when staged in shared memory).
+task fork_join(std::uint32_t width) {
+  task t;
+  t.name = "wide";
+  t.vertices.push_back({"s", 1, 1});
+  for (std::uint32_t k = 0; k < width; ++k) t.vertices.push_back({"m" + std::to_string(k), 1 + k % 3, 2});
+  t.vertices.push_back({"t", 1, 1});
+  const std::uint32_t sink = width + 1;
+  for (std::uint32_t k = 1; k <= width; ++k) {
+    t.edges.push_back({0, k, 1});
+    t.edges.push_back({k, sink, 2 + k % 2});
+  }
+  t.period = 10;
+  return t;
+}
+
+TEST(CudaDbf, ManyPredecessorsOptInOrFallBackMatchesCpu) {
+  WARPSPAN_REQUIRE_GPU();
+  // 7,000 tuples = 56,000 bytes: over the 48 KiB default, so the staged kernels must opt in;
+  // 30,000 tuples = 240,000 bytes: over the 227 KiB device limit, so they must fall back to the
+  // unstaged kernels. Before, both launches failed.
+  for (std::uint32_t width : {7000u, 30000u}) {
+    const unrolled_graph g = unroll(fork_join(width));
+    ASSERT_GT(g.max_preds(), width - 1);
+    const dbf_table ref = dbf_table_cpu(g, false);
+    EXPECT_EQ(cuda_dbf_table(g, true, 256, false).min_span, ref.min_span) << width;
+    const std::vector<dbf_table> batch = cuda_dbf_tables_batch({&g}, true, 256, false);
+    ASSERT_EQ(batch.size(), 1u);
+    EXPECT_EQ(batch[0].min_span, ref.min_span) << width;
+  }
+}
+
 TEST(CudaDbf, BadBlockSizeIsAnInputErrorGpu) {
   WARPSPAN_REQUIRE_GPU();
   const std::vector<unrolled_graph> graphs = random_graphs(14, 1, 4, 10);

@@ -7,6 +7,7 @@
 #include <map>
 #include <random>
 
+#include "emulation_hooks.hpp"
 #include "test_util.hpp"
 #include "warpspan/core/error.hpp"
 #include "warpspan/core/interrupt.hpp"
@@ -206,6 +207,25 @@ TEST(ExactSweep, SecondPassStoppedKeepsTheAnswerAsUpperEnd) {
   EXPECT_EQ(r.lower, weak);
   EXPECT_EQ(build_schedule(prob, r.best_string).makespan, weak);
 }
+
+#if defined(WARPSPAN_CUDA_EMULATION_BUILD)
+TEST(ExactSweep, CudaSweepOutOfDeviceMemoryGivesAnIntervalGpu) {
+  // A device too small for the counts of a progress sum: the sweep stops with the documented
+  // proven interval (not a bad_alloc), for both CUDA searches.
+  WARPSPAN_REQUIRE_GPU();
+  const problem voronoi = test::make("5L9C2L9C", 6, 1, 4);
+  emu::set_memory_limit(8 * 1024);
+  const exact_result sweep = exact_sweep_cuda(voronoi);
+  const exact_result levels = exact_frontier_cuda(voronoi);
+  emu::set_memory_limit(0);
+  for (const exact_result* r : {&sweep, &levels}) {
+    EXPECT_FALSE(r->complete);
+    EXPECT_NE(r->stop_reason.find("GPU memory"), std::string::npos) << r->stop_reason;
+    EXPECT_LE(r->lower, 67u);  // T(6) of the Voronoi kernel
+    EXPECT_GE(r->upper, 67u);
+  }
+}
+#endif
 
 TEST(ExactSweep, CudaSweepMatchesCpu) {
   WARPSPAN_REQUIRE_GPU();

@@ -152,5 +152,19 @@ TEST(Estimate, RefusesBadOptions) {
   EXPECT_THROW(run_estimate(prob, o), input_error);
 }
 
+TEST(ChainLayout, WorkingStateEndsOnASixteenByteBoundaryBeforeBest) {
+  // The CUDA kernel copies the working state (everything before best) in 16-byte words; best must
+  // start on such a boundary or the copy back would overwrite it.
+  for (const char* kernel : {"5L9C2L9C", "LSCDLLCSD", "L", "LC", "20L20C20L"})
+    for (int warps : {1, 2, 3, 4, 5, 7, 16, 33}) {
+      const problem prob = test::make(kernel, warps, 1, 2, 1, 1);
+      const chain_layout l = make_chain_layout(prob.view());
+      EXPECT_EQ(l.best % 16, 0u) << kernel << " W=" << warps;
+      EXPECT_EQ(l.bytes % 16, 0u);
+      EXPECT_GE(l.best, l.str + sizeof(std::uint16_t) * prob.length());
+      EXPECT_GE(l.bytes, l.best + sizeof(std::uint16_t) * prob.length());
+    }
+}
+
 }  // namespace
 }  // namespace warpspan

@@ -1,6 +1,9 @@
 // The CUDA chains must equal the CPU chains exactly: same seed, same chain ids, same iterations.
 #include <gtest/gtest.h>
 
+#include <stdexcept>
+
+#include "emulation_hooks.hpp"
 #include "test_util.hpp"
 #include "warpspan/makespan/estimate.hpp"
 
@@ -51,6 +54,12 @@ TEST_F(CudaAnneal, SchedulerLimitAndAllUnitsMatchesCpu) {
   expect_same_chains(test::make("LSCDLLCSD", 7, 1, 2, 1, 1, 3), 67, 2000, 5);
 }
 
+TEST_F(CudaAnneal, OnChipVoronoiFewWarpsMatchesCpu) {
+  // 3 and 4 warps of the Voronoi kernel keep their state on chip; before the best string was
+  // 16-byte aligned, each launch's copy back overwrote its first entries with stale working bytes.
+  for (int warps : {3, 4}) expect_same_chains(test::make("5L9C2L9C", warps, 1, 4), 70, 1500, 0);
+}
+
 TEST_F(CudaAnneal, LargeStateInGlobalMemoryMatchesCpu) {
   // 64 warps x 60 instructions: too big for the on-chip path, so this runs from global memory.
   expect_same_chains(test::make("20L20C20L", 64, 1, 2), 33, 300, 0);
@@ -68,6 +77,54 @@ TEST_F(CudaAnneal, EstimateWithValidationMatchesCpu) {
 
   EXPECT_EQ(r.validated, 8u);
   EXPECT_EQ(build_schedule(prob, r.best_string).makespan, r.best_makespan);
+}
+
+TEST_F(CudaAnneal, ManyInstructionsMatchesCpu) {
+  // 50,000 instruction types (over the 48 KiB default: staged after opting in) and 240,000 (over
+  // the 227 KiB device limit: read from global memory). Before, both launches failed.
+  expect_same_chains(test::make("25000L25000C", 1, 1, 1), 3, 40, 64);
+  expect_same_chains(test::make("120000C120000L", 1, 1, 1), 2, 20, 64);
+}
+
+TEST_F(CudaAnneal, InitialStringsOfTheWrongSizeAreRefusedGpu) {
+  const problem prob = test::make("LCL", 2, 1, 1);
+  chain_setup setup;
+  setup.prob = &prob;
+  setup.chain_ids = {0, 1};
+  setup.initial = round_robin_string(prob.view());  // one string for two chains
+  EXPECT_THROW(make_cuda_runner(setup), std::logic_error);
+}
+
+#if defined(WARPSPAN_CUDA_EMULATION_BUILD)
+TEST_F(CudaAnneal, ConstructorThatThrowsFreesItsStreamGpu) {
+  const problem prob = test::make("5L9C2L9C", 16, 1, 4);
+  chain_setup setup;
+  setup.prob = &prob;
+  for (std::uint32_t c = 0; c < 300; ++c) {
+    setup.chain_ids.push_back(c);
+    const auto s = round_robin_string(prob.view());
+    setup.initial.insert(setup.initial.end(), s.begin(), s.end());
+  }
+  const std::size_t before = emu::live_streams();
+  emu::set_memory_limit(std::size_t{1} << 20);  // 300 Voronoi chains need more than 1 MiB
+  EXPECT_THROW(make_cuda_runner(setup), input_error);
+  emu::set_memory_limit(0);
+  EXPECT_EQ(emu::live_streams(), before);
+}
+#endif
+
+TEST_F(CudaAnneal, EstimateOnChipBestStringRebuildsMatchesCpu) {
+  for (int warps : {3, 4}) {
+    const problem prob = test::make("5L9C2L9C", warps, 1, 4);
+    estimate_options o;
+    o.backend = backend_kind::cuda;
+    o.chains = 96;
+    o.iterations = 1500;
+    o.validate = 16;
+    const estimate_result r = run_estimate(prob, o);
+    EXPECT_EQ(r.validated, 16u);
+    EXPECT_EQ(build_schedule(prob, r.best_string).makespan, r.best_makespan) << warps << " warps";
+  }
 }
 
 }  // namespace

@@ -18,7 +18,7 @@ namespace warpspan {
 /// Byte offsets of one chain's arrays inside its block; 32-bit arrays first, then 16-bit ones.
 struct chain_layout {
   std::size_t cycle = 0, undo = 0, progress = 0, last = 0, usage = 0, str = 0, best = 0;
-  std::size_t bytes = 0;  ///< whole block, a multiple of 16
+  std::size_t bytes = 0;  ///< whole block, a multiple of 16; `best` is 16-byte aligned too
 };
 
 WARPSPAN_HD_INLINE chain_layout make_chain_layout(const problem_view& p) {
@@ -36,6 +36,10 @@ WARPSPAN_HD_INLINE chain_layout make_chain_layout(const problem_view& p) {
   at += sizeof(std::uint16_t) * static_cast<std::size_t>(p.horizon + 1) * p.stride;
   l.str = at;
   at += sizeof(std::uint16_t) * static_cast<std::size_t>(p.length);
+  // The best string starts on a 16-byte boundary: everything before it is the working state, which
+  // the CUDA kernel moves on and off chip in 16-byte words, so the copy back must end where best
+  // begins (an unaligned best had its first entries overwritten by stale working bytes).
+  at = (at + 15) / 16 * 16;
   l.best = at;
   at += sizeof(std::uint16_t) * static_cast<std::size_t>(p.length);
   l.bytes = (at + 15) / 16 * 16;
