@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs the libFuzzer targets of the clang-asan build (cmake --preset clang-asan) for a fixed time
 # each, starting from the committed corpus tests/fuzz/corpus/<input>/ and the regressions, copied to
-# a scratch folder so the repository does not grow. Fails when any target reports a crash, a leak, a
+# a scratch folder so the repository does not grow (with the tokens of tests/fuzz/dict/<input>.dict). Fails when any target reports a crash, a leak, a
 # timeout or running out of memory, and prints the reproducer and how to replay and minimise it.
 #
 #   bash scripts/fuzz.sh                          # every target, FUZZ_SECONDS (60) each
@@ -53,8 +53,10 @@ run_one() {
   mkdir -p "$dir/corpus" "$dir/artifacts"
   cp tests/fuzz/corpus/"$t"/* "$dir/corpus/"
   if compgen -G "tests/fuzz/regressions/$t/*" >/dev/null; then cp tests/fuzz/regressions/"$t"/* "$dir/corpus/"; fi
+  local dict=()
+  if [ -f "tests/fuzz/dict/$t.dict" ]; then dict=(-dict="tests/fuzz/dict/$t.dict"); fi
   local rc=0
-  "$build/fuzz_$t" -max_total_time="$seconds" -max_len="${max_len[$t]}" -rss_limit_mb="$rss_mb" \
+  "$build/fuzz_$t" "${dict[@]}" -max_total_time="$seconds" -max_len="${max_len[$t]}" -rss_limit_mb="$rss_mb" \
     -malloc_limit_mb="$malloc_mb" -timeout="$timeout_s" -print_final_stats=1 \
     -artifact_prefix="$dir/artifacts/" "$dir/corpus" >"$dir/log" 2>&1 || rc=$?
   echo "$rc" >"$dir/rc"
