@@ -2,7 +2,10 @@
 # Installs what warpspan needs to build and test on a Debian machine, only what is missing.
 # CUDA is optional: with nvcc at /usr/local/cuda/bin (or on PATH) the CUDA backend is built too.
 set -euo pipefail
-packages=(cmake ninja-build g++ libgtest-dev libgmock-dev libbenchmark-dev nlohmann-json3-dev libcli11-dev pkg-config coinor-libcbc-dev)
+# clang (the clang-asan build and libFuzzer: clang-14 with its sanitizer and fuzzer runtimes in
+# libclang-rt-14-dev; llvm for llvm-symbolizer, which turns sanitizer reports into file:line).
+packages=(cmake ninja-build g++ libgtest-dev libgmock-dev libbenchmark-dev nlohmann-json3-dev libcli11-dev pkg-config coinor-libcbc-dev
+          clang libclang-rt-14-dev llvm)
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

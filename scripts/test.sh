@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
-# Sets up, builds and runs every test: the default build (CUDA when nvcc is present; GPU tests skip
-# without a device) and the CPU-only build with AddressSanitizer and UndefinedBehaviorSanitizer.
+# Sets up, builds and runs every test: the default build with GCC (CUDA when nvcc is present; GPU
+# tests skip without a device), then the CPU-only build with clang, AddressSanitizer and
+# UndefinedBehaviorSanitizer (preset clang-asan: the whole suite under the sanitizers, and the
+# libFuzzer targets), and scripts/fuzz.sh running each fuzz target for FUZZ_SECONDS (60 by default).
+# WARPSPAN_SKIP_SANITIZERS=1 stops after the default build; WARPSPAN_SKIP_FUZZ=1 skips the fuzzing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
@@ -12,8 +15,12 @@ cmake --build --preset default -j "$jobs"
 ctest --preset default -j "$jobs"
 
 if [ "${WARPSPAN_SKIP_SANITIZERS:-0}" != 1 ]; then
-  echo "== CPU-only build with ASan + UBSan =="
-  cmake --preset cpu-asan >/dev/null
-  cmake --build --preset cpu-asan -j "$jobs"
-  ctest --preset cpu-asan -j "$jobs"
+  echo "== CPU-only build with clang, ASan + UBSan and the fuzz targets =="
+  cmake --preset clang-asan >/dev/null
+  cmake --build --preset clang-asan -j "$jobs"
+  ctest --preset clang-asan -j "$jobs"
+  if [ "${WARPSPAN_SKIP_FUZZ:-0}" != 1 ]; then
+    echo "== fuzzing, ${FUZZ_SECONDS:-60} s per target =="
+    bash scripts/fuzz.sh
+  fi
 fi

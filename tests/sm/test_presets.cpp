@@ -145,7 +145,9 @@ TEST(PresetJson, ErrorsNameFileAndField) {
       {R"({"warp_size": 32, "units": {}})", "units"},
   };
   for (const auto& [text, field] : cases) {
-    const std::string msg = error_of([&] { parse_sm_json(text, "my.json"); });
+    // A structured binding cannot be captured by a lambda before C++20's P1091 (clang 14 refuses it).
+    const char* const json_text = text;
+    const std::string msg = error_of([json_text] { parse_sm_json(json_text, "my.json"); });
     EXPECT_EQ(msg.rfind("my.json:", 0), 0u) << text << " -> " << msg;
     EXPECT_NE(msg.find(field), std::string::npos) << text << " -> " << msg;
   }
