@@ -388,6 +388,13 @@ ptx_import_result import_ptx(std::string_view text, const ptx_options& options, 
 
   const std::string clean = strip_comments(text, where);
   listing lst = reader(clean, where).read();
+  // Two definitions with one name would make "the first" and "the one named" different bodies.
+  for (std::size_t a = 0; a < lst.functions.size(); ++a)
+    for (std::size_t b = 0; b < a; ++b)
+      if (lst.functions[a].name == lst.functions[b].name)
+        throw input_error(std::string(where) + ":" + std::to_string(lst.functions[a].first_line) + ": '" +
+                          lst.functions[a].name + "' is defined twice (first at line " +
+                          std::to_string(lst.functions[b].first_line) + ")");
 
   // Choose the body: the named entry; else the one holding first_line; else the first; a file
   // without any .entry/.func is one body (a bare, pasted listing).
