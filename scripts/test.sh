@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Sets up, builds and runs every test: the default build with GCC (CUDA when nvcc is present; GPU
 # tests skip without a device), then the CPU-only build with clang, AddressSanitizer and
-# UndefinedBehaviorSanitizer (preset clang-asan: the whole suite under the sanitizers, and the
-# libFuzzer targets), and scripts/fuzz.sh running each fuzz target for FUZZ_SECONDS (60 by default).
+# UndefinedBehaviorSanitizer (preset clang-asan: the whole suite under the sanitizers, the CUDA
+# sources run on the CPU by the emulation build, where every GPU test must run: WARPSPAN_REQUIRE_GPU=1
+# fails a GPU test that would skip; and the libFuzzer targets), and scripts/fuzz.sh running each fuzz
+# target for FUZZ_SECONDS (60 by default).
 # WARPSPAN_SKIP_SANITIZERS=1 stops after the default build; WARPSPAN_SKIP_FUZZ=1 skips the fuzzing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -15,7 +17,7 @@ cmake --build --preset default -j "$jobs"
 ctest --preset default -j "$jobs"
 
 if [ "${WARPSPAN_SKIP_SANITIZERS:-0}" != 1 ]; then
-  echo "== CPU-only build with clang, ASan + UBSan and the fuzz targets =="
+  echo "== clang, ASan + UBSan, CUDA emulation (every GPU test runs) and the fuzz targets =="
   cmake --preset clang-asan >/dev/null
   cmake --build --preset clang-asan -j "$jobs"
   ctest --preset clang-asan -j "$jobs"

@@ -347,3 +347,32 @@ TEST(Cli, HelpEverywhere) {
 
 }  // namespace
 }  // namespace warpspan
+
+namespace warpspan {
+namespace {
+
+TEST(CliCuda, EstimateValidatesBitForBitAgainstTheCpuGpu) {
+  // `estimate --backend cuda --validate 16` re-runs 16 chains on the CPU and fails (exit 3) on any
+  // difference; the whole result must also equal a CPU run with the same seed, chains and
+  // iterations. Voronoi W = 3 and 4 keep chain state on chip, W = 16 in global memory; the last
+  // case has a scheduler limit and all four unit types.
+  WARPSPAN_REQUIRE_GPU();
+  for (const std::string problem : {"--kernel 5L9C2L9C --warps 3 --sigma L=1,C=4",
+                                    "--kernel 5L9C2L9C --warps 4 --sigma L=1,C=4",
+                                    "--kernel 5L9C2L9C --warps 16 --sigma L=1,C=4",
+                                    "--kernel LSCDLLCSD --warps 7 --sigma L=1,C=2,S=1,D=1 --schedulers 3"}) {
+    const std::string common = "estimate " + problem + " --chains 64 --iterations 1500 --seed 9 --exact-seconds 0 --json";
+    const run_result gpu = test::run_warpspan(common + " --backend cuda --validate 16");
+    ASSERT_EQ(gpu.code, 0) << problem << ": " << gpu.err;
+    const run_result cpu = test::run_warpspan(common + " --backend cpu");
+    ASSERT_EQ(cpu.code, 0) << problem << ": " << cpu.err;
+    const auto g = nlohmann::json::parse(gpu.out), c = nlohmann::json::parse(cpu.out);
+    EXPECT_EQ(g["backend"].get<std::string>().rfind(cuda_backend_name(), 0), 0u) << g["backend"];
+    EXPECT_EQ(g["best_makespan"], c["best_makespan"]) << problem;
+    EXPECT_EQ(g["best_string"], c["best_string"]) << problem;
+    EXPECT_EQ(g["iterations"], c["iterations"]) << problem;
+  }
+}
+
+}  // namespace
+}  // namespace warpspan
