@@ -204,7 +204,7 @@ TEST(CliLimits, SecondsBoundTheWholeRunOfABigInstance) {
   // 8192 warps of the Voronoi kernel: one annealing iteration of a chain rebuilds up to 200,000
   // placements, and the set-up used to grow with W^2 (most-pending string, first builds). 124 from
   // the outer timeout would mean --seconds 1 did not hold (the bound is generous on purpose).
-  const run_result r = run_under("timeout 20", "estimate --kernel 5L9C2L9C --warps 8192 --sigma L=1,C=4 --seconds 1 "
+  const run_result r = run_under("timeout 60", "estimate --kernel 5L9C2L9C --warps 8192 --sigma L=1,C=4 --seconds 1 "
                                                "--backend cpu --json --quiet");
 
   ASSERT_EQ(r.code, 0) << r.err;
@@ -220,7 +220,7 @@ TEST(CliLimits, SecondsBoundTheWholeRunOfABigInstance) {
 
 TEST(CliLimits, WarpsAtTheLimitRun) {
   // 32767 warps of one L at sigma 1: every work-conserving schedule takes exactly W cycles.
-  const run_result r = run_under("timeout 20", "estimate --kernel L --warps 32767 --sigma L=1 --seconds 2 "
+  const run_result r = run_under("timeout 60", "estimate --kernel L --warps 32767 --sigma L=1 --seconds 2 "
                                                "--exact-seconds 0.2 --backend cpu --json --quiet");
 
   ASSERT_EQ(r.code, 0) << r.err;

@@ -51,9 +51,10 @@ TEST(CliExact, StoppedRunReportsAnInterval) {
 }
 
 TEST(CliExact, EstimateProvesAnInterval) {
-  // W = 5: the exact search finishes within the default budget, so the interval is one value.
+  // W = 5: the exact search finishes (well within the budget, even under sanitizers on a loaded
+  // machine; it stops as soon as it is done), so the interval is one value.
   test::cli_result r = test::run_warpspan(
-      "estimate --kernel 5L9C2L9C --warps 5 --sigma L=1,C=4 --iterations 2000 --chains 4 --json --quiet");
+      "estimate --kernel 5L9C2L9C --warps 5 --sigma L=1,C=4 --iterations 2000 --chains 4 --exact-seconds 60 --json --quiet");
   ASSERT_EQ(r.code, 0) << r.err;
   json j = json::parse(r.out)["proven"];
   EXPECT_TRUE(j["exact"].get<bool>());
@@ -61,7 +62,7 @@ TEST(CliExact, EstimateProvesAnInterval) {
   EXPECT_EQ(j["upper"].get<int>(), 57);
   // W = 16: T(1..4) at least fit in the budget, so the upper end is at most 4 x T(4) = 180.
   r = test::run_warpspan(
-      "estimate --kernel 5L9C2L9C --warps 16 --sigma L=1,C=4 --iterations 2000 --chains 4 --json --quiet");
+      "estimate --kernel 5L9C2L9C --warps 16 --sigma L=1,C=4 --iterations 2000 --chains 4 --exact-seconds 12 --json --quiet");
   ASSERT_EQ(r.code, 0) << r.err;
   const json all = json::parse(r.out);
   j = all["proven"];
