@@ -28,10 +28,12 @@ inline std::string scratch(const std::string& suffix) {
   return ::testing::TempDir() + name + suffix;
 }
 
-/// Runs `warpspan ARGS` (a shell command line) and collects what it printed.
-inline cli_result run_warpspan(const std::string& args) {
+/// Runs `PREFIX warpspan ARGS` (a shell command line; PREFIX e.g. "timeout 20", may be empty) and
+/// collects what it printed.
+inline cli_result run_warpspan_under(const std::string& prefix, const std::string& args) {
   const std::string err_file = scratch(".stderr");
-  const std::string cmd = std::string(WARPSPAN_BINARY) + " " + args + " 2>" + err_file;
+  const std::string cmd =
+      (prefix.empty() ? std::string() : prefix + " ") + std::string(WARPSPAN_BINARY) + " " + args + " 2>" + err_file;
   cli_result r;
   FILE* pipe = popen(cmd.c_str(), "r");
   if (!pipe) return r;
@@ -44,6 +46,9 @@ inline cli_result run_warpspan(const std::string& args) {
   r.err.assign(std::istreambuf_iterator<char>(in), {});
   return r;
 }
+
+/// Runs `warpspan ARGS` (a shell command line) and collects what it printed.
+inline cli_result run_warpspan(const std::string& args) { return run_warpspan_under("", args); }
 
 inline int count_lines(const std::string& s) {
   int count = 0;

@@ -174,22 +174,8 @@ TEST(CliFiles, SmJsonOverflowsAreInputErrorsNamingTheField) {
   EXPECT_NE(b.err.find("1000000000000"), std::string::npos) << b.err;
 }
 
-/// `warpspan ARGS` under PREFIX (e.g. "timeout 20"), run from the source directory.
-run_result run_under(const std::string& prefix, const std::string& args) {
-  const std::string err_file = test::scratch(".stderr");
-  const std::string cmd = prefix + " " + std::string(WARPSPAN_BINARY) + " " + args + " 2>" + err_file;
-  run_result r;
-  FILE* pipe = popen(cmd.c_str(), "r");
-  if (!pipe) return r;
-  std::array<char, 4096> buf{};
-  std::size_t n;
-  while ((n = fread(buf.data(), 1, buf.size(), pipe)) > 0) r.out.append(buf.data(), n);
-  const int status = pclose(pipe);
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  std::ifstream in(err_file);
-  r.err.assign(std::istreambuf_iterator<char>(in), {});
-  return r;
-}
+/// `warpspan ARGS` under PREFIX (e.g. "timeout 20").
+run_result run_under(const std::string& prefix, const std::string& args) { return test::run_warpspan_under(prefix, args); }
 
 /// The makespan `build` gives the string of an estimate's JSON.
 int rebuilt_makespan(const std::string& problem_args, const nlohmann::json& j) {

@@ -272,19 +272,7 @@ TEST(CliDbf, LongSweepStreamsEveryVariantInOrder) {
 /// Runs `warpspan ARGS` and sends it SIG (INT, TERM) after two seconds (coreutils timeout; it kills
 /// the run 60 s later if the signal did not stop it, so a hang fails instead of blocking ctest).
 cli_result run_signalled(const std::string& sig, const std::string& args) {
-  const std::string err_file = scratch(".stderr");
-  const std::string cmd = "timeout --preserve-status -s " + sig + " -k 60 2 " + std::string(WARPSPAN_BINARY) + " " +
-                          args + " 2>" + err_file;
-  cli_result r;
-  FILE* pipe = popen(cmd.c_str(), "r");
-  if (!pipe) return r;
-  std::array<char, 4096> buf{};
-  std::size_t n;
-  while ((n = fread(buf.data(), 1, buf.size(), pipe)) > 0) r.out.append(buf.data(), n);
-  const int status = pclose(pipe);
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  r.err = read_text(err_file);
-  return r;
+  return test::run_warpspan_under("timeout --preserve-status -s " + sig + " -k 60 2", args);
 }
 
 TEST(CliDbf, BatchStopsOnSigintAndKeepsTheSetsDone) {
