@@ -69,7 +69,7 @@ TEST(SigmaOption, HugeTinyAndMalformedValuesAreInputErrors) {
       {"L=.", "not a number"},
   };
   for (const auto& [text, mention] : cases) {
-    const std::string msg = error_of([&] { sigma(text); });
+    const std::string msg = error_of([&, t = text] { sigma(t); });  // clang 14: no capture of a binding
     EXPECT_NE(msg.find(mention), std::string::npos) << text << " -> '" << msg << "'";
   }
 }
@@ -99,7 +99,7 @@ TEST(SmJson, NumbersBeyondADoubleNameTheField) {
       {R"({"warp_size": 32, "units": {"C": {"sigma": 1e-400}}})", "units.C.sigma"},
   };
   for (const auto& [text, mention] : cases) {
-    const std::string msg = error_of([&] { parse_sm_json(text, "big.json"); });
+    const std::string msg = error_of([&, t = text] { parse_sm_json(t, "big.json"); });
     EXPECT_EQ(msg.rfind("big.json", 0), 0u) << text << " -> '" << msg << "'";
     EXPECT_NE(msg.find(mention), std::string::npos) << text << " -> '" << msg << "'";
   }
@@ -114,7 +114,7 @@ TEST(SmJson, HugeIntegersAndSigmasAreInputErrors) {
       {R"({"warp_size": 32, "units": {"L": {"sigma": 0.0000001}}})", "units.L.sigma"},
   };
   for (const auto& [text, mention] : cases) {
-    const std::string msg = error_of([&] { parse_sm_json(text, "big.json"); });
+    const std::string msg = error_of([&, t = text] { parse_sm_json(t, "big.json"); });
     EXPECT_NE(msg.find(mention), std::string::npos) << text << " -> '" << msg << "'";
   }
 }
