@@ -43,6 +43,12 @@ inline std::string source_path(const std::string& relative) { return std::string
 namespace warpspan::test {
 /// True when the environment says GPU tests must run (WARPSPAN_REQUIRE_GPU=1: the CUDA emulation
 /// build in CI, and bench/run_on_gpu.sh on a real GPU): a GPU test that would skip fails instead.
+/// How many random instances a GPU test checks: `device` on a real GPU, `emulated` in the CUDA
+/// emulation build, which runs the kernels' threads one after another on the CPU (under the
+/// sanitizers in CI). The same code paths and configurations run either way; only the number of
+/// random instances and their sizes shrink.
+inline int gpu_test_size(int device, int emulated) { return ::warpspan::cuda_emulated() ? emulated : device; }
+
 inline bool gpu_required() {
   const char* v = std::getenv("WARPSPAN_REQUIRE_GPU");
   return v != nullptr && std::string(v) == "1";

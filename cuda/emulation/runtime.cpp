@@ -120,11 +120,15 @@ struct block_state {
   dim3 grid, block;
   uint3 block_idx;
   const std::function<void()>* body = nullptr;
-  std::vector<struct fiber> fibers;  // one per thread, made when the thread first starts as a fiber
+  // Per thread: 0 not started, 1 started as a fiber (suspended or running), 2 returned. The fiber
+  // records (a ucontext each, about 1 KiB) are made only for threads that start as fibers.
+  std::vector<unsigned char> status;
+  std::vector<std::unique_ptr<struct fiber>> fibers;
+  bool blank_ready = false;
   struct fiber* running = nullptr;   // the fiber now executing; null while the native thread runs
   unsigned native = 0;               // the thread running on the OS thread's own stack
   ucontext_t scheduler{};            // where a fiber returns to at a barrier or at its end
-  ucontext_t blank{};                // getcontext once per block; fibers are made from a copy
+  ucontext_t blank{};                // getcontext once per block (when a fiber is first needed)
   const void* scheduler_stack_bottom = nullptr;
   std::size_t scheduler_stack_size = 0;
   std::exception_ptr error;
@@ -156,7 +160,7 @@ namespace {
 // (for shared memory the 0xA5 fill), so its result differs from the CPU's. Blocks run in parallel
 // on a few OS threads, as on SMs.
 
-constexpr std::size_t fiber_stack_bytes = std::size_t{1} << 20;  // sanitizers need deep stacks
+constexpr std::size_t fiber_stack_bytes = std::size_t{256} << 10;  // kernels are shallow; ASan frames are larger
 
 #if defined(__SANITIZE_ADDRESS__)
 #define WARPSPAN_EMU_ASAN 1
@@ -238,9 +242,14 @@ void fiber_entry() {
 
 /// Runs thread t as a fiber until its next barrier or its end (starting it if it has not started).
 void step_fiber(block_state& b, unsigned t) {
-  fiber& f = b.fibers[t];
-  if (f.st == fiber::state::done) return;
-  if (f.st == fiber::state::not_started) {
+  if (b.status[t] == 2) return;
+  if (b.status[t] == 0) {
+    if (!b.blank_ready) {
+      getcontext(&b.blank);
+      b.blank_ready = true;
+    }
+    b.fibers[t] = std::make_unique<fiber>();
+    fiber& f = *b.fibers[t];
     f.stack = tls_stacks.get(t);
     f.where = b.context_of(t);
     f.context = b.blank;
@@ -249,7 +258,9 @@ void step_fiber(block_state& b, unsigned t) {
     f.context.uc_link = nullptr;
     makecontext(&f.context, fiber_entry, 0);
     f.st = fiber::state::suspended;
+    b.status[t] = 1;
   }
+  fiber& f = *b.fibers[t];
   const thread_context saved = tls_context;
   b.running = &f;
   tls_context = f.where;
@@ -263,6 +274,7 @@ void step_fiber(block_state& b, unsigned t) {
 #endif
   b.running = nullptr;
   tls_context = saved;
+  if (f.st == fiber::state::done) b.status[t] = 2;
 }
 
 void run_block(std::size_t block_index, dim3 grid, dim3 block, std::size_t smem, const std::function<void()>& body) {
@@ -278,26 +290,26 @@ void run_block(std::size_t block_index, dim3 grid, dim3 block, std::size_t smem,
   b.block_idx = uint3{static_cast<unsigned>(block_index % grid.x), static_cast<unsigned>(block_index / grid.x % grid.y),
                       static_cast<unsigned>(block_index / (std::size_t{grid.x} * grid.y))};
   b.body = &body;
+  b.status.assign(threads, 0);
   b.fibers.resize(threads);
-  getcontext(&b.blank);
   tls_block = &b;
   bool fibers_started = false;
   for (unsigned t = 0; t < threads; ++t) {
-    if (b.fibers[t].st != fiber::state::not_started) {
+    if (b.status[t] != 0) {
       fibers_started = true;
       break;  // a barrier started every thread: the rest go on as fibers below
     }
     b.native = t;
     tls_context = b.context_of(t);
     run_body(b);
-    b.fibers[t].st = fiber::state::done;
+    b.status[t] = 2;
   }
   if (fibers_started) {
     for (bool left = true; left;) {  // one phase per pass: each fiber to its next barrier or its end
       left = false;
       for (unsigned t = 0; t < threads; ++t) {
         step_fiber(b, t);
-        left = left || b.fibers[t].st != fiber::state::done;
+        left = left || b.status[t] != 2;
       }
     }
   }
@@ -426,7 +438,7 @@ void syncthreads() {
     return;
   }
   // The native thread: bring every other thread that has not returned to this barrier.
-  for (unsigned t = 0; t < b->fibers.size(); ++t)
+  for (unsigned t = 0; t < b->status.size(); ++t)
     if (t != b->native) step_fiber(*b, t);
 }
 

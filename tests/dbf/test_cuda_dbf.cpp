@@ -19,7 +19,7 @@ std::vector<unrolled_graph> random_graphs(std::uint64_t seed, int count, std::ui
 
 TEST(CudaDbf, RowKernelsMatchesCpu) {
   WARPSPAN_REQUIRE_GPU();
-  for (const auto& g : random_graphs(11, 30, 12, 2000)) {
+  for (const auto& g : random_graphs(11, test::gpu_test_size(30, 5), 12, test::gpu_test_size(2000, 600))) {
     const dbf_table ref = dbf_table_cpu(g, true);
     for (bool sm : {false, true})
       for (unsigned block : {32u, 256u, 1024u}) {
@@ -32,7 +32,7 @@ TEST(CudaDbf, RowKernelsMatchesCpu) {
 
 TEST(CudaDbf, BatchKernelMatchesCpu) {
   WARPSPAN_REQUIRE_GPU();
-  const std::vector<unrolled_graph> graphs = random_graphs(12, 300, 10, 500);
+  const std::vector<unrolled_graph> graphs = random_graphs(12, test::gpu_test_size(300, 40), 10, 500);
   std::vector<const unrolled_graph*> ptrs;
   for (const auto& g : graphs) ptrs.push_back(&g);
   for (bool sm : {false, true}) {
@@ -48,7 +48,7 @@ TEST(CudaDbf, BatchKernelMatchesCpu) {
 
 TEST(CudaDbf, DispatchMatchesCpu) {
   WARPSPAN_REQUIRE_GPU();
-  const std::vector<unrolled_graph> graphs = random_graphs(13, 5, 20, 10000);
+  const std::vector<unrolled_graph> graphs = random_graphs(13, test::gpu_test_size(5, 2), 20, test::gpu_test_size(10000, 2000));
   std::vector<const unrolled_graph*> ptrs;
   for (const auto& g : graphs) ptrs.push_back(&g);
   dbf_options cpu;

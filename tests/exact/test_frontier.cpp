@@ -89,7 +89,7 @@ TEST(ExactFrontier, LimitsAndRefusals) {
 TEST(ExactFrontier, CudaSearchMatchesCpu) {
   WARPSPAN_REQUIRE_GPU();
   std::mt19937_64 rng(7);
-  for (int k = 0; k < 60; ++k) {
+  for (int k = 0; k < test::gpu_test_size(60, 10); ++k) {
     const problem prob = random_problem(rng, 6);
     const exact_result cpu = exact_frontier_cpu(prob);
     const exact_result gpu = exact_frontier_cuda(prob);
@@ -97,7 +97,7 @@ TEST(ExactFrontier, CudaSearchMatchesCpu) {
     ASSERT_EQ(gpu.states, cpu.states) << k;
     ASSERT_EQ(build_schedule(prob, gpu.best_string).makespan, gpu.makespan) << k;
   }
-  for (int w = 4; w <= 7; ++w) {
+  for (int w = 4; w <= test::gpu_test_size(7, 5); ++w) {
     const problem voronoi = test::make("5L9C2L9C", w, 1, 4);
     EXPECT_EQ(exact_frontier_cuda(voronoi).makespan, exact_frontier_cpu(voronoi).makespan) << w;
   }

@@ -230,7 +230,7 @@ TEST(ExactSweep, CudaSweepOutOfDeviceMemoryGivesAnIntervalGpu) {
 TEST(ExactSweep, CudaSweepMatchesCpu) {
   WARPSPAN_REQUIRE_GPU();
   std::mt19937_64 rng(77);
-  for (int k = 0; k < 80; ++k) {
+  for (int k = 0; k < test::gpu_test_size(80, 12); ++k) {
     const problem prob = random_problem(rng, 7);
     for (const bool prune : {false, true}) {
       exact_options o;
@@ -244,7 +244,7 @@ TEST(ExactSweep, CudaSweepMatchesCpu) {
       ASSERT_EQ(build_schedule(prob, gpu.best_string).makespan, gpu.makespan) << k;
     }
   }
-  for (int w = 4; w <= 8; ++w) {
+  for (int w = 4; w <= test::gpu_test_size(8, 6); ++w) {
     const problem voronoi = test::make("5L9C2L9C", w, 1, 4);
     const exact_result cpu = exact_sweep_cpu(voronoi), gpu = exact_sweep_cuda(voronoi);
     EXPECT_EQ(gpu.makespan, cpu.makespan) << w;
