@@ -104,7 +104,9 @@ exact_result exact_frontier_cuda(const problem& prob, const exact_options& optio
     }
     r.states += next.size();
     levels.emplace_back(next.size());
-    thrust::copy(next.begin(), next.end(), levels.back().begin());
+    // An empty level has no host storage to copy into (begin() of an empty vector may be null,
+    // which UBSan reports in the emulation build).
+    if (!next.empty()) thrust::copy(next.begin(), next.end(), levels.back().begin());
     level.swap(next);
     const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (r.states > max_states) r.stop_reason = "state limit (" + std::to_string(max_states) + " states) reached";
