@@ -36,6 +36,17 @@ problem random_problem(Rng& rng, int max_warps, int max_length) {
   return make(kernel, 1 + static_cast<int>(rng() % max_warps), sigma[0], sigma[1], sigma[2], sigma[3], schedulers);
 }
 
+/// The message of the input_error `f` throws ("" when it throws none).
+template <typename F>
+std::string error_of(F&& f) {
+  try {
+    f();
+  } catch (const ::warpspan::input_error& e) {
+    return e.what();
+  }
+  return "";
+}
+
 inline std::string source_path(const std::string& relative) { return std::string(WARPSPAN_SOURCE_DIR) + "/" + relative; }
 
 }  // namespace warpspan::test

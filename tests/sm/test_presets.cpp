@@ -6,6 +6,7 @@
 #include <fstream>
 #include <string>
 
+#include "test_util.hpp"
 #include "warpspan/core/error.hpp"
 #include "warpspan/sm/kernel_string.hpp"
 #include "warpspan/sm/presets.hpp"
@@ -19,15 +20,7 @@ constexpr int C = static_cast<int>(unit::C);
 constexpr int S = static_cast<int>(unit::S);
 constexpr int D = static_cast<int>(unit::D);
 
-template <typename F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const input_error& e) {
-    return e.what();
-  }
-  return "";
-}
+using test::error_of;
 
 TEST(Presets, AllFivePresentAndSorted) {
   const auto& presets = sm_presets();

@@ -4,6 +4,7 @@
 #include <fstream>
 #include <string>
 
+#include "test_util.hpp"
 #include "warpspan/core/error.hpp"
 #include "warpspan/sm/kernel_string.hpp"
 #include "warpspan/sm/ptx.hpp"
@@ -17,16 +18,7 @@ std::string walk(std::string_view text, const ptx_options& options = {}) {
   return to_run_length(import_ptx(text, options, "t.ptx").kernel);
 }
 
-/// The message of the input_error `f` throws ("" when it throws none).
-template <typename F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const input_error& e) {
-    return e.what();
-  }
-  return "";
-}
+using test::error_of;
 
 TEST(PtxClassify, DefaultTable) {
   const std::map<std::string, unit> none;

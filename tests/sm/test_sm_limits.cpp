@@ -7,6 +7,7 @@
 #include <fstream>
 #include <string>
 
+#include "test_util.hpp"
 #include "warpspan/core/error.hpp"
 #include "warpspan/sm/kernel_string.hpp"
 #include "warpspan/sm/presets.hpp"
@@ -17,17 +18,8 @@ namespace warpspan {
 namespace {
 
 constexpr int L = static_cast<int>(unit::L);
-constexpr int C = static_cast<int>(unit::C);
 
-template <typename F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const input_error& e) {
-    return e.what();
-  }
-  return "";
-}
+using test::error_of;
 
 normalized_sm sigma(const std::string& text) {
   sm_config sm;
