@@ -157,11 +157,15 @@ namespace warpspan::emu {
 // Hooks for the project's tests (declared for them in tests/emulation_hooks.hpp).
 /// Streams created and not yet destroyed.
 std::size_t live_streams();
+/// Successful device allocations so far.
+std::size_t allocation_count();
 /// Makes the emulated device this small (bytes; 0: back to 80 GiB), to test out-of-memory paths.
 void set_memory_limit(std::size_t bytes);
 cudaError_t set_function_attribute(const void* function, cudaFuncAttribute attr, int value);
+/// cudaOccupancyMaxPotentialBlockSize(VariableSMem): `smem_of(block)` is the dynamic shared memory
+/// a block of that many threads asks for.
 cudaError_t occupancy_max_potential_block_size(int* min_grid, int* block, const void* function,
-                                               std::size_t dynamic_smem, int block_limit);
+                                               const std::function<std::size_t(int)>& smem_of, int block_limit);
 }  // namespace warpspan::emu
 
 template <class T>
@@ -171,8 +175,17 @@ cudaError_t cudaFuncSetAttribute(T* function, cudaFuncAttribute attr, int value)
 template <class T>
 cudaError_t cudaOccupancyMaxPotentialBlockSize(int* min_grid, int* block, T* function, std::size_t dynamic_smem = 0,
                                                int block_limit = 0) {
-  return warpspan::emu::occupancy_max_potential_block_size(min_grid, block, reinterpret_cast<const void*>(function),
-                                                           dynamic_smem, block_limit);
+  return warpspan::emu::occupancy_max_potential_block_size(
+      min_grid, block, reinterpret_cast<const void*>(function), [dynamic_smem](int) { return dynamic_smem; },
+      block_limit);
+}
+template <class T, class SmemOf>
+cudaError_t cudaOccupancyMaxPotentialBlockSizeVariableSMem(int* min_grid, int* block, T* function, SmemOf smem_of,
+                                                           int block_limit = 0, unsigned flags = 0) {
+  (void)flags;
+  return warpspan::emu::occupancy_max_potential_block_size(
+      min_grid, block, reinterpret_cast<const void*>(function),
+      [&smem_of](int threads) { return static_cast<std::size_t>(smem_of(threads)); }, block_limit);
 }
 
 // ---- Inside kernels.

@@ -48,6 +48,7 @@ std::map<std::uintptr_t, std::size_t>& allocations() {
   return a;
 }
 std::size_t allocated_bytes = 0;
+std::size_t allocation_calls = 0;  // successful cudaMalloc / cudaMallocAsync calls
 std::size_t memory_limit = 0;  // 0: the whole emulated device
 std::size_t device_memory() { return memory_limit > 0 ? memory_limit : total_memory; }
 
@@ -469,6 +470,11 @@ void launch(const void* function, dim3 grid, dim3 block, std::size_t dynamic_sme
   executor::get().run(blocks, grid, block, dynamic_smem, thread_body);
 }
 
+std::size_t allocation_count() {
+  std::lock_guard<std::mutex> lock(memory_mutex);
+  return allocation_calls;
+}
+
 std::size_t live_streams() {
   std::lock_guard<std::mutex> lock(handle_mutex);
   return streams.size();
@@ -492,18 +498,27 @@ cudaError_t set_function_attribute(const void* function, cudaFuncAttribute attr,
 }
 
 cudaError_t occupancy_max_potential_block_size(int* min_grid, int* block, const void* function,
-                                               std::size_t dynamic_smem, int block_limit) {
-  if (!min_grid || !block || !function) return record(cudaErrorInvalidValue);
+                                               const std::function<std::size_t(int)>& smem_of, int block_limit) {
+  if (!min_grid || !block || !function || !smem_of) return record(cudaErrorInvalidValue);
   // The device's answer for a kernel without register pressure: the largest block (a multiple of
-  // the warp size) whose shared memory lets the most threads be resident per SM.
+  // the warp size) whose shared memory lets the most threads be resident per SM. A block size
+  // whose shared memory exceeds the kernel's limit (48 KiB unless raised) cannot run at all.
+  std::size_t smem_limit = shared_default;
+  {
+    std::lock_guard<std::mutex> lock(attribute_mutex);
+    const auto it = max_dynamic_shared().find(function);
+    if (it != max_dynamic_shared().end()) smem_limit = std::max(smem_limit, it->second);
+  }
   const unsigned limit = block_limit > 0 ? std::min<unsigned>(static_cast<unsigned>(block_limit), max_block_threads)
                                          : max_block_threads;
   unsigned best_block = 32, best_threads = 0;
   for (unsigned b = 32; b <= limit; b += 32) {
+    const std::size_t smem = smem_of(static_cast<int>(b));
+    if (smem > smem_limit) continue;
     unsigned resident = 2048 / b;
-    if (dynamic_smem > 0) resident = std::min<unsigned>(resident, static_cast<unsigned>(shared_per_sm / dynamic_smem));
+    if (smem > 0) resident = std::min<unsigned>(resident, static_cast<unsigned>(shared_per_sm / smem));
     resident = std::min(resident, 32u);
-    if (resident * b >= best_threads) {
+    if (resident * b >= best_threads && resident > 0) {
       best_threads = resident * b;
       best_block = b;
     }
@@ -628,6 +643,7 @@ cudaError_t cudaMalloc(void** ptr, std::size_t bytes) {
   if (!p) return record(cudaErrorMemoryAllocation);
   allocations()[reinterpret_cast<std::uintptr_t>(p)] = bytes;
   allocated_bytes += bytes;
+  ++allocation_calls;
   *ptr = p;
   return cudaSuccess;
 }

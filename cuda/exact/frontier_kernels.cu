@@ -4,7 +4,9 @@
 // successors, an exclusive scan gives every state its output range, a second pass writes them,
 // and the next level is the sorted, deduplicated result. The "all done" state is the largest key,
 // so a level containing it ends with it. Levels are copied back for the witness, which the host
-// backtracks exactly as the CPU search does.
+// backtracks exactly as the CPU search does. Counts and offsets are kept across levels and only
+// grow; Thrust's temporaries come from a device_pool; the sort is a radix sort on the 128-bit keys
+// (see sweep_kernels.cu).
 #include <thrust/binary_search.h>
 #include <thrust/device_vector.h>
 #include <thrust/execution_policy.h>
@@ -15,6 +17,8 @@
 #include <chrono>
 
 #include "common/cuda_check.cuh"
+#include "common/device_pool.cuh"
+#include "exact/key_order.cuh"
 #include "common/launch.cuh"
 #include "warpspan/core/error.hpp"
 #include "warpspan/core/interrupt.hpp"
@@ -49,11 +53,6 @@ __global__ void write_successors(frontier_view v, const packed_state* level, std
     while (e.advance(v));
 }
 
-/// Orders packed states as unsigned 128-bit integers (merge sort: no radix sort for 128-bit keys).
-struct state_less {
-  __host__ __device__ bool operator()(packed_state a, packed_state b) const { return a < b; }
-};
-
 unsigned blocks_for(std::size_t n) { return static_cast<unsigned>((n + block_threads - 1) / block_threads); }
 
 }  // namespace
@@ -68,26 +67,36 @@ exact_result exact_frontier_cuda(const problem& prob, const exact_options& optio
   exact_result r;
   r.states = 1;
   std::uint32_t last_done = 0;
+  device_pool pool;
+  thrust::device_vector<std::uint64_t> counts, offsets;  // kept across levels; they only grow
+  const auto usable = [&pool] {
+    std::size_t free = 0, all = 0;
+    WARPSPAN_CUDA_TRY(cudaMemGetInfo(&free, &all));
+    return free + pool.cached_bytes();
+  };
   while (!level.empty()) {
     const std::size_t n = level.size();
-    {  // counts and offsets are accounted before they are allocated (a bad_alloc loses the interval)
-      std::size_t free = 0, all = 0;
-      WARPSPAN_CUDA_TRY(cudaMemGetInfo(&free, &all));
-      if (n * sizeof(std::uint64_t) * 2 > free) {
-        r.stop_reason = "GPU memory: the counts of a level of " + std::to_string(n) + " states do not fit";
-        break;
-      }
+    // counts and offsets are accounted before they are allocated (a bad_alloc loses the interval)
+    const std::size_t grow = n > counts.capacity() ? 2 * n * sizeof(std::uint64_t) : 0;
+    if (grow + (std::size_t{1} << 20) > usable()) {
+      r.stop_reason = "GPU memory: the counts of a level of " + std::to_string(n) + " states do not fit";
+      break;
     }
-    thrust::device_vector<std::uint64_t> counts(n), offsets(n);
+    if (grow) {
+      counts = thrust::device_vector<std::uint64_t>();
+      offsets = thrust::device_vector<std::uint64_t>();
+      counts.reserve(n);
+      offsets.reserve(n);
+    }
+    counts.resize(n);
+    offsets.resize(n);
     WARPSPAN_LAUNCH(count_successors, blocks_for(n), block_threads, 0, nullptr)(v, thrust::raw_pointer_cast(level.data()), n,
                                                        thrust::raw_pointer_cast(counts.data()));
     WARPSPAN_CUDA_CHECK_LAST();
-    thrust::exclusive_scan(thrust::device, counts.begin(), counts.end(), offsets.begin(), std::uint64_t{0});
+    thrust::exclusive_scan(thrust::device(pool), counts.begin(), counts.end(), offsets.begin(), std::uint64_t{0});
     const std::uint64_t total = static_cast<std::uint64_t>(offsets.back()) + static_cast<std::uint64_t>(counts.back());
-    std::size_t free = 0, all = 0;
-    WARPSPAN_CUDA_TRY(cudaMemGetInfo(&free, &all));
     // The successors, plus room for the sort's temporary copy.
-    if (total * sizeof(packed_state) * 3 > free) {
+    if (total * sizeof(packed_state) * 3 > usable()) {
       r.stop_reason = "GPU memory: a level of " + std::to_string(total) + " successors does not fit";
       break;
     }
@@ -96,8 +105,8 @@ exact_result exact_frontier_cuda(const problem& prob, const exact_options& optio
                                                        thrust::raw_pointer_cast(offsets.data()),
                                                        thrust::raw_pointer_cast(next.data()));
     WARPSPAN_CUDA_CHECK_LAST();
-    thrust::sort(thrust::device, next.begin(), next.end(), state_less{});
-    next.erase(thrust::unique(thrust::device, next.begin(), next.end()), next.end());
+    thrust::sort(thrust::device(pool), next.begin(), next.end(), key_order{});
+    next.erase(thrust::unique(thrust::device(pool), next.begin(), next.end()), next.end());
     if (!next.empty() && static_cast<packed_state>(next.back()) == done) {
       last_done = static_cast<std::uint32_t>(levels.size());
       next.pop_back();  // finished: no successors

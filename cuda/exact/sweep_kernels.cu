@@ -6,6 +6,12 @@
 // counts laid out j-major gives every (j, state) its place, so a second pass writes the successors
 // of each j into one contiguous segment, which is appended to the buffer of sum + j. The successor
 // enumeration and the bound are the host/device code of include/warpspan/exact/frontier.hpp.
+//
+// Memory: the per-level arrays (counts, offsets, flags, successors, the witness's copy) are kept
+// for the whole sweep and only grow, and Thrust's temporaries come from a device_pool, so a level
+// allocates nothing that an earlier level of the same size already had. Keys are sorted with
+// thrust::less on the 128-bit packed state, which Thrust sends to CUB's radix sort (see
+// exact/key_order.cuh); only the expanded states that the witness needs are copied back.
 #include <thrust/copy.h>
 #include <thrust/count.h>
 #include <thrust/device_vector.h>
@@ -18,6 +24,8 @@
 #include <memory>
 
 #include "common/cuda_check.cuh"
+#include "common/device_pool.cuh"
+#include "exact/key_order.cuh"
 #include "common/launch.cuh"
 #include "warpspan/core/error.hpp"
 #include "warpspan/core/interrupt.hpp"
@@ -35,9 +43,6 @@ constexpr std::size_t compact_entries = std::size_t{1} << 26;
 
 unsigned blocks_for(std::size_t n) { return static_cast<unsigned>((n + block_threads - 1) / block_threads); }
 
-struct state_less {
-  __host__ __device__ bool operator()(packed_state a, packed_state b) const { return a < b; }
-};
 struct state_equal {
   __host__ __device__ bool operator()(packed_state a, packed_state b) const { return a == b; }
 };
@@ -108,28 +113,28 @@ std::size_t free_device_bytes() {
   return free;
 }
 
+/// Bytes that making `v` hold `n` elements adds to what it holds now.
+template <class V>
+std::size_t growth_bytes(const V& v, std::size_t n) {
+  return n > v.capacity() ? (n - v.capacity()) * sizeof(typename V::value_type) : 0;
+}
+
+/// Makes `v` hold `n` elements (their values are about to be overwritten), keeping its storage
+/// when it is large enough and otherwise freeing it before allocating the larger one.
+template <class V>
+void ensure_size(V& v, std::size_t n) {
+  if (n > v.capacity()) {
+    v.clear();
+    v.shrink_to_fit();
+    v.reserve(n);
+  }
+  v.resize(n);
+}
+
 /// (state, way in) pairs, possibly repeated.
 struct pending_buffer {
-  /// What reduce() allocates: the sort's scratch (about one more copy of the pairs) and the reduced
-  /// copy, accounted before anything is allocated.
-  std::size_t reduce_bytes() const { return keys.size() * (sizeof(packed_state) + sizeof(std::uint32_t)) * 2; }
-
   thrust::device_vector<packed_state> keys;
   thrust::device_vector<std::uint32_t> way;
-
-  /// Sorts by state and keeps each once with its largest way in.
-  void reduce() {
-    if (keys.empty()) return;
-    thrust::sort_by_key(thrust::device, keys.begin(), keys.end(), way.begin(), state_less{});
-    thrust::device_vector<packed_state> k(keys.size());
-    thrust::device_vector<std::uint32_t> w(keys.size());
-    const auto ends = thrust::reduce_by_key(thrust::device, keys.begin(), keys.end(), way.begin(), k.begin(), w.begin(),
-                                            state_equal{}, way_max{});
-    k.resize(ends.first - k.begin());
-    w.resize(ends.second - w.begin());
-    keys.swap(k);
-    way.swap(w);
-  }
 };
 
 class cuda_sweep final : public exact_detail::sweep_pass {
@@ -145,11 +150,11 @@ class cuda_sweep final : public exact_detail::sweep_pass {
     thrust::device_vector<unsigned> reached(1, 0u);
     for (std::uint32_t sum = 0; sum <= last_sum_; ++sum) {
       pending_buffer& here = ring_[sum % (reach_ + 1)];
-      if (here.reduce_bytes() > free_device_bytes()) {
+      if (reduce_bytes(here) > usable_bytes()) {
         stop_ = "GPU memory: " + std::to_string(here.keys.size()) + " pending states of one progress sum cannot be sorted";
         break;  // `here` stays held, unreduced: its states count toward the proven upper end
       }
-      here.reduce();
+      reduce(here);
       const std::size_t n = here.keys.size();
       states_ += n;
       if (n > 0) expand(sum, here, reached);
@@ -179,71 +184,139 @@ class cuda_sweep final : public exact_detail::sweep_pass {
   }
 
  private:
+  /// Device memory free now or held in the pool's cache.
+  std::size_t usable_bytes() const { return free_device_bytes() + pool_.cached_bytes(); }
+
+  /// What reduce() may allocate: the sort's scratch (about one more copy of the pairs, from the
+  /// pool) and the reduced copy's growth.
+  std::size_t reduce_bytes(const pending_buffer& b) const {
+    const std::size_t n = b.keys.size();
+    return n * (sizeof(packed_state) + sizeof(std::uint32_t)) + growth_bytes(reduced_keys_, n) +
+           growth_bytes(reduced_way_, n);
+  }
+
+  /// Sorts the pairs by state (radix sort) and keeps each state once with its largest way in. The
+  /// reduced pairs go to the spare vectors, which then trade places with the buffer's, so the
+  /// storage of both is reused.
+  void reduce(pending_buffer& b) {
+    if (b.keys.empty()) return;
+    thrust::sort_by_key(thrust::device(pool_), b.keys.begin(), b.keys.end(), b.way.begin(), key_order{});
+    ensure_size(reduced_keys_, b.keys.size());
+    ensure_size(reduced_way_, b.keys.size());
+    const auto ends = thrust::reduce_by_key(thrust::device(pool_), b.keys.begin(), b.keys.end(), b.way.begin(),
+                                            reduced_keys_.begin(), reduced_way_.begin(), state_equal{}, way_max{});
+    reduced_keys_.resize(ends.first - reduced_keys_.begin());
+    reduced_way_.resize(ends.second - reduced_way_.begin());
+    b.keys.swap(reduced_keys_);
+    b.way.swap(reduced_way_);
+  }
+
   void expand(std::uint32_t sum, pending_buffer& here, thrust::device_vector<unsigned>& reached) {
     const std::size_t n = here.keys.size();
     const packed_state* keys = thrust::raw_pointer_cast(here.keys.data());
     const std::uint32_t* way = thrust::raw_pointer_cast(here.way.data());
-    // Counts, offsets and flags, accounted before they are allocated.
-    if (reach_ * n * sizeof(std::uint64_t) * 2 + n > free_device_bytes()) {
+    // Counts, offsets and flags (their growth, and the scan's scratch), accounted before they are
+    // allocated.
+    if (growth_bytes(counts_, reach_ * n) + growth_bytes(offsets_, reach_ * n) + growth_bytes(expanded_, n) +
+            (std::size_t{1} << 20) > usable_bytes()) {
       stop_ = "GPU memory: the successor counts of " + std::to_string(n) + " states do not fit";
       return;
     }
-    thrust::device_vector<std::uint64_t> counts(reach_ * n), offsets(reach_ * n);
-    thrust::device_vector<std::uint8_t> expanded(n);
+    ensure_size(counts_, reach_ * n);
+    ensure_size(offsets_, reach_ * n);
+    ensure_size(expanded_, n);
+    thrust::device_vector<std::uint64_t>& counts = counts_;
+    thrust::device_vector<std::uint64_t>& offsets = offsets_;
+    thrust::device_vector<std::uint8_t>& expanded = expanded_;
     WARPSPAN_LAUNCH(sweep_count, blocks_for(n), block_threads, 0, nullptr)(v_, keys, way, n, reach_, floor_, o_.prune ? 1 : 0,
                                                   thrust::raw_pointer_cast(counts.data()),
                                                   thrust::raw_pointer_cast(expanded.data()),
                                                   thrust::raw_pointer_cast(reached.data()));
     WARPSPAN_CUDA_CHECK_LAST();
-    thrust::exclusive_scan(thrust::device, counts.begin(), counts.end(), offsets.begin(), std::uint64_t{0});
+    thrust::exclusive_scan(thrust::device(pool_), counts.begin(), counts.end(), offsets.begin(), std::uint64_t{0});
     const std::uint64_t total = static_cast<std::uint64_t>(offsets.back()) + static_cast<std::uint64_t>(counts.back());
-    const std::size_t expanded_count = thrust::count_if(thrust::device, expanded.begin(), expanded.end(), is_set{});
+    const std::size_t expanded_count = thrust::count_if(thrust::device(pool_), expanded.begin(), expanded.end(), is_set{});
     pruned_ += n - expanded_count - (sum == last_sum_ ? n : 0);
-    if (keeping_) {  // the expanded states, for the witness
-      const std::vector<packed_state> k = to_host(here.keys);
-      const std::vector<std::uint32_t> w = to_host(here.way);
-      const std::vector<std::uint8_t> f = to_host(expanded);
-      std::vector<exact_detail::sweep_entry> kept;
-      kept.reserve(expanded_count);
-      for (std::size_t i = 0; i < n; ++i)
-        if (f[i]) kept.push_back({k[i], static_cast<std::uint16_t>(w[i])});
-      keep(sum, kept);
-    }
+    if (keeping_) keep_expanded(sum, here, expanded_count);
     if (total == 0) return;
-    std::size_t free = 0, all = 0;
-    WARPSPAN_CUDA_TRY(cudaMemGetInfo(&free, &all));
-    // The successors, their copy into the pending buffers, and room for a sort of those.
-    if (total * (sizeof(packed_state) + sizeof(std::uint32_t)) * 4 > free) {
-      stop_ = "GPU memory: " + std::to_string(total) + " successors of one progress sum do not fit";
-      return;
-    }
-    thrust::device_vector<packed_state> out_keys(total);
-    thrust::device_vector<std::uint32_t> out_way(total);
-    WARPSPAN_LAUNCH(sweep_write, blocks_for(n), block_threads, 0, nullptr)(v_, keys, way, n, reach_, thrust::raw_pointer_cast(expanded.data()),
-                                                  thrust::raw_pointer_cast(offsets.data()),
-                                                  thrust::raw_pointer_cast(out_keys.data()),
-                                                  thrust::raw_pointer_cast(out_way.data()));
-    WARPSPAN_CUDA_CHECK_LAST();
     // Segment j (issues j + 1) starts at offsets[j * n].
     std::vector<std::uint64_t> begin(reach_ + 1);
     for (std::uint32_t j = 0; j < reach_; ++j)
       WARPSPAN_CUDA_TRY(cudaMemcpy(&begin[j], thrust::raw_pointer_cast(offsets.data()) + j * n, sizeof(std::uint64_t),
                                    cudaMemcpyDeviceToHost));
     begin[reach_] = total;
+    // The successors' growth, the pending buffers' growth (a buffer that grows is copied into its
+    // new storage, both alive at once), and room for a sort of the largest.
+    const std::size_t pair = sizeof(packed_state) + sizeof(std::uint32_t);
+    std::size_t need = growth_bytes(out_keys_, total) + growth_bytes(out_way_, total);
+    std::size_t largest = 0;
+    for (std::uint32_t j = 0; j < reach_; ++j) {
+      const pending_buffer& to = ring_[(sum + j + 1) % (reach_ + 1)];
+      const std::size_t size = to.keys.size() + (begin[j + 1] - begin[j]);
+      need += append_capacity(to.keys, size) * pair;
+      largest = std::max(largest, size);
+    }
+    need += std::min<std::size_t>(largest, compact_entries) * pair;
+    if (need > usable_bytes()) {
+      stop_ = "GPU memory: " + std::to_string(total) + " successors of one progress sum do not fit";
+      return;
+    }
+    ensure_size(out_keys_, total);
+    ensure_size(out_way_, total);
+    WARPSPAN_LAUNCH(sweep_write, blocks_for(n), block_threads, 0, nullptr)(
+        v_, keys, way, n, reach_, thrust::raw_pointer_cast(expanded.data()), thrust::raw_pointer_cast(offsets.data()),
+        thrust::raw_pointer_cast(out_keys_.data()), thrust::raw_pointer_cast(out_way_.data()));
+    WARPSPAN_CUDA_CHECK_LAST();
     for (std::uint32_t j = 0; j < reach_; ++j) {
       if (begin[j + 1] == begin[j]) continue;
       pending_buffer& to = ring_[(sum + j + 1) % (reach_ + 1)];
       const std::size_t old = to.keys.size(), add = begin[j + 1] - begin[j];
+      if (const std::size_t grow = append_capacity(to.keys, old + add)) {
+        to.keys.reserve(grow);
+        to.way.reserve(grow);
+      }
       to.keys.resize(old + add);
       to.way.resize(old + add);
-      thrust::copy(thrust::device, out_keys.begin() + begin[j], out_keys.begin() + begin[j + 1], to.keys.begin() + old);
-      thrust::copy(thrust::device, out_way.begin() + begin[j], out_way.begin() + begin[j + 1], to.way.begin() + old);
-      if (to.keys.size() > compact_entries) to.reduce();
+      thrust::copy(thrust::device(pool_), out_keys_.begin() + begin[j], out_keys_.begin() + begin[j + 1],
+                   to.keys.begin() + old);
+      thrust::copy(thrust::device(pool_), out_way_.begin() + begin[j], out_way_.begin() + begin[j + 1],
+                   to.way.begin() + old);
+      if (to.keys.size() > compact_entries) reduce(to);
     }
+  }
+
+  /// The capacity a pending buffer takes to hold `size` entries: 0 if it already can, else half as
+  /// much again as it had (fewer copies as it grows) and at least `size`.
+  static std::size_t append_capacity(const thrust::device_vector<packed_state>& v, std::size_t size) {
+    if (size <= v.capacity()) return 0;
+    return std::max(size, v.capacity() + v.capacity() / 2);
+  }
+
+  /// The expanded states of this sum, for the witness: gathered on the device, and only they (not
+  /// every state with its flag) copied back.
+  void keep_expanded(std::uint32_t sum, const pending_buffer& here, std::size_t expanded_count) {
+    ensure_size(kept_keys_, expanded_count);
+    ensure_size(kept_way_, expanded_count);
+    thrust::copy_if(thrust::device(pool_), here.keys.begin(), here.keys.end(), expanded_.begin(), kept_keys_.begin(),
+                    is_set{});
+    thrust::copy_if(thrust::device(pool_), here.way.begin(), here.way.end(), expanded_.begin(), kept_way_.begin(),
+                    is_set{});
+    const std::vector<packed_state> k = to_host(kept_keys_);
+    const std::vector<std::uint32_t> w = to_host(kept_way_);
+    std::vector<exact_detail::sweep_entry> kept(expanded_count);
+    for (std::size_t i = 0; i < expanded_count; ++i) kept[i] = {k[i], static_cast<std::uint16_t>(w[i])};
+    keep(sum, kept);
   }
 
   const exact_options& o_;
   std::vector<pending_buffer> ring_;  // [sum % (reach + 1)]
+  // Kept for the whole sweep (see the top of the file). The pool holds only Thrust's temporaries,
+  // all handed back by the time a Thrust call returns.
+  device_pool pool_;
+  thrust::device_vector<packed_state> reduced_keys_, out_keys_, kept_keys_;
+  thrust::device_vector<std::uint32_t> reduced_way_, out_way_, kept_way_;
+  thrust::device_vector<std::uint64_t> counts_, offsets_;
+  thrust::device_vector<std::uint8_t> expanded_;
 };
 
 }  // namespace

@@ -1,8 +1,12 @@
 // CUDA backend of the annealing chains: one thread runs one chain with the shared host/device
-// step (include/warpspan/makespan/anneal.hpp). The instruction types are staged in shared memory
-// at block start; a chain's working state (schedule, counters, string) is copied into shared memory
-// for the launch when a block's worth fits there ("on chip"), and otherwise stays in global memory.
-// The best string always lives in global memory (it is written only on improvement).
+// step (include/warpspan/makespan/anneal.hpp), through an interleaved view of the chain's state
+// (chains.hpp: element k of chain c at k * chains + c), so that a warp's 32 chains touch 32
+// neighbouring elements. The instruction types are staged in shared memory at block start. A
+// chain's working state is copied into shared memory for the launch when a block's worth fits
+// there ("on chip", interleaved by thread, so each thread keeps to its own banks), and otherwise
+// is used in place in global memory. The best string always lives in global memory (it is
+// written only on improvement). The block size comes from the occupancy calculator and the
+// default chain count fills the device (plan_cuda_chains()).
 #include <algorithm>
 #include <cstring>
 #include <stdexcept>
@@ -12,29 +16,30 @@
 #include "common/device_buffer.cuh"
 #include "common/stream.cuh"
 #include "warpspan/core/backend.hpp"
+#include "warpspan/core/error.hpp"
 #include "warpspan/makespan/chains.hpp"
 
 namespace warpspan {
 
 namespace {
 
-constexpr int block_threads = 64;
-// Shared memory we allow one block to take for on-chip chain state (an H100 SM has 228 KiB; two
-// blocks per SM should fit).
+/// The largest block the kernel is compiled for, and the blocks of that size an SM should hold at
+/// once: __launch_bounds__(256, 3) caps registers at 85 a thread (ptxas, sm_90: 80 registers, no
+/// spills, in all three variants; with (256) alone it chose 48 to 64 registers and spilled).
+constexpr int max_block_threads = 256;
+constexpr int min_blocks_per_sm = 3;
+/// On chip only when a block of at least two warps fits in this much shared memory (an H100 SM has
+/// 228 KiB; two such blocks should fit).
+constexpr int min_on_chip_block = 64;
 constexpr std::size_t on_chip_budget = 96 * 1024;
 
-__device__ __forceinline__ void copy_words(unsigned char* dst, const unsigned char* src, std::size_t bytes) {
-  // Layouts are multiples of 16 bytes and 16-byte aligned.
-  auto* d = reinterpret_cast<uint4*>(dst);
-  const auto* s = reinterpret_cast<const uint4*>(src);
-  for (std::size_t k = 0; k < bytes / 16; ++k) d[k] = s[k];
-}
+std::size_t types_bytes_of(const problem_view& p) { return (p.instructions + 15u) / 16u * 16u; }
 
 template <bool OnChip, bool StageTypes>
-__global__ void __launch_bounds__(block_threads)
-    anneal_kernel(problem_view p, chain_layout layout, std::size_t work_bytes, unsigned char* blocks,
-                  chain_state* states, const std::uint32_t* ids, anneal_params params, std::uint32_t chains,
-                  std::uint64_t count, int init) {
+__global__ void __launch_bounds__(max_block_threads, min_blocks_per_sm)
+    anneal_kernel(problem_view p, chain_layout layout, unsigned char* base, chain_state* states,
+                  const std::uint32_t* ids, anneal_params params, std::uint32_t chains, std::uint64_t count,
+                  int init) {
   WARPSPAN_DYNAMIC_SHARED(unsigned char, smem);
   // Stage the instruction types for the whole block (unless they do not fit: then every thread
   // reads them from global memory).
@@ -48,21 +53,97 @@ __global__ void __launch_bounds__(block_threads)
 
   const std::uint32_t chain = blockIdx.x * blockDim.x + threadIdx.x;
   if (chain >= chains) return;
-  unsigned char* global_block = blocks + static_cast<std::size_t>(chain) * layout.bytes;
-  unsigned char* work = global_block;
-  if constexpr (OnChip) {
-    work = smem + types_bytes + static_cast<std::size_t>(threadIdx.x) * work_bytes;
-    copy_words(work, global_block, work_bytes);
-  }
-  const chain_view view = chain_view_at(work, layout);
-  std::uint16_t* best = chain_best_at(global_block, layout);
+  const interleaved_chain_view global = interleaved_view_at(base, layout, chains, chain);
+  const strided_ptr<std::uint16_t> best = interleaved_best_at(base, layout, chains, chain);
   chain_state s = states[chain];
-  if (init)
-    anneal_init(p, view, best, s);
-  else
-    anneal_run(p, view, best, s, params, ids[chain], count);
+  if constexpr (OnChip) {
+    // The block's working states, interleaved by thread, after the staged types.
+    const interleaved_chain_view local = interleaved_view_at(smem + types_bytes, layout, blockDim.x, threadIdx.x);
+    if (init) {
+      for (std::uint32_t k = 0; k < p.length; ++k) local.str[k] = global.str[k];
+      anneal_init(p, local, best, s);
+    } else {
+      copy_working_state(p, local, global);
+      anneal_run(p, local, best, s, params, ids[chain], count);
+    }
+    copy_working_state(p, global, local);
+  } else {
+    if (init)
+      anneal_init(p, global, best, s);
+    else
+      anneal_run(p, global, best, s, params, ids[chain], count);
+  }
   states[chain] = s;
-  if constexpr (OnChip) copy_words(global_block, work, work_bytes);
+}
+
+/// Copies chain `chain`'s best string (strided in the interleaved region) into `out`.
+__global__ void gather_best(chain_layout layout, unsigned char* base, std::uint32_t chains, std::uint32_t chain,
+                            std::uint32_t length, std::uint16_t* out) {
+  const strided_ptr<std::uint16_t> best = interleaved_best_at(base, layout, chains, chain);
+  for (std::uint32_t k = blockIdx.x * blockDim.x + threadIdx.x; k < length; k += gridDim.x * blockDim.x)
+    out[k] = best[k];
+}
+
+struct device_limits {
+  int sms = 0, smem_optin = 0;
+  std::size_t free_bytes = 0;
+};
+
+device_limits query_device() {
+  device_limits d;
+  int device = 0;
+  WARPSPAN_CUDA_TRY(cudaGetDevice(&device));
+  WARPSPAN_CUDA_TRY(cudaDeviceGetAttribute(&d.sms, cudaDevAttrMultiProcessorCount, device));
+  WARPSPAN_CUDA_TRY(cudaDeviceGetAttribute(&d.smem_optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+  std::size_t total = 0;
+  WARPSPAN_CUDA_TRY(cudaMemGetInfo(&d.free_bytes, &total));
+  return d;
+}
+
+/// Lets `kernel` take `smem` bytes of dynamic shared memory (beyond the 48 KiB default).
+template <class Kernel>
+void allow_shared(Kernel* kernel, std::size_t smem) {
+  if (smem > 48 * 1024)
+    WARPSPAN_CUDA_TRY(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
+}
+
+cuda_chain_plan make_plan(const problem_view& p, const device_limits& d) {
+  const chain_layout layout = make_chain_layout(p);
+  const std::size_t work = layout.best;  // the working arrays, a multiple of 16 bytes
+  const std::size_t types = types_bytes_of(p);
+  cuda_chain_plan plan;
+  plan.sms = static_cast<std::uint32_t>(d.sms);
+  plan.shared_limit = static_cast<std::size_t>(d.smem_optin);
+  int min_grid = 0, block = 0;
+  plan.on_chip = types + min_on_chip_block * work <= on_chip_budget;
+  if (plan.on_chip) {
+    auto* const kernel = anneal_kernel<true, true>;
+    allow_shared(kernel, static_cast<std::size_t>(d.smem_optin));
+    const auto smem_of = [types, work](int threads) { return types + static_cast<std::size_t>(threads) * work; };
+    WARPSPAN_CUDA_TRY(cudaOccupancyMaxPotentialBlockSizeVariableSMem(&min_grid, &block, kernel, smem_of,
+                                                                     max_block_threads));
+    plan.shared_bytes = smem_of(block);
+  } else {
+    plan.stage_types = types <= static_cast<std::size_t>(d.smem_optin);
+    plan.shared_bytes = plan.stage_types ? types : 0;
+    if (plan.stage_types) {
+      auto* const kernel = anneal_kernel<false, true>;
+      allow_shared(kernel, plan.shared_bytes);
+      WARPSPAN_CUDA_TRY(
+          cudaOccupancyMaxPotentialBlockSize(&min_grid, &block, kernel, plan.shared_bytes, max_block_threads));
+    } else {
+      auto* const kernel = anneal_kernel<false, false>;
+      WARPSPAN_CUDA_TRY(cudaOccupancyMaxPotentialBlockSize(&min_grid, &block, kernel, 0, max_block_threads));
+    }
+  }
+  if (block <= 0 || min_grid <= 0)
+    throw std::logic_error("plan_cuda_chains: the occupancy calculator found no block size");
+  plan.block = static_cast<unsigned>(block);
+  // Enough chains to keep every resident block busy, as many as 90 % of free memory holds.
+  const std::uint64_t resident = static_cast<std::uint64_t>(min_grid) * plan.block;
+  const std::uint64_t fit = d.free_bytes / 10 * 9 / (layout.bytes + sizeof(chain_state));
+  plan.device_chains = static_cast<std::uint32_t>(std::max<std::uint64_t>(1, std::min({resident, fit, std::uint64_t{1} << 30})));
+  return plan;
 }
 
 class cuda_runner final : public chain_runner {
@@ -75,37 +156,28 @@ class cuda_runner final : public chain_runner {
       throw std::logic_error("cuda_runner: " + std::to_string(setup.initial.size()) + " initial entries for " +
                              std::to_string(chains_) + " chains of length " + std::to_string(p.length));
     layout_ = make_chain_layout(p);
-    // Everything before the best string is working state; make_chain_layout aligns best to 16
-    // bytes, so the working bytes are whole 16-byte words and never overlap best.
-    work_bytes_ = layout_.best;
-    if (work_bytes_ % 16 != 0) throw std::logic_error("cuda_runner: chain layout's best string is not 16-byte aligned");
-    types_bytes_ = (p.instructions + 15u) / 16u * 16u;
-    on_chip_ = types_bytes_ + block_threads * work_bytes_ <= on_chip_budget;
-    // The types are staged when they fit the device's opt-in shared memory (227 KiB on an H100);
-    // beyond 48 KiB the launch opts in (see launch()).
-    int device = 0;
-    WARPSPAN_CUDA_TRY(cudaGetDevice(&device));
-    WARPSPAN_CUDA_TRY(cudaDeviceGetAttribute(&smem_optin_, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
-    stage_types_ = on_chip_ || types_bytes_ <= static_cast<std::size_t>(smem_optin_);
-
-    std::size_t free_bytes = 0, total_bytes = 0;
-    WARPSPAN_CUDA_TRY(cudaMemGetInfo(&free_bytes, &total_bytes));
+    const device_limits limits = query_device();
+    plan_ = make_plan(p, limits);
     const std::size_t need = layout_.bytes * chains_ + sizeof(chain_state) * chains_;
-    if (need > free_bytes / 10 * 9)
+    if (need > limits.free_bytes / 10 * 9)
       throw input_error("--chains " + std::to_string(chains_) + " need " + std::to_string(need >> 20) +
                         " MiB of GPU memory, more than is free; use fewer chains");
 
     types_ = device_buffer<std::uint8_t>(prob_.types, stream_);
     ids_ = device_buffer<std::uint32_t>(setup.chain_ids, stream_);
     states_ = device_buffer<chain_state>(chains_, stream_);
-    blocks_ = device_buffer<unsigned char>(layout_.bytes * chains_, stream_);
-    // Scatter the initial strings into the chain blocks on the host, upload once.
-    std::vector<unsigned char> host(layout_.bytes * chains_, 0);
+    chains_base_ = device_buffer<unsigned char>(layout_.bytes * chains_, stream_);
+    // Only the strings go up, interleaved (element k of chain c at k * chains + c); the init launch
+    // builds everything else on the device.
+    std::vector<std::uint16_t> strings(std::size_t{chains_} * p.length);
     for (std::uint32_t c = 0; c < chains_; ++c)
-      std::memcpy(host.data() + c * layout_.bytes + layout_.str, setup.initial.data() + std::size_t{c} * p.length,
-                  sizeof(std::uint16_t) * p.length);
-    blocks_.copy_from_host(host.data(), host.size());
+      for (std::uint32_t k = 0; k < p.length; ++k)
+        strings[std::size_t{k} * chains_ + c] = setup.initial[std::size_t{c} * p.length + k];
+    if (!strings.empty())
+      WARPSPAN_CUDA_TRY(cudaMemcpyAsync(chains_base_.data() + layout_.str * chains_, strings.data(),
+                                        strings.size() * sizeof(std::uint16_t), cudaMemcpyHostToDevice, stream_));
     launch(0, true);
+    WARPSPAN_CUDA_TRY(cudaStreamSynchronize(stream_));  // `strings` goes out of scope
   }
 
   // The stream is owned by owned_stream_, declared before the buffers: if the constructor throws,
@@ -124,39 +196,42 @@ class cuda_runner final : public chain_runner {
     return out;
   }
 
+  /// Only the one string comes back: a small kernel gathers it from the interleaved region.
   std::vector<std::uint16_t> best_string(std::size_t index) override {
-    std::vector<std::uint16_t> out(prob_.length());
-    WARPSPAN_CUDA_TRY(cudaMemcpyAsync(out.data(), blocks_.data() + index * layout_.bytes + layout_.best,
-                                      sizeof(std::uint16_t) * out.size(), cudaMemcpyDeviceToHost, stream_));
-    WARPSPAN_CUDA_TRY(cudaStreamSynchronize(stream_));
-    return out;
+    if (index >= chains_) throw std::out_of_range("cuda_runner::best_string: no chain " + std::to_string(index));
+    const std::uint32_t length = prob_.length();
+    device_buffer<std::uint16_t> gathered(length, stream_);
+    const unsigned grid = std::max(1u, std::min(1024u, (length + 255u) / 256u));
+    WARPSPAN_LAUNCH(gather_best, grid, 256, 0, stream_)(layout_, chains_base_.data(), chains_,
+                                                       static_cast<std::uint32_t>(index), length, gathered.data());
+    WARPSPAN_CUDA_CHECK_LAST();
+    return gathered.to_host();
   }
 
   std::string name() const override {
-    return cuda_backend_name() + (on_chip_ ? " (chain state on chip)" : " (chain state in global memory)");
+    return cuda_backend_name() + (plan_.on_chip ? " (chain state on chip" : " (chain state in global memory") + ", " +
+           std::to_string(plan_.block) + " threads a block)";
   }
 
  private:
   void launch(std::uint64_t count, bool init) {
-    if (on_chip_)
-      launch_with<true, true>(types_bytes_ + block_threads * work_bytes_, count, init);
-    else if (stage_types_)
-      launch_with<false, true>(types_bytes_, count, init);
+    if (plan_.on_chip)
+      launch_with<true, true>(count, init);
+    else if (plan_.stage_types)
+      launch_with<false, true>(count, init);
     else
-      launch_with<false, false>(0, count, init);
+      launch_with<false, false>(count, init);
   }
 
   template <bool OnChip, bool StageTypes>
-  void launch_with(std::size_t smem, std::uint64_t count, bool init) {
+  void launch_with(std::uint64_t count, bool init) {
     problem_view p = prob_.view();
     p.types = types_.data();
-    const unsigned grid = (chains_ + block_threads - 1) / block_threads;
+    const unsigned grid = (chains_ + plan_.block - 1) / plan_.block;
     auto* const kernel = anneal_kernel<OnChip, StageTypes>;
-    if (smem > 48 * 1024)
-      WARPSPAN_CUDA_TRY(
-          cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
-    WARPSPAN_LAUNCH(kernel, grid, block_threads, smem, stream_)(
-        p, layout_, work_bytes_, blocks_.data(), states_.data(), ids_.data(), params_, chains_, count, init ? 1 : 0);
+    allow_shared(kernel, plan_.shared_bytes);
+    WARPSPAN_LAUNCH(kernel, grid, plan_.block, plan_.shared_bytes, stream_)(
+        p, layout_, chains_base_.data(), states_.data(), ids_.data(), params_, chains_, count, init ? 1 : 0);
     WARPSPAN_CUDA_CHECK_LAST();
   }
 
@@ -165,19 +240,17 @@ class cuda_runner final : public chain_runner {
   std::uint32_t chains_;
   cuda_stream owned_stream_;
   chain_layout layout_;
-  std::size_t work_bytes_ = 0;
-  std::size_t types_bytes_ = 0;
-  bool on_chip_ = false;
-  bool stage_types_ = true;
-  int smem_optin_ = 0;
+  cuda_chain_plan plan_;
   cudaStream_t stream_ = nullptr;
   device_buffer<std::uint8_t> types_;
   device_buffer<std::uint32_t> ids_;
   device_buffer<chain_state> states_;
-  device_buffer<unsigned char> blocks_;
+  device_buffer<unsigned char> chains_base_;
 };
 
 }  // namespace
+
+cuda_chain_plan plan_cuda_chains(const problem_view& p) { return make_plan(p, query_device()); }
 
 std::unique_ptr<chain_runner> make_cuda_runner(const chain_setup& setup) {
   return std::make_unique<cuda_runner>(setup);

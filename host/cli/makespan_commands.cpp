@@ -184,7 +184,7 @@ struct estimate_cmd {
   void add(CLI::App& app, std::vector<std::pair<CLI::App*, command_fn>>& commands) {
     auto* sub = app.add_subcommand("estimate", "estimate the worst-case makespan by simulated annealing (paper 000)");
     po.add(sub);
-    sub->add_option("--chains", eo.chains, "independent annealing chains (default: 8 per CPU thread, 16384 on a GPU)")
+    sub->add_option("--chains", eo.chains, "independent annealing chains (default: 8 per CPU thread; on a GPU as many as it keeps resident, from its SM count and the occupancy calculator)")
         ->check(not_negative);
     sub->add_option("--iterations", eo.iterations, "iterations per chain; also the cooling schedule's length")
         ->capture_default_str()

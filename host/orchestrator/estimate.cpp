@@ -61,10 +61,20 @@ estimate_result run_estimate(const problem& prob, const estimate_options& option
   const int threads = resolve_threads(options.threads, "--threads");
 
   const backend_kind backend = resolve_backend(options.backend);
-  std::uint32_t chains = options.chains;
-  if (chains == 0) chains = backend == backend_kind::cuda ? 16384u : static_cast<std::uint32_t>(8 * threads);
-
   const problem_view p = prob.view();
+  std::uint32_t chains = options.chains;
+  if (chains == 0) {
+    // CUDA: as many chains as the device keeps resident (blocks per SM x SMs x block size, from
+    // the occupancy calculator), within the host's memory for their first strings.
+    if (backend == backend_kind::cuda) {
+      const std::uint64_t host_fit =
+          memory_budget_bytes(std::uint64_t{8} << 30) / (sizeof(std::uint16_t) * std::uint64_t{p.length} + 64);
+      chains = static_cast<std::uint32_t>(std::max<std::uint64_t>(1, std::min<std::uint64_t>(plan_cuda_chains(p).device_chains, host_fit)));
+    } else {
+      chains = static_cast<std::uint32_t>(8 * threads);
+    }
+  }
+
   // The chains' blocks plus their first strings, which are held at the same time.
   const std::uint64_t state_bytes = (chain_state_bytes(p) + sizeof(std::uint16_t) * std::uint64_t{p.length}) * chains;
   const std::uint64_t budget = memory_budget_bytes(std::uint64_t{8} << 30);

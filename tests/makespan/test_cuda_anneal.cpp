@@ -127,5 +127,41 @@ TEST_F(CudaAnneal, EstimateOnChipBestStringRebuildsMatchesCpu) {
   }
 }
 
+TEST_F(CudaAnneal, PlanFillsTheDeviceGpu) {
+  // Voronoi with 4 warps keeps its state on chip; 64 warps of 60 instructions do not.
+  const problem small = test::make("5L9C2L9C", 4, 1, 4), large = test::make("20L20C20L", 64, 1, 2);
+  const cuda_chain_plan a = plan_cuda_chains(small.view()), b = plan_cuda_chains(large.view());
+  EXPECT_TRUE(a.on_chip);
+  EXPECT_FALSE(b.on_chip);
+  for (const cuda_chain_plan& plan : {a, b}) {
+    EXPECT_EQ(plan.block % 32, 0u);
+    EXPECT_GE(plan.block, 32u);
+    EXPECT_LE(plan.block, 256u);
+    EXPECT_LE(plan.shared_bytes, plan.shared_limit);
+    // At least one block on every SM, whole blocks only.
+    EXPECT_GE(plan.device_chains, plan.sms * plan.block);
+    EXPECT_EQ(plan.device_chains % plan.block, 0u);
+  }
+#if defined(WARPSPAN_CUDA_EMULATION_BUILD)
+  EXPECT_EQ(a.sms, 132u);  // the emulated H100
+  EXPECT_EQ(a.shared_limit, 227u * 1024);
+#endif
+  // On chip, a block's working states and the staged types fill its shared memory.
+  const chain_layout l = make_chain_layout(small.view());
+  EXPECT_EQ(a.shared_bytes, (small.instructions() + 15) / 16 * 16 + a.block * l.best);
+}
+
+TEST_F(CudaAnneal, BestStringOfAChainThatDoesNotExistIsRefusedGpu) {
+  const problem prob = test::make("LCL", 2, 1, 1);
+  chain_setup setup;
+  setup.prob = &prob;
+  setup.params.iter_max = 10;
+  setup.chain_ids = {0};
+  setup.initial = round_robin_string(prob.view());
+  auto gpu = make_cuda_runner(setup);
+  EXPECT_EQ(gpu->best_string(0), setup.initial);
+  EXPECT_THROW(gpu->best_string(1), std::out_of_range);
+}
+
 }  // namespace
 }  // namespace warpspan

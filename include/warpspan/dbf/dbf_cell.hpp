@@ -30,15 +30,18 @@ WARPSPAN_HD_INLINE std::uint32_t dbf_extend(std::uint32_t before, std::uint32_t 
 }
 
 /// Shortest span of a path ending at the row's vertex (wcet ev, deadline dv) with demand exactly e.
-/// `table` is row-major with `stride` cells per row; predecessor rows come before this row.
-WARPSPAN_HD_INLINE std::uint32_t dbf_cell(std::uint32_t e, std::uint32_t ev, std::uint32_t dv,
-                                          const dbf_pred* preds, std::uint32_t npreds,
-                                          const std::uint32_t* table, std::size_t stride) {
+/// `table` is row-major with `stride` cells per row; predecessor rows come before this row. The
+/// pointers are template parameters so that a counting view (core/counting_ptr.hpp) can measure the
+/// memory traffic of exactly this code; each tuple is read once, as a whole.
+template <class Preds, class Table>
+WARPSPAN_HD_INLINE std::uint32_t dbf_cell(std::uint32_t e, std::uint32_t ev, std::uint32_t dv, const Preds& preds,
+                                          std::uint32_t npreds, const Table& table, std::size_t stride) {
   if (e < ev) return dbf_inf;
   std::uint32_t best = (e == ev) ? dv : dbf_inf;
   const std::uint32_t rest = e - ev;
   for (std::uint32_t k = 0; k < npreds; ++k) {
-    const std::uint32_t span = dbf_extend(table[static_cast<std::size_t>(preds[k].row) * stride + rest], preds[k].gap + dv);
+    const dbf_pred pred = preds[k];
+    const std::uint32_t span = dbf_extend(table[static_cast<std::size_t>(pred.row) * stride + rest], pred.gap + dv);
     best = span < best ? span : best;
   }
   return best;

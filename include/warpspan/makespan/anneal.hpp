@@ -37,7 +37,8 @@ struct chain_state {
 inline constexpr std::uint32_t init_tag = 0x1A17u;
 
 /// Starts a chain on the string already in c.str.
-WARPSPAN_HD_INLINE void anneal_init(const problem_view& p, const chain_view& c, std::uint16_t* best_str,
+template <class View, class Best>
+WARPSPAN_HD_INLINE void anneal_init(const problem_view& p, const View& c, Best best_str,
                                     chain_state& s) {
   s.iter = 0;
   s.best_iter = 0;
@@ -47,7 +48,8 @@ WARPSPAN_HD_INLINE void anneal_init(const problem_view& p, const chain_view& c, 
 }
 
 /// Picks the second position of a move from i; returns false for a null move.
-WARPSPAN_HD_INLINE bool pick_partner(const problem_view& p, const std::uint16_t* str, std::uint32_t i,
+template <class Str>
+WARPSPAN_HD_INLINE bool pick_partner(const problem_view& p, const Str& str, std::uint32_t i,
                                      std::uint32_t r, std::uint32_t reach, std::uint32_t& j_out) {
   const std::uint32_t n = p.length;
   const std::uint32_t span = (reach == 0 || reach >= n) ? n - 1 : reach;
@@ -70,7 +72,8 @@ WARPSPAN_HD_INLINE bool pick_partner(const problem_view& p, const std::uint16_t*
 }
 
 /// One annealing iteration.
-WARPSPAN_HD_INLINE void anneal_step(const problem_view& p, const chain_view& c, std::uint16_t* best_str,
+template <class View, class Best>
+WARPSPAN_HD_INLINE void anneal_step(const problem_view& p, const View& c, Best best_str,
                                     chain_state& s, const anneal_params& a, std::uint32_t chain_id) {
   const philox_out r = draw(a.seed, chain_id, s.iter);
   const std::uint64_t iter = s.iter++;
@@ -113,7 +116,8 @@ WARPSPAN_HD_INLINE void anneal_step(const problem_view& p, const chain_view& c, 
 }
 
 /// Runs up to `count` iterations, never past iter_max.
-WARPSPAN_HD_INLINE void anneal_run(const problem_view& p, const chain_view& c, std::uint16_t* best_str,
+template <class View, class Best>
+WARPSPAN_HD_INLINE void anneal_run(const problem_view& p, const View& c, Best best_str,
                                    chain_state& s, const anneal_params& a, std::uint32_t chain_id,
                                    std::uint64_t count) {
   const std::uint64_t end = s.iter + count < a.iter_max ? s.iter + count : a.iter_max;

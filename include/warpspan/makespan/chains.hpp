@@ -61,6 +61,53 @@ WARPSPAN_HD_INLINE std::uint16_t* chain_best_at(unsigned char* block, const chai
   return reinterpret_cast<std::uint16_t*>(block + l.best);
 }
 
+/// Chains stored interleaved: every array of chain_layout becomes a region `chains` times as large
+/// that starts at (its offset in chain_layout) x chains and holds element k of chain c at
+/// k * chains + c. The working arrays (everything before `best`) stay one contiguous prefix of
+/// layout.best x chains bytes. Neighbouring chains, run by neighbouring threads, then touch
+/// neighbouring words whenever they touch the same element: a warp's accesses to a 32-bit array
+/// coalesce into one 128-byte transaction in global memory, and in shared memory (chains = the
+/// block's threads, a multiple of 32) every thread keeps to its own bank for 32-bit elements, two
+/// threads to a bank for 16-bit ones, whatever element each reads. (A chain stored whole, as on the
+/// CPU, puts the same element of the 32 chains of a warp layout.bytes apart: 32 transactions in
+/// global memory and, when layout.bytes / 4 is a multiple of 32, a 32-way bank conflict on chip.)
+WARPSPAN_HD_INLINE interleaved_chain_view interleaved_view_at(unsigned char* base, const chain_layout& l,
+                                                              std::uint32_t chains, std::uint32_t c) {
+  const auto at16 = [&](std::size_t offset) {
+    return strided_ptr<std::uint16_t>{reinterpret_cast<std::uint16_t*>(base + offset * chains) + c, chains};
+  };
+  const auto at32 = [&](std::size_t offset) {
+    return strided_ptr<std::uint32_t>{reinterpret_cast<std::uint32_t*>(base + offset * chains) + c, chains};
+  };
+  interleaved_chain_view v;
+  v.cycle = at32(l.cycle);
+  v.undo = at32(l.undo);
+  v.progress = at32(l.progress);
+  v.last = at32(l.last);
+  v.usage = at16(l.usage);
+  v.str = at16(l.str);
+  return v;
+}
+
+WARPSPAN_HD_INLINE strided_ptr<std::uint16_t> interleaved_best_at(unsigned char* base, const chain_layout& l,
+                                                                  std::uint32_t chains, std::uint32_t c) {
+  return {reinterpret_cast<std::uint16_t*>(base + l.best * chains) + c, chains};
+}
+
+/// Copies what the next iteration of a chain needs from one view to another: the cycles, the usage
+/// table and the string. Every warp is marked complete (a chain between iterations always is);
+/// `last` is recomputed by every rebuild and `undo` is scratch, so neither moves.
+template <class To, class From>
+WARPSPAN_HD_INLINE void copy_working_state(const problem_view& p, const To& to, const From& from) {
+  for (std::uint32_t k = 0; k < p.length; ++k) {
+    to.cycle[k] = from.cycle[k];
+    to.str[k] = from.str[k];
+  }
+  const std::size_t cells = static_cast<std::size_t>(p.horizon + 1) * p.stride;
+  for (std::size_t k = 0; k < cells; ++k) to.usage[k] = from.usage[k];
+  for (std::uint32_t w = 0; w < p.warps; ++w) to.progress[w] = p.instructions;
+}
+
 /// How a chain's first string is made (000 VI).
 enum class initial_kind { round_robin, fixed_priority, most_pending, random };
 std::string to_string(initial_kind k);
@@ -120,5 +167,19 @@ class chain_runner {
 std::unique_ptr<chain_runner> make_cpu_runner(const chain_setup& setup, int threads);
 /// CUDA backend. Defined in cuda/makespan; throws not_compiled in a build without CUDA.
 std::unique_ptr<chain_runner> make_cuda_runner(const chain_setup& setup);
+
+/// How the CUDA backend would run chains of `p` on the current device: whether their working state
+/// fits on chip, the block size the occupancy calculator picks, and the chains that fill the device
+/// (resident blocks per SM x SMs x block size). Throws not_compiled in a build without CUDA.
+struct cuda_chain_plan {
+  bool on_chip = false;
+  bool stage_types = true;
+  unsigned block = 0;
+  std::uint32_t device_chains = 0;
+  std::size_t shared_bytes = 0;  ///< dynamic shared memory per block
+  std::uint32_t sms = 0;          ///< the device's multiprocessors
+  std::size_t shared_limit = 0;   ///< the most dynamic shared memory a block may opt into
+};
+cuda_chain_plan plan_cuda_chains(const problem_view& p);
 
 }  // namespace warpspan

@@ -18,7 +18,7 @@
 namespace warpspan {
 
 struct estimate_options {
-  std::uint32_t chains = 0;          ///< 0: a default for the backend (CPU 8 per thread, GPU 16384)
+  std::uint32_t chains = 0;          ///< 0: a default for the backend (CPU 8 per thread; GPU: the chains it keeps resident)
   std::uint64_t iterations = 200000; ///< per chain; also the length of the cooling schedule
   double seconds = 0;                ///< wall-clock budget of run_estimate, set-up included; 0 = none
   std::uint64_t seed = 1;

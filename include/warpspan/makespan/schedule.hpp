@@ -4,6 +4,7 @@
 // type issue in each cycle.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 #include "warpspan/core/macros.hpp"
@@ -11,23 +12,46 @@
 
 namespace warpspan {
 
-/// Pointers to one chain's mutable state. Layout and sizes: see chain_layout in chains.hpp.
-struct chain_view {
-  std::uint16_t* str = nullptr;       ///< pseudo-precedence string, 0-based warp ids, length n
-  std::uint32_t* cycle = nullptr;     ///< cycle[w * I + j]: cycle of warp w's j-th instruction
-  std::uint16_t* usage = nullptr;     ///< usage[t * stride + k], t in [0, horizon]
-  std::uint32_t* progress = nullptr;  ///< instructions placed so far, per warp
-  std::uint32_t* last = nullptr;      ///< cycle of each warp's last placed instruction (0: none)
-  std::uint32_t* undo = nullptr;      ///< scratch, length n: old cycles of a rebuilt suffix
+/// A pointer whose element k lies `stride` elements after element k - 1: the view of one chain's
+/// array inside an array of all chains interleaved (element k of chain c at k * chains + c), so
+/// that the threads of a warp, running neighbouring chains, touch neighbouring words. With
+/// stride 1 it is a plain array.
+template <class T>
+struct strided_ptr {
+  T* base = nullptr;
+  std::uint32_t stride = 1;
+  WARPSPAN_HD_INLINE T& operator[](std::size_t k) const { return base[k * stride]; }
+  WARPSPAN_HD_INLINE strided_ptr operator+(std::size_t k) const { return {base + k * stride, stride}; }
+  WARPSPAN_HD_INLINE strided_ptr& operator+=(std::size_t k) {
+    base += k * stride;
+    return *this;
+  }
 };
+
+/// One chain's mutable state, through pointers of type P16 (16-bit arrays) and P32 (32-bit
+/// arrays): raw pointers for a chain stored alone (CPU, on chip), strided_ptr for chains stored
+/// interleaved (GPU global memory). The functions below are templates over the view, so both
+/// layouts run the same code. Layout and sizes: see chain_layout in chains.hpp.
+template <class P16, class P32>
+struct basic_chain_view {
+  P16 str{};       ///< pseudo-precedence string, 0-based warp ids, length n
+  P32 cycle{};     ///< cycle[w * I + j]: cycle of warp w's j-th instruction
+  P16 usage{};     ///< usage[t * stride + k], t in [0, horizon]
+  P32 progress{};  ///< instructions placed so far, per warp
+  P32 last{};      ///< cycle of each warp's last placed instruction (0: none)
+  P32 undo{};      ///< scratch, length n: old cycles of a rebuilt suffix
+};
+using chain_view = basic_chain_view<std::uint16_t*, std::uint32_t*>;
+using interleaved_chain_view = basic_chain_view<strided_ptr<std::uint16_t>, strided_ptr<std::uint32_t>>;
 
 /// Puts warp w's next instruction in the earliest cycle after its previous one that still has
 /// capacity for its type and, with a scheduler limit, in all (000 Fig. 4). Returns that cycle.
-WARPSPAN_HD_INLINE std::uint32_t place(const problem_view& p, const chain_view& c, std::uint32_t w) {
+template <class View>
+WARPSPAN_HD_INLINE std::uint32_t place(const problem_view& p, const View& c, std::uint32_t w) {
   const std::uint32_t j = c.progress[w];
   const std::uint32_t ty = p.types[j];
   std::uint32_t t = c.last[w] + 1;
-  std::uint16_t* row = c.usage + static_cast<std::size_t>(t) * p.stride;
+  auto row = c.usage + static_cast<std::size_t>(t) * p.stride;
   if (p.limited) {
     const std::uint32_t all = p.ntypes;
     while (row[ty] >= p.cap[ty] || row[all] >= p.cap[all]) {
@@ -49,7 +73,8 @@ WARPSPAN_HD_INLINE std::uint32_t place(const problem_view& p, const chain_view& 
 }
 
 /// Clears the usage table and the per-warp counters.
-WARPSPAN_HD_INLINE void reset_schedule(const problem_view& p, const chain_view& c) {
+template <class View>
+WARPSPAN_HD_INLINE void reset_schedule(const problem_view& p, const View& c) {
   const std::size_t cells = static_cast<std::size_t>(p.horizon + 1) * p.stride;
   for (std::size_t k = 0; k < cells; ++k) c.usage[k] = 0;
   for (std::uint32_t w = 0; w < p.warps; ++w) {
@@ -59,7 +84,8 @@ WARPSPAN_HD_INLINE void reset_schedule(const problem_view& p, const chain_view& 
 }
 
 /// Builds the whole schedule of c.str from scratch; returns the makespan.
-WARPSPAN_HD_INLINE std::uint32_t build_full(const problem_view& p, const chain_view& c) {
+template <class View>
+WARPSPAN_HD_INLINE std::uint32_t build_full(const problem_view& p, const View& c) {
   reset_schedule(p, c);
   std::uint32_t makespan = 0;
   for (std::uint32_t k = 0; k < p.length; ++k) {
@@ -82,14 +108,15 @@ WARPSPAN_HD_INLINE std::uint32_t build_full(const problem_view& p, const chain_v
 /// With `record`, the old cycle of the instruction placed at each position k >= z goes to
 /// c.undo[k - z], so that restore_suffix() can put the old schedule back without searching. (When
 /// the rebuild settles early nothing needs restoring: the schedule did not change.)
-WARPSPAN_HD_INLINE std::uint32_t rebuild_from(const problem_view& p, const chain_view& c, std::uint32_t z,
+template <class View>
+WARPSPAN_HD_INLINE std::uint32_t rebuild_from(const problem_view& p, const View& c, std::uint32_t z,
                                               std::uint32_t settle = 0xFFFFFFFFu,
                                               std::uint32_t old_makespan = 0, bool record = false) {
   const std::size_t I = p.instructions;
   for (std::uint32_t k = p.length; k-- > z;) {
     const std::uint32_t w = c.str[k];
     const std::uint32_t j = --c.progress[w];
-    std::uint16_t* row = c.usage + static_cast<std::size_t>(c.cycle[w * I + j]) * p.stride;
+    auto row = c.usage + static_cast<std::size_t>(c.cycle[w * I + j]) * p.stride;
     --row[p.types[j]];
     if (p.limited) --row[p.ntypes];
   }
@@ -108,7 +135,7 @@ WARPSPAN_HD_INLINE std::uint32_t rebuild_from(const problem_view& p, const chain
       for (std::uint32_t r = k + 1; r < p.length; ++r) {
         const std::uint32_t v = c.str[r];
         const std::uint32_t j = c.progress[v]++;
-        std::uint16_t* row = c.usage + static_cast<std::size_t>(c.cycle[v * I + j]) * p.stride;
+        auto row = c.usage + static_cast<std::size_t>(c.cycle[v * I + j]) * p.stride;
         ++row[p.types[j]];
         if (p.limited) ++row[p.ntypes];
       }
@@ -127,7 +154,8 @@ WARPSPAN_HD_INLINE std::uint32_t rebuild_from(const problem_view& p, const chain
 /// Undoes a recorded rebuild_from(z) that re-placed the whole suffix: every instruction of
 /// positions >= z (of the string that was rebuilt) goes back to its recorded cycle. Three cheap
 /// passes instead of a second search, so a rejected move costs less than an accepted one.
-WARPSPAN_HD_INLINE void restore_suffix(const problem_view& p, const chain_view& c, std::uint32_t z) {
+template <class View>
+WARPSPAN_HD_INLINE void restore_suffix(const problem_view& p, const View& c, std::uint32_t z) {
   const std::size_t I = p.instructions;
   for (std::uint32_t k = p.length; k-- > z;) {
     const std::uint32_t w = c.str[k];
@@ -135,8 +163,8 @@ WARPSPAN_HD_INLINE void restore_suffix(const problem_view& p, const chain_view& 
     const std::uint32_t now = c.cycle[w * I + j];
     const std::uint32_t old = c.undo[k - z];
     if (now == old) continue;
-    std::uint16_t* from = c.usage + static_cast<std::size_t>(now) * p.stride;
-    std::uint16_t* to = c.usage + static_cast<std::size_t>(old) * p.stride;
+    auto from = c.usage + static_cast<std::size_t>(now) * p.stride;
+    auto to = c.usage + static_cast<std::size_t>(old) * p.stride;
     --from[p.types[j]];
     ++to[p.types[j]];
     if (p.limited) {
