@@ -13,7 +13,13 @@
 /// The block's dynamic shared memory as `T name[]`, 16-byte aligned.
 #define WARPSPAN_DYNAMIC_SHARED(T, name) \
   T* const name = reinterpret_cast<T*>(::warpspan::emu::current().dynamic_shared)
+#define WARPSPAN_CHECK_LAUNCH_BOUNDS(max_threads) \
+  if (!::warpspan::emu::within_launch_bounds(max_threads)) return
 #else
 #define WARPSPAN_LAUNCH(kernel, grid, block, smem, stream) kernel<<<(grid), (block), (smem), (stream)>>>
 #define WARPSPAN_DYNAMIC_SHARED(T, name) extern __shared__ __align__(16) T name[]
+#define WARPSPAN_CHECK_LAUNCH_BOUNDS(max_threads) static_cast<void>(0)
 #endif
+// WARPSPAN_CHECK_LAUNCH_BOUNDS(N) is the first statement of a kernel declared __launch_bounds__(N, ...):
+// the device refuses a launch of more than N threads a block (cudaErrorLaunchOutOfResources), and
+// the emulation, whose __launch_bounds__ expands to nothing, learns the bound here and refuses it too.

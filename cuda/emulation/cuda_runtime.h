@@ -201,6 +201,10 @@ struct thread_context {
 thread_context& current() noexcept;
 /// __syncthreads: waits until every thread of the block that has not exited arrives.
 void syncthreads();
+/// WARPSPAN_CHECK_LAUNCH_BOUNDS (cuda/common/launch.cuh): false, and the launch fails with
+/// cudaErrorLaunchOutOfResources as on the device, when the block has more threads than the
+/// kernel's __launch_bounds__ (which expands to nothing here).
+bool within_launch_bounds(unsigned max_threads);
 /// The launch: validates the configuration like the device would (the error is what
 /// cudaGetLastError then returns) and runs every block's threads to completion.
 void launch(const void* function, dim3 grid, dim3 block, std::size_t dynamic_smem, cudaStream_t stream,

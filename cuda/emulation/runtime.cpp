@@ -426,6 +426,17 @@ class executor {
 
 }  // namespace
 
+// A fault a kernel thread reports (on an executor thread), recorded for the launching thread when
+// the launch returns.
+std::atomic<int> kernel_fault{cudaSuccess};
+
+bool within_launch_bounds(unsigned max_threads) {
+  const dim3 b = tls_context.block_dim;
+  if (std::uint64_t{b.x} * b.y * b.z <= max_threads) return true;
+  kernel_fault.store(cudaErrorLaunchOutOfResources);
+  return false;
+}
+
 void syncthreads() {
   block_state* b = tls_context.block;
   if (b == nullptr) {
@@ -468,6 +479,7 @@ void launch(const void* function, dim3 grid, dim3 block, std::size_t dynamic_sme
   }
   const std::size_t blocks = std::size_t{grid.x} * grid.y * grid.z;
   executor::get().run(blocks, grid, block, dynamic_smem, thread_body);
+  if (const int fault = kernel_fault.exchange(cudaSuccess); fault != cudaSuccess) record(static_cast<cudaError_t>(fault));
 }
 
 std::size_t allocation_count() {

@@ -40,6 +40,7 @@ __global__ void __launch_bounds__(max_block_threads, min_blocks_per_sm)
     anneal_kernel(problem_view p, chain_layout layout, unsigned char* base, chain_state* states,
                   const std::uint32_t* ids, anneal_params params, std::uint32_t chains, std::uint64_t count,
                   int init) {
+  WARPSPAN_CHECK_LAUNCH_BOUNDS(max_block_threads);
   WARPSPAN_DYNAMIC_SHARED(unsigned char, smem);
   // Stage the instruction types for the whole block (unless they do not fit: then every thread
   // reads them from global memory).

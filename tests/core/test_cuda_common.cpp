@@ -1,6 +1,6 @@
-// The device_pool (cuda/common/device_pool.cuh) that the exact sweeps hand to Thrust for its
-// temporaries: compiled against the emulated runtime, whose allocation counter shows what reaches
-// the device.
+// The CUDA helpers of cuda/common, compiled against the emulated runtime: the device_pool that the
+// exact sweeps hand to Thrust for its temporaries (the runtime's allocation counter shows what
+// reaches the device), and launch bounds.
 #if defined(WARPSPAN_CUDA_EMULATION_BUILD)
 #include <gtest/gtest.h>
 
@@ -11,6 +11,7 @@
 #include <new>
 
 #include "common/device_pool.cuh"
+#include "common/launch.cuh"
 #include "emulation_hooks.hpp"
 
 namespace warpspan {
@@ -65,6 +66,27 @@ TEST(DevicePoolGpu, RepeatedSortsStopAllocating) {
   }
   EXPECT_EQ(emu::allocation_count(), settled);
   EXPECT_GT(pool.cached_bytes(), 0u);
+}
+
+__global__ void __launch_bounds__(64) bounded_kernel(int* out) {
+  WARPSPAN_CHECK_LAUNCH_BOUNDS(64);
+  out[blockIdx.x * blockDim.x + threadIdx.x] = 1;
+}
+
+TEST(LaunchBoundsGpu, MoreThreadsThanTheBoundFailTheLaunch) {
+  int* out = nullptr;
+  ASSERT_EQ(cudaMalloc(reinterpret_cast<void**>(&out), 256 * sizeof(int)), cudaSuccess);
+  ASSERT_EQ(cudaMemset(out, 0, 256 * sizeof(int)), cudaSuccess);
+  (void)cudaGetLastError();
+  WARPSPAN_LAUNCH(bounded_kernel, 2, 64, 0, nullptr)(out);
+  EXPECT_EQ(cudaGetLastError(), cudaSuccess);
+  WARPSPAN_LAUNCH(bounded_kernel, 1, 128, 0, nullptr)(out + 128);
+  EXPECT_EQ(cudaGetLastError(), cudaErrorLaunchOutOfResources);
+  int host[256];
+  ASSERT_EQ(cudaMemcpy(host, out, sizeof host, cudaMemcpyDeviceToHost), cudaSuccess);
+  for (int k = 0; k < 128; ++k) EXPECT_EQ(host[k], 1) << k;
+  for (int k = 128; k < 256; ++k) EXPECT_EQ(host[k], 0) << k;  // the refused launch wrote nothing
+  ASSERT_EQ(cudaFree(out), cudaSuccess);
 }
 
 }  // namespace
