@@ -1,6 +1,7 @@
 // estimate, build, bound, kernel and sm: the makespan side of the command line.
 #include <unistd.h>
 
+#include <cctype>
 #include <charconv>
 #include <chrono>
 #include <cmath>
@@ -14,6 +15,7 @@
 
 #include "commands.hpp"
 #include "warpspan/core/error.hpp"
+#include "warpspan/core/file.hpp"
 #include "warpspan/core/interrupt.hpp"
 #include "warpspan/core/resources.hpp"
 #include "warpspan/exact/ilp.hpp"
@@ -70,7 +72,9 @@ struct problem_options {
   CLI::Option* sm_opt = nullptr;
 
   void add(CLI::App* app, bool need_warps = true) {
-    kernel_opt = app->add_option("--kernel,-k", kernel, "kernel instruction string, plain (LLCC) or run-length (5L9C2L9C)");
+    kernel_opt = app->add_option("--kernel,-k", kernel,
+                                 "kernel instruction string, plain (LLCC) or run-length (5L9C2L9C), or @FILE to read it "
+                                 "from a file (e.g. @data/kernels/voronoi.txt; # starts a comment)");
     ptx_opt = app->add_option("--ptx", ptx, "read the kernel from a PTX file instead (see data/kernels/README.md)");
     ptx_lines_opt = app->add_option("--ptx-lines", ptx_lines, "with --ptx: only lines A:B (1-based, inclusive)");
     app->add_option("--ptx-entry", ptx_entry, "with --ptx: the .entry/.func to read (default: the first)");
@@ -115,6 +119,21 @@ struct problem_options {
     return o;
   }
 
+  /// The kernel string of --kernel @FILE: the file's text without `#` comments and white space.
+  static std::string kernel_from_file(const std::string& path) {
+    if (path.empty()) throw input_error("--kernel @: the file name is empty");
+    const std::string text = read_text_file(path, "kernel string", std::size_t{64} << 20);
+    std::string out;
+    bool comment = false;
+    for (char c : text) {
+      if (c == '\n') comment = false;
+      else if (c == '#') comment = true;
+      if (!comment && !std::isspace(static_cast<unsigned char>(c)) && c != '#') out.push_back(c);
+    }
+    if (out.empty()) throw input_error("kernel string " + path + ": the file holds no kernel string");
+    return out;
+  }
+
   kernel_string raw_kernel(std::string* origin = nullptr) const {
     const bool has_kernel = !kernel.empty() || given(kernel_opt);
     if (has_kernel && has_ptx()) throw input_error("give either --kernel or --ptx, not both");
@@ -125,6 +144,7 @@ struct problem_options {
     }
     if (!has_kernel) throw input_error("give --kernel STRING or --ptx FILE");
     if (origin) *origin = "--kernel";
+    if (!kernel.empty() && kernel[0] == '@') return parse_kernel_string(kernel_from_file(kernel.substr(1)));
     return parse_kernel_string(kernel);
   }
 
@@ -176,6 +196,7 @@ struct estimate_cmd {
   bool as_json = false;
   bool quiet = false;
   bool no_table = false;
+  bool show_string = false;
   std::string svg_dir;
   CLI::Option* svg_dir_opt = nullptr;
   double seconds = 0;
@@ -207,6 +228,8 @@ struct estimate_cmd {
     sub->add_flag("--json", as_json, "print one JSON object");
     sub->add_flag("--quiet,-q", quiet, "no progress line");
     sub->add_flag("--no-table", no_table, "do not draw the schedule");
+    sub->add_flag("--show-string", show_string,
+                  "print the worst pseudo-precedence string (W x I warp ids; always in --json as best_string)");
     svg_dir_opt = sub->add_option("--svg-dir", svg_dir, "write schedule.svg and envelope.svg into this directory");
     sub->add_option("--exact-seconds", exact_seconds,
                     "afterwards, spend about this long on exact searches to prove an interval for the worst case "
@@ -328,8 +351,11 @@ struct estimate_cmd {
     std::cout << "envelope    ";
     for (std::size_t k = 0; k < r.envelope.size(); ++k)
       std::cout << (k ? ", " : "") << std::setprecision(3) << r.envelope[k].seconds << " s: " << r.envelope[k].best;
-    std::cout << "\nworst string (chain " << r.best_chain << ", " << to_string(r.best_chain_init)
-              << " start): " << join(one_based(r.best_string)) << "\n";
+    std::cout << "\nworst string from chain " << r.best_chain << " (" << to_string(r.best_chain_init) << " start)";
+    if (show_string)
+      std::cout << ": " << join(one_based(r.best_string)) << "\n";
+    else
+      std::cout << " (" << r.best_string.size() << " warp ids: --show-string, or best_string in --json)\n";
     if (!no_table) std::cout << "\n" << render_table(prob, r.schedule);
     for (const auto& f : written) std::cout << "wrote " << f << "\n";
     return exit_code;
