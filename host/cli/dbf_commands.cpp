@@ -50,6 +50,7 @@ struct set_analysis {
 /// its curves, then its test.
 struct batch_item {
   std::string label;
+  std::string path;           ///< batch: the set's file (full path), or FILE:LINE
   double factor = 0;          ///< sweep only
   std::string error;          ///< sweep: why the variant breaks the model (then nothing is analysed)
   set_analysis a;
@@ -63,6 +64,20 @@ constexpr std::size_t chunk_max_sets = 256;
 std::uint64_t chunk_max_cells(const dbf_options& options) {
   const bool cuda = options.backend == dbf_backend::cuda || options.backend == dbf_backend::cuda_sm;
   return std::uint64_t{1} << (cuda ? 28 : 24);
+}
+
+/// Columns a UTF-8 text takes on a terminal (code points; wide CJK characters count as one).
+std::size_t display_width(const std::string& s) {
+  std::size_t n = 0;
+  for (unsigned char c : s) n += (c & 0xC0) != 0x80 ? 1 : 0;
+  return n;
+}
+
+/// `s` padded with spaces to `width` columns (left-aligned), or right-aligned with `right`.
+std::string padded(const std::string& s, std::size_t width, bool right = false) {
+  const std::size_t w = display_width(s);
+  const std::string fill(w < width ? width - w : 0, ' ');
+  return right ? fill + s : s + fill;
 }
 
 json optional_json(const std::optional<std::uint64_t>& v) { return v ? json(*v) : json(nullptr); }
@@ -175,7 +190,7 @@ struct dbf_cmd {
 
   void add(CLI::App& app, std::vector<std::pair<CLI::App*, command_fn>>& commands) {
     auto* sub = app.add_subcommand(
-        "dbf", "demand-bound functions of recurring real-time tasks and the EDF schedulability test (paper 003)");
+        "dbf", "demand-bound functions of recurring real-time tasks and the EDF schedulability test (Nunna et al. 2010, after Baruah)");
     sub->footer(
         "Exit codes: 0 done (with --check: every set schedulable), 1 with --check: some set not schedulable "
         "(or a sweep variant invalid), 2 bad input or an undecided set (U = 1 with a hyperperiod too large to "
@@ -334,13 +349,15 @@ struct dbf_cmd {
   void print_single(const named_set& in, const set_analysis& sa, const std::vector<std::uint64_t>& points,
                     double elapsed_s, const std::string& backend_name) const {
     const edf_result& r = sa.result;
+    std::size_t name_width = 12;  // names of any length (and UTF-8) keep the columns straight
+    for (const task& t : in.set.tasks) name_width = std::max(name_width, display_width(t.name) + 2);
     std::cout << "task set         " << in.label << " (" << in.set.tasks.size() << " task"
               << (in.set.tasks.size() == 1 ? "" : "s") << ")\n\n"
-              << std::left << std::setw(12) << "task" << std::right << std::setw(9) << "vertices" << std::setw(12)
+              << padded("task", name_width) << std::right << std::setw(9) << "vertices" << std::setw(12)
               << "period" << std::setw(12) << "E" << std::setw(10) << "U share" << "   table (rows x demands)\n";
     for (std::size_t k = 0; k < in.set.tasks.size(); ++k) {
       const unrolled_graph& g = sa.graphs[k];
-      std::cout << std::left << std::setw(12) << in.set.tasks[k].name << std::right << std::setw(9)
+      std::cout << padded(in.set.tasks[k].name, name_width) << std::right << std::setw(9)
                 << in.set.tasks[k].vertices.size() << std::setw(12) << g.period << std::setw(12) << g.E << std::setw(10)
                 << std::fixed << std::setprecision(4) << static_cast<double>(g.E) / static_cast<double>(g.period)
                 << std::defaultfloat << "   " << g.rows << " x " << g.columns() << "\n";
@@ -365,12 +382,15 @@ struct dbf_cmd {
       row.push_back(total_demand_checked(sa.curves, t));
       rows.push_back(std::move(row));
     }
+    std::vector<std::size_t> width;
+    for (const task& t : set.tasks) width.push_back(std::max<std::size_t>(14, display_width(t.name) + 6));
+    width.push_back(14);
     std::cout << "\n" << std::setw(14) << "t";
-    for (const task& t : set.tasks) std::cout << std::setw(14) << ("dbf " + t.name);
+    for (std::size_t k = 0; k < set.tasks.size(); ++k) std::cout << padded("dbf " + set.tasks[k].name, width[k], true);
     std::cout << std::setw(14) << "total" << "\n";
     for (std::size_t k = 0; k < points.size(); ++k) {
       std::cout << std::setw(14) << points[k];
-      for (std::uint64_t v : rows[k]) std::cout << " " << std::setw(13) << v;
+      for (std::size_t c = 0; c < rows[k].size(); ++c) std::cout << padded(std::to_string(rows[k][c]), width[c], true);
       std::cout << "\n";
     }
   }
@@ -448,11 +468,13 @@ struct dbf_cmd {
           named_set in;
           try {
             if (!source.next(in)) return false;
+            it.path = source.last_path();
             it.label = std::move(in.label);
             it.a.graphs = unroll_all(in.set, options);
           } catch (const input_error& e) {
             if (!keep_going) throw;
             it.label = source.last_label();
+            it.path = source.last_path();
             it.error = e.what();
             it.a.graphs.clear();
           }
@@ -467,24 +489,23 @@ struct dbf_cmd {
             std::size_t done;
             ~redraw() { bar.update(done); }
           } after{bar, done};
-          label_width = std::max(label_width, it.label.size());
+          label_width = std::max(label_width, display_width(it.label));
           if (!it.error.empty()) {
             ++invalid;
             if (as_json)
-              std::cout << json{{"set", it.label}, {"error", it.error}}.dump() << '\n';
+              std::cout << json{{"set", it.label}, {"path", it.path}, {"error", it.error}}.dump() << '\n';
             else
-              std::cout << std::left << std::setw(static_cast<int>(label_width)) << it.label << std::right
-                        << "  invalid: " << it.error << "\n";
+              std::cout << padded(it.label, label_width) << "  invalid: " << it.error << "\n";
             std::cout.flush();
             return;
           }
           schedulable += r.schedulable ? 1 : 0;
           if (as_json) {
-            json line{{"set", it.label}};
+            json line{{"set", it.label}, {"path", it.path}};
             verdict_json(line, r);
             std::cout << line.dump() << '\n';
           } else {
-            std::cout << std::left << std::setw(static_cast<int>(label_width)) << it.label << std::right << "  U "
+            std::cout << padded(it.label, label_width) << "  U "
                       << utilisation_text(r.u) << "  t_max " << std::setw(12) << optional_text(r.u.t_max, "-") << "  "
                       << verdict(r) << "\n";
           }
@@ -682,6 +703,13 @@ struct dbf_cmd {
 
     /// The set the last next() read or tried to read.
     const std::string& last_label() const { return last_label_; }
+    /// Where that set is: its file's full path, or FILE:LINE of a .jsonl.
+    std::string last_path() const {
+      std::error_code ec;
+      const fs::path absolute = fs::absolute(jsonl_ || single_ ? fs::path(where_) : files_[next_file_ - 1], ec);
+      const std::string file = ec ? where_ : absolute.lexically_normal().string();
+      return jsonl_ ? file + ":" + std::to_string(number_) : file;
+    }
 
     bool next(named_set& out) {
       if (!jsonl_) {
@@ -747,7 +775,7 @@ struct generate_cmd {
   CLI::Option* out_option = nullptr;
 
   void add(CLI::App& app, std::vector<std::pair<CLI::App*, command_fn>>& commands) {
-    auto* sub = app.add_subcommand("generate-tasks", "seeded random task sets like paper 003 Sec. V (JSON, JSON lines or a directory)");
+    auto* sub = app.add_subcommand("generate-tasks", "seeded random task sets like the experiment of Nunna et al. 2010 (JSON, JSON lines or a directory)");
     sub->add_option("--vertices", options.vertices, "vertices per task (>= 2)")
         ->check(CLI::NonNegativeNumber)
         ->capture_default_str();

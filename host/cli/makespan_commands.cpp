@@ -203,7 +203,7 @@ struct estimate_cmd {
   double exact_seconds = 2;
 
   void add(CLI::App& app, std::vector<std::pair<CLI::App*, command_fn>>& commands) {
-    auto* sub = app.add_subcommand("estimate", "estimate the worst-case makespan by simulated annealing (paper 000)");
+    auto* sub = app.add_subcommand("estimate", "estimate the worst-case makespan by simulated annealing (Berezovskyi, Bletsas and Petters 2013)");
     po.add(sub);
     sub->add_option("--chains", eo.chains, "independent annealing chains (default: 8 per CPU thread; on a GPU as many as it keeps resident, from its SM count and the occupancy calculator)")
         ->check(not_negative);
@@ -317,6 +317,9 @@ struct estimate_cmd {
                          {"exact_T", proven->exact_t},
                          {"tractable", proven->tractable ? json(proven->tractable) : json(nullptr)},
                          {"elapsed_s", proven->elapsed_s}};
+      // The number to design with: the worst case is at most this (the estimate is only a lower bound).
+      out["safe_upper_bound"] = proven ? std::min<std::uint64_t>(proven->upper, r.upper_bound) : r.upper_bound;
+      out["safe_upper_bound_from"] = proven && proven->upper <= r.upper_bound ? "proven interval" : "pessimistic bound";
       std::cout << out.dump() << '\n';
       return exit_code;
     }
@@ -333,7 +336,7 @@ struct estimate_cmd {
               << " it/s)" << std::defaultfloat << (r.time_limited ? ", stopped by --seconds" : "")
               << (r.interrupted ? ", interrupted" : "") << "\n"
               << "estimate    " << r.best_makespan << " cycles (a lower bound on the worst case)\n"
-              << "upper bound " << r.upper_bound << " cycles (pessimistic, 001 Sec. 4)\n";
+              << "upper bound " << r.upper_bound << " cycles (pessimistic, Berezovskyi, Bletsas and Andersson 2012)\n";
     if (proven) {
       std::cout << "proven      " << proven->lower << " <= worst case <= " << proven->upper << " cycles (";
       if (proven->exact)
@@ -370,7 +373,7 @@ struct build_cmd {
   bool as_json = false;
 
   void add(CLI::App& app, std::vector<std::pair<CLI::App*, command_fn>>& commands) {
-    auto* sub = app.add_subcommand("build", "build the schedule of one pseudo-precedence string (000 Fig. 4)");
+    auto* sub = app.add_subcommand("build", "build the schedule of one pseudo-precedence string (the builder of Berezovskyi et al. 2013)");
     po.add(sub);
     sub->add_option("--string", str, "warp ids, 1-based, e.g. \"1 1 2 2 3 3 1 2 3 4 4 4\"");
     sub->add_option("--init", init, "or a constructed string: rr, fp or mpwf");
@@ -426,12 +429,12 @@ struct exact_cmd {
 
   void add(CLI::App& app, std::vector<std::pair<CLI::App*, command_fn>>& commands) {
     auto* sub = app.add_subcommand(
-        "exact", "the exact worst-case makespan by search over work-conserving schedules or by the binary ILP of 001 "
+        "exact", "the exact worst-case makespan by search over work-conserving schedules or by the binary ILP of Berezovskyi, Bletsas and Andersson 2012 "
                  "Sec. 5 solved with COIN-OR CBC (issue 4)");
     po.add(sub);
-    sub->add_option("--method", method, "search (multiset search), ilp (001's binary ILP with CBC) or auto (= search)")
+    sub->add_option("--method", method, "search (multiset search), ilp (the binary ILP of Berezovskyi et al. 2012, with CBC) or auto (= search)")
         ->capture_default_str();
-    sub->add_option("--constraints", constraints, "with ilp: the work-conserving constraints of 001 Sec. 5.4, short or long")
+    sub->add_option("--constraints", constraints, "with ilp: the work-conserving constraints (Berezovskyi et al. 2012, Sec. 5.4), short or long")
         ->capture_default_str();
     sub->add_option("--lp", lp_file, "write the ILP in CPLEX LP format to FILE (any method; works without CBC)");
     sub->add_option("--backend", backend,
@@ -571,7 +574,7 @@ struct bound_cmd {
   double time_limit = 0;
   bool as_json = false;
   void add(CLI::App& app, std::vector<std::pair<CLI::App*, command_fn>>& commands) {
-    auto* sub = app.add_subcommand("bound", "upper bounds on the worst-case makespan (001 Sec. 4 and eq. 42-43)");
+    auto* sub = app.add_subcommand("bound", "upper bounds on the worst-case makespan (the pessimistic and the tractable bound of Berezovskyi et al. 2012)");
     po.add(sub);
     sub->add_option("--exact-up-to", exact_up_to,
                     "also the tractable estimate min over y <= x of ceil(W / y) T(y), T(y) exact by search");
