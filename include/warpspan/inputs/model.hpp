@@ -128,7 +128,7 @@ struct warp_cost {
   std::uint64_t memory = 0;
 };
 
-/// Merges the events of a warp's lanes (sorted in place) into its cost.
+/// Merges the events of a warp's lanes into its cost.
 warp_cost merge_warp(std::vector<model_event>& events);
 
 /// Cycles one SM needs for warps with these totals (the formula at the top).
