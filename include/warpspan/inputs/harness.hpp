@@ -8,7 +8,7 @@
 //   static constexpr bool iterative;        // launch all stages again while scratch[flag] != 0
 //   static gene_range range(std::uint32_t threads, std::uint32_t slot);          // host only
 //   static std::size_t scratch_size(std::uint32_t threads);
-//   static std::size_t flag_index(std::uint32_t threads);                         // iterative only
+//   WARPSPAN_HD static std::size_t flag_index(std::uint32_t threads);             // iterative only
 //   static void init_scratch(const std::int32_t* genome, std::int32_t* scratch, std::uint32_t threads);
 //   static output_range output(std::uint32_t threads);                            // what a run computes
 //   template <class H> WARPSPAN_HD static void thread(H& h, const std::int32_t* genome, std::int32_t* scratch,

@@ -22,7 +22,7 @@ struct artificial_kernel {
 
   static gene_range range(std::uint32_t, std::uint32_t) { return {0, value_max}; }
   static std::size_t scratch_size(std::uint32_t threads) { return threads + blocks_of<artificial_kernel>(threads); }
-  static std::size_t flag_index(std::uint32_t) { return 0; }
+  WARPSPAN_HD static std::size_t flag_index(std::uint32_t) { return 0; }
   static void init_scratch(const std::int32_t*, std::int32_t* s, std::uint32_t threads) {
     for (std::size_t i = 0; i < scratch_size(threads); ++i) s[i] = 0;
   }
@@ -59,7 +59,7 @@ struct bfs_kernel {
     return {0, static_cast<std::int32_t>(threads) - 1};
   }
   static std::size_t scratch_size(std::uint32_t threads) { return std::size_t{4} * threads + 1; }
-  static std::size_t flag_index(std::uint32_t threads) { return std::size_t{4} * threads; }
+  WARPSPAN_HD static std::size_t flag_index(std::uint32_t threads) { return std::size_t{4} * threads; }
   static void init_scratch(const std::int32_t*, std::int32_t* s, std::uint32_t n) {
     for (std::size_t i = 0; i < scratch_size(n); ++i) s[i] = 0;
     for (std::uint32_t i = 0; i < n; ++i) s[3 * std::size_t{n} + i] = -1;
@@ -122,7 +122,7 @@ struct petri_kernel {
 
   static gene_range range(std::uint32_t, std::uint32_t) { return {0, max_tokens}; }
   static std::size_t scratch_size(std::uint32_t threads) { return std::size_t{threads} * places; }
-  static std::size_t flag_index(std::uint32_t) { return 0; }
+  WARPSPAN_HD static std::size_t flag_index(std::uint32_t) { return 0; }
   static void init_scratch(const std::int32_t* g, std::int32_t* s, std::uint32_t threads) {
     for (std::size_t i = 0; i < scratch_size(threads); ++i) s[i] = g[i];
   }
@@ -175,7 +175,7 @@ struct bisect_kernel {
 
   static gene_range range(std::uint32_t, std::uint32_t) { return {0, 2 * size}; }
   static std::size_t scratch_size(std::uint32_t threads) { return threads; }
-  static std::size_t flag_index(std::uint32_t) { return 0; }
+  WARPSPAN_HD static std::size_t flag_index(std::uint32_t) { return 0; }
   static void init_scratch(const std::int32_t*, std::int32_t* s, std::uint32_t threads) {
     for (std::size_t i = 0; i < threads; ++i) s[i] = -1;
   }
