@@ -21,7 +21,7 @@ const std::vector<kernel_info>& kernels() {
       describe<artificial_kernel>(kernel_id::artificial, 1u << 15,
                                   "paper 004 Listing 1: values == 42 do 8 atomics on one address (worst case known)"),
       describe<bfs_kernel>(kernel_id::bfs, 1024, "Rodinia-style BFS, a thread per node, degree and 7 edge offsets per node"),
-      describe<petri_kernel>(kernel_id::petri, 4096, "Petri-net simulation per thread (NSICHNEU spirit), 8 places x 8 transitions"),
+      describe<petri_kernel>(kernel_id::petri, 4096, "coloured Petri net per thread (NSICHNEU spirit): 8 places x 8 transitions, 4 rounds"),
       describe<bisect_kernel>(kernel_id::bisect, 4096, "bisection search per thread with an early exit"),
   };
   return all;

@@ -110,18 +110,20 @@ struct bfs_kernel {
 };
 
 /// A Petri-net simulation in the spirit of NSICHNEU (Malardalen; paper 004 Table II): every thread
-/// simulates its own net of `places` places and `transitions` transitions for `rounds` rounds from
-/// the marking in its genes. A transition fires when both its input places hold enough tokens
-/// (two nested branches), then a third branch handles a place about to overflow.
+/// simulates its own coloured net of `places` places and `transitions` transitions for `rounds`
+/// rounds. Its genes: the token count of each place in [0, 7], then the colour of each place's
+/// tokens in [0, 255]. A transition fires when its first input place holds enough tokens and the
+/// second holds a token of the same colour (NSICHNEU's guards compare marking members for
+/// equality, which random inputs rarely meet); a third branch handles a place about to overflow.
 struct petri_kernel {
   static constexpr const char* name = "petri";
   static constexpr std::uint32_t places = 8, transitions = 8, rounds = 4;
-  static constexpr std::uint32_t genes_per_thread = places, block = 128, branches = 3 * transitions, stages = 1;
+  static constexpr std::uint32_t genes_per_thread = 2 * places, block = 128, branches = 3 * transitions, stages = 1;
   static constexpr bool iterative = false;
-  static constexpr std::int32_t max_tokens = 7;
+  static constexpr std::int32_t max_tokens = 7, colours = 256;
 
-  static gene_range range(std::uint32_t, std::uint32_t) { return {0, max_tokens}; }
-  static std::size_t scratch_size(std::uint32_t threads) { return std::size_t{threads} * places; }
+  static gene_range range(std::uint32_t, std::uint32_t slot) { return {0, slot < places ? max_tokens : colours - 1}; }
+  static std::size_t scratch_size(std::uint32_t threads) { return std::size_t{threads} * genes_per_thread; }
   WARPSPAN_HD static std::size_t flag_index(std::uint32_t) { return 0; }
   static void init_scratch(const std::int32_t* g, std::int32_t* s, std::uint32_t threads) {
     for (std::size_t i = 0; i < scratch_size(threads); ++i) s[i] = g[i];
@@ -131,7 +133,8 @@ struct petri_kernel {
   template <class H>
   WARPSPAN_HD static void thread(H& h, const std::int32_t*, std::int32_t* s, std::uint32_t, std::uint32_t tid,
                                  std::uint32_t, int) {
-    std::int32_t* m = s + std::size_t{tid} * places;
+    std::int32_t* m = s + std::size_t{tid} * genes_per_thread;
+    std::int32_t* colour = m + places;
     h.work(2);
     for (std::uint32_t r = 0; r < rounds; ++r) {
       for (std::uint32_t t = 0; t < transitions; ++t) {
@@ -142,14 +145,16 @@ struct petri_kernel {
         h.work(3);
         h.compare(3 * t, m[a], wa);
         if (h.branch(3 * t, m[a] >= wa)) {
-          h.work(2);
-          h.compare(3 * t + 1, m[b], 1);
-          if (h.branch(3 * t + 1, m[b] >= 1)) {
+          h.work(3);
+          h.compare(3 * t + 1, colour[a], colour[b]);
+          if (h.branch(3 * t + 1, m[b] >= 1 && colour[a] == colour[b])) {
             m[a] -= wa;
             m[b] -= 1;
             m[c] += 1;
             m[d] += 1;
-            h.work(8);
+            colour[c] = colour[a];
+            colour[d] = colour[b];
+            h.work(10);
             h.compare(3 * t + 2, m[c], max_tokens);
             if (h.branch(3 * t + 2, m[c] > max_tokens)) {
               m[c] = max_tokens;
