@@ -114,7 +114,16 @@ class inputs_command {
     o.atoms.max_threads = static_cast<std::uint32_t>(atom_threads);
     o.atoms.runs = static_cast<std::uint64_t>(atom_runs);
     o.cpu_threads = static_cast<int>(jobs);
-    if (o.fitness == fitness_kind::gpu) resolve_backend(backend_kind::cuda);  // says why when there is no device
+    resolve_threads(jobs, "--jobs");
+    if (o.fitness == fitness_kind::gpu) {
+      if (!cuda_compiled())
+        throw input_error("--fitness gpu: this build has no CUDA backend (built without nvcc); use --fitness model");
+      if (cuda_device_count() == 0) {
+        const std::string why = cuda_device_problem();
+        throw input_error("--fitness gpu: no usable CUDA device" + (why.empty() ? std::string() : " (" + why + ")") +
+                          "; use --fitness model");
+      }
+    }
     if (!eval_input.empty()) return evaluate(o);
 
     std::vector<search_method> methods{o.method};

@@ -80,6 +80,7 @@ TEST(CliInputs, BadInputIsOneLineAndExitTwo) {
   expect_one_line_exit_2("inputs --kernel artificial --fitness cpu", "unknown fitness");
   expect_one_line_exit_2("inputs --kernel artificial --evaluations 0", "--evaluations");
   expect_one_line_exit_2("inputs", "--kernel is required");
+  expect_one_line_exit_2("inputs --kernel bfs --jobs -1", "--jobs");
 }
 
 TEST(CliInputs, HelpAndList) {
