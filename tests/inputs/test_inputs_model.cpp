@@ -166,6 +166,33 @@ TEST(InputsModel, BfsOnAChainTakesALevelPerNode) {
   EXPECT_EQ(r.launches, 2u * n);
 }
 
+TEST(InputsModel, BisectEarlyExitAndFullDepthShareAWarp) {
+  // Key 1001 is the first probe (mid 500): entry 4 + loop test 5 + found 1 = 10. Key 0 is absent:
+  // hi goes 500, 250, ..., 1, 0: 10 iterations of loop test 5 + go-left 1, after entry 4 = 64.
+  // Together: the found leg is one more block execution, 65. (A lone warp: the 4 schedulers and
+  // sigma_C = 6 do not bind.)
+  const model_config cfg = make_model();
+
+  EXPECT_EQ(run_model(kernel_id::bisect, cfg, {1001}, 1).cycles, 10u);
+  EXPECT_EQ(run_model(kernel_id::bisect, cfg, {0}, 1).cycles, 64u);
+  EXPECT_EQ(run_model(kernel_id::bisect, cfg, {0, 1001}, 2).cycles, 65u);
+  EXPECT_EQ(run_model(kernel_id::bisect, cfg, {0, 1001}, 2).output, (std::vector<std::int32_t>{-1, 500}));
+}
+
+TEST(InputsModel, PetriNetByHand) {
+  // No tokens: entry 2, then 4 rounds x 8 transitions x 3 for the first guard = 98. One token on
+  // places 0 and 3, all of colour 0: transition 0 fires once in round 0 (guard 1 leg 3, firing 10),
+  // moving the tokens to places 1 and 5, where transitions 1 and 5 need 2 and 3: 111.
+  const model_config cfg = make_model();
+  std::vector<std::int32_t> empty(16, 0), one = empty;
+  one[0] = one[3] = 1;
+
+  EXPECT_EQ(run_model(kernel_id::petri, cfg, empty, 1).cycles, 98u);
+  const auto r = run_model(kernel_id::petri, cfg, one, 1);
+  EXPECT_EQ(r.cycles, 111u);
+  EXPECT_EQ(r.output, (std::vector<std::int32_t>{0, 1, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}));
+}
+
 TEST(InputsModel, WrongLengthIsAnInputError) {
   EXPECT_NE(test::error_of([] { run_model(kernel_id::petri, make_model(), std::vector<std::int32_t>(7), 1); }), "");
 }
