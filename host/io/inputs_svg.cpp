@@ -22,6 +22,7 @@ std::string fitness_svg(const std::vector<fitness_curve>& curves, const std::str
   const auto X = [&](double e) { return left + (W - left - right) * e / static_cast<double>(max_x); };
   const auto Y = [&](double f) { return H - bottom - (H - top - bottom) * f / (max_y * 1.05); };
   const char* colours[] = {"#d62728", "#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e"};
+  const char* dashes[] = {"none", "8 4", "2 3", "4 2 1 2", "1 1"};  // lines that coincide stay visible
   std::ostringstream s;
   s << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << W << "\" height=\"" << H
     << "\" font-family=\"sans-serif\" font-size=\"12\">\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
@@ -44,7 +45,8 @@ std::string fitness_svg(const std::vector<fitness_curve>& curves, const std::str
     const auto& c = curves[i];
     const char* colour = colours[i % 5];
     if (c.points.empty()) continue;
-    s << "<polyline fill=\"none\" stroke-width=\"2\" stroke=\"" << colour << "\" points=\"";
+    s << "<polyline fill=\"none\" stroke-width=\"2\" stroke-dasharray=\"" << dashes[i % 5] << "\" stroke=\"" << colour
+      << "\" points=\"";
     double y = c.points.front().best;
     s << X(static_cast<double>(c.points.front().evaluation)) << ',' << Y(y);
     for (std::size_t k = 1; k < c.points.size(); ++k) {
