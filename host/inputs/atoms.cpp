@@ -44,10 +44,8 @@ atom_set find_atoms(kernel_id kernel, const atom_options& o) {
     };
     genome lowest(ranges.size());
     for (std::size_t i = 0; i < ranges.size(); ++i) lowest[i] = ranges[i].lo;
-    // A random input first (as a fuzzer's seed corpus: the values a solver would pick are arbitrary
-    // too), then the lowest one; their mutants follow in order.
-    push(random_genome(ranges, o.seed, stream_restart, std::uint64_t{X} << 32));
     push(lowest);
+    push(random_genome(ranges, o.seed, stream_restart, std::uint64_t{X} << 32));
     for (const atom& a : out.atoms) {  // the smaller level's atoms, twice: what they covered carries over
       genome twice = a.input;
       twice.insert(twice.end(), a.input.begin(), a.input.end());
