@@ -141,9 +141,8 @@ genome scale(const atom_set& atoms, const std::vector<std::int32_t>& ids, std::u
   return g;
 }
 
-std::vector<genome> initial_population(const atom_set& atoms, std::uint32_t threads, kernel_id kernel,
+std::vector<genome> initial_population(const atom_set& atoms, std::uint32_t threads,
                                        std::uint32_t population, double special, std::uint64_t seed) {
-  (void)kernel;
   const std::size_t A = atoms.atoms.size();
   if (A == 0) throw input_error("no atoms were found");
   const std::size_t genes = (threads + atoms.threads - 1) / atoms.threads;

@@ -81,7 +81,7 @@ search_result run_search(const search_options& o) {
       result.atoms = find_atoms(o.kernel, ao);
       result.atom_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
       const atom_set& atoms = result.atoms;
-      std::vector<genome> initial = initial_population(atoms, o.threads, o.kernel, o.ga.population, o.special, o.ga.seed);
+      std::vector<genome> initial = initial_population(atoms, o.threads, o.ga.population, o.special, o.ga.seed);
       const std::vector<gene_range> atom_ranges(initial.front().size(),
                                                 gene_range{0, static_cast<std::int32_t>(atoms.atoms.size() - 1)});
       const batch_fitness decoded = [&](const std::vector<genome>& batch) {

@@ -78,7 +78,7 @@ TEST(InputsSearch, ThirtyPercentSpecialIndividualsLeadThePopulation) {
   a.atoms.push_back({{42, 42}, 24, 0});
   a.atoms.push_back({{42, 0}, 17, 100});
 
-  const auto pop = initial_population(a, 9, kernel_id::artificial, 100, 0.30, 1);
+  const auto pop = initial_population(a, 9, 100, 0.30, 1);
 
   ASSERT_EQ(pop.size(), 100u);
   EXPECT_EQ(pop[0], genome(5, 1));  // most instructions, repeated over ceil(9 / 2) genes

@@ -67,7 +67,7 @@ atom_set find_atoms(kernel_id kernel, const atom_options& options);
 genome scale(const atom_set& atoms, const std::vector<std::int32_t>& ids, std::uint32_t threads, kernel_id kernel);
 
 /// Step 2: the first GA population over atom indices, `special` of it the special individuals.
-std::vector<genome> initial_population(const atom_set& atoms, std::uint32_t threads, kernel_id kernel,
+std::vector<genome> initial_population(const atom_set& atoms, std::uint32_t threads,
                                        std::uint32_t population, double special, std::uint64_t seed);
 
 struct search_options {
