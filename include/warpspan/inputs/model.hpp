@@ -144,7 +144,7 @@ struct model_run {
 
 /// Runs kernel K on `threads` threads with `genome` under the model. With `traces` (one per thread,
 /// resized here) every thread's path, instructions, covered legs and compare operands are recorded
-/// (of its last launch's stage 0 and later, merged: coverage accumulates over launches).
+/// over all the launches of the run (a BFS thread's trace spans every level).
 template <class K>
 model_run run_model(const model_config& cfg, const std::int32_t* genome, std::uint32_t threads,
                     std::vector<thread_trace>* traces = nullptr) {
