@@ -10,6 +10,8 @@
 #include "warpspan/dbf/dbf.hpp"
 #include "warpspan/dbf/edf.hpp"
 #include "warpspan/dbf/task.hpp"
+#include "warpspan/inputs/input_file.hpp"
+#include "warpspan/inputs/model.hpp"
 #include "warpspan/makespan/bounds.hpp"
 #include "warpspan/makespan/problem.hpp"
 #include "warpspan/makespan/schedule_table.hpp"
@@ -33,6 +35,7 @@ constexpr std::size_t max_sm_input = 4096;
 constexpr std::size_t max_taskset_input = 16 * 1024;
 constexpr std::size_t max_jsonl_input = 32 * 1024;
 constexpr std::size_t max_string_input = 4096;
+constexpr std::size_t max_input_input = 8192;
 
 std::string_view as_text(const std::uint8_t* data, std::size_t size) {
   return {reinterpret_cast<const char*>(data), size};
@@ -286,11 +289,36 @@ fuzz_outcome fuzz_one_string(const std::uint8_t* data, std::size_t size) {
   });
 }
 
+fuzz_outcome fuzz_one_input(const std::uint8_t* data, std::size_t size) {
+  return guarded(size, max_input_input, [&] {
+    const std::string_view text = as_text(data, size);
+    const std::size_t eol = std::min(text.find('\n'), text.size());
+    std::istringstream head{std::string(text.substr(0, eol))};
+    std::string name;
+    std::int64_t threads = 0;
+    if (!(head >> name >> threads)) throw input_error("fuzz input: the first line is 'KERNEL THREADS'");
+    const inputs::kernel_info& k = inputs::find_kernel(name);
+    if (threads < 1 || threads > 64) throw input_error("fuzz input: 1 to 64 threads");
+    const auto n = static_cast<std::uint32_t>(threads);
+    const std::string file(text.substr(std::min(eol + 1, text.size())));
+    const std::vector<std::int32_t> g = inputs::parse_input(file, "fuzz", k.id, n);
+    const auto ranges = inputs::genome_ranges(k.id, n);
+    require(g.size() == ranges.size(), "input: accepted with the wrong length");
+    for (std::size_t i = 0; i < g.size(); ++i)
+      require(g[i] >= ranges[i].lo && g[i] <= ranges[i].hi, "input: accepted a value outside its range");
+    require(inputs::parse_input(inputs::format_input(k.id, n, g), "again", k.id, n) == g,
+            "input: the saved form does not read back");
+    const inputs::model_run r = inputs::run_model(k.id, inputs::make_model(), g, n);
+    require(r.launches >= 1 && r.cycles >= 1, "input: a run without launches or cycles");
+  });
+}
+
 const std::vector<fuzz_target>& fuzz_targets() {
   static const std::vector<fuzz_target> all = {
       {"kernel", fuzz_one_kernel, max_kernel_input},    {"ptx", fuzz_one_ptx, max_ptx_input},
       {"sm", fuzz_one_sm, max_sm_input},                {"taskset", fuzz_one_taskset, max_taskset_input},
       {"jsonl", fuzz_one_jsonl, max_jsonl_input},       {"string", fuzz_one_string, max_string_input},
+      {"input", fuzz_one_input, max_input_input},
   };
   return all;
 }

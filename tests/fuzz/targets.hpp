@@ -34,6 +34,9 @@ fuzz_outcome fuzz_one_sm(const std::uint8_t* data, std::size_t size);
 fuzz_outcome fuzz_one_taskset(const std::uint8_t* data, std::size_t size);
 /// A JSON-lines batch read line by line as `dbf --batch FILE.jsonl` does, all tables in one call.
 fuzz_outcome fuzz_one_jsonl(const std::uint8_t* data, std::size_t size);
+/// A saved kernel input as `inputs --eval-input FILE` reads it: the first line names the kernel and
+/// the thread count (at most 64), the rest is the file; an accepted input is run under the model.
+fuzz_outcome fuzz_one_input(const std::uint8_t* data, std::size_t size);
 /// Pseudo-precedence strings as `build --string` reads them, built against small fixed problems
 /// (the first byte picks one).
 fuzz_outcome fuzz_one_string(const std::uint8_t* data, std::size_t size);
