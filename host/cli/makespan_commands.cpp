@@ -59,6 +59,7 @@ struct problem_options {
   std::string kernel;
   std::string ptx;
   std::string ptx_lines;
+  int ptx_loops = 1;
   std::string ptx_entry;
   std::string ptx_map;
   std::int64_t warps = 0;
@@ -77,6 +78,10 @@ struct problem_options {
                                  "from a file (e.g. @data/kernels/voronoi.txt; # starts a comment)");
     ptx_opt = app->add_option("--ptx", ptx, "read the kernel from a PTX file instead (see data/kernels/README.md)");
     ptx_lines_opt = app->add_option("--ptx-lines", ptx_lines, "with --ptx: only lines A:B (1-based, inclusive)");
+    app->add_option("--ptx-loops", ptx_loops,
+                    "with --ptx: passes through each loop (a branch back is taken N - 1 times; a loop bound the "
+                    "PTX does not state); default 1, the first pass only")
+        ->check(CLI::Range(1, 1000000));
     app->add_option("--ptx-entry", ptx_entry, "with --ptx: the .entry/.func to read (default: the first)");
     app->add_option("--ptx-map", ptx_map, "with --ptx: override classes, e.g. mov=L,mul.f32=D");
     auto* w = app->add_option("--warps,-w", warps, "number of warps W");
@@ -104,6 +109,7 @@ struct problem_options {
 
   ptx_options make_ptx_options() const {
     ptx_options o;
+    o.loop_passes = ptx_loops;
     o.entry = ptx_entry;
     if (!ptx_map.empty()) o.overrides = parse_ptx_overrides(ptx_map);
     if (!ptx_lines.empty() || given(ptx_lines_opt)) {

@@ -451,6 +451,16 @@ ptx_import_result import_ptx(std::string_view text, const ptx_options& options, 
     result.kernel.push_back(u);
   };
 
+  // How often each backward branch has been taken in the current pass of its enclosing loops.
+  std::map<std::size_t, int> taken_back;
+  const auto take_back = [&](std::size_t from, std::size_t to) {
+    if (taken_back[from] + 1 >= options.loop_passes) return false;
+    ++taken_back[from];
+    // A new pass of this loop starts the loops nested in it afresh.
+    for (auto it = taken_back.upper_bound(to); it != taken_back.end() && it->first < from; ++it) it->second = 0;
+    return true;
+  };
+
   while (true) {
     if (i >= code.size()) {
       result.stop_reason = "end of " + body->name;
@@ -465,7 +475,12 @@ ptx_import_result import_ptx(std::string_view text, const ptx_options& options, 
     if (is_branch(ins.opcode) && !ins.guarded) {
       const std::string label = branch_target(ins);
       const std::size_t to = labels.at(label);
-      if (to <= i) {  // a back-edge: the walk reads the first pass of the loop only
+      if (to <= i && take_back(i, to)) {  // --ptx-loops: another pass
+        walk_one(ins);
+        i = to;
+        continue;
+      }
+      if (to <= i) {  // a back-edge: the walk reads loop_passes passes of the loop (default one)
         result.stop_reason = "loop back-edge '" + ins.opcode + " " + label + "' at line " + std::to_string(ins.line) +
                              " (not counted)";
         break;
@@ -473,6 +488,14 @@ ptx_import_result import_ptx(std::string_view text, const ptx_options& options, 
       walk_one(ins);
       i = to;
       continue;
+    }
+    if (is_branch(ins.opcode) && ins.guarded) {
+      const std::size_t to = labels.at(branch_target(ins));
+      if (to <= i && take_back(i, to)) {  // a conditional loop branch, taken for another pass
+        walk_one(ins);
+        i = to;
+        continue;
+      }
     }
     walk_one(ins);  // a guarded branch (or ret) counts and falls through: not taken
     if (!ins.guarded && (base == "ret" || base == "exit" || base == "trap")) {

@@ -16,6 +16,8 @@ struct ptx_options {
   int last_line = 0;                        ///< 1-based, inclusive; 0 = to the entry's end
   std::string entry;                        ///< .entry/.func to read; empty = the first one
   std::map<std::string, unit> overrides;    ///< opcode (e.g. "mov" or "mov.f32") -> type
+  int loop_passes = 1;                      ///< passes through each loop: a branch back (guarded or
+                                            ///< not) is taken loop_passes - 1 times, then not
 };
 
 struct ptx_instruction {
