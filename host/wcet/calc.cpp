@@ -165,6 +165,8 @@ ipet_solution solve_ipet(const ipet_problem& p) {
   if (Cbc_isContinuousUnbounded(cbc.get()))
     throw input_error("the IPET problem is unbounded: a cycle of the IPG has no loop bound");
   const double* x = Cbc_getColSolution(cbc.get());
+  if (Cbc_isProvenInfeasible(cbc.get()))
+    throw input_error("the IPET problem is infeasible: no path from s to t keeps to the loop bounds and caps");
   if (!Cbc_isProvenOptimal(cbc.get()) || x == nullptr)
     throw std::runtime_error("CBC found no optimal solution of the IPET problem (status " +
                              std::to_string(Cbc_status(cbc.get())) + ")");
@@ -196,12 +198,20 @@ std::optional<std::int64_t> tree_wcet(const ipet_problem& p) {
       removed[e] = true;  // never taken
     }
   std::vector<std::int64_t> vertex(n, 0);  // collapsed loops hang on their header Ipoint
+  const std::vector<bool> never = removed;  // capped at 0
+  const auto taken = [&](const std::vector<std::uint32_t>& edges) {
+    std::vector<std::uint32_t> out;
+    for (std::uint32_t e : edges)
+      if (!never[e]) out.push_back(e);
+    return out;
+  };
   for (const auto& L : p.loops) {
-    if (L.iterates.empty()) continue;
-    const std::uint32_t head = p.edges[L.iterates.front()].to;
-    for (std::uint32_t e : L.iterates)
-      if (p.edges[e].to != head || contains(L.enters, e)) return std::nullopt;
-    for (std::uint32_t e : L.enters)
+    const auto iterates = taken(L.iterates), enters = taken(L.enters);
+    if (iterates.empty()) continue;
+    const std::uint32_t head = p.edges[iterates.front()].to;
+    for (std::uint32_t e : iterates)
+      if (p.edges[e].to != head || contains(enters, e)) return std::nullopt;
+    for (std::uint32_t e : enters)
       if (p.edges[e].to != head) return std::nullopt;
     if (L.entered_at_start && head != p.source) return std::nullopt;
     for (std::uint32_t e : L.iterates) removed[e] = true;
@@ -221,7 +231,7 @@ std::optional<std::int64_t> tree_wcet(const ipet_problem& p) {
         }
     }
     std::int64_t cycle = 0;
-    for (std::uint32_t e : L.iterates)
+    for (std::uint32_t e : iterates)
       if (dist[p.edges[e].from]) cycle = std::max(cycle, *dist[p.edges[e].from] + p.edges[e].weight);
     vertex[head] += static_cast<std::int64_t>(L.bound) * cycle;
   }

@@ -395,11 +395,16 @@ std::vector<cfg_edge> branch_divergent_edges(const cfg& g, const loop_forest& lo
       for (block_id s : g.succ[v])
         if (!in_region[s]) in_region[s] = true, todo.push_back(s);
     }
+    // Fig. 3 reasons on one pass through the region. When b lies in a loop that m is outside of,
+    // b runs again before its warp reaches m and each run pushes its own sides, so a side that can
+    // reach p may still be pending when p finishes: every successor of b may come next (line 12).
+    bool wraps = false;
+    for (const auto& L : loops.loops) wraps = wraps || (L.body[b] && !L.body[m]);
     for (block_id p : g.pred[m]) {
       if (!in_region[p] || p == m) continue;
       std::vector<block_id> newsucc;
       for (block_id s : g.succ[b])
-        if (!reachable[p].test(s)) newsucc.push_back(s);
+        if (!wraps && !reachable[p].test(s)) newsucc.push_back(s);
       for (block_id s : newsucc.empty() ? g.succ[b] : newsucc) add(p, s);
     }
   }

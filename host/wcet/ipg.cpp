@@ -129,6 +129,13 @@ ipg build_ipg(const cfg& g, const loop_forest& loops, const std::vector<cfg_edge
         enters = enters || (!L.body[a] && L.body[b]);
         iterates = iterates || (L.body[a] && b == L.header);
       }
+      // An edge with paths of both kinds (through a header without an Ipoint, or along divergent
+      // edges) counts as an iteration when it starts inside the loop (the warp entered it before)
+      // and as an entry when it starts outside (iterations on the way are inside its time). Either
+      // way every observed iteration follows an observed entry, so the bounds measured per entry
+      // hold for the traces, and no edge carries the coefficient 1 - bound that would leave a cycle
+      // unbounded.
+      if (enters && iterates) (L.body[key.first] ? enters : iterates) = false;
       if (enters) e.enters.push_back(static_cast<std::uint32_t>(l));
       if (iterates) e.iterates.push_back(static_cast<std::uint32_t>(l));
     }

@@ -16,7 +16,7 @@ namespace warpspan::wcet {
 struct ipet_edge {
   std::uint32_t from = 0, to = 0;
   std::int64_t weight = 0;              ///< observed WCET of the transition
-  std::optional<std::uint64_t> cap;     ///< at most this many times (divergent edges: the largest count seen)
+  std::optional<std::uint64_t> cap;     ///< divergent edges: at most the largest count one warp took
 };
 
 /// Iterations of a loop per entry: sum(iterates) <= bound * (sum(enters) + entered_at_start).
@@ -36,7 +36,7 @@ struct ipet_problem {
 };
 
 /// The problem for `graph` with the observed weights, loop bounds (measured, or `given` where a
-/// bound is given for the loop: a vector per IPG loop, nullopt to measure) and divergent-edge caps.
+/// bound is given for the loop: a vector per IPG loop, nullopt to measure) and caps.
 ipet_problem make_ipet_problem(const ipg& graph, const trace_observations& obs,
                                const std::vector<std::optional<std::uint64_t>>& given);
 
