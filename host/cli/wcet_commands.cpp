@@ -12,7 +12,9 @@
 #include "warpspan/core/file.hpp"
 #include "warpspan/io/svg.hpp"
 #include "warpspan/io/wcet_svg.hpp"
+#include "warpspan/core/backend.hpp"
 #include "warpspan/wcet/analysis.hpp"
+#include "warpspan/wcet/collect.hpp"
 
 namespace warpspan::cli {
 
@@ -140,6 +142,79 @@ std::pair<std::string, std::uint64_t> parse_bound(const std::string& text) {
   return {text.substr(0, eq), v};
 }
 
+void add_wcet_collect_command(CLI::App& app, std::vector<std::pair<CLI::App*, command_fn>>& commands) {
+  struct opts {
+    std::string kernel, out, text, cfg_out;
+    unsigned runs = 8, size = 0;
+    std::uint64_t seed = 1;
+    bool list = false;
+  };
+  auto o = std::make_shared<opts>();
+  std::string names;
+  for (const auto& k : instrumented_kernels()) names += (names.empty() ? "" : ", ") + k.name;
+  auto* sub = app.add_subcommand(
+      "wcet-collect",
+      "Run an instrumented CUDA SDK-style kernel (002 Table I, our own versions) on random test vectors and write "
+      "its Ipoint traces for `warpspan wcet`. Every warp's first active lane records (cta, warp, Ipoint, SM clock, "
+      "SM) at each Ipoint; the cost of an empty probe is measured and written into the binary trace "
+      "(`wcet --probe-cost auto` subtracts it). Each run's output is checked against the CPU. Needs the CUDA "
+      "backend (a GPU, or the CPU emulation build, whose clocks are emulated).\n"
+      "Kernels: " + names + "\n"
+      "Example: warpspan wcet-collect reduce_sequential --runs 16 --out r.bin --cfg-out r.json && "
+      "warpspan wcet --cfg r.json --trace r.bin --probe-cost auto");
+  sub->add_option("kernel", o->kernel, "kernel to run (see --list)");
+  sub->add_flag("--list", o->list, "list the kernels and what they compute");
+  sub->add_option("--runs", o->runs, "test vectors (one launch each)")->capture_default_str();
+  sub->add_option("--seed", o->seed, "seed of the random test vectors")->capture_default_str();
+  sub->add_option("--size", o->size, "problem size (elements; matrix width for the transposes); 0: the kernel's default")
+      ->capture_default_str();
+  sub->add_option("--out", o->out, "write the binary trace here");
+  sub->add_option("--text", o->text, "write the text trace here");
+  sub->add_option("--cfg-out", o->cfg_out, "write the kernel's CFG JSON here (for wcet --cfg)");
+  commands.emplace_back(sub, [o]() {
+    if (o->list) {
+      for (const auto& k : instrumented_kernels())
+        std::cout << std::left << std::setw(20) << k.name << k.description << " (default size " << k.default_size << ")\n";
+      return 0;
+    }
+    if (o->kernel.empty()) throw input_error("wcet-collect: name a kernel (see wcet-collect --list)");
+    const instrumented_kernel& k = find_instrumented_kernel(o->kernel);
+    if (!o->cfg_out.empty()) write_output(o->cfg_out, k.cfg_json, "CFG");
+    collect_request request;
+    request.kernel = k.name;
+    request.runs = o->runs;
+    request.seed = o->seed;
+    request.size = o->size ? o->size : k.default_size;
+    const collect_result c = collect_wcet_traces(request);
+    std::vector<trace_record> records;
+    records.reserve(c.records.size());
+    for (const auto& r : c.records) {
+      if (r.ipoint >= k.ipoints.size()) throw std::logic_error("probe wrote Ipoint id " + std::to_string(r.ipoint));
+      trace_record t;
+      t.run = r.run;
+      t.sm = r.sm;
+      t.cta = r.cta;
+      t.warp = r.warp;
+      t.ipoint = r.ipoint;
+      t.time = r.clock;
+      records.push_back(t);
+    }
+    std::ostringstream note;
+    note << k.name << ": " << request.runs << " runs, size " << c.size << ", " << c.grid << " blocks of " << c.block
+         << " threads, seed " << request.seed << ", on " << (cuda_emulated() ? "the CPU emulation (emulated clocks, "
+                                                                               "nanoseconds)" : cuda_device_name())
+         << "\nempty probe: " << c.probe_cost << " cycles; records lost (slice full): " << c.lost;
+    if (!o->out.empty()) write_output(o->out, binary_trace(k.ipoints, records, c.probe_cost), "binary trace");
+    if (!o->text.empty()) write_output(o->text, text_trace(k.ipoints, records, note.str()), "text trace");
+    if (o->out.empty() && o->text.empty()) {
+      std::cout << text_trace(k.ipoints, records, note.str());
+    } else {
+      std::cout << note.str() << "\n" << records.size() << " records, every run's output checked against the CPU\n";
+    }
+    return 0;
+  });
+}
+
 }  // namespace
 
 void add_wcet_commands(CLI::App& app, std::vector<std::pair<CLI::App*, command_fn>>& commands) {
@@ -237,6 +312,7 @@ void add_wcet_commands(CLI::App& app, std::vector<std::pair<CLI::App*, command_f
       return 0;
     });
   }
+  add_wcet_collect_command(app, commands);
 }
 
 }  // namespace warpspan::cli
