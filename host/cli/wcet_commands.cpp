@@ -107,9 +107,11 @@ void print_report(const wcet_program& p, const wcet_report& r, std::int64_t prob
     std::string notes;
     if (!ed.iterates.empty()) notes += "loop " + loop_of(g, ed) + " ";
     if (ed.divergent) notes += "divergent ";
-    if (!o.seen) notes += "not seen";
+    if (!o.seen) notes += "not seen ";
     std::cout << "  " << std::left << std::setw(static_cast<int>(width)) << g.names[ed.from] + " -> " + g.names[ed.to]
-              << std::right << std::setw(10) << o.wcet << std::setw(8) << o.max_count << "  " << notes << '\n';
+              << std::right << std::setw(10) << o.wcet << std::setw(8) << o.max_count;
+    if (!notes.empty()) notes.pop_back();
+    std::cout << (notes.empty() ? "" : "  ") << notes << '\n';
   }
   for (std::size_t l = 0; l < g.loops.size(); ++l)
     std::cout << "  loop " << g.loops[l].header_name << ": at most " << r.problem.loops[l].bound
