@@ -294,7 +294,15 @@ void add_wcet_commands(CLI::App& app, std::vector<std::pair<CLI::App*, command_f
         }
       }
       const wcet_report r = analyse_wcet(program, traces, options);
-      if (!o->lp.empty()) write_output(o->lp, ipet_lp_text(r.problem, program.graph.name), "LP file");
+      if (!o->lp.empty()) {
+        // The solution beside the model, so that a reader can check a solver's answer against both.
+        std::ostringstream head;
+        head << "\\ Z_warp = " << r.z_warp << " by " << r.method << "; tree-based calculation: "
+             << (r.tree ? std::to_string(*r.tree) : std::string("not applicable (IPG not structured)")) << "\n";
+        for (const auto& l : r.problem.loops)
+          head << "\\ loop " << l.name << ": at most " << l.bound << " iterations per entry\n";
+        write_output(o->lp, head.str() + ipet_lp_text(r.problem, program.graph.name), "LP file");
+      }
       if (!o->dot.empty()) {
         std::vector<std::string> labels;
         for (const auto& e : r.observed.edges) labels.push_back(std::to_string(e.wcet) + " x" + std::to_string(e.max_count));

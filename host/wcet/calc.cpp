@@ -1,8 +1,12 @@
 // IPET (ILP with CBC), the tree-based calculation and exhaustive enumeration on the IPG.
 #include "warpspan/wcet/calc.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <functional>
 #include <limits>
 #include <memory>
@@ -178,9 +182,30 @@ ipet_solution solve_ipet(const ipet_problem& p) {
   return sol;
 }
 
+std::int64_t solve_ipet_lp_text(const std::string& text) {
+  const char* dir = std::getenv("TMPDIR");
+  std::string path = std::string(dir && *dir ? dir : "/tmp") + "/warpspan_ipet_XXXXXX.lp";
+  const int fd = mkstemps(path.data(), 3);
+  if (fd < 0) throw std::runtime_error("IPET: cannot create a temporary file " + path);
+  const bool written = ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size());
+  ::close(fd);
+  std::unique_ptr<Cbc_Model, void (*)(Cbc_Model*)> cbc(Cbc_newModel(), Cbc_deleteModel);
+  const int read = written ? Cbc_readLp(cbc.get(), path.c_str()) : 1;
+  std::remove(path.c_str());
+  if (read != 0) throw std::runtime_error("CBC could not read the LP text");
+  Cbc_setLogLevel(cbc.get(), 0);
+  Cbc_solve(cbc.get());
+  if (!Cbc_isProvenOptimal(cbc.get())) throw std::runtime_error("CBC found no optimum of the LP text");
+  return std::llround(Cbc_getObjValue(cbc.get()));
+}
+
 #else
 
 bool ipet_compiled() { return false; }
+
+std::int64_t solve_ipet_lp_text(const std::string&) {
+  throw not_compiled("reading LP text needs COIN-OR CBC, which this build does not link");
+}
 
 ipet_solution solve_ipet(const ipet_problem&) {
   throw not_compiled("the IPET ILP needs COIN-OR CBC, which this build does not link (use --method tree or "

@@ -116,6 +116,7 @@ TEST(WcetProperty, IlpEqualsTreeAndEnumerationOnStructuredIpgs) {
     const auto tree = tree_wcet(problem);
     const auto all = enumerate_wcet(problem, 2'000'000);
 
+    EXPECT_EQ(solve_ipet_lp_text(ipet_lp_text(problem, "random")), ilp) << "seed " << seed;
     if (tree) {
       ++trees;
       EXPECT_EQ(*tree, ilp) << "seed " << seed;

@@ -52,6 +52,9 @@ bool ipet_compiled();
 ipet_solution solve_ipet(const ipet_problem& p);
 /// The same ILP in CPLEX LP format, variables named x<edge> with the edges in comments.
 std::string ipet_lp_text(const ipet_problem& p, const std::string& title);
+/// Solves LP text with CBC (reading it from a temporary file): a check that ipet_lp_text writes
+/// the model solve_ipet solves. Throws not_compiled without CBC.
+std::int64_t solve_ipet_lp_text(const std::string& text);
 
 /// The tree-based calculation: loops collapsed innermost first (bound x the longest cycle through
 /// the loop's Ipoint header), then the longest s -> t path; alternatives are maxima, sequences sums.
