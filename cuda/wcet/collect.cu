@@ -13,9 +13,6 @@ namespace warpspan::wcet {
 
 namespace {
 
-/// Records per warp: enough for every kernel here at the sizes allowed (bitonic sort, the longest,
-/// records 1 + 7 + 28 x 3 + 1 Ipoints per warp).
-constexpr unsigned slice_capacity = 512;
 constexpr unsigned probe_pairs = 64;
 
 __global__ void empty_probes(probe_view probe) {
@@ -47,6 +44,7 @@ collect_result collect_wcet_traces(const collect_request& request) {
   if (it == table.end()) throw input_error("unknown kernel '" + request.kernel + "'");
   if (request.runs == 0 || request.runs > 100000) throw input_error("--runs must be 1 to 100000");
   if (request.size == 0 || request.size > (1u << 24)) throw input_error("--size must be 1 to 16777216");
+  if (request.slice == 0 || request.slice > (1u << 20)) throw input_error("--slice must be 1 to 1048576");
   collect_result result;
   result.size = request.size;
   const launch_shape shape = it->shape(result.size);
@@ -56,7 +54,7 @@ collect_result collect_wcet_traces(const collect_request& request) {
   const unsigned warps_per_block = (shape.block + 31) / 32;
   cuda_stream stream;
   result.probe_cost = measure_probe_cost(stream.get());
-  probe_buffer buffer(std::size_t{shape.grid} * warps_per_block, slice_capacity, stream.get());
+  probe_buffer buffer(std::size_t{shape.grid} * warps_per_block, request.slice, stream.get());
   result.verified = true;
   for (unsigned run = 0; run < request.runs; ++run) {
     buffer.reset();

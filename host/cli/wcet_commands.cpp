@@ -147,7 +147,7 @@ std::pair<std::string, std::uint64_t> parse_bound(const std::string& text) {
 void add_wcet_collect_command(CLI::App& app, std::vector<std::pair<CLI::App*, command_fn>>& commands) {
   struct opts {
     std::string kernel, out, text, cfg_out;
-    unsigned runs = 8, size = 0;
+    unsigned runs = 8, size = 0, slice = 512;
     std::uint64_t seed = 1;
     bool list = false;
   };
@@ -170,6 +170,8 @@ void add_wcet_collect_command(CLI::App& app, std::vector<std::pair<CLI::App*, co
   sub->add_option("--seed", o->seed, "seed of the random test vectors")->capture_default_str();
   sub->add_option("--size", o->size, "problem size (elements; matrix width for the transposes); 0: the kernel's default")
       ->capture_default_str();
+  sub->add_option("--slice", o->slice, "records kept per warp and run (the device buffer holds warps x slice records)")
+      ->capture_default_str();
   sub->add_option("--out", o->out, "write the binary trace here");
   sub->add_option("--text", o->text, "write the text trace here");
   sub->add_option("--cfg-out", o->cfg_out, "write the kernel's CFG JSON here (for wcet --cfg)");
@@ -187,7 +189,11 @@ void add_wcet_collect_command(CLI::App& app, std::vector<std::pair<CLI::App*, co
     request.runs = o->runs;
     request.seed = o->seed;
     request.size = o->size ? o->size : k.default_size;
+    request.slice = o->slice;
     const collect_result c = collect_wcet_traces(request);
+    if (c.lost > 0)
+      throw input_error("wcet-collect: " + std::to_string(c.lost) + " records did not fit the warps' slices of " +
+                        std::to_string(o->slice) + " (the traces would be cut short): raise --slice");
     std::vector<trace_record> records;
     records.reserve(c.records.size());
     for (const auto& r : c.records) {

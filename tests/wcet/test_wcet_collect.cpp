@@ -80,6 +80,30 @@ TEST_F(WcetGpu, SequentialReductionRecordsTheStepsEachWarpTakes) {
   EXPECT_GE(r.z_warp, r.observed.longest_wst);
 }
 
+TEST_F(WcetGpu, FullSlicesKeepTheFirstRecordsAndCountTheRest) {
+  collect_request request;
+  request.kernel = "reduce_sequential";
+  request.runs = 1;
+  request.size = 512;
+  request.slice = 10;
+
+  const auto c = collect_wcet_traces(request);
+
+  // Records per warp of a block (see above): warp 0 28, warp 1 21, warps 2 and 3 20, warps 4-7 19;
+  // beyond 10: 18 + 11 + 10 + 10 + 4 x 9 = 85 per block, two blocks. Kept: 10 per warp.
+  EXPECT_EQ(c.lost, 2u * 85);
+  EXPECT_EQ(c.records.size(), 2u * 8 * 10);
+  for (std::size_t i = 0; i < c.records.size(); i += 10) EXPECT_EQ(c.records[i].ipoint, 0u);  // each slice starts at start
+}
+
+TEST_F(WcetGpu, CliRefusesTracesCutShort) {
+  const auto r = warpspan::test::run_warpspan("wcet-collect reduce_sequential --runs 1 --size 512 --slice 10 --out " +
+                                              warpspan::test::scratch(".bin"));
+
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("170 records did not fit"), std::string::npos) << r.err;
+}
+
 TEST_F(WcetGpu, EveryKernelsTracesParseWithItsCfg) {
   const bool device = warpspan::test::gpu_test_size(1, 0) == 1;  // the emulation runs smaller sizes
   const std::map<std::string, unsigned> sizes{{"vector_add", 3000},        {"reduce_interleaved", 1000},

@@ -29,6 +29,7 @@ struct collect_request {
   unsigned runs = 8;
   std::uint64_t seed = 1;
   unsigned size = 0;         ///< problem size (instrumented_kernel::default_size is a good one)
+  unsigned slice = 512;      ///< records kept per warp and run; more are counted as lost
 };
 
 struct collect_result {
