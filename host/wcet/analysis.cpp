@@ -7,6 +7,11 @@
 
 namespace warpspan::wcet {
 
+namespace {
+/// Given bounds beyond this are refused: the ILP's coefficients stay exact in doubles.
+constexpr std::uint64_t max_loop_bound = 1'000'000'000;
+}  // namespace
+
 wcet_program prepare_program(cfg g, const std::string& where) {
   wcet_program p;
   p.loops = find_loops(g, where);
@@ -38,6 +43,9 @@ wcet_report analyse_wcet(const wcet_program& program, const trace_set& traces, c
   if (traces.records.empty()) throw input_error("the traces hold no records");
   std::vector<std::optional<std::uint64_t>> given(graph.loops.size());
   for (const auto& [header, bound] : options.loop_bounds) {
+    if (bound > max_loop_bound)
+      throw input_error("--loop-bound: " + header + "=" + std::to_string(bound) + " is over " +
+                        std::to_string(max_loop_bound));
     bool found = false;
     for (std::size_t l = 0; l < graph.loops.size(); ++l)
       if (graph.loops[l].header_name == header) given[l] = bound, found = true;

@@ -177,7 +177,10 @@ ipet_solution solve_ipet(const ipet_problem& p) {
   for (std::size_t e = 0; e < ncols; ++e) {
     const auto c = static_cast<std::uint64_t>(std::llround(x[e]));
     sol.counts.push_back(c);
-    sol.wcet += p.edges[e].weight * static_cast<std::int64_t>(c);
+    std::int64_t term = 0;
+    if (__builtin_mul_overflow(p.edges[e].weight, static_cast<std::int64_t>(c), &term) ||
+        __builtin_add_overflow(sol.wcet, term, &sol.wcet))
+      throw input_error("the WCET estimate does not fit 64 bits");
   }
   return sol;
 }

@@ -18,6 +18,8 @@ namespace {
 constexpr std::string_view binary_magic = "WSWCET01";
 /// Records beyond this are refused (about 4 GiB of memory).
 constexpr std::size_t max_records = std::size_t{1} << 27;
+/// Times beyond 2^52 cycles (52 days at 1 GHz) are refused: the ILP's objective stays exact in doubles.
+constexpr std::int64_t max_time = std::int64_t{1} << 52;
 
 std::string at(const std::string& path, std::uint64_t line) { return path + ":" + std::to_string(line) + ": "; }
 
@@ -84,8 +86,9 @@ void read_text(const std::string& path, std::string_view content, const ipg& gra
     const auto it = names.find(std::string(f[4]));
     if (it == names.end()) throw input_error(at(path, line_no) + "unknown Ipoint '" + std::string(f[4]) + "'");
     r.ipoint = it->second;
-    if (!parse_int(f[5], r.time) || r.time < 0)
-      throw input_error(at(path, line_no) + "time '" + std::string(f[5]) + "' is not a non-negative integer");
+    if (!parse_int(f[5], r.time) || r.time < 0 || r.time > max_time)
+      throw input_error(at(path, line_no) + "time '" + std::string(f[5]) + "' is not an integer in 0.." +
+                        std::to_string(max_time));
     push(set, r, path);
   }
 }
@@ -130,8 +133,10 @@ void read_gpgpusim(const std::string& path, std::string_view content, const ipg&
     r.file = file;
     r.line = line_no;
     r.run = run;
-    if (!parse_int(kv["Warp"], r.warp) || !parse_int(kv["SM"], r.sm) || !parse_int(kv["cycle"], r.time) || r.time < 0)
-      throw input_error(at(path, line_no) + "Warp, SM and cycle must be non-negative integers");
+    if (!parse_int(kv["Warp"], r.warp) || !parse_int(kv["SM"], r.sm) || !parse_int(kv["cycle"], r.time) || r.time < 0 ||
+        r.time > max_time)
+      throw input_error(at(path, line_no) + "Warp, SM and cycle must be non-negative integers (cycle at most " +
+                        std::to_string(max_time) + ")");
     const std::string pc(kv["PC"]);
     if (const auto it = names.find(pc); it != names.end()) {
       r.ipoint = it->second;
@@ -195,7 +200,7 @@ void read_binary(const std::string& path, std::string_view data, const ipg& grap
     r.time = get<std::int64_t>(data, pos, path);
     if (ip >= count) throw input_error(at(path, r.line) + "Ipoint index " + std::to_string(ip) + " out of range");
     if (map[ip] < 0) throw input_error(at(path, r.line) + "unknown Ipoint '" + file_names[ip] + "'");
-    if (r.time < 0) throw input_error(at(path, r.line) + "negative time");
+    if (r.time < 0 || r.time > max_time) throw input_error(at(path, r.line) + "time out of 0.." + std::to_string(max_time));
     r.ipoint = static_cast<ipoint_id>(map[ip]);
     push(set, r, path);
   }
