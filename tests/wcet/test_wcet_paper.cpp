@@ -7,6 +7,7 @@
 #include <set>
 
 #include "warpspan/core/error.hpp"
+#include "warpspan/core/file.hpp"
 #include "wcet_test_util.hpp"
 
 namespace warpspan::wcet {
@@ -257,6 +258,27 @@ TEST(WcetPaper, Fig2IsAcyclicButTheDivergentCfgIsNot) {
 
   EXPECT_TRUE(loops.loops.empty());
   EXPECT_THROW(find_loops(full, "fig2+divergent"), input_error);
+}
+
+}  // namespace
+}  // namespace warpspan::wcet
+
+namespace warpspan::wcet {
+namespace {
+
+TEST(WcetPtx, NvccListingOfTheInstrumentedVectorAdd) {
+  const std::string path = std::string(WARPSPAN_SOURCE_DIR) + "/data/wcet/vector_add_sm90.ptx";
+
+  const auto p = prepare_program(cfg_from_ptx(read_text_file(path, "PTX"), "", path), path);
+
+  // The listing's labels $L__BB0_1 .. _11 that branches target (5 of them) all name blocks; the
+  // kernel has no loop; the one `ret` follows $L__BB0_11.
+  for (const char* label : {"$L__BB0_1", "$L__BB0_3", "$L__BB0_7", "$L__BB0_8", "$L__BB0_11"})
+    EXPECT_LT(p.graph.find(label), p.graph.size()) << label;
+  EXPECT_EQ(p.graph.blocks[p.graph.entry], "entry");
+  EXPECT_EQ(p.graph.blocks[p.graph.exit], "$L__BB0_11");
+  EXPECT_TRUE(p.loops.loops.empty());
+  EXPECT_EQ(p.ipoints.names.size(), p.graph.size());
 }
 
 }  // namespace
