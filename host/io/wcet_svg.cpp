@@ -36,9 +36,14 @@ std::string wcet_timeline_svg(const wcet::sm_run& r, const std::vector<wcet::wst
        << w.key.warp << "</text>\n"
        << "<line x1='" << x(w.time.front()) << "' y1='" << y << "' x2='" << x(w.time.back()) << "' y2='" << y
        << "' stroke='" << c << "' stroke-width='3'/>\n";
-    for (std::size_t i = 0; i < w.time.size(); ++i)
+    const bool labels = w.time.size() <= 16 && rows <= 32;  // names beside the ticks while they fit
+    for (std::size_t i = 0; i < w.time.size(); ++i) {
       os << "<circle cx='" << x(w.time[i]) << "' cy='" << y << "' r='2.5' fill='black'><title>"
          << escape_xml(ipoint_names[w.ipoints[i]]) << " at " << w.time[i] << "</title></circle>\n";
+      if (labels)
+        os << "<text x='" << x(w.time[i]) + 3 << "' y='" << y - 3 << "' font-size='8'>"
+           << escape_xml(ipoint_names[w.ipoints[i]]) << "</text>\n";
+    }
   }
   const double axis = top + row_h * static_cast<double>(rows) + 10;
   os << "<line x1='" << left << "' y1='" << axis << "' x2='" << left + width << "' y2='" << axis
