@@ -267,7 +267,8 @@ void add_wcet_commands(CLI::App& app, std::vector<std::pair<CLI::App*, command_f
         ->capture_default_str();
     sub->add_flag("--json", o->as_json, "print one JSON object");
     sub->add_option("--dot", o->dot, "write the IPG in Graphviz format to this file");
-    sub->add_option("--lp", o->lp, "write the IPET ILP in CPLEX LP format to this file");
+    sub->add_option("--lp", o->lp, "write the IPET ILP in CPLEX LP format to this file, with the tree-based "
+                                   "calculation in comments");
     sub->add_option("--svg-dir", o->svg_dir, "draw per-warp timelines and waves, one SVG per run and SM (at most 64)");
     commands.emplace_back(sub, [o]() {
       if (o->cfg.empty() == o->ptx.empty()) throw input_error("give the program structure with --cfg or --ptx");
@@ -307,6 +308,8 @@ void add_wcet_commands(CLI::App& app, std::vector<std::pair<CLI::App*, command_f
              << (r.tree ? std::to_string(*r.tree) : std::string("not applicable (IPG not structured)")) << "\n";
         for (const auto& l : r.problem.loops)
           head << "\\ loop " << l.name << ": at most " << l.bound << " iterations per entry\n";
+        std::istringstream tree(r.tree_text);
+        for (std::string line; std::getline(tree, line);) head << "\\ tree: " << line << "\n";
         write_output(o->lp, head.str() + ipet_lp_text(r.problem, program.graph.name), "LP file");
       }
       if (!o->dot.empty()) {

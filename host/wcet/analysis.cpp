@@ -57,7 +57,7 @@ wcet_report analyse_wcet(const wcet_program& program, const trace_set& traces, c
   r.observed = observe(wsts, graph, traces, options.probe_cost);
   for (const auto& g : given) r.bound_measured.push_back(!g);
   r.problem = make_ipet_problem(graph, r.observed, given);
-  r.tree = tree_wcet(r.problem);
+  r.tree = tree_wcet(r.problem, &r.tree_text);
 
   wcet_method method = options.method;
   if (method == wcet_method::automatic) method = ipet_compiled() ? wcet_method::ilp : wcet_method::tree;

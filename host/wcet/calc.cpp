@@ -217,7 +217,47 @@ ipet_solution solve_ipet(const ipet_problem&) {
 
 #endif
 
-std::optional<std::int64_t> tree_wcet(const ipet_problem& p) {
+namespace {
+
+/// Longest paths from `start` over the edges `use` in topological `order`, with vertex weights
+/// added on arrival; the last edge of each best path, to read the path back.
+struct longest_paths {
+  std::vector<std::optional<std::int64_t>> dist;
+  std::vector<std::int64_t> via;
+};
+
+longest_paths longest(const ipet_problem& p, const std::vector<std::uint32_t>& order,
+                      const std::function<bool(std::size_t)>& use, std::uint32_t start, std::int64_t start_value,
+                      const std::vector<std::int64_t>& vertex) {
+  longest_paths lp{std::vector<std::optional<std::int64_t>>(p.names.size()), std::vector<std::int64_t>(p.names.size(), -1)};
+  lp.dist[start] = start_value;
+  for (std::uint32_t u : order) {
+    if (!lp.dist[u]) continue;
+    for (std::size_t e = 0; e < p.edges.size(); ++e)
+      if (use(e) && p.edges[e].from == u) {
+        const std::uint32_t v = p.edges[e].to;
+        const std::int64_t d = *lp.dist[u] + p.edges[e].weight + vertex[v];
+        if (!lp.dist[v] || d > *lp.dist[v]) lp.dist[v] = d, lp.via[v] = static_cast<std::int64_t>(e);
+      }
+  }
+  return lp;
+}
+
+/// "a -(w)-> b [loop: x] -(w)-> c" for the best path ending at `to` (then edge `last`, if any).
+std::string path_text(const ipet_problem& p, const longest_paths& lp, std::uint32_t from, std::uint32_t to,
+                      const std::vector<std::string>& loop_note) {
+  std::vector<std::size_t> edges;
+  for (std::uint32_t v = to; v != from && lp.via[v] >= 0; v = p.edges[static_cast<std::size_t>(lp.via[v])].from)
+    edges.push_back(static_cast<std::size_t>(lp.via[v]));
+  std::string out = p.names[from] + loop_note[from];
+  for (auto it = edges.rbegin(); it != edges.rend(); ++it)
+    out += " -(" + std::to_string(p.edges[*it].weight) + ")-> " + p.names[p.edges[*it].to] + loop_note[p.edges[*it].to];
+  return out;
+}
+
+}  // namespace
+
+std::optional<std::int64_t> tree_wcet(const ipet_problem& p, std::string* explain) {
   const std::size_t n = p.names.size();
   std::vector<bool> removed(p.edges.size(), false);
   for (std::size_t e = 0; e < p.edges.size(); ++e)
@@ -226,6 +266,8 @@ std::optional<std::int64_t> tree_wcet(const ipet_problem& p) {
       removed[e] = true;  // never taken
     }
   std::vector<std::int64_t> vertex(n, 0);  // collapsed loops hang on their header Ipoint
+  std::vector<std::string> note(n);        // what hangs there, for the explanation
+  std::ostringstream text;
   const std::vector<bool> never = removed;  // capped at 0
   const auto taken = [&](const std::vector<std::uint32_t>& edges) {
     std::vector<std::uint32_t> out;
@@ -248,36 +290,33 @@ std::optional<std::int64_t> tree_wcet(const ipet_problem& p) {
     };
     const auto order = topological(p, L.body, in_body);
     if (order.empty()) return std::nullopt;
-    std::vector<std::optional<std::int64_t>> dist(n);
-    dist[head] = 0;
-    for (std::uint32_t u : order) {
-      if (!dist[u]) continue;
-      for (std::size_t e = 0; e < p.edges.size(); ++e)
-        if (in_body(e) && p.edges[e].from == u) {
-          const std::int64_t d = *dist[u] + p.edges[e].weight + vertex[p.edges[e].to];
-          if (!dist[p.edges[e].to] || d > *dist[p.edges[e].to]) dist[p.edges[e].to] = d;
-        }
-    }
+    const auto lp = longest(p, order, in_body, head, 0, vertex);
     std::int64_t cycle = 0;
+    std::int64_t best = -1;
     for (std::uint32_t e : iterates)
-      if (dist[p.edges[e].from]) cycle = std::max(cycle, *dist[p.edges[e].from] + p.edges[e].weight);
-    vertex[head] += static_cast<std::int64_t>(L.bound) * cycle;
+      if (lp.dist[p.edges[e].from] && *lp.dist[p.edges[e].from] + p.edges[e].weight >= cycle)
+        cycle = *lp.dist[p.edges[e].from] + p.edges[e].weight, best = e;
+    const std::int64_t value = static_cast<std::int64_t>(L.bound) * cycle;
+    if (explain) {
+      text << "loop " << L.name << " at " << p.names[head] << ": " << L.bound << " x " << cycle << " = " << value;
+      if (best >= 0)
+        text << "  (body " << path_text(p, lp, head, p.edges[static_cast<std::size_t>(best)].from, note) << " -("
+             << p.edges[static_cast<std::size_t>(best)].weight << ")-> " << p.names[head] << ")";
+      text << "\n";
+    }
+    vertex[head] += value;
+    note[head] += " [loop " + L.name + ": " + std::to_string(value) + "]";
   }
   const std::vector<bool> all(n, true);
   const auto use = [&](std::size_t e) { return !removed[e]; };
   const auto order = topological(p, all, use);
   if (order.empty()) return std::nullopt;
-  std::vector<std::optional<std::int64_t>> dist(n);
-  dist[p.source] = vertex[p.source];
-  for (std::uint32_t u : order) {
-    if (!dist[u]) continue;
-    for (std::size_t e = 0; e < p.edges.size(); ++e)
-      if (use(e) && p.edges[e].from == u) {
-        const std::int64_t d = *dist[u] + p.edges[e].weight + vertex[p.edges[e].to];
-        if (!dist[p.edges[e].to] || d > *dist[p.edges[e].to]) dist[p.edges[e].to] = d;
-      }
+  const auto lp = longest(p, order, use, p.source, vertex[p.source], vertex);
+  if (explain && lp.dist[p.sink]) {
+    text << "longest path: " << path_text(p, lp, p.source, p.sink, note) << " = " << *lp.dist[p.sink] << "\n";
+    *explain = text.str();
   }
-  return dist[p.sink];
+  return lp.dist[p.sink];
 }
 
 std::optional<std::int64_t> enumerate_wcet(const ipet_problem& p, std::uint64_t budget) {

@@ -65,6 +65,10 @@ TEST(WcetPaper, Fig1WcetIs31ByIlpTreeAndEnumeration) {
   ASSERT_TRUE(r.tree.has_value());
   EXPECT_EQ(*r.tree, 31);
   EXPECT_EQ(analyse_wcet(p, t, tree).z_warp, 31);
+  // The tree of Fig. 1 bottom up: the loop 2 x 7 = 14, then max(10 + 14 + 7, 3 + 5) = 31.
+  EXPECT_NE(r.tree_text.find("loop b2 at i2: 2 x 7 = 14"), std::string::npos) << r.tree_text;
+  EXPECT_NE(r.tree_text.find("longest path: i1 -(10)-> i2 [loop b2: 14] -(7)-> i4 = 31"), std::string::npos)
+      << r.tree_text;
   EXPECT_EQ(analyse_wcet(p, t, all_paths).z_warp, 31);
 }
 

@@ -46,6 +46,7 @@ struct wcet_report {
   std::string method;                 ///< the calculation that gave z_warp
   std::int64_t z_warp = 0;
   std::optional<std::int64_t> tree;   ///< the tree-based value where the IPG is structured
+  std::string tree_text;              ///< how the tree-based value comes about (tree_wcet's explanation)
   std::vector<std::uint64_t> counts;  ///< ILP: the worst-case flow per IPG edge
   concurrency_stats concurrency;
   std::int64_t z_dynamic = 0;         ///< eq. (1)

@@ -60,8 +60,9 @@ std::int64_t solve_ipet_lp_text(const std::string& text);
 /// the loop's Ipoint header), then the longest s -> t path; alternatives are maxima, sequences sums.
 /// nullopt when the IPG is not structured: a loop whose entries and iterations do not all end at one
 /// Ipoint, an edge that both enters and iterates a loop, a divergent edge with a non-zero cap, or a
-/// cycle left after collapsing.
-std::optional<std::int64_t> tree_wcet(const ipet_problem& p);
+/// cycle left after collapsing. `explain`, when given, receives the calculation bottom up: each
+/// loop's bound x its longest cycle, then the longest path with the loops hung on their headers.
+std::optional<std::int64_t> tree_wcet(const ipet_problem& p, std::string* explain = nullptr);
 
 /// The longest s -> t path that respects every loop bound per entry and every cap, by depth-first
 /// enumeration; nullopt when more than `budget` edges would be walked.
