@@ -224,7 +224,8 @@ cfg cfg_from_ptx(std::string_view text, const std::string& entry, const std::str
     const std::string base = s.opcode.substr(0, s.opcode.find('.'));
     if (base == "bra" || base == "ret" || base == "exit" || base == "trap") start_new = true;
   }
-  // A trailing label without code is an empty block that falls off the end.
+  // A trailing label without code is an empty block that falls off the end. A second label on a
+  // block does not rename it: the block (and its Ipoint) keeps the first.
   if (blocks.empty()) throw input_error(where + ": " + body.entry + " has no instructions");
   if (blocks.size() > max_blocks) throw input_error(where + ": more than " + std::to_string(max_blocks) + " basic blocks");
   const auto n = blocks.size();
@@ -232,8 +233,8 @@ cfg cfg_from_ptx(std::string_view text, const std::string& entry, const std::str
   for (const auto& b : blocks) names.push_back(b.name);
   g.blocks = names;
   g.ipoint = names;
-  g.succ.assign(n + 1, {});
-  g.pred.assign(n + 1, {});
+  g.succ.assign(n, {});
+  g.pred.assign(n, {});
   std::vector<block_id> returns;
   for (std::size_t i = 0; i < n; ++i) {
     const auto& code = blocks[i].code;
@@ -250,14 +251,11 @@ cfg cfg_from_ptx(std::string_view text, const std::string& entry, const std::str
   }
   std::sort(returns.begin(), returns.end());
   returns.erase(std::unique(returns.begin(), returns.end()), returns.end());
-  if (returns.size() == 1) {
-    g.succ.pop_back();
-    g.pred.pop_back();
-    g.exit = returns.front();
-  } else {
+  // A warp's trace ends at t, so one block must end them all (nvcc joins its returns in one block).
+  if (returns.size() != 1)
     throw input_error(where + ": " + body.entry + " returns from " + std::to_string(returns.size()) +
                       " blocks; the analysis needs one exit block (the t Ipoint): join the returns");
-  }
+  g.exit = returns.front();
   g.entry = 0;
   check_shape(g, where);
   return g;

@@ -165,6 +165,10 @@ TEST(WcetCli, BadCfgIsOneLine) {
                          " --trace " + trace, ".json", "irreducible");
   expect_input_error("wcet --cfg " + cfg("{not json") + " --trace " + trace, ".json", "not valid JSON");
   expect_input_error("wcet --cfg /nonexistent/k.json --trace " + trace, "/nonexistent/k.json", "");
+  const std::string two_returns = write(".ptx", ".version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n"
+                                                 ".reg .pred %p<2>;\n@%p1 bra L1;\nret;\nL1:\nret;\n}\n");
+  expect_input_error("wcet --ptx " + two_returns + " --trace " + trace, ".ptx", "returns from 2 blocks");
+  expect_input_error("wcet --ptx " + two_returns + " --entry other --trace " + trace, ".ptx", "no entry 'other'");
 }
 
 TEST(WcetCli, BadTraceNamesFileAndLine) {
