@@ -4,6 +4,7 @@
 #include <fstream>
 #include <iomanip>
 #include <iostream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -194,6 +195,13 @@ void add_wcet_collect_command(CLI::App& app, std::vector<std::pair<CLI::App*, co
     if (c.lost > 0)
       throw input_error("wcet-collect: " + std::to_string(c.lost) + " records did not fit the warps' slices of " +
                         std::to_string(o->slice) + " (the traces would be cut short): raise --slice");
+    // Times from the first record of each run on each SM: %clock64 counts from the GPU's start, and
+    // only differences on one SM's clock mean anything.
+    std::map<std::pair<std::uint32_t, std::uint32_t>, std::int64_t> origin;
+    for (const auto& r : c.records) {
+      const auto [it, fresh] = origin.try_emplace({r.run, r.sm}, r.clock);
+      if (!fresh) it->second = std::min(it->second, r.clock);
+    }
     std::vector<trace_record> records;
     records.reserve(c.records.size());
     for (const auto& r : c.records) {
@@ -204,7 +212,7 @@ void add_wcet_collect_command(CLI::App& app, std::vector<std::pair<CLI::App*, co
       t.cta = r.cta;
       t.warp = r.warp;
       t.ipoint = r.ipoint;
-      t.time = r.clock;
+      t.time = r.clock - origin.at({r.run, r.sm});
       records.push_back(t);
     }
     std::ostringstream note;

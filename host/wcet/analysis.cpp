@@ -84,9 +84,13 @@ wcet_report analyse_wcet(const wcet_program& program, const trace_set& traces, c
   }
   r.concurrency = analyse_concurrency(wsts);
   const auto& c = r.concurrency;
-  r.z_dynamic = r.z_warp + c.jitter;
-  r.z_hybrid = static_cast<std::int64_t>(c.waves) *
-               (r.z_warp + static_cast<std::int64_t>(c.warps_per_wave > 0 ? c.warps_per_wave - 1 : 0) * c.delta);
+  // Eq. (1) and (2), in 64 bits or refused.
+  std::int64_t stagger = 0, wave = 0;
+  const auto phi_minus_1 = static_cast<std::int64_t>(c.warps_per_wave > 0 ? c.warps_per_wave - 1 : 0);
+  if (__builtin_add_overflow(r.z_warp, c.jitter, &r.z_dynamic) ||
+      __builtin_mul_overflow(phi_minus_1, c.delta, &stagger) || __builtin_add_overflow(r.z_warp, stagger, &wave) ||
+      __builtin_mul_overflow(static_cast<std::int64_t>(c.waves), wave, &r.z_hybrid))
+    throw input_error("the estimates do not fit 64 bits: are the trace's times in cycles?");
   return r;
 }
 
