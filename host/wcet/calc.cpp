@@ -275,7 +275,9 @@ std::optional<std::int64_t> tree_wcet(const ipet_problem& p, std::string* explai
       if (!never[e]) out.push_back(e);
     return out;
   };
-  for (const auto& L : p.loops) {
+  std::vector<std::vector<std::size_t>> hung(n);  // the loops collapsed onto each Ipoint so far
+  for (std::size_t l = 0; l < p.loops.size(); ++l) {
+    const auto& L = p.loops[l];
     const auto iterates = taken(L.iterates), enters = taken(L.enters);
     if (iterates.empty()) continue;
     const std::uint32_t head = p.edges[iterates.front()].to;
@@ -284,6 +286,12 @@ std::optional<std::int64_t> tree_wcet(const ipet_problem& p, std::string* explai
     for (std::uint32_t e : enters)
       if (p.edges[e].to != head) return std::nullopt;
     if (L.entered_at_start && head != p.source) return std::nullopt;
+    // Inner loops already hung on the same Ipoint (nested loops whose headers have no Ipoint of their
+    // own reach it first) run again on every iteration of this one, which re-enters them: their
+    // value joins the cycle. That holds when each iteration enters each of them.
+    for (std::size_t inner : hung[head])
+      for (std::uint32_t e : iterates)
+        if (!contains(p.loops[inner].enters, e)) return std::nullopt;
     for (std::uint32_t e : L.iterates) removed[e] = true;
     const auto in_body = [&](std::size_t e) {
       return !removed[e] && L.body[p.edges[e].from] && L.body[p.edges[e].to];
@@ -296,12 +304,14 @@ std::optional<std::int64_t> tree_wcet(const ipet_problem& p, std::string* explai
     for (std::uint32_t e : iterates)
       if (lp.dist[p.edges[e].from] && *lp.dist[p.edges[e].from] + p.edges[e].weight >= cycle)
         cycle = *lp.dist[p.edges[e].from] + p.edges[e].weight, best = e;
+    if (best >= 0) cycle += vertex[head];
     const std::int64_t value = static_cast<std::int64_t>(L.bound) * cycle;
+    hung[head].push_back(l);
     if (explain) {
       text << "loop " << L.name << " at " << p.names[head] << ": " << L.bound << " x " << cycle << " = " << value;
       if (best >= 0)
         text << "  (body " << path_text(p, lp, head, p.edges[static_cast<std::size_t>(best)].from, note) << " -("
-             << p.edges[static_cast<std::size_t>(best)].weight << ")-> " << p.names[head] << ")";
+             << p.edges[static_cast<std::size_t>(best)].weight << ")-> " << p.names[head] << note[head] << ")";
       text << "\n";
     }
     vertex[head] += value;
