@@ -13,6 +13,7 @@ int main(int argc, char** argv) {
   warpspan::cli::add_makespan_commands(app, commands);
   warpspan::cli::add_dbf_commands(app, commands);
   warpspan::cli::add_inputs_commands(app, commands);
+  warpspan::cli::add_wcet_commands(app, commands);
   std::string names;
   bool known = false;
   for (const auto* sub : app.get_subcommands({})) {

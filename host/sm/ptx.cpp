@@ -516,6 +516,43 @@ ptx_import_result import_ptx(std::string_view text, const ptx_options& options, 
   return result;
 }
 
+ptx_body read_ptx_body(std::string_view text, const std::string& entry, std::string_view where) {
+  const std::string clean = strip_comments(text, where);
+  listing lst = reader(clean, where).read();
+  const function_body* body = nullptr;
+  if (lst.functions.empty()) {
+    if (!entry.empty()) throw input_error(std::string(where) + ": no entry '" + entry + "': the file has no .entry or .func");
+    lst.loose.name = "(whole file)";
+    body = &lst.loose;
+  } else {
+    for (const auto& f : lst.functions)
+      if (entry.empty() ? body == nullptr : f.name == entry) body = &f;
+    if (!body)
+      throw input_error(std::string(where) + ": no entry '" + entry + "'; entries found: " + list_names(lst.functions));
+  }
+  ptx_body out;
+  out.entry = body->name;
+  std::unordered_map<std::string, int> labels;
+  for (const auto& item : body->items)
+    if (item.what == body_item::kind::label && !labels.emplace(item.label, item.line).second)
+      throw input_error(at(where, item.line) + "label '" + item.label + "' defined twice");
+  for (const auto& item : body->items) {
+    ptx_statement s;
+    s.line = item.line;
+    s.is_label = item.what == body_item::kind::label;
+    s.label = item.label;
+    s.guarded = item.guarded;
+    s.opcode = item.opcode;
+    if (!s.is_label && is_branch(item.opcode)) {
+      s.target = branch_target(item);
+      if (s.target.empty()) throw input_error(at(where, item.line) + item.opcode + " without a target label");
+      if (!labels.count(s.target)) throw input_error(at(where, item.line) + "branch to undefined label '" + s.target + "'");
+    }
+    out.statements.push_back(std::move(s));
+  }
+  return out;
+}
+
 ptx_import_result import_ptx_file(const std::string& path, const ptx_options& options) {
   // Bounded: a directory, an empty path or an endless device (/dev/zero) is refused with the path.
   return import_ptx(read_text_file(path, "PTX file"), options, path);

@@ -19,6 +19,7 @@
 #include "warpspan/sm/presets.hpp"
 #include "warpspan/sm/ptx.hpp"
 #include "warpspan/sm/sm_config.hpp"
+#include "warpspan/wcet/analysis.hpp"
 
 namespace warpspan::fuzz {
 
@@ -36,6 +37,7 @@ constexpr std::size_t max_taskset_input = 16 * 1024;
 constexpr std::size_t max_jsonl_input = 32 * 1024;
 constexpr std::size_t max_string_input = 4096;
 constexpr std::size_t max_input_input = 8192;
+constexpr std::size_t max_wcet_input = 16 * 1024;
 
 std::string_view as_text(const std::uint8_t* data, std::size_t size) {
   return {reinterpret_cast<const char*>(data), size};
@@ -313,12 +315,30 @@ fuzz_outcome fuzz_one_input(const std::uint8_t* data, std::size_t size) {
   });
 }
 
+fuzz_outcome fuzz_one_wcet(const std::uint8_t* data, std::size_t size) {
+  return guarded(size, max_wcet_input, [&] {
+    const std::string_view text = as_text(data, size);
+    const std::size_t split = text.find("\n---\n");
+    if (split == std::string_view::npos) throw input_error("fuzz: no '---' line between the CFG and the trace");
+    const auto program = wcet::prepare_program(wcet::parse_cfg_json(text.substr(0, split), "fuzz.json"), "fuzz.json");
+    wcet::trace_set traces;
+    wcet::read_trace("fuzz.trace", text.substr(split + 5), wcet::trace_format::automatic, program.ipoints, traces);
+    wcet::wcet_options options;
+    if (!wcet::ipet_compiled()) options.method = wcet::wcet_method::enumerate;
+    const auto r = wcet::analyse_wcet(program, traces, options);
+    require(r.z_warp >= r.observed.longest_wst, "wcet: Z_warp below an observed warp");
+    require(r.z_dynamic >= r.concurrency.hwmt, "wcet: Z_dynamic below the HWMT");
+    require(r.z_hybrid >= 0 && r.concurrency.waves >= 1, "wcet: no wave");
+  });
+}
+
 const std::vector<fuzz_target>& fuzz_targets() {
   static const std::vector<fuzz_target> all = {
       {"kernel", fuzz_one_kernel, max_kernel_input},    {"ptx", fuzz_one_ptx, max_ptx_input},
       {"sm", fuzz_one_sm, max_sm_input},                {"taskset", fuzz_one_taskset, max_taskset_input},
       {"jsonl", fuzz_one_jsonl, max_jsonl_input},       {"string", fuzz_one_string, max_string_input},
       {"input", fuzz_one_input, max_input_input},
+      {"wcet", fuzz_one_wcet, max_wcet_input},
   };
   return all;
 }

@@ -41,6 +41,10 @@ fuzz_outcome fuzz_one_input(const std::uint8_t* data, std::size_t size);
 /// (the first byte picks one).
 fuzz_outcome fuzz_one_string(const std::uint8_t* data, std::size_t size);
 
+/// wcet: a CFG JSON, a line "---", then a text trace; the whole analysis (ILP where CBC is linked,
+/// else enumeration) with its invariants: Z_warp at least every WST, Z_dynamic at least the HWMT.
+fuzz_outcome fuzz_one_wcet(const std::uint8_t* data, std::size_t size);
+
 struct fuzz_target {
   std::string name;  ///< the input kind: tests/fuzz/{corpus,regressions,pending}/<name>/, fuzz_<name>
   fuzz_outcome (*run)(const std::uint8_t*, std::size_t);
