@@ -409,7 +409,10 @@ struct dbf_cmd {
     const fs::path path(svg);
     const std::string dir = path.has_parent_path() ? path.parent_path().string() : ".";
     const std::string title = "Demand of " + fs::path(in.label).filename().string() + ": " + verdict(sa.result);
-    return write_file(dir, path.filename().string(), dbf_svg(sa.curves, plot_end(sa), sa.result.first_violation, title));
+    std::vector<std::string> names;
+    for (const task& t : in.set.tasks) names.push_back(t.name);
+    return write_file(dir, path.filename().string(),
+                      dbf_svg(sa.curves, plot_end(sa), sa.result.first_violation, title, names, sa.result.u.t_max));
   }
 
   // ---------------------------------------------------------------------------------- batch and sweep

@@ -1,4 +1,5 @@
 // estimate, build, bound, kernel and sm: the makespan side of the command line.
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include <cctype>
@@ -6,6 +7,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <iomanip>
 #include <optional>
@@ -30,6 +32,16 @@
 namespace warpspan::cli {
 
 namespace {
+
+/// The columns of the terminal stdout goes to; 0 when it is not a terminal (a file or pipe gets
+/// whole rows).
+std::size_t terminal_columns() {
+  if (!isatty(STDOUT_FILENO)) return 0;
+  winsize ws{};
+  if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) != 0 || ws.ws_col == 0) return 80;
+  return ws.ws_col;
+}
+
 
 using json = nlohmann::json;
 
@@ -291,7 +303,9 @@ struct estimate_cmd {
       written.push_back(write_file(svg_dir, "schedule.svg",
                                    schedule_svg(prob, r.schedule, "Worst schedule found: " + title)));
       written.push_back(write_file(svg_dir, "envelope.svg",
-                                   envelope_svg(r.envelope, r.upper_bound, "Best makespan over time: " + title)));
+                                   envelope_svg(r.envelope, r.upper_bound, "Best makespan over time: " + title,
+                                                proven ? std::optional(std::pair<std::uint64_t, std::uint64_t>(proven->lower, proven->upper))
+                                                       : std::nullopt)));
     }
     if (as_json) {
       json env = json::array();
@@ -365,7 +379,7 @@ struct estimate_cmd {
       std::cout << ": " << join(one_based(r.best_string)) << "\n";
     else
       std::cout << " (" << r.best_string.size() << " warp ids: --show-string, or best_string in --json)\n";
-    if (!no_table) std::cout << "\n" << render_table(prob, r.schedule);
+    if (!no_table) std::cout << "\n" << render_table(prob, r.schedule, terminal_columns());
     for (const auto& f : written) std::cout << "wrote " << f << "\n";
     return exit_code;
   }
@@ -376,6 +390,7 @@ struct build_cmd {
   problem_options po;
   std::string str;
   std::string init;
+  std::string svg;
   bool as_json = false;
 
   void add(CLI::App& app, std::vector<std::pair<CLI::App*, command_fn>>& commands) {
@@ -383,6 +398,7 @@ struct build_cmd {
     po.add(sub);
     sub->add_option("--string", str, "warp ids, 1-based, e.g. \"1 1 2 2 3 3 1 2 3 4 4 4\"");
     sub->add_option("--init", init, "or a constructed string: rr, fp or mpwf");
+    sub->add_option("--svg", svg, "also draw the schedule into this SVG file");
     sub->add_flag("--json", as_json, "print one JSON object");
     commands.emplace_back(sub, [this] { return run(); });
   }
@@ -399,20 +415,28 @@ struct build_cmd {
       s = initial_string(prob.view(), *kind, 1, 0);
     }
     const built_schedule b = build_schedule(prob, s);
+    std::string written;
+    if (!svg.empty()) {
+      const std::filesystem::path path(svg);
+      written = write_file(path.has_parent_path() ? path.parent_path().string() : ".", path.filename().string(),
+                           schedule_svg(prob, b, "Schedule of the given string: " + to_run_length(prob.kernel) + ", W = " +
+                                                     std::to_string(prob.warps)));
+    }
     if (as_json) {
-      std::cout << json{{"makespan", b.makespan},
+      json out{{"makespan", b.makespan},
                         {"string", one_based(s)},
                         {"warp_cycle_string", b.warp_cycle},
                         {"upper_bound", pessimistic_bound(prob)},
-                        {"problem", problem_json(prob)}}
-                       .dump()
-                << '\n';
+                        {"problem", problem_json(prob)}};
+      if (!written.empty()) out["svg"] = written;
+      std::cout << out.dump() << '\n';
       return 0;
     }
     std::vector<int> wc(b.warp_cycle.begin(), b.warp_cycle.end());
     std::cout << "makespan    " << b.makespan << " cycles\nstring      " << join(one_based(s))
               << "\nwarp cycles " << join(wc) << "\n\n"
-              << render_table(prob, b);
+              << render_table(prob, b, terminal_columns());
+    if (!written.empty()) std::cout << "wrote " << written << "\n";
     return 0;
   }
 };
@@ -521,7 +545,7 @@ struct exact_cmd {
                 << r.elapsed_s << " s\nproven      " << r.lower << " <= worst case <= " << r.upper << " cycles\n";
     std::cout << "witness     " << join(one_based(r.best_string)) << "\n";
     if (r.interrupted) std::cout << "interrupted (SIGINT or SIGTERM): the interval above is what the search proved so far\n";
-    if (!no_table) std::cout << "\n" << render_table(prob, b);
+    if (!no_table) std::cout << "\n" << render_table(prob, b, terminal_columns());
     return r.interrupted ? interrupted_exit_code : 0;
   }
 
@@ -568,7 +592,7 @@ struct exact_cmd {
       std::cout << "stopped     " << r.status << " after " << std::setprecision(3) << r.elapsed_s << " s\nproven      "
                 << r.lower << " <= worst case <= " << r.upper << " cycles\n";
     std::cout << "witness     " << join(one_based(r.best_string)) << "\n";
-    if (!no_table) std::cout << "\n" << render_table(prob, b);
+    if (!no_table) std::cout << "\n" << render_table(prob, b, terminal_columns());
     return 0;
   }
 };
@@ -579,6 +603,7 @@ struct bound_cmd {
   long long exact_up_to = 0;  // signed, so that a negative value is refused rather than wrapped
   double time_limit = 0;
   bool as_json = false;
+  bool quiet = false;
   void add(CLI::App& app, std::vector<std::pair<CLI::App*, command_fn>>& commands) {
     auto* sub = app.add_subcommand("bound", "upper bounds on the worst-case makespan (the pessimistic and the tractable bound of Berezovskyi et al. 2012)");
     po.add(sub);
@@ -586,6 +611,7 @@ struct bound_cmd {
                     "also the tractable estimate min over y <= x of ceil(W / y) T(y), T(y) exact by search");
     sub->add_option("--time-limit", time_limit, "seconds allowed for all the exact T(y) together (default: no limit)");
     sub->add_flag("--json", as_json, "print one JSON object");
+    sub->add_flag("--quiet,-q", quiet, "no progress line (shown on a terminal while the T(y) are searched)");
     commands.emplace_back(sub, [this] { return run(); });
   }
   int run() {
@@ -601,7 +627,19 @@ struct bound_cmd {
     bool was_interrupted = false;
     if (exact_up_to > 0) {
       install_interrupt_handlers();
-      runs = exact_t_runs(prob, static_cast<std::uint32_t>(exact_up_to), time_limit);
+      const bool show = !quiet && isatty(STDERR_FILENO);
+      runs = exact_t_runs(prob, static_cast<std::uint32_t>(exact_up_to), time_limit,
+                          [show, last = std::chrono::steady_clock::time_point{}](std::uint32_t y, std::uint32_t up_to,
+                                                                                 std::uint32_t done, std::uint32_t sums,
+                                                                                 double s) mutable {
+                            if (!show) return;
+                            const auto now = std::chrono::steady_clock::now();
+                            if (now - last < std::chrono::milliseconds(200)) return;
+                            last = now;
+                            std::fprintf(stderr, "\r[T(%u) of %u: progress sum %u/%u] %.1f s   ", y, up_to, done, sums, s);
+                            std::fflush(stderr);
+                          });
+      if (show) std::fprintf(stderr, "\r%70s\r", "");
       json per_t = json::array(), unfinished = json::array();
       for (const t_run& run : runs) {
         json e{{"y", run.y}, {"complete", run.complete}, {"lower", run.lower}, {"upper", run.upper}};

@@ -20,7 +20,9 @@ double since(clock_type::time_point start) { return std::chrono::duration<double
 
 namespace {
 /// T(1..up_to) in order until the first not solved; with `all`, entries for the rest too.
-std::vector<t_run> t_runs(const problem& prob, std::uint32_t up_to, double seconds, bool all) {
+std::vector<t_run> t_runs(
+    const problem& prob, std::uint32_t up_to, double seconds, bool all,
+    const std::function<void(std::uint32_t, std::uint32_t, std::uint32_t, std::uint32_t, double)>& progress = {}) {
   const auto start = clock_type::now();
   std::vector<t_run> runs;
   bool stopped = false;
@@ -44,6 +46,12 @@ std::vector<t_run> t_runs(const problem& prob, std::uint32_t up_to, double secon
       stopped = true;
       continue;
     }
+    if (progress) {
+      progress(y, up_to, 0, 1, since(start));
+      o.progress = [&, y](std::uint32_t done, std::uint32_t sums, std::uint64_t, double) {
+        progress(y, up_to, done, sums, since(start));
+      };
+    }
     const exact_result r = exact_search(py, o, backend_kind::cpu);
     run.started = true;
     run.complete = r.complete;
@@ -59,8 +67,10 @@ std::vector<t_run> t_runs(const problem& prob, std::uint32_t up_to, double secon
 }
 }  // namespace
 
-std::vector<t_run> exact_t_runs(const problem& prob, std::uint32_t up_to, double seconds) {
-  return t_runs(prob, up_to, seconds, true);
+std::vector<t_run> exact_t_runs(
+    const problem& prob, std::uint32_t up_to, double seconds,
+    const std::function<void(std::uint32_t, std::uint32_t, std::uint32_t, std::uint32_t, double)>& progress) {
+  return t_runs(prob, up_to, seconds, true, progress);
 }
 
 std::vector<std::uint32_t> exact_t_values(const problem& prob, std::uint32_t up_to, double seconds, std::string* stop_reason) {

@@ -77,8 +77,10 @@ void draw_axes(std::ostringstream& os, const axes& a) {
   for (std::uint64_t t = 0; static_cast<double>(t) <= a.t_end; t += tx)
     os << "<text x='" << a.x(static_cast<double>(t)) - 4 << "' y='" << height - bottom + 16 << "'>" << t << "</text>\n";
   for (std::uint64_t v = 0; static_cast<double>(v) <= a.y_max; v += ty)
-    os << "<text x='4' y='" << a.y(static_cast<double>(v)) + 4 << "'>" << v << "</text>\n";
-  os << "<text x='" << width / 2 - 60 << "' y='" << height - 12 << "'>interval length t</text>\n";
+    os << "<text x='" << left - 6 << "' y='" << a.y(static_cast<double>(v)) + 4 << "' text-anchor='end'>" << v << "</text>\n";
+  os << "<text x='" << width / 2 - 60 << "' y='" << height - 12 << "'>interval length t (time units)</text>\n"
+     << "<text x='14' y='" << (top + height - bottom) / 2 << "' transform='rotate(-90 14 " << (top + height - bottom) / 2
+     << ")' text-anchor='middle'>demand (time units)</text>\n";
 }
 
 void draw_demand(std::ostringstream& os, const axes& a, const std::vector<dbf_curve>& curves,
@@ -118,7 +120,7 @@ void draw_violation(std::ostringstream& os, const axes& a, const std::vector<dbf
 }  // namespace
 
 std::string dbf_svg(const std::vector<dbf_curve>& curves, std::uint64_t t_end, std::optional<std::uint64_t> violation,
-                    const std::string& title) {
+                    const std::string& title, const std::vector<std::string>& names, std::optional<std::uint64_t> t_max) {
   t_end = std::max<std::uint64_t>(t_end, 1);
   const std::vector<std::uint64_t> points = plot_points(curves, t_end, violation);
   const double top_demand = static_cast<double>(total_demand(curves, t_end));
@@ -130,8 +132,36 @@ std::string dbf_svg(const std::vector<dbf_curve>& curves, std::uint64_t t_end, s
      << "<text x='" << left << "' y='24' font-size='14'>" << escape_xml(title) << "</text>\n";
   draw_axes(os, a);
   draw_supply_and_legend(os, a);
+  static const char* const task_colour[] = {"#f28e2b", "#76b7b2", "#edc948", "#b07aa1",
+                                             "#ff9da7", "#9c755f", "#bab0ac", "#59a14f"};
+  if (!names.empty() && names.size() == curves.size() && curves.size() > 1 && curves.size() <= 8) {
+    for (std::size_t k = 0; k < curves.size(); ++k) {
+      os << "<polyline fill='none' stroke='" << task_colour[k] << "' stroke-width='1' points='";
+      std::uint64_t before = 0;
+      for (std::size_t p = 0; p < points.size(); ++p) {
+        const std::uint64_t d = curves[k].at(points[p]);
+        if (p > 0) os << a.x(static_cast<double>(points[p])) << ',' << a.y(static_cast<double>(before)) << ' ';
+        os << a.x(static_cast<double>(points[p])) << ',' << a.y(static_cast<double>(d)) << ' ';
+        before = d;
+      }
+      os << "'/>\n<line x1='" << left + 10 << "' y1='" << top + 46 + 18 * k << "' x2='" << left + 40 << "' y2='"
+         << top + 46 + 18 * k << "' stroke='" << task_colour[k] << "'/><text x='" << left + 46 << "' y='"
+         << top + 50 + 18 * k << "'>dbf of " << escape_xml(names[k]) << "</text>\n";
+    }
+  }
   draw_demand(os, a, curves, points);
   if (violation && *violation <= t_end) draw_violation(os, a, curves, *violation);
+  if (t_max) {
+    if (*t_max <= t_end) {
+      const double x = a.x(static_cast<double>(*t_max));
+      os << "<line x1='" << x << "' y1='" << top << "' x2='" << x << "' y2='" << height - bottom
+         << "' stroke='#9c755f' stroke-dasharray='2 3'/><text x='" << x - 4 << "' y='" << top + 12
+         << "' text-anchor='end' fill='#9c755f'>t_max = " << *t_max << "</text>\n";
+    } else {
+      os << "<text x='" << width - right << "' y='" << height - bottom - 8 << "' text-anchor='end' fill='#9c755f'>t_max = "
+         << *t_max << " (beyond the plot)</text>\n";
+    }
+  }
   os << "</svg>\n";
   return os.str();
 }

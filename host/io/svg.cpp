@@ -36,7 +36,10 @@ std::string escape_xml(const std::string& s) {
 
 std::string schedule_svg(const problem& prob, const built_schedule& s, const std::string& title) {
   const int cell = std::clamp(1200 / std::max<int>(1, static_cast<int>(s.makespan)), 4, 24);
-  const int row_h = std::clamp(600 / std::max<int>(1, static_cast<int>(prob.warps)), 6, 22);
+  // Rows stay at least 4 px; a label every `every` rows keeps labels 12 px apart (64 warps: 14 px
+  // rows, every warp labelled).
+  const int row_h = std::clamp(900 / std::max<int>(1, static_cast<int>(prob.warps)), 4, 22);
+  const int every = std::max(1, (12 + row_h - 1) / row_h);
   const int left = 70, top = 40;
   const int width = left + cell * static_cast<int>(s.makespan) + 20;
   const int height = top + row_h * static_cast<int>(prob.warps) + 50;
@@ -46,8 +49,8 @@ std::string schedule_svg(const problem& prob, const built_schedule& s, const std
   os << "<text x='" << left << "' y='20' font-size='14'>" << escape_xml(title) << "</text>\n";
   for (std::uint32_t w = 0; w < prob.warps; ++w) {
     const int y = top + row_h * static_cast<int>(w);
-    if (prob.warps <= 64 || w % 8 == 0)
-      os << "<text x='4' y='" << y + row_h - 3 << "'>warp " << w + 1 << "</text>\n";
+    if ((w + 1) % static_cast<std::uint32_t>(every) == 0 || w == 0)
+      os << "<text x='" << left - 6 << "' y='" << y + row_h / 2 + 4 << "' text-anchor='end'>warp " << w + 1 << "</text>\n";
     for (std::uint32_t j = 0; j < prob.instructions(); ++j) {
       const std::uint32_t t = s.cycle[static_cast<std::size_t>(w) * prob.instructions() + j];
       const int x = left + cell * static_cast<int>(t - 1);
@@ -57,10 +60,16 @@ std::string schedule_svg(const problem& prob, const built_schedule& s, const std
     }
   }
   const int axis_y = top + row_h * static_cast<int>(prob.warps) + 14;
-  const int step = s.makespan > 100 ? 20 : (s.makespan > 30 ? 10 : 1);
-  for (std::uint32_t t = 1; t <= s.makespan; ++t)
-    if (t % step == 0 || t == 1)
-      os << "<text x='" << left + cell * static_cast<int>(t - 1) << "' y='" << axis_y << "'>" << t << "</text>\n";
+  // Round cycle ticks (1, 2 or 5 times a power of ten) at least 40 px apart, centred on their column.
+  std::uint32_t step = 1;
+  for (std::uint32_t mag = 1; step * cell < 40; mag *= 10)
+    for (std::uint32_t k : {1u, 2u, 5u})
+      if (step * cell < 40) step = k * mag;
+  for (std::uint32_t t = step; t <= s.makespan; t += step)
+    os << "<line x1='" << left + cell * static_cast<int>(t) - cell / 2 << "' y1='" << axis_y - 12 << "' x2='"
+       << left + cell * static_cast<int>(t) - cell / 2 << "' y2='" << axis_y - 8 << "' stroke='black'/><text x='"
+       << left + cell * static_cast<int>(t) - cell / 2 << "' y='" << axis_y + 2 << "' text-anchor='middle'>" << t
+       << "</text>\n";
   int lx = left;
   for (int u = 0; u < unit_count; ++u) {
     if (std::find(prob.kernel.begin(), prob.kernel.end(), static_cast<unit>(u)) == prob.kernel.end()) continue;
@@ -75,7 +84,7 @@ std::string schedule_svg(const problem& prob, const built_schedule& s, const std
 }
 
 std::string envelope_svg(const std::vector<envelope_point>& envelope, std::uint64_t upper_bound,
-                         const std::string& title) {
+                         const std::string& title, std::optional<std::pair<std::uint64_t, std::uint64_t>> proven) {
   const int width = 720, height = 420, left = 60, right = 20, top = 40, bottom = 50;
   const double t_end = std::max(envelope.empty() ? 1.0 : envelope.back().seconds * 1.05, 1e-3);
   std::uint32_t lo = envelope.empty() ? 0 : envelope.front().best;
@@ -84,6 +93,7 @@ std::string envelope_svg(const std::vector<envelope_point>& envelope, std::uint6
     lo = std::min(lo, e.best);
     hi = std::max(hi, static_cast<double>(e.best));
   }
+  if (proven) lo = std::min<std::uint64_t>(lo, proven->first);
   const double y0 = std::max(0.0, static_cast<double>(lo) - 5), y1 = hi + 5;
   auto X = [&](double t) { return left + (width - left - right) * (t / t_end); };
   auto Y = [&](double v) { return top + (height - top - bottom) * (1.0 - (v - y0) / (y1 - y0)); };
@@ -102,7 +112,16 @@ std::string envelope_svg(const std::vector<envelope_point>& envelope, std::uint6
     ts << t;
     os << "<text x='" << X(t) - 10 << "' y='" << height - bottom + 16 << "'>" << ts.str() << "</text>\n";
   }
-  os << "<text x='" << width / 2 - 40 << "' y='" << height - 10 << "'>seconds since start</text>\n";
+  os << "<text x='" << width / 2 - 40 << "' y='" << height - 10 << "'>seconds since start</text>\n"
+     << "<text x='14' y='" << (top + height - bottom) / 2 << "' transform='rotate(-90 14 " << (top + height - bottom) / 2
+     << ")' text-anchor='middle'>makespan (cycles)</text>\n";
+  if (proven) {  // the worst case lies in [lower, upper]: shaded, labelled
+    const double ya = Y(static_cast<double>(proven->second)), yb = Y(static_cast<double>(proven->first));
+    os << "<rect x='" << left + 1 << "' y='" << ya << "' width='" << width - right - left - 1 << "' height='"
+       << std::max(1.0, yb - ya) << "' fill='#59a14f' fill-opacity='0.18'/>\n<text x='" << left + 6 << "' y='" << ya - 4
+       << "' fill='#3b7a34'>proven: worst case in [" << proven->first << ", " << proven->second << "]"
+       << (proven->first == proven->second ? " (exact)" : "") << "</text>\n";
+  }
   os << "<line x1='" << left << "' y1='" << Y(static_cast<double>(upper_bound)) << "' x2='" << width - right
      << "' y2='" << Y(static_cast<double>(upper_bound)) << "' stroke='#e15759' stroke-dasharray='4 3'/>\n"
      << "<text x='" << width - right - 170 << "' y='" << Y(static_cast<double>(upper_bound)) - 4

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <sstream>
+#include <string_view>
 
 #include "warpspan/core/error.hpp"
 #include "warpspan/makespan/chains.hpp"
@@ -107,9 +108,8 @@ std::vector<std::uint16_t> parse_warp_string(const problem& prob, std::string_vi
   return out;
 }
 
-std::string render_table(const problem& prob, const built_schedule& s) {
-  // One character per cycle keeps 160-cycle schedules readable in a terminal; a ruler marks
-  // every tenth cycle.
+std::string render_table(const problem& prob, const built_schedule& s, std::size_t width) {
+  // One character per cycle keeps 160-cycle schedules readable in a terminal.
   std::ostringstream os;
   const std::uint32_t m = s.makespan;
   // The table grows with W x makespan (about W^2 I / sigma): past max_table_chars it is a note.
@@ -118,20 +118,37 @@ std::string render_table(const problem& prob, const built_schedule& s) {
     return "(table of " + std::to_string(prob.warps) + " warps x " + std::to_string(m) +
            " cycles omitted: over " + std::to_string(max_table_chars >> 20) +
            " MiB of text; --json gives every cycle in warp_cycle_string)\n";
-  const std::string label_pad(9, ' ');
-  os << "cycle    ";
-  for (std::uint32_t t = 1; t <= m; ++t) os << (t % 10 == 0 ? static_cast<char>('0' + (t / 10) % 10) : ' ');
-  os << '\n' << label_pad;
-  for (std::uint32_t t = 1; t <= m; ++t) os << static_cast<char>('0' + t % 10);
-  os << '\n';
-  std::string row(m, '.');
-  for (std::uint32_t w = 0; w < prob.warps; ++w) {
-    std::fill(row.begin(), row.end(), '.');
+  const std::size_t label = std::max<std::size_t>(9, ("warp " + std::to_string(prob.warps)).size() + 1);
+  // Blocks of whole tens of cycles that fit the width (at least 20 cycles a block).
+  std::size_t block = m;
+  if (width > label + 20) block = std::max<std::size_t>(20, (width - label) / 10 * 10);
+  // Every warp's row once, then cut into blocks.
+  std::vector<std::string> rows(prob.warps, std::string(m, '.'));
+  for (std::uint32_t w = 0; w < prob.warps; ++w)
     for (std::uint32_t j = 0; j < prob.instructions(); ++j)
-      row[s.cycle[static_cast<std::size_t>(w) * prob.instructions() + j] - 1] = letter(prob.kernel[j]);
-    std::string label = "warp " + std::to_string(w + 1);
-    label.resize(9, ' ');
-    os << label << row << '\n';
+      rows[w][s.cycle[static_cast<std::size_t>(w) * prob.instructions() + j] - 1] = letter(prob.kernel[j]);
+  for (std::size_t a = 1; a <= m; a += block) {
+    const std::size_t b = std::min<std::size_t>(m, a + block - 1), n = b - a + 1;
+    if (a > 1) os << '\n';
+    // Ruler: the number of every tenth cycle ends above its column; a tick line below.
+    std::string numbers(n, ' '), ticks(n, ' ');
+    for (std::size_t t = a; t <= b; ++t) {
+      if (t % 10 == 0) {
+        const std::string text = std::to_string(t);
+        const std::size_t end = t - a;  // column of cycle t
+        if (end + 1 >= text.size()) numbers.replace(end + 1 - text.size(), text.size(), text);
+        ticks[t - a] = '|';
+      } else if (t % 5 == 0) {
+        ticks[t - a] = '\'';
+      }
+    }
+    if (a == 1 && n >= 1) numbers[0] = numbers[0] == ' ' ? '1' : numbers[0];
+    os << std::string("cycle").append(label - 5, ' ') << numbers << '\n' << std::string(label, ' ') << ticks << '\n';
+    for (std::uint32_t w = 0; w < prob.warps; ++w) {
+      std::string name = "warp " + std::to_string(w + 1);
+      name.resize(label, ' ');
+      os << name << std::string_view(rows[w]).substr(a - 1, n) << '\n';
+    }
   }
   return os.str();
 }

@@ -173,5 +173,33 @@ TEST(CliFormats, GeneratorReachesItsUtilisationAndReplacesItsOwnFiles) {
   EXPECT_EQ(count_lines(text), 3);
 }
 
+std::string read_all(const std::string& path) {
+  std::ifstream in(path);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+TEST(CliFormats, PlotsCarryWhatAReaderNeeds) {
+  // dbf: labelled axes, each task's own curve, t_max.
+  const std::string dbf = scratch(".svg");
+  ASSERT_EQ(run_warpspan("dbf " + test::source_path("data/tasks/two_tasks_schedulable.json") + " --backend cpu --svg " + dbf).code, 0);
+  const std::string d = read_all(dbf);
+  EXPECT_NE(d.find("demand (time units)"), std::string::npos);
+  EXPECT_NE(d.find("interval length t (time units)"), std::string::npos);
+  EXPECT_NE(d.find("t_max = 134"), std::string::npos);
+  EXPECT_NE(d.find(">dbf of "), std::string::npos);
+  // estimate: the proven interval on the envelope; build --svg draws the schedule.
+  const std::string dir = scratch("_svg");
+  ASSERT_EQ(run_warpspan("estimate -k 5L9C2L9C --warps 4 --sigma L=1,C=4 --iterations 200 -q --no-table --svg-dir " + dir).code, 0);
+  const std::string e = read_all(dir + "/envelope.svg");
+  EXPECT_NE(e.find("proven: worst case in [45, 45] (exact)"), std::string::npos) << e.substr(0, 2000);
+  EXPECT_NE(e.find("makespan (cycles)"), std::string::npos);
+  const std::string b = scratch(".svg");
+  const cli_result built = run_warpspan("build -k 5L9C2L9C --warps 64 --sigma L=1,C=4 --svg " + b);
+  ASSERT_EQ(built.code, 0) << built.err;
+  const std::string s = read_all(b);
+  EXPECT_NE(s.find(">warp 64</text>"), std::string::npos);  // 64 warps: every row labelled
+  EXPECT_NE(s.find(">warp 63</text>"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace warpspan

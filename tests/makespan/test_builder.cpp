@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <sstream>
 
 #include "test_util.hpp"
 #include "warpspan/core/rng.hpp"
@@ -195,6 +196,50 @@ TEST(Builder, BuiltSchedulesAreWorkConservingAndWithinThePessimisticBound) {
         }
       }
   }
+}
+
+}  // namespace
+}  // namespace warpspan
+
+namespace warpspan {
+namespace {
+
+/// The rows of a rendered table, warp by warp, with the blocks of a wrapped table joined again.
+std::vector<std::string> table_rows(const std::string& table, std::uint32_t warps, std::size_t label) {
+  std::vector<std::string> rows(warps);
+  std::istringstream in(table);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind("warp ", 0) != 0) continue;
+    const std::uint32_t w = static_cast<std::uint32_t>(std::stoul(line.substr(5))) - 1;
+    rows[w] += line.substr(label);
+  }
+  return rows;
+}
+
+TEST(ScheduleTable, WrapsToTheWidthWithoutLosingACycle) {
+  const problem prob = test::make("5L9C2L9C", 4, 1, 4);
+  const built_schedule b = build_schedule(prob, round_robin_string(prob.view()));
+  ASSERT_GT(b.makespan, 30u);
+  const std::string whole = render_table(prob, b), wrapped = render_table(prob, b, 40);
+  EXPECT_EQ(table_rows(whole, 4, 9), table_rows(wrapped, 4, 9));
+  // 40 columns: 9 for the label, blocks of 30 cycles; every line fits.
+  std::istringstream in(wrapped);
+  std::string line;
+  int rulers = 0;
+  while (std::getline(in, line)) {
+    EXPECT_LE(line.size(), 40u) << line;
+    rulers += line.rfind("cycle", 0) == 0 ? 1 : 0;
+  }
+  EXPECT_EQ(rulers, static_cast<int>((b.makespan + 29) / 30));
+  // The ruler's "10" ends above cycle 10's column, with a tick below it.
+  std::istringstream first(whole);
+  std::string numbers, ticks;
+  std::getline(first, numbers);
+  std::getline(first, ticks);
+  EXPECT_EQ(numbers.substr(9 + 8, 2), "10");
+  EXPECT_EQ(ticks[9 + 9], '|');
+  EXPECT_EQ(ticks[9 + 4], '\'');
 }
 
 }  // namespace

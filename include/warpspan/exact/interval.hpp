@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -42,7 +43,11 @@ struct t_run {
 /// As exact_t_values, but an entry for every y = 1..up_to: the solved ones, then the first not
 /// solved with the interval its search proved, then those not started with the interval of the
 /// best standard string and the pessimistic bound.
-std::vector<t_run> exact_t_runs(const problem& prob, std::uint32_t up_to, double seconds);
+/// `progress` (optional) is told (y, up_to, progress sums done of T(y), all its sums, seconds) as
+/// the searches go, for a progress line.
+std::vector<t_run> exact_t_runs(
+    const problem& prob, std::uint32_t up_to, double seconds,
+    const std::function<void(std::uint32_t, std::uint32_t, std::uint32_t, std::uint32_t, double)>& progress = {});
 
 /// The interval, spending about `seconds` on exact searches (half on W itself, the rest on T(y)).
 /// `lower_string` is a string of this problem (e.g. the annealing's best).

@@ -14,8 +14,11 @@ namespace warpspan {
 /// sum dbf(t) for 0 <= t <= t_end as a step line, the line y = t, and `violation` (if any) as a red
 /// dot with its t and demand. Exact for up to a few thousand steps; beyond that the steps drawn are
 /// the last step of the total before each of evenly spaced sample points.
+/// With `names` (one per curve, at most eight), each task's own dbf is drawn too, thin; t_max is
+/// marked when given (inside the plot as a line, beyond it in the legend).
 std::string dbf_svg(const std::vector<dbf_curve>& curves, std::uint64_t t_end, std::optional<std::uint64_t> violation,
-                    const std::string& title);
+                    const std::string& title, const std::vector<std::string>& names = {},
+                    std::optional<std::uint64_t> t_max = std::nullopt);
 
 /// One variant of a sweep: its factor, utilisation and verdict (0 schedulable, 1 not, 2 invalid).
 struct sweep_point {

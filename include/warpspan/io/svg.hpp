@@ -2,7 +2,10 @@
 // envelope of the best makespan over time (000 Fig. 12).
 #pragma once
 
+#include <cstdint>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "warpspan/makespan/estimate.hpp"
@@ -11,8 +14,11 @@
 namespace warpspan {
 
 std::string schedule_svg(const problem& prob, const built_schedule& s, const std::string& title);
+/// The best makespan over time as a step line, the pessimistic bound, and (when known) the proven
+/// interval [lower, upper] of the worst case as a shaded band.
 std::string envelope_svg(const std::vector<envelope_point>& envelope, std::uint64_t upper_bound,
-                         const std::string& title);
+                         const std::string& title,
+                         std::optional<std::pair<std::uint64_t, std::uint64_t>> proven = std::nullopt);
 /// Text with <, > and & escaped for SVG/XML.
 std::string escape_xml(const std::string& s);
 /// Writes text to DIR/NAME, creating DIR; input_error when that fails.

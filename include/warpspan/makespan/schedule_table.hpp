@@ -34,8 +34,10 @@ std::vector<std::uint16_t> parse_warp_string(const problem& prob, std::string_vi
 /// Largest table render_table() draws, in characters (W + 2 rows of makespan + 10).
 inline constexpr std::uint64_t max_table_chars = std::uint64_t{16} << 20;
 
-/// The paper's table: warps as rows, cycles as columns, one letter per issued instruction. Beyond
-/// max_table_chars, one line saying it was left out.
-std::string render_table(const problem& prob, const built_schedule& s);
+/// The paper's table: warps as rows, cycles as columns, one letter per issued instruction, under a
+/// ruler numbering every tenth cycle. With `width` > 0 (a terminal's columns) the cycles are cut
+/// into blocks that fit it, one below the other. Beyond max_table_chars, one line saying it was left
+/// out.
+std::string render_table(const problem& prob, const built_schedule& s, std::size_t width = 0);
 
 }  // namespace warpspan
