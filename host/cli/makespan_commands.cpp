@@ -86,16 +86,9 @@ struct problem_options {
   bool has_sm() const { return !sm.empty() || given(sm_opt) || !sigma.empty() || given(sigma_opt); }
 
   sm_config make_sm() const {
-    sm_config cfg;
-    if (!sm.empty() || given(sm_opt)) {
-      cfg = load_sm(sm);
-    } else {
-      cfg.name = "custom";
-      if (sigma.empty() && !given(sigma_opt)) throw input_error("give --sigma (e.g. --sigma L=1,C=4) or --sm NAME");
-    }
-    if (!sigma.empty() || given(sigma_opt)) apply_sigma_overrides(cfg, sigma);
-    if (schedulers >= 0) cfg.schedulers = schedulers;
-    return cfg;
+    const bool has_sm = !sm.empty() || given(sm_opt), has_sigma = !sigma.empty() || given(sigma_opt);
+    return sm_from_options(has_sm ? std::optional(sm) : std::nullopt, has_sigma ? std::optional(sigma) : std::nullopt,
+                           schedulers);
   }
 
   ptx_options make_ptx_options() const {
