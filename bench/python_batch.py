@@ -28,10 +28,12 @@ def main():
     ap.add_argument("binary", nargs="?", default="build/warpspan")
     ap.add_argument("--sets", type=int, default=1000)
     ap.add_argument("--backend", default="cpu")
+    ap.add_argument("--vertices", type=int, default=10)
+    ap.add_argument("--max-wcet", type=int, default=100)
     a = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
-        gen = ["generate-tasks", "--sets", str(a.sets), "--tasks", "3", "--vertices", "10", "--utilization", "0.8",
-               "--seed", "1"]
+        gen = ["generate-tasks", "--sets", str(a.sets), "--tasks", "3", "--vertices", str(a.vertices),
+               "--max-wcet", str(a.max_wcet), "--utilization", "0.8", "--seed", "1"]
         subprocess.run([a.binary] + gen + ["--out", f"{tmp}/sets"], check=True, capture_output=True)
         subprocess.run([a.binary] + gen + ["--out", f"{tmp}/sets.jsonl"], check=True, capture_output=True)
         files = sorted(Path(tmp, "sets").glob("*.json"))
@@ -53,7 +55,8 @@ def main():
         v_one = [json.loads(line)["schedulable"] for line in out.splitlines()]
         rows.append(("one `warpspan dbf --batch sets.jsonl --json` (subprocess)", t_one))
         assert v_cli == v_batch == v_loop == v_one, "the verdicts differ"
-    print(f"{a.sets} generated sets (3 tasks of 10 vertices, U = 0.8, seed 1), backend {a.backend}, "
+    print(f"{a.sets} generated sets (3 tasks of {a.vertices} vertices, wcet up to {a.max_wcet}, U = 0.8, seed 1), "
+          f"backend {a.backend}, "
           f"{sum(v_batch)} schedulable; {os.cpu_count()} CPUs\n")
     print("| how | seconds | per set | vs. CLI calls |\n|---|---:|---:|---:|")
     for name, t in rows:

@@ -7,6 +7,8 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -27,6 +29,7 @@
 #include "warpspan/exact/ilp.hpp"
 #include "warpspan/exact/interval.hpp"
 #include "warpspan/exact/search.hpp"
+#include "warpspan/io/result_json.hpp"
 #include "warpspan/makespan/bounds.hpp"
 #include "warpspan/makespan/estimate.hpp"
 #include "warpspan/makespan/schedule_table.hpp"
@@ -79,6 +82,31 @@ py::array_t<std::int64_t> one_based(const std::vector<std::uint16_t>& s) {
 
 py::object optional_int(const std::optional<std::uint64_t>& v) { return v ? py::object(py::int_(*v)) : py::none(); }
 
+/// JSON (the pieces shared with the CLI's --json, io/result_json.hpp) as Python objects.
+py::object to_py(const nlohmann::json& j) {
+  switch (j.type()) {
+    case nlohmann::json::value_t::null: return py::none();
+    case nlohmann::json::value_t::boolean: return py::bool_(j.get<bool>());
+    case nlohmann::json::value_t::number_integer: return py::int_(j.get<std::int64_t>());
+    case nlohmann::json::value_t::number_unsigned: return py::int_(j.get<std::uint64_t>());
+    case nlohmann::json::value_t::number_float: return py::float_(j.get<double>());
+    case nlohmann::json::value_t::string: return py::str(j.get<std::string>());
+    case nlohmann::json::value_t::array: {
+      py::list out;
+      for (const auto& v : j) out.append(to_py(v));
+      return out;
+    }
+    case nlohmann::json::value_t::object: {
+      py::dict out;
+      for (const auto& [k, v] : j.items()) out[py::str(k)] = to_py(v);
+      return out;
+    }
+    default: return py::none();  // binary and discarded values do not occur
+  }
+}
+
+py::dict to_dict(const nlohmann::json& j) { return to_py(j).cast<py::dict>(); }
+
 // ---------------------------------------------------------------------------------- makespan
 /// What the makespan functions share: kernel, warps and the SM (as --kernel, --warps, --sm, --sigma,
 /// --schedulers).
@@ -88,19 +116,7 @@ problem make(const std::string& kernel, std::int64_t warps, const std::optional<
   return make_problem(normalize_kernel(parse_kernel_string(kernel), norm), norm, warps);
 }
 
-py::dict problem_dict(const problem& prob) {
-  py::dict sigma;
-  for (int u = 0; u < unit_count; ++u)
-    if (prob.sm.sigma[u] > 0) sigma[py::str(std::string(1, unit_letters[u]))] = prob.sm.sigma[u];
-  py::dict d;
-  d["warps"] = prob.warps;
-  d["kernel"] = to_run_length(prob.kernel);
-  d["instructions"] = prob.instructions();
-  d["sigma"] = sigma;
-  d["schedulers"] = prob.sm.schedulers;
-  d["description"] = describe(prob.sm);
-  return d;
-}
+py::dict problem_dict(const problem& prob) { return to_dict(problem_json(prob)); }
 
 /// The schedule of a string: per warp and instruction the cycle (W x I, 1-based), the warp cycle
 /// string and the paper's table.
@@ -276,35 +292,10 @@ py::dict bound(const std::string& kernel, std::int64_t warps, const std::optiona
   if (exact_up_to == 0) return d;
   const std::vector<t_run> runs =
       interruptible([&] { return exact_t_runs(prob, static_cast<std::uint32_t>(exact_up_to), time_limit); });
-  std::vector<std::uint32_t> t;
-  py::list per_t, unfinished;
-  for (const t_run& run : runs) {
-    py::dict e;
-    e["y"] = run.y;
-    e["complete"] = run.complete;
-    e["lower"] = run.lower;
-    e["upper"] = run.upper;
-    if (run.complete) {
-      t.push_back(run.lower);
-    } else {
-      e["started"] = run.started;
-      e["stop_reason"] = run.stop_reason;
-      unfinished.append(run.y);
-      if (!d.contains("stopped_at")) {
-        d["stopped_at"] = run.y;
-        d["stop_reason"] = "T(" + std::to_string(run.y) + "): " + run.stop_reason;
-      }
-    }
-    per_t.append(e);
-  }
-  d["T"] = per_t;
-  d["unfinished"] = unfinished;
-  d["exact_T"] = array(t);
-  if (!t.empty()) {
-    const auto tr = tractable_estimate(prob.warps, t);
-    d["tractable"] = tr.first;
-    d["tractable_y"] = tr.second;
-  }
+  nlohmann::json runs_json = nlohmann::json::object();
+  t_runs_json(runs_json, prob, runs);
+  d.attr("update")(to_dict(runs_json));
+  d["exact_T"] = array(runs_json["exact_T"].get<std::vector<std::uint32_t>>());
   return d;
 }
 
@@ -453,12 +444,9 @@ std::vector<analysed_set> analyse(const std::vector<set_source>& sources, const 
 }
 
 void verdict(py::dict& d, const edf_result& r) {
-  d["schedulable"] = r.schedulable;
-  d["utilization"] = r.u.value;
-  d["utilization_exact"] = r.u.exact;
-  d["t_max"] = optional_int(r.u.t_max);
-  d["checked_to"] = optional_int(r.limit);
-  d["first_violation"] = optional_int(r.first_violation);
+  nlohmann::json j = nlohmann::json::object();
+  edf_verdict_json(j, r);
+  d.attr("update")(to_dict(j));
 }
 
 py::dict dbf(const set_source& source, const std::vector<std::uint64_t>& at, const std::string& backend,
@@ -467,7 +455,7 @@ py::dict dbf(const set_source& source, const std::vector<std::uint64_t>& at, con
   const dbf_setup setup(backend, threads, block, max_table_mib);
   const auto start = std::chrono::steady_clock::now();
   std::vector<analysed_set> one = interruptible([&] { return analyse({source}, setup.options, method, true); });
-  if (one.empty()) throw py::error_already_set();  // unreachable: interrupted() raises above
+  if (one.empty()) throw std::runtime_error("interrupted");  // only by Ctrl-C, which raised above
   const double elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const analysed_set& a = one.front();
   py::list tasks;
@@ -542,5 +530,4 @@ PYBIND11_MODULE(_core, m) {
   m.def("dbf", &dbf);
   m.def("dbf_batch", &dbf_batch);
   m.def("cuda_compiled", &cuda_compiled);
-  m.def("_request_interrupt", &request_interrupt);
 }

@@ -22,6 +22,7 @@
 #include "warpspan/dbf/sweep.hpp"
 #include "warpspan/dbf/task.hpp"
 #include "warpspan/io/dbf_svg.hpp"
+#include "warpspan/io/result_json.hpp"
 #include "warpspan/io/svg.hpp"
 
 namespace warpspan::cli {
@@ -266,16 +267,6 @@ struct dbf_cmd {
     return out;
   }
 
-  /// The fields every JSON result has (single set, batch line, sweep line).
-  static void verdict_json(json& out, const edf_result& r) {
-    out["schedulable"] = r.schedulable;
-    out["utilization"] = r.u.value;
-    out["utilization_exact"] = r.u.exact;
-    out["t_max"] = optional_json(r.u.t_max);
-    out["checked_to"] = optional_json(r.limit);
-    out["first_violation"] = optional_json(r.first_violation);
-  }
-
   json single_json(const task_set& set, const set_analysis& sa, const std::vector<std::uint64_t>& points,
                    double elapsed_s, const std::string& backend_name) const {
     const edf_result& r = sa.result;
@@ -292,7 +283,7 @@ struct dbf_cmd {
                        {"dbf_at", at_json(points, [&](std::uint64_t t) { return c.at_checked(t); })}});
     }
     json out = json::object();
-    verdict_json(out, r);
+    edf_verdict_json(out, r);
     out["hyperperiod"] = optional_json(r.u.hyperperiod);
     out["elapsed_s"] = elapsed_s;
     out["backend"] = backend_name;
@@ -436,7 +427,7 @@ struct dbf_cmd {
           label_width = std::max(label_width, it.label.size());
           if (as_json) {
             json line{{"set", it.label}};
-            verdict_json(line, r);
+            edf_verdict_json(line, r);
             std::cout << line.dump() << '\n';
           } else {
             std::cout << std::left << std::setw(static_cast<int>(label_width)) << it.label << std::right << "  U "
@@ -500,7 +491,7 @@ struct dbf_cmd {
             if (!r)
               line["error"] = it.error;
             else
-              verdict_json(line, *r);
+              edf_verdict_json(line, *r);
             std::cout << line.dump() << '\n';
           } else {
             std::cout << spec.kind << " x " << std::fixed << std::setprecision(4) << it.factor << std::defaultfloat;

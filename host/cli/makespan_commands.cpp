@@ -19,6 +19,7 @@
 #include "warpspan/exact/ilp.hpp"
 #include "warpspan/exact/interval.hpp"
 #include "warpspan/exact/search.hpp"
+#include "warpspan/io/result_json.hpp"
 #include "warpspan/io/svg.hpp"
 #include "warpspan/makespan/bounds.hpp"
 #include "warpspan/makespan/estimate.hpp"
@@ -147,17 +148,6 @@ std::optional<initial_kind> parse_init(const std::string& s) {
   if (s == "mpwf") return initial_kind::most_pending;
   if (s == "random") return initial_kind::random;
   throw input_error("--init: unknown kind '" + s + "' (expected rr, fp, mpwf, random or mix)");
-}
-
-json problem_json(const problem& prob) {
-  json sigma = json::object();
-  for (int u = 0; u < unit_count; ++u)
-    if (prob.sm.sigma[u] > 0) sigma[std::string(1, unit_letters[u])] = prob.sm.sigma[u];
-  return {{"warps", prob.warps},
-          {"kernel", to_run_length(prob.kernel)},
-          {"instructions", prob.instructions()},
-          {"sigma", sigma},
-          {"schedulers", prob.sm.schedulers}};
 }
 
 // ------------------------------------------------------------------------------------ estimate
@@ -560,33 +550,11 @@ struct bound_cmd {
     if (exact_up_to > 0) {
       install_interrupt_handlers();
       runs = exact_t_runs(prob, static_cast<std::uint32_t>(exact_up_to), time_limit);
-      json per_t = json::array(), unfinished = json::array();
-      for (const t_run& run : runs) {
-        json e{{"y", run.y}, {"complete", run.complete}, {"lower", run.lower}, {"upper", run.upper}};
-        if (run.complete) {
-          t.push_back(run.lower);
-        } else {
-          e["started"] = run.started;
-          e["stop_reason"] = run.stop_reason;
-          unfinished.push_back(run.y);
-          if (!out.contains("stopped_at")) {
-            out["stopped_at"] = run.y;
-            out["stop_reason"] = "T(" + std::to_string(run.y) + "): " + run.stop_reason;
-          }
-        }
-        per_t.push_back(e);
-      }
       was_interrupted = interrupted();
-      out["T"] = per_t;
-      out["unfinished"] = unfinished;
+      t_runs_json(out, prob, runs);
       out["interrupted"] = was_interrupted;
-      out["exact_T"] = t;
-      // Only exact T(y) make the estimate safe; without T(1) there is none (the pessimistic bound stands).
-      if (!t.empty()) {
-        tractable = tractable_estimate(prob.warps, t);
-        out["tractable"] = tractable.first;
-        out["tractable_y"] = tractable.second;
-      }
+      t = out["exact_T"].get<std::vector<std::uint32_t>>();
+      if (!t.empty()) tractable = {out["tractable"].get<std::uint64_t>(), out["tractable_y"].get<std::uint32_t>()};
     }
     const int code = was_interrupted ? interrupted_exit_code : 0;
     if (as_json) {

@@ -153,8 +153,9 @@ def dbf(taskset, at=None, *, backend="auto", edf="qpa", threads=0, block=256, ma
         points = []
     else:
         points = [int(t) for t in np.atleast_1d(np.asarray(at)).ravel()]
-        if any(t < 0 for t in points):
-            raise InputError("--at: a negative interval length (expected integers from 0 to 2^64 - 1)")
+        for t in points:
+            if t < 0:
+                raise InputError(f"--at: '{t}' is not an integer from 0 to 2^64 - 1 (expected e.g. --at 10,50,100)")
     return DbfResult(_core.dbf(_source(taskset), points, backend, edf, threads, block, max_table_mib))
 
 
