@@ -14,7 +14,7 @@ from conftest import cli, data
 def cli_message(args):
     code, _, err = cli(args, expect=2)
     assert err.startswith("warpspan: ")
-    return err[len("warpspan: "):].strip()
+    return err[len("warpspan: "):].strip().removesuffix(" (see warpspan --help)")  # CLI11's parse errors
 
 
 @pytest.mark.parametrize("call, args", [
@@ -25,6 +25,7 @@ def cli_message(args):
     (lambda: warpspan.bound("LC", 4, sm="nosuch"), "bound --kernel LC --warps 4 --sm nosuch"),
     (lambda: warpspan.build("LCL", 2, "L=1,C=1", "1 2 2"), "build --kernel LCL --warps 2 --sigma L=1,C=1 --string '1 2 2'"),
     (lambda: warpspan.estimate("LC", 4, "L=1,C=1", init="zz"), "estimate --kernel LC --warps 4 --sigma L=1,C=1 --init zz"),
+    (lambda: warpspan.estimate("LC", 4, "L=1,C=1", chains=-1), "estimate --kernel LC --warps 4 --sigma L=1,C=1 --chains -1"),
     (lambda: warpspan.exact("LC", 4, "L=1,C=1", method="magic"), "exact --kernel LC --warps 4 --sigma L=1,C=1 --method magic"),
     (lambda: warpspan.dbf("/nonexistent.json"), "dbf /nonexistent.json"),
     (lambda: warpspan.dbf(data("tasks", "fig2_example.json"), backend="gpu"),

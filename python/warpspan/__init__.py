@@ -94,12 +94,22 @@ class DbfVerdict(Result):
 
 
 def _problem_args(kernel, warps, sigma, sm, schedulers):
-    return (str(kernel), int(warps), sigma, sm, -1 if schedulers is None else int(schedulers))
+    return (str(kernel), int(warps), sigma, sm, -1 if schedulers is None else _counts(schedulers=schedulers)[0])
+
+
+def _counts(**options):
+    """The values of options that cannot be negative, refused as the CLI refuses them."""
+    for name, value in options.items():
+        if int(value) < 0:
+            raise InputError(f"--{name.replace('_', '-')}: must not be negative (got {int(value)})")
+    return [int(v) for v in options.values()]
 
 
 def estimate(kernel, warps, sigma=None, *, sm=None, schedulers=None, chains=0, iterations=200000, seconds=0.0,
              seed=1, t0=0.3, reach=0, init="mix", backend="auto", threads=0, validate=0, exact_seconds=2.0):
     """The worst-case makespan by simulated annealing (``warpspan estimate``)."""
+    chains, iterations, seed, reach, validate = _counts(chains=chains, iterations=iterations, seed=seed, reach=reach,
+                                                        validate=validate)
     return EstimateResult(_core.estimate(*_problem_args(kernel, warps, sigma, sm, schedulers), chains, iterations,
                                          seconds, seed, t0, reach, init, backend, threads, validate, exact_seconds))
 
@@ -156,12 +166,14 @@ def dbf(taskset, at=None, *, backend="auto", edf="qpa", threads=0, block=256, ma
         for t in points:
             if t < 0:
                 raise InputError(f"--at: '{t}' is not an integer from 0 to 2^64 - 1 (expected e.g. --at 10,50,100)")
+    block, max_table_mib = _counts(block=block, max_table_mib=max_table_mib)
     return DbfResult(_core.dbf(_source(taskset), points, backend, edf, threads, block, max_table_mib))
 
 
 def dbf_batch(tasksets, *, backend="auto", edf="qpa", threads=0, block=256, max_table_mib=8192):
     """The EDF test of many task sets (``warpspan dbf --batch``), in one pass over the library:
     one :class:`DbfVerdict` per set, in order."""
+    block, max_table_mib = _counts(block=block, max_table_mib=max_table_mib)
     sources = [_source(t, k) for k, t in enumerate(tasksets)]
     return [DbfVerdict(d) for d in _core.dbf_batch(sources, backend, edf, threads, block, max_table_mib)]
 
