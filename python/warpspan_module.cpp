@@ -129,15 +129,6 @@ void schedule_fields(py::dict& d, const problem& prob, const built_schedule& b) 
   d["table"] = render_table(prob, b);
 }
 
-std::optional<initial_kind> parse_init(const std::string& s) {
-  if (s == "mix") return std::nullopt;
-  if (s == "rr") return initial_kind::round_robin;
-  if (s == "fp") return initial_kind::fixed_priority;
-  if (s == "mpwf") return initial_kind::most_pending;
-  if (s == "random") return initial_kind::random;
-  throw input_error("--init: unknown kind '" + s + "' (expected rr, fp, mpwf, random or mix)");
-}
-
 void not_negative(double v, const char* option) {
   if (v < 0 || !std::isfinite(v)) throw input_error(std::string(option) + " must be 0 or more");
 }
@@ -154,7 +145,7 @@ py::dict estimate(const std::string& kernel, std::int64_t warps, const std::opti
   eo.reach = reach;
   eo.threads = threads;
   eo.validate = validate;
-  eo.init = parse_init(init);
+  eo.init = parse_initial_kind(init);
   eo.backend = parse_backend(backend);
   not_negative(seconds, "--seconds");
   not_negative(exact_seconds, "--exact-seconds");
@@ -308,7 +299,7 @@ py::dict build(const std::string& kernel, std::int64_t warps, const std::optiona
   if (string) {
     s = parse_warp_string(prob, *string);
   } else {
-    const auto kind = parse_init(init.value_or("rr"));
+    const auto kind = parse_initial_kind(init.value_or("rr"));
     if (!kind || *kind == initial_kind::random) throw input_error("--init: use rr, fp or mpwf with build");
     s = initial_string(prob.view(), *kind, 1, 0);
   }
@@ -365,15 +356,8 @@ task_set load(const set_source& s) { return s.is_path ? load_task_set(s.text) : 
 struct dbf_setup {
   dbf_options options;
   std::unique_ptr<thread_pool> pool;
-  dbf_setup(const std::string& backend, long long threads, unsigned block, std::uint64_t max_table_mib) {
-    if (block < 32 || block > 1024 || (block & (block - 1)) != 0)
-      throw input_error("--block must be a power of two from 32 to 1024, got " + std::to_string(block));
-    options.backend = resolve_dbf_backend(parse_dbf_backend(backend));
-    options.threads = resolve_threads(threads, "--threads");
-    options.block = block;
-    if (max_table_mib < 1 || max_table_mib > (std::uint64_t{1} << 40))
-      throw input_error("--max-table-mib must be from 1 to 2^40");
-    options.max_table_bytes = max_table_mib << 20;
+  dbf_setup(const std::string& backend, long long threads, unsigned block, std::uint64_t max_table_mib)
+      : options(make_dbf_options(backend, threads, block, max_table_mib)) {
     if (options.backend == dbf_backend::cpu_parallel) {
       pool = std::make_unique<thread_pool>(options.threads);
       options.pool = pool.get();

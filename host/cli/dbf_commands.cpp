@@ -204,15 +204,7 @@ struct dbf_cmd {
   }
 
   dbf_options make_options() {
-    if (block < 32 || block > 1024 || (block & (block - 1)) != 0)
-      throw input_error("--block must be a power of two from 32 to 1024, got " + std::to_string(block));
-    dbf_options o;
-    o.backend = resolve_dbf_backend(parse_dbf_backend(backend));
-    o.threads = resolve_threads(threads, "--threads");
-    o.block = block;
-    if (max_table_mib < 1 || max_table_mib > (std::uint64_t{1} << 40))
-      throw input_error("--max-table-mib must be from 1 to 2^40");
-    o.max_table_bytes = max_table_mib << 20;
+    dbf_options o = make_dbf_options(backend, threads, block, max_table_mib);
     if (o.backend == dbf_backend::cpu_parallel) {
       pool = std::make_unique<thread_pool>(o.threads);  // fewer threads if the OS refuses some
       o.pool = pool.get();

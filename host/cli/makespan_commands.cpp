@@ -141,15 +141,6 @@ std::string join(const std::vector<int>& v) {
   return os.str();
 }
 
-std::optional<initial_kind> parse_init(const std::string& s) {
-  if (s == "mix") return std::nullopt;
-  if (s == "rr") return initial_kind::round_robin;
-  if (s == "fp") return initial_kind::fixed_priority;
-  if (s == "mpwf") return initial_kind::most_pending;
-  if (s == "random") return initial_kind::random;
-  throw input_error("--init: unknown kind '" + s + "' (expected rr, fp, mpwf, random or mix)");
-}
-
 // ------------------------------------------------------------------------------------ estimate
 struct estimate_cmd {
   problem_options po;
@@ -204,7 +195,7 @@ struct estimate_cmd {
     const auto since_start = [&] { return std::chrono::duration<double>(clock_type::now() - t_start).count(); };
     install_interrupt_handlers();
     if (sub->count("--validate") && eo.validate == 0) eo.validate = 8;
-    eo.init = parse_init(init);
+    eo.init = parse_initial_kind(init);
     eo.backend = parse_backend(backend);
     if (seconds < 0 || !std::isfinite(seconds)) throw input_error("--seconds must be 0 or more");
     if (exact_seconds < 0 || !std::isfinite(exact_seconds)) throw input_error("--exact-seconds must be 0 or more");
@@ -342,7 +333,7 @@ struct build_cmd {
     if (!str.empty()) {
       s = parse_warp_string(prob, str);
     } else {
-      const auto kind = parse_init(init.empty() ? "rr" : init);
+      const auto kind = parse_initial_kind(init.empty() ? "rr" : init);
       if (!kind || *kind == initial_kind::random) throw input_error("--init: use rr, fp or mpwf with build");
       s = initial_string(prob.view(), *kind, 1, 0);
     }
