@@ -31,6 +31,17 @@ if [ "${1:-}" = "--run" ]; then
       > "$out/dbf_fig2_$b.json" 2>&1 || true
     .device/warpspan dbf --batch data/tasks/variants.jsonl --backend $b --json > "$out/dbf_batch_$b.jsonl" 2>&1 || true
   done
+  # Hybrid WCET from traces (002): every instrumented kernel collected on the device with the probe,
+  # then analysed (the --probe-cost auto run subtracts the measured empty-probe cost).
+  mkdir -p "$out/wcet"
+  for k in vector_add reduce_interleaved reduce_sequential transpose_naive transpose_shared scan histogram bitonic_sort; do
+    .device/warpspan wcet-collect $k --runs 64 --seed 1 --out "$out/wcet/$k.bin" --cfg-out "$out/wcet/$k.cfg.json" \
+      > "$out/wcet/$k.collect.txt" 2>&1 || continue
+    .device/warpspan wcet --cfg "$out/wcet/$k.cfg.json" --trace "$out/wcet/$k.bin" --json \
+      > "$out/wcet/$k.json" 2> "$out/wcet/$k.err" || true
+    .device/warpspan wcet --cfg "$out/wcet/$k.cfg.json" --trace "$out/wcet/$k.bin" --probe-cost auto \
+      --svg-dir "$out/wcet/${k}_svg" > "$out/wcet/$k.txt" 2>> "$out/wcet/$k.err" || true
+  done
   # The profiler's view of the dbf row kernels (global vs shared-memory tuples) on the 50-vertex graph.
   if command -v ncu >/dev/null 2>&1; then
     for b in 2 3; do  # 2: cuda (tuples from global memory), 3: cuda-sm (staged in shared memory)

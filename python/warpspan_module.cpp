@@ -205,6 +205,10 @@ py::dict estimate(const std::string& kernel, std::int64_t warps, const std::opti
   } else {
     d["proven"] = py::none();
   }
+  // As `estimate --json`: the number to design with (the estimate itself is only a lower bound).
+  const bool proven_lower = o.proven && o.proven->upper <= r.upper_bound;
+  d["safe_upper_bound"] = proven_lower ? std::uint64_t{o.proven->upper} : r.upper_bound;
+  d["safe_upper_bound_from"] = proven_lower ? "proven interval" : "pessimistic bound";
   return d;
 }
 
@@ -314,8 +318,10 @@ py::dict build(const std::string& kernel, std::int64_t warps, const std::optiona
 }
 
 py::dict kernel_from_ptx(const std::string& path, std::optional<std::pair<int, int>> lines, const std::string& entry,
-                         const std::string& classes) {
+                         const std::string& classes, int loops) {
+  if (loops < 1 || loops > 1000000) throw input_error("--ptx-loops: must be from 1 to 1000000, got " + std::to_string(loops));
   ptx_options o;
+  o.loop_passes = loops;
   o.entry = entry;
   if (!classes.empty()) o.overrides = parse_ptx_overrides(classes);
   if (lines) {

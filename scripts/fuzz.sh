@@ -23,9 +23,9 @@ build=${FUZZ_BUILD:-build-clang-asan}
 rss_mb=${FUZZ_RSS_MB:-2048}
 malloc_mb=${FUZZ_MALLOC_MB:-512}
 timeout_s=${FUZZ_TIMEOUT:-10}
-all_targets=(kernel ptx sm taskset jsonl string)
+all_targets=(kernel ptx sm taskset jsonl string input wcet)
 # The largest input each target reads (as fuzz_targets() in tests/fuzz/targets.cpp).
-declare -A max_len=([kernel]=4096 [ptx]=65536 [sm]=4096 [taskset]=16384 [jsonl]=32768 [string]=4096)
+declare -A max_len=([kernel]=4096 [ptx]=65536 [sm]=4096 [taskset]=16384 [jsonl]=32768 [string]=4096 [input]=8192 [wcet]=16384)
 
 targets=("$@")
 ((${#targets[@]})) || targets=("${all_targets[@]}")

@@ -261,6 +261,16 @@ T atomic_min(T* address, T value) {
 #define gridDim (::warpspan::emu::current().grid_dim)
 inline constexpr int warpSize = 32;
 
+// Clocks for probes (include/warpspan/wcet/probe.cuh): clock64() and the %globaltimer stand-in read
+// the host's steady clock in nanoseconds, one clock for all SMs; the %smid stand-in is the linear
+// block index modulo the emulated device's 132 SMs.
+namespace warpspan::emu {
+long long clock_cycles() noexcept;
+unsigned long long global_timer_ns() noexcept;
+unsigned sm_id() noexcept;
+}  // namespace warpspan::emu
+inline long long clock64() { return ::warpspan::emu::clock_cycles(); }
+
 inline void __syncthreads() { ::warpspan::emu::syncthreads(); }
 inline void __threadfence() { std::atomic_thread_fence(std::memory_order_seq_cst); }
 

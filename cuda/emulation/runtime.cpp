@@ -148,6 +148,18 @@ struct block_state {
 
 thread_context& current() noexcept { return tls_context; }
 
+long long clock_cycles() noexcept {
+  static const auto origin = std::chrono::steady_clock::now();
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - origin).count();
+}
+unsigned long long global_timer_ns() noexcept { return static_cast<unsigned long long>(clock_cycles()); }
+unsigned sm_id() noexcept {
+  const auto& c = tls_context;
+  const unsigned long long block = c.block_idx.x + static_cast<unsigned long long>(c.grid_dim.x) *
+                                                       (c.block_idx.y + static_cast<unsigned long long>(c.grid_dim.y) * c.block_idx.z);
+  return static_cast<unsigned>(block % sm_count);
+}
+
 namespace {
 
 // ---- How a block runs. Its threads take turns on one OS thread. The first thread runs on the OS

@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "commands.hpp"
+#include "progress_line.hpp"
 #include "warpspan/core/error.hpp"
 #include "warpspan/core/interrupt.hpp"
 #include "warpspan/core/resources.hpp"
@@ -29,7 +30,8 @@ namespace warpspan::cli {
 
 namespace {
 
-using json = nlohmann::json;
+// Keys in the order they are written (dbf_at: by increasing t, not as strings).
+using json = nlohmann::ordered_json;
 namespace fs = std::filesystem;
 
 /// A task set and the name results are reported under.
@@ -49,6 +51,7 @@ struct set_analysis {
 /// its curves, then its test.
 struct batch_item {
   std::string label;
+  std::string path;           ///< batch: the set's file (full path), or FILE:LINE
   double factor = 0;          ///< sweep only
   std::string error;          ///< sweep: why the variant breaks the model (then nothing is analysed)
   set_analysis a;
@@ -62,6 +65,20 @@ constexpr std::size_t chunk_max_sets = 256;
 std::uint64_t chunk_max_cells(const dbf_options& options) {
   const bool cuda = options.backend == dbf_backend::cuda || options.backend == dbf_backend::cuda_sm;
   return std::uint64_t{1} << (cuda ? 28 : 24);
+}
+
+/// Columns a UTF-8 text takes on a terminal (code points; wide CJK characters count as one).
+std::size_t display_width(const std::string& s) {
+  std::size_t n = 0;
+  for (unsigned char c : s) n += (c & 0xC0) != 0x80 ? 1 : 0;
+  return n;
+}
+
+/// `s` padded with spaces to `width` columns (left-aligned), or right-aligned with `right`.
+std::string padded(const std::string& s, std::size_t width, bool right = false) {
+  const std::size_t w = display_width(s);
+  const std::string fill(w < width ? width - w : 0, ' ');
+  return right ? fill + s : s + fill;
 }
 
 json optional_json(const std::optional<std::uint64_t>& v) { return v ? json(*v) : json(nullptr); }
@@ -83,6 +100,8 @@ std::vector<std::uint64_t> parse_at(const std::string& text) {
     out.push_back(v);
   }
   if (out.empty()) throw input_error("--at: give at least one integer, e.g. --at 10,50,100");
+  std::sort(out.begin(), out.end());  // tables and JSON maps in increasing t
+  out.erase(std::unique(out.begin(), out.end()), out.end());
   return out;
 }
 
@@ -164,13 +183,15 @@ struct dbf_cmd {
   std::uint64_t max_table_mib = 8192;
   bool as_json = false;
   bool check = false;
+  bool keep_going = false;
+  bool quiet = false;
   CLI::Option* file_option = nullptr;
   CLI::Option* batch_option = nullptr;
   std::unique_ptr<thread_pool> pool;  ///< cpu-parallel's threads, kept for the whole run
 
   void add(CLI::App& app, std::vector<std::pair<CLI::App*, command_fn>>& commands) {
     auto* sub = app.add_subcommand(
-        "dbf", "demand-bound functions of recurring real-time tasks and the EDF schedulability test (paper 003)");
+        "dbf", "demand-bound functions of recurring real-time tasks and the EDF schedulability test (Nunna et al. 2010, after Baruah)");
     sub->footer(
         "Exit codes: 0 done (with --check: every set schedulable), 1 with --check: some set not schedulable "
         "(or a sweep variant invalid), 2 bad input or an undecided set (U = 1 with a hyperperiod too large to "
@@ -193,11 +214,17 @@ struct dbf_cmd {
                     "available)")
         ->check(CLI::NonNegativeNumber)
         ->capture_default_str();
-    sub->add_option("--svg", svg, "write the plot of sum dbf(t) against t to this file");
+    sub->add_option("--svg", svg,
+                    "write the plot of sum dbf(t) against t to this file (with --sweep: utilisation and verdict "
+                    "against the factor, the critical factor marked)");
     sub->add_option("--sweep", sweep,
                     "analyse variants of FILE: KIND:FROM:TO:STEPS[:TASK] scales every wcet, deadline, separation "
                     "or period (of TASK only if given) by factors FROM..TO, e.g. wcet:0.5:1.5:101");
     sub->add_flag("--json", as_json, "print JSON (batch: one object a line)");
+    sub->add_flag("--keep-going", keep_going,
+                  "--batch and --sweep: a set that cannot be read or decided is one error line and the run goes on; "
+                  "exit 2 at the end if there was any");
+    sub->add_flag("--quiet,-q", quiet, "no progress line (shown on a terminal for --batch and --sweep)");
     sub->add_flag("--check", check,
                   "for scripts: exit 1 when any set (or sweep variant) is not schedulable, 0 when all are");
     commands.emplace_back(sub, [this] { return run(); });
@@ -216,9 +243,11 @@ struct dbf_cmd {
     if (file_option->count() > 0 && file.empty()) throw input_error("dbf: the task-set path is empty");
     if (batch_option->count() > 0 && batch.empty()) throw input_error("dbf: the --batch path is empty");
     if (file.empty() == batch.empty()) throw input_error("dbf: give either a task-set FILE or --batch DIR|FILE");
+    if (keep_going && batch.empty() && sweep.empty()) throw input_error("--keep-going applies to --batch and --sweep");
     const edf_method method = parse_edf_method(edf);
     if (!batch.empty() || !sweep.empty()) {
-      if (!at.empty() || !svg.empty()) throw input_error("--at and --svg apply to one task set, not to --batch or --sweep");
+      if (!at.empty()) throw input_error("--at applies to one task set, not to --batch or --sweep");
+      if (!batch.empty() && !svg.empty()) throw input_error("--svg applies to one task set or a --sweep, not to --batch");
       if (!batch.empty() && !sweep.empty()) throw input_error("--sweep applies to one FILE, not to --batch");
       const dbf_options options = make_options();
       return batch.empty() ? run_sweep(options, method) : run_batch(options, method);
@@ -303,13 +332,15 @@ struct dbf_cmd {
   void print_single(const named_set& in, const set_analysis& sa, const std::vector<std::uint64_t>& points,
                     double elapsed_s, const std::string& backend_name) const {
     const edf_result& r = sa.result;
+    std::size_t name_width = 12;  // names of any length (and UTF-8) keep the columns straight
+    for (const task& t : in.set.tasks) name_width = std::max(name_width, display_width(t.name) + 2);
     std::cout << "task set         " << in.label << " (" << in.set.tasks.size() << " task"
               << (in.set.tasks.size() == 1 ? "" : "s") << ")\n\n"
-              << std::left << std::setw(12) << "task" << std::right << std::setw(9) << "vertices" << std::setw(12)
+              << padded("task", name_width) << std::right << std::setw(9) << "vertices" << std::setw(12)
               << "period" << std::setw(12) << "E" << std::setw(10) << "U share" << "   table (rows x demands)\n";
     for (std::size_t k = 0; k < in.set.tasks.size(); ++k) {
       const unrolled_graph& g = sa.graphs[k];
-      std::cout << std::left << std::setw(12) << in.set.tasks[k].name << std::right << std::setw(9)
+      std::cout << padded(in.set.tasks[k].name, name_width) << std::right << std::setw(9)
                 << in.set.tasks[k].vertices.size() << std::setw(12) << g.period << std::setw(12) << g.E << std::setw(10)
                 << std::fixed << std::setprecision(4) << static_cast<double>(g.E) / static_cast<double>(g.period)
                 << std::defaultfloat << "   " << g.rows << " x " << g.columns() << "\n";
@@ -334,12 +365,15 @@ struct dbf_cmd {
       row.push_back(total_demand_checked(sa.curves, t));
       rows.push_back(std::move(row));
     }
+    std::vector<std::size_t> width;
+    for (const task& t : set.tasks) width.push_back(std::max<std::size_t>(14, display_width(t.name) + 6));
+    width.push_back(14);
     std::cout << "\n" << std::setw(14) << "t";
-    for (const task& t : set.tasks) std::cout << std::setw(14) << ("dbf " + t.name);
+    for (std::size_t k = 0; k < set.tasks.size(); ++k) std::cout << padded("dbf " + set.tasks[k].name, width[k], true);
     std::cout << std::setw(14) << "total" << "\n";
     for (std::size_t k = 0; k < points.size(); ++k) {
       std::cout << std::setw(14) << points[k];
-      for (std::uint64_t v : rows[k]) std::cout << " " << std::setw(13) << v;
+      for (std::size_t c = 0; c < rows[k].size(); ++c) std::cout << padded(std::to_string(rows[k][c]), width[c], true);
       std::cout << "\n";
     }
   }
@@ -379,7 +413,14 @@ struct dbf_cmd {
           done = false;
           break;
         }
-        if (it.error.empty()) run_edf(it, method);
+        if (it.error.empty()) {
+          try {
+            run_edf(it, method);
+          } catch (const input_error& e) {
+            if (!keep_going) throw;
+            it.error = e.what();
+          }
+        }
         report(it);
       }
       elapsed_s += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -402,44 +443,114 @@ struct dbf_cmd {
   int run_batch(const dbf_options& options, edf_method method) const {
     install_interrupt_handlers();
     batch_source source(batch);
-    std::size_t done = 0, schedulable = 0, label_width = 0;
+    progress_line bar(!quiet, "sets done");
+    std::size_t done = 0, schedulable = 0, invalid = 0, label_width = 0;
     double elapsed_s = 0;
     const bool finished = stream(
         [&](batch_item& it) {
           named_set in;
-          if (!source.next(in)) return false;
-          it.label = std::move(in.label);
-          it.a.graphs = unroll_all(in.set, options);
+          try {
+            if (!source.next(in)) return false;
+            it.path = source.last_path();
+            it.label = std::move(in.label);
+            it.a.graphs = unroll_all(in.set, options);
+          } catch (const input_error& e) {
+            if (!keep_going) throw;
+            it.label = source.last_label();
+            it.path = source.last_path();
+            it.error = e.what();
+            it.a.graphs.clear();
+          }
           return true;
         },
         [&](const batch_item& it) {
           const edf_result& r = it.a.result;
           ++done;
+          bar.clear();
+          struct redraw {
+            progress_line& bar;
+            std::size_t done;
+            ~redraw() { bar.update(done); }
+          } after{bar, done};
+          label_width = std::max(label_width, display_width(it.label));
+          if (!it.error.empty()) {
+            ++invalid;
+            if (as_json)
+              std::cout << json{{"set", it.label}, {"path", it.path}, {"error", it.error}}.dump() << '\n';
+            else
+              std::cout << padded(it.label, label_width) << "  invalid: " << it.error << "\n";
+            std::cout.flush();
+            return;
+          }
           schedulable += r.schedulable ? 1 : 0;
-          label_width = std::max(label_width, it.label.size());
           if (as_json) {
-            json line{{"set", it.label}};
+            json line{{"set", it.label}, {"path", it.path}};
             edf_verdict_json(line, r);
             std::cout << line.dump() << '\n';
           } else {
-            std::cout << std::left << std::setw(static_cast<int>(label_width)) << it.label << std::right << "  U "
+            std::cout << padded(it.label, label_width) << "  U "
                       << utilisation_text(r.u) << "  t_max " << std::setw(12) << optional_text(r.u.t_max, "-") << "  "
                       << verdict(r) << "\n";
           }
           std::cout.flush();  // a set reported is on its way even if the run is stopped next
         },
         options, method, nullptr, elapsed_s);
+    bar.clear();
     if (as_json) {
       if (!finished) std::cout << json{{"interrupted", true}, {"sets_done", done}}.dump() << '\n';
     } else {
       if (!finished) std::cout << "interrupted: ";
-      std::cout << schedulable << " of " << done << " sets schedulable" << (finished ? "" : " (the sets done)") << " ("
-                << backend_label(options.backend) << ", " << std::setprecision(3) << elapsed_s
-                << " s for all tables and tests)\n";
+      std::cout << schedulable << " of " << done << " sets schedulable";
+      if (keep_going) std::cout << " (" << done - schedulable - invalid << " not schedulable, " << invalid << " invalid)";
+      std::cout << (finished ? "" : " (the sets done)") << " (" << backend_label(options.backend) << ", "
+                << std::setprecision(3) << elapsed_s << " s for all tables and tests)\n";
     }
     std::cout.flush();
     if (!finished) return interrupted_exit_code;
+    if (invalid > 0) return 2;
     return check && schedulable != done ? 1 : 0;
+  }
+
+  /// Whether the variant at `factor` is schedulable (nullopt: outside the model or undecided).
+  std::optional<bool> variant_schedulable(const task_set& base, const sweep_spec& spec, double factor,
+                                          const dbf_options& options, edf_method method) const {
+    sweep_variant v = sweep_variant_with(base, spec, factor);
+    if (!v.error.empty()) return std::nullopt;
+    std::vector<batch_item> one(1);
+    one[0].label = file;
+    try {
+      one[0].a.graphs = unroll_all(v.set, options);
+      compute_curves(one, options, nullptr);
+      run_edf(one[0], method);
+    } catch (const input_error&) {
+      return std::nullopt;
+    }
+    return one[0].a.result.schedulable;
+  }
+
+  /// The critical scaling factor (MAST's sensitivity analysis): between the first two neighbouring
+  /// grid variants whose verdicts differ, bisection on the factor until the two ends are 1e-6 apart
+  /// (relative) or scale every value alike. Returns the end on the schedulable side.
+  std::optional<double> critical_factor(const std::vector<sweep_point>& grid, const task_set& base, const sweep_spec& spec,
+                                        const dbf_options& options, edf_method method, std::size_t& transitions) const {
+    std::optional<std::size_t> first;
+    transitions = 0;
+    for (std::size_t k = 0; k + 1 < grid.size(); ++k) {
+      if (grid[k].verdict == 2 || grid[k + 1].verdict == 2 || grid[k].verdict == grid[k + 1].verdict) continue;
+      ++transitions;
+      if (!first) first = k;
+    }
+    if (!first) return std::nullopt;
+    double good = grid[*first].factor, bad = grid[*first + 1].factor;
+    if (grid[*first].verdict != 0) std::swap(good, bad);
+    for (int step = 0; step < 60 && std::abs(good - bad) > 1e-6 * std::max(std::abs(good), 1e-9); ++step) {
+      if (interrupted()) break;
+      const double mid = (good + bad) / 2;
+      const std::optional<bool> ok = variant_schedulable(base, spec, mid, options, method);
+      if (!ok) break;  // the model ends between the grid points: keep what is known
+      (*ok ? good : bad) = mid;
+    }
+    return good;
   }
 
   int run_sweep(const dbf_options& options, edf_method method) const {
@@ -459,6 +570,8 @@ struct dbf_cmd {
     std::uint32_t k = 0;
     std::size_t done = 0, schedulable = 0;
     std::optional<double> lo, hi;
+    std::vector<sweep_point> grid;
+    progress_line bar(!quiet, "variants done");
     double elapsed_s = 0;
     const bool finished = stream(
         [&](batch_item& it) {
@@ -473,6 +586,13 @@ struct dbf_cmd {
         [&](const batch_item& it) {
           const edf_result* r = it.error.empty() ? &it.a.result : nullptr;
           ++done;
+          grid.push_back({it.factor, r ? r->u.value : 0, r ? (r->schedulable ? 0 : 1) : 2});
+          bar.clear();
+          struct redraw {
+            progress_line& bar;
+            std::size_t done, total;
+            ~redraw() { bar.update(done, total); }
+          } after{bar, done, spec.steps};
           if (r && r->schedulable) {
             ++schedulable;
             lo = lo ? std::min(*lo, it.factor) : it.factor;
@@ -496,14 +616,41 @@ struct dbf_cmd {
           std::cout.flush();
         },
         options, method, shared_tables.empty() ? nullptr : &shared_tables, elapsed_s);
+    bar.clear();
+    std::size_t transitions = 0;
+    const std::optional<double> critical =
+        finished ? critical_factor(grid, base, spec, options, method, transitions) : std::nullopt;
+    std::string written;
+    if (!svg.empty()) {
+      const fs::path path(svg);
+      written = write_file(path.has_parent_path() ? path.parent_path().string() : ".", path.filename().string(),
+                           sweep_svg(grid, critical, spec.kind,
+                                     "Sweep of " + fs::path(file).filename().string() + ": " + spec.kind +
+                                         (spec.task.empty() ? "" : " of " + spec.task)));
+    }
+    const std::size_t invalid = std::count_if(grid.begin(), grid.end(), [](const sweep_point& p) { return p.verdict == 2; });
     if (as_json) {
       if (!finished) std::cout << json{{"interrupted", true}, {"variants_done", done}}.dump() << '\n';
+      else {
+        json summary{{"variants", done}, {"schedulable", schedulable}, {"invalid", invalid},
+                     {"critical_factor", critical ? json(*critical) : json(nullptr)}, {"transitions", transitions}};
+        if (!written.empty()) summary["svg"] = written;
+        std::cout << json{{"summary", summary}}.dump() << '\n';
+      }
     } else {
       if (!finished) std::cout << "interrupted after " << done << " of " << spec.steps << " variants: ";
       std::cout << schedulable << " of " << (finished ? spec.steps : done) << " variants schedulable";
       if (lo) std::cout << " (factors " << *lo << " to " << *hi << " among them)";
       std::cout << "; " << backend_label(options.backend) << ", " << std::setprecision(3) << elapsed_s
                 << " s for all tables and tests\n";
+      if (critical)
+        std::cout << "critical factor  " << std::setprecision(7) << *critical << " (the " << spec.kind
+                  << " factor where the verdict changes, by bisection"
+                  << (transitions > 1 ? "; the first of " + std::to_string(transitions) + " changes on the grid" : "")
+                  << ")\n";
+      else if (finished)
+        std::cout << "critical factor  none on the grid (the verdict does not change between valid variants)\n";
+      if (!written.empty()) std::cout << "wrote " << written << "\n";
     }
     std::cout.flush();
     if (!finished) return interrupted_exit_code;
@@ -521,9 +668,10 @@ struct dbf_cmd {
       if (ec || !fs::exists(status)) throw input_error(where + ": no such file or directory");
       if (fs::is_directory(status)) {
         for (const auto& entry : fs::directory_iterator(path, ec))
-          if (entry.is_regular_file() && entry.path().extension() == ".json") files_.push_back(entry.path());
+          if (entry.is_regular_file() && (entry.path().extension() == ".json" || entry.path().extension() == ".csv"))
+            files_.push_back(entry.path());
         if (ec) throw input_error(where + ": cannot list the directory (" + ec.message() + ")");
-        if (files_.empty()) throw input_error(where + ": no *.json files in the directory");
+        if (files_.empty()) throw input_error(where + ": no *.json or *.csv files in the directory");
         std::sort(files_.begin(), files_.end(),
                   [](const fs::path& a, const fs::path& b) { return a.filename() < b.filename(); });
       } else if (path.extension() == ".jsonl") {
@@ -536,20 +684,31 @@ struct dbf_cmd {
       }
     }
 
+    /// The set the last next() read or tried to read.
+    const std::string& last_label() const { return last_label_; }
+    /// Where that set is: its file's full path, or FILE:LINE of a .jsonl.
+    std::string last_path() const {
+      std::error_code ec;
+      const fs::path absolute = fs::absolute(jsonl_ || single_ ? fs::path(where_) : files_[next_file_ - 1], ec);
+      const std::string file = ec ? where_ : absolute.lexically_normal().string();
+      return jsonl_ ? file + ":" + std::to_string(number_) : file;
+    }
+
     bool next(named_set& out) {
       if (!jsonl_) {
         if (next_file_ == files_.size()) return false;
         const fs::path& f = files_[next_file_++];
-        out = {f.filename().string(), load_task_set(single_ ? where_ : f.string())};
+        last_label_ = f.filename().string();
+        out = {last_label_, load_task_set(single_ ? where_ : f.string())};
         return true;
       }
       std::string line;
       while (read_line(line)) {
         ++number_;
         if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-        const std::string name = fs::path(where_).filename().string() + ":" + std::to_string(number_);
-        out = {name, parse_task_set(line, where_ + ":" + std::to_string(number_))};
-        ++sets_;
+        last_label_ = fs::path(where_).filename().string() + ":" + std::to_string(number_);
+        ++sets_;  // a line that fails to parse still counts as a set (with --keep-going)
+        out = {last_label_, parse_task_set(line, where_ + ":" + std::to_string(number_))};
         return true;
       }
       if (sets_ == 0) throw input_error(where_ + ": no task sets (the file is empty)");
@@ -581,6 +740,7 @@ struct dbf_cmd {
     bool jsonl_ = false;
     std::ifstream lines_;
     std::size_t number_ = 0;
+    std::string last_label_;
     std::size_t sets_ = 0;
   };
 };
@@ -594,9 +754,11 @@ struct generate_cmd {
   task_generator_options options;
   std::uint64_t sets = 1;
   std::string out;
+  bool quiet = false;
+  CLI::Option* out_option = nullptr;
 
   void add(CLI::App& app, std::vector<std::pair<CLI::App*, command_fn>>& commands) {
-    auto* sub = app.add_subcommand("generate-tasks", "seeded random task sets like paper 003 Sec. V (JSON, JSON lines or a directory)");
+    auto* sub = app.add_subcommand("generate-tasks", "seeded random task sets like the experiment of Nunna et al. 2010 (JSON, JSON lines or a directory)");
     sub->add_option("--vertices", options.vertices, "vertices per task (>= 2)")
         ->check(CLI::NonNegativeNumber)
         ->capture_default_str();
@@ -612,10 +774,15 @@ struct generate_cmd {
         ->capture_default_str();
     sub->add_option("--edge-probability", options.edge_probability, "probability of each extra forward edge")
         ->capture_default_str();
-    sub->add_option("--utilization", options.utilization, "target sum E/P of a set (periods never below the model's minimum)")
+    sub->add_option("--utilization", options.utilization,
+                    "target sum E/P of a set, split over its tasks by UUniFast-Discard (Bini and Buttazzo 2005); "
+                    "deadlines and separations shrink where a share needs it; at most 0.95 per task")
         ->capture_default_str();
+    sub->add_flag("--quiet,-q", quiet, "no progress line and no utilisation summary on stderr");
     sub->add_option("--seed", options.seed, "random seed")->check(CLI::NonNegativeNumber)->capture_default_str();
-    sub->add_option("--out", out, "FILE.json (one set), FILE.jsonl (one set a line) or a directory (set_0001.json, ...); default stdout");
+    out_option = sub->add_option("--out", out,
+                                 "FILE.json (one set), FILE.jsonl or FILE.txt (one set a line) or a directory "
+                                 "(set_0001.json, ...; set files of an earlier run are replaced); default stdout");
     commands.emplace_back(sub, [this] { return run(); });
   }
 
@@ -623,11 +790,46 @@ struct generate_cmd {
     return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
   }
 
+  /// The achieved utilisation sum E/P of a set, and its text with the target, for the set's
+  /// "description" and the summary.
+  struct achieved {
+    double min = 0, max = 0, sum = 0;
+    std::uint64_t sets = 0;
+    void add(double u) {
+      min = sets == 0 ? u : std::min(min, u);
+      max = sets == 0 ? u : std::max(max, u);
+      sum += u;
+      ++sets;
+    }
+  };
+
+  static double utilisation_of(const task_set& set) {
+    double u = 0;
+    for (const task& t : set.tasks) u += static_cast<double>(max_path_wcet(t)) / static_cast<double>(t.period);
+    return u;
+  }
+
+  /// Set `s` as JSON text, described (seed, index, achieved utilisation) and counted in `a`.
+  std::string set_text(std::uint64_t s, bool compact, achieved& a) const {
+    const task_set set = generate_task_set(options, s);
+    const double u = utilisation_of(set);
+    a.add(u);
+    nlohmann::ordered_json doc = nlohmann::ordered_json::parse(task_set_json(set, true));
+    std::ostringstream d;
+    d << "warpspan generate-tasks, seed " << options.seed << ", set " << s + 1 << ": utilisation " << std::fixed
+      << std::setprecision(4) << u << " (target " << options.utilization << ")";
+    nlohmann::ordered_json out;
+    out["description"] = d.str();
+    out["tasks"] = doc["tasks"];
+    return compact ? out.dump() : out.dump(2);
+  }
+
   /// One JSON line per set, each written as soon as it is generated.
-  void write_lines(std::ostream& to, const std::string& where) const {
+  void write_lines(std::ostream& to, const std::string& where, achieved& a, progress_line& bar) const {
     for (std::uint64_t s = 0; s < sets; ++s) {
-      to << task_set_json(generate_task_set(options, s), true) << '\n';
+      to << set_text(s, true, a) << '\n';
       if (!to) throw input_error("cannot write " + where);
+      bar.update(s + 1, sets);
     }
   }
 
@@ -642,32 +844,77 @@ struct generate_cmd {
     return "set_" + std::string(width - number.size(), '0') + number + ".json";
   }
 
+  /// A directory to write set_NNNN.json into: the set files of an earlier run go first (a later
+  /// --batch would read them with the new ones), and a directory holding other task files is
+  /// refused rather than mixed into.
+  static void prepare_directory(const std::string& dir) {
+    std::error_code ec;
+    if (!fs::exists(dir, ec)) return;
+    if (!fs::is_directory(dir, ec)) throw input_error("--out " + dir + ": exists and is not a directory");
+    std::vector<fs::path> stale;
+    for (const auto& entry : fs::directory_iterator(dir, ec)) {
+      const std::string name = entry.path().filename().string();
+      const std::string ext = entry.path().extension().string();
+      const bool ours = name.size() > 9 && name.rfind("set_", 0) == 0 && ext == ".json" &&
+                        std::all_of(name.begin() + 4, name.end() - 5, [](char c) { return c >= '0' && c <= '9'; });
+      if (ours)
+        stale.push_back(entry.path());
+      else if (ext == ".json" || ext == ".jsonl" || ext == ".csv")
+        throw input_error("--out " + dir + ": the directory holds other task files (" + name +
+                          ") that a --batch would read with the new sets; use an empty directory");
+    }
+    if (ec) throw input_error("--out " + dir + ": cannot list the directory (" + ec.message() + ")");
+    for (const fs::path& p : stale) fs::remove(p, ec);
+  }
+
+  void summary(const achieved& a) const {
+    std::cerr << std::fixed << std::setprecision(4) << "utilisation achieved: mean " << a.sum / static_cast<double>(a.sets)
+              << ", min " << a.min << ", max " << a.max << " (target " << options.utilization << ", " << a.sets
+              << " set" << (a.sets == 1 ? "" : "s") << ")" << std::defaultfloat << "\n";
+  }
+
   int run() const {
     if (sets < 1 || sets > max_generated_sets)
       throw input_error("--sets must be from 1 to " + std::to_string(max_generated_sets) + ", got " + std::to_string(sets));
+    if (out_option->count() > 0 && out.empty()) throw input_error("generate-tasks: the --out path is empty");
     generate_task_set(options, 0);  // checks the options before anything is written
+    achieved a;
+    progress_line bar(!quiet, "sets generated");
     if (out.empty()) {
       if (sets == 1)
-        std::cout << task_set_json(generate_task_set(options, 0)) << "\n";
+        std::cout << set_text(0, false, a) << "\n";
       else
-        write_lines(std::cout, "to stdout");
+        write_lines(std::cout, "to stdout", a, bar);
+      bar.clear();
+      if (!quiet) summary(a);
       return 0;
     }
-    if (ends_with(out, ".jsonl")) {
+    const std::string ext = fs::path(out).extension().string();
+    if (ext == ".jsonl" || ext == ".txt") {
       const std::string path = write_path(out, "");  // creates the directory and the file
       std::ofstream file(path, std::ios::binary | std::ios::trunc);
       if (!file) throw input_error("cannot write " + path);
-      write_lines(file, path);
+      write_lines(file, path, a, bar);
       file.close();
       if (!file) throw input_error("cannot write " + path);
-      std::cout << "wrote " << path << " (" << sets << " sets)\n";
-    } else if (ends_with(out, ".json")) {
+      bar.clear();
+      std::cout << "wrote " << path << " (" << sets << " sets, one a line)\n";
+    } else if (ext == ".json") {
       if (sets != 1) throw input_error("--out " + out + ": " + std::to_string(sets) + " sets need a .jsonl file or a directory");
-      std::cout << "wrote " << write_path(out, task_set_json(generate_task_set(options, 0)) + "\n") << "\n";
-    } else {
-      for (std::uint64_t s = 0; s < sets; ++s) write_file(out, set_file_name(s), task_set_json(generate_task_set(options, s)) + "\n");
+      std::cout << "wrote " << write_path(out, set_text(0, false, a) + "\n") << "\n";
+    } else if (ext.empty() || fs::is_directory(out)) {
+      prepare_directory(out);
+      for (std::uint64_t s = 0; s < sets; ++s) {
+        write_file(out, set_file_name(s), set_text(s, false, a) + "\n");
+        bar.update(s + 1, sets);
+      }
+      bar.clear();
       std::cout << "wrote " << sets << " sets to " << out << "/\n";
+    } else {
+      throw input_error("--out " + out + ": expected FILE.json (one set), FILE.jsonl or FILE.txt (one set a line) or a "
+                        "directory (no extension)");
     }
+    if (!quiet) summary(a);
     return 0;
   }
 };

@@ -12,6 +12,8 @@ int main(int argc, char** argv) {
   std::vector<std::pair<CLI::App*, warpspan::cli::command_fn>> commands;
   warpspan::cli::add_makespan_commands(app, commands);
   warpspan::cli::add_dbf_commands(app, commands);
+  warpspan::cli::add_inputs_commands(app, commands);
+  warpspan::cli::add_wcet_commands(app, commands);
   std::string names;
   bool known = false;
   for (const auto* sub : app.get_subcommands({})) {

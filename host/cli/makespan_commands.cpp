@@ -1,6 +1,7 @@
 // estimate, build, bound, kernel and sm: the makespan side of the command line.
 #include <unistd.h>
 
+#include <cctype>
 #include <charconv>
 #include <chrono>
 #include <cmath>
@@ -14,6 +15,7 @@
 
 #include "commands.hpp"
 #include "warpspan/core/error.hpp"
+#include "warpspan/core/file.hpp"
 #include "warpspan/core/interrupt.hpp"
 #include "warpspan/core/resources.hpp"
 #include "warpspan/exact/ilp.hpp"
@@ -58,6 +60,7 @@ struct problem_options {
   std::string kernel;
   std::string ptx;
   std::string ptx_lines;
+  int ptx_loops = 1;
   std::string ptx_entry;
   std::string ptx_map;
   std::int64_t warps = 0;
@@ -71,9 +74,15 @@ struct problem_options {
   CLI::Option* sm_opt = nullptr;
 
   void add(CLI::App* app, bool need_warps = true) {
-    kernel_opt = app->add_option("--kernel,-k", kernel, "kernel instruction string, plain (LLCC) or run-length (5L9C2L9C)");
+    kernel_opt = app->add_option("--kernel,-k", kernel,
+                                 "kernel instruction string, plain (LLCC) or run-length (5L9C2L9C), or @FILE to read it "
+                                 "from a file (e.g. @data/kernels/voronoi.txt; # starts a comment)");
     ptx_opt = app->add_option("--ptx", ptx, "read the kernel from a PTX file instead (see data/kernels/README.md)");
     ptx_lines_opt = app->add_option("--ptx-lines", ptx_lines, "with --ptx: only lines A:B (1-based, inclusive)");
+    app->add_option("--ptx-loops", ptx_loops,
+                    "with --ptx: passes through each loop (a branch back is taken N - 1 times; a loop bound the "
+                    "PTX does not state); default 1, the first pass only")
+        ->check(CLI::Range(1, 1000000));
     app->add_option("--ptx-entry", ptx_entry, "with --ptx: the .entry/.func to read (default: the first)");
     app->add_option("--ptx-map", ptx_map, "with --ptx: override classes, e.g. mov=L,mul.f32=D");
     auto* w = app->add_option("--warps,-w", warps, "number of warps W");
@@ -94,6 +103,7 @@ struct problem_options {
 
   ptx_options make_ptx_options() const {
     ptx_options o;
+    o.loop_passes = ptx_loops;
     o.entry = ptx_entry;
     if (!ptx_map.empty()) o.overrides = parse_ptx_overrides(ptx_map);
     if (!ptx_lines.empty() || given(ptx_lines_opt)) {
@@ -109,6 +119,21 @@ struct problem_options {
     return o;
   }
 
+  /// The kernel string of --kernel @FILE: the file's text without `#` comments and white space.
+  static std::string kernel_from_file(const std::string& path) {
+    if (path.empty()) throw input_error("--kernel @: the file name is empty");
+    const std::string text = read_text_file(path, "kernel string", std::size_t{64} << 20);
+    std::string out;
+    bool comment = false;
+    for (char c : text) {
+      if (c == '\n') comment = false;
+      else if (c == '#') comment = true;
+      if (!comment && !std::isspace(static_cast<unsigned char>(c)) && c != '#') out.push_back(c);
+    }
+    if (out.empty()) throw input_error("kernel string " + path + ": the file holds no kernel string");
+    return out;
+  }
+
   kernel_string raw_kernel(std::string* origin = nullptr) const {
     const bool has_kernel = !kernel.empty() || given(kernel_opt);
     if (has_kernel && has_ptx()) throw input_error("give either --kernel or --ptx, not both");
@@ -119,6 +144,7 @@ struct problem_options {
     }
     if (!has_kernel) throw input_error("give --kernel STRING or --ptx FILE");
     if (origin) *origin = "--kernel";
+    if (!kernel.empty() && kernel[0] == '@') return parse_kernel_string(kernel_from_file(kernel.substr(1)));
     return parse_kernel_string(kernel);
   }
 
@@ -150,13 +176,14 @@ struct estimate_cmd {
   bool as_json = false;
   bool quiet = false;
   bool no_table = false;
+  bool show_string = false;
   std::string svg_dir;
   CLI::Option* svg_dir_opt = nullptr;
   double seconds = 0;
   double exact_seconds = 2;
 
   void add(CLI::App& app, std::vector<std::pair<CLI::App*, command_fn>>& commands) {
-    auto* sub = app.add_subcommand("estimate", "estimate the worst-case makespan by simulated annealing (paper 000)");
+    auto* sub = app.add_subcommand("estimate", "estimate the worst-case makespan by simulated annealing (Berezovskyi, Bletsas and Petters 2013)");
     po.add(sub);
     sub->add_option("--chains", eo.chains, "independent annealing chains (default: 8 per CPU thread; on a GPU as many as it keeps resident, from its SM count and the occupancy calculator)")
         ->check(not_negative);
@@ -181,6 +208,8 @@ struct estimate_cmd {
     sub->add_flag("--json", as_json, "print one JSON object");
     sub->add_flag("--quiet,-q", quiet, "no progress line");
     sub->add_flag("--no-table", no_table, "do not draw the schedule");
+    sub->add_flag("--show-string", show_string,
+                  "print the worst pseudo-precedence string (W x I warp ids; always in --json as best_string)");
     svg_dir_opt = sub->add_option("--svg-dir", svg_dir, "write schedule.svg and envelope.svg into this directory");
     sub->add_option("--exact-seconds", exact_seconds,
                     "afterwards, spend about this long on exact searches to prove an interval for the worst case "
@@ -268,6 +297,9 @@ struct estimate_cmd {
                          {"exact_T", proven->exact_t},
                          {"tractable", proven->tractable ? json(proven->tractable) : json(nullptr)},
                          {"elapsed_s", proven->elapsed_s}};
+      // The number to design with: the worst case is at most this (the estimate is only a lower bound).
+      out["safe_upper_bound"] = proven ? std::min<std::uint64_t>(proven->upper, r.upper_bound) : r.upper_bound;
+      out["safe_upper_bound_from"] = proven && proven->upper <= r.upper_bound ? "proven interval" : "pessimistic bound";
       std::cout << out.dump() << '\n';
       return exit_code;
     }
@@ -284,7 +316,7 @@ struct estimate_cmd {
               << " it/s)" << std::defaultfloat << (r.time_limited ? ", stopped by --seconds" : "")
               << (r.interrupted ? ", interrupted" : "") << "\n"
               << "estimate    " << r.best_makespan << " cycles (a lower bound on the worst case)\n"
-              << "upper bound " << r.upper_bound << " cycles (pessimistic, 001 Sec. 4)\n";
+              << "upper bound " << r.upper_bound << " cycles (pessimistic, Berezovskyi, Bletsas and Andersson 2012)\n";
     if (proven) {
       std::cout << "proven      " << proven->lower << " <= worst case <= " << proven->upper << " cycles (";
       if (proven->exact)
@@ -302,8 +334,11 @@ struct estimate_cmd {
     std::cout << "envelope    ";
     for (std::size_t k = 0; k < r.envelope.size(); ++k)
       std::cout << (k ? ", " : "") << std::setprecision(3) << r.envelope[k].seconds << " s: " << r.envelope[k].best;
-    std::cout << "\nworst string (chain " << r.best_chain << ", " << to_string(r.best_chain_init)
-              << " start): " << join(one_based(r.best_string)) << "\n";
+    std::cout << "\nworst string from chain " << r.best_chain << " (" << to_string(r.best_chain_init) << " start)";
+    if (show_string)
+      std::cout << ": " << join(one_based(r.best_string)) << "\n";
+    else
+      std::cout << " (" << r.best_string.size() << " warp ids: --show-string, or best_string in --json)\n";
     if (!no_table) std::cout << "\n" << render_table(prob, r.schedule);
     for (const auto& f : written) std::cout << "wrote " << f << "\n";
     return exit_code;
@@ -318,7 +353,7 @@ struct build_cmd {
   bool as_json = false;
 
   void add(CLI::App& app, std::vector<std::pair<CLI::App*, command_fn>>& commands) {
-    auto* sub = app.add_subcommand("build", "build the schedule of one pseudo-precedence string (000 Fig. 4)");
+    auto* sub = app.add_subcommand("build", "build the schedule of one pseudo-precedence string (the builder of Berezovskyi et al. 2013)");
     po.add(sub);
     sub->add_option("--string", str, "warp ids, 1-based, e.g. \"1 1 2 2 3 3 1 2 3 4 4 4\"");
     sub->add_option("--init", init, "or a constructed string: rr, fp or mpwf");
@@ -374,12 +409,12 @@ struct exact_cmd {
 
   void add(CLI::App& app, std::vector<std::pair<CLI::App*, command_fn>>& commands) {
     auto* sub = app.add_subcommand(
-        "exact", "the exact worst-case makespan by search over work-conserving schedules or by the binary ILP of 001 "
+        "exact", "the exact worst-case makespan by search over work-conserving schedules or by the binary ILP of Berezovskyi, Bletsas and Andersson 2012 "
                  "Sec. 5 solved with COIN-OR CBC (issue 4)");
     po.add(sub);
-    sub->add_option("--method", method, "search (multiset search), ilp (001's binary ILP with CBC) or auto (= search)")
+    sub->add_option("--method", method, "search (multiset search), ilp (the binary ILP of Berezovskyi et al. 2012, with CBC) or auto (= search)")
         ->capture_default_str();
-    sub->add_option("--constraints", constraints, "with ilp: the work-conserving constraints of 001 Sec. 5.4, short or long")
+    sub->add_option("--constraints", constraints, "with ilp: the work-conserving constraints (Berezovskyi et al. 2012, Sec. 5.4), short or long")
         ->capture_default_str();
     sub->add_option("--lp", lp_file, "write the ILP in CPLEX LP format to FILE (any method; works without CBC)");
     sub->add_option("--backend", backend,
@@ -519,7 +554,7 @@ struct bound_cmd {
   double time_limit = 0;
   bool as_json = false;
   void add(CLI::App& app, std::vector<std::pair<CLI::App*, command_fn>>& commands) {
-    auto* sub = app.add_subcommand("bound", "upper bounds on the worst-case makespan (001 Sec. 4 and eq. 42-43)");
+    auto* sub = app.add_subcommand("bound", "upper bounds on the worst-case makespan (the pessimistic and the tractable bound of Berezovskyi et al. 2012)");
     po.add(sub);
     sub->add_option("--exact-up-to", exact_up_to,
                     "also the tractable estimate min over y <= x of ceil(W / y) T(y), T(y) exact by search");

@@ -84,6 +84,10 @@ void check_options(const task_generator_options& o) {
               "max-wcet must be in [1, " + std::to_string(task_value_limit) + "], got " + std::to_string(o.max_wcet));
   check_range(o.edge_probability >= 0.0 && o.edge_probability <= 1.0, "edge probability must be in [0, 1]");
   check_range(o.utilization > 0.0 && std::isfinite(o.utilization), "utilization must be a positive number");
+  check_range(o.utilization <= 0.95 * o.tasks,
+              "utilization " + std::to_string(o.utilization) + " cannot be met by " + std::to_string(o.tasks) +
+                  " task(s): a task's share is at most 1 (its wcet along a path fills its period), and above 0.95 per "
+                  "task the split hardly ever fits; use more tasks");
   check_range(o.deadline_factor == 0.0 || (o.deadline_factor >= 1.0 && std::isfinite(o.deadline_factor)),
               "deadline factor must be 0 (the number of tasks) or at least 1");
   check_value_bounds(o);
@@ -111,9 +115,38 @@ std::uint64_t minimum_period(const task& t) {
   return reach.back() + t.vertices.back().deadline;
 }
 
-/// The period that gives the task its share utilization / tasks of the set's utilisation.
-std::uint64_t share_period(std::uint64_t E, const task_generator_options& o) {
-  return static_cast<std::uint64_t>(std::ceil(static_cast<double>(E) * o.tasks / o.utilization));
+/// Draws for the whole set (the utilisation split) use this task index, which no task has.
+constexpr std::uint32_t set_stream = 0xFFFFFFFFu;
+
+/// UUniFast-Discard (Bini and Buttazzo 2005; Davis and Burns 2009): the set's utilisation split
+/// uniformly over the tasks, drawn again while any share exceeds 1.
+std::vector<double> utilization_shares(const task_generator_options& o, std::uint64_t set_index) {
+  task_draws rng(o.seed, set_index, set_stream);
+  std::vector<double> shares(o.tasks);
+  for (int attempt = 0; attempt < 100000; ++attempt) {
+    double sum = o.utilization;
+    bool fits = true;
+    for (std::uint32_t i = 0; i + 1 < o.tasks; ++i) {
+      const double next = sum * std::pow(rng.unit(), 1.0 / static_cast<double>(o.tasks - 1 - i));
+      shares[i] = sum - next;
+      fits = fits && shares[i] <= 1.0;
+      sum = next;
+    }
+    shares[o.tasks - 1] = sum;
+    if (fits && sum <= 1.0) return shares;
+  }
+  throw input_error("task generator: no split of utilization " + std::to_string(o.utilization) + " over " +
+                    std::to_string(o.tasks) + " tasks with every share at most 1 was found; use more tasks");
+}
+
+/// Shrinks the deadlines and separations of `t` by `scale` < 1 (deadlines never below the wcet,
+/// separations never below the deadline they follow: the frame separation of the model).
+void compress_timing(task& t, double scale) {
+  for (task_vertex& v : t.vertices)
+    v.deadline = std::max<std::uint64_t>(v.wcet, static_cast<std::uint64_t>(std::floor(static_cast<double>(v.deadline) * scale)));
+  for (task_edge& e : t.edges)
+    e.separation = std::max<std::uint64_t>(t.vertices[e.from].deadline,
+                                           static_cast<std::uint64_t>(std::floor(static_cast<double>(e.separation) * scale)));
 }
 
 }  // namespace
@@ -135,7 +168,18 @@ task generate_task(const task_generator_options& options, std::uint64_t set_inde
     const std::uint64_t du = t.vertices[u].deadline;
     t.edges.push_back({u, v, rng.uniform(du, 2 * du)});
   }
-  t.period = std::max(minimum_period(t), share_period(max_path_wcet(t), options));
+  // The period that gives the task its share u of the set's utilisation: ceil(E / u). Where the
+  // graph's timing needs a longer period (its longest chain of separations plus d(sink)), the
+  // deadlines and separations are compressed towards their smallest legal values until it fits;
+  // a share the graph cannot reach even so (u above E over that minimum) leaves the task below it.
+  const double share = utilization_shares(options, set_index)[index];
+  const std::uint64_t E = max_path_wcet(t);
+  // (A tiny share would ask for a period beyond the model's values: it gets the largest one.)
+  const auto wanted = static_cast<std::uint64_t>(
+      std::min(std::ceil(static_cast<double>(E) / share), static_cast<double>(task_value_limit)));
+  for (int round = 0; round < 8 && minimum_period(t) > wanted; ++round)
+    compress_timing(t, static_cast<double>(wanted) / static_cast<double>(minimum_period(t)));
+  t.period = std::max(minimum_period(t), wanted);
   return t;
 }
 

@@ -2,6 +2,9 @@
 #include "warpspan/dbf/task.hpp"
 
 #include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <initializer_list>
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -98,6 +101,33 @@ std::string read_string(const json& obj, const char* key, const std::string& whe
   return obj.at(key).get<std::string>();
 }
 
+/// Refuses a key of `obj` that is not one of `allowed` (a misspelt "deadine" would otherwise be a
+/// missing value somewhere else, or silently nothing).
+void check_keys(const json& obj, std::initializer_list<const char*> allowed, const std::string& where) {
+  if (!obj.is_object()) return;
+  for (const auto& [key, value] : obj.items()) {
+    if (std::any_of(allowed.begin(), allowed.end(), [&](const char* a) { return key == a; })) continue;
+    std::string expected;
+    for (const char* a : allowed) expected += (expected.empty() ? "" : ", ") + std::string(a);
+    throw input_error(where + ": unknown key \"" + key + "\" (expected: " + expected + ")");
+  }
+}
+
+/// A sporadic task (Liu and Layland 1973; Baruah, Mok and Rosier 1990 with deadlines): one job of
+/// `wcet` every `period` or later, due `deadline` after its release (the period when absent). In
+/// the recurring model it is a one-vertex graph.
+task sporadic_task(std::string name, std::uint64_t wcet, std::uint64_t deadline, std::uint64_t period,
+                   const std::string& where) {
+  if (deadline > period)
+    throw input_error(where + ": deadline " + std::to_string(deadline) + " is longer than the period " +
+                      std::to_string(period) + "; arbitrary deadlines are outside the model (deadline <= period)");
+  task t;
+  t.name = std::move(name);
+  t.period = period;
+  t.vertices.push_back({t.name, wcet, deadline});
+  return t;
+}
+
 task parse_task(const json& jt, std::size_t index, const std::string& where) {
   const std::string at = where + ": task " + std::to_string(index + 1);
   if (!jt.is_object()) throw input_error(at + " is not an object");
@@ -107,6 +137,13 @@ task parse_task(const json& jt, std::size_t index, const std::string& where) {
   else
     t.name = std::string("T").append(std::to_string(index + 1));
   const std::string named = where + ": task '" + t.name + "'";
+  if (jt.contains("wcet")) {  // the sporadic short form
+    check_keys(jt, {"name", "wcet", "deadline", "period"}, named);
+    const std::uint64_t period = read_positive(jt, "period", named);
+    const std::uint64_t deadline = jt.contains("deadline") ? read_positive(jt, "deadline", named) : period;
+    return sporadic_task(t.name, read_positive(jt, "wcet", named), deadline, period, named);
+  }
+  check_keys(jt, {"name", "period", "vertices", "edges"}, named);
   t.period = read_positive(jt, "period", named);
   if (!jt.contains("vertices") || !jt.at("vertices").is_array())
     throw input_error(named + ": missing array \"vertices\"");
@@ -115,6 +152,7 @@ task parse_task(const json& jt, std::size_t index, const std::string& where) {
     const std::string vat = named + ": vertex " + std::to_string(t.vertices.size() + 1);
     task_vertex v;
     v.id = read_string(jv, "id", vat);
+    check_keys(jv, {"id", "wcet", "deadline"}, named + ": vertex '" + v.id + "'");
     const std::string vnamed = named + ": vertex '" + v.id + "'";
     v.wcet = read_positive(jv, "wcet", vnamed);
     v.deadline = read_positive(jv, "deadline", vnamed);
@@ -129,6 +167,7 @@ task parse_task(const json& jt, std::size_t index, const std::string& where) {
       const std::string from = read_string(je, "from", eat);
       const std::string to = read_string(je, "to", eat);
       const std::string enamed = named + ": edge " + from + " -> " + to;
+      check_keys(je, {"from", "to", "separation"}, enamed);
       const auto f = index_of.find(from);
       const auto g = index_of.find(to);
       if (f == index_of.end()) throw input_error(enamed + ": no vertex '" + from + "'");
@@ -279,6 +318,7 @@ task_set parse_task_set(std::string_view text, const std::string& where) {
   json::sax_parse(text, &parser);
   if (!doc.is_object() || !doc.contains("tasks") || !doc.at("tasks").is_array())
     throw input_error(where + ": expected an object with an array \"tasks\"");
+  check_keys(doc, {"tasks", "name", "description"}, where);
   if (doc.at("tasks").empty()) throw input_error(where + ": \"tasks\" is empty");
   task_set set;
   for (std::size_t i = 0; i < doc.at("tasks").size(); ++i) {
@@ -295,7 +335,145 @@ task_set parse_task_set(std::string_view text, const std::string& where) {
 task_set load_task_set(const std::string& path) {
   const std::string s = read_text_file(path, "task set", max_task_file_bytes);
   if (s.find_first_not_of(" \t\r\n") == std::string::npos) throw input_error("task set " + path + ": the file is empty");
+  const std::string ext = path.size() >= 4 ? path.substr(path.size() - 4) : "";
+  if (ext == ".csv" || ext == ".CSV") return parse_task_csv(s, path);
   return parse_task_set(s, path);
+}
+
+namespace {
+
+std::string trimmed(std::string_view text) {
+  const auto first = text.find_first_not_of(" \t\r");
+  if (first == std::string_view::npos) return {};
+  const auto last = text.find_last_not_of(" \t\r");
+  return std::string(text.substr(first, last - first + 1));
+}
+
+std::vector<std::string> csv_fields(const std::string& line) {
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  for (;;) {
+    const std::size_t comma = line.find(',', start);
+    out.push_back(trimmed(std::string_view(line).substr(start, comma == std::string::npos ? std::string::npos : comma - start)));
+    if (comma == std::string::npos) return out;
+    start = comma + 1;
+  }
+}
+
+std::string lower(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return s;
+}
+
+/// A non-negative integer field (the NP tool's arrivals start at 0); `positive` refuses 0 too.
+std::uint64_t csv_number(const std::string& field, const std::string& column, const std::string& at, bool positive) {
+  std::uint64_t v = 0;
+  const char* end = field.data() + field.size();
+  const auto [ptr, ec] = std::from_chars(field.data(), end, v);
+  if (field.empty() || ec != std::errc() || ptr != end || (positive && v == 0) || v > task_value_limit)
+    throw input_error(at + ": " + column + " must be " + (positive ? "a positive" : "a non-negative") +
+                      " integer no larger than " + std::to_string(task_value_limit) + ", got '" + field + "'");
+  return v;
+}
+
+/// The job-set CSV of the NP schedulability test (Nasri and Brandenburg, RTSS 2017): one line per
+/// job, "Task ID, Job ID, Arrival min, Arrival max, Cost min, Cost max, Deadline, Priority", with
+/// absolute arrivals and deadlines. It maps onto sporadic tasks when every task's jobs arrive
+/// strictly periodically without jitter (arrival min = max, a constant gap: the period) with a
+/// constant relative deadline; the cost is the largest Cost max. Anything else is refused, naming
+/// the line. (The NP tool analyses non-preemptive schedules; warpspan's EDF test is preemptive.)
+task_set parse_np_jobs(const std::vector<std::pair<std::size_t, std::vector<std::string>>>& rows,
+                       const std::string& where) {
+  struct job {
+    std::size_t line;
+    std::uint64_t arrival, cost, deadline;
+  };
+  std::map<std::uint64_t, std::vector<job>> by_task;
+  for (const auto& [line, f] : rows) {
+    const std::string at = where + ":" + std::to_string(line);
+    if (f.size() != 8) throw input_error(at + ": expected 8 fields (Task ID, Job ID, Arrival min, Arrival max, Cost min, Cost max, Deadline, Priority), got " + std::to_string(f.size()));
+    const std::uint64_t id = csv_number(f[0], "Task ID", at, false);
+    const std::uint64_t a_min = csv_number(f[2], "Arrival min", at, false);
+    const std::uint64_t a_max = csv_number(f[3], "Arrival max", at, false);
+    const std::uint64_t c_max = csv_number(f[5], "Cost max", at, true);
+    const std::uint64_t d = csv_number(f[6], "Deadline", at, true);
+    if (a_max != a_min)
+      throw input_error(at + ": release jitter (Arrival min " + f[2] + " < max " + f[3] +
+                        ") is outside the sporadic model warpspan imports");
+    if (d <= a_min) throw input_error(at + ": the deadline " + f[6] + " is not after the arrival " + f[2]);
+    by_task[id].push_back({line, a_min, c_max, d - a_min});
+  }
+  task_set set;
+  for (auto& [id, jobs] : by_task) {
+    std::sort(jobs.begin(), jobs.end(), [](const job& a, const job& b) { return a.arrival < b.arrival; });
+    const std::string name = "T" + std::to_string(id);
+    if (jobs.size() < 2)
+      throw input_error(where + ":" + std::to_string(jobs[0].line) + ": task " + std::to_string(id) +
+                        " has one job; its period cannot be told (give at least two jobs)");
+    const std::uint64_t period = jobs[1].arrival - jobs[0].arrival;
+    std::uint64_t cost = 0;
+    for (std::size_t k = 0; k < jobs.size(); ++k) {
+      const std::string at = where + ":" + std::to_string(jobs[k].line);
+      if (k > 0 && jobs[k].arrival - jobs[k - 1].arrival != period)
+        throw input_error(at + ": task " + std::to_string(id) + " is not periodic (gap " +
+                          std::to_string(jobs[k].arrival - jobs[k - 1].arrival) + " after " + std::to_string(period) + ")");
+      if (jobs[k].deadline != jobs[0].deadline)
+        throw input_error(at + ": task " + std::to_string(id) + " changes its relative deadline");
+      cost = std::max(cost, jobs[k].cost);
+    }
+    if (period == 0) throw input_error(where + ":" + std::to_string(jobs[1].line) + ": two jobs of task " + std::to_string(id) + " arrive at once");
+    set.tasks.push_back(sporadic_task(name, cost, jobs[0].deadline, period, where + ": task " + std::to_string(id)));
+  }
+  return set;
+}
+
+}  // namespace
+
+task_set parse_task_csv(std::string_view text, const std::string& where) {
+  std::vector<std::pair<std::size_t, std::vector<std::string>>> rows;
+  std::vector<std::string> header;
+  std::size_t number = 0, start = 0;
+  while (start <= text.size()) {
+    const std::size_t end = std::min(text.find('\n', start), text.size());
+    const std::string line = trimmed(text.substr(start, end - start));
+    start = end + 1;
+    ++number;
+    if (line.empty() || line[0] == '#') continue;
+    std::vector<std::string> fields = csv_fields(line);
+    // Only a first line starting "name" or "Task ID" is a header; a task may be named anything else.
+    if (rows.empty() && header.empty() && (lower(fields[0]) == "name" || lower(fields[0]) == "task id")) {
+      header = std::move(fields);
+      continue;
+    }
+    rows.emplace_back(number, std::move(fields));
+  }
+  if (!header.empty() && lower(header[0]) == "task id") {
+    if (rows.empty()) throw input_error(where + ": no jobs after the header");
+    return parse_np_jobs(rows, where);
+  }
+  if (!header.empty()) {
+    std::vector<std::string> h;
+    for (const auto& f : header) h.push_back(lower(f));
+    if (!(h == std::vector<std::string>{"name", "wcet", "deadline", "period"}))
+      throw input_error(where + ":1: expected the header name,wcet,deadline,period (or the NP tool's Task ID, Job ID, ...)");
+  }
+  if (rows.empty()) throw input_error(where + ": no tasks");
+  task_set set;
+  for (const auto& [line, f] : rows) {
+    const std::string at = where + ":" + std::to_string(line);
+    if (f.size() != 4) throw input_error(at + ": expected 4 fields name,wcet,deadline,period, got " + std::to_string(f.size()));
+    if (f[0].empty()) throw input_error(at + ": the task name is empty");
+    set.tasks.push_back(sporadic_task(f[0], csv_number(f[1], "wcet", at, true), csv_number(f[2], "deadline", at, true),
+                                      csv_number(f[3], "period", at, true), at));
+  }
+  for (task& t : set.tasks) {
+    try {
+      validate_task(t);
+    } catch (const input_error& e) {
+      throw input_error(where + ": " + e.what());
+    }
+  }
+  return set;
 }
 
 std::string task_set_json(const task_set& set, bool compact) {

@@ -136,4 +136,56 @@ std::string dbf_svg(const std::vector<dbf_curve>& curves, std::uint64_t t_end, s
   return os.str();
 }
 
+std::string sweep_svg(const std::vector<sweep_point>& points, std::optional<double> critical, const std::string& kind,
+                      const std::string& title) {
+  double x_lo = 0, x_hi = 1, u_hi = 1;
+  if (!points.empty()) {
+    x_lo = x_hi = points.front().factor;
+    for (const sweep_point& p : points) {
+      x_lo = std::min(x_lo, p.factor);
+      x_hi = std::max(x_hi, p.factor);
+      if (p.verdict != 2) u_hi = std::max(u_hi, p.utilization);
+    }
+  }
+  if (x_hi <= x_lo) x_hi = x_lo + 1;
+  u_hi *= 1.1;
+  const auto px = [&](double f) { return left + (width - left - right) * (f - x_lo) / (x_hi - x_lo); };
+  const auto py = [&](double u) { return top + (height - top - bottom) * (1.0 - u / u_hi); };
+  std::ostringstream os;
+  os << std::fixed << std::setprecision(1);
+  os << "<svg xmlns='http://www.w3.org/2000/svg' width='" << width << "' height='" << height
+     << "' font-family='sans-serif' font-size='11'>\n<rect width='100%' height='100%' fill='white'/>\n"
+     << "<text x='" << left << "' y='24' font-size='14'>" << escape_xml(title) << "</text>\n";
+  os << "<line x1='" << left << "' y1='" << height - bottom << "' x2='" << width - right << "' y2='" << height - bottom
+     << "' stroke='black'/>\n<line x1='" << left << "' y1='" << top << "' x2='" << left << "' y2='" << height - bottom
+     << "' stroke='black'/>\n";
+  for (int k = 0; k <= 5; ++k) {  // five even ticks on each axis, with their values
+    const double f = x_lo + (x_hi - x_lo) * k / 5, u = u_hi * k / 5;
+    os << "<text x='" << px(f) << "' y='" << height - bottom + 16 << "' text-anchor='middle'>" << std::setprecision(3)
+       << f << "</text>\n<text x='" << left - 6 << "' y='" << py(u) + 4 << "' text-anchor='end'>" << u
+       << "</text>\n" << std::setprecision(1);
+  }
+  os << "<text x='" << (left + width - right) / 2 << "' y='" << height - 12 << "' text-anchor='middle'>" << escape_xml(kind)
+     << " scaling factor</text>\n<text x='16' y='" << (top + height - bottom) / 2 << "' transform='rotate(-90 16 "
+     << (top + height - bottom) / 2 << ")' text-anchor='middle'>utilisation U</text>\n";
+  os << "<line x1='" << left << "' y1='" << py(1) << "' x2='" << width - right << "' y2='" << py(1)
+     << "' stroke='#888' stroke-dasharray='5 4'/>\n";
+  static const char* const colour[] = {"#59a14f", "#e15759", "#aaaaaa"};
+  for (const sweep_point& p : points)
+    os << "<circle cx='" << px(p.factor) << "' cy='" << py(p.verdict == 2 ? 0 : p.utilization) << "' r='3.5' fill='"
+       << colour[std::clamp(p.verdict, 0, 2)] << "'/>\n";
+  if (critical) {
+    const double x = px(*critical);
+    os << "<line x1='" << x << "' y1='" << top << "' x2='" << x << "' y2='" << height - bottom
+       << "' stroke='#4e79a7' stroke-dasharray='3 3'/>\n<text x='" << x + 4 << "' y='" << top + 12 << "' fill='#4e79a7'>critical factor "
+       << std::setprecision(4) << *critical << "</text>\n" << std::setprecision(1);
+  }
+  const char* const label[] = {"schedulable", "not schedulable", "invalid (outside the model)"};
+  for (int k = 0; k < 3; ++k)
+    os << "<circle cx='" << width - right - 170 << "' cy='" << top + 10 + 16 * k << "' r='3.5' fill='" << colour[k]
+       << "'/><text x='" << width - right - 160 << "' y='" << top + 14 + 16 * k << "'>" << label[k] << "</text>\n";
+  os << "</svg>\n";
+  return os.str();
+}
+
 }  // namespace warpspan

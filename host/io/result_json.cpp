@@ -49,14 +49,4 @@ void t_runs_json(json& out, const problem& prob, const std::vector<t_run>& runs)
   }
 }
 
-void edf_verdict_json(json& out, const edf_result& r) {
-  const auto optional = [](const std::optional<std::uint64_t>& v) { return v ? json(*v) : json(nullptr); };
-  out["schedulable"] = r.schedulable;
-  out["utilization"] = r.u.value;
-  out["utilization_exact"] = r.u.exact;
-  out["t_max"] = optional(r.u.t_max);
-  out["checked_to"] = optional(r.limit);
-  out["first_violation"] = optional(r.first_violation);
-}
-
 }  // namespace warpspan

@@ -451,6 +451,16 @@ ptx_import_result import_ptx(std::string_view text, const ptx_options& options, 
     result.kernel.push_back(u);
   };
 
+  // How often each backward branch has been taken in the current pass of its enclosing loops.
+  std::map<std::size_t, int> taken_back;
+  const auto take_back = [&](std::size_t from, std::size_t to) {
+    if (taken_back[from] + 1 >= options.loop_passes) return false;
+    ++taken_back[from];
+    // A new pass of this loop starts the loops nested in it afresh.
+    for (auto it = taken_back.upper_bound(to); it != taken_back.end() && it->first < from; ++it) it->second = 0;
+    return true;
+  };
+
   while (true) {
     if (i >= code.size()) {
       result.stop_reason = "end of " + body->name;
@@ -465,7 +475,12 @@ ptx_import_result import_ptx(std::string_view text, const ptx_options& options, 
     if (is_branch(ins.opcode) && !ins.guarded) {
       const std::string label = branch_target(ins);
       const std::size_t to = labels.at(label);
-      if (to <= i) {  // a back-edge: the walk reads the first pass of the loop only
+      if (to <= i && take_back(i, to)) {  // --ptx-loops: another pass
+        walk_one(ins);
+        i = to;
+        continue;
+      }
+      if (to <= i) {  // a back-edge: the walk reads loop_passes passes of the loop (default one)
         result.stop_reason = "loop back-edge '" + ins.opcode + " " + label + "' at line " + std::to_string(ins.line) +
                              " (not counted)";
         break;
@@ -473,6 +488,14 @@ ptx_import_result import_ptx(std::string_view text, const ptx_options& options, 
       walk_one(ins);
       i = to;
       continue;
+    }
+    if (is_branch(ins.opcode) && ins.guarded) {
+      const std::size_t to = labels.at(branch_target(ins));
+      if (to <= i && take_back(i, to)) {  // a conditional loop branch, taken for another pass
+        walk_one(ins);
+        i = to;
+        continue;
+      }
     }
     walk_one(ins);  // a guarded branch (or ret) counts and falls through: not taken
     if (!ins.guarded && (base == "ret" || base == "exit" || base == "trap")) {
@@ -491,6 +514,43 @@ ptx_import_result import_ptx(std::string_view text, const ptx_options& options, 
     throw input_error(msg);
   }
   return result;
+}
+
+ptx_body read_ptx_body(std::string_view text, const std::string& entry, std::string_view where) {
+  const std::string clean = strip_comments(text, where);
+  listing lst = reader(clean, where).read();
+  const function_body* body = nullptr;
+  if (lst.functions.empty()) {
+    if (!entry.empty()) throw input_error(std::string(where) + ": no entry '" + entry + "': the file has no .entry or .func");
+    lst.loose.name = "(whole file)";
+    body = &lst.loose;
+  } else {
+    for (const auto& f : lst.functions)
+      if (entry.empty() ? body == nullptr : f.name == entry) body = &f;
+    if (!body)
+      throw input_error(std::string(where) + ": no entry '" + entry + "'; entries found: " + list_names(lst.functions));
+  }
+  ptx_body out;
+  out.entry = body->name;
+  std::unordered_map<std::string, int> labels;
+  for (const auto& item : body->items)
+    if (item.what == body_item::kind::label && !labels.emplace(item.label, item.line).second)
+      throw input_error(at(where, item.line) + "label '" + item.label + "' defined twice");
+  for (const auto& item : body->items) {
+    ptx_statement s;
+    s.line = item.line;
+    s.is_label = item.what == body_item::kind::label;
+    s.label = item.label;
+    s.guarded = item.guarded;
+    s.opcode = item.opcode;
+    if (!s.is_label && is_branch(item.opcode)) {
+      s.target = branch_target(item);
+      if (s.target.empty()) throw input_error(at(where, item.line) + item.opcode + " without a target label");
+      if (!labels.count(s.target)) throw input_error(at(where, item.line) + "branch to undefined label '" + s.target + "'");
+    }
+    out.statements.push_back(std::move(s));
+  }
+  return out;
 }
 
 ptx_import_result import_ptx_file(const std::string& path, const ptx_options& options) {

@@ -64,6 +64,7 @@ def test_estimate_matches_cli_seed_for_seed():
     assert r.envelope.ndim == 2 and r.envelope.shape[1] == 2
     assert r.envelope[-1, 1] == r.best_makespan
     assert r.proven is None
+    assert (r.safe_upper_bound, r.safe_upper_bound_from) == (c["safe_upper_bound"], c["safe_upper_bound_from"])
     d = r.to_dict()
     assert isinstance(d["envelope"], list) and d["best_makespan"] == r.best_makespan
 
@@ -71,6 +72,7 @@ def test_estimate_matches_cli_seed_for_seed():
 def test_estimate_proves_an_interval():
     r = warpspan.estimate(VORONOI, 8, "L=1,C=4", chains=4, iterations=2000, threads=1, exact_seconds=1)
     assert r.proven["lower"] <= r.best_makespan <= r.proven["upper"]
+    assert r.safe_upper_bound == min(r.proven["upper"], r.upper_bound)
 
 
 def test_sm_presets_and_sm_option():
@@ -88,3 +90,6 @@ def test_kernel_from_ptx_is_voronoi():
     assert str(k) == k.kernel == c["kernel"] == VORONOI
     assert k.entry == c["entry"] and k.stop_reason == c["stop_reason"]
     assert warpspan.bound(k, 16, "L=1,C=4").pessimistic == 184
+    two = warpspan.kernel_from_ptx(data("kernels", "voronoi_fig11.ptx"), loops=2)
+    c2 = cli_json(f"kernel --ptx {data('kernels', 'voronoi_fig11.ptx')} --ptx-loops 2 --json")
+    assert two.kernel == c2["kernel"]

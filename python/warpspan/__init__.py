@@ -139,10 +139,12 @@ def sm_presets():
     return {name: json.loads(text) for name, text in _core.sm_presets()}
 
 
-def kernel_from_ptx(path, *, lines=None, entry="", classes=""):
+def kernel_from_ptx(path, *, lines=None, entry="", classes="", loops=1):
     """Imports a kernel from a PTX file (``warpspan kernel --ptx``): ``lines`` = (A, B) like
-    ``--ptx-lines A:B``, ``entry`` like ``--ptx-entry``, ``classes`` like ``--ptx-map``."""
-    return Kernel(_core.kernel_from_ptx(os.fspath(path), None if lines is None else tuple(lines), entry, classes))
+    ``--ptx-lines A:B``, ``entry`` like ``--ptx-entry``, ``classes`` like ``--ptx-map``, ``loops``
+    like ``--ptx-loops`` (passes through each loop)."""
+    return Kernel(_core.kernel_from_ptx(os.fspath(path), None if lines is None else tuple(lines), entry, classes,
+                                        int(loops)))
 
 
 def _source(taskset, index=None):

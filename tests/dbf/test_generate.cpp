@@ -93,15 +93,20 @@ TEST(GenerateTasks, ValuesFollowTheDocumentedRanges) {
       for (const auto &v : t.vertices) {
         EXPECT_GE(v.wcet, 1u);
         EXPECT_LE(v.wcet, o.max_wcet);
+        // Drawn in [f e, 2 f e]; compressed towards e only where the task's
+        // utilisation share needs a shorter period.
         const auto lo = static_cast<std::uint64_t>(
             std::ceil(factor * static_cast<double>(v.wcet)));
-        EXPECT_GE(v.deadline, lo);
+        EXPECT_GE(v.deadline, v.wcet);
         EXPECT_LE(v.deadline, 2 * lo);
       }
       for (const auto &e : t.edges) {
         EXPECT_LT(e.from, e.to);
         EXPECT_GE(e.separation, t.vertices[e.from].deadline);
-        EXPECT_LE(e.separation, 2 * t.vertices[e.from].deadline);
+        // Drawn in [d, 2 d] for the deadline as drawn (at most 2 f e).
+        const auto lo = static_cast<std::uint64_t>(
+            std::ceil(factor * static_cast<double>(t.vertices[e.from].wcet)));
+        EXPECT_LE(e.separation, 4 * lo);
         ++indeg[e.to];
         ++outdeg[e.from];
       }
@@ -149,14 +154,49 @@ TEST(GenerateTasks, UtilisationMeetsTheTargetWhenPeriodsAreNotForcedUp) {
   }
 }
 
-TEST(GenerateTasks, UtilisationNeverPushesPeriodsBelowTheMinimum) {
-  auto o = options(15, 1, 0.2);
-  o.utilization =
-      1.0; // a single task at U = 1 would need P = E, below the minimum
+TEST(GenerateTasks, HighUtilisationIsMetByCompressingTheTiming) {
+  // 0.9 over three tasks: shares the drawn timing cannot reach (its minimum
+  // period keeps a task near 1 / f), so deadlines and separations shrink.
+  auto o = options(10, 3, 0.2, 3);
+  o.utilization = 0.9;
+  for (std::uint64_t s = 0; s < 20; ++s) {
+    double u = 0;
+    for (const task &t : generate_task_set(o, s).tasks) {
+      EXPECT_NO_THROW(validate_task(t));
+      EXPECT_GE(t.period, minimum_period(t));
+      u += static_cast<double>(max_path_wcet(t)) /
+           static_cast<double>(t.period);
+    }
+    EXPECT_NEAR(u, o.utilization, 1e-3) << "set " << s;
+  }
+}
 
-  const task t = generate_task(o, 0, 0);
+TEST(GenerateTasks, SharesFollowUUniFastAndNoneExceedsOne) {
+  // Over many sets every task's share is at most 1, and the shares of a task
+  // position average U / n (UUniFast is uniform on the simplex).
+  auto o = options(4, 3, 0.0, 5);
+  o.utilization = 1.5;
+  std::vector<double> mean(o.tasks, 0.0);
+  constexpr int sets = 300;
+  for (std::uint64_t s = 0; s < sets; ++s) {
+    const task_set set = generate_task_set(o, s);
+    for (std::size_t k = 0; k < set.tasks.size(); ++k) {
+      const task &t = set.tasks[k];
+      const double share = static_cast<double>(max_path_wcet(t)) /
+                           static_cast<double>(t.period);
+      EXPECT_LE(share, 1.0 + 1e-9);
+      mean[k] += share / sets;
+    }
+  }
+  for (double m : mean) EXPECT_NEAR(m, 0.5, 0.05);
+}
 
-  EXPECT_EQ(t.period, minimum_period(t));
+TEST(GenerateTasks, UtilisationBeyondWhatTheTasksCanCarryIsRefused) {
+  auto o = options(10, 2, 0.2);
+  o.utilization = 1.95; // more than 0.95 per task
+  EXPECT_THROW(generate_task_set(o, 0), input_error);
+  o.utilization = 1.9;
+  EXPECT_NO_THROW(generate_task_set(o, 0));
 }
 
 TEST(GenerateTasks, InvalidOptionsAreRefused) {

@@ -48,14 +48,17 @@ TEST(Sweep, CommandLineReportsEveryVariant) {
   const test::cli_result r = test::run_warpspan("dbf " + test::source_path("data/tasks/fig2_example.json") +
                                                 " --sweep period:0.1:1:10 --backend cpu --json");
   ASSERT_EQ(r.code, 0) << r.err;
-  EXPECT_EQ(test::count_lines(r.out), 10);
+  EXPECT_EQ(test::count_lines(r.out), 11);  // ten variants and the summary
   EXPECT_NE(r.out.find("\"error\""), std::string::npos);
+  const std::string summary = r.out.substr(r.out.rfind("{\"summary\""));
+  EXPECT_NE(summary.find("\"variants\":10"), std::string::npos) << summary;
   // The last variant is the base set itself: the same verdict as analysing the file.
   const test::cli_result one = test::run_warpspan("dbf " + test::source_path("data/tasks/fig2_example.json") +
                                                   " --backend cpu --json");
   ASSERT_EQ(one.code, 0) << one.err;
   EXPECT_NE(one.out.find("\"t_max\":31"), std::string::npos);
-  EXPECT_NE(r.out.substr(r.out.rfind("{")).find("\"t_max\":31"), std::string::npos) << r.out;
+  const std::string variants = r.out.substr(0, r.out.rfind("{\"summary\""));
+  EXPECT_NE(variants.substr(variants.rfind("{")).find("\"t_max\":31"), std::string::npos) << r.out;
   const test::cli_result both = test::run_warpspan("dbf --batch x --sweep wcet:1:2:3");
   EXPECT_EQ(both.code, 2);
   EXPECT_EQ(test::count_lines(both.err), 1);

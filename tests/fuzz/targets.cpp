@@ -10,6 +10,8 @@
 #include "warpspan/dbf/dbf.hpp"
 #include "warpspan/dbf/edf.hpp"
 #include "warpspan/dbf/task.hpp"
+#include "warpspan/inputs/input_file.hpp"
+#include "warpspan/inputs/model.hpp"
 #include "warpspan/makespan/bounds.hpp"
 #include "warpspan/makespan/problem.hpp"
 #include "warpspan/makespan/schedule_table.hpp"
@@ -17,6 +19,7 @@
 #include "warpspan/sm/presets.hpp"
 #include "warpspan/sm/ptx.hpp"
 #include "warpspan/sm/sm_config.hpp"
+#include "warpspan/wcet/analysis.hpp"
 
 namespace warpspan::fuzz {
 
@@ -33,6 +36,8 @@ constexpr std::size_t max_sm_input = 4096;
 constexpr std::size_t max_taskset_input = 16 * 1024;
 constexpr std::size_t max_jsonl_input = 32 * 1024;
 constexpr std::size_t max_string_input = 4096;
+constexpr std::size_t max_input_input = 8192;
+constexpr std::size_t max_wcet_input = 16 * 1024;
 
 std::string_view as_text(const std::uint8_t* data, std::size_t size) {
   return {reinterpret_cast<const char*>(data), size};
@@ -286,11 +291,54 @@ fuzz_outcome fuzz_one_string(const std::uint8_t* data, std::size_t size) {
   });
 }
 
+fuzz_outcome fuzz_one_input(const std::uint8_t* data, std::size_t size) {
+  return guarded(size, max_input_input, [&] {
+    const std::string_view text = as_text(data, size);
+    const std::size_t eol = std::min(text.find('\n'), text.size());
+    std::istringstream head{std::string(text.substr(0, eol))};
+    std::string name;
+    std::int64_t threads = 0;
+    if (!(head >> name >> threads)) throw input_error("fuzz input: the first line is 'KERNEL THREADS'");
+    const inputs::kernel_info& k = inputs::find_kernel(name);
+    if (threads < 1 || threads > 64) throw input_error("fuzz input: 1 to 64 threads");
+    const auto n = static_cast<std::uint32_t>(threads);
+    const std::string file(text.substr(std::min(eol + 1, text.size())));
+    const std::vector<std::int32_t> g = inputs::parse_input(file, "fuzz", k.id, n);
+    const auto ranges = inputs::genome_ranges(k.id, n);
+    require(g.size() == ranges.size(), "input: accepted with the wrong length");
+    for (std::size_t i = 0; i < g.size(); ++i)
+      require(g[i] >= ranges[i].lo && g[i] <= ranges[i].hi, "input: accepted a value outside its range");
+    require(inputs::parse_input(inputs::format_input(k.id, n, g), "again", k.id, n) == g,
+            "input: the saved form does not read back");
+    const inputs::model_run r = inputs::run_model(k.id, inputs::make_model(), g, n);
+    require(r.launches >= 1 && r.cycles >= 1, "input: a run without launches or cycles");
+  });
+}
+
+fuzz_outcome fuzz_one_wcet(const std::uint8_t* data, std::size_t size) {
+  return guarded(size, max_wcet_input, [&] {
+    const std::string_view text = as_text(data, size);
+    const std::size_t split = text.find("\n---\n");
+    if (split == std::string_view::npos) throw input_error("fuzz: no '---' line between the CFG and the trace");
+    const auto program = wcet::prepare_program(wcet::parse_cfg_json(text.substr(0, split), "fuzz.json"), "fuzz.json");
+    wcet::trace_set traces;
+    wcet::read_trace("fuzz.trace", text.substr(split + 5), wcet::trace_format::automatic, program.ipoints, traces);
+    wcet::wcet_options options;
+    if (!wcet::ipet_compiled()) options.method = wcet::wcet_method::enumerate;
+    const auto r = wcet::analyse_wcet(program, traces, options);
+    require(r.z_warp >= r.observed.longest_wst, "wcet: Z_warp below an observed warp");
+    require(r.z_dynamic >= r.concurrency.hwmt, "wcet: Z_dynamic below the HWMT");
+    require(r.z_hybrid >= 0 && r.concurrency.waves >= 1, "wcet: no wave");
+  });
+}
+
 const std::vector<fuzz_target>& fuzz_targets() {
   static const std::vector<fuzz_target> all = {
       {"kernel", fuzz_one_kernel, max_kernel_input},    {"ptx", fuzz_one_ptx, max_ptx_input},
       {"sm", fuzz_one_sm, max_sm_input},                {"taskset", fuzz_one_taskset, max_taskset_input},
       {"jsonl", fuzz_one_jsonl, max_jsonl_input},       {"string", fuzz_one_string, max_string_input},
+      {"input", fuzz_one_input, max_input_input},
+      {"wcet", fuzz_one_wcet, max_wcet_input},
   };
   return all;
 }

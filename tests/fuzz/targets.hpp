@@ -34,9 +34,16 @@ fuzz_outcome fuzz_one_sm(const std::uint8_t* data, std::size_t size);
 fuzz_outcome fuzz_one_taskset(const std::uint8_t* data, std::size_t size);
 /// A JSON-lines batch read line by line as `dbf --batch FILE.jsonl` does, all tables in one call.
 fuzz_outcome fuzz_one_jsonl(const std::uint8_t* data, std::size_t size);
+/// A saved kernel input as `inputs --eval-input FILE` reads it: the first line names the kernel and
+/// the thread count (at most 64), the rest is the file; an accepted input is run under the model.
+fuzz_outcome fuzz_one_input(const std::uint8_t* data, std::size_t size);
 /// Pseudo-precedence strings as `build --string` reads them, built against small fixed problems
 /// (the first byte picks one).
 fuzz_outcome fuzz_one_string(const std::uint8_t* data, std::size_t size);
+
+/// wcet: a CFG JSON, a line "---", then a text trace; the whole analysis (ILP where CBC is linked,
+/// else enumeration) with its invariants: Z_warp at least every WST, Z_dynamic at least the HWMT.
+fuzz_outcome fuzz_one_wcet(const std::uint8_t* data, std::size_t size);
 
 struct fuzz_target {
   std::string name;  ///< the input kind: tests/fuzz/{corpus,regressions,pending}/<name>/, fuzz_<name>

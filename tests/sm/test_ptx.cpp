@@ -113,6 +113,35 @@ TEST(PtxWalk, BackEdgeStopsUncounted) {
   EXPECT_NE(r.stop_reason.find("line 5"), std::string::npos) << r.stop_reason;
 }
 
+TEST(PtxWalk, LoopPassesRepeatTheBody) {
+  // Unconditional back-edge: N passes walk the body N times, taking the branch N - 1 times (each
+  // counted), then stop at it as before.
+  const char* text =
+      "mov.u32 %r1, 0;\n"
+      "Loop:\n"
+      "ld.global.u32 %r2, [a];\n"
+      "add.u32 %r1, %r1, 1;\n"
+      "bra Loop;\n";
+  ptx_options o;
+  o.loop_passes = 3;
+  EXPECT_EQ(walk(text, o), "CL2CL2CLC");  // C L C, C L C, C L C (run-length)
+  // Nested conditional loops (as nvcc writes them): the inner loop runs its passes on every pass of
+  // the outer one, then each falls through.
+  const char* nested =
+      "Outer:\n"
+      "ld.global.u32 %r2, [a];\n"
+      "Inner:\n"
+      "sin.approx.f32 %f1, %f1;\n"
+      "@%p1 bra Inner;\n"
+      "add.f64 %fd1, %fd1, %fd1;\n"
+      "@%p2 bra Outer;\n"
+      "st.global.u32 [a], %r1;\n";
+  EXPECT_EQ(walk(nested), "LSCDCL");
+  o.loop_passes = 2;
+  // Outer pass: L, S C S C (inner twice), D C; second outer pass the same; then the store.
+  EXPECT_EQ(walk(nested, o), "LSCSCDCLSCSCDCL");
+}
+
 TEST(PtxWalk, BranchToItselfIsABackEdge) {
   EXPECT_EQ(walk("ld.global.u32 %r1, [a];\nSpin: bra Spin;\nadd.u32 %r1, %r1, 1;\n"), "L");
 }

@@ -32,6 +32,8 @@ struct sweep_variant {
 /// are kept with `error` set, so a sweep reports where the design space ends.
 /// All variants at once (tests; the command line makes them one at a time with sweep_variant_at).
 std::vector<sweep_variant> sweep_variants(const task_set& base, const sweep_spec& spec);
+/// The variant at any factor (bisection between grid points).
+sweep_variant sweep_variant_with(const task_set& base, const sweep_spec& spec, double factor);
 /// Variant k (0 <= k < spec.steps) alone.
 sweep_variant sweep_variant_at(const task_set& base, const sweep_spec& spec, std::uint32_t k);
 /// input_error when spec names a task the set does not have.

@@ -52,8 +52,14 @@ void validate_task(const task& t);
 /// Parses a task set from JSON text (format of README); `where` names the source in messages.
 /// Every task is validated. Throws input_error on malformed or invalid input.
 task_set parse_task_set(std::string_view text, const std::string& where);
-/// Reads (read_text_file, at most max_task_file_bytes) and parses a file; a missing, empty or too
-/// large file, a directory or an empty path is an input_error naming the path.
+/// Parses sporadic tasks from CSV: lines `name,wcet,deadline,period` (an optional header of those
+/// names, `#` comments), or the job-set CSV of the NP schedulability test (header "Task ID, Job ID,
+/// Arrival min, Arrival max, Cost min, Cost max, Deadline, Priority") where its jobs are strictly
+/// periodic without jitter. Every task becomes a one-vertex graph.
+task_set parse_task_csv(std::string_view text, const std::string& where);
+/// Reads (read_text_file, at most max_task_file_bytes) and parses a file (*.csv with
+/// parse_task_csv, anything else as JSON); a missing, empty or too large file, a directory or an
+/// empty path is an input_error naming the path.
 task_set load_task_set(const std::string& path);
 /// The JSON text of a task set in the same format (one line when `compact`).
 std::string task_set_json(const task_set& set, bool compact = false);

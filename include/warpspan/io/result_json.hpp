@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <nlohmann/json.hpp>
 #include <vector>
 
@@ -21,7 +22,16 @@ nlohmann::json problem_json(const problem& prob);
 void t_runs_json(nlohmann::json& out, const problem& prob, const std::vector<t_run>& runs);
 
 /// The verdict of an EDF test: schedulable, utilization, utilization_exact, t_max, checked_to,
-/// first_violation (null when none). Added to `out`.
-void edf_verdict_json(nlohmann::json& out, const edf_result& r);
+/// first_violation (null when none), added to `out` in that order (nlohmann::json or ordered_json).
+template <class Json>
+void edf_verdict_json(Json& out, const edf_result& r) {
+  const auto optional = [](const std::optional<std::uint64_t>& v) { return v ? Json(*v) : Json(nullptr); };
+  out["schedulable"] = r.schedulable;
+  out["utilization"] = r.u.value;
+  out["utilization_exact"] = r.u.exact;
+  out["t_max"] = optional(r.u.t_max);
+  out["checked_to"] = optional(r.limit);
+  out["first_violation"] = optional(r.first_violation);
+}
 
 }  // namespace warpspan

@@ -16,6 +16,8 @@ struct ptx_options {
   int last_line = 0;                        ///< 1-based, inclusive; 0 = to the entry's end
   std::string entry;                        ///< .entry/.func to read; empty = the first one
   std::map<std::string, unit> overrides;    ///< opcode (e.g. "mov" or "mov.f32") -> type
+  int loop_passes = 1;                      ///< passes through each loop: a branch back (guarded or
+                                            ///< not) is taken loop_passes - 1 times, then not
 };
 
 struct ptx_instruction {
@@ -35,6 +37,23 @@ struct ptx_import_result {
 ptx_import_result import_ptx(std::string_view text, const ptx_options& options, std::string_view where);
 /// Reads the file and imports it; a missing or unreadable file is an input_error.
 ptx_import_result import_ptx_file(const std::string& path, const ptx_options& options);
+
+/// One label or instruction of a body, for readers that need the control flow (wcet's CFG).
+struct ptx_statement {
+  int line = 0;
+  bool is_label = false;
+  std::string label;       ///< label: its name
+  bool guarded = false;    ///< instruction: has an @p / @!p guard
+  std::string opcode;      ///< instruction
+  std::string target;      ///< bra: the label it jumps to
+};
+struct ptx_body {
+  std::string entry;
+  std::vector<ptx_statement> statements;
+};
+/// The labels and instructions of one .entry/.func (empty name: the first), with branch targets
+/// checked; the same reader and errors as import_ptx.
+ptx_body read_ptx_body(std::string_view text, const std::string& entry, std::string_view where);
 
 /// The type one opcode gets under the default rules and the overrides.
 unit classify_opcode(std::string_view opcode, const std::map<std::string, unit>& overrides);

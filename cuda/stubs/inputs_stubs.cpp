@@ -1,0 +1,11 @@
+// The inputs CUDA entry point when CUDA is off: a clear not_compiled error.
+#include "warpspan/core/error.hpp"
+#include "warpspan/inputs/gpu.hpp"
+
+namespace warpspan::inputs {
+
+std::vector<gpu_timing> cuda_time_inputs(kernel_id, std::uint32_t, const std::vector<std::vector<std::int32_t>>&, int) {
+  throw not_compiled("the CUDA backend was not compiled into this build (configure with nvcc available); use --fitness model");
+}
+
+}  // namespace warpspan::inputs

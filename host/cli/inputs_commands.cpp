@@ -1,0 +1,245 @@
+// inputs: worst-case input search for GPU kernels (paper 004, GDivAn).
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <optional>
+
+#include "commands.hpp"
+#include "warpspan/core/backend.hpp"
+#include "warpspan/core/error.hpp"
+#include "warpspan/core/file.hpp"
+#include "warpspan/inputs/gpu.hpp"
+#include "warpspan/inputs/input_file.hpp"
+#include "warpspan/inputs/search.hpp"
+#include "warpspan/io/inputs_svg.hpp"
+#include "warpspan/io/svg.hpp"
+
+namespace warpspan::cli {
+
+namespace {
+
+using json = nlohmann::json;
+using namespace warpspan::inputs;
+
+std::string number(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.6g", v);
+  return buf;
+}
+
+json run_json(const search_options& o, const search_result& r) {
+  json history = json::array();
+  for (const auto& p : r.trace.history) history.push_back({p.evaluation, p.best});
+  json j{{"kernel", info(o.kernel).name},
+         {"threads", o.threads},
+         {"method", to_string(o.method)},
+         {"seed", o.ga.seed},
+         {"fitness", to_string(o.fitness)},
+         {"best_fitness", r.trace.best_fitness},
+         {"fitness_unit", r.fitness_unit},
+         {"evaluations", r.trace.evaluations},
+         {"reached_at", r.trace.reached_at},
+         {"reached_seconds", r.reached_seconds},
+         {"seconds", r.seconds},
+         {"generations", r.trace.generations},
+         {"coverage", o.method == search_method::gdivan ? json(r.atoms.coverage()) : json(nullptr)},
+         {"history", history}};
+  if (o.method == search_method::gdivan) {
+    json levels = json::array();
+    for (const auto& l : r.atoms.levels)
+      levels.push_back({{"threads", l.threads}, {"covered", l.covered}, {"legs", l.legs}, {"runs", l.runs}, {"atoms", l.atoms}});
+    j["atoms"] = {{"threads", r.atoms.threads}, {"count", r.atoms.atoms.size()}, {"seconds", r.atom_seconds}, {"levels", levels}};
+  }
+  return j;
+}
+
+class inputs_command {
+ public:
+  void add(CLI::App& app, std::vector<std::pair<CLI::App*, command_fn>>& commands) {
+    auto* sub = app.add_subcommand("inputs", "search for the inputs that make a GPU kernel slowest (GDivAn, paper 004)");
+    sub->add_option("--kernel", kernel, "artificial, bfs, petri or bisect (--list describes them)");
+    sub->add_flag("--list", list, "list the shipped kernels and exit");
+    sub->add_option("--threads", threads, "kernel threads (default: the kernel's, e.g. 32768 for artificial)");
+    sub->add_option("--method", method, "gdivan, random-ga or random")->capture_default_str();
+    sub->add_flag("--compare", compare, "run all three methods with the same evaluations and seed, side by side");
+    sub->add_option("--evaluations", evaluations, "kernel evaluations per method (the budget)")->capture_default_str();
+    sub->add_option("--seed", seed, "seed of every random choice")->capture_default_str();
+    sub->add_option("--fitness", fitness, "model (the SIMT cost model on the CPU) or gpu (CUDA events)")->capture_default_str();
+    sub->add_option("--sm", sm, "model: SM preset or JSON file (warpspan sm lists them)")->capture_default_str();
+    sub->add_option("--sms", sms, "model: SMs the blocks are spread over")->capture_default_str();
+    sub->add_option("--population", population, "GA population")->capture_default_str();
+    sub->add_option("--patience", patience, "GA: stop after this many generations without growth (0: spend the budget)")
+        ->capture_default_str();
+    sub->add_option("--tolerance", tolerance, "GA: growth below tolerance x best does not count")->capture_default_str();
+    sub->add_option("--atom-threads", atom_threads, "gdivan: atoms on X = 2, 4, ... up to this many threads")
+        ->capture_default_str();
+    sub->add_option("--atom-runs", atom_runs, "gdivan: recorded runs per X")->capture_default_str();
+    sub->add_option("--jobs", jobs, "CPU threads of the model (0: all cores)")->capture_default_str();
+    sub->add_option("--save-input", save_input, "write the best input found to this file");
+    sub->add_option("--eval-input", eval_input, "evaluate this saved input instead of searching");
+    sub->add_option("--svg-dir", svg_dir, "write best fitness against evaluations as DIR/inputs_KERNEL.svg");
+    sub->add_flag("--json", as_json, "print JSON");
+    commands.emplace_back(sub, [this] { return run(); });
+  }
+
+ private:
+  int run() {
+    if (list) {
+      for (const auto& k : kernels())
+        std::cout << k.name << std::string(12 - k.name.size(), ' ') << k.default_threads << " threads  " << k.description
+                  << '\n';
+      return 0;
+    }
+    if (kernel.empty()) throw input_error("--kernel is required (one of: artificial, bfs, petri, bisect)");
+    search_options o;
+    o.kernel = find_kernel(kernel).id;
+    const std::int64_t n = threads ? *threads : info(o.kernel).default_threads;
+    check_threads(n);
+    o.threads = static_cast<std::uint32_t>(n);
+    o.method = parse_method(method);
+    o.fitness = parse_fitness(fitness);
+    if (evaluations < 1) throw input_error("--evaluations must be at least 1");
+    if (population < 2) throw input_error("--population must be at least 2");
+    if (!(tolerance >= 0)) throw input_error("--tolerance must be >= 0");
+    if (atom_threads < 2 || atom_threads > 64) throw input_error("--atom-threads must be between 2 and 64");
+    if (atom_runs < 1) throw input_error("--atom-runs must be at least 1");
+    o.model = make_model(sm, sms);
+    o.ga.evaluations = static_cast<std::uint64_t>(evaluations);
+    o.ga.population = static_cast<std::uint32_t>(std::min<std::int64_t>(population, evaluations));
+    o.ga.population = std::max<std::uint32_t>(o.ga.population, 2);
+    o.ga.patience = static_cast<std::uint32_t>(patience);
+    o.ga.tolerance = tolerance;
+    o.ga.seed = seed;
+    o.atoms.max_threads = static_cast<std::uint32_t>(atom_threads);
+    o.atoms.runs = static_cast<std::uint64_t>(atom_runs);
+    o.cpu_threads = static_cast<int>(jobs);
+    resolve_threads(jobs, "--jobs");
+    if (o.fitness == fitness_kind::gpu) {
+      if (!cuda_compiled())
+        throw input_error("--fitness gpu: this build has no CUDA backend (built without nvcc); use --fitness model");
+      if (cuda_device_count() == 0) {
+        const std::string why = cuda_device_problem();
+        throw input_error("--fitness gpu: no usable CUDA device" + (why.empty() ? std::string() : " (" + why + ")") +
+                          "; use --fitness model");
+      }
+    }
+    if (!eval_input.empty()) return evaluate(o);
+
+    std::vector<search_method> methods{o.method};
+    if (compare) methods = {search_method::gdivan, search_method::random_ga, search_method::random};
+    std::vector<search_result> results;
+    std::vector<search_options> runs;
+    for (search_method m : methods) {
+      runs.push_back(o);
+      runs.back().method = m;
+      results.push_back(run_search(runs.back()));
+    }
+    std::size_t best = 0;
+    for (std::size_t i = 1; i < results.size(); ++i)
+      if (results[i].trace.best_fitness > results[best].trace.best_fitness) best = i;
+    std::string saved, svg;
+    if (!save_input.empty()) {
+      const std::filesystem::path path(save_input);
+      saved = write_file(path.parent_path().empty() ? "." : path.parent_path().string(), path.filename().string(),
+                         format_input(o.kernel, o.threads, results[best].trace.best));
+    }
+    if (!svg_dir.empty()) {
+      std::vector<fitness_curve> curves;
+      for (std::size_t i = 0; i < results.size(); ++i)
+        curves.push_back({to_string(runs[i].method), results[i].trace.history, results[i].trace.evaluations});
+      svg = write_file(svg_dir, "inputs_" + kernel + ".svg",
+                       fitness_svg(curves, results[best].fitness_unit,
+                                   kernel + ", " + std::to_string(o.threads) + " threads, fitness " + fitness + ", seed " +
+                                       std::to_string(seed)));
+    }
+    if (as_json) {
+      json j;
+      if (compare) {
+        j = {{"kernel", kernel}, {"threads", o.threads}, {"runs", json::array()}};
+        for (std::size_t i = 0; i < results.size(); ++i) j["runs"].push_back(run_json(runs[i], results[i]));
+      } else {
+        j = run_json(runs[0], results[0]);
+      }
+      j["model"] = o.fitness == fitness_kind::model ? json{{"sm", o.model.sm_name}, {"sms", o.model.sms}} : json(nullptr);
+      if (o.fitness == fitness_kind::gpu) j["device"] = device_note();
+      if (!saved.empty()) j["saved_input"] = saved;
+      if (!svg.empty()) j["svg"] = svg;
+      std::cout << j.dump(2) << '\n';
+      return 0;
+    }
+    std::cout << "warpspan inputs: " << kernel << ", " << o.threads << " threads, fitness " << fitness_line(o) << ", "
+              << evaluations << " evaluations, seed " << seed << "\n\n";
+    if (o.method == search_method::gdivan || compare) {
+      const auto& gd = results.front();
+      std::cout << "atoms (step 1, branch coverage as 004 Table III):\n";
+      for (const auto& l : gd.atoms.levels)
+        std::printf("  X = %-3u %u/%u legs (%.1f %%), %zu atoms, %llu recorded runs\n", l.threads, l.covered, l.legs,
+                    l.legs ? 100.0 * l.covered / l.legs : 0.0, l.atoms, static_cast<unsigned long long>(l.runs));
+      std::cout << '\n';
+    }
+    std::printf("%-10s %14s %-7s %12s %11s %12s %10s\n", "method", "best", "unit", "reached at", "reached s",
+                "evaluations", "search s");
+    for (std::size_t i = 0; i < results.size(); ++i) {
+      const auto& r = results[i];
+      std::printf("%-10s %14s %-7s %12llu %11.3f %12llu %10.3f\n", to_string(runs[i].method).c_str(),
+                  number(r.trace.best_fitness).c_str(), r.fitness_unit.c_str(),
+                  static_cast<unsigned long long>(r.trace.reached_at), r.reached_seconds,
+                  static_cast<unsigned long long>(r.trace.evaluations), r.seconds);
+    }
+    if (!saved.empty()) std::cout << "\nbest input (" << to_string(runs[best].method) << ") saved to " << saved << '\n';
+    if (!svg.empty()) std::cout << "plot: " << svg << '\n';
+    return 0;
+  }
+
+  std::string device_note() const {
+    return cuda_backend_name() + " " + cuda_device_name() + " (clocks as the driver sets them; warm-up, then the median of 10 runs)";
+  }
+
+  std::string fitness_line(const search_options& o) const {
+    if (o.fitness == fitness_kind::gpu) return "gpu: " + device_note();
+    return "model (" + o.model.sm_name + ", " + std::to_string(o.model.sms) + " SM" + (o.model.sms == 1 ? "" : "s") + ")";
+  }
+
+  int evaluate(const search_options& o) {
+    const genome g = parse_input(read_text_file(eval_input, "saved input"), eval_input, o.kernel, o.threads);
+    double value = 0;
+    std::uint32_t launches = 0;
+    if (o.fitness == fitness_kind::gpu) {
+      const auto t = cuda_time_inputs(o.kernel, o.threads, {g});
+      value = t.front().median_ms;
+      launches = t.front().launches;
+    } else {
+      const auto r = run_model(o.kernel, o.model, g, o.threads);
+      value = static_cast<double>(r.cycles);
+      launches = r.launches;
+    }
+    const std::string unit = o.fitness == fitness_kind::gpu ? "ms" : "cycles";
+    if (as_json) {
+      std::cout << json{{"kernel", kernel}, {"threads", o.threads}, {"fitness", to_string(o.fitness)}, {"input", eval_input},
+                        {"best_fitness", value}, {"fitness_unit", unit}, {"launches", launches}}
+                       .dump(2)
+                << '\n';
+    } else {
+      std::cout << eval_input << ": " << number(value) << ' ' << unit << " (" << kernel << ", " << o.threads << " threads, "
+                << launches << " launches, fitness " << fitness_line(o) << ")\n";
+    }
+    return 0;
+  }
+
+  std::string kernel, method = "gdivan", fitness = "model", sm = "kepler-3.5", save_input, eval_input, svg_dir;
+  std::optional<std::int64_t> threads;
+  std::int64_t evaluations = 2000, population = 100, patience = 2, atom_threads = 8, atom_runs = 400, sms = 1, jobs = 0;
+  std::uint64_t seed = 1;
+  double tolerance = 0;
+  bool list = false, compare = false, as_json = false;
+};
+
+}  // namespace
+
+void add_inputs_commands(CLI::App& app, std::vector<std::pair<CLI::App*, command_fn>>& commands) {
+  static inputs_command command;
+  command.add(app, commands);
+}
+
+}  // namespace warpspan::cli

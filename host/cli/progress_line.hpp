@@ -1,0 +1,58 @@
+// The progress line of a long command: on a terminal only (stderr), at most five updates a second,
+// overwritten in place and cleared when the work ends, so piped or redirected output never sees it.
+#pragma once
+
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <string>
+
+namespace warpspan::cli {
+
+class progress_line {
+ public:
+  /// Shown when `enabled` (not --quiet) and stderr is a terminal.
+  progress_line(bool enabled, std::string what)
+      : shown_(enabled && isatty(STDERR_FILENO)), what_(std::move(what)), start_(clock::now()) {}
+  progress_line(const progress_line&) = delete;
+  progress_line& operator=(const progress_line&) = delete;
+  ~progress_line() { clear(); }
+
+  /// `done` of `total` (0: total unknown) finished so far.
+  void update(std::uint64_t done, std::uint64_t total = 0) {
+    if (!shown_) return;
+    const auto now = clock::now();
+    if (drawn_ && now - last_ < std::chrono::milliseconds(200) && done != total) return;
+    last_ = now;
+    drawn_ = true;
+    const double s = std::chrono::duration<double>(now - start_).count();
+    if (total > 0) {
+      const double left = done > 0 ? s * static_cast<double>(total - done) / static_cast<double>(done) : 0;
+      std::fprintf(stderr, "\r[%s %llu/%llu, %.0f%%] %.1f s, about %.0f s left   ", what_.c_str(),
+                   static_cast<unsigned long long>(done), static_cast<unsigned long long>(total),
+                   100.0 * static_cast<double>(done) / static_cast<double>(total), s, left);
+    } else {
+      std::fprintf(stderr, "\r[%s %llu] %.1f s   ", what_.c_str(), static_cast<unsigned long long>(done), s);
+    }
+    std::fflush(stderr);
+  }
+
+  /// Removes the line (before printing a result line on a terminal that shares stdout).
+  void clear() {
+    if (!drawn_) return;
+    std::fprintf(stderr, "\r%78s\r", "");
+    std::fflush(stderr);
+    drawn_ = false;
+  }
+
+ private:
+  using clock = std::chrono::steady_clock;
+  bool shown_;
+  bool drawn_ = false;
+  std::string what_;
+  clock::time_point start_, last_;
+};
+
+}  // namespace warpspan::cli

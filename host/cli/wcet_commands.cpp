@@ -1,0 +1,345 @@
+// wcet and wcet-collect: hybrid WCET of GPU kernels from traces (paper 002).
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "commands.hpp"
+#include "warpspan/core/error.hpp"
+#include "warpspan/core/file.hpp"
+#include "warpspan/io/svg.hpp"
+#include "warpspan/io/wcet_svg.hpp"
+#include "warpspan/core/backend.hpp"
+#include "warpspan/wcet/analysis.hpp"
+#include "warpspan/wcet/collect.hpp"
+
+namespace warpspan::cli {
+
+namespace {
+
+using json = nlohmann::json;
+using namespace warpspan::wcet;
+
+void write_output(const std::string& path, const std::string& text, const char* what) {
+  std::ofstream out(path, std::ios::binary);
+  out << text;
+  if (!out) throw input_error(std::string("cannot write the ") + what + " to '" + path + "'");
+}
+
+/// Over-estimation against the HWMT in percent (Table II's "Difference"); null without a HWMT.
+json over(std::int64_t z, std::int64_t hwmt) {
+  if (hwmt <= 0) return nullptr;
+  return std::round(1000.0 * static_cast<double>(z - hwmt) / static_cast<double>(hwmt)) / 10.0;
+}
+
+std::string percent(std::int64_t z, std::int64_t hwmt) {
+  if (hwmt <= 0) return "";
+  std::ostringstream s;
+  s << std::showpos << std::fixed << std::setprecision(1) << 100.0 * static_cast<double>(z - hwmt) / static_cast<double>(hwmt)
+    << "% against the HWMT";
+  return s.str();
+}
+
+std::string loop_of(const ipg& g, const ipg_edge& e) {
+  return e.iterates.empty() ? std::string() : g.loops[e.iterates.front()].header_name;
+}
+
+json report_json(const wcet_program& p, const wcet_report& r) {
+  const ipg& g = p.ipoints;
+  const auto& c = r.concurrency;
+  json edges = json::array();
+  for (std::size_t e = 0; e < g.edges.size(); ++e) {
+    const auto& ed = g.edges[e];
+    const auto& o = r.observed.edges[e];
+    json item = {{"from", g.names[ed.from]}, {"to", g.names[ed.to]}, {"wcet", o.wcet}, {"count", o.max_count},
+                 {"seen", o.seen}, {"divergent", ed.divergent}};
+    item["loop"] = ed.iterates.empty() ? json(nullptr) : json(loop_of(g, ed));
+    if (!r.counts.empty()) item["worst_case_count"] = r.counts[e];
+    edges.push_back(item);
+  }
+  json divergent = json::array();
+  for (const auto& [a, b] : p.divergent) divergent.push_back({p.graph.blocks[a], p.graph.blocks[b]});
+  json loops = json::array();
+  for (std::size_t l = 0; l < g.loops.size(); ++l)
+    loops.push_back({{"header", g.loops[l].header_name}, {"bound", r.problem.loops[l].bound},
+                     {"measured", bool(r.bound_measured[l])}, {"entries", r.observed.loop_entries[l]}});
+  json out = {{"kernel", p.graph.name},
+              {"z_warp", r.z_warp},
+              {"z_dynamic", r.z_dynamic},
+              {"z_hybrid", r.z_hybrid},
+              {"hwmt", c.hwmt},
+              {"jitter", c.jitter},
+              {"waves", c.waves},
+              {"warps_per_wave", c.warps_per_wave},
+              {"delta", c.delta},
+              {"longest_wst", r.observed.longest_wst},
+              {"overestimation_percent",
+               {{"z_warp", over(r.z_warp, c.hwmt)}, {"z_dynamic", over(r.z_dynamic, c.hwmt)},
+                {"z_hybrid", over(r.z_hybrid, c.hwmt)}}},
+              {"method", r.method},
+              {"tree", r.tree ? json(*r.tree) : json(nullptr)},
+              {"runs", r.observed.runs},
+              {"warps", r.observed.warps},
+              {"ipoints", g.names.size()},
+              {"edges", edges},
+              {"divergent_edges", divergent},
+              {"loops", loops}};
+  return out;
+}
+
+void print_report(const wcet_program& p, const wcet_report& r, std::int64_t probe_cost) {
+  const ipg& g = p.ipoints;
+  const auto& c = r.concurrency;
+  std::cout << "wcet: " << p.graph.name << ": " << r.observed.runs << " run(s), " << r.observed.warps << " warps, "
+            << g.names.size() << " Ipoints, " << g.edges.size() << " IPG edges, " << p.divergent.size()
+            << " branch-divergent CFG edges\n";
+  if (probe_cost > 0) std::cout << "probe cost subtracted: " << probe_cost << " cycles per transition\n";
+  std::size_t width = 8;
+  for (const auto& e : g.edges) width = std::max(width, g.names[e.from].size() + g.names[e.to].size() + 4);
+  std::cout << "\n  " << std::left << std::setw(static_cast<int>(width)) << "IPG edge" << std::right << std::setw(10)
+            << "WCET" << std::setw(8) << "count" << "  notes\n";
+  for (std::size_t e = 0; e < g.edges.size(); ++e) {
+    const auto& ed = g.edges[e];
+    const auto& o = r.observed.edges[e];
+    std::string notes;
+    if (!ed.iterates.empty()) notes += "loop " + loop_of(g, ed) + " ";
+    if (ed.divergent) notes += "divergent ";
+    if (!o.seen) notes += "not seen ";
+    std::cout << "  " << std::left << std::setw(static_cast<int>(width)) << g.names[ed.from] + " -> " + g.names[ed.to]
+              << std::right << std::setw(10) << o.wcet << std::setw(8) << o.max_count;
+    if (!notes.empty()) notes.pop_back();
+    std::cout << (notes.empty() ? "" : "  ") << notes << '\n';
+  }
+  for (std::size_t l = 0; l < g.loops.size(); ++l)
+    std::cout << "  loop " << g.loops[l].header_name << ": at most " << r.problem.loops[l].bound
+              << " iterations per entry (" << (r.bound_measured[l] ? "measured" : "given") << ")\n";
+  std::cout << '\n'
+            << "  Z_warp     " << std::setw(12) << r.z_warp << "  " << r.method
+            << (r.tree ? " (tree-based: " + std::to_string(*r.tree) + ")" : std::string()) << "  "
+            << percent(r.z_warp, c.hwmt) << '\n'
+            << "  jitter     " << std::setw(12) << c.jitter << '\n'
+            << "  Z_dynamic  " << std::setw(12) << r.z_dynamic << "  eq. (1)  " << percent(r.z_dynamic, c.hwmt) << '\n'
+            << "  waves: Omega " << c.waves << ", phi " << c.warps_per_wave << ", Delta " << c.delta << '\n'
+            << "  Z_hybrid   " << std::setw(12) << r.z_hybrid << "  eq. (2)  " << percent(r.z_hybrid, c.hwmt) << '\n'
+            << "  HWMT       " << std::setw(12) << c.hwmt << "  (longest warp " << r.observed.longest_wst << ")\n";
+}
+
+std::pair<std::string, std::uint64_t> parse_bound(const std::string& text) {
+  const auto eq = text.find('=');
+  std::uint64_t v = 0;
+  std::size_t used = 0;
+  const std::string num = eq == std::string::npos ? std::string() : text.substr(eq + 1);
+  bool ok = eq != std::string::npos && eq > 0 && !num.empty() && num[0] != '-';
+  if (ok) {
+    try {
+      v = std::stoull(num, &used);
+    } catch (const std::exception&) {
+      ok = false;
+    }
+  }
+  if (!ok || used != num.size()) throw input_error("--loop-bound: '" + text + "' is not HEADER=N (N >= 0)");
+  return {text.substr(0, eq), v};
+}
+
+void add_wcet_collect_command(CLI::App& app, std::vector<std::pair<CLI::App*, command_fn>>& commands) {
+  struct opts {
+    std::string kernel, out, text, cfg_out;
+    unsigned runs = 8, size = 0, slice = 512;
+    std::uint64_t seed = 1;
+    bool list = false;
+  };
+  auto o = std::make_shared<opts>();
+  std::string names;
+  for (const auto& k : instrumented_kernels()) names += (names.empty() ? "" : ", ") + k.name;
+  auto* sub = app.add_subcommand(
+      "wcet-collect",
+      "Run an instrumented CUDA SDK-style kernel (002 Table I, our own versions) on random test vectors and write "
+      "its Ipoint traces for `warpspan wcet`. Every warp's first active lane records (cta, warp, Ipoint, SM clock, "
+      "SM) at each Ipoint; the cost of an empty probe is measured and written into the binary trace "
+      "(`wcet --probe-cost auto` subtracts it). Each run's output is checked against the CPU. Needs the CUDA "
+      "backend (a GPU, or the CPU emulation build, whose clocks are emulated).\n"
+      "Kernels: " + names + "\n"
+      "Example: warpspan wcet-collect reduce_sequential --runs 16 --out r.bin --cfg-out r.json && "
+      "warpspan wcet --cfg r.json --trace r.bin --probe-cost auto");
+  sub->add_option("kernel", o->kernel, "kernel to run (see --list)");
+  sub->add_flag("--list", o->list, "list the kernels and what they compute");
+  sub->add_option("--runs", o->runs, "test vectors (one launch each)")->capture_default_str();
+  sub->add_option("--seed", o->seed, "seed of the random test vectors")->capture_default_str();
+  sub->add_option("--size", o->size, "problem size (elements; matrix width for the transposes); 0: the kernel's default")
+      ->capture_default_str();
+  sub->add_option("--slice", o->slice, "records kept per warp and run (the device buffer holds warps x slice records)")
+      ->capture_default_str();
+  sub->add_option("--out", o->out, "write the binary trace here");
+  sub->add_option("--text", o->text, "write the text trace here");
+  sub->add_option("--cfg-out", o->cfg_out, "write the kernel's CFG JSON here (for wcet --cfg)");
+  commands.emplace_back(sub, [o]() {
+    if (o->list) {
+      for (const auto& k : instrumented_kernels())
+        std::cout << std::left << std::setw(20) << k.name << k.description << " (default size " << k.default_size << ")\n";
+      return 0;
+    }
+    if (o->kernel.empty()) throw input_error("wcet-collect: name a kernel (see wcet-collect --list)");
+    const instrumented_kernel& k = find_instrumented_kernel(o->kernel);
+    if (!o->cfg_out.empty()) write_output(o->cfg_out, k.cfg_json, "CFG");
+    collect_request request;
+    request.kernel = k.name;
+    request.runs = o->runs;
+    request.seed = o->seed;
+    request.size = o->size ? o->size : k.default_size;
+    request.slice = o->slice;
+    const collect_result c = collect_wcet_traces(request);
+    if (c.lost > 0)
+      throw input_error("wcet-collect: " + std::to_string(c.lost) + " records did not fit the warps' slices of " +
+                        std::to_string(o->slice) + " (the traces would be cut short): raise --slice");
+    // Times from the first record of each run on each SM: %clock64 counts from the GPU's start, and
+    // only differences on one SM's clock mean anything.
+    std::map<std::pair<std::uint32_t, std::uint32_t>, std::int64_t> origin;
+    for (const auto& r : c.records) {
+      const auto [it, fresh] = origin.try_emplace({r.run, r.sm}, r.clock);
+      if (!fresh) it->second = std::min(it->second, r.clock);
+    }
+    std::vector<trace_record> records;
+    records.reserve(c.records.size());
+    for (const auto& r : c.records) {
+      if (r.ipoint >= k.ipoints.size()) throw std::logic_error("probe wrote Ipoint id " + std::to_string(r.ipoint));
+      trace_record t;
+      t.run = r.run;
+      t.sm = r.sm;
+      t.cta = r.cta;
+      t.warp = r.warp;
+      t.ipoint = r.ipoint;
+      t.time = r.clock - origin.at({r.run, r.sm});
+      records.push_back(t);
+    }
+    std::ostringstream note;
+    note << k.name << ": " << request.runs << " runs, size " << c.size << ", " << c.grid << " blocks of " << c.block
+         << " threads, seed " << request.seed << ", on " << (cuda_emulated() ? "the CPU emulation (emulated clocks, "
+                                                                               "nanoseconds)" : cuda_device_name())
+         << "\nempty probe: " << c.probe_cost << " cycles; records lost (slice full): " << c.lost;
+    if (!o->out.empty()) write_output(o->out, binary_trace(k.ipoints, records, c.probe_cost), "binary trace");
+    if (!o->text.empty()) write_output(o->text, text_trace(k.ipoints, records, note.str()), "text trace");
+    if (o->out.empty() && o->text.empty()) {
+      std::cout << text_trace(k.ipoints, records, note.str());
+    } else {
+      std::cout << note.str() << "\n" << records.size() << " records, every run's output checked against the CPU\n";
+    }
+    return 0;
+  });
+}
+
+}  // namespace
+
+void add_wcet_commands(CLI::App& app, std::vector<std::pair<CLI::App*, command_fn>>& commands) {
+  {
+    struct opts {
+      std::string cfg, ptx, entry, format = "auto", method = "auto", probe_cost = "0", dot, lp, svg_dir;
+      std::vector<std::string> traces, bounds;
+      bool as_json = false;
+    };
+    auto o = std::make_shared<opts>();
+    auto* sub = app.add_subcommand(
+        "wcet",
+        "Hybrid WCET of a GPU kernel from time-stamped traces (Betts & Donaldson, ECRTS 2013): the IPG of the "
+        "kernel's CFG with branch-divergent edges parses each warp's slice of the traces; Z_warp by IPET over the "
+        "observed edge times, Z_dynamic = Z_warp + release jitter (eq. 1), Z_hybrid = Omega (Z_warp + (phi - 1) "
+        "Delta) (eq. 2), compared with the high-water-mark time.\n\n"
+        "CFG JSON: {\"name\": \"k\", \"entry\": \"b1\", \"exit\": \"b9\", \"blocks\": [\"b1\", ...], \"edges\": "
+        "[[\"b1\", \"b2\"], ...], \"ipoints\": {\"b1\": \"i1\", ...}}; an Ipoint fires when its block starts; entry "
+        "and exit must carry one.\n"
+        "Trace text: '#' comments, one record a line: run sm cta warp ipoint time (cycles on that SM's clock).\n"
+        "Example: warpspan wcet --cfg data/wcet/fig4.cfg.json --trace data/wcet/fig4.trace");
+    auto* cfg_opt = sub->add_option("--cfg", o->cfg, "program structure as CFG JSON");
+    auto* ptx_opt = sub->add_option("--ptx", o->ptx, "program structure from a PTX listing: every basic block an Ipoint "
+                                                     "named by its label");
+    cfg_opt->excludes(ptx_opt);
+    sub->add_option("--entry", o->entry, "with --ptx: the .entry to read (default: the first)")->needs(ptx_opt);
+    sub->add_option("--trace", o->traces, "trace file, repeatable; '-' reads standard input")->required();
+    sub->add_option("--trace-format", o->format,
+                    "auto (binary when the file starts with WSWCET01, else text), text, gpgpusim "
+                    "('Issued: PC = 0x0040, Warp = 3, SM = 1, cycle = 1234', one run per file) or binary")
+        ->capture_default_str();
+    sub->add_option("--method", o->method,
+                    "Z_warp by: ilp (IPET with CBC), tree (tree-based, structured IPGs), enumerate (every path, "
+                    "small IPGs) or auto (ilp when CBC is linked)")
+        ->capture_default_str();
+    sub->add_option("--loop-bound", o->bounds,
+                    "HEADER=N: at most N iterations per entry of the loop headed by CFG block HEADER, instead of "
+                    "the bound measured in the traces (repeatable)");
+    sub->add_option("--probe-cost", o->probe_cost,
+                    "cycles subtracted from every observed transition (the cost of an empty probe), or 'auto': "
+                    "what the binary trace reports")
+        ->capture_default_str();
+    sub->add_flag("--json", o->as_json, "print one JSON object");
+    sub->add_option("--dot", o->dot, "write the IPG in Graphviz format to this file");
+    sub->add_option("--lp", o->lp, "write the IPET ILP in CPLEX LP format to this file, with the tree-based "
+                                   "calculation in comments");
+    sub->add_option("--svg-dir", o->svg_dir, "draw per-warp timelines and waves, one SVG per run and SM (at most 64)");
+    commands.emplace_back(sub, [o]() {
+      if (o->cfg.empty() == o->ptx.empty()) throw input_error("give the program structure with --cfg or --ptx");
+      const trace_format format = parse_trace_format(o->format);
+      wcet_options options;
+      options.method = parse_wcet_method(o->method);
+      for (const auto& b : o->bounds) {
+        const auto [header, n] = parse_bound(b);
+        options.loop_bounds[header] = n;
+      }
+      const std::string where = o->cfg.empty() ? o->ptx : o->cfg;
+      cfg g = o->cfg.empty() ? cfg_from_ptx(read_text_file(o->ptx, "PTX file"), o->entry, o->ptx)
+                             : parse_cfg_json(read_text_file(o->cfg, "CFG file"), o->cfg);
+      const wcet_program program = prepare_program(std::move(g), where);
+      trace_set traces;
+      for (const auto& t : o->traces) {
+        const bool stdin_ = t == "-";
+        read_trace(stdin_ ? "stdin" : t, read_text_file(stdin_ ? "/dev/stdin" : t, "trace file"), format,
+                   program.ipoints, traces);
+      }
+      if (o->probe_cost == "auto") {
+        options.probe_cost = std::max<std::int64_t>(0, traces.probe_cost);
+      } else {
+        try {
+          std::size_t used = 0;
+          options.probe_cost = std::stoll(o->probe_cost, &used);
+          if (used != o->probe_cost.size() || options.probe_cost < 0) throw std::invalid_argument("");
+        } catch (const std::exception&) {
+          throw input_error("--probe-cost: '" + o->probe_cost + "' is not a number of cycles >= 0 or 'auto'");
+        }
+      }
+      const wcet_report r = analyse_wcet(program, traces, options);
+      if (!o->lp.empty()) {
+        // The solution beside the model, so that a reader can check a solver's answer against both.
+        std::ostringstream head;
+        head << "\\ Z_warp = " << r.z_warp << " by " << r.method << "; tree-based calculation: "
+             << (r.tree ? std::to_string(*r.tree) : std::string("not applicable (IPG not structured)")) << "\n";
+        for (const auto& l : r.problem.loops)
+          head << "\\ loop " << l.name << ": at most " << l.bound << " iterations per entry\n";
+        std::istringstream tree(r.tree_text);
+        for (std::string line; std::getline(tree, line);) head << "\\ tree: " << line << "\n";
+        write_output(o->lp, head.str() + ipet_lp_text(r.problem, program.graph.name), "LP file");
+      }
+      if (!o->dot.empty()) {
+        std::vector<std::string> labels;
+        for (const auto& e : r.observed.edges) labels.push_back(std::to_string(e.wcet) + " x" + std::to_string(e.max_count));
+        write_output(o->dot, ipg_dot(program.ipoints, program.graph.name, labels), "IPG");
+      }
+      if (!o->svg_dir.empty()) {
+        const auto wsts = slice_traces(traces);
+        std::size_t drawn = 0;
+        for (const auto& s : r.concurrency.sm_runs) {
+          if (drawn++ == 64) break;
+          write_file(o->svg_dir, "run" + std::to_string(s.run) + "_sm" + std::to_string(s.sm) + ".svg",
+                     wcet_timeline_svg(s, wsts, program.ipoints.names, program.graph.name));
+        }
+      }
+      if (o->as_json) std::cout << report_json(program, r).dump(2) << '\n';
+      else print_report(program, r, options.probe_cost);
+      return 0;
+    });
+  }
+  add_wcet_collect_command(app, commands);
+}
+
+}  // namespace warpspan::cli

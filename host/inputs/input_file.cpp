@@ -1,0 +1,53 @@
+// Saved kernel inputs (include/warpspan/inputs/input_file.hpp).
+#include "warpspan/inputs/input_file.hpp"
+
+#include <charconv>
+#include <sstream>
+
+#include "warpspan/core/error.hpp"
+
+namespace warpspan::inputs {
+
+std::string format_input(kernel_id kernel, std::uint32_t threads, const std::vector<std::int32_t>& genome) {
+  const kernel_info& k = info(kernel);
+  std::ostringstream out;
+  out << "# warpspan inputs: kernel " << k.name << ", " << threads << " threads, " << k.genes_per_thread
+      << " integers per thread\n";
+  for (std::size_t i = 0; i < genome.size(); ++i)
+    out << genome[i] << ((i + 1) % k.genes_per_thread == 0 ? '\n' : ' ');
+  return out.str();
+}
+
+std::vector<std::int32_t> parse_input(const std::string& text, const std::string& where, kernel_id kernel,
+                                      std::uint32_t threads) {
+  const std::vector<gene_range> ranges = genome_ranges(kernel, threads);
+  const kernel_info& k = info(kernel);
+  std::vector<std::int32_t> out;
+  std::istringstream lines(text);
+  std::string line;
+  for (std::size_t number = 1; std::getline(lines, line); ++number) {
+    if (!line.empty() && line[0] == '#') continue;
+    std::istringstream words(line);
+    std::string word;
+    while (words >> word) {
+      std::int32_t v = 0;
+      const auto [end, ec] = std::from_chars(word.data(), word.data() + word.size(), v);
+      if (ec != std::errc() || end != word.data() + word.size())
+        throw input_error(where + ":" + std::to_string(number) + ": '" + word + "' is not a 32-bit integer");
+      if (out.size() < ranges.size()) {
+        const gene_range r = ranges[out.size()];
+        if (v < r.lo || v > r.hi)
+          throw input_error(where + ":" + std::to_string(number) + ": " + word + " is outside [" + std::to_string(r.lo) +
+                            ", " + std::to_string(r.hi) + "] for integer " + std::to_string(out.size()) + " of " + k.name);
+      }
+      out.push_back(v);
+    }
+  }
+  if (out.size() != ranges.size())
+    throw input_error(where + ": an input for " + k.name + " with " + std::to_string(threads) + " threads has " +
+                      std::to_string(ranges.size()) + " integers (" + std::to_string(k.genes_per_thread) +
+                      " per thread), found " + std::to_string(out.size()));
+  return out;
+}
+
+}  // namespace warpspan::inputs

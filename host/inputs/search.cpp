@@ -1,0 +1,103 @@
+// The three methods of `warpspan inputs` over one fitness backend (include/warpspan/inputs/search.hpp).
+#include "warpspan/inputs/search.hpp"
+
+#include "warpspan/core/error.hpp"
+#include "warpspan/inputs/gpu.hpp"
+
+namespace warpspan::inputs {
+
+namespace {
+constexpr std::uint32_t stream_random = 3;
+}  // namespace
+
+search_method parse_method(const std::string& word) {
+  if (word == "gdivan") return search_method::gdivan;
+  if (word == "random-ga") return search_method::random_ga;
+  if (word == "random") return search_method::random;
+  throw input_error("unknown method '" + word + "' (methods: gdivan, random-ga, random)");
+}
+
+std::string to_string(search_method m) {
+  switch (m) {
+    case search_method::random_ga: return "random-ga";
+    case search_method::random: return "random";
+    case search_method::gdivan: break;
+  }
+  return "gdivan";
+}
+
+fitness_kind parse_fitness(const std::string& word) {
+  if (word == "model") return fitness_kind::model;
+  if (word == "gpu") return fitness_kind::gpu;
+  throw input_error("unknown fitness '" + word + "' (fitness: model, gpu)");
+}
+
+std::string to_string(fitness_kind f) { return f == fitness_kind::gpu ? "gpu" : "model"; }
+
+batch_fitness make_fitness(const search_options& o, thread_pool& pool) {
+  if (o.fitness == fitness_kind::gpu) {
+    return [&o](const std::vector<genome>& batch) {
+      std::vector<double> out;
+      for (const auto& t : cuda_time_inputs(o.kernel, o.threads, batch, o.gpu_repetitions)) out.push_back(t.median_ms);
+      return out;
+    };
+  }
+  return [&o, &pool](const std::vector<genome>& batch) {
+    const auto cycles = model_cycles_batch(o.kernel, o.model, batch, o.threads, pool);
+    return std::vector<double>(cycles.begin(), cycles.end());
+  };
+}
+
+search_result run_search(const search_options& o) {
+  check_threads(o.threads);
+  if (o.ga.evaluations < 1) throw input_error("--evaluations must be at least 1");
+  const auto started = std::chrono::steady_clock::now();
+  thread_pool pool(resolve_threads(o.cpu_threads));
+  const batch_fitness raw = make_fitness(o, pool);
+  const std::vector<gene_range> ranges = genome_ranges(o.kernel, o.threads);
+  search_result result;
+  result.fitness_unit = o.fitness == fitness_kind::gpu ? "ms" : "cycles";
+  switch (o.method) {
+    case search_method::random: {
+      result.trace.started = started;
+      const std::uint64_t batch_size = std::max<std::uint32_t>(1, o.ga.population);
+      for (std::uint64_t done = 0; done < o.ga.evaluations;) {
+        std::vector<genome> batch;
+        for (std::uint64_t k = 0; k < batch_size && done < o.ga.evaluations; ++k, ++done)
+          batch.push_back(random_genome(ranges, o.ga.seed, stream_random, done));
+        result.trace.record(batch, raw(batch));
+      }
+      break;
+    }
+    case search_method::random_ga: {
+      std::vector<genome> initial;
+      for (std::uint64_t i = 0; i < o.ga.population; ++i) initial.push_back(random_genome(ranges, o.ga.seed, stream_random, i));
+      result.trace = run_ga(std::move(initial), ranges, raw, o.ga, started);
+      break;
+    }
+    case search_method::gdivan: {
+      atom_options ao = o.atoms;
+      ao.seed = o.ga.seed;
+      result.atoms = find_atoms(o.kernel, ao);
+      result.atom_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+      const atom_set& atoms = result.atoms;
+      std::vector<genome> initial = initial_population(atoms, o.threads, o.ga.population, o.special, o.ga.seed);
+      const std::vector<gene_range> atom_ranges(initial.front().size(),
+                                                gene_range{0, static_cast<std::int32_t>(atoms.atoms.size() - 1)});
+      const batch_fitness decoded = [&](const std::vector<genome>& batch) {
+        std::vector<genome> inputs;
+        inputs.reserve(batch.size());
+        for (const auto& ids : batch) inputs.push_back(scale(atoms, ids, o.threads, o.kernel));
+        return raw(inputs);
+      };
+      result.trace = run_ga(std::move(initial), atom_ranges, decoded, o.ga, started);
+      result.trace.best = scale(atoms, result.trace.best, o.threads, o.kernel);
+      break;
+    }
+  }
+  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  result.reached_seconds = result.trace.history.empty() ? 0 : result.trace.history.back().seconds;
+  return result;
+}
+
+}  // namespace warpspan::inputs

@@ -1,0 +1,97 @@
+// 002's pipeline end to end (Sec. II, IV-C, V).
+#include "warpspan/wcet/analysis.hpp"
+
+#include <stdexcept>
+
+#include "warpspan/core/error.hpp"
+
+namespace warpspan::wcet {
+
+namespace {
+/// Given bounds beyond this are refused: the ILP's coefficients stay exact in doubles.
+constexpr std::uint64_t max_loop_bound = 1'000'000'000;
+}  // namespace
+
+wcet_program prepare_program(cfg g, const std::string& where) {
+  wcet_program p;
+  p.loops = find_loops(g, where);
+  p.divergent = branch_divergent_edges(g, p.loops);
+  p.ipoints = build_ipg(g, p.loops, p.divergent);
+  p.graph = std::move(g);
+  return p;
+}
+
+wcet_method parse_wcet_method(const std::string& word) {
+  if (word == "auto") return wcet_method::automatic;
+  if (word == "ilp") return wcet_method::ilp;
+  if (word == "tree") return wcet_method::tree;
+  if (word == "enumerate") return wcet_method::enumerate;
+  throw input_error("--method: '" + word + "' is not one of auto, ilp, tree, enumerate");
+}
+
+std::string to_string(wcet_method m) {
+  switch (m) {
+    case wcet_method::ilp: return "ilp";
+    case wcet_method::tree: return "tree";
+    case wcet_method::enumerate: return "enumerate";
+    default: return "auto";
+  }
+}
+
+wcet_report analyse_wcet(const wcet_program& program, const trace_set& traces, const wcet_options& options) {
+  const ipg& graph = program.ipoints;
+  if (traces.records.empty()) throw input_error("the traces hold no records");
+  std::vector<std::optional<std::uint64_t>> given(graph.loops.size());
+  for (const auto& [header, bound] : options.loop_bounds) {
+    if (bound > max_loop_bound)
+      throw input_error("--loop-bound: " + header + "=" + std::to_string(bound) + " is over " +
+                        std::to_string(max_loop_bound));
+    bool found = false;
+    for (std::size_t l = 0; l < graph.loops.size(); ++l)
+      if (graph.loops[l].header_name == header) given[l] = bound, found = true;
+    if (!found)
+      throw input_error("--loop-bound: '" + header + "' is not the header of a loop with an Ipoint in its body");
+  }
+  wcet_report r;
+  const auto wsts = slice_traces(traces);
+  r.observed = observe(wsts, graph, traces, options.probe_cost);
+  for (const auto& g : given) r.bound_measured.push_back(!g);
+  r.problem = make_ipet_problem(graph, r.observed, given);
+  r.tree = tree_wcet(r.problem, &r.tree_text);
+
+  wcet_method method = options.method;
+  if (method == wcet_method::automatic) method = ipet_compiled() ? wcet_method::ilp : wcet_method::tree;
+  if (method == wcet_method::tree && !r.tree) {
+    if (options.method == wcet_method::tree)
+      throw input_error("--method tree: the IPG is not structured (a loop without an Ipoint at its header, or "
+                        "divergent edges taken); use --method ilp or enumerate");
+    method = wcet_method::enumerate;
+  }
+  r.method = to_string(method);
+  if (method == wcet_method::ilp) {
+    const auto sol = solve_ipet(r.problem);
+    r.z_warp = sol.wcet;
+    r.counts = sol.counts;
+    if (r.tree && *r.tree != r.z_warp)
+      throw std::logic_error("tree-based WCET " + std::to_string(*r.tree) + " differs from the ILP's " +
+                             std::to_string(r.z_warp));
+  } else if (method == wcet_method::tree) {
+    r.z_warp = *r.tree;
+  } else {
+    const auto v = enumerate_wcet(r.problem);
+    if (!v) throw input_error("--method enumerate: too many paths to enumerate; use --method ilp");
+    r.z_warp = *v;
+  }
+  r.concurrency = analyse_concurrency(wsts);
+  const auto& c = r.concurrency;
+  // Eq. (1) and (2), in 64 bits or refused.
+  std::int64_t stagger = 0, wave = 0;
+  const auto phi_minus_1 = static_cast<std::int64_t>(c.warps_per_wave > 0 ? c.warps_per_wave - 1 : 0);
+  if (__builtin_add_overflow(r.z_warp, c.jitter, &r.z_dynamic) ||
+      __builtin_mul_overflow(phi_minus_1, c.delta, &stagger) || __builtin_add_overflow(r.z_warp, stagger, &wave) ||
+      __builtin_mul_overflow(static_cast<std::int64_t>(c.waves), wave, &r.z_hybrid))
+    throw input_error("the estimates do not fit 64 bits: are the trace's times in cycles?");
+  return r;
+}
+
+}  // namespace warpspan::wcet

@@ -1,0 +1,342 @@
+// Trace reading, slicing into WSTs and parsing them with the IPG (002 Sec. II-B, V-A).
+#include "warpspan/wcet/trace.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cstring>
+#include <map>
+#include <set>
+#include <sstream>
+#include <unordered_map>
+
+#include "warpspan/core/error.hpp"
+
+namespace warpspan::wcet {
+
+namespace {
+
+constexpr std::string_view binary_magic = "WSWCET01";
+/// Records beyond this are refused (about 4 GiB of memory).
+constexpr std::size_t max_records = std::size_t{1} << 27;
+/// Times beyond 2^62 are refused, so that differences and sums of a few stay in 64 bits (a raw
+/// %clock64 is far below: 2^62 cycles are 70 years at 2 GHz).
+constexpr std::int64_t max_time = std::int64_t{1} << 62;
+
+std::string at(const std::string& path, std::uint64_t line) { return path + ":" + std::to_string(line) + ": "; }
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
+  return s;
+}
+
+template <class T>
+bool parse_int(std::string_view s, T& out, int base = 10) {
+  if (base == 16 && s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) s.remove_prefix(2);
+  if (s.empty()) return false;
+  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), out, base);
+  return ec == std::errc() && end == s.data() + s.size();
+}
+
+std::unordered_map<std::string, ipoint_id> name_index(const ipg& graph) {
+  std::unordered_map<std::string, ipoint_id> m;
+  for (ipoint_id i = 0; i < graph.names.size(); ++i) m.emplace(graph.names[i], i);
+  return m;
+}
+
+void push(trace_set& set, const trace_record& r, const std::string& path) {
+  if (set.records.size() >= max_records)
+    throw input_error(at(path, r.line) + "more than " + std::to_string(max_records) + " trace records");
+  set.records.push_back(r);
+}
+
+void read_text(const std::string& path, std::string_view content, const ipg& graph, trace_set& set,
+               std::uint32_t file) {
+  const auto names = name_index(graph);
+  std::uint64_t line_no = 0;
+  std::size_t pos = 0;
+  while (pos < content.size()) {
+    std::size_t nl = content.find('\n', pos);
+    if (nl == std::string_view::npos) nl = content.size();
+    std::string_view line = content.substr(pos, nl - pos);
+    pos = nl + 1;
+    ++line_no;
+    if (const auto hash = line.find('#'); hash != std::string_view::npos) line = line.substr(0, hash);
+    line = trim(line);
+    if (line.empty()) continue;
+    std::vector<std::string_view> f;
+    std::size_t i = 0;
+    while (i < line.size()) {
+      while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) ++i;
+      const std::size_t start = i;
+      while (i < line.size() && line[i] != ' ' && line[i] != '\t') ++i;
+      if (i > start) f.push_back(line.substr(start, i - start));
+    }
+    if (f.size() != 6)
+      throw input_error(at(path, line_no) + "expected 6 fields 'run sm cta warp ipoint time', found " +
+                        std::to_string(f.size()));
+    trace_record r;
+    r.file = file;
+    r.line = line_no;
+    const char* what[] = {"run", "sm", "cta", "warp"};
+    std::uint64_t* dst[] = {&r.run, &r.sm, &r.cta, &r.warp};
+    for (int k = 0; k < 4; ++k)
+      if (!parse_int(f[static_cast<std::size_t>(k)], *dst[k]))
+        throw input_error(at(path, line_no) + what[k] + " '" + std::string(f[static_cast<std::size_t>(k)]) +
+                          "' is not a non-negative integer");
+    const auto it = names.find(std::string(f[4]));
+    if (it == names.end()) throw input_error(at(path, line_no) + "unknown Ipoint '" + std::string(f[4]) + "'");
+    r.ipoint = it->second;
+    if (!parse_int(f[5], r.time) || r.time < 0 || r.time > max_time)
+      throw input_error(at(path, line_no) + "time '" + std::string(f[5]) + "' is not an integer in 0.." +
+                        std::to_string(max_time));
+    push(set, r, path);
+  }
+}
+
+/// `Issued: PC = 0x0040, Warp = 3, SM = 1, cycle = 1234` (other lines are the simulator's own output).
+void read_gpgpusim(const std::string& path, std::string_view content, const ipg& graph, trace_set& set,
+                   std::uint32_t file, std::uint64_t run) {
+  const auto names = name_index(graph);
+  std::map<std::uint64_t, ipoint_id> by_address;
+  for (ipoint_id i = 0; i < graph.names.size(); ++i) {
+    std::uint64_t a = 0;
+    const std::string& n = graph.names[i];
+    if (n.rfind("0x", 0) == 0 ? parse_int(std::string_view(n), a, 16) : parse_int(std::string_view(n), a))
+      by_address.emplace(a, i);
+  }
+  std::map<std::pair<std::uint64_t, std::uint64_t>, std::pair<std::uint64_t, ipoint_id>> slot;  // instance, last
+  std::uint64_t line_no = 0;
+  std::size_t pos = 0;
+  while (pos < content.size()) {
+    std::size_t nl = content.find('\n', pos);
+    if (nl == std::string_view::npos) nl = content.size();
+    std::string_view line = trim(content.substr(pos, nl - pos));
+    pos = nl + 1;
+    ++line_no;
+    if (line.rfind("Issued:", 0) != 0) continue;
+    line.remove_prefix(7);
+    std::map<std::string, std::string_view> kv;
+    std::size_t i = 0;
+    while (i <= line.size()) {
+      std::size_t comma = line.find(',', i);
+      if (comma == std::string_view::npos) comma = line.size();
+      const std::string_view item = trim(line.substr(i, comma - i));
+      const std::size_t eq = item.find('=');
+      if (eq == std::string_view::npos)
+        throw input_error(at(path, line_no) + "expected 'KEY = VALUE' items, found '" + std::string(item) + "'");
+      kv[std::string(trim(item.substr(0, eq)))] = trim(item.substr(eq + 1));
+      i = comma + 1;
+    }
+    for (const char* key : {"PC", "Warp", "SM", "cycle"})
+      if (!kv.count(key)) throw input_error(at(path, line_no) + "no '" + key + " =' on an Issued line");
+    trace_record r;
+    r.file = file;
+    r.line = line_no;
+    r.run = run;
+    if (!parse_int(kv["Warp"], r.warp) || !parse_int(kv["SM"], r.sm) || !parse_int(kv["cycle"], r.time) || r.time < 0 ||
+        r.time > max_time)
+      throw input_error(at(path, line_no) + "Warp, SM and cycle must be non-negative integers (cycle at most " +
+                        std::to_string(max_time) + ")");
+    const std::string pc(kv["PC"]);
+    if (const auto it = names.find(pc); it != names.end()) {
+      r.ipoint = it->second;
+    } else {
+      std::uint64_t a = 0;
+      const bool ok = pc.rfind("0x", 0) == 0 ? parse_int(std::string_view(pc), a, 16) : parse_int(std::string_view(pc), a);
+      const auto found = ok ? by_address.find(a) : by_address.end();
+      if (found == by_address.end()) throw input_error(at(path, line_no) + "PC " + pc + " is not an Ipoint");
+      r.ipoint = found->second;
+    }
+    // A hardware warp slot runs many warps: one that starts over at s after reaching t is a new warp.
+    auto [it, fresh] = slot.try_emplace({r.sm, r.warp}, std::pair<std::uint64_t, ipoint_id>{0, r.ipoint});
+    if (!fresh) {
+      if (it->second.second == graph.sink && r.ipoint == graph.source) ++it->second.first;
+      it->second.second = r.ipoint;
+    }
+    r.cta = it->second.first;
+    push(set, r, path);
+  }
+}
+
+template <class T>
+T get(std::string_view data, std::size_t& pos, const std::string& path) {
+  if (data.size() - pos < sizeof(T)) throw input_error(path + ": binary trace ends early (byte " + std::to_string(pos) + ")");
+  T v;
+  std::memcpy(&v, data.data() + pos, sizeof(T));
+  pos += sizeof(T);
+  return v;
+}
+
+void read_binary(const std::string& path, std::string_view data, const ipg& graph, trace_set& set, std::uint32_t file) {
+  if (data.substr(0, binary_magic.size()) != binary_magic)
+    throw input_error(path + ": not a warpspan binary trace (no WSWCET01 header)");
+  std::size_t pos = binary_magic.size();
+  const auto cost = get<std::int64_t>(data, pos, path);
+  if (cost >= 0) set.probe_cost = std::max(set.probe_cost, cost);
+  const auto count = get<std::uint32_t>(data, pos, path);
+  if (count > data.size()) throw input_error(path + ": binary trace names more Ipoints than it has bytes");
+  const auto names = name_index(graph);
+  std::vector<std::int64_t> map(count, -1);
+  std::vector<std::string> file_names(count);
+  for (std::uint32_t i = 0; i < count; ++i) {
+    const auto len = get<std::uint32_t>(data, pos, path);
+    if (len > data.size() - pos) throw input_error(path + ": binary trace ends inside an Ipoint name");
+    file_names[i] = std::string(data.substr(pos, len));
+    pos += len;
+    if (const auto it = names.find(file_names[i]); it != names.end()) map[i] = it->second;
+  }
+  const auto records = get<std::uint64_t>(data, pos, path);
+  if (records > (data.size() - pos) / 32) throw input_error(path + ": binary trace holds fewer records than it says");
+  for (std::uint64_t k = 0; k < records; ++k) {
+    trace_record r;
+    r.file = file;
+    r.line = k + 1;
+    r.run = get<std::uint32_t>(data, pos, path);
+    r.sm = get<std::uint32_t>(data, pos, path);
+    r.cta = get<std::uint32_t>(data, pos, path);
+    r.warp = get<std::uint32_t>(data, pos, path);
+    const auto ip = get<std::uint32_t>(data, pos, path);
+    (void)get<std::uint32_t>(data, pos, path);
+    r.time = get<std::int64_t>(data, pos, path);
+    if (ip >= count) throw input_error(at(path, r.line) + "Ipoint index " + std::to_string(ip) + " out of range");
+    if (map[ip] < 0) throw input_error(at(path, r.line) + "unknown Ipoint '" + file_names[ip] + "'");
+    if (r.time < 0 || r.time > max_time) throw input_error(at(path, r.line) + "time out of 0.." + std::to_string(max_time));
+    r.ipoint = static_cast<ipoint_id>(map[ip]);
+    push(set, r, path);
+  }
+}
+
+template <class T>
+void put(std::string& out, T v) {
+  out.append(reinterpret_cast<const char*>(&v), sizeof v);
+}
+
+}  // namespace
+
+trace_format parse_trace_format(std::string_view word) {
+  if (word == "auto") return trace_format::automatic;
+  if (word == "text") return trace_format::text;
+  if (word == "gpgpusim") return trace_format::gpgpusim;
+  if (word == "binary") return trace_format::binary;
+  throw input_error("--trace-format: '" + std::string(word) + "' is not one of auto, text, gpgpusim, binary");
+}
+
+void read_trace(const std::string& path, std::string_view content, trace_format format, const ipg& graph,
+                trace_set& set) {
+  const auto file = static_cast<std::uint32_t>(set.files.size());
+  set.files.push_back(path);
+  if (format == trace_format::automatic)
+    format = content.substr(0, binary_magic.size()) == binary_magic ? trace_format::binary : trace_format::text;
+  if (format != trace_format::binary && content.find('\0') != std::string_view::npos)
+    throw input_error(path + ": binary data in a text trace");
+  switch (format) {
+    case trace_format::text: read_text(path, content, graph, set, file); break;
+    case trace_format::gpgpusim: read_gpgpusim(path, content, graph, set, file, file); break;
+    default: read_binary(path, content, graph, set, file); break;
+  }
+}
+
+std::string binary_trace(const std::vector<std::string>& names, const std::vector<trace_record>& records,
+                         std::int64_t probe_cost) {
+  std::string out(binary_magic);
+  put<std::int64_t>(out, probe_cost);
+  put<std::uint32_t>(out, static_cast<std::uint32_t>(names.size()));
+  for (const auto& n : names) {
+    put<std::uint32_t>(out, static_cast<std::uint32_t>(n.size()));
+    out += n;
+  }
+  put<std::uint64_t>(out, records.size());
+  for (const auto& r : records) {
+    for (std::uint64_t v : {r.run, r.sm, r.cta, r.warp}) put<std::uint32_t>(out, static_cast<std::uint32_t>(v));
+    put<std::uint32_t>(out, r.ipoint);
+    put<std::uint32_t>(out, 0);
+    put<std::int64_t>(out, r.time);
+  }
+  return out;
+}
+
+std::string text_trace(const std::vector<std::string>& names, const std::vector<trace_record>& records,
+                       const std::string& comment) {
+  std::ostringstream out;
+  std::istringstream lines(comment);
+  for (std::string l; std::getline(lines, l);) out << "# " << l << '\n';
+  out << "# run sm cta warp ipoint time\n";
+  for (const auto& r : records)
+    out << r.run << ' ' << r.sm << ' ' << r.cta << ' ' << r.warp << ' ' << names.at(r.ipoint) << ' ' << r.time << '\n';
+  return out.str();
+}
+
+std::vector<wst> slice_traces(const trace_set& set) {
+  std::vector<wst> out;
+  std::map<warp_key, std::size_t> index;
+  for (std::size_t i = 0; i < set.records.size(); ++i) {
+    const auto& r = set.records[i];
+    const warp_key key{r.run, r.sm, r.cta, r.warp};
+    const auto [it, fresh] = index.try_emplace(key, out.size());
+    if (fresh) out.push_back(wst{key, {}, {}, {}});
+    wst& w = out[it->second];
+    if (!w.time.empty() && r.time < w.time.back())
+      throw input_error(at(set.files[r.file], r.line) + "time " + std::to_string(r.time) + " of warp (run " +
+                        std::to_string(r.run) + ", sm " + std::to_string(r.sm) + ", cta " + std::to_string(r.cta) +
+                        ", warp " + std::to_string(r.warp) + ") is before its previous record's " +
+                        std::to_string(w.time.back()));
+    w.ipoints.push_back(r.ipoint);
+    w.time.push_back(r.time);
+    w.index.push_back(i);
+  }
+  return out;
+}
+
+trace_observations observe(const std::vector<wst>& wsts, const ipg& graph, const trace_set& set,
+                           std::int64_t probe_cost) {
+  trace_observations obs;
+  obs.edges.assign(graph.edges.size(), {});
+  obs.loop_bound.assign(graph.loops.size(), 0);
+  obs.loop_entries.assign(graph.loops.size(), 0);
+  std::set<std::uint64_t> runs;
+  const auto where = [&](const wst& w, std::size_t k) {
+    const auto& r = set.records[w.index[k]];
+    return at(set.files[r.file], r.line);
+  };
+  const auto who = [](const wst& w) {
+    return "warp (run " + std::to_string(w.key.run) + ", sm " + std::to_string(w.key.sm) + ", cta " +
+           std::to_string(w.key.cta) + ", warp " + std::to_string(w.key.warp) + ")";
+  };
+  std::vector<std::uint64_t> count(graph.edges.size());
+  std::vector<std::uint64_t> iterations(graph.loops.size());
+  for (const auto& w : wsts) {
+    runs.insert(w.key.run);
+    if (w.ipoints.front() != graph.source)
+      throw input_error(where(w, 0) + who(w) + " starts at Ipoint '" + graph.names[w.ipoints.front()] +
+                        "', not at the entry's '" + graph.names[graph.source] + "'");
+    std::fill(count.begin(), count.end(), 0);
+    std::fill(iterations.begin(), iterations.end(), 0);
+    for (std::size_t k = 1; k < w.ipoints.size(); ++k) {
+      const int e = graph.edge_index(w.ipoints[k - 1], w.ipoints[k]);
+      if (e < 0)
+        throw input_error(where(w, k) + who(w) + " goes from Ipoint '" + graph.names[w.ipoints[k - 1]] + "' to '" +
+                          graph.names[w.ipoints[k]] + "', which no path of the program (with divergent edges) does");
+      const auto& edge = graph.edges[static_cast<std::size_t>(e)];
+      auto& o = obs.edges[static_cast<std::size_t>(e)];
+      o.seen = true;
+      o.wcet = std::max(o.wcet, std::max<std::int64_t>(0, w.time[k] - w.time[k - 1] - probe_cost));
+      ++o.total;
+      o.max_count = std::max(o.max_count, ++count[static_cast<std::size_t>(e)]);
+      for (std::uint32_t l : edge.enters) {
+        iterations[l] = 0;
+        ++obs.loop_entries[l];
+      }
+      for (std::uint32_t l : edge.iterates) obs.loop_bound[l] = std::max(obs.loop_bound[l], ++iterations[l]);
+    }
+    if (w.ipoints.back() != graph.sink)
+      throw input_error(where(w, w.ipoints.size() - 1) + who(w) + " ends at Ipoint '" + graph.names[w.ipoints.back()] +
+                        "', not at the exit's '" + graph.names[graph.sink] + "' (a trace cut short?)");
+    obs.longest_wst = std::max(obs.longest_wst, w.time.back() - w.time.front());
+  }
+  obs.runs = runs.size();
+  obs.warps = wsts.size();
+  return obs;
+}
+
+}  // namespace warpspan::wcet

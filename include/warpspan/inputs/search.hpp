@@ -1,0 +1,100 @@
+// Worst-case input search for GPU kernels (paper 004, GDivAn), in three steps:
+//  1. atoms: the kernel on X = 2, 4, ... threads with recorded hooks; instead of GKLEE's symbolic
+//     execution, the operands of compare hooks are candidate values (input-to-state correspondence,
+//     as CmpLog/Redqueen in fuzzing) and inputs are mutated towards uncovered legs; an input is kept
+//     as an atom when it covers a new (thread, branch, leg) or takes a new path of the X threads;
+//  2. scaling: inputs for N threads as ordered concatenations of atoms, 30 % of the first
+//     population special (the atoms of most instructions and most divergence, repeated);
+//  3. the GA of ga.hpp over atom indices.
+// `random-ga` runs the same GA from random inputs over the raw integers, `random` draws inputs;
+// all three spend the same number of kernel evaluations (004 Table IV, Fig. 5).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "warpspan/inputs/ga.hpp"
+#include "warpspan/inputs/harness.hpp"
+#include "warpspan/inputs/model.hpp"
+
+namespace warpspan::inputs {
+
+enum class search_method { gdivan, random_ga, random };
+enum class fitness_kind { model, gpu };
+
+search_method parse_method(const std::string& word);
+std::string to_string(search_method m);
+fitness_kind parse_fitness(const std::string& word);
+std::string to_string(fitness_kind f);
+
+/// An input for X threads found in step 1, with what it did (004 eq. 1).
+struct atom {
+  genome input;
+  std::uint64_t instructions = 0;  ///< instr_pi: work plus atomics of all X threads
+  double divergence = 0;           ///< brdiv_pi: (distinct thread paths - 1) / (X - 1) x 100
+};
+
+/// Branch coverage reached with X threads (004 Table III).
+struct coverage_level {
+  std::uint32_t threads = 0;
+  std::uint32_t covered = 0;  ///< branch legs covered by some thread
+  std::uint32_t legs = 0;     ///< 2 x branches
+  std::uint64_t runs = 0;     ///< recorded runs spent on this level
+  std::size_t atoms = 0;
+};
+
+struct atom_set {
+  std::uint32_t threads = 0;  ///< X of the atoms used for scaling
+  std::vector<atom> atoms;
+  std::vector<coverage_level> levels;
+  double coverage() const;  ///< of the last level, in [0, 1]
+};
+
+struct atom_options {
+  std::uint32_t max_threads = 8;  ///< X = 2, 4, ... up to this, until every leg is covered
+  std::uint64_t runs = 400;       ///< recorded runs per level
+  std::size_t max_atoms = 64;     ///< atoms kept for a new path only (new legs are always kept)
+  std::uint64_t seed = 1;
+};
+
+/// Step 1 for one kernel. Deterministic for a seed.
+atom_set find_atoms(kernel_id kernel, const atom_options& options);
+
+/// Step 2: the raw input for `threads` threads that concatenates atoms[ids[0]] || atoms[ids[1]] ...
+/// (the last one cut where the genome ends).
+genome scale(const atom_set& atoms, const std::vector<std::int32_t>& ids, std::uint32_t threads, kernel_id kernel);
+
+/// Step 2: the first GA population over atom indices, `special` of it the special individuals.
+std::vector<genome> initial_population(const atom_set& atoms, std::uint32_t threads,
+                                       std::uint32_t population, double special, std::uint64_t seed);
+
+struct search_options {
+  kernel_id kernel = kernel_id::artificial;
+  std::uint32_t threads = 0;
+  search_method method = search_method::gdivan;
+  fitness_kind fitness = fitness_kind::model;
+  model_config model;
+  ga_params ga;               ///< evaluations, seed, population, ... (shared by all methods)
+  double special = 0.30;      ///< share of special individuals (gdivan)
+  atom_options atoms;         ///< seed taken from ga.seed
+  int cpu_threads = 0;        ///< model backend: 0 = all cores
+  int gpu_repetitions = 10;
+};
+
+struct search_result {
+  search_trace trace;          ///< best raw input, history, evaluations
+  atom_set atoms;              ///< gdivan only
+  std::string fitness_unit;    ///< "cycles" (model) or "ms" (gpu)
+  double reached_seconds = 0;  ///< when the best was found
+  double seconds = 0;          ///< the whole search
+  double atom_seconds = 0;
+};
+
+/// Raw-input fitness of a batch for the chosen backend.
+batch_fitness make_fitness(const search_options& options, thread_pool& pool);
+
+search_result run_search(const search_options& options);
+
+}  // namespace warpspan::inputs

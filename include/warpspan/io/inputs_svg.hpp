@@ -1,0 +1,19 @@
+// The best fitness found against kernel evaluations, one line per search method (004 Fig. 5).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "warpspan/inputs/ga.hpp"
+
+namespace warpspan {
+
+struct fitness_curve {
+  std::string label;                          ///< e.g. "gdivan"
+  std::vector<inputs::history_point> points;  ///< improvements of the best
+  std::uint64_t evaluations = 0;              ///< where the line ends
+};
+
+std::string fitness_svg(const std::vector<fitness_curve>& curves, const std::string& unit, const std::string& title);
+
+}  // namespace warpspan

@@ -1,0 +1,60 @@
+// The whole of 002's hybrid analysis in one call: the program (CFG, loops, divergent edges, IPG),
+// the traces (WSTs, observed edge times, loop bounds), Z_warp by IPET (checked against the tree-based
+// calculation where the IPG is structured) and the concurrency models Z_dynamic (eq. 1) and Z_hybrid
+// (eq. 2), compared with the HWMT as in Table II.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "warpspan/wcet/calc.hpp"
+#include "warpspan/wcet/cfg.hpp"
+#include "warpspan/wcet/concurrency.hpp"
+#include "warpspan/wcet/ipg.hpp"
+#include "warpspan/wcet/trace.hpp"
+
+namespace warpspan::wcet {
+
+/// A program ready for its traces: the IPG is built in the order of Sec. IV-C.
+struct wcet_program {
+  cfg graph;
+  loop_forest loops;
+  std::vector<cfg_edge> divergent;
+  ipg ipoints;
+};
+
+/// Loops, divergent edges and the IPG of `g`; an irreducible CFG is an input_error naming `where`.
+wcet_program prepare_program(cfg g, const std::string& where);
+
+enum class wcet_method { automatic, ilp, tree, enumerate };
+wcet_method parse_wcet_method(const std::string& word);
+std::string to_string(wcet_method m);
+
+struct wcet_options {
+  wcet_method method = wcet_method::automatic;
+  std::map<std::string, std::uint64_t> loop_bounds;  ///< by CFG header block: replaces the measured bound
+  std::int64_t probe_cost = 0;                       ///< subtracted from every observed transition
+};
+
+struct wcet_report {
+  trace_observations observed;
+  std::vector<bool> bound_measured;   ///< per IPG loop
+  ipet_problem problem;
+  std::string method;                 ///< the calculation that gave z_warp
+  std::int64_t z_warp = 0;
+  std::optional<std::int64_t> tree;   ///< the tree-based value where the IPG is structured
+  std::string tree_text;              ///< how the tree-based value comes about (tree_wcet's explanation)
+  std::vector<std::uint64_t> counts;  ///< ILP: the worst-case flow per IPG edge
+  concurrency_stats concurrency;
+  std::int64_t z_dynamic = 0;         ///< eq. (1)
+  std::int64_t z_hybrid = 0;          ///< eq. (2)
+};
+
+/// Parses the traces' WSTs with the program's IPG and computes every estimate. A tree-based value
+/// that disagrees with the ILP is a logic_error (a bug, not an input problem).
+wcet_report analyse_wcet(const wcet_program& program, const trace_set& traces, const wcet_options& options);
+
+}  // namespace warpspan::wcet

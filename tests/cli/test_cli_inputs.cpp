@@ -1,0 +1,97 @@
+// `warpspan inputs` as scripts use it: the JSON contract, saved inputs read back, the plot, and bad
+// input giving one line on stderr and exit code 2.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "cli/cli_util.hpp"
+#include "test_util.hpp"
+
+namespace warpspan {
+namespace {
+
+using json = nlohmann::json;
+using test::count_lines;
+using test::run_warpspan;
+using test::scratch;
+
+void expect_one_line_exit_2(const std::string& args, const std::string& needle) {
+  const auto r = run_warpspan(args);
+  EXPECT_EQ(r.code, 2) << args << "\n" << r.err;
+  EXPECT_EQ(count_lines(r.err), 1) << r.err;
+  EXPECT_NE(r.err.find(needle), std::string::npos) << r.err;
+}
+
+TEST(CliInputs, JsonHasTheDocumentedKeys) {
+  const auto r = run_warpspan("inputs --kernel artificial --threads 512 --evaluations 300 --seed 4 --json");
+
+  ASSERT_EQ(r.code, 0) << r.err;
+  const json j = json::parse(r.out);
+  for (const char* key : {"best_fitness", "fitness_unit", "evaluations", "reached_at", "coverage", "method", "seed", "history"})
+    EXPECT_TRUE(j.contains(key)) << key;
+  EXPECT_EQ(j["method"], "gdivan");
+  EXPECT_EQ(j["seed"], 4);
+  EXPECT_EQ(j["fitness_unit"], "cycles");
+  EXPECT_EQ(j["best_fitness"], 2.0 * 8 * 8 * 32);  // 2 blocks x 8 warps x 8 atomics x 32 lanes, sigma_L = 1
+  EXPECT_EQ(j["history"].back()[0], j["reached_at"]);
+  EXPECT_EQ(j["history"].back()[1], j["best_fitness"]);
+}
+
+TEST(CliInputs, SavedInputEvaluatesToTheReportedBest) {
+  const std::string file = scratch(".input");
+
+  const auto search = run_warpspan("inputs --kernel bisect --threads 100 --method random-ga --evaluations 200 --json --save-input " + file);
+  const auto again = run_warpspan("inputs --kernel bisect --threads 100 --eval-input " + file + " --json");
+
+  ASSERT_EQ(search.code, 0) << search.err;
+  ASSERT_EQ(again.code, 0) << again.err;
+  EXPECT_EQ(json::parse(again.out)["best_fitness"], json::parse(search.out)["best_fitness"]);
+}
+
+TEST(CliInputs, CompareRunsThreeMethodsAndDrawsThem) {
+  const std::string dir = scratch("_svg");
+
+  const auto r = run_warpspan("inputs --kernel petri --threads 70 --compare --evaluations 150 --svg-dir " + dir);
+
+  ASSERT_EQ(r.code, 0) << r.err;
+  for (const char* m : {"gdivan", "random-ga", "random"}) EXPECT_NE(r.out.find(m), std::string::npos) << m;
+  std::ifstream svg(dir + "/inputs_petri.svg");
+  const std::string text{std::istreambuf_iterator<char>(svg), {}};
+  EXPECT_NE(text.find("<svg"), std::string::npos);
+  std::size_t lines = 0;
+  for (std::size_t at = 0; (at = text.find("<polyline", at)) != std::string::npos; ++at) ++lines;
+  EXPECT_EQ(lines, 3u);
+  std::filesystem::remove_all(dir);
+}
+
+TEST(CliInputs, BadInputIsOneLineAndExitTwo) {
+  const std::string short_file = scratch(".short");
+  std::ofstream(short_file) << "# two threads of bfs need 16 integers\n1 1 0 0 0 0 0 0\n";
+  const std::string outside = scratch(".outside");
+  std::ofstream(outside) << "42 300\n";
+
+  expect_one_line_exit_2("inputs --kernel lbm", "unknown kernel 'lbm'");
+  expect_one_line_exit_2("inputs --kernel artificial --threads 0", "--threads");
+  expect_one_line_exit_2("inputs --kernel bfs --threads 2 --eval-input " + short_file, "found 8");
+  expect_one_line_exit_2("inputs --kernel artificial --threads 2 --eval-input " + outside, "outside [0, 255]");
+  expect_one_line_exit_2("inputs --kernel artificial --method annealing", "unknown method");
+  expect_one_line_exit_2("inputs --kernel artificial --fitness cpu", "unknown fitness");
+  expect_one_line_exit_2("inputs --kernel artificial --evaluations 0", "--evaluations");
+  expect_one_line_exit_2("inputs", "--kernel is required");
+  expect_one_line_exit_2("inputs --kernel bfs --jobs -1", "--jobs");
+}
+
+TEST(CliInputs, HelpAndList) {
+  const auto help = run_warpspan("inputs --help");
+  const auto list = run_warpspan("inputs --list");
+
+  EXPECT_EQ(help.code, 0);
+  EXPECT_NE(help.out.find("--fitness"), std::string::npos);
+  EXPECT_EQ(list.code, 0);
+  EXPECT_EQ(count_lines(list.out), 4);
+}
+
+}  // namespace
+}  // namespace warpspan

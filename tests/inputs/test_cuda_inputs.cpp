@@ -1,0 +1,66 @@
+// The gpu fitness backend runs the same thread functions as the model: every kernel's output must
+// equal the CPU model's, launch for launch. In the CUDA emulation build these run on the CPU.
+#include <gtest/gtest.h>
+
+#include "test_util.hpp"
+#include "warpspan/inputs/gpu.hpp"
+#include "warpspan/inputs/model.hpp"
+#include "warpspan/inputs/search.hpp"
+
+namespace warpspan::inputs {
+namespace {
+
+class CudaInputs : public ::testing::Test {
+ protected:
+  void SetUp() override { WARPSPAN_REQUIRE_GPU(); }
+};
+
+void expect_same_outputs(kernel_id k, std::uint32_t threads, int inputs) {
+  const auto ranges = genome_ranges(k, threads);
+  std::vector<genome> batch;
+  for (int i = 0; i < inputs; ++i) batch.push_back(random_genome(ranges, 77, 1, static_cast<std::uint64_t>(i)));
+  if (k == kernel_id::artificial) batch.push_back(genome(threads, 42));  // the worst case: atomics on one address
+  if (k == kernel_id::bfs) {  // a chain: one level per node
+    genome chain(ranges.size(), 0);
+    for (std::uint32_t v = 0; v < threads; ++v) chain[std::size_t{v} * info(k).genes_per_thread] = 1, chain[std::size_t{v} * info(k).genes_per_thread + 1] = 1;
+    batch.push_back(chain);
+  }
+
+  const auto gpu = cuda_time_inputs(k, threads, batch, 2);
+
+  ASSERT_EQ(gpu.size(), batch.size());
+  for (std::size_t i = 0; i < batch.size(); ++i) {
+    const model_run cpu = run_model(k, make_model(), batch[i], threads);
+    EXPECT_EQ(gpu[i].output, cpu.output) << info(k).name << " input " << i;
+    EXPECT_EQ(gpu[i].launches, cpu.launches) << info(k).name << " input " << i;
+  }
+}
+
+// Thread counts that are not multiples of the warp or the block.
+TEST_F(CudaInputs, ArtificialMatchesCpu) { expect_same_outputs(kernel_id::artificial, 300, test::gpu_test_size(20, 3)); }
+TEST_F(CudaInputs, BfsMatchesCpu) { expect_same_outputs(kernel_id::bfs, test::gpu_test_size(1000, 70), test::gpu_test_size(20, 3)); }
+TEST_F(CudaInputs, PetriMatchesCpu) { expect_same_outputs(kernel_id::petri, 130, test::gpu_test_size(20, 3)); }
+TEST_F(CudaInputs, BisectMatchesCpu) { expect_same_outputs(kernel_id::bisect, 201, test::gpu_test_size(20, 3)); }
+
+TEST_F(CudaInputs, GpuFitnessSearchSpendsItsEvaluations) {
+  search_options o;
+  o.kernel = kernel_id::artificial;
+  o.threads = 100;
+  o.method = search_method::random_ga;
+  o.fitness = fitness_kind::gpu;
+  o.model = make_model();
+  o.ga.population = 10;
+  o.ga.evaluations = 30;
+  o.ga.patience = 0;
+  o.gpu_repetitions = 2;
+
+  const auto r = run_search(o);
+
+  EXPECT_EQ(r.fitness_unit, "ms");
+  EXPECT_EQ(r.trace.evaluations, 30u);
+  EXPECT_EQ(r.trace.best.size(), 100u);
+  EXPECT_GT(r.trace.best_fitness, 0.0);
+}
+
+}  // namespace
+}  // namespace warpspan::inputs

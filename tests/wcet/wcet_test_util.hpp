@@ -1,0 +1,34 @@
+// Helpers for the wcet tests: CFGs from short text, traces from records.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "warpspan/wcet/analysis.hpp"
+
+namespace warpspan::wcet::test {
+
+/// The CFG of 002 Fig. 1 (our reconstruction): b1 (i1) branches to the loop headed by b2 (i2, body
+/// b3 without an Ipoint) and to b4 (i3); both reach b5 (i4).
+inline const char* fig1_cfg = R"({"name": "fig1", "entry": "b1", "exit": "b5",
+  "blocks": ["b1", "b2", "b3", "b4", "b5"],
+  "edges": [["b1", "b2"], ["b2", "b3"], ["b3", "b2"], ["b2", "b5"], ["b1", "b4"], ["b4", "b5"]],
+  "ipoints": {"b1": "i1", "b2": "i2", "b4": "i3", "b5": "i4"}})";
+
+inline wcet_program program_of(const std::string& json) { return prepare_program(parse_cfg_json(json, "test.json"), "test.json"); }
+
+inline trace_set traces_of(const wcet_program& p, const std::string& text) {
+  trace_set set;
+  read_trace("test.trace", text, trace_format::text, p.ipoints, set);
+  return set;
+}
+
+inline std::string edge_name(const ipg& g, const ipg_edge& e) { return g.names[e.from] + "->" + g.names[e.to]; }
+
+/// The observed WCET of the IPG edge "from->to"; -1 when there is no such edge.
+inline std::int64_t edge_wcet(const wcet_program& p, const wcet_report& r, const std::string& from, const std::string& to) {
+  const int e = p.ipoints.edge_index(p.ipoints.find(from), p.ipoints.find(to));
+  return e < 0 ? -1 : r.observed.edges[static_cast<std::size_t>(e)].wcet;
+}
+
+}  // namespace warpspan::wcet::test
