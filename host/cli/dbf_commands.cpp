@@ -23,6 +23,7 @@
 #include "warpspan/dbf/sweep.hpp"
 #include "warpspan/dbf/task.hpp"
 #include "warpspan/io/dbf_svg.hpp"
+#include "warpspan/io/result_json.hpp"
 #include "warpspan/io/svg.hpp"
 
 namespace warpspan::cli {
@@ -230,15 +231,7 @@ struct dbf_cmd {
   }
 
   dbf_options make_options() {
-    if (block < 32 || block > 1024 || (block & (block - 1)) != 0)
-      throw input_error("--block must be a power of two from 32 to 1024, got " + std::to_string(block));
-    dbf_options o;
-    o.backend = resolve_dbf_backend(parse_dbf_backend(backend));
-    o.threads = resolve_threads(threads, "--threads");
-    o.block = block;
-    if (max_table_mib < 1 || max_table_mib > (std::uint64_t{1} << 40))
-      throw input_error("--max-table-mib must be from 1 to 2^40");
-    o.max_table_bytes = max_table_mib << 20;
+    dbf_options o = make_dbf_options(backend, threads, block, max_table_mib);
     if (o.backend == dbf_backend::cpu_parallel) {
       pool = std::make_unique<thread_pool>(o.threads);  // fewer threads if the OS refuses some
       o.pool = pool.get();
@@ -295,16 +288,6 @@ struct dbf_cmd {
     return out;
   }
 
-  /// The fields every JSON result has (single set, batch line, sweep line).
-  static void verdict_json(json& out, const edf_result& r) {
-    out["schedulable"] = r.schedulable;
-    out["utilization"] = r.u.value;
-    out["utilization_exact"] = r.u.exact;
-    out["t_max"] = optional_json(r.u.t_max);
-    out["checked_to"] = optional_json(r.limit);
-    out["first_violation"] = optional_json(r.first_violation);
-  }
-
   json single_json(const task_set& set, const set_analysis& sa, const std::vector<std::uint64_t>& points,
                    double elapsed_s, const std::string& backend_name) const {
     const edf_result& r = sa.result;
@@ -321,7 +304,7 @@ struct dbf_cmd {
                        {"dbf_at", at_json(points, [&](std::uint64_t t) { return c.at_checked(t); })}});
     }
     json out = json::object();
-    verdict_json(out, r);
+    edf_verdict_json(out, r);
     out["hyperperiod"] = optional_json(r.u.hyperperiod);
     out["elapsed_s"] = elapsed_s;
     out["backend"] = backend_name;
@@ -505,7 +488,7 @@ struct dbf_cmd {
           schedulable += r.schedulable ? 1 : 0;
           if (as_json) {
             json line{{"set", it.label}, {"path", it.path}};
-            verdict_json(line, r);
+            edf_verdict_json(line, r);
             std::cout << line.dump() << '\n';
           } else {
             std::cout << padded(it.label, label_width) << "  U "
@@ -623,7 +606,7 @@ struct dbf_cmd {
             if (!r)
               line["error"] = it.error;
             else
-              verdict_json(line, *r);
+              edf_verdict_json(line, *r);
             std::cout << line.dump() << '\n';
           } else {
             std::cout << spec.kind << " x " << std::fixed << std::setprecision(4) << it.factor << std::defaultfloat;

@@ -23,6 +23,7 @@
 #include "warpspan/exact/ilp.hpp"
 #include "warpspan/exact/interval.hpp"
 #include "warpspan/exact/search.hpp"
+#include "warpspan/io/result_json.hpp"
 #include "warpspan/io/svg.hpp"
 #include "warpspan/makespan/bounds.hpp"
 #include "warpspan/makespan/estimate.hpp"
@@ -107,16 +108,9 @@ struct problem_options {
   bool has_sm() const { return !sm.empty() || given(sm_opt) || !sigma.empty() || given(sigma_opt); }
 
   sm_config make_sm() const {
-    sm_config cfg;
-    if (!sm.empty() || given(sm_opt)) {
-      cfg = load_sm(sm);
-    } else {
-      cfg.name = "custom";
-      if (sigma.empty() && !given(sigma_opt)) throw input_error("give --sigma (e.g. --sigma L=1,C=4) or --sm NAME");
-    }
-    if (!sigma.empty() || given(sigma_opt)) apply_sigma_overrides(cfg, sigma);
-    if (schedulers >= 0) cfg.schedulers = schedulers;
-    return cfg;
+    const bool has_sm = !sm.empty() || given(sm_opt), has_sigma = !sigma.empty() || given(sigma_opt);
+    return sm_from_options(has_sm ? std::optional(sm) : std::nullopt, has_sigma ? std::optional(sigma) : std::nullopt,
+                           schedulers);
   }
 
   ptx_options make_ptx_options() const {
@@ -185,26 +179,6 @@ std::string join(const std::vector<int>& v) {
   return os.str();
 }
 
-std::optional<initial_kind> parse_init(const std::string& s) {
-  if (s == "mix") return std::nullopt;
-  if (s == "rr") return initial_kind::round_robin;
-  if (s == "fp") return initial_kind::fixed_priority;
-  if (s == "mpwf") return initial_kind::most_pending;
-  if (s == "random") return initial_kind::random;
-  throw input_error("--init: unknown kind '" + s + "' (expected rr, fp, mpwf, random or mix)");
-}
-
-json problem_json(const problem& prob) {
-  json sigma = json::object();
-  for (int u = 0; u < unit_count; ++u)
-    if (prob.sm.sigma[u] > 0) sigma[std::string(1, unit_letters[u])] = prob.sm.sigma[u];
-  return {{"warps", prob.warps},
-          {"kernel", to_run_length(prob.kernel)},
-          {"instructions", prob.instructions()},
-          {"sigma", sigma},
-          {"schedulers", prob.sm.schedulers}};
-}
-
 // ------------------------------------------------------------------------------------ estimate
 struct estimate_cmd {
   problem_options po;
@@ -262,7 +236,7 @@ struct estimate_cmd {
     const auto since_start = [&] { return std::chrono::duration<double>(clock_type::now() - t_start).count(); };
     install_interrupt_handlers();
     if (sub->count("--validate") && eo.validate == 0) eo.validate = 8;
-    eo.init = parse_init(init);
+    eo.init = parse_initial_kind(init);
     eo.backend = parse_backend(backend);
     if (seconds < 0 || !std::isfinite(seconds)) throw input_error("--seconds must be 0 or more");
     if (exact_seconds < 0 || !std::isfinite(exact_seconds)) throw input_error("--exact-seconds must be 0 or more");
@@ -410,7 +384,7 @@ struct build_cmd {
     if (!str.empty()) {
       s = parse_warp_string(prob, str);
     } else {
-      const auto kind = parse_init(init.empty() ? "rr" : init);
+      const auto kind = parse_initial_kind(init.empty() ? "rr" : init);
       if (!kind || *kind == initial_kind::random) throw input_error("--init: use rr, fp or mpwf with build");
       s = initial_string(prob.view(), *kind, 1, 0);
     }
@@ -640,33 +614,11 @@ struct bound_cmd {
                             std::fflush(stderr);
                           });
       if (show) std::fprintf(stderr, "\r%70s\r", "");
-      json per_t = json::array(), unfinished = json::array();
-      for (const t_run& run : runs) {
-        json e{{"y", run.y}, {"complete", run.complete}, {"lower", run.lower}, {"upper", run.upper}};
-        if (run.complete) {
-          t.push_back(run.lower);
-        } else {
-          e["started"] = run.started;
-          e["stop_reason"] = run.stop_reason;
-          unfinished.push_back(run.y);
-          if (!out.contains("stopped_at")) {
-            out["stopped_at"] = run.y;
-            out["stop_reason"] = "T(" + std::to_string(run.y) + "): " + run.stop_reason;
-          }
-        }
-        per_t.push_back(e);
-      }
       was_interrupted = interrupted();
-      out["T"] = per_t;
-      out["unfinished"] = unfinished;
+      t_runs_json(out, prob, runs);
       out["interrupted"] = was_interrupted;
-      out["exact_T"] = t;
-      // Only exact T(y) make the estimate safe; without T(1) there is none (the pessimistic bound stands).
-      if (!t.empty()) {
-        tractable = tractable_estimate(prob.warps, t);
-        out["tractable"] = tractable.first;
-        out["tractable_y"] = tractable.second;
-      }
+      t = out["exact_T"].get<std::vector<std::uint32_t>>();
+      if (!t.empty()) tractable = {out["tractable"].get<std::uint64_t>(), out["tractable_y"].get<std::uint32_t>()};
     }
     const int code = was_interrupted ? interrupted_exit_code : 0;
     if (as_json) {

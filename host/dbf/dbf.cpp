@@ -178,6 +178,19 @@ std::string to_string(dbf_backend b) {
   return "?";
 }
 
+dbf_options make_dbf_options(std::string_view backend, long long threads, unsigned block, std::uint64_t max_table_mib) {
+  if (block < 32 || block > 1024 || (block & (block - 1)) != 0)
+    throw input_error("--block must be a power of two from 32 to 1024, got " + std::to_string(block));
+  dbf_options o;
+  o.backend = resolve_dbf_backend(parse_dbf_backend(backend));
+  o.threads = resolve_threads(threads, "--threads");
+  o.block = block;
+  if (max_table_mib < 1 || max_table_mib > (std::uint64_t{1} << 40))
+    throw input_error("--max-table-mib must be from 1 to 2^40");
+  o.max_table_bytes = max_table_mib << 20;
+  return o;
+}
+
 dbf_backend resolve_dbf_backend(dbf_backend requested) {
   if (requested == dbf_backend::automatic)
     return cuda_device_count() > 0 ? dbf_backend::cuda_sm : dbf_backend::cpu_parallel;

@@ -17,6 +17,15 @@ std::string to_string(initial_kind k) {
   return "?";
 }
 
+std::optional<initial_kind> parse_initial_kind(std::string_view word) {
+  if (word == "mix") return std::nullopt;
+  if (word == "rr") return initial_kind::round_robin;
+  if (word == "fp") return initial_kind::fixed_priority;
+  if (word == "mpwf") return initial_kind::most_pending;
+  if (word == "random") return initial_kind::random;
+  throw input_error("--init: unknown kind '" + std::string(word) + "' (expected rr, fp, mpwf, random or mix)");
+}
+
 std::vector<std::uint16_t> round_robin_string(const problem_view& p) {
   std::vector<std::uint16_t> s;
   s.reserve(p.length);

@@ -257,4 +257,18 @@ sm_config load_sm(std::string_view name_or_file) {
                     "; also e.g. 'fermi', 'sm_35', '9.0') nor an existing JSON file");
 }
 
+sm_config sm_from_options(const std::optional<std::string>& sm, const std::optional<std::string>& sigma,
+                          int schedulers) {
+  sm_config cfg;
+  if (sm) {
+    cfg = load_sm(*sm);
+  } else {
+    cfg.name = "custom";
+    if (!sigma) throw input_error("give --sigma (e.g. --sigma L=1,C=4) or --sm NAME");
+  }
+  if (sigma) apply_sigma_overrides(cfg, *sigma);
+  if (schedulers >= 0) cfg.schedulers = schedulers;
+  return cfg;
+}
+
 }  // namespace warpspan

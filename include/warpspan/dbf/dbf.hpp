@@ -98,6 +98,10 @@ struct dbf_options {
   bool keep_cells = false;         ///< return the whole table (tests)
 };
 
+/// The options of `dbf` as given (--backend, --threads, --block, --max-table-mib), checked and
+/// resolved (input_error naming the option); a cpu-parallel caller may add a thread_pool it keeps.
+dbf_options make_dbf_options(std::string_view backend, long long threads, unsigned block, std::uint64_t max_table_mib);
+
 /// Bytes the table of `g` needs (cells and the running minimum); input_error (naming the task and
 /// the bytes needed) when over memory_budget_bytes(options.max_table_bytes), checked before
 /// anything is allocated.

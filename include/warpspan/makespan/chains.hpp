@@ -6,7 +6,9 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "warpspan/core/macros.hpp"
@@ -111,6 +113,9 @@ WARPSPAN_HD_INLINE void copy_working_state(const problem_view& p, const To& to, 
 /// How a chain's first string is made (000 VI).
 enum class initial_kind { round_robin, fixed_priority, most_pending, random };
 std::string to_string(initial_kind k);
+/// `--init`: rr, fp, mpwf, random, or mix (nullopt: the kinds in turn across chains); anything else
+/// is an input_error.
+std::optional<initial_kind> parse_initial_kind(std::string_view word);
 
 /// 1, 2, ..., W repeated I times (000 VI-A).
 std::vector<std::uint16_t> round_robin_string(const problem_view& p);

@@ -2,6 +2,7 @@
 // JSON format they use (a user may give a file of the same form).
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -25,5 +26,11 @@ sm_config parse_sm_json(std::string_view text, std::string_view where);
 /// documented in data/sm/README.md) or a path to a JSON file. Throws input_error listing the
 /// known names when neither matches.
 sm_config load_sm(std::string_view name_or_file);
+
+/// The SM of a makespan analysis as the command line (--sm, --sigma, --schedulers) and the Python
+/// module choose it: the preset or file `sm` when given, then the `sigma` overrides ("L=1,C=4"),
+/// then `schedulers` when >= 0. Neither sm nor sigma is an input_error.
+sm_config sm_from_options(const std::optional<std::string>& sm, const std::optional<std::string>& sigma,
+                          int schedulers = -1);
 
 }  // namespace warpspan

@@ -1,0 +1,37 @@
+// Pieces of the results' JSON shared by the command line (--json) and the Python module (whose
+// result attributes carry the same keys).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <nlohmann/json.hpp>
+#include <vector>
+
+#include "warpspan/dbf/edf.hpp"
+#include "warpspan/exact/interval.hpp"
+#include "warpspan/makespan/problem.hpp"
+
+namespace warpspan {
+
+/// {"warps", "kernel" (normalised, run-length), "instructions", "sigma" {letter: sigma}, "schedulers"}.
+nlohmann::json problem_json(const problem& prob);
+
+/// The exact T(y) of `bound --exact-up-to`: "T" (per y: complete, lower, upper; an unfinished one
+/// also started and stop_reason), "unfinished", "exact_T", the first unfinished as "stopped_at" and
+/// "stop_reason", and, when T(1) is exact, "tractable" and "tractable_y". Added to `out`.
+void t_runs_json(nlohmann::json& out, const problem& prob, const std::vector<t_run>& runs);
+
+/// The verdict of an EDF test: schedulable, utilization, utilization_exact, t_max, checked_to,
+/// first_violation (null when none), added to `out` in that order (nlohmann::json or ordered_json).
+template <class Json>
+void edf_verdict_json(Json& out, const edf_result& r) {
+  const auto optional = [](const std::optional<std::uint64_t>& v) { return v ? Json(*v) : Json(nullptr); };
+  out["schedulable"] = r.schedulable;
+  out["utilization"] = r.u.value;
+  out["utilization_exact"] = r.u.exact;
+  out["t_max"] = optional(r.u.t_max);
+  out["checked_to"] = optional(r.limit);
+  out["first_violation"] = optional(r.first_violation);
+}
+
+}  // namespace warpspan

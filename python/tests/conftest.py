@@ -1,0 +1,34 @@
+"""Shared helpers: the CLI binary of the same build (WARPSPAN_BINARY, set by ctest) and data/."""
+import json
+import os
+import shlex
+import subprocess
+from pathlib import Path
+
+import pytest
+
+SOURCE_DIR = Path(os.environ.get("WARPSPAN_SOURCE_DIR", Path(__file__).resolve().parents[2]))
+BINARY = os.environ.get("WARPSPAN_BINARY", str(SOURCE_DIR / "build" / "warpspan"))
+
+
+def data(*parts):
+    return str(SOURCE_DIR.joinpath("data", *parts))
+
+
+def cli(args, expect=0):
+    """Runs `warpspan ARGS`; returns (exit code, stdout, stderr)."""
+    argv = [BINARY] + (shlex.split(args) if isinstance(args, str) else list(args))
+    p = subprocess.run(argv, capture_output=True, text=True, timeout=300)
+    if expect is not None:
+        assert p.returncode == expect, f"{argv}: exit {p.returncode}\n{p.stderr}"
+    return p.returncode, p.stdout, p.stderr
+
+
+def cli_json(args):
+    return json.loads(cli(args)[1])
+
+
+@pytest.fixture(scope="session", autouse=True)
+def binary_present():
+    if not os.access(BINARY, os.X_OK):
+        pytest.fail(f"no warpspan binary at {BINARY} (set WARPSPAN_BINARY or build first)")

@@ -1,0 +1,69 @@
+"""Bad input raises warpspan.InputError (a ValueError) with the CLI's message."""
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+import warpspan
+from conftest import cli, data
+
+
+def cli_message(args):
+    code, _, err = cli(args, expect=2)
+    assert err.startswith("warpspan: ")
+    return err[len("warpspan: "):].strip().removesuffix(" (see warpspan --help)")  # CLI11's parse errors
+
+
+@pytest.mark.parametrize("call, args", [
+    (lambda: warpspan.bound("5L9X", 4, "L=1,C=4"), "bound --kernel 5L9X --warps 4 --sigma L=1,C=4"),
+    (lambda: warpspan.bound("LC", 4), "bound --kernel LC --warps 4"),
+    (lambda: warpspan.bound("LC", 0, "L=1,C=4"), "bound --kernel LC --warps 0 --sigma L=1,C=4"),
+    (lambda: warpspan.bound("LC", 4, "L=1,Q=4"), "bound --kernel LC --warps 4 --sigma L=1,Q=4"),
+    (lambda: warpspan.bound("LC", 4, sm="nosuch"), "bound --kernel LC --warps 4 --sm nosuch"),
+    (lambda: warpspan.build("LCL", 2, "L=1,C=1", "1 2 2"), "build --kernel LCL --warps 2 --sigma L=1,C=1 --string '1 2 2'"),
+    (lambda: warpspan.estimate("LC", 4, "L=1,C=1", init="zz"), "estimate --kernel LC --warps 4 --sigma L=1,C=1 --init zz"),
+    (lambda: warpspan.estimate("LC", 4, "L=1,C=1", chains=-1), "estimate --kernel LC --warps 4 --sigma L=1,C=1 --chains -1"),
+    (lambda: warpspan.exact("LC", 4, "L=1,C=1", method="magic"), "exact --kernel LC --warps 4 --sigma L=1,C=1 --method magic"),
+    (lambda: warpspan.dbf("/nonexistent.json"), "dbf /nonexistent.json"),
+    (lambda: warpspan.dbf(data("tasks", "fig2_example.json"), backend="gpu"),
+     "dbf " + data("tasks", "fig2_example.json") + " --backend gpu"),
+    (lambda: warpspan.kernel_from_ptx("/nonexistent.ptx"), "kernel --ptx /nonexistent.ptx"),
+])
+def test_same_message_as_cli(call, args):
+    with pytest.raises(warpspan.InputError) as e:
+        call()
+    assert str(e.value) == cli_message(args)
+    assert isinstance(e.value, ValueError)
+
+
+def test_invalid_task_dict():
+    bad = {"tasks": [{"name": "t", "period": 10, "vertices": [], "edges": []}]}
+    with pytest.raises(warpspan.InputError, match="t"):
+        warpspan.dbf(bad)
+    with pytest.raises(warpspan.InputError, match=r"taskset\[1\]"):
+        warpspan.dbf_batch([data("tasks", "fig2_example.json"), bad])
+    with pytest.raises(TypeError):
+        warpspan.dbf(42)
+
+
+def test_ctrl_c_interrupts_a_long_estimate():
+    """SIGINT during a long estimate: KeyboardInterrupt within a fraction of a second."""
+    script = (
+        "import time, warpspan\n"
+        "print('start', flush=True)\n"
+        "t = time.time()\n"
+        "try:\n"
+        "    warpspan.estimate('5L9C2L9C', 32, 'L=1,C=4', iterations=10**9, threads=1, exact_seconds=0)\n"
+        "except KeyboardInterrupt:\n"
+        "    print('interrupted %.2f' % (time.time() - t), flush=True)\n")
+    p = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True, env=os.environ)
+    assert p.stdout.readline().strip() == "start"
+    time.sleep(1.0)
+    sent = time.time()
+    p.send_signal(signal.SIGINT)
+    out, _ = p.communicate(timeout=30)
+    assert out.startswith("interrupted"), out
+    assert time.time() - sent < 10

@@ -1,0 +1,95 @@
+"""The makespan functions give the CLI's answers (paper 000's figures and Voronoi)."""
+import numpy as np
+import pytest
+
+import warpspan
+from conftest import cli_json, data
+
+VORONOI = "5L9C2L9C"
+
+
+def test_build_reproduces_fig5():
+    r = warpspan.build("LCL", 4, "L=1,C=1", "1 1 2 2 3 3 1 2 3 4 4 4")
+    assert r.makespan == 9
+    c = cli_json('build --kernel LCL --warps 4 --sigma L=1,C=1 --json --string "1 1 2 2 3 3 1 2 3 4 4 4"')
+    assert r.makespan == c["makespan"]
+    assert r.string.tolist() == c["string"]
+    assert r.warp_cycle_string.tolist() == c["warp_cycle_string"]
+    assert r.upper_bound == c["upper_bound"]
+    assert r.cycles.shape == (4, 3)
+    assert r.cycles.max() == 9
+    # a sequence of ints works as well as the text
+    assert warpspan.build("LCL", 4, "L=1,C=1", [1, 1, 2, 2, 3, 3, 1, 2, 3, 4, 4, 4]).makespan == 9
+
+
+@pytest.mark.parametrize("init", ["rr", "fp", "mpwf"])
+def test_build_constructed_strings_match_cli(init):
+    r = warpspan.build(VORONOI, 8, "L=1,C=4", init=init)
+    c = cli_json(f"build --kernel {VORONOI} --warps 8 --sigma L=1,C=4 --init {init} --json")
+    assert (r.makespan, r.string.tolist()) == (c["makespan"], c["string"])
+
+
+def test_bound_of_voronoi_is_184():
+    r = warpspan.bound(VORONOI, 16, "L=1,C=4")
+    assert r.pessimistic == 184
+    assert r.pessimistic == cli_json(f"bound --kernel {VORONOI} --warps 16 --sigma L=1,C=4 --json")["pessimistic"]
+    assert r.problem["kernel"] == VORONOI and r.problem["sigma"] == {"L": 1, "C": 4}
+
+
+def test_bound_tractable_matches_cli():
+    r = warpspan.bound(VORONOI, 6, "L=1,C=4", exact_up_to=3)
+    c = cli_json(f"bound --kernel {VORONOI} --warps 6 --sigma L=1,C=4 --exact-up-to 3 --json")
+    assert (r.tractable, r.tractable_y, r.exact_T.tolist()) == (c["tractable"], c["tractable_y"], c["exact_T"])
+
+
+def test_exact_voronoi_w4_is_45():
+    r = warpspan.exact(VORONOI, 4, "L=1,C=4")
+    c = cli_json(f"exact --kernel {VORONOI} --warps 4 --sigma L=1,C=4 --json --quiet")
+    assert r.complete and r.makespan == 45 == c["makespan"]
+    assert (r.lower, r.upper, r.pessimistic) == (c["lower"], c["upper"], c["pessimistic"])
+    # the witness builds to the makespan
+    assert warpspan.build(VORONOI, 4, "L=1,C=4", r.best_string).makespan == 45
+    assert r.cycles.shape == (4, r.problem["instructions"])
+
+
+def test_estimate_matches_cli_seed_for_seed():
+    args = dict(chains=4, iterations=3000, seed=7, threads=1, backend="cpu", exact_seconds=0)
+    r = warpspan.estimate(VORONOI, 16, "L=1,C=4", **args)
+    c = cli_json(f"estimate --kernel {VORONOI} --warps 16 --sigma L=1,C=4 --chains 4 --iterations 3000 --seed 7 "
+                 "--threads 1 --backend cpu --exact-seconds 0 --json --quiet")
+    assert r.best_makespan == c["best_makespan"]
+    assert r.best_string.tolist() == c["best_string"]
+    assert r.warp_cycle_string.tolist() == c["warp_cycle_string"]
+    assert r.upper_bound == c["upper_bound"] == 184
+    assert r.envelope.ndim == 2 and r.envelope.shape[1] == 2
+    assert r.envelope[-1, 1] == r.best_makespan
+    assert r.proven is None
+    assert (r.safe_upper_bound, r.safe_upper_bound_from) == (c["safe_upper_bound"], c["safe_upper_bound_from"])
+    d = r.to_dict()
+    assert isinstance(d["envelope"], list) and d["best_makespan"] == r.best_makespan
+
+
+def test_estimate_proves_an_interval():
+    r = warpspan.estimate(VORONOI, 8, "L=1,C=4", chains=4, iterations=2000, threads=1, exact_seconds=1)
+    assert r.proven["lower"] <= r.best_makespan <= r.proven["upper"]
+    assert r.safe_upper_bound == min(r.proven["upper"], r.upper_bound)
+
+
+def test_sm_presets_and_sm_option():
+    presets = warpspan.sm_presets()
+    names = {p["name"] if "name" in p else n for n, p in presets.items()}
+    assert "fermi-2.0" in presets, names
+    assert len(presets) == len(cli_json("sm --json"))
+    r = warpspan.bound(VORONOI, 16, sm="fermi-2.0")
+    assert r.pessimistic == cli_json(f"bound --kernel {VORONOI} --warps 16 --sm fermi-2.0 --json")["pessimistic"]
+
+
+def test_kernel_from_ptx_is_voronoi():
+    k = warpspan.kernel_from_ptx(data("kernels", "voronoi_fig11.ptx"))
+    c = cli_json(f"kernel --ptx {data('kernels', 'voronoi_fig11.ptx')} --json")
+    assert str(k) == k.kernel == c["kernel"] == VORONOI
+    assert k.entry == c["entry"] and k.stop_reason == c["stop_reason"]
+    assert warpspan.bound(k, 16, "L=1,C=4").pessimistic == 184
+    two = warpspan.kernel_from_ptx(data("kernels", "voronoi_fig11.ptx"), loops=2)
+    c2 = cli_json(f"kernel --ptx {data('kernels', 'voronoi_fig11.ptx')} --ptx-loops 2 --json")
+    assert two.kernel == c2["kernel"]

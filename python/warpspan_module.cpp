@@ -1,0 +1,523 @@
+// warpspan._core: the library behind the command line, for Python (python/warpspan/__init__.py wraps
+// it). Every function takes the CLI's options under the same names and defaults and returns a dict
+// with the keys of the CLI's --json output; arrays (envelope, strings, schedules, dbf values) are
+// numpy arrays. Long work runs with the GIL released on a worker thread while the calling thread
+// checks for Ctrl-C (PyErr_CheckSignals) and turns it into request_interrupt().
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <future>
+#include <memory>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "warpspan/core/backend.hpp"
+#include "warpspan/core/error.hpp"
+#include "warpspan/core/interrupt.hpp"
+#include "warpspan/core/resources.hpp"
+#include "warpspan/dbf/dbf.hpp"
+#include "warpspan/dbf/edf.hpp"
+#include "warpspan/dbf/task.hpp"
+#include "warpspan/exact/ilp.hpp"
+#include "warpspan/exact/interval.hpp"
+#include "warpspan/exact/search.hpp"
+#include "warpspan/io/result_json.hpp"
+#include "warpspan/makespan/bounds.hpp"
+#include "warpspan/makespan/estimate.hpp"
+#include "warpspan/makespan/schedule_table.hpp"
+#include "warpspan/sm/presets.hpp"
+#include "warpspan/sm/ptx.hpp"
+
+namespace py = pybind11;
+using namespace warpspan;
+
+namespace {
+
+/// Runs `work` on a worker thread with the GIL released; every 50 ms the caller checks Python's
+/// signals, and a KeyboardInterrupt sets the library's interrupt flag (the analyses poll it) and
+/// is raised once the work has stopped.
+template <class F>
+auto interruptible(F work) -> decltype(work()) {
+  using R = decltype(work());
+  clear_interrupt();
+  std::packaged_task<R()> task(std::move(work));
+  std::future<R> result = task.get_future();
+  bool signalled = false;
+  {
+    py::gil_scoped_release release;
+    std::thread worker(std::move(task));
+    while (result.wait_for(std::chrono::milliseconds(50)) != std::future_status::ready) {
+      py::gil_scoped_acquire acquire;
+      if (!signalled && PyErr_CheckSignals() != 0) {
+        signalled = true;  // the exception stays set in this thread until raised below
+        request_interrupt();
+      }
+    }
+    worker.join();
+  }
+  clear_interrupt();
+  if (signalled) throw py::error_already_set();
+  return result.get();  // rethrows what the work threw
+}
+
+template <class T>
+py::array_t<T> array(const std::vector<T>& v) {
+  return py::array_t<T>(static_cast<py::ssize_t>(v.size()), v.data());
+}
+
+py::array_t<std::int64_t> one_based(const std::vector<std::uint16_t>& s) {
+  py::array_t<std::int64_t> out(static_cast<py::ssize_t>(s.size()));
+  auto m = out.mutable_unchecked<1>();
+  for (std::size_t k = 0; k < s.size(); ++k) m(static_cast<py::ssize_t>(k)) = s[k] + 1;
+  return out;
+}
+
+py::object optional_int(const std::optional<std::uint64_t>& v) { return v ? py::object(py::int_(*v)) : py::none(); }
+
+/// JSON (the pieces shared with the CLI's --json, io/result_json.hpp) as Python objects.
+py::object to_py(const nlohmann::json& j) {
+  switch (j.type()) {
+    case nlohmann::json::value_t::null: return py::none();
+    case nlohmann::json::value_t::boolean: return py::bool_(j.get<bool>());
+    case nlohmann::json::value_t::number_integer: return py::int_(j.get<std::int64_t>());
+    case nlohmann::json::value_t::number_unsigned: return py::int_(j.get<std::uint64_t>());
+    case nlohmann::json::value_t::number_float: return py::float_(j.get<double>());
+    case nlohmann::json::value_t::string: return py::str(j.get<std::string>());
+    case nlohmann::json::value_t::array: {
+      py::list out;
+      for (const auto& v : j) out.append(to_py(v));
+      return out;
+    }
+    case nlohmann::json::value_t::object: {
+      py::dict out;
+      for (const auto& [k, v] : j.items()) out[py::str(k)] = to_py(v);
+      return out;
+    }
+    default: return py::none();  // binary and discarded values do not occur
+  }
+}
+
+py::dict to_dict(const nlohmann::json& j) { return to_py(j).cast<py::dict>(); }
+
+// ---------------------------------------------------------------------------------- makespan
+/// What the makespan functions share: kernel, warps and the SM (as --kernel, --warps, --sm, --sigma,
+/// --schedulers).
+problem make(const std::string& kernel, std::int64_t warps, const std::optional<std::string>& sigma,
+             const std::optional<std::string>& sm, int schedulers) {
+  const normalized_sm norm = normalize(sm_from_options(sm, sigma, schedulers));
+  return make_problem(normalize_kernel(parse_kernel_string(kernel), norm), norm, warps);
+}
+
+py::dict problem_dict(const problem& prob) { return to_dict(problem_json(prob)); }
+
+/// The schedule of a string: per warp and instruction the cycle (W x I, 1-based), the warp cycle
+/// string and the paper's table.
+void schedule_fields(py::dict& d, const problem& prob, const built_schedule& b) {
+  py::array_t<std::uint32_t> cycles(std::vector<py::ssize_t>{static_cast<py::ssize_t>(prob.warps),
+                                                             static_cast<py::ssize_t>(prob.instructions())});
+  std::copy(b.cycle.begin(), b.cycle.end(), cycles.mutable_data());
+  d["cycles"] = cycles;
+  d["warp_cycle_string"] = array(b.warp_cycle);
+  d["table"] = render_table(prob, b);
+}
+
+void not_negative(double v, const char* option) {
+  if (v < 0 || !std::isfinite(v)) throw input_error(std::string(option) + " must be 0 or more");
+}
+
+py::dict estimate(const std::string& kernel, std::int64_t warps, const std::optional<std::string>& sigma,
+                  const std::optional<std::string>& sm, int schedulers, std::uint32_t chains, std::uint64_t iterations,
+                  double seconds, std::uint64_t seed, double t0, std::uint32_t reach, const std::string& init,
+                  const std::string& backend, int threads, std::uint32_t validate, double exact_seconds) {
+  estimate_options eo;
+  eo.chains = chains;
+  eo.iterations = iterations;
+  eo.seed = seed;
+  eo.t0 = t0;
+  eo.reach = reach;
+  eo.threads = threads;
+  eo.validate = validate;
+  eo.init = parse_initial_kind(init);
+  eo.backend = parse_backend(backend);
+  not_negative(seconds, "--seconds");
+  not_negative(exact_seconds, "--exact-seconds");
+  const problem prob = make(kernel, warps, sigma, sm, schedulers);
+  struct out_t {
+    estimate_result r;
+    std::optional<proven_interval> proven;
+  };
+  // The budget as the CLI splits it: the proven interval gets at most a quarter of --seconds.
+  const out_t o = interruptible([&] {
+    const auto start = std::chrono::steady_clock::now();
+    const auto since = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
+    const double share = seconds > 0 ? std::min(exact_seconds, seconds / 4) : exact_seconds;
+    estimate_options e = eo;
+    if (seconds > 0) e.seconds = std::max(seconds - share, 1e-3);
+    out_t out{run_estimate(prob, e), std::nullopt};
+    const double interval_s = seconds > 0 ? std::min(exact_seconds, std::max(seconds - since(), 0.01)) : exact_seconds;
+    if (exact_seconds > 0 && !out.r.interrupted) out.proven = prove_interval(prob, out.r.best_string, interval_s);
+    return out;
+  });
+  const estimate_result& r = o.r;
+  py::array_t<double> env(std::vector<py::ssize_t>{static_cast<py::ssize_t>(r.envelope.size()), 2});
+  auto e = env.mutable_unchecked<2>();
+  for (std::size_t k = 0; k < r.envelope.size(); ++k) {
+    e(static_cast<py::ssize_t>(k), 0) = r.envelope[k].seconds;
+    e(static_cast<py::ssize_t>(k), 1) = r.envelope[k].best;
+  }
+  py::dict d;
+  d["best_makespan"] = r.best_makespan;
+  d["upper_bound"] = r.upper_bound;
+  d["iterations"] = r.iterations;
+  d["iterations_per_chain"] = r.iterations_per_chain;
+  d["chains"] = r.chains;
+  d["elapsed_s"] = r.elapsed_s;
+  d["setup_s"] = r.setup_s;
+  d["backend"] = r.backend;
+  d["time_limited"] = r.time_limited;
+  d["interrupted"] = r.interrupted;
+  d["seed"] = seed;
+  d["envelope"] = env;
+  d["best_string"] = one_based(r.best_string);
+  d["best_chain"] = r.best_chain;
+  d["best_chain_init"] = to_string(r.best_chain_init);
+  d["problem"] = problem_dict(prob);
+  d["validated_chains"] = r.validated;
+  schedule_fields(d, prob, r.schedule);
+  if (o.proven) {
+    py::dict p;
+    p["lower"] = o.proven->lower;
+    p["upper"] = o.proven->upper;
+    p["exact"] = o.proven->exact;
+    p["upper_from"] = o.proven->upper_from;
+    p["exact_T"] = array(o.proven->exact_t);
+    p["tractable"] = o.proven->tractable ? py::object(py::int_(o.proven->tractable)) : py::none();
+    p["elapsed_s"] = o.proven->elapsed_s;
+    d["proven"] = p;
+  } else {
+    d["proven"] = py::none();
+  }
+  // As `estimate --json`: the number to design with (the estimate itself is only a lower bound).
+  const bool proven_lower = o.proven && o.proven->upper <= r.upper_bound;
+  d["safe_upper_bound"] = proven_lower ? std::uint64_t{o.proven->upper} : r.upper_bound;
+  d["safe_upper_bound_from"] = proven_lower ? "proven interval" : "pessimistic bound";
+  return d;
+}
+
+py::dict exact(const std::string& kernel, std::int64_t warps, const std::optional<std::string>& sigma,
+               const std::optional<std::string>& sm, int schedulers, const std::string& method,
+               const std::string& constraints, const std::string& backend, double time_limit, long long max_states,
+               long long threads, bool prune) {
+  if (method != "search" && method != "ilp" && method != "auto")
+    throw input_error("--method: '" + method + "' is not a method (expected search, ilp or auto)");
+  if (constraints != "short" && constraints != "long")
+    throw input_error("--constraints: '" + constraints + "' is not a form (expected short or long)");
+  const backend_kind kind = parse_backend(backend);
+  not_negative(time_limit, "--time-limit");
+  if (max_states < 0) throw input_error("--max-states must be 0 (no limit) or more");
+  exact_options xo;
+  xo.time_limit_s = time_limit;
+  xo.max_states = static_cast<std::uint64_t>(max_states);
+  xo.threads = resolve_threads(threads, "--threads");
+  xo.prune = prune;
+  const problem prob = make(kernel, warps, sigma, sm, schedulers);
+  py::dict d;
+  std::vector<std::uint16_t> best;
+  if (method == "ilp") {
+    ilp_options io;
+    io.constraints = constraints == "long" ? ilp_constraints::long_form : ilp_constraints::short_form;
+    io.time_limit_s = time_limit;
+    const ilp_result r = interruptible([&] { return exact_ilp(prob, io); });
+    d["complete"] = r.complete;
+    d["makespan"] = r.complete ? py::object(py::int_(r.makespan)) : py::none();
+    d["lower"] = r.lower;
+    d["upper"] = r.upper;
+    d["elapsed_s"] = r.elapsed_s;
+    d["stop_reason"] = r.complete ? py::none() : py::object(py::str(r.status));
+    d["method"] = "ilp";
+    d["backend"] = "cpu";
+    d["solver"] = "cbc";
+    d["constraint_form"] = constraints;
+    d["variables"] = r.variables;
+    d["constraints"] = r.constraints;
+    best = r.best_string;
+  } else {
+    std::string algorithm;
+    const exact_result r = interruptible([&] { return exact_search(prob, xo, kind, &algorithm); });
+    d["complete"] = r.complete;
+    d["makespan"] = r.complete ? py::object(py::int_(r.makespan)) : py::none();
+    d["lower"] = r.lower;
+    d["upper"] = r.upper;
+    d["elapsed_s"] = r.elapsed_s;
+    d["stop_reason"] = r.complete ? py::none() : py::object(py::str(r.stop_reason));
+    d["method"] = "search";
+    d["algorithm"] = algorithm;
+    d["backend"] = kind == backend_kind::cuda ? cuda_backend_name() : std::string("cpu");
+    d["states"] = r.states;
+    d["pruned"] = r.pruned;
+    d["interrupted"] = r.interrupted;
+    best = r.best_string;
+  }
+  d["best_string"] = one_based(best);
+  d["pessimistic"] = pessimistic_bound(prob);
+  d["problem"] = problem_dict(prob);
+  schedule_fields(d, prob, build_schedule(prob, best));
+  return d;
+}
+
+py::dict bound(const std::string& kernel, std::int64_t warps, const std::optional<std::string>& sigma,
+               const std::optional<std::string>& sm, int schedulers, long long exact_up_to, double time_limit) {
+  not_negative(time_limit, "--time-limit");
+  if (exact_up_to < 0) throw input_error("--exact-up-to must be 0 (none) or more");
+  if (exact_up_to > exact_max_warps) throw input_error("--exact-up-to is at most " + std::to_string(exact_max_warps));
+  const problem prob = make(kernel, warps, sigma, sm, schedulers);
+  py::dict d;
+  d["pessimistic"] = pessimistic_bound(prob);
+  d["problem"] = problem_dict(prob);
+  d["tractable"] = py::none();
+  d["tractable_y"] = py::none();
+  if (exact_up_to == 0) return d;
+  const std::vector<t_run> runs =
+      interruptible([&] { return exact_t_runs(prob, static_cast<std::uint32_t>(exact_up_to), time_limit); });
+  nlohmann::json runs_json = nlohmann::json::object();
+  t_runs_json(runs_json, prob, runs);
+  d.attr("update")(to_dict(runs_json));
+  d["exact_T"] = array(runs_json["exact_T"].get<std::vector<std::uint32_t>>());
+  return d;
+}
+
+py::dict build(const std::string& kernel, std::int64_t warps, const std::optional<std::string>& sigma,
+               const std::optional<std::string>& sm, int schedulers, const std::optional<std::string>& string,
+               const std::optional<std::string>& init) {
+  const problem prob = make(kernel, warps, sigma, sm, schedulers);
+  if (string && init) throw input_error("give either --string or --init, not both");
+  std::vector<std::uint16_t> s;
+  if (string) {
+    s = parse_warp_string(prob, *string);
+  } else {
+    const auto kind = parse_initial_kind(init.value_or("rr"));
+    if (!kind || *kind == initial_kind::random) throw input_error("--init: use rr, fp or mpwf with build");
+    s = initial_string(prob.view(), *kind, 1, 0);
+  }
+  const built_schedule b = build_schedule(prob, s);
+  py::dict d;
+  d["makespan"] = b.makespan;
+  d["string"] = one_based(s);
+  d["upper_bound"] = pessimistic_bound(prob);
+  d["problem"] = problem_dict(prob);
+  schedule_fields(d, prob, b);
+  return d;
+}
+
+py::dict kernel_from_ptx(const std::string& path, std::optional<std::pair<int, int>> lines, const std::string& entry,
+                         const std::string& classes, int loops) {
+  if (loops < 1 || loops > 1000000) throw input_error("--ptx-loops: must be from 1 to 1000000, got " + std::to_string(loops));
+  ptx_options o;
+  o.loop_passes = loops;
+  o.entry = entry;
+  if (!classes.empty()) o.overrides = parse_ptx_overrides(classes);
+  if (lines) {
+    o.first_line = lines->first;
+    o.last_line = lines->second;
+    if (o.first_line < 1 || o.last_line < o.first_line) throw input_error("--ptx-lines: need 1 <= A <= B");
+  }
+  const ptx_import_result r = import_ptx_file(path, o);
+  py::dict d;
+  d["kernel"] = to_run_length(r.kernel);
+  d["plain"] = to_plain(r.kernel);
+  d["instructions"] = r.kernel.size();
+  d["entry"] = r.entry;
+  d["stop_reason"] = r.stop_reason;
+  py::list trace;
+  for (const auto& i : r.trace) trace.append(py::make_tuple(i.line, i.opcode, std::string(1, letter(i.type))));
+  d["trace"] = trace;
+  return d;
+}
+
+py::list presets() {
+  py::list out;
+  for (const auto& p : sm_presets()) out.append(py::make_tuple(p.name, p.json));
+  return out;
+}
+
+// ---------------------------------------------------------------------------------- dbf
+/// A task set from Python: a path (read as the CLI reads FILE) or JSON text (a dict, dumped).
+struct set_source {
+  std::string text;
+  bool is_path = false;
+  std::string label;
+};
+
+task_set load(const set_source& s) { return s.is_path ? load_task_set(s.text) : parse_task_set(s.text, s.label); }
+
+/// The options of `dbf` (--backend, --threads, --block, --max-table-mib), checked as the CLI does.
+struct dbf_setup {
+  dbf_options options;
+  std::unique_ptr<thread_pool> pool;
+  dbf_setup(const std::string& backend, long long threads, unsigned block, std::uint64_t max_table_mib)
+      : options(make_dbf_options(backend, threads, block, max_table_mib)) {
+    if (options.backend == dbf_backend::cpu_parallel) {
+      pool = std::make_unique<thread_pool>(options.threads);
+      options.pool = pool.get();
+    }
+  }
+};
+
+struct analysed_set {
+  std::string label;
+  task_set set;
+  std::vector<unrolled_graph> graphs;
+  std::vector<dbf_curve> curves;
+  edf_result result;
+};
+
+/// Sets from parsing to the EDF test, in chunks of at most 256 sets or 2^24 table cells (2^28 on
+/// CUDA), all tables of a chunk in one dbf_tables call, as `warpspan dbf --batch` does; stops
+/// between chunks on interrupted(). `keep` keeps the graphs and curves (one set: dbf values).
+std::vector<analysed_set> analyse(const std::vector<set_source>& sources, const dbf_options& options, edf_method method,
+                                  bool keep) {
+  const bool cuda = options.backend == dbf_backend::cuda || options.backend == dbf_backend::cuda_sm;
+  const std::uint64_t max_cells = std::uint64_t{1} << (cuda ? 28 : 24);
+  std::vector<analysed_set> out;
+  out.reserve(sources.size());
+  std::size_t first = 0;
+  std::uint64_t cells = 0;
+  const auto flush = [&] {
+    std::vector<const unrolled_graph*> all;
+    for (std::size_t k = first; k < out.size(); ++k)
+      for (const auto& g : out[k].graphs) all.push_back(&g);
+    if (!all.empty()) {
+      check_tables_memory(all, options, out[first].label + (out.size() - first > 1 ? " .. " + out.back().label : ""));
+      std::vector<dbf_table> tables = dbf_tables(all, options);
+      std::size_t next = 0;
+      for (std::size_t k = first; k < out.size(); ++k) {
+        analysed_set& a = out[k];
+        for (const auto& g : a.graphs) a.curves.emplace_back(tables[next++].min_span, g.E, g.period);
+        try {
+          a.result = edf_test(a.curves, method);
+        } catch (const input_error& e) {
+          throw input_error(a.label + ": " + e.what());
+        }
+        if (!keep) {
+          a.graphs.clear();
+          a.curves.clear();
+          a.set = task_set{};
+        }
+      }
+    }
+    first = out.size();
+    cells = 0;
+  };
+  for (const set_source& s : sources) {
+    if (interrupted()) return out;
+    analysed_set a;
+    a.label = s.label;
+    a.set = load(s);
+    for (const task& t : a.set.tasks) {
+      a.graphs.push_back(unroll(t));
+      check_table_size(a.graphs.back(), t.name, options);
+      cells += a.graphs.back().cells();
+    }
+    out.push_back(std::move(a));
+    if (out.size() - first >= 256 || cells >= max_cells) flush();
+  }
+  flush();
+  return out;
+}
+
+void verdict(py::dict& d, const edf_result& r) {
+  nlohmann::json j = nlohmann::json::object();
+  edf_verdict_json(j, r);
+  d.attr("update")(to_dict(j));
+}
+
+py::dict dbf(const set_source& source, const std::vector<std::uint64_t>& at, const std::string& backend,
+             const std::string& edf, long long threads, unsigned block, std::uint64_t max_table_mib) {
+  const edf_method method = parse_edf_method(edf);
+  const dbf_setup setup(backend, threads, block, max_table_mib);
+  const auto start = std::chrono::steady_clock::now();
+  std::vector<analysed_set> one = interruptible([&] { return analyse({source}, setup.options, method, true); });
+  if (one.empty()) throw std::runtime_error("interrupted");  // only by Ctrl-C, which raised above
+  const double elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const analysed_set& a = one.front();
+  py::list tasks;
+  for (std::size_t k = 0; k < a.set.tasks.size(); ++k) {
+    const unrolled_graph& g = a.graphs[k];
+    const dbf_curve& c = a.curves[k];
+    std::vector<std::uint64_t> values;
+    for (std::uint64_t t : at) values.push_back(c.at_checked(t));
+    py::dict td;
+    td["name"] = a.set.tasks[k].name;
+    td["E"] = g.E;
+    td["period"] = g.period;
+    td["vertices"] = a.set.tasks[k].vertices.size();
+    td["rows"] = g.rows;
+    td["columns"] = g.columns();
+    td["dbf_at"] = array(values);
+    td["step_spans"] = array(c.step_spans());
+    td["step_demands"] = array(c.step_demands());
+    tasks.append(td);
+  }
+  std::vector<std::uint64_t> total;
+  for (std::uint64_t t : at) total.push_back(total_demand_checked(a.curves, t));
+  py::dict d;
+  verdict(d, a.result);
+  d["hyperperiod"] = optional_int(a.result.u.hyperperiod);
+  d["elapsed_s"] = elapsed_s;
+  d["backend"] = backend_label(setup.options.backend);
+  d["edf_method"] = edf;
+  d["points"] = a.result.points;
+  d["tasks"] = tasks;
+  d["at"] = array(at);
+  d["total_dbf_at"] = array(total);
+  return d;
+}
+
+py::list dbf_batch(const std::vector<set_source>& sources, const std::string& backend, const std::string& edf,
+                   long long threads, unsigned block, std::uint64_t max_table_mib) {
+  const edf_method method = parse_edf_method(edf);
+  const dbf_setup setup(backend, threads, block, max_table_mib);
+  const std::vector<analysed_set> all = interruptible([&] { return analyse(sources, setup.options, method, false); });
+  py::list out;
+  for (const analysed_set& a : all) {
+    py::dict d;
+    d["set"] = a.label;
+    verdict(d, a.result);
+    out.append(d);
+  }
+  return out;
+}
+
+}  // namespace
+
+PYBIND11_MODULE(_core, m) {
+  m.doc() = "warpspan's library (use the package warpspan, which wraps these functions)";
+  m.attr("__version__") = WARPSPAN_VERSION;
+  auto input = py::register_exception<input_error>(m, "InputError", PyExc_ValueError);
+  py::register_exception<not_compiled>(m, "NotCompiledError", input.ptr());
+  py::register_exception<validation_error>(m, "ValidationError", PyExc_RuntimeError);
+
+  py::class_<set_source>(m, "_SetSource")
+      .def(py::init([](std::string text, bool is_path, std::string label) {
+             return set_source{std::move(text), is_path, std::move(label)};
+           }),
+           py::arg("text"), py::arg("is_path"), py::arg("label"));
+
+  m.def("estimate", &estimate);
+  m.def("exact", &exact);
+  m.def("bound", &bound);
+  m.def("build", &build);
+  m.def("kernel_from_ptx", &kernel_from_ptx);
+  m.def("sm_presets", &presets);
+  m.def("dbf", &dbf);
+  m.def("dbf_batch", &dbf_batch);
+  m.def("cuda_compiled", &cuda_compiled);
+}
