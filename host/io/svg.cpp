@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <iomanip>
 
 #include "warpspan/core/error.hpp"
 
@@ -104,13 +105,21 @@ std::string envelope_svg(const std::vector<envelope_point>& envelope, std::uint6
      << "<line x1='" << left << "' y1='" << height - bottom << "' x2='" << width - right << "' y2='"
      << height - bottom << "' stroke='black'/>\n<line x1='" << left << "' y1='" << top << "' x2='" << left
      << "' y2='" << height - bottom << "' stroke='black'/>\n";
-  for (int k = 0; k <= 5; ++k) {
-    const double v = y0 + (y1 - y0) * k / 5.0, t = t_end * k / 5.0;
-    os << "<text x='4' y='" << Y(v) + 4 << "'>" << std::lround(v) << "</text>\n";
-    std::ostringstream ts;
-    ts.precision(3);
-    ts << t;
-    os << "<text x='" << X(t) - 10 << "' y='" << height - bottom + 16 << "'>" << ts.str() << "</text>\n";
+  // Round ticks: 1, 2 or 5 times a power of ten, about five on each axis.
+  const auto nice_step = [](double range) {
+    const double mag = std::pow(10.0, std::floor(std::log10(std::max(range, 1e-12) / 5)));
+    for (double k : {1.0, 2.0, 5.0})
+      if (k * mag * 5 >= range) return k * mag;
+    return 10 * mag;
+  };
+  const double vs = std::max(1.0, nice_step(y1 - y0)), ts = nice_step(t_end);
+  for (double v = std::ceil(y0 / vs) * vs; v <= y1; v += vs)
+    os << "<text x='" << left - 6 << "' y='" << Y(v) + 4 << "' text-anchor='end'>" << std::llround(v) << "</text>\n";
+  for (double t = 0; t <= t_end * (1 + 1e-9); t += ts) {
+    std::ostringstream label;
+    label << std::setprecision(6) << (std::abs(t) < ts * 1e-6 ? 0.0 : t);
+    os << "<text x='" << X(t) << "' y='" << height - bottom + 16 << "' text-anchor='middle'>" << label.str()
+       << "</text>\n";
   }
   os << "<text x='" << width / 2 - 40 << "' y='" << height - 10 << "'>seconds since start</text>\n"
      << "<text x='14' y='" << (top + height - bottom) / 2 << "' transform='rotate(-90 14 " << (top + height - bottom) / 2
