@@ -105,8 +105,9 @@ std::string read_string(const json& obj, const char* key, const std::string& whe
 /// missing value somewhere else, or silently nothing).
 void check_keys(const json& obj, std::initializer_list<const char*> allowed, const std::string& where) {
   if (!obj.is_object()) return;
-  for (const auto& [key, value] : obj.items()) {
-    if (std::any_of(allowed.begin(), allowed.end(), [&](const char* a) { return key == a; })) continue;
+  for (const auto& item : obj.items()) {
+    const std::string& key = item.key();
+    if (std::any_of(allowed.begin(), allowed.end(), [&key](const char* a) { return key == a; })) continue;
     std::string expected;
     for (const char* a : allowed) expected += (expected.empty() ? "" : ", ") + std::string(a);
     throw input_error(where + ": unknown key \"" + key + "\" (expected: " + expected + ")");
