@@ -507,7 +507,7 @@ struct trace_source {
   std::string label;
 };
 
-py::dict wcet(const std::string& cfg_path, const std::string& ptx_path, const std::string& entry,
+py::dict wcet_analysis(const std::string& cfg_path, const std::string& ptx_path, const std::string& entry,
               const std::vector<trace_source>& sources, const std::string& trace_format,
               const std::string& method, const std::vector<std::string>& loop_bounds, const std::string& probe_cost) {
   // The checks and their order as `warpspan wcet`.
@@ -605,6 +605,6 @@ PYBIND11_MODULE(_core, m) {
   m.def("dbf", &dbf);
   m.def("dbf_batch", &dbf_batch);
   m.def("cuda_compiled", &cuda_compiled);
-  m.def("wcet", &wcet);
+  m.def("wcet", &wcet_analysis);
   m.def("inputs", &inputs_search);
 }

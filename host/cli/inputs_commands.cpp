@@ -14,6 +14,7 @@
 #include "warpspan/inputs/input_file.hpp"
 #include "warpspan/inputs/search.hpp"
 #include "warpspan/io/inputs_svg.hpp"
+#include "warpspan/io/result_json.hpp"
 #include "warpspan/io/svg.hpp"
 
 namespace warpspan::cli {

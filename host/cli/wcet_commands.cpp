@@ -11,6 +11,7 @@
 #include "commands.hpp"
 #include "warpspan/core/error.hpp"
 #include "warpspan/core/file.hpp"
+#include "warpspan/io/result_json.hpp"
 #include "warpspan/io/svg.hpp"
 #include "warpspan/io/wcet_svg.hpp"
 #include "warpspan/core/backend.hpp"
