@@ -3,6 +3,7 @@
 
 #include "warpspan/core/backend.hpp"
 #include "warpspan/core/error.hpp"
+#include "warpspan/core/interrupt.hpp"
 #include "warpspan/core/resources.hpp"
 #include "warpspan/inputs/gpu.hpp"
 
@@ -100,7 +101,7 @@ search_result run_search(const search_options& o) {
     case search_method::random: {
       result.trace.started = started;
       const std::uint64_t batch_size = std::max<std::uint32_t>(1, o.ga.population);
-      for (std::uint64_t done = 0; done < o.ga.evaluations;) {
+      for (std::uint64_t done = 0; done < o.ga.evaluations && !interrupted();) {  // Ctrl-C: between batches
         std::vector<genome> batch;
         for (std::uint64_t k = 0; k < batch_size && done < o.ga.evaluations; ++k, ++done)
           batch.push_back(random_genome(ranges, o.ga.seed, stream_random, done));

@@ -1,4 +1,9 @@
 """wcet (hybrid WCET from traces, paper 002) and inputs (GDivAn, paper 004) give the CLI's answers."""
+import os
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import numpy as np
@@ -56,6 +61,7 @@ def test_wcet_ptx():
     (lambda: warpspan.wcet(FIG4[0], FIG4[1], trace_format="xml"),
      f"wcet --cfg {FIG4[0]} --trace {FIG4[1]} --trace-format xml"),
     (lambda: warpspan.wcet(None, FIG4[1]), f"wcet --trace {FIG4[1]}"),
+    (lambda: warpspan.wcet(FIG4[0], []), f"wcet --cfg {FIG4[0]}"),
     (lambda: warpspan.wcet("/nonexistent.json", FIG4[1]), f"wcet --cfg /nonexistent.json --trace {FIG4[1]}"),
     (lambda: warpspan.wcet(FIG4[0], "/nonexistent.trace"), f"wcet --cfg {FIG4[0]} --trace /nonexistent.trace"),
     (lambda: warpspan.inputs("nosuch"), "inputs --kernel nosuch"),
@@ -95,3 +101,24 @@ def test_inputs_best_input_is_what_the_cli_saves(tmp_path):
     assert r.best_input.tolist() == numbers
     c = cli_json(f"inputs --kernel artificial --threads 64 --eval-input {saved} --json")
     assert c["best_fitness"] == r.best_fitness
+
+
+@pytest.mark.parametrize("method", ["gdivan", "random"])
+def test_ctrl_c_interrupts_a_long_search(method):
+    """SIGINT during a long input search: KeyboardInterrupt soon after (between generations/batches)."""
+    script = (
+        "import time, warpspan\n"
+        "print('start', flush=True)\n"
+        "t = time.time()\n"
+        "try:\n"
+        f"    warpspan.inputs('artificial', threads=4096, method='{method}', evaluations=10**8, patience=0, jobs=1)\n"
+        "except KeyboardInterrupt:\n"
+        "    print('interrupted %.2f' % (time.time() - t), flush=True)\n")
+    p = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True, env=os.environ)
+    assert p.stdout.readline().strip() == "start"
+    time.sleep(1.0)
+    sent = time.time()
+    p.send_signal(signal.SIGINT)
+    out, _ = p.communicate(timeout=30)
+    assert out.startswith("interrupted"), out
+    assert time.time() - sent < 10
