@@ -29,12 +29,15 @@
 #include "warpspan/exact/ilp.hpp"
 #include "warpspan/exact/interval.hpp"
 #include "warpspan/exact/search.hpp"
+#include "warpspan/core/file.hpp"
+#include "warpspan/inputs/search.hpp"
 #include "warpspan/io/result_json.hpp"
 #include "warpspan/makespan/bounds.hpp"
 #include "warpspan/makespan/estimate.hpp"
 #include "warpspan/makespan/schedule_table.hpp"
 #include "warpspan/sm/presets.hpp"
 #include "warpspan/sm/ptx.hpp"
+#include "warpspan/wcet/analysis.hpp"
 
 namespace py = pybind11;
 using namespace warpspan;
@@ -496,6 +499,65 @@ py::list dbf_batch(const std::vector<set_source>& sources, const std::string& ba
   return out;
 }
 
+// ---------------------------------------------------------------------------------- wcet
+/// A trace from Python: a path (read as the CLI reads --trace FILE) or the trace's text.
+struct trace_source {
+  std::string text;
+  bool is_path = false;
+  std::string label;
+};
+
+py::dict wcet_analysis(const std::string& cfg_path, const std::string& ptx_path, const std::string& entry,
+              const std::vector<trace_source>& sources, const std::string& trace_format,
+              const std::string& method, const std::vector<std::string>& loop_bounds, const std::string& probe_cost) {
+  // The checks and their order as `warpspan wcet`.
+  if (sources.empty()) throw input_error("--trace is required");
+  if (cfg_path.empty() == ptx_path.empty()) throw input_error("give the program structure with --cfg or --ptx");
+  const wcet::trace_format format = wcet::parse_trace_format(trace_format);
+  wcet::wcet_options options;
+  options.method = wcet::parse_wcet_method(method);
+  for (const auto& b : loop_bounds) {
+    const auto [header, n] = wcet::parse_loop_bound(b);
+    options.loop_bounds[header] = n;
+  }
+  const wcet::wcet_program program = wcet::load_program(cfg_path, ptx_path, entry);
+  wcet::trace_set traces;
+  for (const trace_source& t : sources)
+    wcet::read_trace(t.label, t.is_path ? read_text_file(t.text, "trace file") : t.text, format, program.ipoints, traces);
+  options.probe_cost = wcet::parse_probe_cost(probe_cost, traces);
+  const wcet::wcet_report r = interruptible([&] { return wcet::analyse_wcet(program, traces, options); });
+  py::dict d = to_dict(wcet_report_json(program, r));
+  d["probe_cost"] = options.probe_cost;
+  return d;
+}
+
+// ---------------------------------------------------------------------------------- inputs
+py::dict inputs_search(const inputs::search_request& request) {
+  const inputs::search_options o = inputs::make_search_options(request);
+  const inputs::search_result r = interruptible([&] { return inputs::run_search(o); });
+  const nlohmann::json j = inputs_run_json(o, r);
+  py::dict d = to_dict(j);
+  py::array_t<double> history(std::vector<py::ssize_t>{static_cast<py::ssize_t>(r.trace.history.size()), 2});
+  auto h = history.mutable_unchecked<2>();
+  for (std::size_t k = 0; k < r.trace.history.size(); ++k) {
+    h(static_cast<py::ssize_t>(k), 0) = static_cast<double>(r.trace.history[k].evaluation);
+    h(static_cast<py::ssize_t>(k), 1) = r.trace.history[k].best;
+  }
+  d["history"] = history;
+  d["best_input"] = array(r.trace.best);
+  if (o.fitness == inputs::fitness_kind::model) {
+    py::dict m;
+    m["sm"] = o.model.sm_name;
+    m["sms"] = o.model.sms;
+    d["model"] = m;
+  } else {
+    d["model"] = py::none();
+    d["device"] = cuda_backend_name() + " " + cuda_device_name() +
+                  " (clocks as the driver sets them; warm-up, then the median of 10 runs)";
+  }
+  return d;
+}
+
 }  // namespace
 
 PYBIND11_MODULE(_core, m) {
@@ -511,6 +573,29 @@ PYBIND11_MODULE(_core, m) {
            }),
            py::arg("text"), py::arg("is_path"), py::arg("label"));
 
+  py::class_<trace_source>(m, "_TraceSource")
+      .def(py::init([](std::string text, bool is_path, std::string label) {
+             return trace_source{std::move(text), is_path, std::move(label)};
+           }),
+           py::arg("text"), py::arg("is_path"), py::arg("label"));
+
+  py::class_<inputs::search_request>(m, "_SearchRequest")
+      .def(py::init<>())
+      .def_readwrite("kernel", &inputs::search_request::kernel)
+      .def_readwrite("method", &inputs::search_request::method)
+      .def_readwrite("fitness", &inputs::search_request::fitness)
+      .def_readwrite("sm", &inputs::search_request::sm)
+      .def_readwrite("threads", &inputs::search_request::threads)
+      .def_readwrite("evaluations", &inputs::search_request::evaluations)
+      .def_readwrite("population", &inputs::search_request::population)
+      .def_readwrite("patience", &inputs::search_request::patience)
+      .def_readwrite("atom_threads", &inputs::search_request::atom_threads)
+      .def_readwrite("atom_runs", &inputs::search_request::atom_runs)
+      .def_readwrite("sms", &inputs::search_request::sms)
+      .def_readwrite("jobs", &inputs::search_request::jobs)
+      .def_readwrite("seed", &inputs::search_request::seed)
+      .def_readwrite("tolerance", &inputs::search_request::tolerance);
+
   m.def("estimate", &estimate);
   m.def("exact", &exact);
   m.def("bound", &bound);
@@ -520,4 +605,6 @@ PYBIND11_MODULE(_core, m) {
   m.def("dbf", &dbf);
   m.def("dbf_batch", &dbf_batch);
   m.def("cuda_compiled", &cuda_compiled);
+  m.def("wcet", &wcet_analysis);
+  m.def("inputs", &inputs_search);
 }

@@ -9,10 +9,12 @@
 #include "warpspan/core/backend.hpp"
 #include "warpspan/core/error.hpp"
 #include "warpspan/core/file.hpp"
+#include "warpspan/core/interrupt.hpp"
 #include "warpspan/inputs/gpu.hpp"
 #include "warpspan/inputs/input_file.hpp"
 #include "warpspan/inputs/search.hpp"
 #include "warpspan/io/inputs_svg.hpp"
+#include "warpspan/io/result_json.hpp"
 #include "warpspan/io/svg.hpp"
 
 namespace warpspan::cli {
@@ -26,32 +28,6 @@ std::string number(double v) {
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.6g", v);
   return buf;
-}
-
-json run_json(const search_options& o, const search_result& r) {
-  json history = json::array();
-  for (const auto& p : r.trace.history) history.push_back({p.evaluation, p.best});
-  json j{{"kernel", info(o.kernel).name},
-         {"threads", o.threads},
-         {"method", to_string(o.method)},
-         {"seed", o.ga.seed},
-         {"fitness", to_string(o.fitness)},
-         {"best_fitness", r.trace.best_fitness},
-         {"fitness_unit", r.fitness_unit},
-         {"evaluations", r.trace.evaluations},
-         {"reached_at", r.trace.reached_at},
-         {"reached_seconds", r.reached_seconds},
-         {"seconds", r.seconds},
-         {"generations", r.trace.generations},
-         {"coverage", o.method == search_method::gdivan ? json(r.atoms.coverage()) : json(nullptr)},
-         {"history", history}};
-  if (o.method == search_method::gdivan) {
-    json levels = json::array();
-    for (const auto& l : r.atoms.levels)
-      levels.push_back({{"threads", l.threads}, {"covered", l.covered}, {"legs", l.legs}, {"runs", l.runs}, {"atoms", l.atoms}});
-    j["atoms"] = {{"threads", r.atoms.threads}, {"count", r.atoms.atoms.size()}, {"seconds", r.atom_seconds}, {"levels", levels}};
-  }
-  return j;
 }
 
 class inputs_command {
@@ -91,39 +67,22 @@ class inputs_command {
                   << '\n';
       return 0;
     }
-    if (kernel.empty()) throw input_error("--kernel is required (one of: artificial, bfs, petri, bisect)");
-    search_options o;
-    o.kernel = find_kernel(kernel).id;
-    const std::int64_t n = threads ? *threads : info(o.kernel).default_threads;
-    check_threads(n);
-    o.threads = static_cast<std::uint32_t>(n);
-    o.method = parse_method(method);
-    o.fitness = parse_fitness(fitness);
-    if (evaluations < 1) throw input_error("--evaluations must be at least 1");
-    if (population < 2) throw input_error("--population must be at least 2");
-    if (!(tolerance >= 0)) throw input_error("--tolerance must be >= 0");
-    if (atom_threads < 2 || atom_threads > 64) throw input_error("--atom-threads must be between 2 and 64");
-    if (atom_runs < 1) throw input_error("--atom-runs must be at least 1");
-    o.model = make_model(sm, sms);
-    o.ga.evaluations = static_cast<std::uint64_t>(evaluations);
-    o.ga.population = static_cast<std::uint32_t>(std::min<std::int64_t>(population, evaluations));
-    o.ga.population = std::max<std::uint32_t>(o.ga.population, 2);
-    o.ga.patience = static_cast<std::uint32_t>(patience);
-    o.ga.tolerance = tolerance;
-    o.ga.seed = seed;
-    o.atoms.max_threads = static_cast<std::uint32_t>(atom_threads);
-    o.atoms.runs = static_cast<std::uint64_t>(atom_runs);
-    o.cpu_threads = static_cast<int>(jobs);
-    resolve_threads(jobs, "--jobs");
-    if (o.fitness == fitness_kind::gpu) {
-      if (!cuda_compiled())
-        throw input_error("--fitness gpu: this build has no CUDA backend (built without nvcc); use --fitness model");
-      if (cuda_device_count() == 0) {
-        const std::string why = cuda_device_problem();
-        throw input_error("--fitness gpu: no usable CUDA device" + (why.empty() ? std::string() : " (" + why + ")") +
-                          "; use --fitness model");
-      }
-    }
+    search_request request;
+    request.kernel = kernel;
+    request.method = method;
+    request.fitness = fitness;
+    request.sm = sm;
+    request.threads = threads;
+    request.evaluations = evaluations;
+    request.population = population;
+    request.patience = patience;
+    request.atom_threads = atom_threads;
+    request.atom_runs = atom_runs;
+    request.sms = sms;
+    request.jobs = jobs;
+    request.seed = seed;
+    request.tolerance = tolerance;
+    const search_options o = make_search_options(request);
     if (!eval_input.empty()) return evaluate(o);
 
     std::vector<search_method> methods{o.method};
@@ -157,16 +116,16 @@ class inputs_command {
       json j;
       if (compare) {
         j = {{"kernel", kernel}, {"threads", o.threads}, {"runs", json::array()}};
-        for (std::size_t i = 0; i < results.size(); ++i) j["runs"].push_back(run_json(runs[i], results[i]));
+        for (std::size_t i = 0; i < results.size(); ++i) j["runs"].push_back(inputs_run_json(runs[i], results[i]));
       } else {
-        j = run_json(runs[0], results[0]);
+        j = inputs_run_json(runs[0], results[0]);
       }
       j["model"] = o.fitness == fitness_kind::model ? json{{"sm", o.model.sm_name}, {"sms", o.model.sms}} : json(nullptr);
       if (o.fitness == fitness_kind::gpu) j["device"] = device_note();
       if (!saved.empty()) j["saved_input"] = saved;
       if (!svg.empty()) j["svg"] = svg;
       std::cout << j.dump(2) << '\n';
-      return 0;
+      return interrupted() ? interrupted_exit_code : 0;
     }
     std::cout << "warpspan inputs: " << kernel << ", " << o.threads << " threads, fitness " << fitness_line(o) << ", "
               << evaluations << " evaluations, seed " << seed << "\n\n";
@@ -189,7 +148,7 @@ class inputs_command {
     }
     if (!saved.empty()) std::cout << "\nbest input (" << to_string(runs[best].method) << ") saved to " << saved << '\n';
     if (!svg.empty()) std::cout << "plot: " << svg << '\n';
-    return 0;
+    return interrupted() ? interrupted_exit_code : 0;
   }
 
   std::string device_note() const {

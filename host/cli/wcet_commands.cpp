@@ -11,6 +11,7 @@
 #include "commands.hpp"
 #include "warpspan/core/error.hpp"
 #include "warpspan/core/file.hpp"
+#include "warpspan/io/result_json.hpp"
 #include "warpspan/io/svg.hpp"
 #include "warpspan/io/wcet_svg.hpp"
 #include "warpspan/core/backend.hpp"
@@ -30,12 +31,6 @@ void write_output(const std::string& path, const std::string& text, const char* 
   if (!out) throw input_error(std::string("cannot write the ") + what + " to '" + path + "'");
 }
 
-/// Over-estimation against the HWMT in percent (Table II's "Difference"); null without a HWMT.
-json over(std::int64_t z, std::int64_t hwmt) {
-  if (hwmt <= 0) return nullptr;
-  return std::round(1000.0 * static_cast<double>(z - hwmt) / static_cast<double>(hwmt)) / 10.0;
-}
-
 std::string percent(std::int64_t z, std::int64_t hwmt) {
   if (hwmt <= 0) return "";
   std::ostringstream s;
@@ -46,49 +41,6 @@ std::string percent(std::int64_t z, std::int64_t hwmt) {
 
 std::string loop_of(const ipg& g, const ipg_edge& e) {
   return e.iterates.empty() ? std::string() : g.loops[e.iterates.front()].header_name;
-}
-
-json report_json(const wcet_program& p, const wcet_report& r) {
-  const ipg& g = p.ipoints;
-  const auto& c = r.concurrency;
-  json edges = json::array();
-  for (std::size_t e = 0; e < g.edges.size(); ++e) {
-    const auto& ed = g.edges[e];
-    const auto& o = r.observed.edges[e];
-    json item = {{"from", g.names[ed.from]}, {"to", g.names[ed.to]}, {"wcet", o.wcet}, {"count", o.max_count},
-                 {"seen", o.seen}, {"divergent", ed.divergent}};
-    item["loop"] = ed.iterates.empty() ? json(nullptr) : json(loop_of(g, ed));
-    if (!r.counts.empty()) item["worst_case_count"] = r.counts[e];
-    edges.push_back(item);
-  }
-  json divergent = json::array();
-  for (const auto& [a, b] : p.divergent) divergent.push_back({p.graph.blocks[a], p.graph.blocks[b]});
-  json loops = json::array();
-  for (std::size_t l = 0; l < g.loops.size(); ++l)
-    loops.push_back({{"header", g.loops[l].header_name}, {"bound", r.problem.loops[l].bound},
-                     {"measured", bool(r.bound_measured[l])}, {"entries", r.observed.loop_entries[l]}});
-  json out = {{"kernel", p.graph.name},
-              {"z_warp", r.z_warp},
-              {"z_dynamic", r.z_dynamic},
-              {"z_hybrid", r.z_hybrid},
-              {"hwmt", c.hwmt},
-              {"jitter", c.jitter},
-              {"waves", c.waves},
-              {"warps_per_wave", c.warps_per_wave},
-              {"delta", c.delta},
-              {"longest_wst", r.observed.longest_wst},
-              {"overestimation_percent",
-               {{"z_warp", over(r.z_warp, c.hwmt)}, {"z_dynamic", over(r.z_dynamic, c.hwmt)},
-                {"z_hybrid", over(r.z_hybrid, c.hwmt)}}},
-              {"method", r.method},
-              {"tree", r.tree ? json(*r.tree) : json(nullptr)},
-              {"runs", r.observed.runs},
-              {"warps", r.observed.warps},
-              {"ipoints", g.names.size()},
-              {"edges", edges},
-              {"divergent_edges", divergent},
-              {"loops", loops}};
-  return out;
 }
 
 void print_report(const wcet_program& p, const wcet_report& r, std::int64_t probe_cost) {
@@ -126,23 +78,6 @@ void print_report(const wcet_program& p, const wcet_report& r, std::int64_t prob
             << "  waves: Omega " << c.waves << ", phi " << c.warps_per_wave << ", Delta " << c.delta << '\n'
             << "  Z_hybrid   " << std::setw(12) << r.z_hybrid << "  eq. (2)  " << percent(r.z_hybrid, c.hwmt) << '\n'
             << "  HWMT       " << std::setw(12) << c.hwmt << "  (longest warp " << r.observed.longest_wst << ")\n";
-}
-
-std::pair<std::string, std::uint64_t> parse_bound(const std::string& text) {
-  const auto eq = text.find('=');
-  std::uint64_t v = 0;
-  std::size_t used = 0;
-  const std::string num = eq == std::string::npos ? std::string() : text.substr(eq + 1);
-  bool ok = eq != std::string::npos && eq > 0 && !num.empty() && num[0] != '-';
-  if (ok) {
-    try {
-      v = std::stoull(num, &used);
-    } catch (const std::exception&) {
-      ok = false;
-    }
-  }
-  if (!ok || used != num.size()) throw input_error("--loop-bound: '" + text + "' is not HEADER=N (N >= 0)");
-  return {text.substr(0, eq), v};
 }
 
 void add_wcet_collect_command(CLI::App& app, std::vector<std::pair<CLI::App*, command_fn>>& commands) {
@@ -284,30 +219,17 @@ void add_wcet_commands(CLI::App& app, std::vector<std::pair<CLI::App*, command_f
       wcet_options options;
       options.method = parse_wcet_method(o->method);
       for (const auto& b : o->bounds) {
-        const auto [header, n] = parse_bound(b);
+        const auto [header, n] = parse_loop_bound(b);
         options.loop_bounds[header] = n;
       }
-      const std::string where = o->cfg.empty() ? o->ptx : o->cfg;
-      cfg g = o->cfg.empty() ? cfg_from_ptx(read_text_file(o->ptx, "PTX file"), o->entry, o->ptx)
-                             : parse_cfg_json(read_text_file(o->cfg, "CFG file"), o->cfg);
-      const wcet_program program = prepare_program(std::move(g), where);
+      const wcet_program program = load_program(o->cfg, o->ptx, o->entry);
       trace_set traces;
       for (const auto& t : o->traces) {
         const bool stdin_ = t == "-";
         read_trace(stdin_ ? "stdin" : t, read_text_file(stdin_ ? "/dev/stdin" : t, "trace file"), format,
                    program.ipoints, traces);
       }
-      if (o->probe_cost == "auto") {
-        options.probe_cost = std::max<std::int64_t>(0, traces.probe_cost);
-      } else {
-        try {
-          std::size_t used = 0;
-          options.probe_cost = std::stoll(o->probe_cost, &used);
-          if (used != o->probe_cost.size() || options.probe_cost < 0) throw std::invalid_argument("");
-        } catch (const std::exception&) {
-          throw input_error("--probe-cost: '" + o->probe_cost + "' is not a number of cycles >= 0 or 'auto'");
-        }
-      }
+      options.probe_cost = parse_probe_cost(o->probe_cost, traces);
       const wcet_report r = analyse_wcet(program, traces, options);
       if (!o->lp.empty()) {
         // The solution beside the model, so that a reader can check a solver's answer against both.
@@ -334,7 +256,7 @@ void add_wcet_commands(CLI::App& app, std::vector<std::pair<CLI::App*, command_f
                      wcet_timeline_svg(s, wsts, program.ipoints.names, program.graph.name));
         }
       }
-      if (o->as_json) std::cout << report_json(program, r).dump(2) << '\n';
+      if (o->as_json) std::cout << wcet_report_json(program, r).dump(2) << '\n';
       else print_report(program, r, options.probe_cost);
       return 0;
     });

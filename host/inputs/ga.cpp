@@ -6,6 +6,7 @@
 #include <numeric>
 
 #include "warpspan/core/error.hpp"
+#include "warpspan/core/interrupt.hpp"
 #include "warpspan/core/rng.hpp"
 
 namespace warpspan::inputs {
@@ -62,7 +63,8 @@ search_trace run_ga(std::vector<genome> population, const std::vector<gene_range
   trace.record(population, fit);
   double last_best = trace.best_fitness;
   std::uint32_t still = 0;
-  for (std::uint32_t gen = 1; trace.evaluations < p.evaluations; ++gen) {
+  // interrupted(): Ctrl-C stops between generations with the best so far.
+  for (std::uint32_t gen = 1; trace.evaluations < p.evaluations && !interrupted(); ++gen) {
     // Rank: best first; ties keep the earlier individual (stable), so the order is a pure function.
     std::vector<std::size_t> order(n);
     std::iota(order.begin(), order.end(), 0);

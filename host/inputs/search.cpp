@@ -1,7 +1,10 @@
 // The three methods of `warpspan inputs` over one fitness backend (include/warpspan/inputs/search.hpp).
 #include "warpspan/inputs/search.hpp"
 
+#include "warpspan/core/backend.hpp"
 #include "warpspan/core/error.hpp"
+#include "warpspan/core/interrupt.hpp"
+#include "warpspan/core/resources.hpp"
 #include "warpspan/inputs/gpu.hpp"
 
 namespace warpspan::inputs {
@@ -48,6 +51,43 @@ batch_fitness make_fitness(const search_options& o, thread_pool& pool) {
   };
 }
 
+search_options make_search_options(const search_request& r) {
+  search_options o;
+  if (r.kernel.empty()) throw input_error("--kernel is required (one of: artificial, bfs, petri, bisect)");
+  o.kernel = find_kernel(r.kernel).id;
+  const std::int64_t n = r.threads ? *r.threads : info(o.kernel).default_threads;
+  check_threads(n);
+  o.threads = static_cast<std::uint32_t>(n);
+  o.method = parse_method(r.method);
+  o.fitness = parse_fitness(r.fitness);
+  if (r.evaluations < 1) throw input_error("--evaluations must be at least 1");
+  if (r.population < 2) throw input_error("--population must be at least 2");
+  if (!(r.tolerance >= 0)) throw input_error("--tolerance must be >= 0");
+  if (r.atom_threads < 2 || r.atom_threads > 64) throw input_error("--atom-threads must be between 2 and 64");
+  if (r.atom_runs < 1) throw input_error("--atom-runs must be at least 1");
+  o.model = make_model(r.sm, r.sms);
+  o.ga.evaluations = static_cast<std::uint64_t>(r.evaluations);
+  o.ga.population = static_cast<std::uint32_t>(std::min<std::int64_t>(r.population, r.evaluations));
+  o.ga.population = std::max<std::uint32_t>(o.ga.population, 2);
+  o.ga.patience = static_cast<std::uint32_t>(r.patience);
+  o.ga.tolerance = r.tolerance;
+  o.ga.seed = r.seed;
+  o.atoms.max_threads = static_cast<std::uint32_t>(r.atom_threads);
+  o.atoms.runs = static_cast<std::uint64_t>(r.atom_runs);
+  o.cpu_threads = static_cast<int>(r.jobs);
+  resolve_threads(r.jobs, "--jobs");
+  if (o.fitness == fitness_kind::gpu) {
+    if (!cuda_compiled())
+      throw input_error("--fitness gpu: this build has no CUDA backend (built without nvcc); use --fitness model");
+    if (cuda_device_count() == 0) {
+      const std::string why = cuda_device_problem();
+      throw input_error("--fitness gpu: no usable CUDA device" + (why.empty() ? std::string() : " (" + why + ")") +
+                        "; use --fitness model");
+    }
+  }
+  return o;
+}
+
 search_result run_search(const search_options& o) {
   check_threads(o.threads);
   if (o.ga.evaluations < 1) throw input_error("--evaluations must be at least 1");
@@ -61,7 +101,7 @@ search_result run_search(const search_options& o) {
     case search_method::random: {
       result.trace.started = started;
       const std::uint64_t batch_size = std::max<std::uint32_t>(1, o.ga.population);
-      for (std::uint64_t done = 0; done < o.ga.evaluations;) {
+      for (std::uint64_t done = 0; done < o.ga.evaluations && !interrupted();) {  // Ctrl-C: between batches
         std::vector<genome> batch;
         for (std::uint64_t k = 0; k < batch_size && done < o.ga.evaluations; ++k, ++done)
           batch.push_back(random_genome(ranges, o.ga.seed, stream_random, done));

@@ -1,9 +1,12 @@
 #include "warpspan/io/result_json.hpp"
 
+#include <cmath>
 #include <string>
 
 #include "warpspan/exact/search.hpp"
+#include "warpspan/inputs/search.hpp"
 #include "warpspan/sm/kernel_string.hpp"
+#include "warpspan/wcet/analysis.hpp"
 
 namespace warpspan {
 
@@ -47,6 +50,89 @@ void t_runs_json(json& out, const problem& prob, const std::vector<t_run>& runs)
     out["tractable"] = tractable.first;
     out["tractable_y"] = tractable.second;
   }
+}
+
+namespace {
+
+/// Over-estimation against the HWMT in percent (Table II's "Difference"); null without a HWMT.
+json over(std::int64_t z, std::int64_t hwmt) {
+  if (hwmt <= 0) return nullptr;
+  return std::round(1000.0 * static_cast<double>(z - hwmt) / static_cast<double>(hwmt)) / 10.0;
+}
+
+std::string loop_of(const wcet::ipg& g, const wcet::ipg_edge& e) {
+  return e.iterates.empty() ? std::string() : g.loops[e.iterates.front()].header_name;
+}
+
+}  // namespace
+
+json wcet_report_json(const wcet::wcet_program& p, const wcet::wcet_report& r) {
+  const wcet::ipg& g = p.ipoints;
+  const auto& c = r.concurrency;
+  json edges = json::array();
+  for (std::size_t e = 0; e < g.edges.size(); ++e) {
+    const auto& ed = g.edges[e];
+    const auto& o = r.observed.edges[e];
+    json item = {{"from", g.names[ed.from]}, {"to", g.names[ed.to]}, {"wcet", o.wcet}, {"count", o.max_count},
+                 {"seen", o.seen}, {"divergent", ed.divergent}};
+    item["loop"] = ed.iterates.empty() ? json(nullptr) : json(loop_of(g, ed));
+    if (!r.counts.empty()) item["worst_case_count"] = r.counts[e];
+    edges.push_back(item);
+  }
+  json divergent = json::array();
+  for (const auto& [a, b] : p.divergent) divergent.push_back({p.graph.blocks[a], p.graph.blocks[b]});
+  json loops = json::array();
+  for (std::size_t l = 0; l < g.loops.size(); ++l)
+    loops.push_back({{"header", g.loops[l].header_name}, {"bound", r.problem.loops[l].bound},
+                     {"measured", bool(r.bound_measured[l])}, {"entries", r.observed.loop_entries[l]}});
+  json out = {{"kernel", p.graph.name},
+              {"z_warp", r.z_warp},
+              {"z_dynamic", r.z_dynamic},
+              {"z_hybrid", r.z_hybrid},
+              {"hwmt", c.hwmt},
+              {"jitter", c.jitter},
+              {"waves", c.waves},
+              {"warps_per_wave", c.warps_per_wave},
+              {"delta", c.delta},
+              {"longest_wst", r.observed.longest_wst},
+              {"overestimation_percent",
+               {{"z_warp", over(r.z_warp, c.hwmt)}, {"z_dynamic", over(r.z_dynamic, c.hwmt)},
+                {"z_hybrid", over(r.z_hybrid, c.hwmt)}}},
+              {"method", r.method},
+              {"tree", r.tree ? json(*r.tree) : json(nullptr)},
+              {"runs", r.observed.runs},
+              {"warps", r.observed.warps},
+              {"ipoints", g.names.size()},
+              {"edges", edges},
+              {"divergent_edges", divergent},
+              {"loops", loops}};
+  return out;
+}
+
+json inputs_run_json(const inputs::search_options& o, const inputs::search_result& r) {
+  json history = json::array();
+  for (const auto& p : r.trace.history) history.push_back({p.evaluation, p.best});
+  json j{{"kernel", inputs::info(o.kernel).name},
+         {"threads", o.threads},
+         {"method", inputs::to_string(o.method)},
+         {"seed", o.ga.seed},
+         {"fitness", inputs::to_string(o.fitness)},
+         {"best_fitness", r.trace.best_fitness},
+         {"fitness_unit", r.fitness_unit},
+         {"evaluations", r.trace.evaluations},
+         {"reached_at", r.trace.reached_at},
+         {"reached_seconds", r.reached_seconds},
+         {"seconds", r.seconds},
+         {"generations", r.trace.generations},
+         {"coverage", o.method == inputs::search_method::gdivan ? json(r.atoms.coverage()) : json(nullptr)},
+         {"history", history}};
+  if (o.method == inputs::search_method::gdivan) {
+    json levels = json::array();
+    for (const auto& l : r.atoms.levels)
+      levels.push_back({{"threads", l.threads}, {"covered", l.covered}, {"legs", l.legs}, {"runs", l.runs}, {"atoms", l.atoms}});
+    j["atoms"] = {{"threads", r.atoms.threads}, {"count", r.atoms.atoms.size()}, {"seconds", r.atom_seconds}, {"levels", levels}};
+  }
+  return j;
 }
 
 }  // namespace warpspan

@@ -1,9 +1,11 @@
 // 002's pipeline end to end (Sec. II, IV-C, V).
 #include "warpspan/wcet/analysis.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "warpspan/core/error.hpp"
+#include "warpspan/core/file.hpp"
 
 namespace warpspan::wcet {
 
@@ -19,6 +21,43 @@ wcet_program prepare_program(cfg g, const std::string& where) {
   p.ipoints = build_ipg(g, p.loops, p.divergent);
   p.graph = std::move(g);
   return p;
+}
+
+wcet_program load_program(const std::string& cfg_path, const std::string& ptx_path, const std::string& entry) {
+  if (cfg_path.empty() == ptx_path.empty()) throw input_error("give the program structure with --cfg or --ptx");
+  const std::string where = cfg_path.empty() ? ptx_path : cfg_path;
+  cfg g = cfg_path.empty() ? cfg_from_ptx(read_text_file(ptx_path, "PTX file"), entry, ptx_path)
+                           : parse_cfg_json(read_text_file(cfg_path, "CFG file"), cfg_path);
+  return prepare_program(std::move(g), where);
+}
+
+std::pair<std::string, std::uint64_t> parse_loop_bound(const std::string& text) {
+  const auto eq = text.find('=');
+  std::uint64_t v = 0;
+  std::size_t used = 0;
+  const std::string num = eq == std::string::npos ? std::string() : text.substr(eq + 1);
+  bool ok = eq != std::string::npos && eq > 0 && !num.empty() && num[0] != '-';
+  if (ok) {
+    try {
+      v = std::stoull(num, &used);
+    } catch (const std::exception&) {
+      ok = false;
+    }
+  }
+  if (!ok || used != num.size()) throw input_error("--loop-bound: '" + text + "' is not HEADER=N (N >= 0)");
+  return {text.substr(0, eq), v};
+}
+
+std::int64_t parse_probe_cost(const std::string& text, const trace_set& traces) {
+  if (text == "auto") return std::max<std::int64_t>(0, traces.probe_cost);
+  try {
+    std::size_t used = 0;
+    const std::int64_t cost = std::stoll(text, &used);
+    if (used != text.size() || cost < 0) throw std::invalid_argument("");
+    return cost;
+  } catch (const std::exception&) {
+    throw input_error("--probe-cost: '" + text + "' is not a number of cycles >= 0 or 'auto'");
+  }
 }
 
 wcet_method parse_wcet_method(const std::string& word) {

@@ -23,7 +23,8 @@ __version__ = _core.__version__
 __all__ = [
     "InputError", "NotCompiledError", "ValidationError", "Result", "EstimateResult", "ExactResult",
     "BoundResult", "BuildResult", "Kernel", "DbfResult", "DbfVerdict", "estimate", "exact", "bound",
-    "build", "sm_presets", "kernel_from_ptx", "dbf", "dbf_batch", "cuda_compiled",
+    "build", "sm_presets", "kernel_from_ptx", "dbf", "dbf_batch", "cuda_compiled", "WcetResult", "InputsResult",
+    "wcet", "inputs",
 ]
 
 
@@ -91,6 +92,19 @@ class DbfResult(Result):
 class DbfVerdict(Result):
     """One set of a batch: ``set``, ``schedulable``, ``utilization``, ``utilization_exact``,
     ``t_max``, ``checked_to``, ``first_violation``."""
+
+
+class WcetResult(Result):
+    """Hybrid WCET from traces: ``z_warp``, ``z_dynamic``, ``z_hybrid``, ``hwmt``, ``jitter``,
+    ``waves``, ``warps_per_wave``, ``delta``, ``longest_wst``, ``overestimation_percent``,
+    ``method``, ``tree``, ``runs``, ``warps``, ``ipoints``, ``edges`` (per IPG edge: from, to, wcet,
+    count, seen, divergent, loop), ``divergent_edges``, ``loops``, ``probe_cost``."""
+
+
+class InputsResult(Result):
+    """A worst-case input search: ``best_fitness`` (in ``fitness_unit``), ``evaluations``,
+    ``reached_at``, ``coverage`` (gdivan), ``method``, ``seed``, ``history`` (n x 2: evaluation,
+    best), ``best_input`` (the raw input, numpy int32), ``atoms`` (gdivan), ``model``, ..."""
 
 
 def _problem_args(kernel, warps, sigma, sm, schedulers):
@@ -183,3 +197,45 @@ def dbf_batch(tasksets, *, backend="auto", edf="qpa", threads=0, block=256, max_
 def cuda_compiled():
     """True when this build has the CUDA backend (whether or not a device is present)."""
     return _core.cuda_compiled()
+
+
+def _traces(trace):
+    """--trace: a path, trace text (a string with a newline) or a sequence of either."""
+    items = [trace] if isinstance(trace, (str, os.PathLike)) else list(trace)
+    out = []
+    for k, t in enumerate(items):
+        if isinstance(t, str) and "\n" in t:
+            out.append(_core._TraceSource(t, False, "trace" if len(items) == 1 else f"trace[{k}]"))
+        elif isinstance(t, (str, os.PathLike)):
+            out.append(_core._TraceSource(os.fspath(t), True, os.fspath(t)))
+        else:
+            raise TypeError(f"a trace is a path or the trace's text, not {type(t).__name__}")
+    return out
+
+
+def wcet(cfg=None, trace=None, *, ptx=None, entry="", trace_format="auto", method="auto", loop_bounds=None,
+         probe_cost=0):
+    """Hybrid WCET of a GPU kernel from time-stamped traces (``warpspan wcet``): the program as CFG
+    JSON (``cfg``, a path) or a PTX listing (``ptx``, with ``entry``); ``trace`` a path, the text of
+    a trace or a list of them (``--trace``, repeatable); ``loop_bounds`` {CFG header block: N}
+    (``--loop-bound HEADER=N``); ``probe_cost`` cycles or "auto"."""
+    if trace is None:
+        raise TypeError("wcet() needs trace= (a path, trace text or a list of them)")
+    bounds = [f"{h}={n}" for h, n in (loop_bounds or {}).items()]
+    return WcetResult(_core.wcet("" if cfg is None else os.fspath(cfg), "" if ptx is None else os.fspath(ptx),
+                                 entry, _traces(trace), trace_format, method, bounds, str(probe_cost)))
+
+
+def inputs(kernel, *, threads=None, method="gdivan", evaluations=2000, seed=1, fitness="model", sm="kepler-3.5",
+           sms=1, population=100, patience=2, tolerance=0.0, atom_threads=8, atom_runs=400, jobs=0):
+    """Searches for the inputs that make a GPU kernel slowest (``warpspan inputs``, GDivAn):
+    ``kernel`` artificial, bfs, petri or bisect; ``threads`` default the kernel's."""
+    r = _core._SearchRequest()
+    r.kernel = str(kernel)
+    r.method, r.fitness, r.sm = method, fitness, sm
+    r.threads = None if threads is None else int(threads)
+    r.evaluations, r.population, r.patience = int(evaluations), int(population), int(patience)
+    r.atom_threads, r.atom_runs, r.sms, r.jobs = int(atom_threads), int(atom_runs), int(sms), int(jobs)
+    r.seed = _counts(seed=seed)[0]
+    r.tolerance = float(tolerance)
+    return InputsResult(_core.inputs(r))

@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -91,6 +92,17 @@ struct search_result {
   double seconds = 0;          ///< the whole search
   double atom_seconds = 0;
 };
+
+/// The options of `inputs` as the command line (and the Python module) take them, with its
+/// defaults; make_search_options checks them as `inputs` does (input_error with its messages).
+struct search_request {
+  std::string kernel, method = "gdivan", fitness = "model", sm = "kepler-3.5";
+  std::optional<std::int64_t> threads;  ///< default: the kernel's
+  std::int64_t evaluations = 2000, population = 100, patience = 2, atom_threads = 8, atom_runs = 400, sms = 1, jobs = 0;
+  std::uint64_t seed = 1;
+  double tolerance = 0;
+};
+search_options make_search_options(const search_request& request);
 
 /// Raw-input fitness of a batch for the chosen backend.
 batch_fitness make_fitness(const search_options& options, thread_pool& pool);

@@ -13,6 +13,15 @@
 
 namespace warpspan {
 
+namespace wcet {
+struct wcet_program;
+struct wcet_report;
+}  // namespace wcet
+namespace inputs {
+struct search_options;
+struct search_result;
+}  // namespace inputs
+
 /// {"warps", "kernel" (normalised, run-length), "instructions", "sigma" {letter: sigma}, "schedulers"}.
 nlohmann::json problem_json(const problem& prob);
 
@@ -33,5 +42,15 @@ void edf_verdict_json(Json& out, const edf_result& r) {
   out["checked_to"] = optional(r.limit);
   out["first_violation"] = optional(r.first_violation);
 }
+
+/// `wcet --json`: kernel, z_warp, z_dynamic, z_hybrid, hwmt, jitter, waves, warps_per_wave, delta,
+/// longest_wst, overestimation_percent, method, tree, runs, warps, ipoints, edges, divergent_edges,
+/// loops.
+nlohmann::json wcet_report_json(const wcet::wcet_program& p, const wcet::wcet_report& r);
+
+/// One search of `inputs --json`: kernel, threads, method, seed, fitness, best_fitness,
+/// fitness_unit, evaluations, reached_at, reached_seconds, seconds, generations, coverage, history
+/// ([evaluation, best] rows) and, for gdivan, atoms.
+nlohmann::json inputs_run_json(const inputs::search_options& o, const inputs::search_result& r);
 
 }  // namespace warpspan

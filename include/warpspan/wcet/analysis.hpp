@@ -8,6 +8,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "warpspan/wcet/calc.hpp"
@@ -52,6 +53,16 @@ struct wcet_report {
   std::int64_t z_dynamic = 0;         ///< eq. (1)
   std::int64_t z_hybrid = 0;          ///< eq. (2)
 };
+
+/// The program structure as `wcet` reads it: CFG JSON from `cfg_path` or a PTX listing from
+/// `ptx_path` (its .entry `entry`, default the first); exactly one of the two is given.
+wcet_program load_program(const std::string& cfg_path, const std::string& ptx_path, const std::string& entry);
+
+/// `--loop-bound HEADER=N` (N >= 0).
+std::pair<std::string, std::uint64_t> parse_loop_bound(const std::string& text);
+
+/// `--probe-cost`: cycles >= 0, or "auto" for what the binary trace reports (0 when none).
+std::int64_t parse_probe_cost(const std::string& text, const trace_set& traces);
 
 /// Parses the traces' WSTs with the program's IPG and computes every estimate. A tree-based value
 /// that disagrees with the ILP is a logic_error (a bug, not an input problem).

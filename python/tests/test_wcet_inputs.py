@@ -1,0 +1,124 @@
+"""wcet (hybrid WCET from traces, paper 002) and inputs (GDivAn, paper 004) give the CLI's answers."""
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import warpspan
+from conftest import cli, cli_json, data
+from test_errors import cli_message
+
+FIG4 = (data("wcet", "fig4.cfg.json"), data("wcet", "fig4.trace"))
+FIG1 = (data("wcet", "fig1.cfg.json"), data("wcet", "fig1.trace"))
+WCET_KEYS = ["kernel", "z_warp", "z_dynamic", "z_hybrid", "hwmt", "jitter", "waves", "warps_per_wave", "delta",
+             "longest_wst", "overestimation_percent", "method", "tree", "runs", "warps", "ipoints", "edges",
+             "divergent_edges", "loops"]
+
+
+def test_wcet_fig4_matches_cli():
+    r = warpspan.wcet(*FIG4)
+    assert (r.z_warp, r.z_dynamic, r.z_hybrid, r.hwmt) == (30, 37, 38, 34)
+    c = cli_json(f"wcet --cfg {FIG4[0]} --trace {FIG4[1]} --json")
+    assert {k: r.to_dict()[k] for k in WCET_KEYS} == c
+    assert (r.waves, r.warps_per_wave, r.delta, r.runs, r.warps) == (c["waves"], c["warps_per_wave"], c["delta"],
+                                                                    c["runs"], c["warps"])
+    assert r.probe_cost == 0 and isinstance(r, warpspan.WcetResult)
+
+
+@pytest.mark.parametrize("method", ["ilp", "tree", "enumerate"])
+def test_wcet_fig1_is_31_by_every_method(method):
+    r = warpspan.wcet(FIG1[0], FIG1[1], method=method)
+    assert r.z_warp == 31 == cli_json(f"wcet --cfg {FIG1[0]} --trace {FIG1[1]} --method {method} --json")["z_warp"]
+    assert r.method == method
+
+
+def test_wcet_trace_text_list_and_loop_bound():
+    text = Path(FIG4[1]).read_text()
+    assert warpspan.wcet(FIG4[0], text).z_hybrid == 38           # the trace's text
+    assert warpspan.wcet(Path(FIG4[0]), [Path(FIG4[1])]).z_hybrid == 38  # a list of paths
+    r = warpspan.wcet(*FIG1, loop_bounds={"b2": 5}, probe_cost=1)
+    c = cli_json(f"wcet --cfg {FIG1[0]} --trace {FIG1[1]} --loop-bound b2=5 --probe-cost 1 --json")
+    assert r.z_warp == c["z_warp"] and r.loops == c["loops"] and r.probe_cost == 1
+
+
+def test_wcet_ptx():
+    ptx, trace = data("wcet", "count_loop.ptx"), data("wcet", "count_loop.trace")
+    r = warpspan.wcet(ptx=ptx, trace=trace)
+    c = cli_json(f"wcet --ptx {ptx} --trace {trace} --json")
+    assert (r.z_warp, r.z_hybrid, r.hwmt, r.edges) == (c["z_warp"], c["z_hybrid"], c["hwmt"], c["edges"])
+
+
+@pytest.mark.parametrize("call, args", [
+    (lambda: warpspan.wcet(FIG4[0], FIG4[1], method="magic"), f"wcet --cfg {FIG4[0]} --trace {FIG4[1]} --method magic"),
+    (lambda: warpspan.wcet(FIG4[0], FIG4[1], probe_cost=-3), f"wcet --cfg {FIG4[0]} --trace {FIG4[1]} --probe-cost -3"),
+    (lambda: warpspan.wcet(FIG4[0], FIG4[1], loop_bounds={"b2": -1}),
+     f"wcet --cfg {FIG4[0]} --trace {FIG4[1]} --loop-bound b2=-1"),
+    (lambda: warpspan.wcet(FIG4[0], FIG4[1], trace_format="xml"),
+     f"wcet --cfg {FIG4[0]} --trace {FIG4[1]} --trace-format xml"),
+    (lambda: warpspan.wcet(None, FIG4[1]), f"wcet --trace {FIG4[1]}"),
+    (lambda: warpspan.wcet(FIG4[0], []), f"wcet --cfg {FIG4[0]}"),
+    (lambda: warpspan.wcet("/nonexistent.json", FIG4[1]), f"wcet --cfg /nonexistent.json --trace {FIG4[1]}"),
+    (lambda: warpspan.wcet(FIG4[0], "/nonexistent.trace"), f"wcet --cfg {FIG4[0]} --trace /nonexistent.trace"),
+    (lambda: warpspan.inputs("nosuch"), "inputs --kernel nosuch"),
+    (lambda: warpspan.inputs("artificial", threads=0), "inputs --kernel artificial --threads 0"),
+    (lambda: warpspan.inputs("artificial", method="hill"), "inputs --kernel artificial --method hill"),
+    (lambda: warpspan.inputs("artificial", evaluations=0), "inputs --kernel artificial --evaluations 0"),
+    (lambda: warpspan.inputs("artificial", atom_threads=1), "inputs --kernel artificial --atom-threads 1"),
+    (lambda: warpspan.inputs("artificial", sm="nosuch"), "inputs --kernel artificial --sm nosuch"),
+])
+def test_same_message_as_cli(call, args):
+    with pytest.raises(warpspan.InputError) as e:
+        call()
+    assert str(e.value) == cli_message(args)
+
+
+@pytest.mark.parametrize("method", ["gdivan", "random-ga", "random"])
+def test_inputs_matches_cli_seed_for_seed(method):
+    r = warpspan.inputs("artificial", threads=256, method=method, evaluations=150, seed=3, jobs=1)
+    c = cli_json(f"inputs --kernel artificial --threads 256 --method {method} --evaluations 150 --seed 3 --jobs 1 "
+                 "--json")
+    assert isinstance(r, warpspan.InputsResult)
+    assert (r.best_fitness, r.fitness_unit, r.evaluations, r.reached_at, r.method, r.seed, r.coverage) == (
+        c["best_fitness"], c["fitness_unit"], c["evaluations"], c["reached_at"], c["method"], c["seed"], c["coverage"])
+    assert r.history.shape == (len(c["history"]), 2)
+    assert r.history.tolist() == c["history"]
+    assert r.history[-1, 1] == r.best_fitness
+    assert r.model == c["model"] and r.threads == 256
+    assert isinstance(r.best_input, np.ndarray) and r.best_input.dtype == np.int32 and len(r.best_input) > 0
+    assert ("atoms" in r.to_dict()) == (method == "gdivan")
+
+
+def test_inputs_best_input_is_what_the_cli_saves(tmp_path):
+    r = warpspan.inputs("artificial", threads=64, evaluations=100, jobs=1)
+    saved = tmp_path / "a.input"
+    cli(f"inputs --kernel artificial --threads 64 --evaluations 100 --jobs 1 --save-input {saved}")
+    numbers = [int(v) for line in saved.read_text().splitlines() if not line.startswith("#") for v in line.split()]
+    assert r.best_input.tolist() == numbers
+    c = cli_json(f"inputs --kernel artificial --threads 64 --eval-input {saved} --json")
+    assert c["best_fitness"] == r.best_fitness
+
+
+@pytest.mark.parametrize("method", ["gdivan", "random"])
+def test_ctrl_c_interrupts_a_long_search(method):
+    """SIGINT during a long input search: KeyboardInterrupt soon after (between generations/batches)."""
+    script = (
+        "import time, warpspan\n"
+        "print('start', flush=True)\n"
+        "t = time.time()\n"
+        "try:\n"
+        f"    warpspan.inputs('artificial', threads=4096, method='{method}', evaluations=10**8, patience=0, jobs=1)\n"
+        "except KeyboardInterrupt:\n"
+        "    print('interrupted %.2f' % (time.time() - t), flush=True)\n")
+    p = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True, env=os.environ)
+    assert p.stdout.readline().strip() == "start"
+    time.sleep(1.0)
+    sent = time.time()
+    p.send_signal(signal.SIGINT)
+    out, _ = p.communicate(timeout=30)
+    assert out.startswith("interrupted"), out
+    assert time.time() - sent < 10
