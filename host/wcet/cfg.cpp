@@ -154,6 +154,8 @@ cfg parse_cfg_json(std::string_view text, const std::string& where) {
     j = json::parse(text);
   } catch (const json::parse_error& e) {
     throw input_error(where + ": not valid JSON (" + std::string(e.what()) + ")");
+  } catch (const json::exception& e) {  // a number beyond a double (1e400) stops the parser with out_of_range.406
+    throw input_error(where + ": a number in the file is out of range (" + std::string(e.what()) + ")");
   }
   if (!j.is_object()) throw input_error(where + ": expected a JSON object with blocks, edges, entry, exit, ipoints");
   for (const char* key : {"blocks", "edges", "entry", "exit", "ipoints"})
