@@ -32,3 +32,28 @@ def cli_json(args):
 def binary_present():
     if not os.access(BINARY, os.X_OK):
         pytest.fail(f"no warpspan binary at {BINARY} (set WARPSPAN_BINARY or build first)")
+
+
+def assert_ctrl_c_interrupts(call):
+    """Runs `call` (Python source of one long warpspan call) in a subprocess, sends SIGINT after a
+    second, and checks that KeyboardInterrupt arrives within 10 s."""
+    import signal
+    import sys
+    import time
+
+    script = (
+        "import time, warpspan\n"
+        "print('start', flush=True)\n"
+        "t = time.time()\n"
+        "try:\n"
+        f"    {call}\n"
+        "except KeyboardInterrupt:\n"
+        "    print('interrupted %.2f' % (time.time() - t), flush=True)\n")
+    p = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True, env=os.environ)
+    assert p.stdout.readline().strip() == "start"
+    time.sleep(1.0)
+    sent = time.time()
+    p.send_signal(signal.SIGINT)
+    out, _ = p.communicate(timeout=30)
+    assert out.startswith("interrupted"), out
+    assert time.time() - sent < 10

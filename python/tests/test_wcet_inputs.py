@@ -1,16 +1,11 @@
 """wcet (hybrid WCET from traces, paper 002) and inputs (GDivAn, paper 004) give the CLI's answers."""
-import os
-import signal
-import subprocess
-import sys
-import time
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 import warpspan
-from conftest import cli, cli_json, data
+from conftest import assert_ctrl_c_interrupts, cli, cli_json, data
 from test_errors import cli_message
 
 FIG4 = (data("wcet", "fig4.cfg.json"), data("wcet", "fig4.trace"))
@@ -106,19 +101,4 @@ def test_inputs_best_input_is_what_the_cli_saves(tmp_path):
 @pytest.mark.parametrize("method", ["gdivan", "random"])
 def test_ctrl_c_interrupts_a_long_search(method):
     """SIGINT during a long input search: KeyboardInterrupt soon after (between generations/batches)."""
-    script = (
-        "import time, warpspan\n"
-        "print('start', flush=True)\n"
-        "t = time.time()\n"
-        "try:\n"
-        f"    warpspan.inputs('artificial', threads=4096, method='{method}', evaluations=10**8, patience=0, jobs=1)\n"
-        "except KeyboardInterrupt:\n"
-        "    print('interrupted %.2f' % (time.time() - t), flush=True)\n")
-    p = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True, env=os.environ)
-    assert p.stdout.readline().strip() == "start"
-    time.sleep(1.0)
-    sent = time.time()
-    p.send_signal(signal.SIGINT)
-    out, _ = p.communicate(timeout=30)
-    assert out.startswith("interrupted"), out
-    assert time.time() - sent < 10
+    assert_ctrl_c_interrupts(f"warpspan.inputs('artificial', threads=4096, method='{method}', evaluations=10**8, patience=0, jobs=1)")
