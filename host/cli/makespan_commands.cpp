@@ -197,7 +197,7 @@ struct estimate_cmd {
   void add(CLI::App& app, std::vector<std::pair<CLI::App*, command_fn>>& commands) {
     auto* sub = app.add_subcommand("estimate", "estimate the worst-case makespan by simulated annealing (Berezovskyi, Bletsas and Petters 2013)");
     po.add(sub);
-    sub->add_option("--chains", eo.chains, "independent annealing chains (default: 8 per CPU thread; on a GPU as many as it keeps resident, from its SM count and the occupancy calculator)")
+    sub->add_option("--chains", eo.chains, "independent annealing chains (default: 2 per CPU thread; on a GPU as many as it keeps resident, from its SM count and the occupancy calculator)")
         ->check(not_negative);
     sub->add_option("--iterations", eo.iterations, "iterations per chain; also the cooling schedule's length")
         ->capture_default_str()
@@ -426,6 +426,7 @@ struct exact_cmd {
   // Signed, so that a negative value is refused rather than wrapped by CLI11.
   long long max_states = 0;
   long long threads = 0;
+  long long warm_start = 200000;
   bool as_json = false;
   bool no_table = false;
   bool no_prune = false;
@@ -450,6 +451,10 @@ struct exact_cmd {
     sub->add_option("--threads", threads, "search: CPU threads (default: all cores; at most 4 per core)");
     sub->add_flag("--quiet,-q", quiet, "no progress line");
     sub->add_flag("--no-prune", no_prune, "search: expand every reachable state (no bound against the lower bound)");
+    sub->add_option("--warm-start", warm_start,
+                    "search: first anneal 2 chains for N iterations each (seed 1) and prune against the best string found "
+                    "(0: prune against the standard strings only)")
+        ->capture_default_str();
     sub->add_flag("--json", as_json, "print one JSON object");
     sub->add_flag("--no-table", no_table, "do not draw the witness schedule");
     commands.emplace_back(sub, [this] { return run(); });
@@ -463,7 +468,9 @@ struct exact_cmd {
     const backend_kind kind = parse_backend(backend);
     if (xo.time_limit_s < 0 || !std::isfinite(xo.time_limit_s)) throw input_error("--time-limit must be 0 or more");
     if (max_states < 0) throw input_error("--max-states must be 0 (no limit) or more");
+    if (warm_start < 0) throw input_error("--warm-start must be 0 (none) or more");
     xo.max_states = static_cast<std::uint64_t>(max_states);
+    xo.warm_start = no_prune ? 0 : static_cast<std::uint64_t>(warm_start);
     xo.threads = resolve_threads(threads, "--threads");
     const problem prob = po.make();
     const ilp_constraints form = constraints == "long" ? ilp_constraints::long_form : ilp_constraints::short_form;

@@ -12,6 +12,7 @@
 #include "warpspan/exact/packed_table.hpp"
 #include "warpspan/makespan/bounds.hpp"
 #include "warpspan/makespan/chains.hpp"
+#include "warpspan/makespan/estimate.hpp"
 #include "warpspan/makespan/schedule_table.hpp"
 
 namespace warpspan {
@@ -335,25 +336,52 @@ exact_result exact_search_cpu(const problem& prob, const exact_options& options)
   return r;
 }
 
+namespace {
+/// `options` with the lower string of a short annealing run (exact_options::warm_start), its time
+/// taken off the time limit.
+exact_options warm_started(const problem& prob, const exact_options& options, double& spent) {
+  if (options.warm_start == 0 || !options.lower_string.empty() || prob.length() < 2) return options;
+  const auto start = clock_type::now();
+  estimate_options eo;
+  eo.chains = 2;
+  eo.iterations = options.warm_start;
+  eo.seed = 1;
+  eo.backend = backend_kind::cpu;
+  eo.threads = options.threads;
+  if (options.time_limit_s > 0) eo.seconds = options.time_limit_s / 4;
+  const estimate_result e = run_estimate(prob, eo);
+  exact_options out = options;
+  out.lower_string = e.best_string;
+  exact_result standard;
+  exact_detail::fill_interval(prob, standard);
+  if (standard.lower >= e.best_makespan) out.lower_string = standard.best_string;
+  spent = std::chrono::duration<double>(clock_type::now() - start).count();
+  if (out.time_limit_s > 0) out.time_limit_s = std::max(out.time_limit_s - spent, 1e-3);
+  return out;
+}
+}  // namespace
+
 exact_result exact_search(const problem& prob, const exact_options& options, backend_kind backend, std::string* used) {
   const bool packs = prob.warps <= frontier_max_warps && prob.instructions() <= frontier_max_instructions;
   std::string name;
   exact_result r;
+  double warm_s = 0;
   // auto stays on the CPU: the device sweep has not been measured yet.
   if (backend == backend_kind::cuda && resolve_backend(backend) == backend_kind::cuda) {
     if (!packs)
       throw input_error("--backend cuda: the device search takes at most " + std::to_string(frontier_max_warps) +
                         " warps and " + std::to_string(frontier_max_instructions) + " instructions");
     name = "sweep";
-    r = exact_sweep_cuda(prob, options);
+    r = exact_sweep_cuda(prob, warm_started(prob, options, warm_s));
   } else if (packs) {
     name = "sweep";
-    r = exact_sweep_cpu(prob, options);
+    r = exact_sweep_cpu(prob, warm_started(prob, options, warm_s));
   } else {
     name = "depth-first";
     r = exact_search_cpu(prob, options);
   }
   if (used) *used = name;
+  r.elapsed_s += warm_s;
   return r;
 }
 

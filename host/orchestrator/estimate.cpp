@@ -71,7 +71,7 @@ estimate_result run_estimate(const problem& prob, const estimate_options& option
           memory_budget_bytes(std::uint64_t{8} << 30) / (sizeof(std::uint16_t) * std::uint64_t{p.length} + 64);
       chains = static_cast<std::uint32_t>(std::max<std::uint64_t>(1, std::min<std::uint64_t>(plan_cuda_chains(p).device_chains, host_fit)));
     } else {
-      chains = static_cast<std::uint32_t>(8 * threads);
+      chains = static_cast<std::uint32_t>(2 * threads);
     }
   }
 

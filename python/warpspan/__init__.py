@@ -120,7 +120,7 @@ def _counts(**options):
 
 
 def estimate(kernel, warps, sigma=None, *, sm=None, schedulers=None, chains=0, iterations=200000, seconds=0.0,
-             seed=1, t0=0.3, reach=0, init="mix", backend="auto", threads=0, validate=0, exact_seconds=2.0):
+             seed=1, t0=0.01, reach=0, init="mix", backend="auto", threads=0, validate=0, exact_seconds=2.0):
     """The worst-case makespan by simulated annealing (``warpspan estimate``)."""
     chains, iterations, seed, reach, validate = _counts(chains=chains, iterations=iterations, seed=seed, reach=reach,
                                                         validate=validate)

@@ -163,7 +163,7 @@ TEST(EstimateLimits, ThreadsAreResolvedAndBounded) {
   o.threads = -1;
   EXPECT_THROW(run_estimate(prob, o), input_error);
   o.threads = max_threads();
-  EXPECT_EQ(run_estimate(prob, o).chains, static_cast<std::uint32_t>(8 * max_threads()));
+  EXPECT_EQ(run_estimate(prob, o).chains, static_cast<std::uint32_t>(2 * max_threads()));
 }
 
 TEST(EstimateLimits, ResultDoesNotDependOnTheThreadCount) {

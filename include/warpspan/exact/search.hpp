@@ -23,6 +23,11 @@ struct exact_options {
   /// Progress sweep: a string known to build (for example the annealing's best); its makespan is
   /// the lower bound pruned against (default: the best of the standard initial strings).
   std::vector<std::uint16_t> lower_string;
+  /// Progress sweep without a lower_string: first anneal 2 chains (seed 1, CPU, `threads`) for
+  /// this many iterations each and prune against the best string found when it beats the standard
+  /// strings. A string that already attains the answer is its witness, so no second pass is needed
+  /// when the first pass could not keep its states. 0: none. The time counts in elapsed_s.
+  std::uint64_t warm_start = 0;
   /// Progress sweep: CPU threads (0: all cores); checked by resolve_threads (input_error when
   /// negative or more than 4 per core).
   int threads = 0;

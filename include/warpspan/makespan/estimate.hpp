@@ -18,11 +18,11 @@
 namespace warpspan {
 
 struct estimate_options {
-  std::uint32_t chains = 0;          ///< 0: a default for the backend (CPU 8 per thread; GPU: the chains it keeps resident)
+  std::uint32_t chains = 0;          ///< 0: a default for the backend (CPU 2 per thread; GPU: the chains it keeps resident)
   std::uint64_t iterations = 200000; ///< per chain; also the length of the cooling schedule
   double seconds = 0;                ///< wall-clock budget of run_estimate, set-up included; 0 = none
   std::uint64_t seed = 1;
-  double t0 = 0.3;
+  double t0 = 0.01;                  ///< initial temperature (000 VIII used 0.3: far too hot here, see README)
   std::uint32_t reach = 0;           ///< largest swap distance; 0 = default (see README)
   std::optional<initial_kind> init;  ///< nullopt: mix rr, fp, mpwf, random across chains (000 VIII)
   backend_kind backend = backend_kind::automatic;
