@@ -189,6 +189,8 @@ class cuda_runner final : public chain_runner {
     WARPSPAN_CUDA_TRY(cudaStreamSynchronize(stream_));
   }
 
+  void set_iter_max(std::uint64_t n_max) override { params_.iter_max = n_max; }
+
   std::vector<chain_summary> summaries() override {
     const std::vector<chain_state> s = states_.to_host();
     std::vector<std::uint32_t> ids = ids_.to_host();

@@ -207,7 +207,7 @@ struct estimate_cmd {
                     "not cooled (default: no limit)");
     sub->add_option("--seed", eo.seed, "random seed")->capture_default_str()->check(not_negative);
     sub->add_option("--t0", eo.t0, "initial temperature")->capture_default_str();
-    sub->add_option("--reach", eo.reach, "largest swap distance of a move (0: whole string)")
+    sub->add_option("--reach", eo.reach, "largest swap distance of a move (0: 4 W, four rounds of all warps; W x I or more: the whole string)")
         ->capture_default_str()
         ->check(not_negative);
     sub->add_option("--init", init, "initial strings: rr, fp, mpwf, random or mix")->capture_default_str();

@@ -71,6 +71,8 @@ class cpu_runner final : public chain_runner {
     return !skipped.load();
   }
 
+  void set_iter_max(std::uint64_t n_max) override { params_.iter_max = n_max; }
+
   std::vector<chain_summary> summaries() override {
     std::vector<chain_summary> out(states_.size());
     for (std::size_t c = 0; c < states_.size(); ++c)

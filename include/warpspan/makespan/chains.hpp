@@ -162,6 +162,10 @@ class chain_runner {
     return true;
   }
   virtual std::vector<chain_summary> summaries() = 0;
+  /// Sets the length of the cooling schedule (anneal_params::iter_max) for the iterations still to
+  /// come: a run fitted to a time budget learns it from the speed it measures. A chain that has
+  /// already done n >= n_max iterations stops advancing.
+  virtual void set_iter_max(std::uint64_t n_max) = 0;
   /// The best string of the chain at `index` (0-based warp ids).
   virtual std::vector<std::uint16_t> best_string(std::size_t index) = 0;
   virtual std::string name() const = 0;

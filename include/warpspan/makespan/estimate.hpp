@@ -23,7 +23,7 @@ struct estimate_options {
   double seconds = 0;                ///< wall-clock budget of run_estimate, set-up included; 0 = none
   std::uint64_t seed = 1;
   double t0 = 0.01;                  ///< initial temperature (000 VIII used 0.3: far too hot here, see README)
-  std::uint32_t reach = 0;           ///< largest swap distance; 0 = default (see README)
+  std::uint32_t reach = 0;           ///< largest swap distance; 0: 4 W; W x I or more: the whole string
   std::optional<initial_kind> init;  ///< nullopt: mix rr, fp, mpwf, random across chains (000 VIII)
   backend_kind backend = backend_kind::automatic;
   int threads = 0;                   ///< CPU threads; 0 = all cores (resolve_threads: at most 4 per core)
