@@ -54,6 +54,7 @@ void BM_OneChainRebuild(benchmark::State& state) {
   std::copy(start.begin(), start.end(), c.str);
   anneal_params a;
   a.iter_max = std::uint64_t{1} << 40;
+  a.t0 = estimate_options{}.t0;  // the estimator's default: most worse moves are rejected and restored
   a.reach = static_cast<std::uint32_t>(state.range(1));
   chain_state s;
   anneal_init(p, c, chain_best_at(block.data(), layout), s);
@@ -67,7 +68,7 @@ void BM_OneChainRebuild(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations());
   state.SetLabel(incremental ? "incremental (000 VII)" : "full rebuild");
 }
-BENCHMARK(BM_OneChainRebuild)->ArgsProduct({{0, 1}, {0, 16}})->ArgNames({"incremental", "reach"});
+BENCHMARK(BM_OneChainRebuild)->ArgsProduct({{0, 1}, {0, 16, 64}})->ArgNames({"incremental", "reach"});
 
 /// All chains of one backend, `iters` iterations each, timed as one advance() (CUDA: the launch
 /// plus synchronisation, measured by wall clock since a launch covers the whole round).
@@ -82,6 +83,7 @@ void run_backend(benchmark::State& state, backend_kind kind) {
   chain_setup setup;
   setup.prob = &prob;
   setup.params.iter_max = std::uint64_t{1} << 40;
+  setup.params.t0 = estimate_options{}.t0;
   estimate_options mix;
   for (std::uint32_t c = 0; c < chains; ++c) {
     setup.chain_ids.push_back(c);
