@@ -23,7 +23,9 @@
 #include "warpspan/core/resources.hpp"
 #include "warpspan/exact/ilp.hpp"
 #include "warpspan/exact/interval.hpp"
+#include "warpspan/exact/frontier.hpp"
 #include "warpspan/exact/search.hpp"
+#include "warpspan/exact/sweep_ranks.hpp"
 #include "warpspan/io/result_json.hpp"
 #include "warpspan/io/svg.hpp"
 #include "warpspan/makespan/bounds.hpp"
@@ -513,7 +515,11 @@ struct exact_cmd {
         std::fflush(stderr);
       };
     std::string algorithm;
-    const exact_result r = exact_search(prob, xo, kind, &algorithm);
+    // Under mpirun the CPU progress sweep runs across the ranks (states partitioned by hash).
+    const bool across_ranks = world().size() > 1 && kind != backend_kind::cuda && prob.warps <= frontier_max_warps &&
+                              prob.instructions() <= frontier_max_instructions;
+    if (across_ranks) algorithm = "sweep";
+    const exact_result r = across_ranks ? exact_sweep_ranks(prob, xo, world()) : exact_search(prob, xo, kind, &algorithm);
     if (show_progress) std::fprintf(stderr, "\r%70s\r", "");
     const bool on_gpu = kind == backend_kind::cuda;
     const built_schedule b = build_schedule(prob, r.best_string);
