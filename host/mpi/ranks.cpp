@@ -4,6 +4,8 @@
 #include <mpi.h>
 
 #include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <iostream>
 #include <numeric>
 #include <thread>
@@ -24,6 +26,8 @@ class mpi_world final : public rank_group {
   int size() const override { return size_; }
 
   std::vector<std::string> allgather(const std::string& mine) override {
+    ++calls_;
+    ++calls_;
     const int n = static_cast<int>(mine.size());
     std::vector<int> counts(size_), offsets(size_);
     MPI_Allgather(&n, 1, MPI_INT, counts.data(), 1, MPI_INT, MPI_COMM_WORLD);
@@ -49,6 +53,7 @@ class mpi_world final : public rank_group {
   }
 
   std::string broadcast(const std::string& data, int root) override {
+    ++calls_;
     unsigned long long n = data.size();
     MPI_Bcast(&n, 1, MPI_UNSIGNED_LONG_LONG, root, MPI_COMM_WORLD);
     std::string out = rank_ == root ? data : std::string(n, '\0');
@@ -58,6 +63,7 @@ class mpi_world final : public rank_group {
   }
 
   std::vector<std::string> alltoall(const std::vector<std::string>& out) override {
+    ++calls_;
     std::vector<int> send_counts(size_), send_offsets(size_), recv_counts(size_), recv_offsets(size_);
     std::string send;
     for (int r = 0; r < size_; ++r) {
@@ -75,6 +81,7 @@ class mpi_world final : public rank_group {
   }
 
   std::uint64_t bytes_sent() const override { return sent_; }
+  std::uint64_t calls() const { return calls_; }
 
  private:
   static std::vector<std::string> split(const std::string& all, const std::vector<int>& counts,
@@ -85,10 +92,15 @@ class mpi_world final : public rank_group {
     return parts;
   }
   int rank_ = 0, size_ = 1;
-  std::uint64_t sent_ = 0;
+  std::uint64_t sent_ = 0, calls_ = 0;
 };
 
 bool started = false;
+
+mpi_world& the_world() {
+  static mpi_world w;
+  return w;
+}
 
 }  // namespace
 
@@ -104,7 +116,14 @@ void start_ranks(int& argc, char**& argv) {
 void finish_ranks(int) {
   int done = 0;
   MPI_Finalized(&done);
-  if (started && !done) MPI_Finalize();
+  if (!started || done) return;
+  // WARPSPAN_MPI_STATS=1: every rank's communication volume on stderr (bench/mpi_scaling.py).
+  if (const char* stats = std::getenv("WARPSPAN_MPI_STATS"); stats && *stats && *stats != '0') {
+    const mpi_world& w = the_world();
+    std::fprintf(stderr, "warpspan-mpi: rank %d of %d sent %llu bytes in %llu collectives\n", w.rank(), w.size(),
+                 static_cast<unsigned long long>(w.bytes_sent()), static_cast<unsigned long long>(w.calls()));
+  }
+  MPI_Finalize();
 }
 
 rank_group& world() {
@@ -112,9 +131,10 @@ rank_group& world() {
     static single_process one;  // the library used without start_ranks (tests, the Python module)
     return one;
   }
-  static mpi_world w;
-  return w;
+  return the_world();
 }
+
+
 
 int fail_ranks(int code, const std::string& line) {
   rank_group& g = world();
