@@ -13,6 +13,7 @@ ranks are the only parallelism; beyond the machine's cores the ranks are oversub
   exact     the progress sweep, Voronoi W = 9 (strong only: W fixes the work); seconds from the JSON
 The communication volume comes from WARPSPAN_MPI_STATS=1 (each rank's bytes handed to the
 collectives and their number); per round = all ranks' bytes / rank 0's collectives.
+Each rank runs under /usr/bin/time for its peak memory (maximum resident set).
 The plot: speed-up over one rank (strong) and efficiency (weak) against the ranks, no dependencies.
 """
 import json
@@ -32,7 +33,8 @@ VORONOI = ["--kernel", "5L9C2L9C", "--sigma", "L=1,C=4"]
 
 
 def launch(ranks, args):
-    cmd = ["mpirun", "-q", "-n", str(ranks), "--oversubscribe", BINARY] + args
+    load = os.getloadavg()[0]  # the machine is shared: what else ran is part of the figure
+    cmd = ["mpirun", "-q", "-n", str(ranks), "--oversubscribe", "/usr/bin/time", "-f", "warpspan-maxrss %M", BINARY] + args
     start = time.monotonic()
     p = subprocess.run(cmd, capture_output=True, text=True, env=ENV)
     wall = time.monotonic() - start
@@ -41,7 +43,10 @@ def launch(ranks, args):
     stats = [tuple(map(int, m)) for m in re.findall(r"rank (\d+) of \d+ sent (\d+) bytes in (\d+) collectives", p.stderr)]
     sent = sum(s[1] for s in stats)
     calls = max((s[2] for s in stats if s[0] == 0), default=0)
-    return p.stdout, wall, {"bytes": sent, "collectives": calls, "bytes_per_collective": sent / calls if calls else 0}
+    rss = [int(m) for m in re.findall(r"warpspan-maxrss (\d+)", p.stderr)]
+    return p.stdout, wall, {"bytes": sent, "collectives": calls, "bytes_per_collective": sent / calls if calls else 0,
+                            "max_rss_mib_per_rank": max(rss, default=0) / 1024, "max_rss_mib_all_ranks": sum(rss) / 1024,
+                            "load_average_before": load}
 
 
 def estimate(ranks, chains, iterations):

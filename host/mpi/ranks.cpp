@@ -1,6 +1,6 @@
 // The MPI layer (WARPSPAN_MPI=ON): rank_group over MPI_COMM_WORLD. Under mpirun every rank runs
-// the same command; without mpirun MPI_Init makes a world of one (a singleton), which behaves as
-// a build without MPI.
+// the same command; without a launcher MPI is not started and the run is one process, as in a
+// build without MPI.
 #include <mpi.h>
 
 #include <chrono>
@@ -107,6 +107,11 @@ mpi_world& the_world() {
 bool mpi_compiled() { return true; }
 
 void start_ranks(int& argc, char**& argv) {
+  // Without a launcher (mpirun, mpiexec, srun) this is one process, as in a build without MPI:
+  // no MPI_Init, so nothing of MPI's start-up or its warnings.
+  const bool launched = std::getenv("OMPI_COMM_WORLD_SIZE") || std::getenv("PMIX_RANK") || std::getenv("PMI_RANK") ||
+                        std::getenv("PMI_SIZE");
+  if (!launched) return;
   int ok = 0;
   MPI_Initialized(&ok);
   if (!ok) MPI_Init(&argc, &argv);
