@@ -1,7 +1,8 @@
 // The progress sweep across MPI ranks (see sweep_ranks.hpp): a sweep_pass whose tables hold only
 // this rank's states. Per progress sum: expand the states held here, send every successor to the
-// rank owning it (one alltoall carrying all the sums it reaches), insert what arrives, and agree in
-// one allgather on the counts, the stop and the states kept for the witness.
+// rank owning it (merged per owner and sum first; one alltoall carrying all the sums it reaches),
+// insert what arrives, and agree in one allgather on the counts, the stop and the states kept for
+// the witness.
 #include <mpi.h>
 
 #include <algorithm>
@@ -96,8 +97,12 @@ class ranks_sweep final : public exact_detail::sweep_pass {
       table.reset(16);
       sum_state mine;
       mine.taken = here.size();
-      // Expand this rank's states; successors to their owners.
-      std::vector<std::string> out(static_cast<std::size_t>(ranks));
+      // Expand this rank's states. A successor this rank owns goes straight into its table; the
+      // others are first merged per owner and sum (a state has many ways in: merging them here
+      // keeps only the longest, and cuts what is sent several times over).
+      std::vector<std::vector<packed_table>> outbox(static_cast<std::size_t>(ranks));
+      for (int r = 0; r < ranks; ++r)
+        if (r != me) outbox[static_cast<std::size_t>(r)].assign(reach_ + 1, packed_table(16));
       std::string kept;
       for (const sweep_entry& p : here) {
         successor_enum e;
@@ -114,10 +119,23 @@ class ranks_sweep final : public exact_detail::sweep_pass {
           std::uint32_t issues = 0;
           for (std::uint32_t u = 0; u < v_.ntypes; ++u) issues += e.quota[u];
           const packed_state next = e.successor(v_);
-          put(out[static_cast<std::size_t>(owner_of(next, ranks))], next, static_cast<std::uint16_t>(p.way_in + 1),
-              static_cast<std::uint8_t>(issues));
+          const int owner = owner_of(next, ranks);
+          const auto way_in = static_cast<std::uint16_t>(p.way_in + 1);
+          if (owner == me)
+            window_[(sum + issues) % (reach_ + 1)].insert_max(next, way_in);
+          else
+            outbox[static_cast<std::size_t>(owner)][issues].insert_max(next, way_in);
         } while (e.advance(v_));
       }
+      std::vector<std::string> out(static_cast<std::size_t>(ranks));
+      for (int r = 0; r < ranks; ++r)
+        for (std::uint32_t ahead = 1; r != me && ahead <= reach_; ++ahead) {
+          std::string& to = out[static_cast<std::size_t>(r)];
+          outbox[static_cast<std::size_t>(r)][ahead].for_each([&](packed_state key, std::uint16_t way_in) {
+            put(to, key, way_in, static_cast<std::uint8_t>(ahead));
+          });
+        }
+      outbox.clear();
       for (const std::string& part : g_.alltoall(out))
         for (std::size_t i = 0; i + wire_bytes <= part.size(); i += wire_bytes) {
           const wire_entry w = get(part.data() + i);
