@@ -2,6 +2,7 @@
 """Weak and strong scaling of warpspan under mpirun with 1, 2, 3 ranks, and the communication volume.
 
     python3 bench/mpi_scaling.py BINARY OUT.json OUT.svg [--quick]
+    python3 bench/mpi_scaling.py - RESULTS.json OUT.svg --plot-only   (redraws recorded results)
 
 BINARY is a WARPSPAN_MPI=ON build. Every rank runs one thread (--threads 1, dbf --backend cpu), so
 ranks are the only parallelism; beyond the machine's cores the ranks are oversubscribed
@@ -117,7 +118,7 @@ def plot(result):
                        ("exact_strong", f"exact W = {result['exact_strong'][0]['warps']}, strong")):
         rows = result[key]
         series[label] = [(row["ranks"], rate(row) / rate(rows[0])) for row in rows]
-    for key, label in (("estimate_weak", "estimate, weak (eff. x ranks)"), ("dbf_weak", "dbf --batch, weak (eff. x ranks)")):
+    for key, label in (("estimate_weak", "estimate, weak"), ("dbf_weak", "dbf --batch 400/rank, weak")):
         rows = result[key]
         series[label] = [(row["ranks"], rate(row) / rate(rows[0])) for row in rows]
     colors = ["#1f77b4", "#2ca02c", "#d62728", "#ff7f0e", "#9467bd"]
@@ -159,4 +160,8 @@ def plot(result):
 
 
 if __name__ == "__main__":
-    main()
+    if "--plot-only" in sys.argv:
+        with open(OUT_JSON) as f, open(OUT_SVG, "w") as out:
+            out.write(plot(json.load(f)))
+    else:
+        main()
