@@ -114,6 +114,13 @@ with tempfile.TemporaryDirectory() as tmp:
             c1, o1, _ = run(args)
             c2, o2, e2 = run(args, mpirun())
             check(f"exact 5L9C2L9C W=5 {' '.join(extra)}", c1 == c2 == 0 and without_timings(o1) == without_timings(o2), e2)
+        # A sweep stopped by the state limit proves the same interval (the held states' bound, agreed).
+        args = ["exact", "--kernel", "5L9C2L9C", "--sigma", "L=1,C=4", "--warps", "6", "--json", "-q", "--threads", "1",
+                "--max-states", "50000"]
+        c1, o1, _ = run(args)
+        c2, o2, e2 = run(args, mpirun())
+        check("exact stopped by --max-states", c1 == c2 == 0 and without_timings(o1) == without_timings(o2)
+              and not json.loads(o1)["complete"], e2)
         # Errors: one line, the exit code of one process.
         for args in (["dbf", "--batch", "/no/such/dir"], ["estimate", "--kernel", "LC", "--warps", "2"],
                      ["dbf", "--batch", batch, "--shard", "0/2"]):
