@@ -69,8 +69,9 @@ std::uint64_t memory_share() {
   const std::uint64_t physical =
       pages > 0 && size > 0 ? static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(size) : (std::uint64_t{8} << 30);
   MPI_Comm node;
-  int local = 1;
-  if (MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node) == MPI_SUCCESS) {
+  int local = 1, started = 0;
+  MPI_Initialized(&started);  // ranks that are not MPI's (tests) count as one machine each
+  if (started && MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node) == MPI_SUCCESS) {
     MPI_Comm_size(node, &local);
     MPI_Comm_free(&node);
   }
