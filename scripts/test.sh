@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Sets up, builds and runs every test: the default build with GCC (CUDA when nvcc is present; GPU
-# tests skip without a device), then the CPU-only build with clang, AddressSanitizer and
+# tests skip without a device; with MPI, so the mpirun tests run), then the CPU-only build with clang, AddressSanitizer and
 # UndefinedBehaviorSanitizer (preset clang-asan: the whole suite under the sanitizers, the CUDA
 # sources run on the CPU by the emulation build, where every GPU test must run: WARPSPAN_REQUIRE_GPU=1
 # fails a GPU test that would skip; and the libFuzzer targets), and scripts/fuzz.sh running each fuzz
@@ -11,8 +11,8 @@ cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 jobs=$(nproc)
 
-echo "== default build =="
-cmake --preset default >/dev/null
+echo "== default build (with MPI) =="
+cmake --preset default -DWARPSPAN_MPI=ON >/dev/null
 cmake --build --preset default -j "$jobs"
 ctest --preset default -j "$jobs"
 

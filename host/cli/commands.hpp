@@ -4,7 +4,11 @@
 
 #include <CLI/CLI.hpp>
 
+#include <cstdint>
 #include <functional>
+#include <string>
+#include <utility>
+#include <vector>
 
 namespace warpspan::cli {
 
@@ -14,5 +18,14 @@ void add_makespan_commands(CLI::App& app, std::vector<std::pair<CLI::App*, comma
 void add_dbf_commands(CLI::App& app, std::vector<std::pair<CLI::App*, command_fn>>& commands);
 void add_inputs_commands(CLI::App& app, std::vector<std::pair<CLI::App*, command_fn>>& commands);
 void add_wcet_commands(CLI::App& app, std::vector<std::pair<CLI::App*, command_fn>>& commands);
+void add_merge_command(CLI::App& app, std::vector<std::pair<CLI::App*, command_fn>>& commands);
+
+/// --shard i/N: slice i (0-based) of N. input_error unless 0 <= i < N; refused under mpirun.
+std::pair<std::uint32_t, std::uint32_t> parse_shard(const std::string& text);
+
+/// `warpspan merge` of estimate shards: the whole run's JSON object (shards[k] is one file's).
+int merge_estimate(const std::vector<std::string>& files, const std::vector<std::string>& texts);
+/// `warpspan merge` of dbf --batch or --sweep shards (JSON lines): the whole run's output.
+int merge_dbf(const std::vector<std::string>& files, const std::vector<std::string>& texts);
 
 }  // namespace warpspan::cli

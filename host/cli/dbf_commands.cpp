@@ -16,6 +16,7 @@
 #include "progress_line.hpp"
 #include "warpspan/core/error.hpp"
 #include "warpspan/core/interrupt.hpp"
+#include "warpspan/core/ranks.hpp"
 #include "warpspan/core/resources.hpp"
 #include "warpspan/dbf/dbf.hpp"
 #include "warpspan/dbf/edf.hpp"
@@ -54,7 +55,42 @@ struct batch_item {
   std::string path;           ///< batch: the set's file (full path), or FILE:LINE
   double factor = 0;          ///< sweep only
   std::string error;          ///< sweep: why the variant breaks the model (then nothing is analysed)
+  std::uint64_t index = 0;    ///< the set's place in the batch or sweep
   set_analysis a;
+};
+
+/// One set's result as printed: made where the set was analysed, printed in input order (at once
+/// in one process; by rank 0 under mpirun; by `warpspan merge` for shards).
+struct set_record {
+  std::uint64_t index = 0;
+  std::string label;          ///< batch, text output: printed padded to the labels so far
+  std::string line;           ///< JSON: the whole line; text: what follows the label (batch) or the line (sweep)
+  int verdict = 0;            ///< 0 schedulable, 1 not, 2 invalid
+  double factor = 0, u = 0;   ///< sweep: the grid point
+};
+
+json record_json(const set_record& r) {
+  return {{"index", r.index}, {"label", r.label}, {"line", r.line}, {"verdict", r.verdict}, {"factor", r.factor}, {"u", r.u}};
+}
+
+set_record record_from(const nlohmann::json& j) {
+  set_record r;
+  r.index = j.at("index").get<std::uint64_t>();
+  r.label = j.at("label").get<std::string>();
+  r.line = j.at("line").get<std::string>();
+  r.verdict = j.at("verdict").get<int>();
+  r.factor = j.at("factor").get<double>();
+  r.u = j.at("u").get<double>();
+  return r;
+}
+
+/// How a batch or sweep is split: the whole of it, the slice of --shard I/N, or the ranks of mpirun
+/// (sets by index, cyclically: set k belongs to slice k mod N).
+struct slicing {
+  std::uint32_t slice = 0, slices = 1;
+  bool shard = false;
+  rank_group* ranks = nullptr;  ///< under mpirun with more than one rank
+  bool mine(std::uint64_t k) const { return k % slices == slice; }
 };
 
 /// Batches and sweeps run in chunks of at most this many sets and table cells: what is held at
@@ -185,6 +221,8 @@ struct dbf_cmd {
   bool check = false;
   bool keep_going = false;
   bool quiet = false;
+  std::string shard;
+  slicing slices;
   CLI::Option* file_option = nullptr;
   CLI::Option* batch_option = nullptr;
   std::unique_ptr<thread_pool> pool;  ///< cpu-parallel's threads, kept for the whole run
@@ -227,6 +265,9 @@ struct dbf_cmd {
     sub->add_flag("--quiet,-q", quiet, "no progress line (shown on a terminal for --batch and --sweep)");
     sub->add_flag("--check", check,
                   "for scripts: exit 1 when any set (or sweep variant) is not schedulable, 0 when all are");
+    sub->add_option("--shard", shard,
+                    "I/N: --batch and --sweep: analyse only the sets (variants) k with k mod N = I and print JSON "
+                    "lines for `warpspan merge`, which prints the whole run's output (and exit code)");
     commands.emplace_back(sub, [this] { return run(); });
   }
 
@@ -245,10 +286,22 @@ struct dbf_cmd {
     if (file.empty() == batch.empty()) throw input_error("dbf: give either a task-set FILE or --batch DIR|FILE");
     if (keep_going && batch.empty() && sweep.empty()) throw input_error("--keep-going applies to --batch and --sweep");
     const edf_method method = parse_edf_method(edf);
+    if (!shard.empty() && batch.empty() && sweep.empty()) throw input_error("--shard applies to --batch and --sweep");
     if (!batch.empty() || !sweep.empty()) {
       if (!at.empty()) throw input_error("--at applies to one task set, not to --batch or --sweep");
       if (!batch.empty() && !svg.empty()) throw input_error("--svg applies to one task set or a --sweep, not to --batch");
       if (!batch.empty() && !sweep.empty()) throw input_error("--sweep applies to one FILE, not to --batch");
+      if (!shard.empty()) {
+        const auto sl = parse_shard(shard);
+        slices.slice = sl.first;
+        slices.slices = sl.second;
+        slices.shard = true;
+        if (!svg.empty()) throw input_error("--svg applies to the whole sweep: give it to neither --shard nor merge");
+      } else if (world().size() > 1) {
+        slices.ranks = &world();
+        slices.slice = static_cast<std::uint32_t>(world().rank());
+        slices.slices = static_cast<std::uint32_t>(world().size());
+      }
       const dbf_options options = make_options();
       return batch.empty() ? run_sweep(options, method) : run_batch(options, method);
     }
@@ -443,15 +496,152 @@ struct dbf_cmd {
     return !interrupted();
   }
 
+  /// Where a record goes: printed now (one process), a JSON line (a shard), or kept for rank 0.
+  void deliver(const set_record& rec, const std::function<void(const set_record&)>& emit,
+               std::vector<set_record>& kept) const {
+    if (slices.shard) {
+      std::cout << record_json(rec).dump() << '\n';
+      std::cout.flush();
+    } else if (slices.ranks) {
+      kept.push_back(rec);
+    } else {
+      emit(rec);
+    }
+  }
+
+  /// A shard's first line: what `merge` needs to print the whole run's output.
+  void shard_header(const char* command, const dbf_options& options) const {
+    std::error_code ec;
+    const fs::path absolute = file.empty() ? fs::path() : fs::absolute(file, ec);
+    std::cout << json{{"shard", {{"command", command}, {"index", slices.slice}, {"count", slices.slices},
+                                  {"json", as_json}, {"check", check}, {"keep_going", keep_going},
+                                  {"file", ec ? file : absolute.lexically_normal().string()}, {"batch", batch},
+                                  {"sweep", sweep}, {"edf", edf}, {"backend", backend}, {"threads", threads},
+                                  {"block", block}, {"max_table_mib", max_table_mib},
+                                  {"backend_label", backend_label(options.backend)}}}}
+                     .dump()
+              << '\n';
+  }
+
+  /// After the local work: a shard's last line; under mpirun, rank 0 prints every rank's records
+  /// in input order (up to the first gap an interrupted rank left). Returns whether every part
+  /// finished; `elapsed_s` becomes the longest part's.
+  bool collect(bool finished, double& elapsed_s, std::uint64_t total, const std::vector<set_record>& kept,
+               const std::function<void(const set_record&)>& emit) const {
+    if (slices.shard) {
+      std::cout << json{{"shard_end", {{"finished", finished}, {"elapsed_s", elapsed_s}, {"sets", total}}}}.dump() << '\n';
+      return finished;
+    }
+    if (!slices.ranks) return finished;
+    json mine = {{"finished", finished}, {"elapsed_s", elapsed_s}, {"records", json::array()}};
+    for (const auto& r : kept) mine["records"].push_back(record_json(r));
+    const auto parts = slices.ranks->gather(mine.dump());
+    bool all_finished = finished;
+    if (slices.ranks->rank() == 0) {
+      std::vector<set_record> records;
+      for (const auto& part : parts) {
+        const auto j = nlohmann::json::parse(part);
+        all_finished = all_finished && j["finished"].get<bool>();
+        elapsed_s = std::max(elapsed_s, j["elapsed_s"].get<double>());
+        for (const auto& r : j["records"]) records.push_back(record_from(r));
+      }
+      print_in_order(records, emit);
+    }
+    return from_bytes<std::uint8_t>(slices.ranks->broadcast(to_bytes<std::uint8_t>(all_finished), 0)) != 0;
+  }
+
+  /// `records` printed by index, up to the first one missing.
+  static void print_in_order(std::vector<set_record>& records, const std::function<void(const set_record&)>& emit) {
+    std::sort(records.begin(), records.end(), [](const set_record& a, const set_record& b) { return a.index < b.index; });
+    std::uint64_t next = 0;
+    for (const auto& r : records) {
+      if (r.index != next) break;
+      emit(r);
+      ++next;
+    }
+  }
+
+  /// Under mpirun, rank 0's exit code on every rank.
+  int agreed_exit(int code) const {
+    return slices.ranks ? from_bytes<int>(slices.ranks->broadcast(to_bytes(code), 0)) : code;
+  }
+
+  struct batch_totals {
+    std::size_t done = 0, schedulable = 0, invalid = 0, label_width = 0;
+  };
+
+  set_record batch_record(const batch_item& it) const {
+    set_record rec;
+    rec.index = it.index;
+    rec.label = it.label;
+    if (!it.error.empty()) {
+      rec.verdict = 2;
+      rec.line = as_json ? json{{"set", it.label}, {"path", it.path}, {"error", it.error}}.dump()
+                         : "  invalid: " + it.error + "\n";
+      return rec;
+    }
+    const edf_result& r = it.a.result;
+    rec.verdict = r.schedulable ? 0 : 1;
+    if (as_json) {
+      json line{{"set", it.label}, {"path", it.path}};
+      edf_verdict_json(line, r);
+      rec.line = line.dump();
+    } else {
+      std::ostringstream out;
+      out << "  U " << utilisation_text(r.u) << "  t_max " << std::setw(12) << optional_text(r.u.t_max, "-") << "  "
+          << verdict(r) << "\n";
+      rec.line = out.str();
+    }
+    return rec;
+  }
+
+  void emit_batch(const set_record& rec, batch_totals& t, progress_line& bar) const {
+    ++t.done;
+    bar.clear();
+    t.label_width = std::max(t.label_width, display_width(rec.label));
+    t.invalid += rec.verdict == 2 ? 1 : 0;
+    t.schedulable += rec.verdict == 0 ? 1 : 0;
+    if (as_json)
+      std::cout << rec.line << '\n';
+    else
+      std::cout << padded(rec.label, t.label_width) << rec.line;
+    std::cout.flush();  // a set reported is on its way even if the run is stopped next
+    bar.update(t.done);
+  }
+
+  int finish_batch(bool finished, const batch_totals& t, double elapsed_s, const std::string& backend_name) const {
+    if (as_json) {
+      if (!finished) std::cout << json{{"interrupted", true}, {"sets_done", t.done}}.dump() << '\n';
+    } else {
+      if (!finished) std::cout << "interrupted: ";
+      std::cout << t.schedulable << " of " << t.done << " sets schedulable";
+      if (keep_going) std::cout << " (" << t.done - t.schedulable - t.invalid << " not schedulable, " << t.invalid << " invalid)";
+      std::cout << (finished ? "" : " (the sets done)") << " (" << backend_name << ", " << std::setprecision(3)
+                << elapsed_s << " s for all tables and tests)\n";
+    }
+    std::cout.flush();
+    if (!finished) return interrupted_exit_code;
+    if (t.invalid > 0) return 2;
+    return check && t.schedulable != t.done ? 1 : 0;
+  }
+
   int run_batch(const dbf_options& options, edf_method method) const {
     install_interrupt_handlers();
     batch_source source(batch);
-    progress_line bar(!quiet, "sets done");
-    std::size_t done = 0, schedulable = 0, invalid = 0, label_width = 0;
+    progress_line bar(!quiet && !slices.shard && world().rank() == 0, "sets done");
+    batch_totals totals;
+    const std::function<void(const set_record&)> emit = [&](const set_record& rec) { emit_batch(rec, totals, bar); };
+    std::vector<set_record> kept;
+    std::uint64_t k = 0;
     double elapsed_s = 0;
-    const bool finished = stream(
+    if (slices.shard) shard_header("dbf-batch", options);
+    bool finished = stream(
         [&](batch_item& it) {
+          // Another slice's sets are passed over unread.
+          for (; !slices.mine(k); ++k)
+            if (!source.skip()) return false;
           named_set in;
+          it.index = k++;
           try {
             if (!source.next(in)) return false;
             it.path = source.last_path();
@@ -466,52 +656,12 @@ struct dbf_cmd {
           }
           return true;
         },
-        [&](const batch_item& it) {
-          const edf_result& r = it.a.result;
-          ++done;
-          bar.clear();
-          struct redraw {
-            progress_line& bar;
-            std::size_t done;
-            ~redraw() { bar.update(done); }
-          } after{bar, done};
-          label_width = std::max(label_width, display_width(it.label));
-          if (!it.error.empty()) {
-            ++invalid;
-            if (as_json)
-              std::cout << json{{"set", it.label}, {"path", it.path}, {"error", it.error}}.dump() << '\n';
-            else
-              std::cout << padded(it.label, label_width) << "  invalid: " << it.error << "\n";
-            std::cout.flush();
-            return;
-          }
-          schedulable += r.schedulable ? 1 : 0;
-          if (as_json) {
-            json line{{"set", it.label}, {"path", it.path}};
-            edf_verdict_json(line, r);
-            std::cout << line.dump() << '\n';
-          } else {
-            std::cout << padded(it.label, label_width) << "  U "
-                      << utilisation_text(r.u) << "  t_max " << std::setw(12) << optional_text(r.u.t_max, "-") << "  "
-                      << verdict(r) << "\n";
-          }
-          std::cout.flush();  // a set reported is on its way even if the run is stopped next
-        },
-        options, method, nullptr, elapsed_s);
+        [&](const batch_item& it) { deliver(batch_record(it), emit, kept); }, options, method, nullptr, elapsed_s);
+    const std::uint64_t total = finished ? source.count() : k;
+    finished = collect(finished, elapsed_s, total, kept, emit);
     bar.clear();
-    if (as_json) {
-      if (!finished) std::cout << json{{"interrupted", true}, {"sets_done", done}}.dump() << '\n';
-    } else {
-      if (!finished) std::cout << "interrupted: ";
-      std::cout << schedulable << " of " << done << " sets schedulable";
-      if (keep_going) std::cout << " (" << done - schedulable - invalid << " not schedulable, " << invalid << " invalid)";
-      std::cout << (finished ? "" : " (the sets done)") << " (" << backend_label(options.backend) << ", "
-                << std::setprecision(3) << elapsed_s << " s for all tables and tests)\n";
-    }
-    std::cout.flush();
-    if (!finished) return interrupted_exit_code;
-    if (invalid > 0) return 2;
-    return check && schedulable != done ? 1 : 0;
+    if (slices.shard) return finished ? 0 : interrupted_exit_code;
+    return agreed_exit(finish_batch(finished, totals, elapsed_s, backend_label(options.backend)));
   }
 
   /// Whether the variant at `factor` is schedulable (nullopt: outside the model or undecided).
@@ -556,6 +706,96 @@ struct dbf_cmd {
     return good;
   }
 
+  struct sweep_totals {
+    std::size_t done = 0, schedulable = 0;
+    std::optional<double> lo, hi;
+    std::vector<sweep_point> grid;
+  };
+
+  set_record sweep_record(const batch_item& it, const sweep_spec& spec) const {
+    const edf_result* r = it.error.empty() ? &it.a.result : nullptr;
+    set_record rec;
+    rec.index = it.index;
+    rec.factor = it.factor;
+    rec.u = r ? r->u.value : 0;
+    rec.verdict = r ? (r->schedulable ? 0 : 1) : 2;
+    if (as_json) {
+      json line{{"factor", it.factor}};
+      if (!r)
+        line["error"] = it.error;
+      else
+        edf_verdict_json(line, *r);
+      rec.line = line.dump();
+    } else {
+      std::ostringstream out;
+      out << spec.kind << " x " << std::fixed << std::setprecision(4) << it.factor << std::defaultfloat;
+      if (!r)
+        out << "  invalid: " << it.error << "\n";
+      else
+        out << "  U " << utilisation_text(r->u) << "  t_max " << std::setw(12) << optional_text(r->u.t_max, "-") << "  "
+            << verdict(*r) << "\n";
+      rec.line = out.str();
+    }
+    return rec;
+  }
+
+  void emit_sweep(const set_record& rec, sweep_totals& t, progress_line& bar, std::uint32_t steps) const {
+    ++t.done;
+    t.grid.push_back({rec.factor, rec.u, rec.verdict});
+    bar.clear();
+    if (rec.verdict == 0) {
+      ++t.schedulable;
+      t.lo = t.lo ? std::min(*t.lo, rec.factor) : rec.factor;
+      t.hi = t.hi ? std::max(*t.hi, rec.factor) : rec.factor;
+    }
+    std::cout << rec.line << (as_json ? "\n" : "");
+    std::cout.flush();
+    bar.update(t.done, steps);
+  }
+
+  /// The end of a sweep: the critical factor (by bisection, here), the plot, the summary.
+  int finish_sweep(bool finished, const sweep_totals& t, double elapsed_s, const task_set& base, const sweep_spec& spec,
+                   const dbf_options& options, edf_method method) const {
+    std::size_t transitions = 0;
+    const std::optional<double> critical =
+        finished ? critical_factor(t.grid, base, spec, options, method, transitions) : std::nullopt;
+    std::string written;
+    if (!svg.empty()) {
+      const fs::path path(svg);
+      written = write_file(path.has_parent_path() ? path.parent_path().string() : ".", path.filename().string(),
+                           sweep_svg(t.grid, critical, spec.kind,
+                                     "Sweep of " + fs::path(file).filename().string() + ": " + spec.kind +
+                                         (spec.task.empty() ? "" : " of " + spec.task)));
+    }
+    const std::size_t invalid = std::count_if(t.grid.begin(), t.grid.end(), [](const sweep_point& p) { return p.verdict == 2; });
+    if (as_json) {
+      if (!finished) std::cout << json{{"interrupted", true}, {"variants_done", t.done}}.dump() << '\n';
+      else {
+        json summary{{"variants", t.done}, {"schedulable", t.schedulable}, {"invalid", invalid},
+                     {"critical_factor", critical ? json(*critical) : json(nullptr)}, {"transitions", transitions}};
+        if (!written.empty()) summary["svg"] = written;
+        std::cout << json{{"summary", summary}}.dump() << '\n';
+      }
+    } else {
+      if (!finished) std::cout << "interrupted after " << t.done << " of " << spec.steps << " variants: ";
+      std::cout << t.schedulable << " of " << (finished ? spec.steps : t.done) << " variants schedulable";
+      if (t.lo) std::cout << " (factors " << *t.lo << " to " << *t.hi << " among them)";
+      std::cout << "; " << backend_label(options.backend) << ", " << std::setprecision(3) << elapsed_s
+                << " s for all tables and tests\n";
+      if (critical)
+        std::cout << "critical factor  " << std::setprecision(7) << *critical << " (the " << spec.kind
+                  << " factor where the verdict changes, by bisection"
+                  << (transitions > 1 ? "; the first of " + std::to_string(transitions) + " changes on the grid" : "")
+                  << ")\n";
+      else if (finished)
+        std::cout << "critical factor  none on the grid (the verdict does not change between valid variants)\n";
+      if (!written.empty()) std::cout << "wrote " << written << "\n";
+    }
+    std::cout.flush();
+    if (!finished) return interrupted_exit_code;
+    return check && t.schedulable != t.done ? 1 : 0;
+  }
+
   int run_sweep(const dbf_options& options, edf_method method) const {
     install_interrupt_handlers();
     const sweep_spec spec = parse_sweep(sweep);
@@ -571,14 +811,19 @@ struct dbf_cmd {
       for (auto& t : dbf_tables(all, options)) shared_tables.push_back(std::move(t.min_span));
     }
     std::uint32_t k = 0;
-    std::size_t done = 0, schedulable = 0;
-    std::optional<double> lo, hi;
-    std::vector<sweep_point> grid;
-    progress_line bar(!quiet, "variants done");
+    sweep_totals totals;
+    progress_line bar(!quiet && !slices.shard && world().rank() == 0, "variants done");
+    const std::function<void(const set_record&)> emit = [&](const set_record& rec) {
+      emit_sweep(rec, totals, bar, spec.steps);
+    };
+    std::vector<set_record> kept;
     double elapsed_s = 0;
-    const bool finished = stream(
+    if (slices.shard) shard_header("dbf-sweep", options);
+    bool finished = stream(
         [&](batch_item& it) {
+          while (k < spec.steps && !slices.mine(k)) ++k;
           if (k == spec.steps) return false;
+          it.index = k;
           sweep_variant v = sweep_variant_at(base, spec, k++);
           it.factor = v.factor;
           it.label = file + " (" + spec.kind + " x " + std::to_string(v.factor) + ")";
@@ -586,78 +831,81 @@ struct dbf_cmd {
           if (it.error.empty()) it.a.graphs = unroll_all(v.set, options);
           return true;
         },
-        [&](const batch_item& it) {
-          const edf_result* r = it.error.empty() ? &it.a.result : nullptr;
-          ++done;
-          grid.push_back({it.factor, r ? r->u.value : 0, r ? (r->schedulable ? 0 : 1) : 2});
-          bar.clear();
-          struct redraw {
-            progress_line& bar;
-            std::size_t done, total;
-            ~redraw() { bar.update(done, total); }
-          } after{bar, done, spec.steps};
-          if (r && r->schedulable) {
-            ++schedulable;
-            lo = lo ? std::min(*lo, it.factor) : it.factor;
-            hi = hi ? std::max(*hi, it.factor) : it.factor;
-          }
-          if (as_json) {
-            json line{{"factor", it.factor}};
-            if (!r)
-              line["error"] = it.error;
-            else
-              edf_verdict_json(line, *r);
-            std::cout << line.dump() << '\n';
-          } else {
-            std::cout << spec.kind << " x " << std::fixed << std::setprecision(4) << it.factor << std::defaultfloat;
-            if (!r)
-              std::cout << "  invalid: " << it.error << "\n";
-            else
-              std::cout << "  U " << utilisation_text(r->u) << "  t_max " << std::setw(12)
-                        << optional_text(r->u.t_max, "-") << "  " << verdict(*r) << "\n";
-          }
-          std::cout.flush();
-        },
-        options, method, shared_tables.empty() ? nullptr : &shared_tables, elapsed_s);
+        [&](const batch_item& it) { deliver(sweep_record(it, spec), emit, kept); }, options, method,
+        shared_tables.empty() ? nullptr : &shared_tables, elapsed_s);
+    finished = collect(finished, elapsed_s, spec.steps, kept, emit);
     bar.clear();
-    std::size_t transitions = 0;
-    const std::optional<double> critical =
-        finished ? critical_factor(grid, base, spec, options, method, transitions) : std::nullopt;
-    std::string written;
-    if (!svg.empty()) {
-      const fs::path path(svg);
-      written = write_file(path.has_parent_path() ? path.parent_path().string() : ".", path.filename().string(),
-                           sweep_svg(grid, critical, spec.kind,
-                                     "Sweep of " + fs::path(file).filename().string() + ": " + spec.kind +
-                                         (spec.task.empty() ? "" : " of " + spec.task)));
-    }
-    const std::size_t invalid = std::count_if(grid.begin(), grid.end(), [](const sweep_point& p) { return p.verdict == 2; });
-    if (as_json) {
-      if (!finished) std::cout << json{{"interrupted", true}, {"variants_done", done}}.dump() << '\n';
-      else {
-        json summary{{"variants", done}, {"schedulable", schedulable}, {"invalid", invalid},
-                     {"critical_factor", critical ? json(*critical) : json(nullptr)}, {"transitions", transitions}};
-        if (!written.empty()) summary["svg"] = written;
-        std::cout << json{{"summary", summary}}.dump() << '\n';
+    if (slices.shard) return finished ? 0 : interrupted_exit_code;
+    return agreed_exit(finish_sweep(finished, totals, elapsed_s, base, spec, options, method));
+  }
+
+  /// `warpspan merge` of this command's shards: `parts` are the files' lines, the first the header.
+  static int merge(const std::vector<std::string>& files, const std::vector<std::vector<nlohmann::json>>& parts) {
+    const nlohmann::json& head = parts[0][0]["shard"];
+    dbf_cmd cmd;
+    cmd.as_json = head.at("json").get<bool>();
+    cmd.check = head.at("check").get<bool>();
+    cmd.keep_going = head.at("keep_going").get<bool>();
+    cmd.file = head.at("file").get<std::string>();
+    cmd.batch = head.at("batch").get<std::string>();
+    cmd.sweep = head.at("sweep").get<std::string>();
+    cmd.edf = head.at("edf").get<std::string>();
+    cmd.backend = head.at("backend").get<std::string>();
+    cmd.threads = head.at("threads").get<long long>();
+    cmd.block = head.at("block").get<unsigned>();
+    cmd.max_table_mib = head.at("max_table_mib").get<std::uint64_t>();
+    const auto count = head.at("count").get<std::uint32_t>();
+    const std::string command = head.at("command").get<std::string>();
+    std::vector<bool> seen(count, false);
+    std::vector<set_record> records;
+    bool finished = true;
+    double elapsed_s = 0;
+    std::optional<std::uint64_t> total;
+    for (std::size_t f = 0; f < parts.size(); ++f) {
+      nlohmann::json h = parts[f][0]["shard"];
+      const auto index = h.value("index", count);
+      if (h.value("count", 0u) != count || index >= count)
+        throw input_error(files[f] + ": not one of the " + std::to_string(count) + " shards of " + files[0]);
+      h["index"] = head["index"];
+      if (h != head) throw input_error(files[f] + ": a shard of another run than " + files[0] + " (the options differ)");
+      if (seen[index]) throw input_error(files[f] + ": shard " + std::to_string(index) + " is given twice");
+      seen[index] = true;
+      bool ended = false;
+      for (std::size_t l = 1; l < parts[f].size(); ++l) {
+        const nlohmann::json& j = parts[f][l];
+        if (j.contains("shard_end")) {
+          ended = true;
+          finished = finished && j["shard_end"].at("finished").get<bool>();
+          elapsed_s += j["shard_end"].at("elapsed_s").get<double>();
+          const auto sets = j["shard_end"].at("sets").get<std::uint64_t>();
+          if (total && *total != sets && finished)
+            throw input_error(files[f] + ": " + std::to_string(sets) + " sets, but another shard saw " + std::to_string(*total));
+          if (finished) total = sets;
+          continue;
+        }
+        set_record r = record_from(j);
+        if (r.index % count != index) throw input_error(files[f] + ": set " + std::to_string(r.index) + " is not shard " + std::to_string(index) + "'s");
+        records.push_back(std::move(r));
       }
-    } else {
-      if (!finished) std::cout << "interrupted after " << done << " of " << spec.steps << " variants: ";
-      std::cout << schedulable << " of " << (finished ? spec.steps : done) << " variants schedulable";
-      if (lo) std::cout << " (factors " << *lo << " to " << *hi << " among them)";
-      std::cout << "; " << backend_label(options.backend) << ", " << std::setprecision(3) << elapsed_s
-                << " s for all tables and tests\n";
-      if (critical)
-        std::cout << "critical factor  " << std::setprecision(7) << *critical << " (the " << spec.kind
-                  << " factor where the verdict changes, by bisection"
-                  << (transitions > 1 ? "; the first of " + std::to_string(transitions) + " changes on the grid" : "")
-                  << ")\n";
-      else if (finished)
-        std::cout << "critical factor  none on the grid (the verdict does not change between valid variants)\n";
-      if (!written.empty()) std::cout << "wrote " << written << "\n";
+      if (!ended) finished = false;  // a shard cut off: what it wrote is merged, as an interrupted run
     }
-    std::cout.flush();
-    if (!finished) return interrupted_exit_code;
-    return check && schedulable != done ? 1 : 0;
+    for (std::uint32_t i = 0; i < count; ++i)
+      if (!seen[i]) throw input_error("merge: shard " + std::to_string(i) + "/" + std::to_string(count) + " is missing");
+    if (finished && total && records.size() != *total)
+      throw input_error("merge: " + std::to_string(records.size()) + " results for " + std::to_string(*total) + " sets");
+    progress_line bar(false, "");
+    if (command == "dbf-batch") {
+      batch_totals t;
+      print_in_order(records, [&](const set_record& rec) { cmd.emit_batch(rec, t, bar); });
+      return cmd.finish_batch(finished, t, elapsed_s, head.at("backend_label").get<std::string>());
+    }
+    if (command != "dbf-sweep") throw input_error(files[0] + ": a shard of an unknown command '" + command + "'");
+    const sweep_spec spec = parse_sweep(cmd.sweep);
+    const task_set base = load_task_set(cmd.file);
+    const dbf_options options = cmd.make_options();
+    sweep_totals t;
+    print_in_order(records, [&](const set_record& rec) { cmd.emit_sweep(rec, t, bar, spec.steps); });
+    return cmd.finish_sweep(finished, t, elapsed_s, base, spec, options, parse_edf_method(cmd.edf));
   }
 
   /// The sets of --batch one at a time: every *.json of a directory (by name), each non-blank line
@@ -696,6 +944,27 @@ struct dbf_cmd {
       const std::string file = ec ? where_ : absolute.lexically_normal().string();
       return jsonl_ ? file + ":" + std::to_string(number_) : file;
     }
+
+    /// Passes over the next set without reading it (another slice's); false at the end.
+    bool skip() {
+      if (!jsonl_) {
+        if (next_file_ == files_.size()) return false;
+        ++next_file_;
+        return true;
+      }
+      std::string line;
+      while (read_line(line)) {
+        ++number_;
+        if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+        ++sets_;
+        return true;
+      }
+      if (sets_ == 0) throw input_error(where_ + ": no task sets (the file is empty)");
+      return false;
+    }
+
+    /// The sets seen (read or passed over).
+    std::uint64_t count() const { return jsonl_ ? sets_ : files_.size(); }
 
     bool next(named_set& out) {
       if (!jsonl_) {
@@ -923,6 +1192,27 @@ struct generate_cmd {
 };
 
 }  // namespace
+
+int merge_dbf(const std::vector<std::string>& files, const std::vector<std::string>& texts) {
+  std::vector<std::vector<nlohmann::json>> parts(files.size());
+  for (std::size_t f = 0; f < files.size(); ++f) {
+    std::istringstream in(texts[f]);
+    std::string line;
+    for (std::size_t number = 1; std::getline(in, line); ++number) {
+      if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+      try {
+        parts[f].push_back(nlohmann::json::parse(line));
+      } catch (const nlohmann::json::exception&) {
+        throw input_error(files[f] + ":" + std::to_string(number) + ": not a JSON line of a dbf --shard run");
+      }
+    }
+  }
+  try {
+    return dbf_cmd::merge(files, parts);
+  } catch (const nlohmann::json::exception& e) {
+    throw input_error("merge: the shards' JSON lacks what dbf --shard writes (" + std::string(e.what()) + ")");
+  }
+}
 
 void add_dbf_commands(CLI::App& app, std::vector<std::pair<CLI::App*, command_fn>>& commands) {
   // The command objects live as long as the program; CLI11 binds options to their members.

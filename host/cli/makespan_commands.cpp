@@ -19,10 +19,13 @@
 #include "warpspan/core/error.hpp"
 #include "warpspan/core/file.hpp"
 #include "warpspan/core/interrupt.hpp"
+#include "warpspan/core/ranks.hpp"
 #include "warpspan/core/resources.hpp"
 #include "warpspan/exact/ilp.hpp"
 #include "warpspan/exact/interval.hpp"
+#include "warpspan/exact/frontier.hpp"
 #include "warpspan/exact/search.hpp"
+#include "warpspan/exact/sweep_ranks.hpp"
 #include "warpspan/io/result_json.hpp"
 #include "warpspan/io/svg.hpp"
 #include "warpspan/makespan/bounds.hpp"
@@ -193,6 +196,7 @@ struct estimate_cmd {
   CLI::Option* svg_dir_opt = nullptr;
   double seconds = 0;
   double exact_seconds = 2;
+  std::string shard;
 
   void add(CLI::App& app, std::vector<std::pair<CLI::App*, command_fn>>& commands) {
     auto* sub = app.add_subcommand("estimate", "estimate the worst-case makespan by simulated annealing (Berezovskyi, Bletsas and Petters 2013)");
@@ -227,6 +231,9 @@ struct estimate_cmd {
                     "afterwards, spend about this long on exact searches to prove an interval for the worst case "
                     "(0: skip; with --seconds, at most a quarter of it)")
         ->capture_default_str();
+    sub->add_option("--shard", shard,
+                    "I/N: run only slice I (0-based) of N of the chains, by chain id, and print JSON for "
+                    "`warpspan merge` (no proven interval: prove it afterwards with `warpspan exact`)");
     commands.emplace_back(sub, [this, sub] { return run(sub); });
   }
 
@@ -241,6 +248,18 @@ struct estimate_cmd {
     if (seconds < 0 || !std::isfinite(seconds)) throw input_error("--seconds must be 0 or more");
     if (exact_seconds < 0 || !std::isfinite(exact_seconds)) throw input_error("--exact-seconds must be 0 or more");
     if (given(svg_dir_opt) && svg_dir.empty()) throw input_error("--svg-dir: the path is empty");
+    if (!shard.empty()) {
+      const auto slice = parse_shard(shard);
+      eo.slice = slice.first;
+      eo.slices = slice.second;
+      if (given(svg_dir_opt)) throw input_error("--svg-dir applies to the whole run: give it to neither --shard nor merge");
+      as_json = true;
+      exact_seconds = 0;
+    }
+    // Under mpirun the chains are split across the ranks; rank 0 alone proves, draws and prints.
+    eo.ranks = &world();
+    const bool rank0 = world().rank() == 0;
+    if (!rank0) exact_seconds = 0;
     std::string origin;
     const problem prob = po.make(&origin);
     const bool show_progress = !quiet && isatty(STDERR_FILENO);
@@ -272,7 +291,7 @@ struct estimate_cmd {
     const int exit_code = was_interrupted ? interrupted_exit_code : 0;
 
     std::vector<std::string> written;
-    if (!svg_dir.empty()) {
+    if (!svg_dir.empty() && rank0) {
       const std::string title = to_run_length(prob.kernel) + ", W = " + std::to_string(prob.warps);
       written.push_back(write_file(svg_dir, "schedule.svg",
                                    schedule_svg(prob, r.schedule, "Worst schedule found: " + title)));
@@ -314,6 +333,9 @@ struct estimate_cmd {
       // The number to design with: the worst case is at most this (the estimate is only a lower bound).
       out["safe_upper_bound"] = proven ? std::min<std::uint64_t>(proven->upper, r.upper_bound) : r.upper_bound;
       out["safe_upper_bound_from"] = proven && proven->upper <= r.upper_bound ? "proven interval" : "pessimistic bound";
+      if (!shard.empty())
+        out["shard"] = {{"command", "estimate"}, {"index", eo.slice}, {"count", eo.slices},
+                        {"chain_begin", r.chain_begin}, {"chain_end", r.chain_end}, {"iterations_target", eo.iterations}};
       std::cout << out.dump() << '\n';
       return exit_code;
     }
@@ -500,7 +522,11 @@ struct exact_cmd {
         std::fflush(stderr);
       };
     std::string algorithm;
-    const exact_result r = exact_search(prob, xo, kind, &algorithm);
+    // Under mpirun the CPU progress sweep runs across the ranks (states partitioned by hash).
+    const bool across_ranks = world().size() > 1 && kind != backend_kind::cuda && prob.warps <= frontier_max_warps &&
+                              prob.instructions() <= frontier_max_instructions;
+    if (across_ranks) algorithm = "sweep";
+    const exact_result r = across_ranks ? exact_sweep_ranks(prob, xo, world()) : exact_search(prob, xo, kind, &algorithm);
     if (show_progress) std::fprintf(stderr, "\r%70s\r", "");
     const bool on_gpu = kind == backend_kind::cuda;
     const built_schedule b = build_schedule(prob, r.best_string);
@@ -756,6 +782,84 @@ struct sm_cmd {
 };
 
 }  // namespace
+
+int merge_estimate(const std::vector<std::string>& files, const std::vector<std::string>& texts) {
+  // The shards' objects, by index; each must be there once, all of one run.
+  std::vector<json> parts;
+  for (std::size_t f = 0; f < files.size(); ++f) {
+    json j;
+    try {
+      j = json::parse(texts[f]);
+    } catch (const json::exception&) {
+      throw input_error(files[f] + ": not one JSON object (the output of estimate --shard)");
+    }
+    if (!j.is_object() || !j.contains("shard") || !j.contains("best_makespan"))
+      throw input_error(files[f] + ": not the output of estimate --shard");
+    parts.push_back(std::move(j));
+  }
+  const json& first = parts.front();
+  const auto count = first["shard"]["count"].get<std::uint32_t>();
+  std::vector<const json*> by_index(count, nullptr);
+  for (std::size_t f = 0; f < parts.size(); ++f) {
+    const json& s = parts[f]["shard"];
+    const auto index = s.value("index", count);
+    if (s.value("count", 0u) != count || index >= count)
+      throw input_error(files[f] + ": shard " + s.value("index", json()).dump() + "/" + s.value("count", json()).dump() +
+                        " is not one of the " + std::to_string(count) + " shards of " + files[0]);
+    if (by_index[index]) throw input_error(files[f] + ": shard " + std::to_string(index) + " is given twice");
+    for (const char* key : {"chains", "seed", "upper_bound", "problem"})
+      if (parts[f][key] != first[key])
+        throw input_error(files[f] + ": its " + key + " differs from " + files[0] + "'s: the shards of different runs");
+    if (s["iterations_target"] != first["shard"]["iterations_target"])
+      throw input_error(files[f] + ": its --iterations differs from " + files[0] + "'s: the shards of different runs");
+    by_index[index] = &parts[f];
+  }
+  for (std::uint32_t i = 0; i < count; ++i)
+    if (!by_index[i]) throw input_error("merge: shard " + std::to_string(i) + "/" + std::to_string(count) + " is missing");
+
+  // The best: the highest makespan, the lowest chain id among equals (as the whole run picks).
+  const json* best = by_index[0];
+  std::uint64_t iterations = 0, per_chain = UINT64_MAX, validated = 0;
+  double elapsed = 0, setup = 0;
+  bool time_limited = false, was_interrupted = false;
+  std::vector<std::pair<double, std::uint32_t>> points;
+  for (const json* part : by_index) {
+    const auto b = (*part)["best_makespan"].get<std::uint32_t>(), bb = (*best)["best_makespan"].get<std::uint32_t>();
+    if (b > bb || (b == bb && (*part)["best_chain"].get<std::uint32_t>() < (*best)["best_chain"].get<std::uint32_t>()))
+      best = part;
+    iterations += (*part)["iterations"].get<std::uint64_t>();
+    per_chain = std::min(per_chain, (*part)["iterations_per_chain"].get<std::uint64_t>());
+    validated += (*part)["validated_chains"].get<std::uint64_t>();
+    elapsed = std::max(elapsed, (*part)["elapsed_s"].get<double>());
+    setup = std::max(setup, (*part)["setup_s"].get<double>());
+    time_limited = time_limited || (*part)["time_limited"].get<bool>();
+    was_interrupted = was_interrupted || (*part)["interrupted"].get<bool>();
+    for (const auto& e : (*part)["envelope"]) points.emplace_back(e[0].get<double>(), e[1].get<std::uint32_t>());
+  }
+  // The envelope: every shard's points in time order, each one that raises the best so far.
+  std::stable_sort(points.begin(), points.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::uint32_t so_far = 0;
+  for (const auto& p : points)
+    if (p.first == 0) so_far = std::max(so_far, p.second);
+  json env = json::array({json::array({0.0, so_far})});
+  for (const auto& p : points)
+    if (p.second > so_far) {
+      so_far = p.second;
+      env.push_back({p.first, so_far});
+    }
+  json out = *best;
+  out.erase("shard");
+  out["iterations"] = iterations;
+  out["iterations_per_chain"] = per_chain;
+  out["validated_chains"] = validated;
+  out["elapsed_s"] = elapsed;
+  out["setup_s"] = setup;
+  out["time_limited"] = time_limited && !was_interrupted;
+  out["interrupted"] = was_interrupted;
+  out["envelope"] = env;
+  std::cout << out.dump() << '\n';
+  return was_interrupted ? interrupted_exit_code : 0;
+}
 
 void add_makespan_commands(CLI::App& app, std::vector<std::pair<CLI::App*, command_fn>>& commands) {
   // The command objects live as long as the program; CLI11 binds options to their members.

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstring>
 #include <thread>
 
 #include "warpspan/core/error.hpp"
@@ -44,6 +45,57 @@ chain_setup make_setup(const problem& prob, const estimate_options& options, con
   return setup;
 }
 
+/// What the ranks agree on after every round (one allgather of this, reduced alike on every rank).
+struct round_state {
+  std::uint32_t best = 0;        ///< the best makespan (max over ranks)
+  std::uint32_t chain = 0;       ///< its chain (the lowest id among equals)
+  std::uint64_t best_iter = 0;   ///< the iteration that chain found it
+  std::uint64_t iterations = 0;  ///< done, summed over ranks
+  std::uint32_t validated = 0;   ///< summed over ranks
+  std::uint8_t whole = 1;        ///< every rank finished the round (and)
+  std::uint8_t stop = 0;         ///< some rank wants to stop (or)
+  double before = 0, after = 0;  ///< rank 0's clock: the round's start and end
+  double since_setup = 0;        ///< rank 0's clock since the call
+};
+
+/// The local best of `summaries` (highest best, lowest chain id among equals).
+round_state local_best(const std::vector<chain_summary>& summaries) {
+  round_state st;
+  bool any = false;
+  for (const auto& s : summaries) {
+    st.iterations += s.iter;
+    if (!any || s.best > st.best || (s.best == st.best && s.chain_id < st.chain)) {
+      st.best = s.best;
+      st.chain = s.chain_id;
+      st.best_iter = s.best_iter;
+      any = true;
+    }
+  }
+  return st;
+}
+
+/// The agreement of every rank on `st` (a no-op for one process).
+void agree(rank_group* ranks, round_state& st) {
+  if (ranks == nullptr || ranks->size() == 1) return;
+  const auto all = ranks->allgather(to_bytes(st));
+  round_state out = from_bytes<round_state>(all[0]);  // rank 0's clock
+  out.iterations = 0;
+  out.validated = 0;
+  for (const auto& bytes : all) {
+    const auto r = from_bytes<round_state>(bytes);
+    if (r.best > out.best || (r.best == out.best && r.chain < out.chain)) {
+      out.best = r.best;
+      out.chain = r.chain;
+      out.best_iter = r.best_iter;
+    }
+    out.iterations += r.iterations;
+    out.validated += r.validated;
+    out.whole = out.whole && r.whole;
+    out.stop = out.stop || r.stop;
+  }
+  st = out;
+}
+
 }  // namespace
 
 initial_kind chain_initial_kind(const estimate_options& options, std::uint32_t index) {
@@ -62,6 +114,10 @@ estimate_result run_estimate(const problem& prob, const estimate_options& option
 
   const backend_kind backend = resolve_backend(options.backend);
   const problem_view p = prob.view();
+  rank_group* ranks = options.ranks != nullptr && options.ranks->size() > 1 ? options.ranks : nullptr;
+  const std::uint32_t slices = ranks ? static_cast<std::uint32_t>(ranks->size()) : options.slices;
+  const std::uint32_t slice = ranks ? static_cast<std::uint32_t>(ranks->rank()) : options.slice;
+  if (slices < 1 || slice >= slices) throw input_error("--shard: slice " + std::to_string(slice) + " of " + std::to_string(slices) + " does not exist");
   std::uint32_t chains = options.chains;
   if (chains == 0) {
     // CUDA: as many chains as the device keeps resident (blocks per SM x SMs x block size, from
@@ -73,13 +129,25 @@ estimate_result run_estimate(const problem& prob, const estimate_options& option
     } else {
       chains = static_cast<std::uint32_t>(2 * threads);
     }
+    // Ranks: the default is every rank's default together (each its GPU's resident chains).
+    if (ranks) {
+      std::uint64_t sum = 0;
+      for (const auto& c : ranks->allgather(to_bytes(chains))) sum += from_bytes<std::uint32_t>(c);
+      chains = static_cast<std::uint32_t>(std::min<std::uint64_t>(sum, UINT32_MAX));
+    }
   }
+  if (chains < slices)
+    throw input_error("--chains " + std::to_string(chains) + " is fewer than the " + std::to_string(slices) +
+                      (ranks ? " ranks" : " shards") + "; every one needs a chain");
+  const std::uint32_t chain_begin = static_cast<std::uint32_t>(std::uint64_t{slice} * chains / slices);
+  const std::uint32_t chain_end = static_cast<std::uint32_t>(std::uint64_t{slice + 1} * chains / slices);
+  const std::uint32_t local_chains = chain_end - chain_begin;
 
   // The chains' blocks plus their first strings, which are held at the same time.
-  const std::uint64_t state_bytes = (chain_state_bytes(p) + sizeof(std::uint16_t) * std::uint64_t{p.length}) * chains;
+  const std::uint64_t state_bytes = (chain_state_bytes(p) + sizeof(std::uint16_t) * std::uint64_t{p.length}) * local_chains;
   const std::uint64_t budget = memory_budget_bytes(std::uint64_t{8} << 30);
   if (backend == backend_kind::cpu && state_bytes > budget)
-    throw input_error("--chains " + std::to_string(chains) + " would need " + std::to_string(state_bytes >> 20) +
+    throw input_error("--chains " + std::to_string(local_chains) + " would need " + std::to_string(state_bytes >> 20) +
                       " MiB of chain state (over the " + std::to_string(budget >> 20) +
                       " MiB allowed: 8 GiB or 3/4 of the memory available); use fewer chains");
 
@@ -91,8 +159,8 @@ estimate_result run_estimate(const problem& prob, const estimate_options& option
   // in about half the iterations a whole-string reach needed, each iteration cheaper).
   params.reach = options.reach ? options.reach : static_cast<std::uint32_t>(std::min<std::uint64_t>(4ull * p.warps, p.length));
 
-  std::vector<std::uint32_t> ids(chains);
-  for (std::uint32_t c = 0; c < chains; ++c) ids[c] = c;
+  std::vector<std::uint32_t> ids(local_chains);
+  for (std::uint32_t c = 0; c < local_chains; ++c) ids[c] = chain_begin + c;
   std::unique_ptr<chain_runner> runner;
   {
     const chain_setup setup = make_setup(prob, options, params, ids);
@@ -102,6 +170,8 @@ estimate_result run_estimate(const problem& prob, const estimate_options& option
   estimate_result result;
   result.backend = runner->name();
   result.chains = chains;
+  result.chain_begin = chain_begin;
+  result.chain_end = chain_end;
   result.upper_bound = pessimistic_bound(prob);
   result.setup_s = seconds_since(t_setup);
 
@@ -117,27 +187,55 @@ estimate_result run_estimate(const problem& prob, const estimate_options& option
   // envelope is sampled and the budget checked, never the result of a given iteration count.
   // The first round is one iteration (one iteration of a big instance can take long); later ones
   // grow by the time measured, towards target_round_s and never beyond the remaining budget.
+  //
+  // With ranks, every round ends in one agreement (agree()): the best makespan and its chain, the
+  // iterations, whether every rank finished the round, whether any wants to stop, and rank 0's
+  // clock, from which every rank sizes the next round alike.
   const auto start = clock_type::now();
   std::uint32_t best = 0;
   auto summaries = runner->summaries();
-  for (const auto& s : summaries) best = std::max(best, s.best);
+  round_state st = local_best(summaries);
+  st.stop = should_stop();
+  st.since_setup = seconds_since(t_setup);
+  agree(ranks, st);
+  best = st.best;
+  bool stop_agreed = st.stop;
   result.envelope.push_back({0.0, best});
   std::uint64_t done = 0;
   std::uint64_t round = 1;
   const double target_round_s = 0.05;
   while (done < options.iterations) {
-    const double before = seconds_since(start);
-    if (should_stop()) break;
+    double before = seconds_since(start);
+    if (ranks ? stop_agreed : should_stop()) break;
     round = std::min(round, options.iterations - done);
-    const bool whole = runner->advance_until(round, should_stop);
-    const double after = seconds_since(start);
+    bool whole = runner->advance_until(round, should_stop);
+    double after = seconds_since(start);
+    double since_setup = seconds_since(t_setup);
     summaries = runner->summaries();
+    ++result.rounds;
     // Place each improvement inside the round by its iteration (chains run at an even pace).
     std::vector<envelope_point> found;
-    for (const auto& s : summaries) {
-      if (s.best <= best || s.best_iter <= done) continue;
-      const double frac = static_cast<double>(s.best_iter - done) / static_cast<double>(round);
-      found.push_back({before + frac * (after - before), s.best});
+    if (ranks) {
+      st = local_best(summaries);
+      st.whole = whole;
+      st.stop = should_stop();
+      st.before = before;
+      st.after = after;
+      st.since_setup = since_setup;
+      agree(ranks, st);
+      whole = st.whole;
+      stop_agreed = st.stop;
+      before = st.before;
+      after = st.after;
+      since_setup = st.since_setup;
+      if (st.best > best && st.best_iter > done)
+        found.push_back({before + static_cast<double>(st.best_iter - done) / static_cast<double>(round) * (after - before), st.best});
+    } else {
+      for (const auto& s : summaries) {
+        if (s.best <= best || s.best_iter <= done) continue;
+        const double frac = static_cast<double>(s.best_iter - done) / static_cast<double>(round);
+        found.push_back({before + frac * (after - before), s.best});
+      }
     }
     std::sort(found.begin(), found.end(), [](auto& a, auto& b) { return a.seconds < b.seconds; });
     for (const auto& e : found)
@@ -151,7 +249,7 @@ estimate_result run_estimate(const problem& prob, const estimate_options& option
     // Aim for rounds of about target_round_s, never beyond the remaining budget.
     const double took = std::max(after - before, 1e-6);
     double want = target_round_s;
-    if (limited) want = std::min(want, std::max(options.seconds * 0.95 - seconds_since(t_setup), 1e-3));
+    if (limited) want = std::min(want, std::max(options.seconds * 0.95 - since_setup, 1e-3));
     const double scale = std::clamp(want / took, 0.25, 8.0);
     round = std::max<std::uint64_t>(1, static_cast<std::uint64_t>(static_cast<double>(round) * scale));
   }
@@ -159,17 +257,37 @@ estimate_result run_estimate(const problem& prob, const estimate_options& option
   result.time_limited = !result.interrupted && done < options.iterations;
   result.elapsed_s = seconds_since(start);
   result.iterations_per_chain = done;
-  result.iterations = 0;
-  for (const auto& s : summaries) result.iterations += s.iter;
 
-  // The best chain: the highest best makespan, the lowest chain id among equals.
+  // The best chain: the highest best makespan, the lowest chain id among equals; with ranks, its
+  // owner sends its string to every rank.
   std::size_t best_index = 0;
   for (std::size_t c = 1; c < summaries.size(); ++c)
     if (summaries[c].best > summaries[best_index].best) best_index = c;
-  result.best_makespan = summaries[best_index].best;
-  result.best_chain = summaries[best_index].chain_id;
+  const bool validating = options.validate > 0 && backend != backend_kind::cpu && !result.interrupted &&
+                          local_best(summaries).iterations == done * local_chains;
+  st = local_best(summaries);
+  st.validated = validating ? 1 : 0;  // every rank can validate, or none does
+  agree(ranks, st);
+  const bool validate_all = ranks ? st.validated == static_cast<std::uint32_t>(ranks->size()) : validating;
+  result.iterations = st.iterations;
+  result.best_makespan = st.best;
+  result.best_chain = st.chain;
   result.best_chain_init = chain_initial_kind(options, result.best_chain);
-  result.best_string = runner->best_string(best_index);
+  if (ranks) {
+    // The owner of chain c is the slice s with s * chains / slices <= c < (s + 1) * chains / slices.
+    int own = 0;
+    while (own + 1 < static_cast<int>(slices) && std::uint64_t(own + 1) * chains / slices <= result.best_chain) ++own;
+    std::string mine;
+    if (own == ranks->rank()) {
+      const auto s = runner->best_string(result.best_chain - chain_begin);
+      mine.assign(reinterpret_cast<const char*>(s.data()), s.size() * sizeof(std::uint16_t));
+    }
+    const std::string got = ranks->broadcast(mine, own);
+    result.best_string.resize(got.size() / sizeof(std::uint16_t));
+    std::memcpy(result.best_string.data(), got.data(), got.size());
+  } else {
+    result.best_string = runner->best_string(best_index);
+  }
   result.schedule = build_schedule(prob, result.best_string);
   if (result.schedule.makespan != result.best_makespan)
     throw validation_error("the best string rebuilds to " + std::to_string(result.schedule.makespan) +
@@ -177,26 +295,34 @@ estimate_result run_estimate(const problem& prob, const estimate_options& option
   if (envelope_point& last = result.envelope.back(); last.best != best) result.envelope.push_back({result.elapsed_s, best});
 
   // --validate: the same chains, the same iterations, on the CPU reference; any difference fails.
-  if (options.validate > 0 && backend != backend_kind::cpu && !result.interrupted && result.iterations == done * chains) {
+  // The chains picked are those of the whole run; each slice validates the ones it holds.
+  if (validate_all) {
     const std::uint32_t sample = std::min(options.validate, chains);
     std::vector<std::uint32_t> pick;
-    for (std::uint32_t k = 0; k < sample; ++k)
-      pick.push_back(sample == 1 ? 0 : static_cast<std::uint32_t>(std::uint64_t{k} * (chains - 1) / (sample - 1)));
+    for (std::uint32_t k = 0; k < sample; ++k) {
+      const auto id = sample == 1 ? 0 : static_cast<std::uint32_t>(std::uint64_t{k} * (chains - 1) / (sample - 1));
+      if (id >= chain_begin && id < chain_end) pick.push_back(id);
+    }
     pick.erase(std::unique(pick.begin(), pick.end()), pick.end());
     const chain_setup cpu_setup = make_setup(prob, options, params, pick);
     auto cpu = make_cpu_runner(cpu_setup, threads);
-    cpu->advance(done);
+    if (!pick.empty()) cpu->advance(done);
     const auto cpu_sum = cpu->summaries();
     for (std::size_t k = 0; k < pick.size(); ++k) {
-      const auto& g = summaries[pick[k]];
+      const auto& g = summaries[pick[k] - chain_begin];
       const auto& c = cpu_sum[k];
       if (g.best != c.best || g.current != c.current || g.iter != c.iter ||
-          runner->best_string(pick[k]) != cpu->best_string(k))
+          runner->best_string(pick[k] - chain_begin) != cpu->best_string(k))
         throw validation_error("--validate: chain " + std::to_string(pick[k]) + " differs: " + runner->name() +
                                " best " + std::to_string(g.best) + " current " + std::to_string(g.current) +
                                ", cpu best " + std::to_string(c.best) + " current " + std::to_string(c.current));
     }
     result.validated = static_cast<std::uint32_t>(pick.size());
+    if (ranks) {
+      std::uint32_t all = 0;
+      for (const auto& v : ranks->allgather(to_bytes(result.validated))) all += from_bytes<std::uint32_t>(v);
+      result.validated = all;
+    }
   }
   return result;
 }

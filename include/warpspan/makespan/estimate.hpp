@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "warpspan/core/backend.hpp"
+#include "warpspan/core/ranks.hpp"
 #include "warpspan/makespan/chains.hpp"
 #include "warpspan/makespan/schedule_table.hpp"
 
@@ -28,6 +29,15 @@ struct estimate_options {
   backend_kind backend = backend_kind::automatic;
   int threads = 0;                   ///< CPU threads; 0 = all cores (resolve_threads: at most 4 per core)
   std::uint32_t validate = 0;        ///< re-run this many chains on the CPU and compare
+  /// A slice of the chains (--shard i/N, or MPI rank i of N): only chains
+  /// [slice * chains / slices, (slice + 1) * chains / slices) run here; a chain's trajectory
+  /// depends on its id alone, so the slices together are the whole run.
+  std::uint32_t slice = 0;
+  std::uint32_t slices = 1;
+  /// With ranks (MPI): the slice is this rank's, the default chain count the sum of the ranks'
+  /// defaults, and every round the ranks agree on the best makespan (lowest chain id among
+  /// equals), on stopping and on the clock (rank 0's), so the result is the whole run's.
+  rank_group* ranks = nullptr;
 };
 
 struct envelope_point {
@@ -52,6 +62,9 @@ struct estimate_result {
   initial_kind best_chain_init = initial_kind::round_robin;
   built_schedule schedule;
   std::uint32_t validated = 0;       ///< chains re-run on the CPU and found identical
+  std::uint32_t chain_begin = 0;     ///< the slice of chains run here: [chain_begin, chain_end)
+  std::uint32_t chain_end = 0;
+  std::uint64_t rounds = 0;          ///< rounds run (with ranks: agreements)
 };
 
 /// Called after every round: seconds so far, iterations done, iterations planned, best so far.

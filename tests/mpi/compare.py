@@ -1,0 +1,153 @@
+#!/usr/bin/env python3
+"""Whole run == shards + merge (every build), and == mpirun -n K (MPI builds).
+
+  compare.py shard BINARY SOURCE_DIR
+  compare.py mpi BINARY SOURCE_DIR MPIEXEC RANKS [MPIEXEC_FLAGS...]
+
+Compares estimate (everything but the timings), dbf --batch and --sweep (text and JSON, byte for
+byte but the seconds), exact (answer, witness, states), and that bad input ends the job with one
+line on stderr and exit code 2.
+"""
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+MODE, BINARY, SOURCE = sys.argv[1], sys.argv[2], sys.argv[3]
+MPI = sys.argv[4:] if MODE == "mpi" else []
+failures = []
+
+
+def run(args, launcher=()):
+    p = subprocess.run(list(launcher) + [BINARY] + args, capture_output=True, text=True, cwd=SOURCE, timeout=300)
+    return p.returncode, p.stdout, p.stderr
+
+
+def mpirun():
+    return [MPI[0], "-q", "-n", MPI[1]] + MPI[2:]
+
+
+def check(name, ok, detail=""):
+    print(("ok   " if ok else "FAIL ") + name + ("" if ok else ": " + detail))
+    if not ok:
+        failures.append(name)
+
+
+TIMINGS = ("elapsed_s", "setup_s", "envelope")
+
+
+def without_timings(text):
+    j = json.loads(text)
+    for k in TIMINGS:
+        j.pop(k, None)
+    return j
+
+
+def seconds_blind(text):
+    # the one timing in dbf's text summary
+    return re.sub(r"[0-9.e+-]+ s for all tables", "X s for all tables", text)
+
+
+def sharded(args, n, tmp):
+    files = []
+    for i in range(n):
+        code, out, err = run(args + ["--shard", f"{i}/{n}"])
+        if code not in (0, 1):
+            return code, "", err
+        path = os.path.join(tmp, f"shard{i}.json")
+        with open(path, "w") as f:
+            f.write(out)
+        files.append(path)
+    return run(["merge"] + files[::-1])
+
+
+def other(args, tmp):
+    if MODE == "shard":
+        return sharded(args, 3, tmp)
+    return run(args, mpirun())
+
+
+with tempfile.TemporaryDirectory() as tmp:
+    batch = os.path.join(tmp, "sets.jsonl")
+    subprocess.run([BINARY, "generate-tasks", "--sets", "30", "--utilization", "0.9", "--seed", "7", "--out", batch, "-q"],
+                   check=True, capture_output=True)
+
+    # estimate: bit-identical best, string, chain and iterations.
+    for init in ("mix", "random"):
+        est = ["estimate", "--kernel", "@data/kernels/voronoi.txt", "--warps", "12", "--sm", "fermi-2.0",
+               "--iterations", "4000", "--chains", "7", "--seed", "11", "--init", init, "--threads", "1",
+               "--exact-seconds", "0", "-q"]
+        c1, o1, e1 = run(est + ["--json"])
+        c2, o2, e2 = other(est + ([] if MODE == "shard" else ["--json"]), tmp)
+        same = c1 == c2 == 0 and without_timings(o1) == without_timings(o2)
+        check(f"estimate --init {init}", same, f"rc {c1} {c2}: {e2}\n{o1}\n{o2}")
+        if same:
+            check(f"estimate --init {init}: final best in the envelope",
+                  json.loads(o2)["envelope"][-1][1] == json.loads(o1)["best_makespan"])
+
+    # dbf --batch and --sweep: the same output, text and JSON, and the same exit code.
+    cases = [
+        ["dbf", "--batch", batch, "--check"],
+        ["dbf", "--batch", "data/tasks/variants.jsonl", "--keep-going"],
+        ["dbf", "data/tasks/fig2_example.json", "--sweep", "wcet:0.5:3:26"],
+        ["dbf", "data/tasks/fig2_example.json", "--sweep", "period:0.4:1.2:17", "--check"],
+    ]
+    for case in cases:
+        for fmt in ([], ["--json"]):
+            args = case + fmt + ["--backend", "cpu", "-q"]
+            c1, o1, e1 = run(args)
+            c2, o2, e2 = other(args, tmp)
+            check(" ".join(case[1:] + fmt), c1 == c2 and seconds_blind(o1) == seconds_blind(o2) and o1.strip(),
+                  f"rc {c1} {c2}: {e2}\n--- whole\n{o1}\n--- other\n{o2}")
+
+    if MODE == "mpi":
+        # exact: answers, witnesses and state counts of one process.
+        for extra in ([], ["--no-prune"]):
+            for kernel, warps in (("--kernel=@data/kernels/voronoi.txt", w) for w in ("4", "6")):
+                args = ["exact", kernel, "--sm", "fermi-2.0", "--warps", warps, "--json", "-q", "--threads", "1"] + extra
+                c1, o1, _ = run(args)
+                c2, o2, e2 = run(args, mpirun())
+                check(f"exact voronoi W={warps} {' '.join(extra)}", c1 == c2 == 0 and without_timings(o1) == without_timings(o2), e2)
+            args = ["exact", "--kernel", "5L9C2L9C", "--sigma", "L=1,C=4", "--warps", "5", "--json", "-q", "--threads", "1"] + extra
+            c1, o1, _ = run(args)
+            c2, o2, e2 = run(args, mpirun())
+            check(f"exact 5L9C2L9C W=5 {' '.join(extra)}", c1 == c2 == 0 and without_timings(o1) == without_timings(o2), e2)
+        # A sweep stopped by the state limit proves the same interval (the held states' bound, agreed).
+        args = ["exact", "--kernel", "5L9C2L9C", "--sigma", "L=1,C=4", "--warps", "6", "--json", "-q", "--threads", "1",
+                "--max-states", "50000"]
+        c1, o1, _ = run(args)
+        c2, o2, e2 = run(args, mpirun())
+        check("exact stopped by --max-states", c1 == c2 == 0 and without_timings(o1) == without_timings(o2)
+              and not json.loads(o1)["complete"], e2)
+        # Errors: one line, the exit code of one process.
+        for args in (["dbf", "--batch", "/no/such/dir"], ["estimate", "--kernel", "LC", "--warps", "2"],
+                     ["dbf", "--batch", batch, "--shard", "0/2"]):
+            code, out, err = run(args, mpirun())
+            lines = [l for l in err.splitlines() if l.strip()]
+            check("error " + " ".join(args), code == 2 and len(lines) == 1 and lines[0].startswith("warpspan: "),
+                  f"rc {code}, stderr {err!r}")
+    else:
+        # Shard and merge mistakes are input errors.
+        est = ["estimate", "--kernel", "LC", "--warps", "2", "--sm", "fermi-2.0", "--iterations", "10", "--chains", "4"]
+        for bad in ("3/3", "1", "a/2", "-1/2"):
+            code, _, err = run(est + ["--shard", bad])
+            check(f"--shard {bad} refused", code == 2 and err.count("\n") == 1, err)
+        code, _, err = run(est + ["--chains", "2", "--shard", "0/3"])
+        check("fewer chains than shards refused", code == 2, err)
+        parts = []
+        for i in range(2):
+            path = os.path.join(tmp, f"e{i}.json")
+            with open(path, "w") as f:
+                f.write(run(est + ["--shard", f"{i}/2"])[1])
+            parts.append(path)
+        check("merge of one shard of two refused", run(["merge", parts[0]])[0] == 2)
+        check("merge of a shard twice refused", run(["merge", parts[0], parts[0], parts[1]])[0] == 2)
+        check("merge of two shards", run(["merge", parts[1], parts[0]])[0] == 0)
+        code, _, err = run(["merge", batch])
+        check("merge of a file that is no shard refused", code == 2 and err.count("\n") == 1, err)
+
+if failures:
+    print(f"{len(failures)} failed: {failures}")
+    sys.exit(1)
