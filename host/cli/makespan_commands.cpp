@@ -203,12 +203,14 @@ struct estimate_cmd {
     po.add(sub);
     sub->add_option("--chains", eo.chains, "independent annealing chains (default: 2 per CPU thread; on a GPU as many as it keeps resident, from its SM count and the occupancy calculator)")
         ->check(not_negative);
-    sub->add_option("--iterations", eo.iterations, "iterations per chain; also the cooling schedule's length")
+    sub->add_option("--iterations", eo.iterations,
+                    "iterations per chain; also the cooling schedule's length (with --seconds and no --iterations, the "
+                    "schedule follows the budget instead)")
         ->capture_default_str()
         ->check(not_negative);
     sub->add_option("--seconds", seconds,
-                    "the whole run (set-up, search, proven interval) within this many seconds, even if chains have "
-                    "not cooled (default: no limit)");
+                    "the whole run (set-up, search, proven interval) within this many seconds; without --iterations "
+                    "the chains cool down by then (default: no limit)");
     sub->add_option("--seed", eo.seed, "random seed")->capture_default_str()->check(not_negative);
     sub->add_option("--t0", eo.t0, "initial temperature")->capture_default_str();
     sub->add_option("--reach", eo.reach, "largest swap distance of a move (0: 4 W, four rounds of all warps; W x I or more: the whole string)")
@@ -255,6 +257,12 @@ struct estimate_cmd {
       if (given(svg_dir_opt)) throw input_error("--svg-dir applies to the whole run: give it to neither --shard nor merge");
       as_json = true;
       exact_seconds = 0;
+    }
+    // --seconds without --iterations: the cooling follows the budget (not for shards, whose merge
+    // must equal the whole run: they keep the fixed default).
+    if (seconds > 0 && sub->count("--iterations") == 0 && shard.empty()) {
+      eo.fit_to_seconds = true;
+      eo.iterations = std::uint64_t{1} << 40;
     }
     // Under mpirun the chains are split across the ranks; rank 0 alone proves, draws and prints.
     eo.ranks = &world();
@@ -307,6 +315,7 @@ struct estimate_cmd {
                   {"upper_bound", r.upper_bound},
                   {"iterations", r.iterations},
                   {"iterations_per_chain", r.iterations_per_chain},
+                  {"cooling_fitted_to_seconds", eo.fit_to_seconds},
                   {"chains", r.chains},
                   {"elapsed_s", r.elapsed_s},
                   {"setup_s", r.setup_s},
@@ -350,6 +359,7 @@ struct estimate_cmd {
               << " in " << std::fixed << std::setprecision(2) << r.elapsed_s << " s ("
               << std::setprecision(3) << std::scientific << static_cast<double>(r.iterations) / std::max(r.elapsed_s, 1e-9)
               << " it/s)" << std::defaultfloat << (r.time_limited ? ", stopped by --seconds" : "")
+              << (eo.fit_to_seconds && !r.time_limited ? ", cooled to fit --seconds" : "")
               << (r.interrupted ? ", interrupted" : "") << "\n"
               << "estimate    " << r.best_makespan << " cycles (a lower bound on the worst case)\n"
               << "upper bound " << r.upper_bound << " cycles (pessimistic, Berezovskyi, Bletsas and Andersson 2012)\n";

@@ -204,10 +204,17 @@ estimate_result run_estimate(const problem& prob, const estimate_options& option
   std::uint64_t done = 0;
   std::uint64_t round = 1;
   const double target_round_s = 0.05;
-  while (done < options.iterations) {
+  // With fit_to_seconds the cooling schedule follows the budget: after every round the iterations
+  // per chain (the schedule's length) are planned again from the speed so far, so that the chains
+  // are cold about when the budget ends. Every rank plans from the agreed clock, so alike; the plan
+  // of each round is kept for --validate to replay.
+  const bool fitting = options.fit_to_seconds && limited;
+  std::uint64_t planned = options.iterations;
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> plan;  // (iterations done, iter_max from then on)
+  while (done < planned) {
     double before = seconds_since(start);
     if (ranks ? stop_agreed : should_stop()) break;
-    round = std::min(round, options.iterations - done);
+    round = std::min(round, planned - done);
     bool whole = runner->advance_until(round, should_stop);
     double after = seconds_since(start);
     double since_setup = seconds_since(t_setup);
@@ -245,7 +252,15 @@ estimate_result run_estimate(const problem& prob, const estimate_options& option
       }
     if (!whole) break;  // stopped within the round: `done` stays what every chain did
     done += round;
-    if (progress) progress(after, done * chains, options.iterations * chains, best);
+    if (fitting) {
+      const double left = std::max(options.seconds * 0.95 - since_setup, 0.0);
+      const double per_second = static_cast<double>(done) / std::max(after, 1e-6);
+      const double more = std::min(per_second * left, static_cast<double>(options.iterations - done));
+      planned = done + static_cast<std::uint64_t>(more);
+      runner->set_iter_max(planned);
+      plan.emplace_back(done, planned);
+    }
+    if (progress) progress(after, done * chains, planned * chains, best);
     // Aim for rounds of about target_round_s, never beyond the remaining budget.
     const double took = std::max(after - before, 1e-6);
     double want = target_round_s;
@@ -254,7 +269,8 @@ estimate_result run_estimate(const problem& prob, const estimate_options& option
     round = std::max<std::uint64_t>(1, static_cast<std::uint64_t>(static_cast<double>(round) * scale));
   }
   result.interrupted = interrupted();
-  result.time_limited = !result.interrupted && done < options.iterations;
+  result.time_limited = !result.interrupted && done < planned;
+  result.iterations_planned = planned;
   result.elapsed_s = seconds_since(start);
   result.iterations_per_chain = done;
 
@@ -306,7 +322,16 @@ estimate_result run_estimate(const problem& prob, const estimate_options& option
     pick.erase(std::unique(pick.begin(), pick.end()), pick.end());
     const chain_setup cpu_setup = make_setup(prob, options, params, pick);
     auto cpu = make_cpu_runner(cpu_setup, threads);
-    if (!pick.empty()) cpu->advance(done);
+    if (!pick.empty()) {
+      // Replay the run's plan: the same cooling schedule at the same iterations.
+      std::uint64_t at = 0;
+      for (const auto& [from, iter_max] : plan) {
+        cpu->advance(from - at);
+        cpu->set_iter_max(iter_max);
+        at = from;
+      }
+      cpu->advance(done - at);
+    }
     const auto cpu_sum = cpu->summaries();
     for (std::size_t k = 0; k < pick.size(); ++k) {
       const auto& g = summaries[pick[k] - chain_begin];

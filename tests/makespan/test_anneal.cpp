@@ -134,6 +134,41 @@ TEST(Estimate, TimeBudgetStopsEarly) {
   EXPECT_EQ(build_schedule(prob, r.best_string).makespan, r.best_makespan);
 }
 
+TEST(Estimate, CoolingFittedToSecondsPlansTheIterationsFromTheSpeed) {
+  const problem prob = voronoi();
+  estimate_options o;
+  o.backend = backend_kind::cpu;
+  o.chains = 2;
+  o.iterations = std::uint64_t{1} << 40;  // only a cap: the plan comes from the budget
+  o.seconds = 0.4;
+  o.fit_to_seconds = true;
+
+  const estimate_result r = run_estimate(prob, o);
+
+  // The plan is what the measured speed fits in the budget (far below the cap), and every chain
+  // ran up to it or was stopped by the budget on the way.
+  EXPECT_GT(r.iterations_per_chain, 0u);
+  EXPECT_LT(r.iterations_planned, std::uint64_t{1} << 30);
+  EXPECT_LE(r.iterations_per_chain, r.iterations_planned);
+  EXPECT_GE(r.iterations, 2 * r.iterations_per_chain);  // a stop within a round leaves some chains more
+  EXPECT_EQ(build_schedule(prob, r.best_string).makespan, r.best_makespan);
+}
+
+TEST(Estimate, WithoutABudgetTheFitChangesNothing) {
+  const problem prob = voronoi();
+  estimate_options o;
+  o.backend = backend_kind::cpu;
+  o.chains = 3;
+  o.iterations = 3000;
+  const estimate_result plain = run_estimate(prob, o);
+  o.fit_to_seconds = true;  // no --seconds: nothing to fit to
+  const estimate_result fitted = run_estimate(prob, o);
+
+  EXPECT_EQ(fitted.best_string, plain.best_string);
+  EXPECT_EQ(fitted.iterations, plain.iterations);
+  EXPECT_EQ(fitted.iterations_planned, 3000u);
+}
+
 TEST(Estimate, MixCyclesThroughThePapersFourStarts) {
   estimate_options o;
 

@@ -79,6 +79,24 @@ TEST_F(CudaAnneal, EstimateWithValidationMatchesCpu) {
   EXPECT_EQ(build_schedule(prob, r.best_string).makespan, r.best_makespan);
 }
 
+TEST_F(CudaAnneal, EstimateFittedToSecondsReplaysItsPlanMatchesCpu) {
+  // The cooling schedule changes every round; --validate must replay the same plan on the CPU.
+  const problem prob = test::make("5L9C2L9C", 8, 1, 4);
+  estimate_options o;
+  o.backend = backend_kind::cuda;
+  o.chains = 64;
+  o.iterations = std::uint64_t{1} << 40;
+  o.seconds = 1.0;
+  o.fit_to_seconds = true;
+  o.validate = 8;
+
+  const estimate_result r = run_estimate(prob, o);
+
+  EXPECT_LT(r.iterations_planned, std::uint64_t{1} << 30);
+  EXPECT_EQ(r.validated, 8u);
+  EXPECT_EQ(build_schedule(prob, r.best_string).makespan, r.best_makespan);
+}
+
 TEST_F(CudaAnneal, ManyInstructionsMatchesCpu) {
   // 50,000 instruction types (over the 48 KiB default: staged after opting in) and 240,000 (over
   // the 227 KiB device limit: read from global memory). Before, both launches failed.

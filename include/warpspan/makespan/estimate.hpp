@@ -22,6 +22,9 @@ struct estimate_options {
   std::uint32_t chains = 0;          ///< 0: a default for the backend (CPU 2 per thread; GPU: the chains it keeps resident)
   std::uint64_t iterations = 200000; ///< per chain; also the length of the cooling schedule
   double seconds = 0;                ///< wall-clock budget of run_estimate, set-up included; 0 = none
+  /// With `seconds`: the cooling schedule follows the budget (re-planned every round from the speed
+  /// measured), so the chains are cold when it ends; `iterations` is then only an upper limit.
+  bool fit_to_seconds = false;
   std::uint64_t seed = 1;
   double t0 = 0.01;                  ///< initial temperature (000 VIII used 0.3: far too hot here, see README)
   std::uint32_t reach = 0;           ///< largest swap distance; 0: 4 W; W x I or more: the whole string
@@ -49,7 +52,8 @@ struct estimate_result {
   std::uint32_t best_makespan = 0;
   std::uint64_t upper_bound = 0;
   std::uint64_t iterations = 0;      ///< done, all chains together
-  std::uint64_t iterations_per_chain = 0;  ///< done by every chain (a stop within a round leaves some chains more)
+  std::uint64_t iterations_per_chain = 0;
+  std::uint64_t iterations_planned = 0;  ///< per chain, the cooling schedule's length at the end  ///< done by every chain (a stop within a round leaves some chains more)
   double elapsed_s = 0;              ///< wall time of the search (after set-up)
   double setup_s = 0;
   std::string backend;
