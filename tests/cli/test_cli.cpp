@@ -195,13 +195,28 @@ TEST(CliLimits, SecondsBoundTheWholeRunOfABigInstance) {
 
   ASSERT_EQ(r.code, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
-  EXPECT_TRUE(j["time_limited"].get<bool>());
+  // No --iterations: the cooling follows the budget, so the run ends by its plan or by the budget.
+  EXPECT_TRUE(j["cooling_fitted_to_seconds"].get<bool>());
   EXPECT_FALSE(j["interrupted"].get<bool>());
   EXPECT_EQ(j["best_string"].size(), 8192u * 25u);
   EXPECT_LE(j["best_makespan"].get<int>(), j["upper_bound"].get<int>());
   ASSERT_TRUE(j.contains("proven"));  // the interval ran within the budget, not after it
   EXPECT_GE(j["proven"]["lower"].get<int>(), j["best_makespan"].get<int>());
   EXPECT_LE(j["proven"]["upper"].get<int>(), j["upper_bound"].get<int>());
+}
+
+TEST(CliLimits, SecondsWithoutIterationsFitTheCoolingAndIterationsKeepIt) {
+  const std::string base = "estimate --kernel 5L9C2L9C --warps 6 --sigma L=1,C=4 --seconds 0.6 --exact-seconds 0 "
+                           "--backend cpu --json --quiet";
+  const run_result fitted = run_under("timeout 60", base);
+  ASSERT_EQ(fitted.code, 0) << fitted.err;
+  EXPECT_TRUE(nlohmann::json::parse(fitted.out)["cooling_fitted_to_seconds"].get<bool>());
+
+  const run_result fixed = run_under("timeout 60", base + " --iterations 500");
+  ASSERT_EQ(fixed.code, 0) << fixed.err;
+  const auto j = nlohmann::json::parse(fixed.out);
+  EXPECT_FALSE(j["cooling_fitted_to_seconds"].get<bool>());
+  EXPECT_EQ(j["iterations_per_chain"].get<long long>(), 500);
 }
 
 TEST(CliLimits, WarpsAtTheLimitRun) {
