@@ -65,13 +65,14 @@ void time_to_target(benchmark::State& state, backend_kind kind) {
 void BM_TimeTo160Cpu(benchmark::State& state) { time_to_target(state, backend_kind::cpu); }
 void BM_TimeTo160Cuda(benchmark::State& state) { time_to_target(state, backend_kind::cuda); }
 // The previous defaults (T0 0.3 as in the paper, 8 chains per thread: 16 here, whole-string moves),
-// each of the three changes on its own, the current defaults (T0 0.01, 2 chains per thread, reach
+// each of the three changes on its own, the current defaults with whole-string moves, the current defaults (T0 0.01, 2 chains per thread, reach
 // 4 W), and one chain per core.
 BENCHMARK(BM_TimeTo160Cpu)
     ->Args({200000, 300, 16, 400})
     ->Args({200000, 10, 16, 400})
     ->Args({200000, 300, 0, 400})
     ->Args({200000, 300, 16, 0})
+    ->Args({200000, 10, 0, 400})
     ->Args({200000, 10, 0, 0})
     ->Args({300000, 10, 2, 0})
     ->ArgNames({"iterations", "t0_milli", "chains", "reach"})
