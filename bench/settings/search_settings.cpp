@@ -1,6 +1,6 @@
 // How the annealing's settings change what it finds for a fixed number of iterations: T0, the move
-// reach and the split of the iterations into chains, on cases whose answer is known (Voronoi W = 16
-// reaches 160 (000 VIII); the exact sweep gives T(8) = 86 and T(11) = 114) and on two other kernels.
+// reach and the split of the iterations into chains, on cases with a target (Voronoi W = 16: the
+// paper's 160 (000 VIII); the exact sweep's T(8) = 86 and T(11) = 114) and on two other kernels.
 // Counts iterations, not seconds, so the table does not depend on the machine or its load; every
 // chain is the library's anneal_step (the same as `warpspan estimate` runs), seeds 1..S.
 //
@@ -20,7 +20,7 @@ namespace {
 struct study_case {
   const char* kernel;
   int warps;
-  std::uint32_t target;  ///< the known worst case (0: none known; then the best found is reported)
+  std::uint32_t target;  ///< the makespan to reach (0: none; then the best any setting found)
 };
 
 struct setting {
@@ -79,7 +79,7 @@ int main(int argc, char** argv) {
   const unsigned workers = std::max(1u, std::thread::hardware_concurrency());
   std::printf("Best makespan per seed (seeds 1..%d), %s; reach \"4 W\" is the estimator's default.\n\n", seeds,
               "every setting given the same iterations (all chains together)");
-  std::printf("| kernel | W | known worst | T0 | chains x iterations | reach | seeds reaching it | bests |\n|---|---|---|---|---|---|---|---|\n");
+  std::printf("| kernel | W | target | T0 | chains x iterations | reach | seeds reaching it | bests |\n|---|---|---|---|---|---|---|---|\n");
   for (const study_case& k : cases) {
     const problem prob = make_problem(parse_kernel_string(k.kernel), sm, k.warps);
     for (const setting& s : (&k == &cases[0] ? full : brief)) {
