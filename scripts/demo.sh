@@ -7,4 +7,4 @@ bash scripts/setup.sh
 cmake --preset default >/dev/null
 cmake --build --preset default --target warpspan
 ./build/warpspan estimate --ptx data/kernels/voronoi_fig11.ptx --warps 16 --sigma L=1,C=4 \
-  --seconds 20 --svg-dir out/voronoi "$@"
+  --seconds 5 --svg-dir out/voronoi "$@"
