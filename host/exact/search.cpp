@@ -336,9 +336,6 @@ exact_result exact_search_cpu(const problem& prob, const exact_options& options)
   return r;
 }
 
-namespace {
-/// `options` with the lower string of a short annealing run (exact_options::warm_start), its time
-/// taken off the time limit.
 exact_options warm_started(const problem& prob, const exact_options& options, double& spent) {
   if (options.warm_start == 0 || !options.lower_string.empty() || prob.length() < 2) return options;
   const auto start = clock_type::now();
@@ -359,7 +356,6 @@ exact_options warm_started(const problem& prob, const exact_options& options, do
   if (out.time_limit_s > 0) out.time_limit_s = std::max(out.time_limit_s - spent, 1e-3);
   return out;
 }
-}  // namespace
 
 exact_result exact_search(const problem& prob, const exact_options& options, backend_kind backend, std::string* used) {
   const bool packs = prob.warps <= frontier_max_warps && prob.instructions() <= frontier_max_instructions;

@@ -76,6 +76,12 @@ exact_result exact_sweep_cpu(const problem& prob, const exact_options& options =
 /// sums they reach. Same answer and `states` as the CPU sweep (stubs throw not_compiled without CUDA).
 exact_result exact_sweep_cuda(const problem& prob, const exact_options& options = {});
 
+/// `options` with the lower string of its warm start (exact_options::warm_start: a short annealing
+/// run, CPU, seed 1) when it has none, the annealing's time (`spent`, seconds) taken off the time
+/// limit; `options` unchanged otherwise. exact_search() applies it; callers of a sweep directly
+/// (the MPI ranks) use it themselves.
+exact_options warm_started(const problem& prob, const exact_options& options, double& spent);
+
 /// What `exact --method search` runs: on the CPU, the progress sweep where states pack (at most
 /// 16 warps and 254 instructions) and the depth-first search beyond; on CUDA, the progress sweep on
 /// the device (input_error when the build or the machine has no CUDA, or the states do not pack);
