@@ -186,6 +186,18 @@ TEST(ExactSweep, InterruptGivesTheIntervalSoFar) {
   EXPECT_FALSE(exact_sweep_cpu(prob).interrupted);
 }
 
+TEST(ExactSweep, AWeakLowerStringStillGivesTheAnswersWitness) {
+  // Given a lower string the first pass keeps no states; beaten, a second pass finds the witness.
+  const problem prob = test::make("5L9C2L9C", 4, 1, 4);
+  exact_options o;
+  for (std::uint16_t w = 0; w < 4; ++w) o.lower_string.insert(o.lower_string.end(), 25, w);
+  ASSERT_LT(build_schedule(prob, o.lower_string).makespan, 45u);
+  const exact_result r = exact_sweep_cpu(prob, o);
+  EXPECT_TRUE(r.complete);
+  EXPECT_EQ(r.makespan, 45u);
+  EXPECT_EQ(build_schedule(prob, r.best_string).makespan, 45u);
+}
+
 TEST(ExactSweep, SecondPassStoppedKeepsTheAnswerAsUpperEnd) {
   // A weak lower string (warp after warp) and no room to keep states force a second pass for the
   // witness; an interrupt during it must not lose the answer the first pass proved (T(4) = 45).

@@ -31,7 +31,8 @@ struct exact_options {
   /// Progress sweep: CPU threads (0: all cores); checked by resolve_threads (input_error when
   /// negative or more than 4 per core).
   int threads = 0;
-  /// Progress sweep: states kept for backtracking a witness, at most (0: 100,000,000, about 1.8 GB).
+  /// Progress sweep: states kept for backtracking a witness, at most (0: 100,000,000, about 1.8 GB,
+  /// without a lower_string; none with one, which is usually the answer already).
   /// Beyond it the sweep drops them and, only if it beats the lower bound, sweeps again keeping
   /// just the states that can lie on a path as long as the answer.
   std::uint64_t witness_states = 0;
