@@ -119,12 +119,18 @@ TEST(Estimate, ContractHolds) {
   EXPECT_EQ(r.iterations, 8u * 20000u);
 }
 
-TEST(Estimate, TimeBudgetStopsEarly) {
-  const problem prob = voronoi();
+/// Options for `chains` CPU chains of `iterations` each.
+estimate_options cpu_chains(std::uint32_t chains, std::uint64_t iterations) {
   estimate_options o;
   o.backend = backend_kind::cpu;
-  o.chains = 2;
-  o.iterations = 1'000'000'000;
+  o.chains = chains;
+  o.iterations = iterations;
+  return o;
+}
+
+TEST(Estimate, TimeBudgetStopsEarly) {
+  const problem prob = voronoi();
+  estimate_options o = cpu_chains(2, 1'000'000'000);
   o.seconds = 0.3;
 
   const estimate_result r = run_estimate(prob, o);
@@ -136,10 +142,7 @@ TEST(Estimate, TimeBudgetStopsEarly) {
 
 TEST(Estimate, CoolingFittedToSecondsPlansTheIterationsFromTheSpeed) {
   const problem prob = voronoi();
-  estimate_options o;
-  o.backend = backend_kind::cpu;
-  o.chains = 2;
-  o.iterations = std::uint64_t{1} << 40;  // only a cap: the plan comes from the budget
+  estimate_options o = cpu_chains(2, std::uint64_t{1} << 40);  // only a cap: the plan comes from the budget
   o.seconds = 0.4;
   o.fit_to_seconds = true;
 
@@ -156,10 +159,7 @@ TEST(Estimate, CoolingFittedToSecondsPlansTheIterationsFromTheSpeed) {
 
 TEST(Estimate, WithoutABudgetTheFitChangesNothing) {
   const problem prob = voronoi();
-  estimate_options o;
-  o.backend = backend_kind::cpu;
-  o.chains = 3;
-  o.iterations = 3000;
+  estimate_options o = cpu_chains(3, 3000);
   const estimate_result plain = run_estimate(prob, o);
   o.fit_to_seconds = true;  // no --seconds: nothing to fit to
   const estimate_result fitted = run_estimate(prob, o);
