@@ -360,7 +360,7 @@ struct estimate_cmd {
               << " in " << std::fixed << std::setprecision(2) << r.elapsed_s << " s ("
               << std::setprecision(3) << std::scientific << static_cast<double>(r.iterations) / std::max(r.elapsed_s, 1e-9)
               << " it/s)" << std::defaultfloat << (r.time_limited ? ", stopped by --seconds" : "")
-              << (eo.fit_to_seconds && !r.time_limited ? ", cooled to fit --seconds" : "")
+              << (eo.fit_to_seconds && !r.time_limited && !r.interrupted ? ", cooled to fit --seconds" : "")
               << (r.interrupted ? ", interrupted" : "") << "\n"
               << "estimate    " << r.best_makespan << " cycles (a lower bound on the worst case)\n"
               << "upper bound " << r.upper_bound << " cycles (pessimistic, Berezovskyi, Bletsas and Andersson 2012)\n";
