@@ -403,7 +403,7 @@ std::vector<analysed_set> analyse(const std::vector<set_source>& sources, const 
       std::size_t next = 0;
       for (std::size_t k = first; k < out.size(); ++k) {
         analysed_set& a = out[k];
-        for (const auto& g : a.graphs) a.curves.emplace_back(tables[next++].min_span, g.E, g.period);
+        for (const auto& g : a.graphs) a.curves.emplace_back(tables[next++].min_span, g);
         try {
           a.result = edf_test(a.curves, method);
         } catch (const input_error& e) {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
 
 #include <cstdint>
 #include <functional>
@@ -23,9 +24,10 @@ void add_merge_command(CLI::App& app, std::vector<std::pair<CLI::App*, command_f
 /// --shard i/N: slice i (0-based) of N. input_error unless 0 <= i < N; refused under mpirun.
 std::pair<std::uint32_t, std::uint32_t> parse_shard(const std::string& text);
 
-/// `warpspan merge` of estimate shards: the whole run's JSON object (shards[k] is one file's).
-int merge_estimate(const std::vector<std::string>& files, const std::vector<std::string>& texts);
-/// `warpspan merge` of dbf --batch or --sweep shards (JSON lines): the whole run's output.
-int merge_dbf(const std::vector<std::string>& files, const std::vector<std::string>& texts);
+/// `warpspan merge` of estimate shards: the whole run's JSON object (parts[k]: file k's JSON lines).
+int merge_estimate(const std::vector<std::string>& files, const std::vector<std::vector<nlohmann::json>>& parts);
+/// `warpspan merge` of dbf --batch or --sweep shards (JSON lines, the first the header): the whole
+/// run's output.
+int merge_dbf(const std::vector<std::string>& files, const std::vector<std::vector<nlohmann::json>>& parts);
 
 }  // namespace warpspan::cli

@@ -13,8 +13,10 @@
 #include <sstream>
 
 #include "commands.hpp"
+#include "options.hpp"
 #include "progress_line.hpp"
 #include "warpspan/core/error.hpp"
+#include "warpspan/core/file.hpp"
 #include "warpspan/core/interrupt.hpp"
 #include "warpspan/core/ranks.hpp"
 #include "warpspan/core/resources.hpp"
@@ -177,7 +179,7 @@ void compute_curves(std::vector<batch_item>& chunk, const dbf_options& options,
   for (auto& it : chunk) {
     for (std::size_t k = 0; k < it.a.graphs.size(); ++k, ++next) {
       const unrolled_graph& g = it.a.graphs[k];
-      it.a.curves.emplace_back(shared ? (*shared)[k] : tables[next].min_span, g.E, g.period);
+      it.a.curves.emplace_back(shared ? (*shared)[k] : tables[next].min_span, g);
       if (!shared) tables[next] = dbf_table{};  // a curve keeps only the steps; a batch's tables add up
     }
   }
@@ -245,12 +247,10 @@ struct dbf_cmd {
         ->capture_default_str();
     sub->add_option("--threads", threads, "CPU threads for cpu-parallel (0: all cores)")->capture_default_str();
     sub->add_option("--block", block, "CUDA threads per block (a power of two, 32..1024)")
-        ->check(CLI::NonNegativeNumber)
         ->capture_default_str();
     sub->add_option("--max-table-mib", max_table_mib,
                     "refuse a task whose table needs more memory than this (never more than 3/4 of the memory "
                     "available)")
-        ->check(CLI::NonNegativeNumber)
         ->capture_default_str();
     sub->add_option("--svg", svg,
                     "write the plot of sum dbf(t) against t to this file (with --sweep: utilisation and verdict "
@@ -487,7 +487,15 @@ struct dbf_cmd {
     for (;;) {
       if (interrupted()) return false;
       batch_item it;
-      if (!next(it)) break;
+      try {
+        if (!next(it)) break;
+      } catch (const input_error&) {
+        // A set that cannot be read ends the run (without --keep-going): the sets before it are
+        // analysed and reported first, then its error.
+        if (!chunk.empty()) flush();
+        std::cout.flush();
+        throw;
+      }
       cells += cells_of(it.a.graphs);
       chunk.push_back(std::move(it));
       if ((chunk.size() >= chunk_max_sets || cells >= chunk_max_cells(options)) && !flush()) return false;
@@ -568,6 +576,7 @@ struct dbf_cmd {
 
   struct batch_totals {
     std::size_t done = 0, schedulable = 0, invalid = 0, label_width = 0;
+    std::uint64_t expected = 0;  ///< sets in the input (for the progress line); 0: not counted
   };
 
   set_record batch_record(const batch_item& it) const {
@@ -606,7 +615,7 @@ struct dbf_cmd {
     else
       std::cout << padded(rec.label, t.label_width) << rec.line;
     std::cout.flush();  // a set reported is on its way even if the run is stopped next
-    bar.update(t.done);
+    bar.update(t.done, t.expected);
   }
 
   int finish_batch(bool finished, const batch_totals& t, double elapsed_s, const std::string& backend_name) const {
@@ -630,6 +639,7 @@ struct dbf_cmd {
     batch_source source(batch);
     progress_line bar(!quiet && !slices.shard && world().rank() == 0, "sets done");
     batch_totals totals;
+    if (bar.shown()) totals.expected = source.total();  // a total and an ETA on the terminal
     const std::function<void(const set_record&)> emit = [&](const set_record& rec) { emit_batch(rec, totals, bar); };
     std::vector<set_record> kept;
     std::uint64_t k = 0;
@@ -839,6 +849,20 @@ struct dbf_cmd {
     return agreed_exit(finish_sweep(finished, totals, elapsed_s, base, spec, options, method));
   }
 
+  /// The first setting in which two shard headers differ, as "--edf scan, not qpa".
+  static std::string first_difference(const nlohmann::json& want, const nlohmann::json& got) {
+    static const std::pair<const char*, const char*> names[] = {
+        {"command", "command"}, {"json", "--json"},   {"check", "--check"}, {"keep_going", "--keep-going"},
+        {"file", "FILE"},       {"batch", "--batch"}, {"sweep", "--sweep"}, {"edf", "--edf"},
+        {"backend", "--backend"}, {"threads", "--threads"}, {"block", "--block"},
+        {"max_table_mib", "--max-table-mib"}, {"backend_label", "the backend"}};
+    for (const auto& [key, name] : names)
+      if (want.value(key, nlohmann::json()) != got.value(key, nlohmann::json()))
+        return std::string(name) + " " + got.value(key, nlohmann::json()).dump() + ", not " +
+               want.value(key, nlohmann::json()).dump();
+    return "the options differ";
+  }
+
   /// `warpspan merge` of this command's shards: `parts` are the files' lines, the first the header.
   static int merge(const std::vector<std::string>& files, const std::vector<std::vector<nlohmann::json>>& parts) {
     const nlohmann::json& head = parts[0][0]["shard"];
@@ -867,7 +891,7 @@ struct dbf_cmd {
       if (h.value("count", 0u) != count || index >= count)
         throw input_error(files[f] + ": not one of the " + std::to_string(count) + " shards of " + files[0]);
       h["index"] = head["index"];
-      if (h != head) throw input_error(files[f] + ": a shard of another run than " + files[0] + " (the options differ)");
+      if (h != head) throw input_error(files[f] + ": a shard of another run than " + files[0] + ": " + first_difference(head, h));
       if (seen[index]) throw input_error(files[f] + ": shard " + std::to_string(index) + " is given twice");
       seen[index] = true;
       bool ended = false;
@@ -887,7 +911,15 @@ struct dbf_cmd {
         if (r.index % count != index) throw input_error(files[f] + ": set " + std::to_string(r.index) + " is not shard " + std::to_string(index) + "'s");
         records.push_back(std::move(r));
       }
-      if (!ended) finished = false;  // a shard cut off: what it wrote is merged, as an interrupted run
+      // A shard without its last line was cut off (or is still running): not a run to merge.
+      if (!ended)
+        throw input_error(files[f] + ": incomplete, its last line (shard_end) is missing: the shard was cut off or "
+                          "is still running; run it again");
+      if (!parts[f].back().contains("shard_end"))
+        throw input_error(files[f] + ": lines after its last line (shard_end): not one shard's output");
+      if (!parts[f].back()["shard_end"].at("finished").get<bool>())
+        std::cerr << "warpspan merge: " << files[f] << " is a shard that was interrupted (Ctrl-C or SIGTERM): the "
+                  << "merged result is marked interrupted\n";
     }
     for (std::uint32_t i = 0; i < count; ++i)
       if (!seen[i]) throw input_error("merge: shard " + std::to_string(i) + "/" + std::to_string(count) + " is missing");
@@ -963,6 +995,16 @@ struct dbf_cmd {
       return false;
     }
 
+    /// The sets in the input: the files, or the non-blank lines of a .jsonl (one pass over it by a
+    /// reader of its own, so the sets are still streamed).
+    std::uint64_t total() const {
+      if (!jsonl_) return files_.size();
+      line_reader scan(where_, "task sets", max_task_file_bytes);
+      std::uint64_t n = 0;
+      for (std::string line; scan.next(line);) n += line.find_first_not_of(" \t\r") != std::string::npos;
+      return n;
+    }
+
     /// The sets seen (read or passed over).
     std::uint64_t count() const { return jsonl_ ? sets_ : files_.size(); }
 
@@ -1032,14 +1074,11 @@ struct generate_cmd {
   void add(CLI::App& app, std::vector<std::pair<CLI::App*, command_fn>>& commands) {
     auto* sub = app.add_subcommand("generate-tasks", "seeded random task sets like the experiment of Nunna et al. 2010 (JSON, JSON lines or a directory)");
     sub->add_option("--vertices", options.vertices, "vertices per task (>= 2)")
-        ->check(CLI::NonNegativeNumber)
         ->capture_default_str();
-    sub->add_option("--tasks", options.tasks, "tasks per set")->check(CLI::NonNegativeNumber)->capture_default_str();
+    sub->add_option("--tasks", options.tasks, "tasks per set")->capture_default_str();
     sub->add_option("--sets", sets, "number of sets (1 to " + std::to_string(max_generated_sets) + ", written as generated)")
-        ->check(CLI::NonNegativeNumber)
         ->capture_default_str();
     sub->add_option("--max-wcet", options.max_wcet, "wcet uniform in [1, max-wcet]")
-        ->check(CLI::NonNegativeNumber)
         ->capture_default_str();
     sub->add_option("--deadline-factor", options.deadline_factor,
                     "deadlines uniform in [f e, 2 f e]; 0 = the number of tasks per set")
@@ -1051,7 +1090,7 @@ struct generate_cmd {
                     "deadlines and separations shrink where a share needs it; at most 0.95 per task")
         ->capture_default_str();
     sub->add_flag("--quiet,-q", quiet, "no progress line and no utilisation summary on stderr");
-    sub->add_option("--seed", options.seed, "random seed")->check(CLI::NonNegativeNumber)->capture_default_str();
+    sub->add_option("--seed", options.seed, "random seed")->capture_default_str();
     out_option = sub->add_option("--out", out,
                                  "FILE.json (one set), FILE.jsonl or FILE.txt (one set a line) or a directory "
                                  "(set_0001.json, ...; set files of an earlier run are replaced); default stdout");
@@ -1193,20 +1232,7 @@ struct generate_cmd {
 
 }  // namespace
 
-int merge_dbf(const std::vector<std::string>& files, const std::vector<std::string>& texts) {
-  std::vector<std::vector<nlohmann::json>> parts(files.size());
-  for (std::size_t f = 0; f < files.size(); ++f) {
-    std::istringstream in(texts[f]);
-    std::string line;
-    for (std::size_t number = 1; std::getline(in, line); ++number) {
-      if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-      try {
-        parts[f].push_back(nlohmann::json::parse(line));
-      } catch (const nlohmann::json::exception&) {
-        throw input_error(files[f] + ":" + std::to_string(number) + ": not a JSON line of a dbf --shard run");
-      }
-    }
-  }
+int merge_dbf(const std::vector<std::string>& files, const std::vector<std::vector<nlohmann::json>>& parts) {
   try {
     return dbf_cmd::merge(files, parts);
   } catch (const nlohmann::json::exception& e) {

@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "commands.hpp"
+#include "progress_line.hpp"
 #include "warpspan/core/backend.hpp"
 #include "warpspan/core/error.hpp"
 #include "warpspan/core/file.hpp"
@@ -37,8 +38,9 @@ class inputs_command {
     sub->add_option("--kernel", kernel, "artificial, bfs, petri or bisect (--list describes them)");
     sub->add_flag("--list", list, "list the shipped kernels and exit");
     sub->add_option("--threads", threads, "kernel threads (default: the kernel's, e.g. 32768 for artificial)");
-    sub->add_option("--method", method, "gdivan, random-ga or random")->capture_default_str();
-    sub->add_flag("--compare", compare, "run all three methods with the same evaluations and seed, side by side");
+    auto* method_opt = sub->add_option("--method", method, "gdivan, random-ga or random")->capture_default_str();
+    auto* compare_opt =
+        sub->add_flag("--compare", compare, "run all three methods with the same evaluations and seed, side by side");
     sub->add_option("--evaluations", evaluations, "kernel evaluations per method (the budget)")->capture_default_str();
     sub->add_option("--seed", seed, "seed of every random choice")->capture_default_str();
     sub->add_option("--fitness", fitness, "model (the SIMT cost model on the CPU) or gpu (CUDA events)")->capture_default_str();
@@ -56,6 +58,15 @@ class inputs_command {
     sub->add_option("--eval-input", eval_input, "evaluate this saved input instead of searching");
     sub->add_option("--svg-dir", svg_dir, "write best fitness against evaluations as DIR/inputs_KERNEL.svg");
     sub->add_flag("--json", as_json, "print JSON");
+    sub->add_flag("--quiet,-q", quiet, "no progress line (shown on a terminal)");
+    // Options that another makes meaningless are refused together, never silently ignored.
+    compare_opt->excludes(method_opt);
+    auto* eval_opt = sub->get_option("--eval-input");
+    for (const char* search_only : {"--method", "--compare", "--evaluations", "--population", "--patience",
+                                    "--tolerance", "--atom-threads", "--atom-runs", "--save-input", "--svg-dir"})
+      eval_opt->excludes(sub->get_option(search_only));
+    sub->footer("Exit codes: 0 done, 2 bad input, 130 interrupted (Ctrl-C or SIGTERM: the best input found so far is "
+                "printed, and saved with --save-input).\n");
     commands.emplace_back(sub, [this] { return run(); });
   }
 
@@ -82,23 +93,34 @@ class inputs_command {
     request.jobs = jobs;
     request.seed = seed;
     request.tolerance = tolerance;
-    const search_options o = make_search_options(request);
+    search_options o = make_search_options(request);
     if (!eval_input.empty()) return evaluate(o);
+    install_interrupt_handlers();
 
     std::vector<search_method> methods{o.method};
     if (compare) methods = {search_method::gdivan, search_method::random_ga, search_method::random};
     std::vector<search_result> results;
     std::vector<search_options> runs;
+    // One line for the whole run: evaluations of every method, the best fitness so far.
+    progress_line bar(!quiet, "evaluations");
+    const std::uint64_t total = o.ga.evaluations * methods.size();
     for (search_method m : methods) {
+      if (interrupted()) break;  // Ctrl-C: the methods done so far are printed
+      const std::uint64_t before = o.ga.evaluations * results.size();
       runs.push_back(o);
       runs.back().method = m;
+      runs.back().on_batch = [&, before, m](std::uint64_t done, double best) {
+        bar.update(before + done, total, to_string(m) + " best " + number(best));
+      };
       results.push_back(run_search(runs.back()));
+      runs.back().on_batch = nullptr;
     }
+    bar.clear();
     std::size_t best = 0;
     for (std::size_t i = 1; i < results.size(); ++i)
       if (results[i].trace.best_fitness > results[best].trace.best_fitness) best = i;
     std::string saved, svg;
-    if (!save_input.empty()) {
+    if (!save_input.empty() && !results[best].trace.best.empty()) {
       const std::filesystem::path path(save_input);
       saved = write_file(path.parent_path().empty() ? "." : path.parent_path().string(), path.filename().string(),
                          format_input(o.kernel, o.threads, results[best].trace.best));
@@ -120,6 +142,7 @@ class inputs_command {
       } else {
         j = inputs_run_json(runs[0], results[0]);
       }
+      j["interrupted"] = interrupted();
       j["model"] = o.fitness == fitness_kind::model ? json{{"sm", o.model.sm_name}, {"sms", o.model.sms}} : json(nullptr);
       if (o.fitness == fitness_kind::gpu) j["device"] = device_note();
       if (!saved.empty()) j["saved_input"] = saved;
@@ -127,6 +150,9 @@ class inputs_command {
       std::cout << j.dump(2) << '\n';
       return interrupted() ? interrupted_exit_code : 0;
     }
+    if (interrupted())
+      std::cout << "INTERRUPTED (Ctrl-C or SIGTERM): the best found so far, after " << evaluations_done(results)
+                << " evaluations\n";
     std::cout << "warpspan inputs: " << kernel << ", " << o.threads << " threads, fitness " << fitness_line(o) << ", "
               << evaluations << " evaluations, seed " << seed << "\n\n";
     if (o.method == search_method::gdivan || compare) {
@@ -149,6 +175,12 @@ class inputs_command {
     if (!saved.empty()) std::cout << "\nbest input (" << to_string(runs[best].method) << ") saved to " << saved << '\n';
     if (!svg.empty()) std::cout << "plot: " << svg << '\n';
     return interrupted() ? interrupted_exit_code : 0;
+  }
+
+  static std::uint64_t evaluations_done(const std::vector<search_result>& results) {
+    std::uint64_t n = 0;
+    for (const auto& r : results) n += r.trace.evaluations;
+    return n;
   }
 
   std::string device_note() const {
@@ -191,7 +223,7 @@ class inputs_command {
   std::int64_t evaluations = 2000, population = 100, patience = 2, atom_threads = 8, atom_runs = 400, sms = 1, jobs = 0;
   std::uint64_t seed = 1;
   double tolerance = 0;
-  bool list = false, compare = false, as_json = false;
+  bool list = false, compare = false, as_json = false, quiet = false;
 };
 
 }  // namespace

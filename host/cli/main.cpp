@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "commands.hpp"
+#include "options.hpp"
 #include "warpspan/core/error.hpp"
 #include "warpspan/core/ranks.hpp"
 
@@ -38,6 +39,7 @@ int run_main(int argc, char** argv) {
   warpspan::cli::add_inputs_commands(app, commands);
   warpspan::cli::add_wcet_commands(app, commands);
   warpspan::cli::add_merge_command(app, commands);
+  warpspan::cli::check_numeric_options(app);
   std::string names;
   bool known = false;
   for (const auto* sub : app.get_subcommands({})) {

@@ -17,6 +17,7 @@
 #include <sstream>
 
 #include "commands.hpp"
+#include "options.hpp"
 #include "warpspan/core/error.hpp"
 #include "warpspan/core/file.hpp"
 #include "warpspan/core/interrupt.hpp"
@@ -49,15 +50,6 @@ std::size_t terminal_columns() {
 
 
 using json = nlohmann::json;
-
-/// Refuses a negative number before CLI11 converts it: in an unsigned option it would wrap around
-/// (--iterations -1 meaning 2^64 - 1), in a signed one with a "not given" default be ignored.
-const CLI::Validator not_negative(
-    [](std::string& s) {
-      const auto first = s.find_first_not_of(" \t");
-      return first != std::string::npos && s[first] == '-' ? "must not be negative (got " + s + ")" : std::string();
-    },
-    "", "NOT_NEGATIVE");
 
 /// True when the user gave the option, even as an empty string ("--ptx ''" is a mistake, not "no --ptx").
 bool given(const CLI::Option* opt) { return opt != nullptr && opt->count() > 0; }
@@ -98,14 +90,14 @@ struct problem_options {
     app->add_option("--ptx-loops", ptx_loops,
                     "with --ptx: passes through each loop (a branch back is taken N - 1 times; a loop bound the "
                     "PTX does not state); default 1, the first pass only")
-        ->check(CLI::Range(1, 1000000));
+        ->check(integer_range(1, 1000000));
     app->add_option("--ptx-entry", ptx_entry, "with --ptx: the .entry/.func to read (default: the first)");
     app->add_option("--ptx-map", ptx_map, "with --ptx: override classes, e.g. mov=L,mul.f32=D");
     auto* w = app->add_option("--warps,-w", warps, "number of warps W");
     if (need_warps) w->required();
     sigma_opt = app->add_option("--sigma", sigma, "units per warp per cycle, e.g. L=1,C=4 or L=1/2 (overrides --sm)");
     sm_opt = app->add_option("--sm", sm, "SM preset name (see `warpspan sm`) or JSON file");
-    app->add_option("--schedulers", schedulers, "at most N warps issue per cycle (0: no limit)")->check(not_negative);
+    app->add_option("--schedulers", schedulers, "at most N warps issue per cycle (0: no limit)")->check(not_negative());
   }
 
   bool has_ptx() const { return !ptx.empty() || given(ptx_opt); }
@@ -141,7 +133,7 @@ struct problem_options {
     const std::string text = read_text_file(path, "kernel string", std::size_t{64} << 20);
     std::string out;
     bool comment = false;
-    for (char c : text) {
+    for (char c : without_bom(text)) {
       if (c == '\n') comment = false;
       else if (c == '#') comment = true;
       if (!comment && !std::isspace(static_cast<unsigned char>(c)) && c != '#') out.push_back(c);
@@ -202,28 +194,24 @@ struct estimate_cmd {
   void add(CLI::App& app, std::vector<std::pair<CLI::App*, command_fn>>& commands) {
     auto* sub = app.add_subcommand("estimate", "estimate the worst-case makespan by simulated annealing (Berezovskyi, Bletsas and Petters 2013)");
     po.add(sub);
-    sub->add_option("--chains", eo.chains, "independent annealing chains (default: 2 per CPU thread; on a GPU as many as it keeps resident, from its SM count and the occupancy calculator)")
-        ->check(not_negative);
+    sub->add_option("--chains", eo.chains, "independent annealing chains (default: 2 per CPU thread; on a GPU as many as it keeps resident, from its SM count and the occupancy calculator)");
     sub->add_option("--iterations", eo.iterations,
                     "iterations per chain; also the cooling schedule's length (with --seconds and no --iterations, the "
                     "schedule follows the budget instead)")
-        ->capture_default_str()
-        ->check(not_negative);
+        ->capture_default_str();
     sub->add_option("--seconds", seconds,
                     "the whole run (set-up, search, proven interval) within this many seconds; without --iterations "
                     "the chains cool down by then (default: no limit)");
-    sub->add_option("--seed", eo.seed, "random seed")->capture_default_str()->check(not_negative);
+    sub->add_option("--seed", eo.seed, "random seed")->capture_default_str();
     sub->add_option("--t0", eo.t0, "initial temperature")->capture_default_str();
     sub->add_option("--reach", eo.reach, "largest swap distance of a move (0: 4 W, four rounds of all warps; W x I or more: the whole string)")
-        ->capture_default_str()
-        ->check(not_negative);
+        ->capture_default_str();
     sub->add_option("--init", init, "initial strings: rr, fp, mpwf, random or mix")->capture_default_str();
     sub->add_option("--backend", backend, "cpu, cuda or auto (CUDA when a device is present)")->capture_default_str();
     sub->add_option("--threads", eo.threads, "CPU threads (0: all cores; at most 4 per core)")->capture_default_str();
     sub->add_option("--validate", eo.validate, "re-run N of the GPU chains on the CPU; fail if any differs")
         ->expected(0, 1)
-        ->default_str("8")
-        ->check(not_negative);
+        ->default_str("8");
     sub->add_flag("--json", as_json, "print one JSON object");
     sub->add_flag("--quiet,-q", quiet, "no progress line");
     sub->add_flag("--no-table", no_table, "do not draw the schedule");
@@ -345,7 +333,11 @@ struct estimate_cmd {
       out["safe_upper_bound_from"] = proven && proven->upper <= r.upper_bound ? "proven interval" : "pessimistic bound";
       if (!shard.empty())
         out["shard"] = {{"command", "estimate"}, {"index", eo.slice}, {"count", eo.slices},
-                        {"chain_begin", r.chain_begin}, {"chain_end", r.chain_end}, {"iterations_target", eo.iterations}};
+                        {"chain_begin", r.chain_begin}, {"chain_end", r.chain_end}, {"iterations_target", eo.iterations},
+                        // Every setting that changes a chain's trajectory or its stop: merge refuses
+                        // shards that differ in any (the problem, seed and chains are compared too).
+                        {"settings", {{"--iterations", eo.iterations}, {"--t0", eo.t0}, {"--reach", eo.reach},
+                                      {"--init", init}, {"--seconds", seconds}}}};
       std::cout << out.dump() << '\n';
       return exit_code;
     }
@@ -811,19 +803,13 @@ struct sm_cmd {
 
 }  // namespace
 
-int merge_estimate(const std::vector<std::string>& files, const std::vector<std::string>& texts) {
+int merge_estimate(const std::vector<std::string>& files, const std::vector<std::vector<json>>& lines) {
   // The shards' objects, by index; each must be there once, all of one run.
   std::vector<json> parts;
   for (std::size_t f = 0; f < files.size(); ++f) {
-    json j;
-    try {
-      j = json::parse(texts[f]);
-    } catch (const json::exception&) {
-      throw input_error(files[f] + ": not one JSON object (the output of estimate --shard)");
-    }
-    if (!j.is_object() || !j.contains("shard") || !j.contains("best_makespan"))
-      throw input_error(files[f] + ": not the output of estimate --shard");
-    parts.push_back(std::move(j));
+    if (lines[f].size() != 1 || !lines[f][0].contains("best_makespan") || !lines[f][0]["shard"].contains("settings"))
+      throw input_error(files[f] + ": not the output of estimate --shard (one JSON object with its settings)");
+    parts.push_back(lines[f][0]);
   }
   const json& first = parts.front();
   const auto count = first["shard"]["count"].get<std::uint32_t>();
@@ -838,9 +824,16 @@ int merge_estimate(const std::vector<std::string>& files, const std::vector<std:
     for (const char* key : {"chains", "seed", "upper_bound", "problem"})
       if (parts[f][key] != first[key])
         throw input_error(files[f] + ": its " + key + " differs from " + files[0] + "'s: the shards of different runs");
-    if (s["iterations_target"] != first["shard"]["iterations_target"])
-      throw input_error(files[f] + ": its --iterations differs from " + files[0] + "'s: the shards of different runs");
+    for (const auto& [name, value] : first["shard"]["settings"].items())
+      if (s["settings"].value(name, json()) != value)
+        throw input_error(files[f] + ": " + name + " " + s["settings"].value(name, json()).dump() + ", but " + files[0] +
+                          " has " + name + " " + value.dump() + ": the shards of different runs");
+    if (s["settings"].size() != first["shard"]["settings"].size())
+      throw input_error(files[f] + ": its settings differ from " + files[0] + "'s: the shards of different runs");
     by_index[index] = &parts[f];
+    if (parts[f].value("interrupted", false))
+      std::cerr << "warpspan merge: " << files[f] << " is a shard that was interrupted (Ctrl-C or SIGTERM): the merged "
+                << "result is marked interrupted\n";
   }
   for (std::uint32_t i = 0; i < count; ++i)
     if (!by_index[i]) throw input_error("merge: shard " + std::to_string(i) + "/" + std::to_string(count) + " is missing");

@@ -1,13 +1,13 @@
 // `warpspan merge FILE...`: the shards of one run (estimate, dbf --batch or dbf --sweep with
 // --shard I/N) combined into exactly that run's output.
 #include <charconv>
-#include <fstream>
+#include <algorithm>
 #include <iostream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
 #include "commands.hpp"
 #include "warpspan/core/error.hpp"
+#include "warpspan/core/file.hpp"
 #include "warpspan/core/ranks.hpp"
 
 namespace warpspan::cli {
@@ -29,45 +29,57 @@ namespace {
 
 struct merge_cmd {
   std::vector<std::string> files;
+  std::uint64_t max_mib = 4096;
 
   void add(CLI::App& app, std::vector<std::pair<CLI::App*, command_fn>>& commands) {
     auto* sub = app.add_subcommand(
         "merge", "combine the JSON of the shards of one run (estimate, dbf --batch, dbf --sweep with --shard I/N) into "
                  "exactly that run's output");
     sub->add_option("files", files, "the shards' output files, every shard once, in any order")->required();
+    sub->add_option("--max-mib", max_mib, "refuse shards larger than this in all (MiB; they are read a line at a time)")
+        ->capture_default_str();
     sub->footer("Exit codes: those of the whole run (dbf: 1 with --check when a set is not schedulable, 2 for an invalid "
-                "set), 2 when the files are not the shards of one run.\n");
+                "set; 130 when a shard was interrupted), 2 when the files are not the complete shards of one run.\n");
     commands.emplace_back(sub, [this] { return run(); });
   }
 
   int run() const {
-    std::vector<std::string> texts;
+    if (max_mib == 0 || max_mib > (std::uint64_t{1} << 30)) throw input_error("--max-mib must be from 1 to 1073741824");
+    const std::uint64_t budget = max_mib << 20;
+    std::uint64_t total = 0;
+    std::vector<std::vector<nlohmann::json>> parts(files.size());
     std::string command;
-    for (const auto& f : files) {
-      std::ifstream in(f, std::ios::binary);
-      if (!in) throw input_error(f + ": cannot open the file");
-      std::ostringstream text;
-      text << in.rdbuf();
-      texts.push_back(text.str());
-      const std::string& t = texts.back();
-      nlohmann::json head;
-      try {
-        head = nlohmann::json::parse(t.substr(0, t.find('\n')));
-      } catch (const nlohmann::json::exception&) {
-        throw input_error(f + ": not the JSON of a --shard run");
+    for (std::size_t f = 0; f < files.size(); ++f) {
+      line_reader in(files[f], "shard", static_cast<std::size_t>(std::min<std::uint64_t>(budget, default_max_file_bytes)));
+      std::string line;
+      const std::uint64_t before = total;
+      while (in.next(line)) {
+        total = before + in.bytes();
+        if (total > budget)
+          throw input_error(files[f] + ": the shards are larger than " + std::to_string(max_mib) +
+                            " MiB in all; refused (raise --max-mib if they really are)");
+        if (line.find_first_not_of(" \t") == std::string::npos) continue;
+        try {
+          parts[f].push_back(nlohmann::json::parse(line));
+        } catch (const nlohmann::json::exception&) {
+          throw input_error(files[f] + ":" + std::to_string(in.line_number()) +
+                            ": not a JSON line (is the shard cut off, or not the output of --shard?)");
+        }
       }
+      if (parts[f].empty()) throw input_error(files[f] + ": empty, not the output of a --shard run");
+      const nlohmann::json& head = parts[f].front();
       if (!head.is_object() || !head.contains("shard") || !head["shard"].is_object() ||
           !head["shard"].contains("command") || !head["shard"]["command"].is_string() ||
           !head["shard"].contains("count") || !head["shard"]["count"].is_number_unsigned())
-        throw input_error(f + ": not the JSON of a --shard run");
+        throw input_error(files[f] + ": not the JSON of a --shard run");
       const std::string c = head["shard"]["command"].get<std::string>();
       if (!command.empty() && c != command)
-        throw input_error(f + ": a shard of " + c + ", but " + files[0] + " is one of " + command);
+        throw input_error(files[f] + ": a shard of " + c + ", but " + files[0] + " is one of " + command);
       command = c;
     }
-    if (command != "estimate") return merge_dbf(files, texts);
+    if (command != "estimate") return merge_dbf(files, parts);
     try {
-      return merge_estimate(files, texts);
+      return merge_estimate(files, parts);
     } catch (const nlohmann::json::exception& e) {
       throw input_error("merge: the shards' JSON lacks what estimate --shard writes (" + std::string(e.what()) + ")");
     }

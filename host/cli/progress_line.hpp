@@ -20,8 +20,8 @@ class progress_line {
   progress_line& operator=(const progress_line&) = delete;
   ~progress_line() { clear(); }
 
-  /// `done` of `total` (0: total unknown) finished so far.
-  void update(std::uint64_t done, std::uint64_t total = 0) {
+  /// `done` of `total` (0: total unknown) finished so far; `note` (e.g. the best so far) follows.
+  void update(std::uint64_t done, std::uint64_t total = 0, const std::string& note = {}) {
     if (!shown_) return;
     const auto now = clock::now();
     if (drawn_ && now - last_ < std::chrono::milliseconds(200) && done != total) return;
@@ -30,19 +30,24 @@ class progress_line {
     const double s = std::chrono::duration<double>(now - start_).count();
     if (total > 0) {
       const double left = done > 0 ? s * static_cast<double>(total - done) / static_cast<double>(done) : 0;
-      std::fprintf(stderr, "\r[%s %llu/%llu, %.0f%%] %.1f s, about %.0f s left   ", what_.c_str(),
+      std::fprintf(stderr, "\r[%s %llu/%llu, %.0f%%] %.1f s, about %.0f s left%s%s   ", what_.c_str(),
                    static_cast<unsigned long long>(done), static_cast<unsigned long long>(total),
-                   100.0 * static_cast<double>(done) / static_cast<double>(total), s, left);
+                   100.0 * static_cast<double>(done) / static_cast<double>(total), s, left, note.empty() ? "" : ", ",
+                   note.c_str());
     } else {
-      std::fprintf(stderr, "\r[%s %llu] %.1f s   ", what_.c_str(), static_cast<unsigned long long>(done), s);
+      std::fprintf(stderr, "\r[%s %llu] %.1f s%s%s   ", what_.c_str(), static_cast<unsigned long long>(done), s,
+                   note.empty() ? "" : ", ", note.c_str());
     }
     std::fflush(stderr);
   }
 
+  /// Whether the line is drawn at all (a terminal, not --quiet).
+  bool shown() const { return shown_; }
+
   /// Removes the line (before printing a result line on a terminal that shares stdout).
   void clear() {
     if (!drawn_) return;
-    std::fprintf(stderr, "\r%78s\r", "");
+    std::fprintf(stderr, "\r%100s\r", "");
     std::fflush(stderr);
     drawn_ = false;
   }

@@ -2,6 +2,7 @@
 #include "warpspan/dbf/dbf.hpp"
 
 #include <algorithm>
+#include <numeric>
 #include <atomic>
 #include <barrier>
 #include <cstdlib>
@@ -72,6 +73,11 @@ unrolled_graph unroll(const task& t) {
     g.pred_begin[r + 1] = g.pred_begin[r] + static_cast<std::uint32_t>(preds[r].size());
     g.preds.insert(g.preds.end(), preds[r].begin(), preds[r].end());
   }
+  // Demands in units of the gcd of the wcets (the dummy's 0 divides by anything).
+  std::uint32_t unit = 0;
+  for (std::uint32_t r = 0; r < g.rows; ++r) unit = std::gcd(unit, g.wcet[r]);
+  g.demand_unit = std::max<std::uint32_t>(unit, 1);
+  for (std::uint32_t& e : g.wcet) e /= g.demand_unit;
   // D: the largest demand of any path (paths may start anywhere; wcet >= 0).
   std::vector<std::uint64_t> most(g.rows, 0);
   std::uint64_t D = 0;
@@ -81,9 +87,9 @@ unrolled_graph unroll(const task& t) {
     most[r] = before + g.wcet[r];
     D = std::max(D, most[r]);
   }
-  if (D >= (std::uint64_t{1} << 31))
-    throw input_error("task '" + t.name + "': a path of two copies demands " + std::to_string(D) +
-                      ", more than the supported 2^31 columns");
+  if (D * g.demand_unit >= (std::uint64_t{1} << 31))
+    throw input_error("task '" + t.name + "': a path of two copies demands " + std::to_string(D * g.demand_unit) +
+                      ", more than the supported 2^31");
   g.max_demand = static_cast<std::uint32_t>(D);
   return g;
 }
@@ -91,7 +97,8 @@ unrolled_graph unroll(const task& t) {
 // ---------------------------------------------------------------------------------------------
 // dbf_curve
 
-dbf_curve::dbf_curve(const std::vector<std::uint32_t>& min_span, std::uint64_t E, std::uint64_t period)
+dbf_curve::dbf_curve(const std::vector<std::uint32_t>& min_span, std::uint64_t E, std::uint64_t period,
+                     std::uint32_t demand_unit)
     : E_(E), period_(period) {
   if (period == 0) throw input_error("a task's period must be positive");
   // A demand e is a step when it is reached strictly sooner than every larger demand.
@@ -100,7 +107,7 @@ dbf_curve::dbf_curve(const std::vector<std::uint32_t>& min_span, std::uint64_t E
     if (min_span[e] < sooner) {
       sooner = min_span[e];
       spans_.push_back(min_span[e]);
-      demands_.push_back(static_cast<std::uint32_t>(e));
+      demands_.push_back(static_cast<std::uint32_t>(e * demand_unit));
     }
   }
   std::reverse(spans_.begin(), spans_.end());

@@ -297,6 +297,9 @@ void validate_task(const task& t) {
   std::vector<std::uint64_t> zero(n, 0);
   const auto sep = longest_from_sources(t, order, [](const task_edge& e) { return e.separation; }, zero);
   const std::uint64_t needed = sep[sinks[0]] + t.vertices[sinks[0]].deadline;
+  if (n == 1 && t.period < needed)  // a sporadic task: in its own terms
+    throw input_error(at + ": deadline " + std::to_string(needed) + " > period " + std::to_string(t.period) +
+                      "; arbitrary deadlines are outside the model (deadline <= period)");
   if (t.period < needed)
     throw input_error(at + ": period " + std::to_string(t.period) + " is shorter than the longest source-to-sink "
                       "separation plus d(sink) = " + std::to_string(needed));
@@ -430,10 +433,54 @@ task_set parse_np_jobs(const std::vector<std::pair<std::size_t, std::vector<std:
 
 }  // namespace
 
+namespace {
+
+/// The columns of a CSV of sporadic tasks, by the names a header may give them (case does not
+/// matter): name, wcet, deadline (optional: the period) and period.
+struct csv_columns {
+  int name = 0, wcet = 1, deadline = 2, period = 3;
+  std::size_t count = 4;
+};
+
+const char* const csv_header_help =
+    "the columns are name (or task, id), wcet (or c, e, cost), deadline (or d; optional, the period when "
+    "absent) and period (or t, p), in any order";
+
+/// The columns a header line names; input_error naming a word it does not know.
+csv_columns csv_header(const std::vector<std::string>& fields, const std::string& at) {
+  csv_columns c{-1, -1, -1, -1, fields.size()};
+  for (std::size_t k = 0; k < fields.size(); ++k) {
+    const std::string f = lower(fields[k]);
+    int* slot = f == "name" || f == "task" || f == "id" || f == "task name" ? &c.name
+                : f == "wcet" || f == "c" || f == "e" || f == "cost" ? &c.wcet
+                : f == "deadline" || f == "d" ? &c.deadline
+                : f == "period" || f == "t" || f == "p" ? &c.period
+                : nullptr;
+    if (!slot) throw input_error(at + ": '" + fields[k] + "' is not a column name warpspan knows (a first line whose second field is not a "
+                        "number is read as a header); " + csv_header_help);
+    if (*slot >= 0) throw input_error(at + ": the header names the same column twice ('" + fields[k] + "')");
+    *slot = static_cast<int>(k);
+  }
+  if (c.name < 0 || c.wcet < 0 || c.period < 0)
+    throw input_error(at + ": the header lacks the " + std::string(c.name < 0 ? "name" : c.wcet < 0 ? "wcet" : "period") +
+                      " column; " + csv_header_help);
+  return c;
+}
+
+/// A first line is a header when its second field is not a number (a task may be named anything).
+bool looks_like_header(const std::vector<std::string>& fields) {
+  if (fields.size() < 2) return false;
+  const std::string& f = fields[1];
+  return f.empty() || !std::all_of(f.begin(), f.end(), [](unsigned char ch) { return std::isdigit(ch); });
+}
+
+}  // namespace
+
 task_set parse_task_csv(std::string_view text, const std::string& where) {
+  text = without_bom(text);
   std::vector<std::pair<std::size_t, std::vector<std::string>>> rows;
   std::vector<std::string> header;
-  std::size_t number = 0, start = 0;
+  std::size_t number = 0, start = 0, header_line = 0;
   while (start <= text.size()) {
     const std::size_t end = std::min(text.find('\n', start), text.size());
     const std::string line = trimmed(text.substr(start, end - start));
@@ -441,9 +488,9 @@ task_set parse_task_csv(std::string_view text, const std::string& where) {
     ++number;
     if (line.empty() || line[0] == '#') continue;
     std::vector<std::string> fields = csv_fields(line);
-    // Only a first line starting "name" or "Task ID" is a header; a task may be named anything else.
-    if (rows.empty() && header.empty() && (lower(fields[0]) == "name" || lower(fields[0]) == "task id")) {
+    if (rows.empty() && header.empty() && (lower(fields[0]) == "task id" || looks_like_header(fields))) {
       header = std::move(fields);
+      header_line = number;
       continue;
     }
     rows.emplace_back(number, std::move(fields));
@@ -452,20 +499,22 @@ task_set parse_task_csv(std::string_view text, const std::string& where) {
     if (rows.empty()) throw input_error(where + ": no jobs after the header");
     return parse_np_jobs(rows, where);
   }
-  if (!header.empty()) {
-    std::vector<std::string> h;
-    for (const auto& f : header) h.push_back(lower(f));
-    if (!(h == std::vector<std::string>{"name", "wcet", "deadline", "period"}))
-      throw input_error(where + ":1: expected the header name,wcet,deadline,period (or the NP tool's Task ID, Job ID, ...)");
-  }
+  const csv_columns col = header.empty() ? csv_columns{} : csv_header(header, where + ":" + std::to_string(header_line));
   if (rows.empty()) throw input_error(where + ": no tasks");
   task_set set;
   for (const auto& [line, f] : rows) {
     const std::string at = where + ":" + std::to_string(line);
-    if (f.size() != 4) throw input_error(at + ": expected 4 fields name,wcet,deadline,period, got " + std::to_string(f.size()));
-    if (f[0].empty()) throw input_error(at + ": the task name is empty");
-    set.tasks.push_back(sporadic_task(f[0], csv_number(f[1], "wcet", at, true), csv_number(f[2], "deadline", at, true),
-                                      csv_number(f[3], "period", at, true), at));
+    if (f.size() != col.count)
+      throw input_error(at + ": expected " + std::to_string(col.count) + " fields" +
+                        (header.empty() ? std::string(" name,wcet,deadline,period") : " as the header") + ", got " +
+                        std::to_string(f.size()));
+    const std::string& name = f[static_cast<std::size_t>(col.name)];
+    if (name.empty()) throw input_error(at + ": the task name is empty");
+    const std::uint64_t period = csv_number(f[static_cast<std::size_t>(col.period)], "period", at, true);
+    const std::uint64_t deadline =
+        col.deadline < 0 ? period : csv_number(f[static_cast<std::size_t>(col.deadline)], "deadline", at, true);
+    set.tasks.push_back(sporadic_task(name, csv_number(f[static_cast<std::size_t>(col.wcet)], "wcet", at, true), deadline,
+                                      period, at));
   }
   for (task& t : set.tasks) {
     try {

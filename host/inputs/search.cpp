@@ -1,6 +1,9 @@
 // The three methods of `warpspan inputs` over one fitness backend (include/warpspan/inputs/search.hpp).
 #include "warpspan/inputs/search.hpp"
 
+#include <algorithm>
+#include <limits>
+
 #include "warpspan/core/backend.hpp"
 #include "warpspan/core/error.hpp"
 #include "warpspan/core/interrupt.hpp"
@@ -93,7 +96,16 @@ search_result run_search(const search_options& o) {
   if (o.ga.evaluations < 1) throw input_error("--evaluations must be at least 1");
   const auto started = std::chrono::steady_clock::now();
   thread_pool pool(resolve_threads(o.cpu_threads));
-  const batch_fitness raw = make_fitness(o, pool);
+  const batch_fitness evaluate = make_fitness(o, pool);
+  std::uint64_t evaluated = 0;
+  double best_so_far = -std::numeric_limits<double>::infinity();
+  const batch_fitness raw = [&](const std::vector<genome>& batch) {
+    std::vector<double> fitness = evaluate(batch);
+    evaluated += batch.size();
+    for (double f : fitness) best_so_far = std::max(best_so_far, f);
+    if (o.on_batch) o.on_batch(evaluated, best_so_far);
+    return fitness;
+  };
   const std::vector<gene_range> ranges = genome_ranges(o.kernel, o.threads);
   search_result result;
   result.fitness_unit = o.fitness == fitness_kind::gpu ? "ms" : "cycles";

@@ -555,7 +555,7 @@ ptx_body read_ptx_body(std::string_view text, const std::string& entry, std::str
 
 ptx_import_result import_ptx_file(const std::string& path, const ptx_options& options) {
   // Bounded: a directory, an empty path or an endless device (/dev/zero) is refused with the path.
-  return import_ptx(read_text_file(path, "PTX file"), options, path);
+  return import_ptx(std::string(without_bom(read_text_file(path, "PTX file"))), options, path);
 }
 
 }  // namespace warpspan

@@ -13,11 +13,12 @@
 namespace warpspan {
 namespace {
 
-dbf_curve curve_of(const task& t, dbf_table* table_out = nullptr) {
+dbf_curve curve_of(const task& t, dbf_table* table_out = nullptr, std::uint32_t* unit_out = nullptr) {
   const unrolled_graph g = unroll(t);
   dbf_table table = dbf_table_cpu(g, true);
-  dbf_curve c(table.min_span, g.E, g.period);
+  dbf_curve c(table.min_span, g);
   if (table_out) *table_out = std::move(table);
+  if (unit_out) *unit_out = g.demand_unit;
   return c;
 }
 
@@ -84,12 +85,15 @@ TEST(Dbf, TableMatchesBruteForceOnRandomGraphs) {
     validate_task(t);
     const test::brute_paths brute(t);
     dbf_table table;
-    const dbf_curve c = curve_of(t, &table);
+    std::uint32_t unit = 0;
+    const dbf_curve c = curve_of(t, &table, &unit);
     ASSERT_EQ(max_path_wcet(t), test::brute_E(t)) << "case " << k;
-    // min_span per exact demand, then dbf_small and dbf at every t over a few periods.
-    for (std::size_t e = 1; e < table.min_span.size(); ++e)
-      ASSERT_EQ(table.min_span[e], brute.min_span(e)) << "case " << k << " demand " << e;
-    for (std::uint64_t d = table.min_span.size(); d < table.min_span.size() + 3; ++d)
+    // min_span per exact demand (column e is demand e x unit, the gcd of the wcets: no path
+    // demands anything else), then dbf_small and dbf at every t over a few periods.
+    const std::uint64_t D = (table.min_span.size() - 1) * unit;
+    for (std::uint64_t d = 1; d <= D; ++d)
+      ASSERT_EQ(d % unit == 0 ? table.min_span[d / unit] : dbf_inf, brute.min_span(d)) << "case " << k << " demand " << d;
+    for (std::uint64_t d = D + 1; d < D + 3; ++d)
       ASSERT_EQ(brute.min_span(d), dbf_inf) << "case " << k << ": a path demands more than D";
     const std::uint64_t P = t.period;
     for (std::uint64_t x = 0; x <= 4 * P; ++x) {
@@ -97,6 +101,27 @@ TEST(Dbf, TableMatchesBruteForceOnRandomGraphs) {
       ASSERT_EQ(c.at(x), test::brute_dbf(brute, c.E(), P, x)) << "case " << k << " t " << x;
     }
   }
+}
+
+TEST(Dbf, DemandsAreCountedInTheGcdOfTheWcets) {
+  // Every wcet x 6: the table shrinks to the original's columns and dbf is 6 x the original's.
+  std::mt19937_64 rng(77);
+  for (int k = 0; k < 100; ++k) {
+    const task t = test::random_small_task(rng, 6, 9, 4);
+    task big = t;
+    for (auto& v : big.vertices) v.wcet *= 6;
+    const unrolled_graph g = unroll(t), gb = unroll(big);
+    ASSERT_EQ(gb.demand_unit, 6 * g.demand_unit) << k;
+    ASSERT_EQ(gb.columns(), g.columns()) << k;
+    const dbf_curve c = curve_of(t), cb = curve_of(big);
+    for (std::uint64_t x = 0; x <= 4 * t.period; ++x) ASSERT_EQ(cb.at(x), 6 * c.at(x)) << k << " t " << x;
+  }
+  // A sporadic task of any wcet has 2 columns.
+  task s;
+  s.name = "ns";
+  s.period = 250'000'000;
+  s.vertices = {{"v", 50'000'000, 200'000'000}};
+  EXPECT_EQ(unroll(s).columns(), 2u);
 }
 
 TEST(Dbf, DbfIsConstantBetweenItsPoints) {
@@ -173,7 +198,8 @@ TEST(Dbf, TablesTooLargeAreRefused) {
   t.edges.resize(1);
   t.period = 1ull << 30;
   EXPECT_THROW(validate_task(t), input_error);  // needs 1e9 + 1e9 > 2^30
-  t.vertices = {{"a", 500'000'000, 1'000'000'000}, {"b", 500'000'000, 1}};
+  // (wcets with gcd 1: a common factor would shrink the table by that factor)
+  t.vertices = {{"a", 500'000'001, 1'000'000'000}, {"b", 499'999'999, 1}};
   t.edges = {{0, 1, 1'000'000'000}};
   t.period = 1ull << 30;
   validate_task(t);  // 1e9 + 1 <= 2^30

@@ -14,7 +14,7 @@ namespace {
 
 dbf_curve curve_of(const task& t) {
   const unrolled_graph g = unroll(t);
-  return dbf_curve(dbf_table_cpu(g).min_span, g.E, g.period);
+  return dbf_curve(dbf_table_cpu(g).min_span, g);
 }
 
 task sporadic(const std::string& name, std::uint64_t e, std::uint64_t d, std::uint64_t P) {

@@ -147,6 +147,38 @@ with tempfile.TemporaryDirectory() as tmp:
         check("merge of two shards", run(["merge", parts[1], parts[0]])[0] == 0)
         code, _, err = run(["merge", batch])
         check("merge of a file that is no shard refused", code == 2 and err.count("\n") == 1, err)
+        # Shards of runs that differ in any search setting are refused, the setting named.
+        for flag, value in (("--t0", "0.3"), ("--reach", "3"), ("--init", "rr"), ("--seconds", "100"),
+                            ("--iterations", "11"), ("--seed", "5")):
+            path = os.path.join(tmp, "other.json")
+            changed = est[:est.index(flag)] + [flag, value] + est[est.index(flag) + 2:] if flag in est else est + [flag, value]
+            with open(path, "w") as f:
+                f.write(run(changed + ["--shard", "1/2"])[1])
+            code, _, err = run(["merge", parts[0], path])
+            check(f"merge of shards differing in {flag} refused", code == 2 and err.count("\n") == 1
+                  and (flag in err or flag[2:] in err), err)
+        # Endless or huge input: refused with one line, never read into memory whole.
+        code, _, err = run(["merge", "/dev/zero", "--max-mib", "16"])
+        check("merge /dev/zero --max-mib 16 refused", code == 2 and err.count("\n") == 1, err)
+        code, _, err = run(["merge", "/dev/zero"])
+        check("merge /dev/zero refused", code == 2 and err.count("\n") == 1 and "/dev/zero" in err, err)
+        # A dbf shard cut off (its last line lost, or cut to 3 lines) is named, exit 2, not 130.
+        dbf_parts = []
+        for i in range(2):
+            path = os.path.join(tmp, f"d{i}.jsonl")
+            with open(path, "w") as f:
+                f.write(run(["dbf", "--batch", batch, "--backend", "cpu", "-q", "--shard", f"{i}/2"])[1])
+            dbf_parts.append(path)
+        check("merge of two dbf shards", run(["merge", dbf_parts[0], dbf_parts[1]])[0] == 0)
+        with open(dbf_parts[1]) as f:
+            lines = f.read().splitlines(keepends=True)
+        for name, keep in (("its last line lost", lines[:-1]), ("cut to 3 lines", lines[:3])):
+            cut = os.path.join(tmp, "cut.jsonl")
+            with open(cut, "w") as f:
+                f.write("".join(keep))
+            code, _, err = run(["merge", dbf_parts[0], cut])
+            check(f"merge of a dbf shard with {name} refused", code == 2 and err.count("\n") == 1 and "cut.jsonl" in err
+                  and "incomplete" in err, f"rc {code}: {err}")
 
 if failures:
     print(f"{len(failures)} failed: {failures}")

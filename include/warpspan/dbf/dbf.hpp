@@ -25,6 +25,10 @@ struct unrolled_graph {
   std::vector<std::uint32_t> pred_begin;  ///< rows + 1 offsets into preds (CSR)
   std::vector<dbf_pred> preds;            ///< rows of predecessors always lower than the row
   std::uint32_t max_demand = 0;           ///< D: the largest demand of any path of T'; columns 0..D
+  /// The table counts demand in units of this (the gcd of the task's wcets, by which `wcet` and
+  /// `max_demand` are divided): every path's demand is a multiple of it, so the other columns
+  /// would never hold a path. A one-vertex (sporadic) task needs 2 columns whatever its wcet.
+  std::uint32_t demand_unit = 1;
   std::uint64_t E = 0;                    ///< E(T)
   std::uint64_t period = 0;               ///< P(T)
   std::vector<std::uint32_t> origin;      ///< per row: the vertex index in the task it copies
@@ -48,7 +52,12 @@ struct dbf_table {
 class dbf_curve {
  public:
   dbf_curve() = default;
-  dbf_curve(const std::vector<std::uint32_t>& min_span, std::uint64_t E, std::uint64_t period);
+  /// From a table's running minimum: min_span[k] is the shortest span of demand k x `demand_unit`.
+  dbf_curve(const std::vector<std::uint32_t>& min_span, std::uint64_t E, std::uint64_t period,
+            std::uint32_t demand_unit = 1);
+  /// The curve of the task `g` was unrolled from, from its table.
+  dbf_curve(const std::vector<std::uint32_t>& min_span, const unrolled_graph& g)
+      : dbf_curve(min_span, g.E, g.period, g.demand_unit) {}
 
   /// dbf_small(t): the largest demand of a path of T' whose span is at most t (0 if none).
   std::uint64_t small(std::uint64_t t) const;

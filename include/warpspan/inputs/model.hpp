@@ -160,7 +160,9 @@ model_run run_model(const model_config& cfg, const std::int32_t* genome, std::ui
   struct sm_totals {
     std::uint64_t max_warp = 0, compute = 0, memory = 0;
   };
-  std::vector<sm_totals> sms(cfg.sms);
+  // Only the SMs that receive a block: block b goes to SM b mod sms, so with fewer blocks than SMs
+  // the others stay idle and cost nothing (--sms 100000 runs as fast as --sms = blocks).
+  std::vector<sm_totals> sms(std::min(cfg.sms, std::max<std::uint32_t>(blocks, 1)));
   model_run run;
   for (std::uint32_t round = 0;; ++round) {
     if (K::iterative) scratch[K::flag_index(threads)] = 0;

@@ -82,6 +82,9 @@ struct search_options {
   atom_options atoms;         ///< seed taken from ga.seed
   int cpu_threads = 0;        ///< model backend: 0 = all cores
   int gpu_repetitions = 10;
+  /// Called after every batch of kernel evaluations: those done so far in this search and the best
+  /// fitness so far (a progress line; may be empty).
+  std::function<void(std::uint64_t evaluations, double best)> on_batch;
 };
 
 struct search_result {

@@ -1,0 +1,101 @@
+#include "options.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <cstdlib>
+#include <limits>
+#include <string>
+
+namespace warpspan::cli {
+
+namespace {
+
+/// `text` quoted for a message: at most 32 characters, anything unprintable as '?'.
+std::string excerpt(const std::string& text) {
+  std::string out = "'";
+  for (std::size_t k = 0; k < text.size() && k < 32; ++k) {
+    const auto c = static_cast<unsigned char>(text[k]);
+    out += c >= 0x20 && c < 0x7f ? static_cast<char>(c) : '?';
+  }
+  return out + (text.size() > 32 ? "...'" : "'");
+}
+
+/// Plain decimal digits (after one '-' when `sign`), all of `text`.
+bool decimal(const std::string& text, bool sign) {
+  std::size_t k = sign && !text.empty() && text[0] == '-' ? 1 : 0;
+  if (k == text.size()) return false;
+  for (; k < text.size(); ++k)
+    if (text[k] < '0' || text[k] > '9') return false;
+  return true;
+}
+
+template <class T>
+std::string range_text() {
+  return "an integer from " + std::to_string(std::numeric_limits<T>::min()) + " to " +
+         std::to_string(std::numeric_limits<T>::max());
+}
+
+/// Empty when `text` is a decimal T, which it then holds without leading zeros (CLI11 would read
+/// "010" as octal 8); the message otherwise.
+template <class T>
+std::string check_integer(std::string& text) {
+  T v{};
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (!decimal(text, std::is_signed_v<T>) || ec != std::errc() || end != text.data() + text.size())
+    return "must be " + range_text<T>() + ", got " + excerpt(text);
+  text = std::to_string(v);
+  return {};
+}
+
+std::string check_finite(const std::string& text) {
+  char* end = nullptr;
+  const double v = text.empty() ? 0 : std::strtod(text.c_str(), &end);
+  if (text.empty() || end != text.c_str() + text.size() || !std::isfinite(v))
+    return "must be a finite number, got " + excerpt(text);
+  return {};
+}
+
+void add_checks(CLI::App& app) {
+  for (CLI::Option* opt : app.get_options()) {
+    if (opt->get_expected_max() == 0) continue;  // a flag
+    std::string type = opt->get_type_name();
+    type = type.substr(0, type.find(':'));
+    // Only an option that may be given without its value (--validate) takes "" (its default).
+    const bool bare = opt->get_expected_min() == 0;
+    if (type == "UINT")
+      opt->transform(CLI::Validator([bare](std::string& s) { return bare && s.empty() ? std::string() : check_integer<std::uint64_t>(s); }, ""));
+    else if (type == "INT")
+      opt->transform(CLI::Validator([bare](std::string& s) { return bare && s.empty() ? std::string() : check_integer<std::int64_t>(s); }, ""));
+    else if (type == "FLOAT")
+      opt->check(CLI::Validator([bare](std::string& s) { return bare && s.empty() ? std::string() : check_finite(s); }, ""));
+  }
+  for (CLI::App* sub : app.get_subcommands({})) add_checks(*sub);
+}
+
+}  // namespace
+
+const CLI::Validator& not_negative() {
+  static const CLI::Validator v(
+      [](std::string& s) {
+        const auto first = s.find_first_not_of(" \t");
+        return first != std::string::npos && s[first] == '-' ? "must not be negative, got " + excerpt(s) : std::string();
+      },
+      "");
+  return v;
+}
+
+CLI::Validator integer_range(std::int64_t lo, std::int64_t hi) {
+  return CLI::Validator(
+      [lo, hi](std::string& s) {
+        std::int64_t v = 0;
+        const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+        if (!decimal(s, true) || ec != std::errc() || end != s.data() + s.size() || v < lo || v > hi)
+          return "must be an integer from " + std::to_string(lo) + " to " + std::to_string(hi) + ", got " + excerpt(s);
+        return std::string();
+      },
+      "");
+}
+
+void check_numeric_options(CLI::App& app) { add_checks(app); }
+
+}  // namespace warpspan::cli
