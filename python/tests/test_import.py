@@ -60,7 +60,7 @@ def test_another_interpreters_abi_names_the_one_it_was_built_for(tmp_path):
     core = next(PACKAGE.glob("_core*.so"))
     (copy / "_core.cpython-299-x86_64-linux-gnu.so").symlink_to(core)
     p = subprocess.run([sys.executable, "-c", "import warpspan"], capture_output=True, text=True, timeout=60,
-                       env=dict(os.environ, PYTHONPATH=str(tmp_path)))
+                       env=dict(os.environ, PYTHONPATH=str(tmp_path)), cwd=tmp_path)  # not the build tree's
     assert p.returncode != 0
     last = p.stderr.strip().splitlines()[-1]
     assert last.startswith("ImportError: warpspan's extension cannot be loaded by this Python"), p.stderr

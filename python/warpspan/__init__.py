@@ -90,8 +90,8 @@ class _Args:
     def __init__(self, function):
         self.function = function
 
-    def type_error(self, name, expected, value):
-        return TypeError(f"warpspan.{self.function}(): {name} must be {expected}, not {_shown(value)}")
+    def type_error(self, name, expected, value, hint=""):
+        return TypeError(f"warpspan.{self.function}(): {name} must be {expected}, not {_shown(value)}{hint}")
 
     def int(self, name, value, lo, hi, option=None):
         """`value` as a Python int from lo to hi (the C++ type's range or the option's)."""
@@ -99,8 +99,9 @@ class _Args:
             raise self.type_error(name, "an integer", value)
         v = int(value)
         if not lo <= v <= hi:
-            raise InputError(f"{option or '--' + name.replace('_', '-')}: {v} is out of range: must be an integer "
-                             f"from {lo} to {hi}")
+            # a signed type's lower end is no news where the library refuses far less
+            limits = f"at most {hi}" if v > hi and lo < 0 else f"an integer from {lo} to {hi}"
+            raise InputError(f"{option or '--' + name.replace('_', '-')}: {v} is out of range: must be {limits}")
         return v
 
     def count(self, name, value, hi):
@@ -131,10 +132,10 @@ class _Args:
             raise self.type_error(name, "a string" + (" or None" if none else ""), value)
         return value
 
-    def path(self, name, value, what="a path (str or os.PathLike)"):
+    def path(self, name, value, what="a path (str or os.PathLike)", hint=""):
         """A file name: str, bytes or os.PathLike, as a str."""
         if not isinstance(value, (str, bytes, os.PathLike)):
-            raise self.type_error(name, what, value)
+            raise self.type_error(name, what, value, hint)
         return os.fsdecode(value)
 
     def kernel(self, value):
@@ -402,7 +403,7 @@ def _traces(a, trace, trace_text):
     out = []
     for k, t in enumerate(paths):
         name = f"trace[{k}]" if isinstance(trace, (list, tuple)) else "trace"
-        path = a.path(name, t, "a path (str or os.PathLike) or a list of paths; trace text goes in trace_text=")
+        path = a.path(name, t, "a path (str or os.PathLike) or a list of paths", "; a trace's text goes in trace_text=")
         if "\n" in path:
             raise InputError(f"{name}: a path has no line break, and this str has one: pass a trace's text as "
                              "trace_text=")
