@@ -157,6 +157,17 @@ def test_the_largest_seed_is_taken(function):
     assert r.seed == 2**64 - 1
 
 
+def test_sequences_of_integers_are_checked_element_by_element():
+    with pytest.raises(TypeError, match=r"warpspan\.build\(\): string\[1\] must be an integer, not float \(2\.0\)"):
+        warpspan.build("LCL", 2, "L=1,C=1", [1, 2.0, 1, 2, 1, 2])
+    with pytest.raises(TypeError, match=r"string must be the warp ids as text or a sequence of integers, not int"):
+        warpspan.build("LCL", 2, "L=1,C=1", 5)
+    with pytest.raises(warpspan.InputError, match=r"^--string: 1180591620717411303424 is out of range"):
+        warpspan.build("LCL", 2, "L=1,C=1", [2**70] * 6)
+    with pytest.raises(TypeError, match=r"at must be an integer or a sequence of integers, not float \(1\.5\)"):
+        warpspan.dbf(FIG2, at=1.5)
+
+
 def test_pairs_of_kernel_from_ptx_lines_are_checked():
     with pytest.raises(TypeError, match=r"lines must be a pair"):
         warpspan.kernel_from_ptx(data("kernels", "voronoi_fig11.ptx"), lines=5)
