@@ -41,6 +41,8 @@ class CMakeBuild(build_ext):
         target = Path(self.get_ext_fullpath(ext.name))
         target.parent.mkdir(parents=True, exist_ok=True)
         self.copy_file(str(built), str(target))
+        # warpspan.__python__: the interpreter it was built for
+        self.copy_file(str(build_dir / "python" / "warpspan" / "_build_info.py"), str(target.parent / "_build_info.py"))
 
 
 setup(ext_modules=[CMakeExtension("warpspan._core")], cmdclass={"build_ext": CMakeBuild})

@@ -23,6 +23,7 @@
 #include "warpspan/core/error.hpp"
 #include "warpspan/core/interrupt.hpp"
 #include "warpspan/core/resources.hpp"
+#include "warpspan/dbf/batch_source.hpp"
 #include "warpspan/dbf/dbf.hpp"
 #include "warpspan/dbf/edf.hpp"
 #include "warpspan/dbf/task.hpp"
@@ -384,7 +385,8 @@ struct analysed_set {
 
 /// Sets from parsing to the EDF test, in chunks of at most 256 sets or 2^24 table cells (2^28 on
 /// CUDA), all tables of a chunk in one dbf_tables call, as `warpspan dbf --batch` does; stops
-/// between chunks on interrupted(). `keep` keeps the graphs and curves (one set: dbf values).
+/// between chunks on interrupted(). `keep` keeps the graphs and curves (one set: dbf values);
+/// without it (a batch) a path may hold many sets (batch_source, as `dbf --batch PATH`).
 std::vector<analysed_set> analyse(const std::vector<set_source>& sources, const dbf_options& options, edf_method method,
                                   bool keep) {
   const bool cuda = options.backend == dbf_backend::cuda || options.backend == dbf_backend::cuda_sm;
@@ -419,11 +421,10 @@ std::vector<analysed_set> analyse(const std::vector<set_source>& sources, const 
     first = out.size();
     cells = 0;
   };
-  for (const set_source& s : sources) {
-    if (interrupted()) return out;
+  const auto add = [&](named_set in) {
     analysed_set a;
-    a.label = s.label;
-    a.set = load(s);
+    a.label = std::move(in.label);
+    a.set = std::move(in.set);
     for (const task& t : a.set.tasks) {
       a.graphs.push_back(unroll(t));
       check_table_size(a.graphs.back(), t.name, options);
@@ -431,6 +432,20 @@ std::vector<analysed_set> analyse(const std::vector<set_source>& sources, const 
     }
     out.push_back(std::move(a));
     if (out.size() - first >= 256 || cells >= max_cells) flush();
+  };
+  for (const set_source& s : sources) {
+    if (interrupted()) return out;
+    if (keep || !s.is_path) {
+      add({s.label, load(s)});
+      continue;
+    }
+    // A path of a batch is read as `dbf --batch PATH` reads it: a .jsonl file a set a line, a
+    // directory its *.json and *.csv files, another file one set.
+    batch_source batch(s.text);
+    for (named_set in; batch.next(in);) {
+      add(std::move(in));
+      if (interrupted()) return out;
+    }
   }
   flush();
   return out;

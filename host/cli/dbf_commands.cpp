@@ -20,6 +20,7 @@
 #include "warpspan/core/interrupt.hpp"
 #include "warpspan/core/ranks.hpp"
 #include "warpspan/core/resources.hpp"
+#include "warpspan/dbf/batch_source.hpp"
 #include "warpspan/dbf/dbf.hpp"
 #include "warpspan/dbf/edf.hpp"
 #include "warpspan/dbf/generate.hpp"
@@ -36,12 +37,6 @@ namespace {
 // Keys in the order they are written (dbf_at: by increasing t, not as strings).
 using json = nlohmann::ordered_json;
 namespace fs = std::filesystem;
-
-/// A task set and the name results are reported under.
-struct named_set {
-  std::string label;
-  task_set set;
-};
 
 /// What the pipeline knows about one set once its tables and test are done.
 struct set_analysis {
@@ -939,124 +934,6 @@ struct dbf_cmd {
     print_in_order(records, [&](const set_record& rec) { cmd.emit_sweep(rec, t, bar, spec.steps); });
     return cmd.finish_sweep(finished, t, elapsed_s, base, spec, options, parse_edf_method(cmd.edf));
   }
-
-  /// The sets of --batch one at a time: every *.json of a directory (by name), each non-blank line
-  /// of a .jsonl file (streamed, a line at most max_task_file_bytes), or one .json file.
-  class batch_source {
-   public:
-    explicit batch_source(const std::string& where) : where_(where) {
-      const fs::path path(where);
-      std::error_code ec;
-      const auto status = fs::status(path, ec);
-      if (ec || !fs::exists(status)) throw input_error(where + ": no such file or directory");
-      if (fs::is_directory(status)) {
-        for (const auto& entry : fs::directory_iterator(path, ec))
-          if (entry.is_regular_file() && (entry.path().extension() == ".json" || entry.path().extension() == ".csv"))
-            files_.push_back(entry.path());
-        if (ec) throw input_error(where + ": cannot list the directory (" + ec.message() + ")");
-        if (files_.empty()) throw input_error(where + ": no *.json or *.csv files in the directory");
-        std::sort(files_.begin(), files_.end(),
-                  [](const fs::path& a, const fs::path& b) { return a.filename() < b.filename(); });
-      } else if (path.extension() == ".jsonl") {
-        lines_.open(path, std::ios::binary);
-        if (!lines_) throw input_error(where + ": cannot open the file");
-        jsonl_ = true;
-      } else {
-        files_.push_back(path);
-        single_ = true;
-      }
-    }
-
-    /// The set the last next() read or tried to read.
-    const std::string& last_label() const { return last_label_; }
-    /// Where that set is: its file's full path, or FILE:LINE of a .jsonl.
-    std::string last_path() const {
-      std::error_code ec;
-      const fs::path absolute = fs::absolute(jsonl_ || single_ ? fs::path(where_) : files_[next_file_ - 1], ec);
-      const std::string file = ec ? where_ : absolute.lexically_normal().string();
-      return jsonl_ ? file + ":" + std::to_string(number_) : file;
-    }
-
-    /// Passes over the next set without reading it (another slice's); false at the end.
-    bool skip() {
-      if (!jsonl_) {
-        if (next_file_ == files_.size()) return false;
-        ++next_file_;
-        return true;
-      }
-      std::string line;
-      while (read_line(line)) {
-        ++number_;
-        if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-        ++sets_;
-        return true;
-      }
-      if (sets_ == 0) throw input_error(where_ + ": no task sets (the file is empty)");
-      return false;
-    }
-
-    /// The sets in the input: the files, or the non-blank lines of a .jsonl (one pass over it by a
-    /// reader of its own, so the sets are still streamed).
-    std::uint64_t total() const {
-      if (!jsonl_) return files_.size();
-      line_reader scan(where_, "task sets", max_task_file_bytes);
-      std::uint64_t n = 0;
-      for (std::string line; scan.next(line);) n += line.find_first_not_of(" \t\r") != std::string::npos;
-      return n;
-    }
-
-    /// The sets seen (read or passed over).
-    std::uint64_t count() const { return jsonl_ ? sets_ : files_.size(); }
-
-    bool next(named_set& out) {
-      if (!jsonl_) {
-        if (next_file_ == files_.size()) return false;
-        const fs::path& f = files_[next_file_++];
-        last_label_ = f.filename().string();
-        out = {last_label_, load_task_set(single_ ? where_ : f.string())};
-        return true;
-      }
-      std::string line;
-      while (read_line(line)) {
-        ++number_;
-        if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-        last_label_ = fs::path(where_).filename().string() + ":" + std::to_string(number_);
-        ++sets_;  // a line that fails to parse still counts as a set (with --keep-going)
-        out = {last_label_, parse_task_set(line, where_ + ":" + std::to_string(number_))};
-        return true;
-      }
-      if (sets_ == 0) throw input_error(where_ + ": no task sets (the file is empty)");
-      return false;
-    }
-
-   private:
-    /// The next line without its '\n'; false at the end. A line longer than max_task_file_bytes
-    /// (or a file with no line ends, like /dev/zero) is refused.
-    bool read_line(std::string& line) {
-      line.clear();
-      std::streambuf* buf = lines_.rdbuf();
-      bool any = false;
-      for (int c; (c = buf->sbumpc()) != std::char_traits<char>::eof();) {
-        any = true;
-        if (c == '\n') return true;
-        if (line.size() >= max_task_file_bytes)
-          throw input_error(where_ + ":" + std::to_string(number_ + 1) + ": the line is longer than " +
-                            std::to_string(max_task_file_bytes >> 20) + " MiB; refused (is it the right file?)");
-        line.push_back(static_cast<char>(c));
-      }
-      return any;
-    }
-
-    std::string where_;
-    std::vector<fs::path> files_;
-    std::size_t next_file_ = 0;
-    bool single_ = false;
-    bool jsonl_ = false;
-    std::ifstream lines_;
-    std::size_t number_ = 0;
-    std::string last_label_;
-    std::size_t sets_ = 0;
-  };
 };
 
 // ------------------------------------------------------------------------------------ generate-tasks

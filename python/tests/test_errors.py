@@ -21,6 +21,8 @@ def cli_message(args):
     (lambda: warpspan.build("LCL", 2, "L=1,C=1", "1 2 2"), "build --kernel LCL --warps 2 --sigma L=1,C=1 --string '1 2 2'"),
     (lambda: warpspan.estimate("LC", 4, "L=1,C=1", init="zz"), "estimate --kernel LC --warps 4 --sigma L=1,C=1 --init zz"),
     (lambda: warpspan.estimate("LC", 4, "L=1,C=1", chains=-1), "estimate --kernel LC --warps 4 --sigma L=1,C=1 --chains -1"),
+    (lambda: warpspan.estimate("LC", 4, "L=1,C=1", seed=-1), "estimate --kernel LC --warps 4 --sigma L=1,C=1 --seed -1"),
+    (lambda: warpspan.inputs("bisect", seed=2**64), "inputs --kernel bisect --seed 18446744073709551616"),
     (lambda: warpspan.exact("LC", 4, "L=1,C=1", method="magic"), "exact --kernel LC --warps 4 --sigma L=1,C=1 --method magic"),
     (lambda: warpspan.dbf("/nonexistent.json"), "dbf /nonexistent.json"),
     (lambda: warpspan.dbf(data("tasks", "fig2_example.json"), backend="gpu"),

@@ -34,7 +34,7 @@ def test_wcet_fig1_is_31_by_every_method(method):
 
 def test_wcet_trace_text_list_and_loop_bound():
     text = Path(FIG4[1]).read_text()
-    assert warpspan.wcet(FIG4[0], text).z_hybrid == 38           # the trace's text
+    assert warpspan.wcet(FIG4[0], trace_text=text).z_hybrid == 38  # the trace's text
     assert warpspan.wcet(Path(FIG4[0]), [Path(FIG4[1])]).z_hybrid == 38  # a list of paths
     r = warpspan.wcet(*FIG1, loop_bounds={"b2": 5}, probe_cost=1)
     c = cli_json(f"wcet --cfg {FIG1[0]} --trace {FIG1[1]} --loop-bound b2=5 --probe-cost 1 --json")

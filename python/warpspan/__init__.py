@@ -1,9 +1,12 @@
 """warpspan for Python: the analyses of the ``warpspan`` command line, from the same library.
 
 Names and defaults are the CLI's (``--exact-seconds`` is ``exact_seconds=2.0``, ``--sm`` is ``sm=``,
-...). Results are small classes with attributes and ``to_dict()``; arrays are numpy arrays. Bad
-input raises :class:`InputError` (a ``ValueError``) with the CLI's message. Long analyses release
-the GIL and stop on Ctrl-C (``KeyboardInterrupt``).
+...). Results are small classes with attributes and ``to_dict()``; arrays are numpy arrays (numpy is
+imported by the functions that return arrays, not by ``import warpspan``). Every argument is
+checked: the wrong type (a float or a bool where an integer belongs, None where a string belongs,
+...) raises ``TypeError`` naming the argument; a bad value raises :class:`InputError` (a
+``ValueError``) with the CLI's message. Long analyses release the GIL and stop on Ctrl-C
+(``KeyboardInterrupt``). ``__python__`` is the interpreter the extension was built for.
 
     >>> import warpspan
     >>> warpspan.bound("5L9C2L9C", 16, "L=1,C=4").pessimistic
@@ -11,11 +14,34 @@ the GIL and stop on Ctrl-C (``KeyboardInterrupt``).
 """
 
 import json
+import numbers
 import os
+import sys
 
-import numpy as np
+try:
+    from . import _build_info
+except ImportError:  # a tree without the file CMake writes
+    _build_info = None
 
-from . import _core
+#: The interpreter (and its version) the extension warpspan._core was built for (CMake's Python3_EXECUTABLE).
+__python__ = getattr(_build_info, "PYTHON_EXECUTABLE", None)
+_BUILT_FOR = __python__ if _build_info is None else f"{__python__} (Python {_build_info.PYTHON_VERSION})"
+
+
+def _extension_missing(error):
+    """The ImportError for an extension this interpreter cannot load, saying which one it was built for."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    built = sorted(f for f in os.listdir(here) if f.startswith("_core"))
+    return ImportError(
+        f"warpspan's extension cannot be loaded by this Python, {sys.executable} (Python {sys.version.split()[0]}): "
+        f"{error}. It was built for {_BUILT_FOR or 'another interpreter'} as {', '.join(built) or 'nothing'}; "
+        "use that interpreter or rebuild with -DPython3_EXECUTABLE=...")
+
+
+try:
+    from . import _core
+except ImportError as e:
+    raise _extension_missing(e) from e
 from ._core import InputError, NotCompiledError, ValidationError
 
 __version__ = _core.__version__
@@ -27,10 +53,120 @@ __all__ = [
     "wcet", "inputs",
 ]
 
+# ---------------------------------------------------------------------------------- arguments
+# The ranges of the C++ types the arguments end in: a larger integer is refused by name here,
+# before pybind11 would refuse it with a dump of the internal signature.
+_INT32 = (-2**31, 2**31 - 1)
+_UINT32 = (0, 2**32 - 1)
+_INT64 = (-2**63, 2**63 - 1)
+_UINT64 = (0, 2**64 - 1)
 
+
+def _shown(value):
+    """A value for a message: its type and, for simple values, the value (shortened)."""
+    if value is None:
+        return "None"
+    if isinstance(value, (bool, numbers.Number, str, bytes)):
+        text = repr(value)
+        return f"{type(value).__name__} ({text if len(text) <= 40 else text[:37] + '...'})"
+    return type(value).__name__
+
+
+def _is_bool(value):
+    """A bool or a numpy bool (numpy is loaded if such a value exists)."""
+    np = sys.modules.get("numpy")
+    return isinstance(value, bool) or (np is not None and isinstance(value, np.bool_))
+
+
+def _is_int(value):
+    """An int or a numpy integer scalar; not a bool, a float or a string."""
+    return isinstance(value, numbers.Integral) and not _is_bool(value)
+
+
+class _Args:
+    """Checks the arguments of one call of warpspan.`function`: TypeError naming the argument and
+    what it expects for the wrong type, InputError naming the option for a value out of range."""
+
+    def __init__(self, function):
+        self.function = function
+
+    def type_error(self, name, expected, value, hint=""):
+        return TypeError(f"warpspan.{self.function}(): {name} must be {expected}, not {_shown(value)}{hint}")
+
+    def int(self, name, value, lo, hi, option=None):
+        """`value` as a Python int from lo to hi (the C++ type's range or the option's)."""
+        if not _is_int(value):
+            raise self.type_error(name, "an integer", value)
+        v = int(value)
+        if not lo <= v <= hi:
+            # the CLI's words for an option out of range (host/cli/options.cpp)
+            raise InputError(f"{option or '--' + name.replace('_', '-')}: must be an integer from {lo} to {hi}, got '{v}'")
+        return v
+
+    def count(self, name, value, hi):
+        """A count that cannot be negative (refused as the CLI refuses it) and fits a C++ type up to hi."""
+        if _is_int(value) and int(value) < 0:
+            # as the CLI says it for any unsigned option
+            raise InputError(f"--{name.replace('_', '-')}: must be an integer from 0 to {_UINT64[1]}, got '{int(value)}'")
+        return self.int(name, value, 0, hi)
+
+    def seed(self, value):
+        """A random seed: an integer from 0 to 2^64 - 1, the same in every function."""
+        return self.int("seed", value, *_UINT64)
+
+    def float(self, name, value):
+        """A real number (an int does); not a bool or a string."""
+        if not isinstance(value, numbers.Real) or _is_bool(value):
+            raise self.type_error(name, "a number", value)
+        return float(value)
+
+    def bool(self, name, value):
+        if not _is_bool(value):
+            raise self.type_error(name, "True or False", value)
+        return bool(value)
+
+    def str(self, name, value, none=False):
+        if value is None and none:
+            return None
+        if not isinstance(value, str):
+            raise self.type_error(name, "a string" + (" or None" if none else ""), value)
+        return value
+
+    def path(self, name, value, what="a path (str or os.PathLike)", hint=""):
+        """A file name: str, bytes or os.PathLike, as a str."""
+        if not isinstance(value, (str, bytes, os.PathLike)):
+            raise self.type_error(name, what, value, hint)
+        return os.fsdecode(value)
+
+    def kernel(self, value):
+        """A kernel string ("5L9C2L9C") or a Kernel from kernel_from_ptx."""
+        if isinstance(value, Kernel):
+            return value.kernel
+        return self.str("kernel", value)
+
+
+def _numpy(function):
+    """numpy, for a function that returns arrays; a clear ImportError where it cannot be imported."""
+    try:
+        import numpy
+    except ImportError as e:
+        raise ImportError(f"warpspan.{function}() returns numpy arrays and needs numpy, which this Python "
+                          f"({sys.executable}) cannot import ({e}); install numpy for it (Debian: python3-numpy)"
+                          f"{'' if not __python__ else ' or use ' + __python__}") from None
+    return numpy
+
+
+def _ndarray():
+    """numpy's array type when numpy is loaded (no array exists before it is)."""
+    np = sys.modules.get("numpy")
+    return getattr(np, "ndarray", None)
+
+
+# ---------------------------------------------------------------------------------- results
 def _plain(value):
     """numpy arrays and nested results as lists and dicts (what json.dumps takes)."""
-    if isinstance(value, np.ndarray):
+    ndarray = _ndarray()
+    if ndarray is not None and isinstance(value, ndarray):
         return value.tolist()
     if isinstance(value, Result):
         return value.to_dict()
@@ -52,8 +188,8 @@ class Result:
         return {k: _plain(v) for k, v in self.__dict__.items()}
 
     def __repr__(self):
-        shown = ", ".join(f"{k}={v!r}" for k, v in self.__dict__.items()
-                          if not isinstance(v, (np.ndarray, dict, list)) and k != "table")
+        skip = (dict, list) + ((_ndarray(),) if _ndarray() is not None else ())
+        shown = ", ".join(f"{k}={v!r}" for k, v in self.__dict__.items() if not isinstance(v, skip) and k != "table")
         return f"{type(self).__name__}({shown})"
 
 
@@ -107,45 +243,61 @@ class InputsResult(Result):
     best), ``best_input`` (the raw input, numpy int32), ``atoms`` (gdivan), ``model``, ..."""
 
 
-def _problem_args(kernel, warps, sigma, sm, schedulers):
-    return (str(kernel), int(warps), sigma, sm, -1 if schedulers is None else _counts(schedulers=schedulers)[0])
-
-
-def _counts(**options):
-    """The values of options that cannot be negative, refused as the CLI refuses them."""
-    for name, value in options.items():
-        if int(value) < 0:
-            raise InputError(f"--{name.replace('_', '-')}: must not be negative (got {int(value)})")
-    return [int(v) for v in options.values()]
+# ---------------------------------------------------------------------------------- makespan
+def _problem_args(a, kernel, warps, sigma, sm, schedulers):
+    """kernel, warps, sigma, sm and schedulers (-1: the SM's) as _core takes them."""
+    return (a.kernel(kernel), a.int("warps", warps, *_INT64), a.str("sigma", sigma, none=True),
+            a.str("sm", sm, none=True), -1 if schedulers is None else a.count("schedulers", schedulers, _INT32[1]))
 
 
 def estimate(kernel, warps, sigma=None, *, sm=None, schedulers=None, chains=0, iterations=200000, seconds=0.0,
              seed=1, t0=0.01, reach=0, init="mix", backend="auto", threads=0, validate=0, exact_seconds=2.0):
     """The worst-case makespan by simulated annealing (``warpspan estimate``)."""
-    chains, iterations, seed, reach, validate = _counts(chains=chains, iterations=iterations, seed=seed, reach=reach,
-                                                        validate=validate)
-    return EstimateResult(_core.estimate(*_problem_args(kernel, warps, sigma, sm, schedulers), chains, iterations,
-                                         seconds, seed, t0, reach, init, backend, threads, validate, exact_seconds))
+    a = _Args("estimate")
+    args = _problem_args(a, kernel, warps, sigma, sm, schedulers) + (
+        a.count("chains", chains, _UINT32[1]), a.count("iterations", iterations, _UINT64[1]),
+        a.float("seconds", seconds), a.seed(seed), a.float("t0", t0), a.count("reach", reach, _UINT32[1]),
+        a.str("init", init), a.str("backend", backend), a.int("threads", threads, *_INT32),
+        a.count("validate", validate, _UINT32[1]), a.float("exact_seconds", exact_seconds))
+    _numpy("estimate")
+    return EstimateResult(_core.estimate(*args))
 
 
 def exact(kernel, warps, sigma=None, *, sm=None, schedulers=None, method="auto", constraints="short",
           backend="auto", time_limit=0.0, max_states=0, threads=0, prune=True):
     """The exact worst-case makespan, or the interval proven within the limits (``warpspan exact``)."""
-    return ExactResult(_core.exact(*_problem_args(kernel, warps, sigma, sm, schedulers), method, constraints, backend,
-                                   time_limit, max_states, threads, prune))
+    a = _Args("exact")
+    args = _problem_args(a, kernel, warps, sigma, sm, schedulers) + (
+        a.str("method", method), a.str("constraints", constraints), a.str("backend", backend),
+        a.float("time_limit", time_limit), a.int("max_states", max_states, *_INT64),
+        a.int("threads", threads, *_INT64), a.bool("prune", prune))
+    _numpy("exact")
+    return ExactResult(_core.exact(*args))
 
 
 def bound(kernel, warps, sigma=None, *, sm=None, schedulers=None, exact_up_to=0, time_limit=0.0):
-    """Upper bounds on the worst-case makespan (``warpspan bound``)."""
-    return BoundResult(_core.bound(*_problem_args(kernel, warps, sigma, sm, schedulers), exact_up_to, time_limit))
+    """Upper bounds on the worst-case makespan (``warpspan bound``). Needs numpy only with
+    ``exact_up_to`` (``exact_T`` is an array)."""
+    a = _Args("bound")
+    args = _problem_args(a, kernel, warps, sigma, sm, schedulers) + (
+        a.int("exact_up_to", exact_up_to, *_INT64), a.float("time_limit", time_limit))
+    if args[-2] > 0:
+        _numpy("bound")
+    return BoundResult(_core.bound(*args))
 
 
 def build(kernel, warps, sigma=None, string=None, *, sm=None, schedulers=None, init=None):
     """The schedule of one pseudo-precedence string (``warpspan build``): ``string`` is 1-based warp
     ids, as text ("1 1 2 2") or a sequence of ints; or ``init`` = rr, fp or mpwf (default rr)."""
+    a = _Args("build")
+    args = _problem_args(a, kernel, warps, sigma, sm, schedulers)
     if string is not None and not isinstance(string, str):
-        string = " ".join(str(int(w)) for w in string)
-    return BuildResult(_core.build(*_problem_args(kernel, warps, sigma, sm, schedulers), string, init))
+        if not hasattr(string, "__iter__"):
+            raise a.type_error("string", "the warp ids as text or a sequence of integers", string)
+        string = " ".join(str(a.int(f"string[{k}]", w, *_INT64, option="--string")) for k, w in enumerate(string))
+    init = a.str("init", init, none=True)
+    _numpy("build")
+    return BuildResult(_core.build(*args, string, init))
 
 
 def sm_presets():
@@ -157,41 +309,77 @@ def kernel_from_ptx(path, *, lines=None, entry="", classes="", loops=1):
     """Imports a kernel from a PTX file (``warpspan kernel --ptx``): ``lines`` = (A, B) like
     ``--ptx-lines A:B``, ``entry`` like ``--ptx-entry``, ``classes`` like ``--ptx-map``, ``loops``
     like ``--ptx-loops`` (passes through each loop)."""
-    return Kernel(_core.kernel_from_ptx(os.fspath(path), None if lines is None else tuple(lines), entry, classes,
-                                        int(loops)))
+    a = _Args("kernel_from_ptx")
+    path = a.path("path", path)
+    if lines is not None:
+        if isinstance(lines, (str, bytes)) or not hasattr(lines, "__len__") or len(lines) != 2:
+            raise a.type_error("lines", "a pair (A, B) of line numbers", lines)
+        lines = tuple(a.int(f"lines[{k}]", v, *_INT32, option="--ptx-lines") for k, v in enumerate(lines))
+    return Kernel(_core.kernel_from_ptx(path, lines, a.str("entry", entry), a.str("classes", classes),
+                                        a.int("loops", loops, *_INT32, option="--ptx-loops")))
 
 
-def _source(taskset, index=None):
-    if isinstance(taskset, (str, os.PathLike)):
-        path = os.fspath(taskset)
-        return _core._SetSource(path, True, path)
+# ---------------------------------------------------------------------------------- dbf
+def _source(a, name, taskset, label):
+    """A task set for _core: a path (str, bytes or os.PathLike) or a dict in the JSON task format (named `label`)."""
     if isinstance(taskset, dict):
-        label = "taskset" if index is None else f"taskset[{index}]"
         return _core._SetSource(json.dumps(taskset), False, label)
-    raise TypeError(f"a task set is a dict in the JSON task format or a path, not {type(taskset).__name__}")
+    path = a.path(name, taskset, "a dict in the JSON task format or a path")
+    return _core._SetSource(path, True, path)
+
+
+def _dbf_options(a, backend, edf, threads, block, max_table_mib):
+    return (a.str("backend", backend), a.str("edf", edf), a.int("threads", threads, *_INT64),
+            a.count("block", block, _UINT32[1]), a.count("max_table_mib", max_table_mib, _UINT64[1]))
+
+
+def _points(a, at):
+    """--at: the interval lengths, each an integer from 0 to 2^64 - 1 (an int, a sequence or a numpy array)."""
+    if at is None:
+        return []
+    if _is_int(at):
+        named = [("at", at)]
+    elif isinstance(at, (str, bytes)) or not hasattr(at, "__iter__"):
+        raise a.type_error("at", "an integer or a sequence of integers", at)
+    else:
+        if hasattr(at, "ravel") and hasattr(at, "tolist"):  # a numpy array: its elements as Python values
+            at = at.ravel().tolist()
+        named = [(f"at[{k}]", t) for k, t in enumerate(at)]
+    out = []
+    for name, t in named:
+        if not _is_int(t):
+            raise a.type_error(name, "an integer", t)
+        if not 0 <= int(t) < 2**64:
+            raise InputError(f"--at: '{int(t)}' is not an integer from 0 to 2^64 - 1 (expected e.g. --at 10,50,100)")
+        out.append(int(t))
+    return out
 
 
 def dbf(taskset, at=None, *, backend="auto", edf="qpa", threads=0, block=256, max_table_mib=8192):
     """The demand-bound functions of a task set and its EDF test (``warpspan dbf FILE``). ``taskset``:
     a dict in the JSON task format (data/tasks/README.md) or a path; ``at``: interval lengths t at
     which to report dbf (an int or a sequence; results as numpy arrays)."""
-    if at is None:
-        points = []
-    else:
-        points = [int(t) for t in np.atleast_1d(np.asarray(at)).ravel()]
-        for t in points:
-            if t < 0:
-                raise InputError(f"--at: '{t}' is not an integer from 0 to 2^64 - 1 (expected e.g. --at 10,50,100)")
-    block, max_table_mib = _counts(block=block, max_table_mib=max_table_mib)
-    return DbfResult(_core.dbf(_source(taskset), points, backend, edf, threads, block, max_table_mib))
+    a = _Args("dbf")
+    source = _source(a, "taskset", taskset, "taskset")
+    points = _points(a, at)
+    options = _dbf_options(a, backend, edf, threads, block, max_table_mib)
+    _numpy("dbf")
+    return DbfResult(_core.dbf(source, points, *options))
 
 
 def dbf_batch(tasksets, *, backend="auto", edf="qpa", threads=0, block=256, max_table_mib=8192):
     """The EDF test of many task sets (``warpspan dbf --batch``), in one pass over the library:
-    one :class:`DbfVerdict` per set, in order."""
-    block, max_table_mib = _counts(block=block, max_table_mib=max_table_mib)
-    sources = [_source(t, k) for k, t in enumerate(tasksets)]
-    return [DbfVerdict(d) for d in _core.dbf_batch(sources, backend, edf, threads, block, max_table_mib)]
+    one :class:`DbfVerdict` per set, in order. ``tasksets``: a list of dicts (in the JSON task
+    format) and paths, or one path. A path is read as ``dbf --batch PATH`` reads it: a .jsonl file
+    is one set a line (labelled FILE:LINE), a directory its *.json and *.csv files, another file one set."""
+    a = _Args("dbf_batch")
+    if isinstance(tasksets, (str, bytes, os.PathLike)):
+        tasksets = [tasksets]
+    elif isinstance(tasksets, dict) or not hasattr(tasksets, "__iter__"):
+        raise a.type_error("tasksets", "a list of task sets (dicts or paths) or a path", tasksets)
+    sources = [_source(a, f"tasksets[{k}]", t, f"taskset[{k}]") for k, t in enumerate(tasksets)]
+    return [DbfVerdict(d) for d in _core.dbf_batch(sources, *_dbf_options(a, backend, edf, threads, block,
+                                                                           max_table_mib))]
 
 
 def cuda_compiled():
@@ -199,43 +387,94 @@ def cuda_compiled():
     return _core.cuda_compiled()
 
 
-def _traces(trace):
-    """--trace: a path, trace text (a string with a newline) or a sequence of either."""
-    items = [trace] if isinstance(trace, (str, os.PathLike)) else list(trace)
+# ---------------------------------------------------------------------------------- wcet
+def _many(value):
+    """One item or a list (tuple, ...) of them, as a list; None as none."""
+    if value is None:
+        return []
+    if isinstance(value, (str, bytes, os.PathLike)) or not hasattr(value, "__iter__"):
+        return [value]
+    return list(value)
+
+
+def _traces(a, trace, trace_text):
+    """--trace: the files of ``trace`` (paths) and the texts of ``trace_text``, in that order."""
+    paths, texts = _many(trace), _many(trace_text)
     out = []
-    for k, t in enumerate(items):
-        if isinstance(t, str) and "\n" in t:
-            out.append(_core._TraceSource(t, False, "trace" if len(items) == 1 else f"trace[{k}]"))
-        elif isinstance(t, (str, os.PathLike)):
-            out.append(_core._TraceSource(os.fspath(t), True, os.fspath(t)))
-        else:
-            raise TypeError(f"a trace is a path or the trace's text, not {type(t).__name__}")
+    for k, t in enumerate(paths):
+        name = f"trace[{k}]" if isinstance(trace, (list, tuple)) else "trace"
+        path = a.path(name, t, "a path (str or os.PathLike) or a list of paths", "; a trace's text goes in trace_text=")
+        if "\n" in path:
+            raise InputError(f"{name}: a path has no line break, and this str has one: pass a trace's text as "
+                             "trace_text=")
+        out.append(_core._TraceSource(path, True, path))
+    for k, t in enumerate(texts):
+        name = f"trace_text[{k}]" if isinstance(trace_text, (list, tuple)) else "trace_text"
+        if not isinstance(t, str):
+            raise a.type_error(name, "the text of a trace (str) or a list of them", t)
+        out.append(_core._TraceSource(t, False, name))
     return out
 
 
-def wcet(cfg=None, trace=None, *, ptx=None, entry="", trace_format="auto", method="auto", loop_bounds=None,
-         probe_cost=0):
+def _loop_bounds(a, loop_bounds):
+    """--loop-bound HEADER=N: a dict {header: N} or (header, N) pairs."""
+    if loop_bounds is None:
+        return []
+    if isinstance(loop_bounds, dict):
+        pairs = list(loop_bounds.items())
+    elif isinstance(loop_bounds, (str, bytes)) or not hasattr(loop_bounds, "__iter__"):
+        raise a.type_error("loop_bounds", "a dict {header: N} or (header, N) pairs", loop_bounds)
+    else:
+        pairs = list(loop_bounds)
+    out = []
+    for k, pair in enumerate(pairs):
+        if isinstance(pair, (str, bytes)) or not hasattr(pair, "__len__") or len(pair) != 2:
+            raise a.type_error(f"loop_bounds[{k}]", "a pair (header, N)", pair)
+        header = a.str(f"loop_bounds[{k}] header", pair[0])
+        n = pair[1]
+        if not _is_int(n):
+            raise a.type_error(f"loop_bounds[{header!r}]", "an integer", n)
+        out.append(f"{header}={int(n)}")
+    return out
+
+
+def wcet(cfg=None, trace=None, *, trace_text=None, ptx=None, entry="", trace_format="auto", method="auto",
+         loop_bounds=None, probe_cost=0):
     """Hybrid WCET of a GPU kernel from time-stamped traces (``warpspan wcet``): the program as CFG
-    JSON (``cfg``, a path) or a PTX listing (``ptx``, with ``entry``); ``trace`` a path, the text of
-    a trace or a list of them (``--trace``, repeatable); ``loop_bounds`` {CFG header block: N}
-    (``--loop-bound HEADER=N``); ``probe_cost`` cycles or "auto"."""
-    if trace is None:
-        raise TypeError("wcet() needs trace= (a path, trace text or a list of them)")
-    bounds = [f"{h}={n}" for h, n in (loop_bounds or {}).items()]
-    return WcetResult(_core.wcet("" if cfg is None else os.fspath(cfg), "" if ptx is None else os.fspath(ptx),
-                                 entry, _traces(trace), trace_format, method, bounds, str(probe_cost)))
+    JSON (``cfg``, a path) or a PTX listing (``ptx``, a path, with ``entry``); the traces
+    (``--trace``, repeatable) as files, ``trace`` (a path or a list of paths: str or os.PathLike),
+    and/or as text, ``trace_text`` (a str or a list of them; one line is enough); ``loop_bounds``
+    {CFG header block: N} or (header, N) pairs (``--loop-bound HEADER=N``); ``probe_cost`` cycles
+    or "auto"."""
+    a = _Args("wcet")
+    if trace is None and trace_text is None:
+        raise TypeError("warpspan.wcet(): needs trace= (a path or a list of paths) or trace_text= (the text of a "
+                        "trace or a list of them)")
+    cfg = "" if cfg is None else a.path("cfg", cfg, "a path to the CFG JSON (str or os.PathLike) or None")
+    ptx = "" if ptx is None else a.path("ptx", ptx, "a path to the PTX listing (str or os.PathLike) or None")
+    sources = _traces(a, trace, trace_text)
+    if _is_int(probe_cost):
+        probe_cost = str(int(probe_cost))
+    elif not isinstance(probe_cost, str):
+        raise a.type_error("probe_cost", "an integer (cycles) or 'auto'", probe_cost)
+    return WcetResult(_core.wcet(cfg, ptx, a.str("entry", entry), sources, a.str("trace_format", trace_format),
+                                 a.str("method", method), _loop_bounds(a, loop_bounds), probe_cost))
 
 
+# ---------------------------------------------------------------------------------- inputs
 def inputs(kernel, *, threads=None, method="gdivan", evaluations=2000, seed=1, fitness="model", sm="kepler-3.5",
            sms=1, population=100, patience=2, tolerance=0.0, atom_threads=8, atom_runs=400, jobs=0):
     """Searches for the inputs that make a GPU kernel slowest (``warpspan inputs``, GDivAn):
     ``kernel`` artificial, bfs, petri or bisect; ``threads`` default the kernel's."""
+    a = _Args("inputs")
     r = _core._SearchRequest()
-    r.kernel = str(kernel)
-    r.method, r.fitness, r.sm = method, fitness, sm
-    r.threads = None if threads is None else int(threads)
-    r.evaluations, r.population, r.patience = int(evaluations), int(population), int(patience)
-    r.atom_threads, r.atom_runs, r.sms, r.jobs = int(atom_threads), int(atom_runs), int(sms), int(jobs)
-    r.seed = _counts(seed=seed)[0]
-    r.tolerance = float(tolerance)
+    r.kernel = a.str("kernel", kernel)
+    r.method, r.fitness, r.sm = a.str("method", method), a.str("fitness", fitness), a.str("sm", sm)
+    r.threads = None if threads is None else a.int("threads", threads, *_INT64)
+    for name, value in (("evaluations", evaluations), ("population", population), ("patience", patience),
+                        ("atom_threads", atom_threads), ("atom_runs", atom_runs), ("sms", sms), ("jobs", jobs)):
+        setattr(r, name, a.int(name, value, *_INT64))
+    r.seed = a.seed(seed)
+    r.tolerance = a.float("tolerance", tolerance)
+    _numpy("inputs")
     return InputsResult(_core.inputs(r))
