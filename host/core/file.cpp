@@ -10,7 +10,8 @@
 
 namespace warpspan {
 
-std::string read_text_file(const std::string& path, const std::string& what, std::size_t max_bytes) {
+std::string read_text_file(const std::string& path, const std::string& what, std::size_t max_bytes,
+                           const std::string& limit_option) {
   if (path.empty()) throw input_error(what + ": the path is empty");
   std::error_code ec;
   const auto status = std::filesystem::status(path, ec);
@@ -28,7 +29,8 @@ std::string read_text_file(const std::string& path, const std::string& what, std
     if (got == 0) break;
     if (text.size() + got > max_bytes)
       throw input_error(what + " " + path + ": larger than " + std::to_string(max_bytes >> 20) +
-                        " MiB; refused (is it the right file?)");
+                        " MiB; refused (is it the right file?" +
+                        (limit_option.empty() ? std::string() : " " + limit_option + " raises the limit") + ")");
     text.append(chunk, got);
   }
   if (in.bad()) throw input_error(what + " " + path + ": read error");
