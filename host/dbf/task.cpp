@@ -32,12 +32,8 @@ void check_value(std::uint64_t v, const std::string& what) {
                       std::to_string(task_value_limit));
 }
 
-/// The value as written (shortened), for messages.
-std::string shown(const json& v) {
-  std::string text = v.dump();
-  if (text.size() > 40) text = text.substr(0, 37) + "...";
-  return text;
-}
+/// The value as written (shortened; arrays and objects not written out), for messages.
+std::string shown(const json& v) { return json_excerpt(v, 37); }
 
 std::uint64_t read_positive(const json& obj, const char* key, const std::string& where) {
   if (!obj.is_object() || !obj.contains(key)) throw input_error(where + ": missing \"" + key + "\"");

@@ -228,6 +228,20 @@ TEST(WcetQuote, EscapesNonPrintableBytesAndCutsLongText) {
   EXPECT_EQ(printable_text(std::string(300, 'y'), 4), "yyyy...");
 }
 
+TEST(WcetQuote, JsonExcerptDoesNotWriteOutNestedValues) {
+  // Writing a value out recurses as deep as it nests: 100000 levels took the stack (task and SM files).
+  std::string deep(100000, '[');
+  deep += std::string(100000, ']');
+  const auto v = nlohmann::json::parse(deep);
+
+  EXPECT_EQ(json_excerpt(v), "[...]");
+  EXPECT_EQ(json_excerpt(nlohmann::json::object()), "{}");
+  EXPECT_EQ(json_excerpt(nlohmann::json("a\u0001")), R"("a\u0001")");
+  EXPECT_EQ(json_excerpt(nlohmann::json(1.5)), "1.5");
+  const std::string tasks = write(".json", R"({"tasks": [{"name": "a", "wcet": )" + deep + R"(, "deadline": 5, "period": 5}]})");
+  expect_refused("dbf " + tasks + " --backend cpu", {"\"wcet\" must be a positive integer", "[...]"});
+}
+
 TEST(WcetQuote, BinaryFilesAreNotEchoed) {
   const std::string png("\x89PNG\r\n\x1a\n\0\0\0\rIHDR\xff\xfe\x01", 20);
   const std::string cfg = write(".json", png);

@@ -20,4 +20,13 @@ std::string quote_text(std::string_view text, std::size_t max_bytes = default_qu
 /// description of an error).
 std::string printable_text(std::string_view text, std::size_t max_bytes = 4 * default_quote_bytes);
 
+/// A JSON value (nlohmann::json) for a message: a scalar as written, made printable and cut; an array
+/// or an object as [...] or {...}: writing it out would recurse as deep as the file nests it.
+template <class Json>
+std::string json_excerpt(const Json& v, std::size_t max_bytes = default_quote_bytes) {
+  if (v.is_array()) return v.empty() ? "[]" : "[...]";
+  if (v.is_object()) return v.empty() ? "{}" : "{...}";
+  return printable_text(v.dump(), max_bytes);
+}
+
 }  // namespace warpspan
