@@ -540,10 +540,9 @@ py::dict wcet_analysis(const std::string& cfg_path, const std::string& ptx_path,
   for (const trace_source& t : sources)
     wcet::read_trace(t.label, t.is_path ? read_text_file(t.text, "trace file") : t.text, format, program.ipoints, traces);
   options.probe_cost = wcet::parse_probe_cost(probe_cost, traces);
+  options.probe_cost_from_trace = probe_cost == "auto";
   const wcet::wcet_report r = interruptible([&] { return wcet::analyse_wcet(program, traces, options); });
-  py::dict d = to_dict(wcet_report_json(program, r));
-  d["probe_cost"] = options.probe_cost;
-  return d;
+  return to_dict(wcet_report_json(program, r));  // probe_cost: the cycles subtracted
 }
 
 // ---------------------------------------------------------------------------------- inputs

@@ -6,6 +6,7 @@
 #include "common/cuda_check.cuh"
 #include "common/launch.cuh"
 #include "common/stream.cuh"
+#include "warpspan/core/backend.hpp"
 #include "warpspan/core/error.hpp"
 #include "wcet/sdk_kernels.cuh"
 
@@ -45,6 +46,7 @@ collect_result collect_wcet_traces(const collect_request& request) {
   if (request.runs == 0 || request.runs > 100000) throw input_error("--runs must be 1 to 100000");
   if (request.size == 0 || request.size > (1u << 24)) throw input_error("--size must be 1 to 16777216");
   if (request.slice == 0 || request.slice > (1u << 20)) throw input_error("--slice must be 1 to 1048576");
+  require_cuda_device("wcet-collect");
   collect_result result;
   result.size = request.size;
   const launch_shape shape = it->shape(result.size);

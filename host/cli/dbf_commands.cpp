@@ -16,6 +16,7 @@
 #include "options.hpp"
 #include "progress_line.hpp"
 #include "warpspan/core/error.hpp"
+#include "warpspan/core/quote.hpp"
 #include "warpspan/core/file.hpp"
 #include "warpspan/core/interrupt.hpp"
 #include "warpspan/core/ranks.hpp"
@@ -853,8 +854,8 @@ struct dbf_cmd {
         {"max_table_mib", "--max-table-mib"}, {"backend_label", "the backend"}};
     for (const auto& [key, name] : names)
       if (want.value(key, nlohmann::json()) != got.value(key, nlohmann::json()))
-        return std::string(name) + " " + got.value(key, nlohmann::json()).dump() + ", not " +
-               want.value(key, nlohmann::json()).dump();
+        return std::string(name) + " " + json_excerpt(got.value(key, nlohmann::json())) + ", not " +
+               json_excerpt(want.value(key, nlohmann::json()));
     return "the options differ";
   }
 

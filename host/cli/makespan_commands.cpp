@@ -19,6 +19,7 @@
 #include "commands.hpp"
 #include "options.hpp"
 #include "warpspan/core/error.hpp"
+#include "warpspan/core/quote.hpp"
 #include "warpspan/core/file.hpp"
 #include "warpspan/core/interrupt.hpp"
 #include "warpspan/core/ranks.hpp"
@@ -818,7 +819,7 @@ int merge_estimate(const std::vector<std::string>& files, const std::vector<std:
     const json& s = parts[f]["shard"];
     const auto index = s.value("index", count);
     if (s.value("count", 0u) != count || index >= count)
-      throw input_error(files[f] + ": shard " + s.value("index", json()).dump() + "/" + s.value("count", json()).dump() +
+      throw input_error(files[f] + ": shard " + json_excerpt(s.value("index", json())) + "/" + json_excerpt(s.value("count", json())) +
                         " is not one of the " + std::to_string(count) + " shards of " + files[0]);
     if (by_index[index]) throw input_error(files[f] + ": shard " + std::to_string(index) + " is given twice");
     for (const char* key : {"chains", "seed", "upper_bound", "problem"})
@@ -826,8 +827,8 @@ int merge_estimate(const std::vector<std::string>& files, const std::vector<std:
         throw input_error(files[f] + ": its " + key + " differs from " + files[0] + "'s: the shards of different runs");
     for (const auto& [name, value] : first["shard"]["settings"].items())
       if (s["settings"].value(name, json()) != value)
-        throw input_error(files[f] + ": " + name + " " + s["settings"].value(name, json()).dump() + ", but " + files[0] +
-                          " has " + name + " " + value.dump() + ": the shards of different runs");
+        throw input_error(files[f] + ": " + name + " " + json_excerpt(s["settings"].value(name, json())) + ", but " + files[0] +
+                          " has " + name + " " + json_excerpt(value) + ": the shards of different runs");
     if (s["settings"].size() != first["shard"]["settings"].size())
       throw input_error(files[f] + ": its settings differ from " + files[0] + "'s: the shards of different runs");
     by_index[index] = &parts[f];

@@ -27,6 +27,9 @@ std::pair<std::uint32_t, std::uint32_t> parse_shard(const std::string& text) {
 
 namespace {
 
+/// Deepest nesting of a shard's JSON lines (they nest 4 levels).
+constexpr int max_shard_depth = 16;
+
 struct merge_cmd {
   std::vector<std::string> files;
   std::uint64_t max_mib = 4096;
@@ -59,8 +62,16 @@ struct merge_cmd {
           throw input_error(files[f] + ": the shards are larger than " + std::to_string(max_mib) +
                             " MiB in all; refused (raise --max-mib if they really are)");
         if (line.find_first_not_of(" \t") == std::string::npos) continue;
+        // No shard nests deeper than a few levels; a deeper file is refused while it is parsed
+        // (comparing or printing a deeply nested value would recurse as deep).
+        const auto shallow = [&](int depth, nlohmann::json::parse_event_t, nlohmann::json&) {
+          if (depth > max_shard_depth)
+            throw input_error(files[f] + ":" + std::to_string(in.line_number()) + ": nested deeper than " +
+                              std::to_string(max_shard_depth) + " levels: not the output of --shard");
+          return true;
+        };
         try {
-          parts[f].push_back(nlohmann::json::parse(line));
+          parts[f].push_back(nlohmann::json::parse(line, shallow));
         } catch (const nlohmann::json::exception&) {
           throw input_error(files[f] + ":" + std::to_string(in.line_number()) +
                             ": not a JSON line (is the shard cut off, or not the output of --shard?)");

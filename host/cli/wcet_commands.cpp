@@ -25,6 +25,9 @@ namespace {
 using json = nlohmann::json;
 using namespace warpspan::wcet;
 
+/// --max-trace-mib at most (8 GiB): a larger trace holds more records than the analysis keeps (2^27).
+constexpr unsigned max_trace_mib = 8192;
+
 void write_output(const std::string& path, const std::string& text, const char* what) {
   std::ofstream out(path, std::ios::binary);
   out << text;
@@ -43,13 +46,15 @@ std::string loop_of(const ipg& g, const ipg_edge& e) {
   return e.iterates.empty() ? std::string() : g.loops[e.iterates.front()].header_name;
 }
 
-void print_report(const wcet_program& p, const wcet_report& r, std::int64_t probe_cost) {
+void print_report(const wcet_program& p, const wcet_report& r) {
   const ipg& g = p.ipoints;
   const auto& c = r.concurrency;
   std::cout << "wcet: " << p.graph.name << ": " << r.observed.runs << " run(s), " << r.observed.warps << " warps, "
             << g.names.size() << " Ipoints, " << g.edges.size() << " IPG edges, " << p.divergent.size()
             << " branch-divergent CFG edges\n";
-  if (probe_cost > 0) std::cout << "probe cost subtracted: " << probe_cost << " cycles per transition\n";
+  if (r.probe_cost > 0) std::cout << "probe cost subtracted: " << r.probe_cost << " cycles per transition\n";
+  if (r.skipped_lines > 0)
+    std::cout << "simulator lines skipped: " << r.skipped_lines << " (PCs without an Ipoint)\n";
   std::size_t width = 8;
   for (const auto& e : g.edges) width = std::max(width, g.names[e.from].size() + g.names[e.to].size() + 4);
   std::cout << "\n  " << std::left << std::setw(static_cast<int>(width)) << "IPG edge" << std::right << std::setw(10)
@@ -78,6 +83,24 @@ void print_report(const wcet_program& p, const wcet_report& r, std::int64_t prob
             << "  waves: Omega " << c.waves << ", phi " << c.warps_per_wave << ", Delta " << c.delta << '\n'
             << "  Z_hybrid   " << std::setw(12) << r.z_hybrid << "  eq. (2)  " << percent(r.z_hybrid, c.hwmt) << '\n'
             << "  HWMT       " << std::setw(12) << c.hwmt << "  (longest warp " << r.observed.longest_wst << ")\n";
+}
+
+/// Refuses two options that name one file (an input read twice, an output over an input or over
+/// another output), naming both: `files` holds (option, path) pairs, empty paths left out.
+void refuse_same_files(const std::vector<std::pair<std::string, std::string>>& files) {
+  const auto same = [](const std::string& a, const std::string& b) {
+    if (a == b) return true;
+    std::error_code ec;
+    return a != "-" && b != "-" && std::filesystem::equivalent(a, b, ec) && !ec;
+  };
+  for (std::size_t i = 0; i < files.size(); ++i)
+    for (std::size_t j = i + 1; j < files.size(); ++j) {
+      const auto& [first, a] = files[i];
+      const auto& [second, b] = files[j];
+      if (a.empty() || b.empty() || !same(a, b)) continue;
+      const std::string what = a == "-" ? "standard input, which can be read only once" : "the same file";
+      throw input_error(first + " " + a + " and " + second + " " + b + " name " + what);
+    }
 }
 
 void add_wcet_collect_command(CLI::App& app, std::vector<std::pair<CLI::App*, command_fn>>& commands) {
@@ -118,6 +141,7 @@ void add_wcet_collect_command(CLI::App& app, std::vector<std::pair<CLI::App*, co
       return 0;
     }
     if (o->kernel.empty()) throw input_error("wcet-collect: name a kernel (see wcet-collect --list)");
+    refuse_same_files({{"--out", o->out}, {"--text", o->text}, {"--cfg-out", o->cfg_out}});
     const instrumented_kernel& k = find_instrumented_kernel(o->kernel);
     if (!o->cfg_out.empty()) write_output(o->cfg_out, k.cfg_json, "CFG");
     collect_request request;
@@ -173,6 +197,7 @@ void add_wcet_commands(CLI::App& app, std::vector<std::pair<CLI::App*, command_f
     struct opts {
       std::string cfg, ptx, entry, format = "auto", method = "auto", probe_cost = "0", dot, lp, svg_dir;
       std::vector<std::string> traces, bounds;
+      unsigned max_trace_mib = default_max_file_bytes >> 20;
       bool as_json = false;
     };
     auto o = std::make_shared<opts>();
@@ -183,8 +208,8 @@ void add_wcet_commands(CLI::App& app, std::vector<std::pair<CLI::App*, command_f
         "observed edge times, Z_dynamic = Z_warp + release jitter (eq. 1), Z_hybrid = Omega (Z_warp + (phi - 1) "
         "Delta) (eq. 2), compared with the high-water-mark time.\n\n"
         "CFG JSON: {\"name\": \"k\", \"entry\": \"b1\", \"exit\": \"b9\", \"blocks\": [\"b1\", ...], \"edges\": "
-        "[[\"b1\", \"b2\"], ...], \"ipoints\": {\"b1\": \"i1\", ...}}; an Ipoint fires when its block starts; entry "
-        "and exit must carry one.\n"
+        "[[\"b1\", \"b2\"], ...], \"ipoints\": {\"b1\": \"i1\", ...}} (no other keys); an Ipoint fires when its "
+        "block starts; entry and exit must carry one.\n"
         "Trace text: '#' comments, one record a line: run sm cta warp ipoint time (cycles on that SM's clock).\n"
         "Example: warpspan wcet --cfg data/wcet/fig4.cfg.json --trace data/wcet/fig4.trace");
     auto* cfg_opt = sub->add_option("--cfg", o->cfg, "program structure as CFG JSON");
@@ -192,10 +217,14 @@ void add_wcet_commands(CLI::App& app, std::vector<std::pair<CLI::App*, command_f
                                                      "named by its label");
     cfg_opt->excludes(ptx_opt);
     sub->add_option("--entry", o->entry, "with --ptx: the .entry to read (default: the first)")->needs(ptx_opt);
-    sub->add_option("--trace", o->traces, "trace file, repeatable; '-' reads standard input")->required();
+    sub->add_option("--trace", o->traces, "trace file, repeatable; '-' reads standard input (once)")->required();
     sub->add_option("--trace-format", o->format,
                     "auto (binary when the file starts with WSWCET01, else text), text, gpgpusim "
-                    "('Issued: PC = 0x0040, Warp = 3, SM = 1, cycle = 1234', one run per file) or binary")
+                    "('Issued: PC = 0x0040, Warp = 3, SM = 1, cycle = 1234', one run per file; lines at PCs without "
+                    "an Ipoint are skipped and counted) or binary")
+        ->capture_default_str();
+    sub->add_option("--max-trace-mib", o->max_trace_mib,
+                    "largest trace file read, in MiB (1 to " + std::to_string(max_trace_mib) + ")")
         ->capture_default_str();
     sub->add_option("--method", o->method,
                     "Z_warp by: ilp (IPET with CBC), tree (tree-based, structured IPGs), enumerate (every path, "
@@ -218,18 +247,34 @@ void add_wcet_commands(CLI::App& app, std::vector<std::pair<CLI::App*, command_f
       const trace_format format = parse_trace_format(o->format);
       wcet_options options;
       options.method = parse_wcet_method(o->method);
+      std::map<std::string, std::string> bound_given;  // header -> the option as given
       for (const auto& b : o->bounds) {
         const auto [header, n] = parse_loop_bound(b);
+        const auto [it, fresh] = bound_given.try_emplace(header, b);
+        if (!fresh && options.loop_bounds[header] != n)
+          throw input_error("--loop-bound " + it->second + " and --loop-bound " + b + " bound loop " + header +
+                            " twice; give one");
         options.loop_bounds[header] = n;
       }
+      if (o->max_trace_mib < 1 || o->max_trace_mib > max_trace_mib)
+        throw input_error("--max-trace-mib: " + std::to_string(o->max_trace_mib) + " is not in 1.." +
+                          std::to_string(max_trace_mib));
+      std::vector<std::pair<std::string, std::string>> files{{"--cfg", o->cfg}, {"--ptx", o->ptx}};
+      for (const auto& t : o->traces) files.emplace_back("--trace", t);
+      files.emplace_back("--dot", o->dot);
+      files.emplace_back("--lp", o->lp);
+      refuse_same_files(files);
       const wcet_program program = load_program(o->cfg, o->ptx, o->entry);
       trace_set traces;
       for (const auto& t : o->traces) {
         const bool stdin_ = t == "-";
-        read_trace(stdin_ ? "stdin" : t, read_text_file(stdin_ ? "/dev/stdin" : t, "trace file"), format,
-                   program.ipoints, traces);
+        read_trace(stdin_ ? "stdin" : t,
+                   read_text_file(stdin_ ? "/dev/stdin" : t, "trace file", std::size_t{o->max_trace_mib} << 20,
+                                  "--max-trace-mib"),
+                   format, program.ipoints, traces);
       }
       options.probe_cost = parse_probe_cost(o->probe_cost, traces);
+      options.probe_cost_from_trace = o->probe_cost == "auto";
       const wcet_report r = analyse_wcet(program, traces, options);
       if (!o->lp.empty()) {
         // The solution beside the model, so that a reader can check a solver's answer against both.
@@ -257,7 +302,8 @@ void add_wcet_commands(CLI::App& app, std::vector<std::pair<CLI::App*, command_f
         }
       }
       if (o->as_json) std::cout << wcet_report_json(program, r).dump(2) << '\n';
-      else print_report(program, r, options.probe_cost);
+      else print_report(program, r);
+      for (const auto& w : r.warnings) std::cerr << "warpspan: warning: " << w << '\n';
       return 0;
     });
   }

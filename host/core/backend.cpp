@@ -22,17 +22,21 @@ std::string to_string(backend_kind kind) {
 
 std::string cuda_backend_name() { return cuda_emulated() ? "cuda-emulated" : "cuda"; }
 
+void require_cuda_device(const std::string& who, const std::string& advice) {
+  if (!cuda_compiled())
+    throw not_compiled(who + ": this build has no CUDA backend (built without nvcc)" + advice);
+  if (cuda_device_count() > 0) return;
+  const std::string problem = cuda_device_problem();
+  throw input_error(who + ": " + (problem.empty() ? std::string("no CUDA device is available") : problem) + advice);
+}
+
 backend_kind resolve_backend(backend_kind requested) {
   if (requested == backend_kind::cpu) return requested;
   const bool device = cuda_device_count() > 0;
   if (requested == backend_kind::automatic) return device ? backend_kind::cuda : backend_kind::cpu;
   if (!cuda_compiled())
     throw input_error("--backend cuda: this build has no CUDA backend (built without nvcc); use --backend cpu or auto");
-  if (!device) {
-    const std::string problem = cuda_device_problem();
-    throw input_error("--backend cuda: " + (problem.empty() ? std::string("no CUDA device is available") : problem) +
-                      "; use --backend cpu or auto");
-  }
+  require_cuda_device("--backend cuda", "; use --backend cpu or auto");
   return requested;
 }
 

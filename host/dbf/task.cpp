@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "warpspan/core/error.hpp"
+#include "warpspan/core/quote.hpp"
 #include "warpspan/core/file.hpp"
 
 namespace warpspan {
@@ -31,12 +32,8 @@ void check_value(std::uint64_t v, const std::string& what) {
                       std::to_string(task_value_limit));
 }
 
-/// The value as written (shortened), for messages.
-std::string shown(const json& v) {
-  std::string text = v.dump();
-  if (text.size() > 40) text = text.substr(0, 37) + "...";
-  return text;
-}
+/// The value as written (shortened; arrays and objects not written out), for messages.
+std::string shown(const json& v) { return json_excerpt(v, 37); }
 
 std::uint64_t read_positive(const json& obj, const char* key, const std::string& where) {
   if (!obj.is_object() || !obj.contains(key)) throw input_error(where + ": missing \"" + key + "\"");
@@ -86,7 +83,8 @@ class located_parser : public nlohmann::detail::json_sax_dom_parser<json> {
     }
     std::string what = ex.what();  // "[json.exception.parse_error.101] parse error at line 2, column 1: ..."
     const auto tag = what.find("] ");
-    throw input_error(where_ + ": malformed JSON (" + (tag == std::string::npos ? what : what.substr(tag + 2)) + ")");
+    throw input_error(where_ + ": malformed JSON (" + printable_text(tag == std::string::npos ? what : what.substr(tag + 2)) +
+                      ")");
   }
 
  private:
@@ -110,7 +108,7 @@ void check_keys(const json& obj, std::initializer_list<const char*> allowed, con
     if (std::any_of(allowed.begin(), allowed.end(), [&key](const char* a) { return key == a; })) continue;
     std::string expected;
     for (const char* a : allowed) expected += (expected.empty() ? "" : ", ") + std::string(a);
-    throw input_error(where + ": unknown key \"" + key + "\" (expected: " + expected + ")");
+    throw input_error(where + ": unknown key " + quote_text(key) + " (expected: " + expected + ")");
   }
 }
 
@@ -158,7 +156,7 @@ task parse_task(const json& jt, std::size_t index, const std::string& where) {
     v.wcet = read_positive(jv, "wcet", vnamed);
     v.deadline = read_positive(jv, "deadline", vnamed);
     if (!index_of.emplace(v.id, static_cast<std::uint32_t>(t.vertices.size())).second)
-      throw input_error(named + ": vertex id '" + v.id + "' appears twice");
+      throw input_error(named + ": vertex id " + quote_text(v.id) + " appears twice");
     t.vertices.push_back(std::move(v));
   }
   if (jt.contains("edges")) {
@@ -171,8 +169,8 @@ task parse_task(const json& jt, std::size_t index, const std::string& where) {
       check_keys(je, {"from", "to", "separation"}, enamed);
       const auto f = index_of.find(from);
       const auto g = index_of.find(to);
-      if (f == index_of.end()) throw input_error(enamed + ": no vertex '" + from + "'");
-      if (g == index_of.end()) throw input_error(enamed + ": no vertex '" + to + "'");
+      if (f == index_of.end()) throw input_error(enamed + ": no vertex " + quote_text(from));
+      if (g == index_of.end()) throw input_error(enamed + ": no vertex " + quote_text(to));
       t.edges.push_back({f->second, g->second, read_positive(je, "separation", enamed)});
     }
   }
@@ -376,7 +374,7 @@ std::uint64_t csv_number(const std::string& field, const std::string& column, co
   const auto [ptr, ec] = std::from_chars(field.data(), end, v);
   if (field.empty() || ec != std::errc() || ptr != end || (positive && v == 0) || v > task_value_limit)
     throw input_error(at + ": " + column + " must be " + (positive ? "a positive" : "a non-negative") +
-                      " integer no larger than " + std::to_string(task_value_limit) + ", got '" + field + "'");
+                      " integer no larger than " + std::to_string(task_value_limit) + ", got " + quote_text(field));
   return v;
 }
 

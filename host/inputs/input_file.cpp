@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "warpspan/core/error.hpp"
+#include "warpspan/core/quote.hpp"
 
 namespace warpspan::inputs {
 
@@ -33,7 +34,7 @@ std::vector<std::int32_t> parse_input(const std::string& text, const std::string
       std::int32_t v = 0;
       const auto [end, ec] = std::from_chars(word.data(), word.data() + word.size(), v);
       if (ec != std::errc() || end != word.data() + word.size())
-        throw input_error(where + ":" + std::to_string(number) + ": '" + word + "' is not a 32-bit integer");
+        throw input_error(where + ":" + std::to_string(number) + ": " + quote_text(word) + " is not a 32-bit integer");
       if (out.size() < ranges.size()) {
         const gene_range r = ranges[out.size()];
         if (v < r.lo || v > r.hi)

@@ -82,11 +82,7 @@ search_options make_search_options(const search_request& r) {
   if (o.fitness == fitness_kind::gpu) {
     if (!cuda_compiled())
       throw input_error("--fitness gpu: this build has no CUDA backend (built without nvcc); use --fitness model");
-    if (cuda_device_count() == 0) {
-      const std::string why = cuda_device_problem();
-      throw input_error("--fitness gpu: no usable CUDA device" + (why.empty() ? std::string() : " (" + why + ")") +
-                        "; use --fitness model");
-    }
+    require_cuda_device("--fitness gpu", "; use --fitness model");
   }
   return o;
 }

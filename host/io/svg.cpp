@@ -24,6 +24,13 @@ const char* unit_colour(unit u) {
 
 }  // namespace
 
+double nice_tick_step(double range, int ticks) {
+  const double mag = std::pow(10.0, std::floor(std::log10(std::max(range, 1e-12) / ticks)));
+  for (double k : {1.0, 2.0, 5.0})
+    if (k * mag * ticks >= range) return k * mag;
+  return 10 * mag;
+}
+
 std::string escape_xml(const std::string& s) {
   std::string out;
   for (char c : s) {
@@ -106,13 +113,7 @@ std::string envelope_svg(const std::vector<envelope_point>& envelope, std::uint6
      << height - bottom << "' stroke='black'/>\n<line x1='" << left << "' y1='" << top << "' x2='" << left
      << "' y2='" << height - bottom << "' stroke='black'/>\n";
   // Round ticks: 1, 2 or 5 times a power of ten, about five on each axis.
-  const auto nice_step = [](double range) {
-    const double mag = std::pow(10.0, std::floor(std::log10(std::max(range, 1e-12) / 5)));
-    for (double k : {1.0, 2.0, 5.0})
-      if (k * mag * 5 >= range) return k * mag;
-    return 10 * mag;
-  };
-  const double vs = std::max(1.0, nice_step(y1 - y0)), ts = nice_step(t_end);
+  const double vs = std::max(1.0, nice_tick_step(y1 - y0)), ts = nice_tick_step(t_end);
   for (double v = std::ceil(y0 / vs) * vs; v <= y1; v += vs)
     os << "<text x='" << left - 6 << "' y='" << Y(v) + 4 << "' text-anchor='end'>" << std::llround(v) << "</text>\n";
   for (double t = 0; t <= t_end * (1 + 1e-9); t += ts) {

@@ -2,6 +2,7 @@
 #include "warpspan/io/wcet_svg.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <sstream>
 
 #include "warpspan/io/svg.hpp"
@@ -19,7 +20,7 @@ std::string wcet_timeline_svg(const wcet::sm_run& r, const std::vector<wcet::wst
   for (std::size_t w = 0; w < r.waves.sets.size(); ++w)
     for (std::uint64_t i : r.waves.sets[w]) wave_of[i] = w;
   std::ostringstream os;
-  const double height = top + row_h * static_cast<double>(rows) + 40;
+  const double height = top + row_h * static_cast<double>(rows) + 50;
   os << "<svg xmlns='http://www.w3.org/2000/svg' width='" << left + width + 40 << "' height='" << height
      << "' font-family='sans-serif' font-size='10'>\n"
      << "<rect width='100%' height='100%' fill='white'/>\n"
@@ -36,19 +37,31 @@ std::string wcet_timeline_svg(const wcet::sm_run& r, const std::vector<wcet::wst
        << w.key.warp << "</text>\n"
        << "<line x1='" << x(w.time.front()) << "' y1='" << y << "' x2='" << x(w.time.back()) << "' y2='" << y
        << "' stroke='" << c << "' stroke-width='3'/>\n";
-    const bool labels = w.time.size() <= 16 && rows <= 32;  // names beside the ticks while they fit
+    // Names beside the ticks while the rows are tall enough; a name that would run into the one
+    // before it in the row is left out (every tick keeps its name in the tooltip).
+    const bool labels = rows <= 32;
+    double free_from = -1e300;
     for (std::size_t i = 0; i < w.time.size(); ++i) {
-      os << "<circle cx='" << x(w.time[i]) << "' cy='" << y << "' r='2.5' fill='black'><title>"
-         << escape_xml(ipoint_names[w.ipoints[i]]) << " at " << w.time[i] << "</title></circle>\n";
-      if (labels)
-        os << "<text x='" << x(w.time[i]) + 3 << "' y='" << y - 3 << "' font-size='8'>"
-           << escape_xml(ipoint_names[w.ipoints[i]]) << "</text>\n";
+      const std::string& name = ipoint_names[w.ipoints[i]];
+      os << "<circle cx='" << x(w.time[i]) << "' cy='" << y << "' r='2.5' fill='black'><title>" << escape_xml(name)
+         << " at " << w.time[i] << "</title></circle>\n";
+      const double lx = x(w.time[i]) + 3;
+      if (!labels || lx < free_from) continue;
+      os << "<text class='ipoint' x='" << lx << "' y='" << y - 3 << "' font-size='8'>" << escape_xml(name) << "</text>\n";
+      free_from = lx + wcet_svg_label_width(name);
     }
   }
+  // The time axis: round ticks (1, 2 or 5 times a power of ten) in cycles since the first record.
   const double axis = top + row_h * static_cast<double>(rows) + 10;
   os << "<line x1='" << left << "' y1='" << axis << "' x2='" << left + width << "' y2='" << axis
-     << "' stroke='black'/>\n<text x='" << left << "' y='" << axis + 14 << "'>" << r.first << "</text>\n<text x='"
-     << left + width << "' y='" << axis + 14 << "' text-anchor='end'>" << r.last << " (SM clock)</text>\n</svg>\n";
+     << "' stroke='black'/>\n";
+  const auto step = std::max<std::int64_t>(1, std::llround(nice_tick_step(span, 8)));
+  for (std::int64_t t = 0; t <= r.last - r.first; t += step)
+    os << "<line x1='" << x(r.first + t) << "' y1='" << axis << "' x2='" << x(r.first + t) << "' y2='" << axis + 4
+       << "' stroke='black'/><text class='tick' x='" << x(r.first + t) << "' y='" << axis + 14
+       << "' text-anchor='middle'>" << t << "</text>\n";
+  os << "<text x='" << left + width << "' y='" << axis + 28 << "' text-anchor='end'>cycles since " << r.first
+     << " on the SM clock (last record at " << r.last << ")</text>\n</svg>\n";
   return os.str();
 }
 

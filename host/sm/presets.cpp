@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "warpspan/core/error.hpp"
+#include "warpspan/core/quote.hpp"
 #include "warpspan/core/file.hpp"
 
 namespace warpspan {
@@ -42,7 +43,7 @@ std::string at_field(std::string_view where, std::string_view field) {
 int integer_field(const json& obj, std::string_view where, std::string_view path, const char* key, int minimum) {
   const json& v = obj.at(key);
   if (!v.is_number_integer())
-    throw input_error(at_field(where, path) + "must be a whole number, got " + v.dump());
+    throw input_error(at_field(where, path) + "must be a whole number, got " + json_excerpt(v));
   // Above 2^63 - 1 the parser keeps an unsigned number, which would wrap as a long long.
   if (v.is_number_unsigned() && v.get<std::uint64_t>() > 1'000'000)
     throw input_error(at_field(where, path) + "is implausibly large (" + v.dump() + ")");
@@ -62,7 +63,7 @@ std::string string_field(const json& obj, std::string_view where, const char* ke
 sigma_value parse_sigma(const json& v, std::string_view where, std::string_view path) {
   const auto bad = [&] {
     return input_error(at_field(where, path) + "must be a whole number >= 1 or 1/k (e.g. 4, \"1/2\", 0.25), got " +
-                       v.dump());
+                       json_excerpt(v));
   };
   if (v.is_number_unsigned()) {
     if (v.get<std::uint64_t>() < 1 || v.get<std::uint64_t>() > static_cast<std::uint64_t>(max_sigma)) throw bad();

@@ -17,6 +17,7 @@
 #include <unordered_map>
 
 #include "warpspan/core/error.hpp"
+#include "warpspan/core/quote.hpp"
 #include "warpspan/core/file.hpp"
 
 namespace warpspan {
@@ -228,7 +229,7 @@ class reader {
     } else if (c == '@' || is_ident_char(c)) {
       label_or_instruction();
     } else {
-      throw input_error(at(where_, line_) + "unexpected character '" + std::string(1, c) + "'");
+      throw input_error(at(where_, line_) + "unexpected character " + quote_text(std::string_view(&c, 1)));
     }
   }
 

@@ -93,7 +93,32 @@ wcet_report analyse_wcet(const wcet_program& program, const trace_set& traces, c
   }
   wcet_report r;
   const auto wsts = slice_traces(traces);
-  r.observed = observe(wsts, graph, traces, options.probe_cost);
+  r.probe_cost = options.probe_cost;
+  r.skipped_lines = traces.skipped;
+  r.observed = observe(wsts, graph, traces, r.probe_cost);
+  const auto record_at = [&](std::uint64_t i) {
+    const auto& rec = traces.records[i];
+    return traces.files[rec.file] + ":" + std::to_string(rec.line);
+  };
+  if (r.observed.shortest_transition >= 0 && r.probe_cost > r.observed.shortest_transition) {
+    const std::string shortest = std::to_string(r.observed.shortest_transition) + " cycles (" +
+                                 record_at(r.observed.shortest_record) + ")";
+    if (!options.probe_cost_from_trace)
+      throw input_error("--probe-cost " + std::to_string(r.probe_cost) +
+                        " is larger than the shortest observed transition, " + shortest +
+                        ": the estimates would fall below the observed times");
+    r.warnings.push_back("the binary trace's empty-probe cost, " + std::to_string(r.probe_cost) +
+                         " cycles, is larger than the shortest observed transition, " + shortest + "; " +
+                         std::to_string(r.observed.shortest_transition) + " cycles subtracted instead");
+    r.probe_cost = r.observed.shortest_transition;
+    r.observed = observe(wsts, graph, traces, r.probe_cost);
+  }
+  for (std::size_t l = 0; l < graph.loops.size(); ++l)
+    if (given[l] && *given[l] < r.observed.loop_bound[l])
+      throw input_error("--loop-bound " + graph.loops[l].header_name + "=" + std::to_string(*given[l]) +
+                        " is below the " + std::to_string(r.observed.loop_bound[l]) +
+                        " iterations per entry the traces show for loop " + graph.loops[l].header_name +
+                        ": the estimate would fall below an observed time");
   for (const auto& g : given) r.bound_measured.push_back(!g);
   r.problem = make_ipet_problem(graph, r.observed, given);
   r.tree = tree_wcet(r.problem, &r.tree_text);
@@ -117,10 +142,18 @@ wcet_report analyse_wcet(const wcet_program& program, const trace_set& traces, c
   } else if (method == wcet_method::tree) {
     r.z_warp = *r.tree;
   } else {
-    const auto v = enumerate_wcet(r.problem);
-    if (!v) throw input_error("--method enumerate: too many paths to enumerate; use --method ilp");
+    constexpr std::uint64_t budget = 20'000'000;
+    const auto v = enumerate_wcet(r.problem, budget);
+    if (!v)
+      throw input_error("--method enumerate: the paths within the loop bounds take more than " +
+                        std::to_string(budget) + " steps to enumerate; use --method ilp");
     r.z_warp = *v;
   }
+  // Every observed warp is a path within the bounds and caps, so Z_warp covers it; if not, the
+  // estimate is wrong and not printed.
+  if (r.z_warp < r.observed.longest_wst_net)
+    throw input_error("Z_warp " + std::to_string(r.z_warp) + " (" + r.method + ") is below the longest observed warp, " +
+                      std::to_string(r.observed.longest_wst_net) + " cycles after the probe cost: refused");
   r.concurrency = analyse_concurrency(wsts);
   const auto& c = r.concurrency;
   // Eq. (1) and (2), in 64 bits or refused.
@@ -130,6 +163,13 @@ wcet_report analyse_wcet(const wcet_program& program, const trace_set& traces, c
       __builtin_mul_overflow(phi_minus_1, c.delta, &stagger) || __builtin_add_overflow(r.z_warp, stagger, &wave) ||
       __builtin_mul_overflow(static_cast<std::int64_t>(c.waves), wave, &r.z_hybrid))
     throw input_error("the estimates do not fit 64 bits: are the trace's times in cycles?");
+  // The concurrency models are not safe bounds (002 Sec. V-B): say when one misses an observed time.
+  for (const auto& [name, z] : {std::pair<const char*, std::int64_t>{"Z_dynamic", r.z_dynamic}, {"Z_hybrid", r.z_hybrid}})
+    if (z < c.hwmt)
+      r.warnings.push_back(std::string(name) + " " + std::to_string(z) + " is below the observed high-water-mark time " +
+                           std::to_string(c.hwmt) +
+                           (r.probe_cost > 0 ? " (which includes the probes' cost): " : ": ") +
+                           "it underestimates the kernel on these traces");
   return r;
 }
 

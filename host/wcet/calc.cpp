@@ -340,38 +340,55 @@ std::optional<std::int64_t> enumerate_wcet(const ipet_problem& p, std::uint64_t 
   }
   std::vector<std::uint64_t> iterations(p.loops.size(), 0), used(p.edges.size(), 0);
   std::optional<std::int64_t> best;
-  std::uint64_t walked = 0;
-  bool exhausted = false;
-  // Depth-first over (vertex, counters); the recursion depth is the path length, which the loop
-  // bounds and caps keep finite (every IPG cycle iterates a loop or takes a capped edge).
-  std::function<void(std::uint32_t, std::int64_t)> walk = [&](std::uint32_t v, std::int64_t length) {
-    if (exhausted) return;
-    if (v == p.sink) {
-      best = best ? std::max(*best, length) : length;
-      return;
-    }
-    for (std::uint32_t e : out[v]) {
-      if (++walked > budget) {
-        exhausted = true;
-        return;
-      }
-      const auto& edge = p.edges[e];
-      if (edge.cap && used[e] >= *edge.cap) continue;
-      std::vector<std::uint64_t> saved;
-      for (std::uint32_t l : enters[e]) saved.push_back(iterations[l]), iterations[l] = 0;
-      bool ok = true;
-      for (std::uint32_t l : iterates[e]) ok = ++iterations[l] <= p.loops[l].bound && ok;
-      if (ok) {
-        ++used[e];
-        walk(edge.to, length + edge.weight);
-        --used[e];
-      }
-      for (std::uint32_t l : iterates[e]) --iterations[l];
-      for (std::size_t k = 0; k < enters[e].size(); ++k) iterations[enters[e][k]] = saved[k];
-    }
+  // Depth-first over (vertex, counters) with an explicit stack: a path is as long as the loop bounds
+  // let it be (a bound of 100000 makes a path of 200000 edges), far beyond what a call stack holds.
+  // Every pushed frame costs a walked edge, so the budget bounds the stack too.
+  struct frame {
+    std::uint32_t v;
+    std::uint32_t edge;       // the edge that led here (none for the source)
+    std::size_t next = 0;     // the next out-edge of v to try
+    std::int64_t length;
+    std::size_t saved;        // where the counters reset by `edge` start in `saved`
   };
-  walk(p.source, 0);
-  if (exhausted) return std::nullopt;
+  constexpr auto none = std::numeric_limits<std::uint32_t>::max();
+  std::vector<frame> stack{{p.source, none, 0, 0, 0}};
+  std::vector<std::uint64_t> saved;  // iteration counters of loops that a frame's edge enters
+  std::uint64_t walked = 0;
+  const auto leave = [&] {  // undoes the edge that led to the top frame and pops it
+    const frame& f = stack.back();
+    if (f.edge != none) {
+      --used[f.edge];
+      for (std::uint32_t l : iterates[f.edge]) --iterations[l];
+      for (std::size_t k = 0; k < enters[f.edge].size(); ++k) iterations[enters[f.edge][k]] = saved[f.saved + k];
+      saved.resize(f.saved);
+    }
+    stack.pop_back();
+  };
+  while (!stack.empty()) {
+    frame& f = stack.back();
+    if (f.v == p.sink) {
+      best = best ? std::max(*best, f.length) : f.length;
+      leave();
+      continue;
+    }
+    if (f.next == out[f.v].size()) {
+      leave();
+      continue;
+    }
+    const std::uint32_t e = out[f.v][f.next++];
+    if (++walked > budget) return std::nullopt;
+    const auto& edge = p.edges[e];
+    if (edge.cap && used[e] >= *edge.cap) continue;
+    const std::size_t mark = saved.size();
+    for (std::uint32_t l : enters[e]) saved.push_back(iterations[l]), iterations[l] = 0;
+    bool ok = true;
+    for (std::uint32_t l : iterates[e]) ok = ++iterations[l] <= p.loops[l].bound && ok;
+    ++used[e];
+    std::int64_t length = 0;
+    if (__builtin_add_overflow(f.length, edge.weight, &length)) throw input_error("the WCET estimate does not fit 64 bits");
+    stack.push_back({edge.to, e, 0, length, mark});
+    if (!ok) leave();  // over a bound: undo at once
+  }
   return best;
 }
 

@@ -10,6 +10,7 @@
 #include <unordered_map>
 
 #include "warpspan/core/error.hpp"
+#include "warpspan/core/quote.hpp"
 #include "warpspan/sm/ptx.hpp"
 
 namespace warpspan::wcet {
@@ -97,6 +98,10 @@ std::string str(const json& j, const std::string& where, const std::string& what
   if (!j.is_string()) throw input_error(where + ": " + what + " must be a string");
   const auto s = j.get<std::string>();
   if (s.empty()) throw input_error(where + ": " + what + " must not be empty");
+  // Names end up in messages, traces and drawings: no control characters (JSON's \u0000 escapes).
+  for (const char c : s)
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f)
+      throw input_error(where + ": " + what + " " + quote_text(s) + " holds a control character");
   return s;
 }
 
@@ -153,13 +158,19 @@ cfg parse_cfg_json(std::string_view text, const std::string& where) {
   try {
     j = json::parse(text);
   } catch (const json::parse_error& e) {
-    throw input_error(where + ": not valid JSON (" + std::string(e.what()) + ")");
+    throw input_error(where + ": not valid JSON (" + printable_text(e.what()) + ")");
   } catch (const json::exception& e) {  // a number beyond a double (1e400) stops the parser with out_of_range.406
-    throw input_error(where + ": a number in the file is out of range (" + std::string(e.what()) + ")");
+    throw input_error(where + ": a number in the file is out of range (" + printable_text(e.what()) + ")");
   }
   if (!j.is_object()) throw input_error(where + ": expected a JSON object with blocks, edges, entry, exit, ipoints");
   for (const char* key : {"blocks", "edges", "entry", "exit", "ipoints"})
     if (!j.contains(key)) throw input_error(where + ": missing \"" + key + "\"");
+  for (const auto& item : j.items()) {  // a misspelt or unsupported key is not silently ignored
+    const std::string& key = item.key();
+    if (key != "name" && key != "blocks" && key != "edges" && key != "entry" && key != "exit" && key != "ipoints")
+      throw input_error(where + ": unknown key " + quote_text(key) +
+                        " (a CFG has name, entry, exit, blocks, edges, ipoints; loop bounds are --loop-bound)");
+  }
   cfg g;
   g.name = j.contains("name") ? str(j["name"], where, "\"name\"") : std::string("kernel");
   if (!j["blocks"].is_array() || j["blocks"].empty()) throw input_error(where + ": \"blocks\" must be a non-empty array");
@@ -169,7 +180,7 @@ cfg parse_cfg_json(std::string_view text, const std::string& where) {
   for (const auto& b : j["blocks"]) {
     const std::string name = str(b, where, "a block name");
     if (!index.emplace(name, static_cast<block_id>(g.blocks.size())).second)
-      throw input_error(where + ": block '" + name + "' is listed twice");
+      throw input_error(where + ": block " + quote_text(name) + " is listed twice");
     g.blocks.push_back(name);
   }
   g.ipoint.assign(g.size(), {});
@@ -178,13 +189,17 @@ cfg parse_cfg_json(std::string_view text, const std::string& where) {
   const auto block = [&](const json& v, const std::string& what) {
     const std::string name = str(v, where, what);
     const auto it = index.find(name);
-    if (it == index.end()) throw input_error(where + ": " + what + " '" + name + "' is not a block");
+    if (it == index.end()) throw input_error(where + ": " + what + " " + quote_text(name) + " is not a block");
     return it->second;
   };
   if (!j["edges"].is_array()) throw input_error(where + ": \"edges\" must be an array of [from, to] pairs");
   for (const auto& e : j["edges"]) {
     if (!e.is_array() || e.size() != 2) throw input_error(where + ": an edge must be a [from, to] pair");
-    g.add_edge(block(e[0], "edge source"), block(e[1], "edge target"));
+    const block_id from = block(e[0], "edge source"), to = block(e[1], "edge target");
+    if (g.has_edge(from, to))
+      throw input_error(where + ": edge " + quote_text(g.blocks[from]) + " -> " + quote_text(g.blocks[to]) +
+                        " is listed twice");
+    g.add_edge(from, to);
   }
   g.entry = block(j["entry"], "\"entry\"");
   g.exit = block(j["exit"], "\"exit\"");

@@ -10,6 +10,7 @@
 #include <unordered_map>
 
 #include "warpspan/core/error.hpp"
+#include "warpspan/core/quote.hpp"
 
 namespace warpspan::wcet {
 
@@ -82,13 +83,13 @@ void read_text(const std::string& path, std::string_view content, const ipg& gra
     std::uint64_t* dst[] = {&r.run, &r.sm, &r.cta, &r.warp};
     for (int k = 0; k < 4; ++k)
       if (!parse_int(f[static_cast<std::size_t>(k)], *dst[k]))
-        throw input_error(at(path, line_no) + what[k] + " '" + std::string(f[static_cast<std::size_t>(k)]) +
-                          "' is not a non-negative integer");
+        throw input_error(at(path, line_no) + what[k] + " " + quote_text(f[static_cast<std::size_t>(k)]) +
+                          " is not a non-negative integer");
     const auto it = names.find(std::string(f[4]));
-    if (it == names.end()) throw input_error(at(path, line_no) + "unknown Ipoint '" + std::string(f[4]) + "'");
+    if (it == names.end()) throw input_error(at(path, line_no) + "unknown Ipoint " + quote_text(f[4]));
     r.ipoint = it->second;
     if (!parse_int(f[5], r.time) || r.time < 0 || r.time > max_time)
-      throw input_error(at(path, line_no) + "time '" + std::string(f[5]) + "' is not an integer in 0.." +
+      throw input_error(at(path, line_no) + "time " + quote_text(f[5]) + " is not an integer in 0.." +
                         std::to_string(max_time));
     push(set, r, path);
   }
@@ -124,7 +125,7 @@ void read_gpgpusim(const std::string& path, std::string_view content, const ipg&
       const std::string_view item = trim(line.substr(i, comma - i));
       const std::size_t eq = item.find('=');
       if (eq == std::string_view::npos)
-        throw input_error(at(path, line_no) + "expected 'KEY = VALUE' items, found '" + std::string(item) + "'");
+        throw input_error(at(path, line_no) + "expected 'KEY = VALUE' items, found " + quote_text(item));
       kv[std::string(trim(item.substr(0, eq)))] = trim(item.substr(eq + 1));
       i = comma + 1;
     }
@@ -144,8 +145,12 @@ void read_gpgpusim(const std::string& path, std::string_view content, const ipg&
     } else {
       std::uint64_t a = 0;
       const bool ok = pc.rfind("0x", 0) == 0 ? parse_int(std::string_view(pc), a, 16) : parse_int(std::string_view(pc), a);
-      const auto found = ok ? by_address.find(a) : by_address.end();
-      if (found == by_address.end()) throw input_error(at(path, line_no) + "PC " + pc + " is not an Ipoint");
+      if (!ok) throw input_error(at(path, line_no) + "PC " + quote_text(pc) + " is neither an Ipoint nor an address");
+      const auto found = by_address.find(a);
+      if (found == by_address.end()) {  // the simulator logs every instruction; only Ipoints count
+        ++set.skipped;
+        continue;
+      }
       r.ipoint = found->second;
     }
     // A hardware warp slot runs many warps: one that starts over at s after reaching t is a new warp.
@@ -173,7 +178,10 @@ void read_binary(const std::string& path, std::string_view data, const ipg& grap
     throw input_error(path + ": not a warpspan binary trace (no WSWCET01 header)");
   std::size_t pos = binary_magic.size();
   const auto cost = get<std::int64_t>(data, pos, path);
-  if (cost >= 0) set.probe_cost = std::max(set.probe_cost, cost);
+  if (cost < -1 || cost > max_header_probe_cost)
+    throw input_error(path + ": malformed binary trace header: empty-probe cost " + std::to_string(cost) +
+                      " is not in 0.." + std::to_string(max_header_probe_cost) + " cycles (or -1: not measured)");
+  set.probe_cost = std::max(set.probe_cost, cost);
   const auto count = get<std::uint32_t>(data, pos, path);
   if (count > data.size()) throw input_error(path + ": binary trace names more Ipoints than it has bytes");
   const auto names = name_index(graph);
@@ -200,7 +208,7 @@ void read_binary(const std::string& path, std::string_view data, const ipg& grap
     (void)get<std::uint32_t>(data, pos, path);
     r.time = get<std::int64_t>(data, pos, path);
     if (ip >= count) throw input_error(at(path, r.line) + "Ipoint index " + std::to_string(ip) + " out of range");
-    if (map[ip] < 0) throw input_error(at(path, r.line) + "unknown Ipoint '" + file_names[ip] + "'");
+    if (map[ip] < 0) throw input_error(at(path, r.line) + "unknown Ipoint " + quote_text(file_names[ip]));
     if (r.time < 0 || r.time > max_time) throw input_error(at(path, r.line) + "time out of 0.." + std::to_string(max_time));
     r.ipoint = static_cast<ipoint_id>(map[ip]);
     push(set, r, path);
@@ -312,6 +320,7 @@ trace_observations observe(const std::vector<wst>& wsts, const ipg& graph, const
                         "', not at the entry's '" + graph.names[graph.source] + "'");
     std::fill(count.begin(), count.end(), 0);
     std::fill(iterations.begin(), iterations.end(), 0);
+    std::int64_t length = 0;
     for (std::size_t k = 1; k < w.ipoints.size(); ++k) {
       const int e = graph.edge_index(w.ipoints[k - 1], w.ipoints[k]);
       if (e < 0)
@@ -320,7 +329,11 @@ trace_observations observe(const std::vector<wst>& wsts, const ipg& graph, const
       const auto& edge = graph.edges[static_cast<std::size_t>(e)];
       auto& o = obs.edges[static_cast<std::size_t>(e)];
       o.seen = true;
-      o.wcet = std::max(o.wcet, std::max<std::int64_t>(0, w.time[k] - w.time[k - 1] - probe_cost));
+      const std::int64_t gap = w.time[k] - w.time[k - 1], net = std::max<std::int64_t>(0, gap - probe_cost);
+      if (obs.shortest_transition < 0 || gap < obs.shortest_transition)
+        obs.shortest_transition = gap, obs.shortest_record = w.index[k];
+      o.wcet = std::max(o.wcet, net);
+      length += net;
       ++o.total;
       o.max_count = std::max(o.max_count, ++count[static_cast<std::size_t>(e)]);
       for (std::uint32_t l : edge.enters) {
@@ -333,6 +346,7 @@ trace_observations observe(const std::vector<wst>& wsts, const ipg& graph, const
       throw input_error(where(w, w.ipoints.size() - 1) + who(w) + " ends at Ipoint '" + graph.names[w.ipoints.back()] +
                         "', not at the exit's '" + graph.names[graph.sink] + "' (a trace cut short?)");
     obs.longest_wst = std::max(obs.longest_wst, w.time.back() - w.time.front());
+    obs.longest_wst_net = std::max(obs.longest_wst_net, length);
   }
   obs.runs = runs.size();
   obs.warps = wsts.size();

@@ -12,7 +12,7 @@ FIG4 = (data("wcet", "fig4.cfg.json"), data("wcet", "fig4.trace"))
 FIG1 = (data("wcet", "fig1.cfg.json"), data("wcet", "fig1.trace"))
 WCET_KEYS = ["kernel", "z_warp", "z_dynamic", "z_hybrid", "hwmt", "jitter", "waves", "warps_per_wave", "delta",
              "longest_wst", "overestimation_percent", "method", "tree", "runs", "warps", "ipoints", "edges",
-             "divergent_edges", "loops"]
+             "divergent_edges", "loops", "probe_cost", "skipped_lines", "warnings"]
 
 
 def test_wcet_fig4_matches_cli():

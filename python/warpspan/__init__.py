@@ -17,6 +17,7 @@ import json
 import numbers
 import os
 import sys
+import warnings
 
 try:
     from . import _build_info
@@ -457,8 +458,11 @@ def wcet(cfg=None, trace=None, *, trace_text=None, ptx=None, entry="", trace_for
         probe_cost = str(int(probe_cost))
     elif not isinstance(probe_cost, str):
         raise a.type_error("probe_cost", "an integer (cycles) or 'auto'", probe_cost)
-    return WcetResult(_core.wcet(cfg, ptx, a.str("entry", entry), sources, a.str("trace_format", trace_format),
-                                 a.str("method", method), _loop_bounds(a, loop_bounds), probe_cost))
+    result = WcetResult(_core.wcet(cfg, ptx, a.str("entry", entry), sources, a.str("trace_format", trace_format),
+                                   a.str("method", method), _loop_bounds(a, loop_bounds), probe_cost))
+    for message in getattr(result, "warnings", None) or []:  # what the CLI prints on stderr
+        warnings.warn(message, stacklevel=2)
+    return result
 
 
 # ---------------------------------------------------------------------------------- inputs

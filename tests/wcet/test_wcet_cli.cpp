@@ -17,21 +17,12 @@ using warpspan::test::count_lines;
 using warpspan::test::run_warpspan;
 using warpspan::test::scratch;
 
-const std::string data = std::string(WARPSPAN_SOURCE_DIR) + "/data/wcet/";
-
-std::string write(const std::string& suffix, const std::string& text) {
-  const std::string path = scratch(suffix);
-  std::ofstream(path, std::ios::binary) << text;
-  return path;
-}
+using test::data;
+using test::write;
 
 /// Runs the command and checks it failed as a user error: exit 2, one line naming `where`.
 void expect_input_error(const std::string& args, const std::string& where, const std::string& what) {
-  const auto r = run_warpspan(args);
-  EXPECT_EQ(r.code, 2) << args << "\n" << r.err;
-  EXPECT_EQ(count_lines(r.err), 1) << r.err;
-  EXPECT_NE(r.err.find(where), std::string::npos) << "expected '" << where << "' in: " << r.err;
-  EXPECT_NE(r.err.find(what), std::string::npos) << "expected '" << what << "' in: " << r.err;
+  test::expect_refused(args, {where, what});
 }
 
 TEST(WcetCli, Fig4JsonHasEveryEstimate) {

@@ -1,9 +1,12 @@
 // Helpers for the wcet tests: CFGs from short text, traces from records.
 #pragma once
 
+#include <fstream>
+#include <initializer_list>
 #include <string>
 #include <vector>
 
+#include "cli/cli_util.hpp"
 #include "warpspan/wcet/analysis.hpp"
 
 namespace warpspan::wcet::test {
@@ -14,6 +17,24 @@ inline const char* fig1_cfg = R"({"name": "fig1", "entry": "b1", "exit": "b5",
   "blocks": ["b1", "b2", "b3", "b4", "b5"],
   "edges": [["b1", "b2"], ["b2", "b3"], ["b3", "b2"], ["b2", "b5"], ["b1", "b4"], ["b4", "b5"]],
   "ipoints": {"b1": "i1", "b2": "i2", "b4": "i3", "b5": "i4"}})";
+
+/// The shipped examples (data/wcet/).
+inline const std::string data = std::string(WARPSPAN_SOURCE_DIR) + "/data/wcet/";
+
+/// Writes `text` to a scratch file of this test ending in `suffix`; its path.
+inline std::string write(const std::string& suffix, const std::string& text) {
+  const std::string path = warpspan::test::scratch(suffix);
+  std::ofstream(path, std::ios::binary) << text;
+  return path;
+}
+
+/// Runs `warpspan ARGS` and checks it failed as a user error: exit 2, one line holding each of `what`.
+inline void expect_refused(const std::string& args, std::initializer_list<std::string> what) {
+  const auto r = warpspan::test::run_warpspan(args);
+  EXPECT_EQ(r.code, 2) << args << "\n" << r.err;
+  EXPECT_EQ(warpspan::test::count_lines(r.err), 1) << r.err;
+  for (const auto& w : what) EXPECT_NE(r.err.find(w), std::string::npos) << "expected '" << w << "' in: " << r.err;
+}
 
 inline wcet_program program_of(const std::string& json) { return prepare_program(parse_cfg_json(json, "test.json"), "test.json"); }
 

@@ -31,6 +31,12 @@ bool cuda_emulated();
 /// "cuda", or "cuda-emulated" in the emulation build: the name results carry.
 std::string cuda_backend_name();
 
+/// Throws unless a CUDA device answers: not_compiled without the CUDA backend, input_error
+/// "WHO: no CUDA device is available" (or what is wrong with the driver, e.g. one too old for this
+/// runtime) otherwise, `advice` appended. Every path that needs a device, and every CUDA call that
+/// fails for want of one, says it this way (exit code 2 on the command line).
+void require_cuda_device(const std::string& who, const std::string& advice = "");
+
 /// auto -> cuda when a device is present, else cpu; cuda without a device is an input_error that
 /// says why; cpu stays cpu.
 backend_kind resolve_backend(backend_kind requested);

@@ -19,6 +19,9 @@ std::string schedule_svg(const problem& prob, const built_schedule& s, const std
 std::string envelope_svg(const std::vector<envelope_point>& envelope, std::uint64_t upper_bound,
                          const std::string& title,
                          std::optional<std::pair<std::uint64_t, std::uint64_t>> proven = std::nullopt);
+/// A round tick spacing (1, 2 or 5 times a power of ten) giving at most about `ticks` ticks over
+/// `range`.
+double nice_tick_step(double range, int ticks = 5);
 /// Text with <, > and & escaped for SVG/XML.
 std::string escape_xml(const std::string& s);
 /// Writes text to DIR/NAME, creating DIR; input_error when that fails.

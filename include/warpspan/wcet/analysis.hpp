@@ -38,9 +38,15 @@ struct wcet_options {
   wcet_method method = wcet_method::automatic;
   std::map<std::string, std::uint64_t> loop_bounds;  ///< by CFG header block: replaces the measured bound
   std::int64_t probe_cost = 0;                       ///< subtracted from every observed transition
+  /// The cost is what the binary trace reports (`--probe-cost auto`): above the shortest observed
+  /// transition it is cut to that transition (with a warning) instead of refused.
+  bool probe_cost_from_trace = false;
 };
 
 struct wcet_report {
+  std::int64_t probe_cost = 0;        ///< subtracted from every transition
+  std::vector<std::string> warnings;  ///< what the caller must show beside the estimates
+  std::uint64_t skipped_lines = 0;    ///< trace_set::skipped: simulator lines at PCs without an Ipoint
   trace_observations observed;
   std::vector<bool> bound_measured;   ///< per IPG loop
   ipet_problem problem;
@@ -65,7 +71,11 @@ std::pair<std::string, std::uint64_t> parse_loop_bound(const std::string& text);
 std::int64_t parse_probe_cost(const std::string& text, const trace_set& traces);
 
 /// Parses the traces' WSTs with the program's IPG and computes every estimate. A tree-based value
-/// that disagrees with the ILP is a logic_error (a bug, not an input problem).
+/// that disagrees with the ILP is a logic_error (a bug, not an input problem). No estimate falls below
+/// a time the traces show without a word: a given loop bound below the iterations observed, a probe
+/// cost above the shortest observed transition (unless it comes from the trace, see wcet_options) and
+/// a Z_warp below the longest observed warp are input_errors; Z_dynamic or Z_hybrid below the HWMT
+/// (the concurrency models are not safe bounds) is a warning.
 wcet_report analyse_wcet(const wcet_program& program, const trace_set& traces, const wcet_options& options);
 
 }  // namespace warpspan::wcet

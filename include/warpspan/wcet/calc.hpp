@@ -65,7 +65,8 @@ std::int64_t solve_ipet_lp_text(const std::string& text);
 std::optional<std::int64_t> tree_wcet(const ipet_problem& p, std::string* explain = nullptr);
 
 /// The longest s -> t path that respects every loop bound per entry and every cap, by depth-first
-/// enumeration; nullopt when more than `budget` edges would be walked.
+/// enumeration with an explicit stack (a path may be millions of edges long); nullopt when more than
+/// `budget` edges would be walked, which also bounds the stack.
 std::optional<std::int64_t> enumerate_wcet(const ipet_problem& p, std::uint64_t budget = 20'000'000);
 
 }  // namespace warpspan::wcet

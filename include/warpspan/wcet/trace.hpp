@@ -24,6 +24,7 @@ struct trace_set {
   std::vector<std::string> files;
   std::vector<trace_record> records;
   std::int64_t probe_cost = -1;  ///< the empty probe's cost a binary trace reports, -1 when none
+  std::uint64_t skipped = 0;     ///< GPGPU-sim lines whose PC is not an Ipoint (simulators log every instruction)
 };
 
 enum class trace_format { automatic, text, gpgpusim, binary };
@@ -37,6 +38,10 @@ trace_format parse_trace_format(std::string_view word);
 /// input_error "path:line: what".
 void read_trace(const std::string& path, std::string_view content, trace_format format, const ipg& graph,
                 trace_set& set);
+
+/// The largest empty-probe cost a binary trace header may give (-1 there: not measured); beyond it
+/// the header is malformed.
+inline constexpr std::int64_t max_header_probe_cost = std::int64_t{1} << 32;
 
 /// The binary trace: "WSWCET01", i64 probe cost, u32 name count, names (u32 length + bytes),
 /// u64 record count, then records of u32 run, sm, cta, warp, ipoint (an index into the names), u32 0,
@@ -77,12 +82,15 @@ struct trace_observations {
   std::vector<std::uint64_t> loop_bound;    ///< per IPG loop: most iterations per entry seen
   std::vector<std::uint64_t> loop_entries;  ///< per IPG loop: entries seen in all
   std::int64_t longest_wst = 0;             ///< largest t - s time of one WST
+  std::int64_t longest_wst_net = 0;         ///< the same with the probe cost taken off every transition
+  std::int64_t shortest_transition = -1;    ///< smallest time between two records of one WST, -1 when none
+  std::uint64_t shortest_record = 0;        ///< the trace_set record that ends it
   std::uint64_t runs = 0, warps = 0;
 };
 
 /// Parses every WST with the IPG: it must start at s, end at t and take IPG edges only; otherwise
 /// an input_error names the record that cannot be parsed. `probe_cost` is subtracted from every
-/// transition (not below 0). Loop iterations are counted per entry: an edge entering a loop starts
+/// transition (not below 0; analyse_wcet refuses a cost above the shortest transition). Loop iterations are counted per entry: an edge entering a loop starts
 /// a new count, an edge iterating it adds one.
 trace_observations observe(const std::vector<wst>& wsts, const ipg& graph, const trace_set& set,
                            std::int64_t probe_cost);
