@@ -166,6 +166,12 @@ std::size_t live_streams();
 std::size_t allocation_count();
 /// Makes the emulated device this small (bytes; 0: back to 80 GiB), to test out-of-memory paths.
 void set_memory_limit(std::size_t bytes);
+/// Events created and not yet destroyed.
+std::size_t live_events();
+/// Makes the runtime call named `call` (e.g. "cudaEventCreate") fail with `error` once, after it has
+/// succeeded `after` more times; WARPSPAN_EMU_FAIL=call:error[:after] does the same from the
+/// environment (e.g. cudaGetDeviceCount:35 for a driver too old for the runtime).
+void fail_call(const std::string& call, cudaError_t error, int after = 0);
 /// The order in which the threads of a block run within each barrier interval: "ascending",
 /// "descending" or "random:SEED" (a new permutation per interval and block). False, and nothing
 /// changes, for anything else. The environment's WARPSPAN_EMU_ORDER sets it at the first launch.

@@ -45,6 +45,36 @@ cudaError_t record(cudaError_t e) {
   return e;
 }
 
+// ---- Injected failures (fail_call, WARPSPAN_EMU_FAIL).
+struct injection {
+  std::string call;
+  cudaError_t error;
+  int after;
+};
+std::mutex injection_mutex;
+std::vector<injection> injections;
+std::atomic<bool> any_injection{false};
+void read_environment();
+
+/// The error `call` must fail with now, or cudaSuccess.
+cudaError_t injected(const char* call) {
+  read_environment();
+  if (!any_injection.load(std::memory_order_relaxed)) return cudaSuccess;
+  std::lock_guard<std::mutex> lock(injection_mutex);
+  for (auto it = injections.begin(); it != injections.end(); ++it) {
+    if (it->call != call) continue;
+    if (it->after-- > 0) return cudaSuccess;
+    const cudaError_t e = it->error;
+    injections.erase(it);
+    any_injection = !injections.empty();
+    return e;
+  }
+  return cudaSuccess;
+}
+#define WARPSPAN_EMU_INJECT()                                          \
+  if (const cudaError_t injected_ = injected(__func__); injected_ != cudaSuccess) \
+  return record(injected_)
+
 // ---- Device memory: host memory, every allocation tracked by its range.
 std::mutex memory_mutex;
 std::map<std::uintptr_t, std::size_t>& allocations() {
@@ -599,6 +629,19 @@ void read_environment() {
     }
     if (const char* check = std::getenv("WARPSPAN_EMU_RACECHECK"); check && std::strcmp(check, "0") == 0)
       check_now = false;
+    if (const char* fail = std::getenv("WARPSPAN_EMU_FAIL"); fail && *fail) {
+      const std::string f = fail;
+      const std::size_t colon = f.find(':'), second = f.find(':', colon + 1);
+      if (colon == std::string::npos) {
+        std::fprintf(stderr, "warpspan emulation: WARPSPAN_EMU_FAIL must be call:error[:after], not %s\n", fail);
+        std::exit(2);
+      }
+      const int error = std::atoi(f.c_str() + colon + 1);
+      const int after = second == std::string::npos ? 0 : std::atoi(f.c_str() + second + 1);
+      std::lock_guard<std::mutex> lock(injection_mutex);
+      injections.push_back({f.substr(0, colon), static_cast<cudaError_t>(error), after});
+      any_injection = true;
+    }
   });
 }
 
@@ -697,6 +740,18 @@ std::size_t allocation_count() {
   return allocation_calls;
 }
 
+std::size_t live_events() {
+  std::lock_guard<std::mutex> lock(handle_mutex);
+  return events.size();
+}
+
+void fail_call(const std::string& call, cudaError_t error, int after) {
+  read_environment();
+  std::lock_guard<std::mutex> lock(injection_mutex);
+  injections.push_back({call, error, after});
+  any_injection = true;
+}
+
 std::size_t live_streams() {
   std::lock_guard<std::mutex> lock(handle_mutex);
   return streams.size();
@@ -756,6 +811,7 @@ cudaError_t occupancy_max_potential_block_size(int* min_grid, int* block, const 
 using namespace warpspan::emu;
 
 cudaError_t cudaGetDeviceCount(int* count) {
+  WARPSPAN_EMU_INJECT();
   if (!count) return record(cudaErrorInvalidValue);
   *count = 1;
   return cudaSuccess;
@@ -861,6 +917,7 @@ const char* cudaGetErrorString(cudaError_t error) {
 }
 
 cudaError_t cudaMalloc(void** ptr, std::size_t bytes) {
+  WARPSPAN_EMU_INJECT();
   if (!ptr) return record(cudaErrorInvalidValue);
   *ptr = nullptr;
   std::lock_guard<std::mutex> lock(memory_mutex);
@@ -897,6 +954,7 @@ cudaError_t cudaFreeAsync(void* ptr, cudaStream_t stream) {
 }
 
 cudaError_t cudaMemcpy(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind) {
+  WARPSPAN_EMU_INJECT();
   if (bytes == 0) return cudaSuccess;
   if (!dst || !src) return record(cudaErrorInvalidValue);
   const bool dst_device = kind == cudaMemcpyHostToDevice || kind == cudaMemcpyDeviceToDevice || kind == cudaMemcpyDefault;
@@ -934,6 +992,7 @@ cudaError_t cudaMemGetInfo(std::size_t* free_bytes, std::size_t* total_bytes) {
 
 cudaError_t cudaStreamCreate(cudaStream_t* stream) { return cudaStreamCreateWithFlags(stream, cudaStreamDefault); }
 cudaError_t cudaStreamCreateWithFlags(cudaStream_t* stream, unsigned flags) {
+  WARPSPAN_EMU_INJECT();
   if (!stream) return record(cudaErrorInvalidValue);
   std::lock_guard<std::mutex> lock(handle_mutex);
   streams.push_back(std::make_unique<CUstream_st>());
@@ -953,6 +1012,7 @@ cudaError_t cudaStreamSynchronize(cudaStream_t stream) {
 }
 
 cudaError_t cudaEventCreate(cudaEvent_t* event) {
+  WARPSPAN_EMU_INJECT();
   if (!event) return record(cudaErrorInvalidValue);
   std::lock_guard<std::mutex> lock(handle_mutex);
   events.push_back(std::make_unique<CUevent_st>());
@@ -967,6 +1027,7 @@ cudaError_t cudaEventDestroy(cudaEvent_t event) {
   return cudaSuccess;
 }
 cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream) {
+  WARPSPAN_EMU_INJECT();
   if (!event_ok(event) || !stream_ok(stream)) return record(cudaErrorInvalidResourceHandle);
   event->recorded = true;
   event->when = std::chrono::steady_clock::now();
