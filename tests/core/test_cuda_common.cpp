@@ -113,11 +113,11 @@ TEST(DriverErrorGpu, ADriverTooOldIsNamedOnceAndTheCpuRuns) {
   const std::string file = test::source_path("data/tasks/sporadic.csv");
 
   const auto injected = test::run_warpspan_under("env WARPSPAN_EMU_FAIL=cudaGetDeviceCount:35", "dbf " + file);
-  const auto cpu = test::run_warpspan("dbf " + file + " --backend cpu");
   const auto forced = test::run_warpspan_under("env WARPSPAN_EMU_FAIL=cudaGetDeviceCount:35", "dbf " + file + " --backend cuda");
 
   EXPECT_EQ(injected.code, 0) << injected.err;
-  EXPECT_EQ(injected.out, cpu.out);
+  EXPECT_NE(injected.out.find("verdict          schedulable by EDF"), std::string::npos) << injected.out;
+  EXPECT_NE(injected.out.find(" on cpu-parallel,"), std::string::npos) << injected.out;  // the CPU ran
   const std::string said = "the CUDA device is unusable: cudaErrorInsufficientDriver";
   EXPECT_NE(injected.err.find(said), std::string::npos) << injected.err;
   EXPECT_EQ(injected.err.find(said), injected.err.rfind(said)) << injected.err;  // once

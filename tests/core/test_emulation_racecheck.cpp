@@ -73,7 +73,11 @@ TEST_F(EmulationGpu, MissingBarrierIsReportedInEveryOrder) {
     EXPECT_NE(found.find("cudaErrorLaunchFailure"), std::string::npos) << order << ": " << found;
     EXPECT_NE(found.find("kernel neighbour_sum<false>, block (0,0,0)"), std::string::npos) << order << ": " << found;
     EXPECT_NE(found.find("shared memory at offset"), std::string::npos) << order << ": " << found;
-    EXPECT_NE(found.find("same barrier interval"), std::string::npos) << order << ": " << found;
+    // A thread that reads its neighbour's word before the neighbour wrote it reads shared memory
+    // nothing has written yet; one that reads it after, in the same interval, races.
+    EXPECT_TRUE(found.find("same barrier interval") != std::string::npos ||
+                found.find("no thread of the block has written") != std::string::npos)
+        << order << ": " << found;
   }
 }
 
