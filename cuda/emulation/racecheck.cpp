@@ -6,7 +6,8 @@
 // shared memory or in a device allocation updates a shadow record per byte: which thread last wrote
 // it, in which barrier interval (the thread's count of barriers), whether atomically, and which
 // threads read it in that interval. Two threads touching a byte in the same interval, at least one
-// writing and not both atomically, is a race; a read of shared memory no thread of the block wrote
+// writing and not both atomically, is a race (two plain writes only if their values differ: see
+// same_value_check); a read of shared memory no thread of the block wrote
 // in the launch is reported too. Shared memory has a flat shadow (the launch's size times 20
 // bytes); device memory a hash table per block that forgets everything at each barrier (only the
 // current interval matters for device memory). Blocks are not checked against each other (as
@@ -42,7 +43,21 @@ struct device_slot {
   cell c;
 };
 
+/// Two plain writes of one byte in one interval: a race unless the second wrote what the first did
+/// (Rodinia's BFS sets a node's cost and a "changed" flag from several threads, all to one value).
+/// The byte holds the first writer's value when the second writes; the interval's end compares.
+struct same_value_check {
+  const unsigned char* byte;
+  unsigned char first;
+  bool shared;
+  std::uintptr_t offset;
+  std::uint16_t writer, other;
+  std::uint32_t phase;
+};
+
 struct block_shadow {
+  std::vector<same_value_check> pending;
+  std::uint32_t pending_phase = 0;
   std::uintptr_t shared = 0;
   std::size_t shared_bytes = 0;
   std::vector<cell> shared_cells;
@@ -124,15 +139,26 @@ void found(bool shared, std::uintptr_t offset, std::uint16_t thread, const char*
          std::to_string(phase - 1) + " barriers): a missing __syncthreads() or a race");
 }
 
+/// At the end of an interval: the bytes two threads wrote must hold what the first wrote.
+void check_same_values(block_shadow& s) {
+  for (const same_value_check& w : s.pending)
+    if (*w.byte != w.first)
+      found(w.shared, w.offset, w.writer, "writes", w.other, "writes another value", w.phase);
+  s.pending.clear();
+}
+
 /// One byte's check and update.
-void touch(cell& c, bool shared, std::uintptr_t offset, std::uint16_t t, std::uint32_t phase, kind k) {
+void touch(cell& c, bool shared, std::uintptr_t offset, std::uint16_t t, std::uint32_t phase, kind k,
+           const unsigned char* byte) {
   const bool writes = k != kind::read, atomic = k == kind::atomic;
   if (shared && c.write_phase == 0 && k != kind::write && !launch.found.load(std::memory_order_relaxed))
     report_here("thread " + thread_name(t, current().block_dim) + " reads " + where_of(true, offset) +
            ", which no thread of the block has written in this launch (uninitialised shared memory)");
   if (c.write_phase == phase) {
     const std::uint16_t other = c.writer != t ? c.writer : c.writer2 != t ? c.writer2 : nobody;
-    if (other != nobody && !(atomic && c.atomic))
+    if (other != nobody && k == kind::write && !c.atomic) {
+      tls_shadow->pending.push_back(same_value_check{byte, *byte, shared, offset, t, other, phase});
+    } else if (other != nobody && !(atomic && c.atomic))
       found(shared, offset, t, atomic ? "atomically updates" : writes ? "writes" : "reads", other,
             c.atomic ? "atomically updates" : "writes", phase);
   }
@@ -166,14 +192,20 @@ void access(const void* p, std::size_t bytes, kind k) {
   const auto a = reinterpret_cast<std::uintptr_t>(p);
   const auto t = static_cast<std::uint16_t>(me.linear);
   const std::uint32_t phase = me.phase + 1;
+  if (phase != s.pending_phase) {
+    if (!s.pending.empty()) check_same_values(s);
+    s.pending_phase = phase;
+  }
   if (a - s.shared < s.shared_bytes) {
     const std::size_t end = std::min(s.shared_bytes, a - s.shared + bytes);
-    for (std::size_t off = a - s.shared; off < end; ++off) touch(s.shared_cells[off], true, off, t, phase, k);
+    for (std::size_t off = a - s.shared; off < end; ++off) touch(s.shared_cells[off], true, off, t, phase, k,
+                                                                     reinterpret_cast<const unsigned char*>(s.shared + off));
     return;
   }
   std::uintptr_t offset = 0;
   if (!device_offset(a, offset)) return;
-  for (std::size_t i = 0; i < bytes; ++i) touch(device_cell(s, a + i, phase), false, offset + i, t, phase, k);
+  for (std::size_t i = 0; i < bytes; ++i) 
+    touch(device_cell(s, a + i, phase), false, offset + i, t, phase, k, reinterpret_cast<const unsigned char*>(a + i));
 }
 
 }  // namespace
@@ -203,10 +235,15 @@ void begin_block(const unsigned char* shared, std::size_t bytes) {
   s.phase = 0;
   ++s.generation;
   s.used = 0;
+  s.pending.clear();
+  s.pending_phase = 0;
   tls_shadow = &s;
 }
 
-void end_block() { tls_shadow = nullptr; }
+void end_block() {
+  if (tls_shadow != nullptr) check_same_values(*tls_shadow);
+  tls_shadow = nullptr;
+}
 
 std::string thread_name(unsigned linear, dim3 b) {
   return "(" + std::to_string(linear % b.x) + "," + std::to_string(linear / b.x % b.y) + "," +

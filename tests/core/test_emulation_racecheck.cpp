@@ -211,6 +211,21 @@ TEST_F(EmulationGpu, DeviceMemoryRaceWithinABlockIsReported) {
   }
 }
 
+/// Every thread sets the same flag to 1 (as Rodinia's BFS does): writes of one value do not race.
+__global__ void set_flag(unsigned* flag) { *flag = 1u; }
+
+TEST_F(EmulationGpu, WritesOfTheSameValueDoNotRace) {
+  for (const auto& order : orders) {
+    ASSERT_TRUE(emu::set_thread_order(order));
+    device_buffer<unsigned> flag(std::vector<unsigned>{0}, nullptr);
+
+    WARPSPAN_LAUNCH(set_flag, 2, 64, 0, nullptr)(flag.data());
+
+    EXPECT_EQ(cudaGetLastError(), cudaSuccess) << order << ": " << emu::last_race_report();
+    EXPECT_EQ(flag.to_host(), std::vector<unsigned>{1u});
+  }
+}
+
 /// Writes the order in which the block's threads ran each interval.
 __global__ void record_order(unsigned* seen, unsigned* counter) {
   seen[atomicAdd(counter, 1u)] = threadIdx.x;
