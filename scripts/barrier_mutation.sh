@@ -34,7 +34,7 @@ else
 fi
 
 backup=""
-restore() { if [ -n "$backup" ]; then mv -f "$backup" "${backup%.mutation-orig}"; backup=""; fi; }
+restore() { if [ -n "$backup" ]; then mv -f "$backup" "${backup%.mutation-orig}"; touch "${backup%.mutation-orig}"; backup=""; fi; }  # touch: ninja must rebuild the restored file
 trap restore EXIT INT TERM
 
 [ -f "$out" ] || printf 'commit\tbarrier\tcode\tverdict\thow\n' > "$out"
@@ -53,7 +53,7 @@ for site in "${sites[@]}"; do
       if ! WARPSPAN_REQUIRE_GPU=1 WARPSPAN_EMU_ORDER=$order "$build/tests/warpspan_tests" \
            --gtest_filter="$(filter_for "$file")" >"$log" 2>&1; then
         verdict=caught
-        first=$(grep -m1 -o 'warpspan emulation: race check: [^(]*([^)]*)[^,]*' "$log" || true)
+        first=$(grep -m1 'warpspan emulation: race check' "$log" | cut -c21-260 || true)
         [ -n "$first" ] || first="wrong result: $(grep -m1 '^\[  FAILED  \]' "$log" || echo 'test failed')"
         how="$order: $first"
         break
