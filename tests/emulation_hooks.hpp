@@ -10,5 +10,6 @@ namespace warpspan::emu {
 std::size_t live_streams();
 std::size_t allocation_count();
 void set_memory_limit(std::size_t bytes);
+std::size_t live_events();
 }  // namespace warpspan::emu
 #endif

@@ -9,7 +9,7 @@
 #if defined(WARPSPAN_CUDA_EMULATED)
 /// WARPSPAN_LAUNCH(kernel, grid, block, smem, stream)(args...) = kernel<<<grid, block, smem, stream>>>(args...)
 #define WARPSPAN_LAUNCH(kernel, grid, block, smem, stream) \
-  ::warpspan::emu::make_launcher(kernel, (grid), (block), (smem), (stream))
+  ::warpspan::emu::make_launcher(kernel, (grid), (block), (smem), (stream), #kernel)
 /// The block's dynamic shared memory as `T name[]`, 16-byte aligned.
 #define WARPSPAN_DYNAMIC_SHARED(T, name) \
   T* const name = reinterpret_cast<T*>(::warpspan::emu::current().dynamic_shared)

@@ -23,32 +23,39 @@ class cuda_stream {
   cudaStream_t stream_ = nullptr;
 };
 
-/// Records a start event on construction; elapsed_ms() records the stop and waits for it.
+/// A CUDA event, destroyed with its owner.
+class cuda_event {
+ public:
+  cuda_event() { WARPSPAN_CUDA_TRY(cudaEventCreate(&event_)); }
+  ~cuda_event() { WARPSPAN_CUDA_TRY_NO_THROW(cudaEventDestroy(event_)); }
+  cuda_event(const cuda_event&) = delete;
+  cuda_event& operator=(const cuda_event&) = delete;
+  cudaEvent_t get() const noexcept { return event_; }
+
+ private:
+  cudaEvent_t event_ = nullptr;
+};
+
+/// Records a start event on construction; elapsed_ms() records the stop and waits for it. Each event
+/// is its own member, so that a create or record that throws leaves none behind.
 class cuda_timer {
  public:
   explicit cuda_timer(cudaStream_t stream) : stream_(stream) {
-    WARPSPAN_CUDA_TRY(cudaEventCreate(&start_));
-    WARPSPAN_CUDA_TRY(cudaEventCreate(&stop_));
-    WARPSPAN_CUDA_TRY(cudaEventRecord(start_, stream_));
-  }
-  ~cuda_timer() {
-    WARPSPAN_CUDA_TRY_NO_THROW(cudaEventDestroy(start_));
-    WARPSPAN_CUDA_TRY_NO_THROW(cudaEventDestroy(stop_));
+    WARPSPAN_CUDA_TRY(cudaEventRecord(start_.get(), stream_));
   }
   cuda_timer(const cuda_timer&) = delete;
   cuda_timer& operator=(const cuda_timer&) = delete;
   float elapsed_ms() {
-    WARPSPAN_CUDA_TRY(cudaEventRecord(stop_, stream_));
-    WARPSPAN_CUDA_TRY(cudaEventSynchronize(stop_));
+    WARPSPAN_CUDA_TRY(cudaEventRecord(stop_.get(), stream_));
+    WARPSPAN_CUDA_TRY(cudaEventSynchronize(stop_.get()));
     float ms = 0;
-    WARPSPAN_CUDA_TRY(cudaEventElapsedTime(&ms, start_, stop_));
+    WARPSPAN_CUDA_TRY(cudaEventElapsedTime(&ms, start_.get(), stop_.get()));
     return ms;
   }
 
  private:
   cudaStream_t stream_;
-  cudaEvent_t start_ = nullptr;
-  cudaEvent_t stop_ = nullptr;
+  cuda_event start_, stop_;
 };
 
 }  // namespace warpspan

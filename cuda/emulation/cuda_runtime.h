@@ -1,17 +1,22 @@
 // The CUDA runtime as the CPU emulation build sees it (WARPSPAN_CUDA_EMULATION=ON): the files under
 // cuda/ are compiled by the host compiler with this directory first on the include path, so their
 // `#include <cuda_runtime.h>` lands here. Kernels run on the CPU through emu::launch (see
-// cuda/common/launch.cuh): every thread of a block is an OS thread, __syncthreads is a real barrier,
-// dynamic shared memory is a per-block buffer of exactly the launch's size with the device's limits,
-// and device memory is host memory whose allocations the runtime tracks, so that copies outside an
-// allocation fail with the error codes of the real runtime. The device is an emulated H100 (132 SMs,
-// 80 GiB, compute capability 9.0). What this proves and what it cannot: README, "CUDA emulation".
+// cuda/common/launch.cuh): the threads of a block take turns on one OS thread as fibers (blocks run
+// in parallel on a few OS threads), in an order the environment chooses (WARPSPAN_EMU_ORDER);
+// __syncthreads is a real barrier whose divergence fails the launch; dynamic shared memory is a
+// per-block buffer of exactly the launch's size with the device's limits; device memory is host
+// memory whose allocations the runtime tracks, so that copies outside an allocation fail with the
+// error codes of the real runtime; and, where the compiler can trace loads and stores (clang), a
+// race checker watches every access of a kernel to shared and device memory (racecheck.cpp). The
+// device is an emulated H100 (132 SMs, 80 GiB, compute capability 9.0). What this proves and what
+// it cannot: README, "CUDA emulation".
 #pragma once
 
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <string>
 #include <tuple>
 #include <type_traits>
 #include <utility>
@@ -161,6 +166,25 @@ std::size_t live_streams();
 std::size_t allocation_count();
 /// Makes the emulated device this small (bytes; 0: back to 80 GiB), to test out-of-memory paths.
 void set_memory_limit(std::size_t bytes);
+/// Events created and not yet destroyed.
+std::size_t live_events();
+/// Makes the runtime call named `call` (e.g. "cudaEventCreate") fail with `error` once, after it has
+/// succeeded `after` more times; WARPSPAN_EMU_FAIL=call:error[:after] does the same from the
+/// environment (e.g. cudaGetDeviceCount:35 for a driver too old for the runtime).
+void fail_call(const std::string& call, cudaError_t error, int after = 0);
+/// The order in which the threads of a block run within each barrier interval: "ascending",
+/// "descending" or "random:SEED" (a new permutation per interval and block). False, and nothing
+/// changes, for anything else. The environment's WARPSPAN_EMU_ORDER sets it at the first launch.
+bool set_thread_order(const std::string& order);
+std::string thread_order();
+/// Turns the race checker (and barrier-divergence check) on or off; WARPSPAN_EMU_RACECHECK=0 turns
+/// it off at the first launch. On by default where the kernels are traced (race_check_traced()).
+void set_race_check(bool on);
+bool race_check_on();
+/// Whether the kernels were compiled with load and store tracing (clang's sanitizer coverage).
+bool race_check_traced();
+/// What the race checker reported about the last failed launch ("" when none did).
+std::string last_race_report();
 cudaError_t set_function_attribute(const void* function, cudaFuncAttribute attr, int value);
 /// cudaOccupancyMaxPotentialBlockSize(VariableSMem): `smem_of(block)` is the dynamic shared memory
 /// a block of that many threads asks for.
@@ -197,10 +221,15 @@ struct thread_context {
   dim3 block_dim, grid_dim;
   unsigned char* dynamic_shared = nullptr;
   struct block_state* block = nullptr;
+  unsigned linear = 0;  ///< the thread's index in its block
+  unsigned phase = 0;   ///< barriers this thread has arrived at
 };
 thread_context& current() noexcept;
-/// __syncthreads: waits until every thread of the block that has not exited arrives.
-void syncthreads();
+/// __syncthreads: waits until every thread of the block that has not exited arrives; `file` and
+/// `line` name the barrier, so that threads waiting at different ones are reported.
+void syncthreads(const char* file, unsigned line);
+/// An atomic access of `bytes` at `address` (atomics are not traced as loads and stores).
+void note_atomic(const void* address, std::size_t bytes) noexcept;
 /// WARPSPAN_CHECK_LAUNCH_BOUNDS (cuda/common/launch.cuh): false, and the launch fails with
 /// cudaErrorLaunchOutOfResources as on the device, when the block has more threads than the
 /// kernel's __launch_bounds__ (which expands to nothing here).
@@ -208,7 +237,7 @@ bool within_launch_bounds(unsigned max_threads);
 /// The launch: validates the configuration like the device would (the error is what
 /// cudaGetLastError then returns) and runs every block's threads to completion.
 void launch(const void* function, dim3 grid, dim3 block, std::size_t dynamic_smem, cudaStream_t stream,
-            const std::function<void()>& thread_body);
+            const std::function<void()>& thread_body, const char* name = "kernel");
 
 template <class... Params>
 struct launcher {
@@ -216,6 +245,7 @@ struct launcher {
   dim3 grid, block;
   std::size_t smem;
   cudaStream_t stream;
+  const char* name;
 
   template <class... Args>
   void operator()(Args&&... args) const {
@@ -223,31 +253,38 @@ struct launcher {
     // them (a kernel may change its parameters, as anneal_kernel does with p.types).
     std::tuple<std::decay_t<Params>...> params(std::forward<Args>(args)...);
     auto* f = function;
-    launch(reinterpret_cast<const void*>(f), grid, block, smem, stream, [&params, f] {
-      std::tuple<std::decay_t<Params>...> mine(params);
-      std::apply(f, std::move(mine));
-    });
+    launch(
+        reinterpret_cast<const void*>(f), grid, block, smem, stream,
+        [&params, f] {
+          std::tuple<std::decay_t<Params>...> mine(params);
+          std::apply(f, std::move(mine));
+        },
+        name);
   }
 };
 
 template <class... Params>
 launcher<Params...> make_launcher(void (*function)(Params...), dim3 grid, dim3 block, std::size_t smem = 0,
-                                  cudaStream_t stream = nullptr) {
-  return {function, grid, block, smem, stream};
+                                  cudaStream_t stream = nullptr, const char* name = "kernel") {
+  return {function, grid, block, smem, stream, name};
 }
 
+// The atomics tell the race checker themselves, and read the old value with a read-modify-write
+// (which tracing does not see) rather than a load (which it would take for a plain read).
 template <class T>
 T atomic_max(T* address, T value) {
+  note_atomic(address, sizeof(T));
   std::atomic_ref<T> a(*address);
-  T old = a.load();
+  T old = a.fetch_add(T{0});
   while (old < value && !a.compare_exchange_weak(old, value)) {
   }
   return old;
 }
 template <class T>
 T atomic_min(T* address, T value) {
+  note_atomic(address, sizeof(T));
   std::atomic_ref<T> a(*address);
-  T old = a.load();
+  T old = a.fetch_add(T{0});
   while (value < old && !a.compare_exchange_weak(old, value)) {
   }
   return old;
@@ -271,11 +308,15 @@ unsigned sm_id() noexcept;
 }  // namespace warpspan::emu
 inline long long clock64() { return ::warpspan::emu::clock_cycles(); }
 
-inline void __syncthreads() { ::warpspan::emu::syncthreads(); }
+// The defaults name the caller's line (std::source_location needs a newer clang than CI's).
+inline void __syncthreads(const char* file = __builtin_FILE(), unsigned line = __builtin_LINE()) {
+  ::warpspan::emu::syncthreads(file, line);
+}
 inline void __threadfence() { std::atomic_thread_fence(std::memory_order_seq_cst); }
 
 template <class T>
 T atomicAdd(T* address, T value) {
+  ::warpspan::emu::note_atomic(address, sizeof(T));
   return std::atomic_ref<T>(*address).fetch_add(value);
 }
 template <class T>
@@ -288,10 +329,12 @@ T atomicMin(T* address, T value) {
 }
 template <class T>
 T atomicExch(T* address, T value) {
+  ::warpspan::emu::note_atomic(address, sizeof(T));
   return std::atomic_ref<T>(*address).exchange(value);
 }
 template <class T>
 T atomicCAS(T* address, T compare, T value) {
+  ::warpspan::emu::note_atomic(address, sizeof(T));
   std::atomic_ref<T>(*address).compare_exchange_strong(compare, value);
   return compare;
 }

@@ -2,6 +2,10 @@
 // build, into the same library as the kernels it runs.
 #include "cuda_runtime.h"
 
+#include <cstdlib>
+
+#include "racecheck.hpp"
+
 #include <sys/mman.h>
 #include <ucontext.h>
 #include <unistd.h>
@@ -40,6 +44,36 @@ cudaError_t record(cudaError_t e) {
   if (e != cudaSuccess) last_error = e;
   return e;
 }
+
+// ---- Injected failures (fail_call, WARPSPAN_EMU_FAIL).
+struct injection {
+  std::string call;
+  cudaError_t error;
+  int after;
+};
+std::mutex injection_mutex;
+std::vector<injection> injections;
+std::atomic<bool> any_injection{false};
+void read_environment();
+
+/// The error `call` must fail with now, or cudaSuccess.
+cudaError_t injected(const char* call) {
+  read_environment();
+  if (!any_injection.load(std::memory_order_relaxed)) return cudaSuccess;
+  std::lock_guard<std::mutex> lock(injection_mutex);
+  for (auto it = injections.begin(); it != injections.end(); ++it) {
+    if (it->call != call) continue;
+    if (it->after-- > 0) return cudaSuccess;
+    const cudaError_t e = it->error;
+    injections.erase(it);
+    any_injection = !injections.empty();
+    return e;
+  }
+  return cudaSuccess;
+}
+#define WARPSPAN_EMU_INJECT()                                          \
+  if (const cudaError_t injected_ = injected(__func__); injected_ != cudaSuccess) \
+  return record(injected_)
 
 // ---- Device memory: host memory, every allocation tracked by its range.
 std::mutex memory_mutex;
@@ -133,6 +167,18 @@ struct block_state {
   const void* scheduler_stack_bottom = nullptr;
   std::size_t scheduler_stack_size = 0;
   std::exception_ptr error;
+  // The order of the current barrier interval, and where the native thread stands in it (the
+  // threads before it have run the interval, those after it have not).
+  std::vector<unsigned> order;
+  std::size_t native_pos = 0;
+  std::uint64_t interval = 0;
+  std::uint64_t linear_block = 0;
+  bool fibers_started = false;
+  bool check = false;  // the barrier-divergence check (with the race checker)
+  // Per thread: the barriers it arrived at, and the one it waits at (file null: it returned).
+  std::vector<unsigned> arrived;
+  std::vector<const char*> barrier_file;
+  std::vector<unsigned> barrier_line;
 
   thread_context context_of(unsigned t) {
     thread_context c;
@@ -142,6 +188,7 @@ struct block_state {
     c.thread_idx = uint3{t % block.x, t / block.x % block.y, t / (block.x * block.y)};
     c.dynamic_shared = shared.get();
     c.block = this;
+    c.linear = t;
     return c;
   }
 };
@@ -162,16 +209,21 @@ unsigned sm_id() noexcept {
 
 namespace {
 
-// ---- How a block runs. Its threads take turns on one OS thread. The first thread runs on the OS
-// thread's own stack ("native"). If it reaches __syncthreads, every other thread of the block is
-// started (or resumed) as a fiber and runs until it reaches the barrier or returns; only then does
-// the native thread go on. When the native thread returns, the fibers go on phase by phase, each to
-// its next barrier or its end. A kernel without barriers therefore runs its threads one after the
-// other with no fibers at all (fast), and a kernel with barriers keeps the barrier's promise exactly:
-// no thread passes a barrier before every thread that has not returned has reached it. A kernel
-// that reads what another thread writes without a barrier in between reads what was there before
-// (for shared memory the 0xA5 fill), so its result differs from the CPU's. Blocks run in parallel
-// on a few OS threads, as on SMs.
+// ---- How a block runs. Its threads take turns on one OS thread, in the order of the current
+// barrier interval (WARPSPAN_EMU_ORDER: ascending, descending, or a seeded permutation per interval).
+// The first thread of the order runs on the OS thread's own stack ("native"). If it reaches
+// __syncthreads, the threads after it in the order are started (or resumed) as fibers and run until
+// they reach a barrier or return; then the next interval's order is drawn, the threads before the
+// native one in it run that interval, and only then does the native thread go on (so that it is not
+// always first). When the native thread returns, the fibers go on interval by interval. A kernel
+// without barriers therefore runs its threads one after the other with no fibers at all (fast), and
+// a kernel with barriers keeps the barrier's promise exactly: no thread passes a barrier before
+// every thread that has not returned has reached it. At each barrier the threads must all wait at
+// the same one, and none may have returned without reaching it (barrier divergence fails the
+// launch). What a missing barrier does to memory is the race checker's business (racecheck.cpp);
+// without it, a thread that reads what another writes in the same interval reads what was there
+// (for shared memory the 0xA5 fill) in one order and the new value in the other. Blocks run in
+// parallel on a few OS threads, as on SMs.
 
 constexpr std::size_t fiber_stack_bytes = std::size_t{256} << 10;  // kernels are shallow; ASan frames are larger
 
@@ -227,6 +279,8 @@ void run_body(block_state& b) {
   } catch (...) {
     if (!b.error) b.error = std::current_exception();
   }
+  b.arrived[tls_context.linear] = tls_context.phase;
+  b.barrier_file[tls_context.linear] = nullptr;
 }
 
 /// From the running fiber back to whoever resumed it; `finished` when it will never resume.
@@ -290,6 +344,74 @@ void step_fiber(block_state& b, unsigned t) {
   if (f.st == fiber::state::done) b.status[t] = 2;
 }
 
+// ---- Thread order and the barrier check.
+
+enum class order_kind { ascending, descending, random };
+std::atomic<order_kind> order_now{order_kind::ascending};
+std::atomic<std::uint64_t> order_seed{0};
+std::atomic<bool> check_now{true};
+
+std::uint64_t splitmix(std::uint64_t& x) {
+  std::uint64_t z = (x += 0x9E3779B97F4A7C15ull);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+/// The order of interval `b.interval` of the block: a pure function of the setting, the block and
+/// the interval, so that a failing order can be replayed.
+void make_order(block_state& b) {
+  const auto n = static_cast<unsigned>(b.status.size());
+  b.order.resize(n);
+  for (unsigned t = 0; t < n; ++t) b.order[t] = t;
+  switch (order_now.load(std::memory_order_relaxed)) {
+    case order_kind::ascending: break;
+    case order_kind::descending: std::reverse(b.order.begin(), b.order.end()); break;
+    case order_kind::random: {
+      std::uint64_t x = order_seed.load(std::memory_order_relaxed) ^ (b.linear_block * 0xD1B54A32D192ED03ull) ^
+                        (b.interval * 0x8CB92BA72F3D8DD7ull);
+      for (unsigned i = n; i > 1; --i) std::swap(b.order[i - 1], b.order[splitmix(x) % i]);
+      break;
+    }
+  }
+}
+
+std::string barrier_name(const char* file, unsigned line) {
+  const char* slash = std::strrchr(file, '/');
+  return "the __syncthreads() at " + std::string(slash ? slash + 1 : file) + ":" + std::to_string(line);
+}
+
+/// Every thread of the block has reached a barrier or returned: checks that the waiting threads wait
+/// at the same barrier and that none returned without reaching it (as synccheck on a device), then
+/// starts the next interval. False when every thread has returned.
+bool next_interval(block_state& b) {
+  const auto n = static_cast<unsigned>(b.status.size());
+  unsigned ref = n;
+  for (unsigned t = 0; t < n && ref == n; ++t)
+    if (b.barrier_file[t] != nullptr) ref = t;
+  if (ref == n) return false;
+  for (unsigned t = 0; b.check && t < n; ++t) {
+    if (t == ref) continue;
+    const std::string waits = "thread " + race::thread_name(ref, b.block) + " waits at " +
+                              barrier_name(b.barrier_file[ref], b.barrier_line[ref]);
+    if (b.barrier_file[t] == nullptr) {
+      if (b.arrived[t] < b.arrived[ref])
+        race::report("barrier divergence: " + waits + ", which thread " + race::thread_name(t, b.block) +
+                         " never reaches (it returned)", b.block_idx);
+    } else if (b.arrived[t] != b.arrived[ref] || b.barrier_line[t] != b.barrier_line[ref] ||
+               std::strcmp(b.barrier_file[t], b.barrier_file[ref]) != 0) {
+      race::report("barrier divergence: " + waits + " (its barrier " + std::to_string(b.arrived[ref]) +
+                       "), thread " + race::thread_name(t, b.block) + " at " +
+                       barrier_name(b.barrier_file[t], b.barrier_line[t]) + " (its barrier " +
+                       std::to_string(b.arrived[t]) + ")",
+                   b.block_idx);
+    }
+  }
+  ++b.interval;
+  make_order(b);
+  return true;
+}
+
 void run_block(std::size_t block_index, dim3 grid, dim3 block, std::size_t smem, const std::function<void()>& body) {
   const unsigned threads = block.x * block.y * block.z;
   block_state b;
@@ -302,30 +424,32 @@ void run_block(std::size_t block_index, dim3 grid, dim3 block, std::size_t smem,
   b.block = block;
   b.block_idx = uint3{static_cast<unsigned>(block_index % grid.x), static_cast<unsigned>(block_index / grid.x % grid.y),
                       static_cast<unsigned>(block_index / (std::size_t{grid.x} * grid.y))};
+  b.linear_block = block_index;
   b.body = &body;
   b.status.assign(threads, 0);
   b.fibers.resize(threads);
+  b.arrived.assign(threads, 0);
+  b.barrier_file.assign(threads, nullptr);
+  b.barrier_line.assign(threads, 0);
+  b.check = check_now.load(std::memory_order_relaxed);
+  make_order(b);
   tls_block = &b;
-  bool fibers_started = false;
-  for (unsigned t = 0; t < threads; ++t) {
-    if (b.status[t] != 0) {
-      fibers_started = true;
-      break;  // a barrier started every thread: the rest go on as fibers below
-    }
-    b.native = t;
-    tls_context = b.context_of(t);
+  if (b.check) race::begin_block(b.shared.get(), smem);
+  // Threads run on the OS thread's stack, one after the other, until one reaches a barrier: then
+  // the rest go on as fibers, interval by interval (see syncthreads).
+  for (std::size_t i = 0; i < threads && !b.fibers_started; ++i) {
+    b.native = b.order[i];
+    b.native_pos = i;
+    tls_context = b.context_of(b.native);
     run_body(b);
-    b.status[t] = 2;
+    b.status[b.native] = 2;
   }
-  if (fibers_started) {
-    for (bool left = true; left;) {  // one phase per pass: each fiber to its next barrier or its end
-      left = false;
-      for (unsigned t = 0; t < threads; ++t) {
-        step_fiber(b, t);
-        left = left || b.status[t] != 2;
-      }
-    }
+  if (b.fibers_started) {
+    for (std::size_t i = b.native_pos + 1; i < threads; ++i) step_fiber(b, b.order[i]);
+    while (next_interval(b))
+      for (unsigned t : b.order) step_fiber(b, t);
   }
+  if (b.check) race::end_block();
   tls_context = thread_context{};
   tls_block = nullptr;
   if (b.error) std::rethrow_exception(b.error);
@@ -449,25 +573,126 @@ bool within_launch_bounds(unsigned max_threads) {
   return false;
 }
 
-void syncthreads() {
+void syncthreads(const char* file, unsigned line) {
   block_state* b = tls_context.block;
   if (b == nullptr) {
     std::fprintf(stderr, "warpspan emulation: __syncthreads outside a kernel\n");
     std::terminate();
   }
+  const unsigned me = tls_context.linear;
+  b->arrived[me] = ++tls_context.phase;
+  b->barrier_file[me] = file;
+  b->barrier_line[me] = line;
   if (b->running != nullptr) {  // a fiber: wait here until the others have arrived
     fiber& f = *b->running;
     f.where = tls_context;
     yield_to_scheduler(*b, f, false);
     return;
   }
-  // The native thread: bring every other thread that has not returned to this barrier.
-  for (unsigned t = 0; t < b->status.size(); ++t)
-    if (t != b->native) step_fiber(*b, t);
+  // The native thread: the threads after it in this interval's order run to this barrier; then, in
+  // the next interval's order, the threads before it run that interval before it does.
+  b->fibers_started = true;
+  for (std::size_t i = b->native_pos + 1; i < b->order.size(); ++i) step_fiber(*b, b->order[i]);
+  next_interval(*b);
+  std::size_t i = 0;
+  for (; b->order[i] != me; ++i) step_fiber(*b, b->order[i]);
+  b->native_pos = i;
+}
+
+namespace {
+
+std::mutex report_mutex;
+std::string last_report;  // the race checker's finding about the last launch that failed with one
+
+bool apply_order(const std::string& order) {
+  if (order == "ascending" || order == "descending") {
+    order_now = order == "ascending" ? order_kind::ascending : order_kind::descending;
+    return true;
+  }
+  if (order.rfind("random:", 0) != 0 || order.size() == 7) return false;
+  char* end = nullptr;
+  const unsigned long long seed = std::strtoull(order.c_str() + 7, &end, 10);
+  if (*end != '\0') return false;
+  order_seed = seed;
+  order_now = order_kind::random;
+  return true;
+}
+
+/// WARPSPAN_EMU_ORDER and WARPSPAN_EMU_RACECHECK, read once (before the first launch or setting).
+void read_environment() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    if (const char* order = std::getenv("WARPSPAN_EMU_ORDER"); order && *order && !apply_order(order)) {
+      std::fprintf(stderr, "warpspan emulation: WARPSPAN_EMU_ORDER must be ascending, descending or random:SEED, not %s\n",
+                   order);
+      std::exit(2);
+    }
+    if (const char* check = std::getenv("WARPSPAN_EMU_RACECHECK"); check && std::strcmp(check, "0") == 0)
+      check_now = false;
+    if (const char* fail = std::getenv("WARPSPAN_EMU_FAIL"); fail && *fail) {
+      const std::string f = fail;
+      const std::size_t colon = f.find(':'), second = f.find(':', colon + 1);
+      if (colon == std::string::npos) {
+        std::fprintf(stderr, "warpspan emulation: WARPSPAN_EMU_FAIL must be call:error[:after], not %s\n", fail);
+        std::exit(2);
+      }
+      const int error = std::atoi(f.c_str() + colon + 1);
+      const int after = second == std::string::npos ? 0 : std::atoi(f.c_str() + second + 1);
+      std::lock_guard<std::mutex> lock(injection_mutex);
+      injections.push_back({f.substr(0, colon), static_cast<cudaError_t>(error), after});
+      any_injection = true;
+    }
+  });
+}
+
+race::ranges device_ranges() {
+  std::lock_guard<std::mutex> lock(memory_mutex);
+  race::ranges r;
+  r.reserve(allocations().size());
+  for (const auto& [begin, bytes] : allocations()) r.emplace_back(begin, begin + bytes);
+  return r;
+}
+
+}  // namespace
+
+bool set_thread_order(const std::string& order) {
+  read_environment();
+  return apply_order(order);
+}
+
+std::string thread_order() {
+  read_environment();
+  switch (order_now.load()) {
+    case order_kind::ascending: return "ascending";
+    case order_kind::descending: return "descending";
+    case order_kind::random: return "random:" + std::to_string(order_seed.load());
+  }
+  return "";
+}
+
+void set_race_check(bool on) {
+  read_environment();
+  check_now = on;
+}
+bool race_check_on() {
+  read_environment();
+  return check_now;
+}
+bool race_check_traced() {
+#if defined(WARPSPAN_EMU_TRACED)
+  return true;
+#else
+  return false;
+#endif
+}
+std::string last_race_report() {
+  std::lock_guard<std::mutex> lock(report_mutex);
+  return last_report;
 }
 
 void launch(const void* function, dim3 grid, dim3 block, std::size_t dynamic_smem, cudaStream_t stream,
-            const std::function<void()>& thread_body) {
+            const std::function<void()>& thread_body, const char* name) {
+  read_environment();
   const std::uint64_t threads = std::uint64_t{block.x} * block.y * block.z;
   if (threads == 0 || threads > max_block_threads || block.x > max_block_threads || block.y > max_block_threads ||
       block.z > 64 || grid.x == 0 || grid.y == 0 || grid.z == 0 || grid.x > max_grid_x || grid.y > max_grid_yz ||
@@ -490,6 +715,22 @@ void launch(const void* function, dim3 grid, dim3 block, std::size_t dynamic_sme
     return;
   }
   const std::size_t blocks = std::size_t{grid.x} * grid.y * grid.z;
+  const bool check = race_check_on();
+  if (check) race::begin_launch(name, device_ranges());
+  struct end_check {
+    bool check;
+    ~end_check() {
+      if (!check) return;
+      std::string found = race::end_launch();
+      if (found.empty()) return;
+      std::fprintf(stderr, "warpspan emulation: %s\n", found.c_str());
+      {
+        std::lock_guard<std::mutex> lock(report_mutex);
+        last_report = std::move(found);
+      }
+      record(cudaErrorLaunchFailure);
+    }
+  } end{check};
   executor::get().run(blocks, grid, block, dynamic_smem, thread_body);
   if (const int fault = kernel_fault.exchange(cudaSuccess); fault != cudaSuccess) record(static_cast<cudaError_t>(fault));
 }
@@ -497,6 +738,18 @@ void launch(const void* function, dim3 grid, dim3 block, std::size_t dynamic_sme
 std::size_t allocation_count() {
   std::lock_guard<std::mutex> lock(memory_mutex);
   return allocation_calls;
+}
+
+std::size_t live_events() {
+  std::lock_guard<std::mutex> lock(handle_mutex);
+  return events.size();
+}
+
+void fail_call(const std::string& call, cudaError_t error, int after) {
+  read_environment();
+  std::lock_guard<std::mutex> lock(injection_mutex);
+  injections.push_back({call, error, after});
+  any_injection = true;
 }
 
 std::size_t live_streams() {
@@ -558,6 +811,7 @@ cudaError_t occupancy_max_potential_block_size(int* min_grid, int* block, const 
 using namespace warpspan::emu;
 
 cudaError_t cudaGetDeviceCount(int* count) {
+  WARPSPAN_EMU_INJECT();
   if (!count) return record(cudaErrorInvalidValue);
   *count = 1;
   return cudaSuccess;
@@ -651,12 +905,19 @@ const char* cudaGetErrorString(cudaError_t error) {
     case cudaErrorInvalidResourceHandle: return "invalid resource handle";
     case cudaErrorNotReady: return "device not ready";
     case cudaErrorLaunchOutOfResources: return "too many resources requested for launch";
-    case cudaErrorLaunchFailure: return "unspecified launch failure";
+    case cudaErrorLaunchFailure: {
+      // The race checker fails a launch with this error; its finding is the explanation.
+      static thread_local std::string with_report;
+      const std::string found = last_race_report();
+      with_report = "unspecified launch failure" + (found.empty() ? std::string() : " (" + found + ")");
+      return with_report.c_str();
+    }
   }
   return "unknown error";
 }
 
 cudaError_t cudaMalloc(void** ptr, std::size_t bytes) {
+  WARPSPAN_EMU_INJECT();
   if (!ptr) return record(cudaErrorInvalidValue);
   *ptr = nullptr;
   std::lock_guard<std::mutex> lock(memory_mutex);
@@ -693,6 +954,7 @@ cudaError_t cudaFreeAsync(void* ptr, cudaStream_t stream) {
 }
 
 cudaError_t cudaMemcpy(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind) {
+  WARPSPAN_EMU_INJECT();
   if (bytes == 0) return cudaSuccess;
   if (!dst || !src) return record(cudaErrorInvalidValue);
   const bool dst_device = kind == cudaMemcpyHostToDevice || kind == cudaMemcpyDeviceToDevice || kind == cudaMemcpyDefault;
@@ -730,6 +992,7 @@ cudaError_t cudaMemGetInfo(std::size_t* free_bytes, std::size_t* total_bytes) {
 
 cudaError_t cudaStreamCreate(cudaStream_t* stream) { return cudaStreamCreateWithFlags(stream, cudaStreamDefault); }
 cudaError_t cudaStreamCreateWithFlags(cudaStream_t* stream, unsigned flags) {
+  WARPSPAN_EMU_INJECT();
   if (!stream) return record(cudaErrorInvalidValue);
   std::lock_guard<std::mutex> lock(handle_mutex);
   streams.push_back(std::make_unique<CUstream_st>());
@@ -749,6 +1012,7 @@ cudaError_t cudaStreamSynchronize(cudaStream_t stream) {
 }
 
 cudaError_t cudaEventCreate(cudaEvent_t* event) {
+  WARPSPAN_EMU_INJECT();
   if (!event) return record(cudaErrorInvalidValue);
   std::lock_guard<std::mutex> lock(handle_mutex);
   events.push_back(std::make_unique<CUevent_st>());
@@ -763,6 +1027,7 @@ cudaError_t cudaEventDestroy(cudaEvent_t event) {
   return cudaSuccess;
 }
 cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream) {
+  WARPSPAN_EMU_INJECT();
   if (!event_ok(event) || !stream_ok(stream)) return record(cudaErrorInvalidResourceHandle);
   event->recorded = true;
   event->when = std::chrono::steady_clock::now();

@@ -12,6 +12,10 @@
 
 #include "common/device_pool.cuh"
 #include "common/launch.cuh"
+#include "common/stream.cuh"
+#include "cli/cli_util.hpp"
+#include "test_util.hpp"
+#include "warpspan/core/error.hpp"
 #include "emulation_hooks.hpp"
 
 namespace warpspan {
@@ -87,6 +91,39 @@ TEST(LaunchBoundsGpu, MoreThreadsThanTheBoundFailTheLaunch) {
   for (int k = 0; k < 128; ++k) EXPECT_EQ(host[k], 1) << k;
   for (int k = 128; k < 256; ++k) EXPECT_EQ(host[k], 0) << k;  // the refused launch wrote nothing
   ASSERT_EQ(cudaFree(out), cudaSuccess);
+}
+
+TEST(CudaTimerGpu, ACreateOrRecordThatThrowsLeavesNoEvent) {
+  const std::size_t before = emu::live_events();
+
+  emu::fail_call("cudaEventCreate", cudaErrorMemoryAllocation, 1);  // the second create fails
+  EXPECT_THROW(cuda_timer(nullptr), cuda_error);
+  const std::size_t after_create = emu::live_events();
+  emu::fail_call("cudaEventRecord", cudaErrorInvalidResourceHandle);
+  EXPECT_THROW(cuda_timer(nullptr), cuda_error);
+  const std::size_t after_record = emu::live_events();
+
+  EXPECT_EQ(after_create, before);
+  EXPECT_EQ(after_record, before);
+  (void)cudaGetLastError();
+}
+
+TEST(DriverErrorGpu, ADriverTooOldIsNamedOnceAndTheCpuRuns) {
+  // Error 35 from cudaGetDeviceCount: a driver that is there but older than the runtime needs.
+  const std::string file = test::source_path("data/tasks/sporadic.csv");
+
+  const auto injected = test::run_warpspan_under("env WARPSPAN_EMU_FAIL=cudaGetDeviceCount:35", "dbf " + file);
+  const auto forced = test::run_warpspan_under("env WARPSPAN_EMU_FAIL=cudaGetDeviceCount:35", "dbf " + file + " --backend cuda");
+
+  EXPECT_EQ(injected.code, 0) << injected.err;
+  EXPECT_NE(injected.out.find("verdict          schedulable by EDF"), std::string::npos) << injected.out;
+  EXPECT_NE(injected.out.find(" on cpu-parallel,"), std::string::npos) << injected.out;  // the CPU ran
+  const std::string said = "the CUDA device is unusable: cudaErrorInsufficientDriver";
+  EXPECT_NE(injected.err.find(said), std::string::npos) << injected.err;
+  EXPECT_EQ(injected.err.find(said), injected.err.rfind(said)) << injected.err;  // once
+  EXPECT_NE(injected.err.find("the NVIDIA driver is older than CUDA 13 needs"), std::string::npos) << injected.err;
+  EXPECT_NE(forced.code, 0);
+  EXPECT_NE(forced.err.find("cudaErrorInsufficientDriver"), std::string::npos) << forced.err;
 }
 
 }  // namespace

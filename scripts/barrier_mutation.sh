@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# Every barrier must matter (issue 23): removes each __syncthreads() under cuda/ in turn, rebuilds
+# the tests of the emulation build (the clang-asan preset, which traces the kernels for the race
+# checker), runs the GPU tests of that file's kernels in the ascending order and, if they pass, in a
+# random one, and records whether some test failed (a reported race, barrier divergence or a wrong
+# result) or the mutant survived. The file is restored after each mutant, also when interrupted.
+#
+#   scripts/barrier_mutation.sh                      # every barrier
+#   scripts/barrier_mutation.sh cuda/wcet/sdk_kernels.cu:112 ...   # only these
+#
+# Writes one line per barrier to $OUT (default bench/results/barrier_mutation.tsv; appended, with
+# the commit) and prints it. Needs a configured build-clang-asan (see scripts/test.sh).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build=${BUILD:-build-clang-asan}
+out=${OUT:-bench/results/barrier_mutation.tsv}
+commit=$(git rev-parse --short HEAD)
+
+# The GPU tests that run each file's kernels (all GPU tests for a file not listed).
+filter_for() {
+  case "$1" in
+    cuda/wcet/*) echo 'WcetGpu.*' ;;
+    cuda/dbf/*) echo 'CudaDbf.*' ;;
+    cuda/makespan/*) echo 'CudaAnneal.*' ;;
+    *) echo '*MatchesCpu*:*Gpu*' ;;
+  esac
+}
+
+if [ $# -gt 0 ]; then
+  sites=("$@")
+else
+  mapfile -t sites < <(grep -rn --include='*.cu' --include='*.cuh' '__syncthreads()' cuda include |
+                         grep -v '^cuda/emulation/' | cut -d: -f1,2)
+fi
+
+backup=""
+restore() { if [ -n "$backup" ]; then mv -f "$backup" "${backup%.mutation-orig}"; touch "${backup%.mutation-orig}"; backup=""; fi; }  # touch: ninja must rebuild the restored file
+trap restore EXIT INT TERM
+
+[ -f "$out" ] || printf 'commit\tbarrier\tcode\tverdict\thow\n' > "$out"
+for site in "${sites[@]}"; do
+  file=${site%%:*} line=${site##*:}
+  code=$(sed -n "${line}p" "$file" | sed 's/^ *//')
+  backup="$file.mutation-orig"
+  cp "$file" "$backup"
+  sed -i "${line}s/__syncthreads()/static_cast<void>(0)/" "$file"
+  verdict=survived how="every test passed in both orders"
+  if ! nice cmake --build "$build" --target warpspan_tests -j 2 >/tmp/barrier_mutation_build.log 2>&1; then
+    verdict=error how="build failed (see /tmp/barrier_mutation_build.log)"
+  else
+    for order in ascending random:2023; do
+      log=/tmp/barrier_mutation_test.log
+      if ! WARPSPAN_REQUIRE_GPU=1 WARPSPAN_EMU_ORDER=$order "$build/tests/warpspan_tests" \
+           --gtest_filter="$(filter_for "$file")" >"$log" 2>&1; then
+        verdict=caught
+        first=$(grep -m1 'warpspan emulation: race check' "$log" | cut -c21-260 || true)
+        [ -n "$first" ] || first="wrong result: $(grep -m1 '^\[  FAILED  \]' "$log" || echo 'test failed')"
+        how="$order: $first"
+        break
+      fi
+    done
+  fi
+  restore
+  printf '%s\t%s\t%s\t%s\t%s\n' "$commit" "$site" "$code" "$verdict" "$how" | tee -a "$out"
+done
+# Leave the build as the sources are.
+nice cmake --build "$build" --target warpspan_tests -j 2 >/dev/null 2>&1 || true
