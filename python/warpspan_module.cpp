@@ -26,6 +26,7 @@
 #include "warpspan/dbf/batch_source.hpp"
 #include "warpspan/dbf/dbf.hpp"
 #include "warpspan/dbf/edf.hpp"
+#include "warpspan/dbf/pipeline.hpp"
 #include "warpspan/dbf/task.hpp"
 #include "warpspan/exact/ilp.hpp"
 #include "warpspan/exact/interval.hpp"
@@ -35,6 +36,7 @@
 #include "warpspan/io/result_json.hpp"
 #include "warpspan/makespan/bounds.hpp"
 #include "warpspan/makespan/estimate.hpp"
+#include "warpspan/makespan/estimate_run.hpp"
 #include "warpspan/makespan/schedule_table.hpp"
 #include "warpspan/sm/presets.hpp"
 #include "warpspan/sm/ptx.hpp"
@@ -138,12 +140,16 @@ void not_negative(double v, const char* option) {
 }
 
 py::dict estimate(const std::string& kernel, std::int64_t warps, const std::optional<std::string>& sigma,
-                  const std::optional<std::string>& sm, int schedulers, std::uint32_t chains, std::uint64_t iterations,
-                  double seconds, std::uint64_t seed, double t0, std::uint32_t reach, const std::string& init,
-                  const std::string& backend, int threads, std::uint32_t validate, double exact_seconds) {
-  estimate_options eo;
+                  const std::optional<std::string>& sm, int schedulers, std::uint32_t chains,
+                  std::optional<std::uint64_t> iterations, double seconds, std::uint64_t seed, double t0,
+                  std::uint32_t reach, const std::string& init, const std::string& backend, int threads,
+                  std::uint32_t validate, double exact_seconds) {
+  // The same request as `warpspan estimate`, run by the same library function.
+  estimate_request request;
+  estimate_options& eo = request.search;
   eo.chains = chains;
-  eo.iterations = iterations;
+  if (iterations) eo.iterations = *iterations;
+  request.iterations_given = iterations.has_value();
   eo.seed = seed;
   eo.t0 = t0;
   eo.reach = reach;
@@ -153,66 +159,23 @@ py::dict estimate(const std::string& kernel, std::int64_t warps, const std::opti
   eo.backend = parse_backend(backend);
   not_negative(seconds, "--seconds");
   not_negative(exact_seconds, "--exact-seconds");
+  request.seconds = seconds;
+  request.exact_seconds = exact_seconds;
   const problem prob = make(kernel, warps, sigma, sm, schedulers);
-  struct out_t {
-    estimate_result r;
-    std::optional<proven_interval> proven;
-  };
-  // The budget as the CLI splits it: the proven interval gets at most a quarter of --seconds.
-  const out_t o = interruptible([&] {
-    const auto start = std::chrono::steady_clock::now();
-    const auto since = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
-    const double share = seconds > 0 ? std::min(exact_seconds, seconds / 4) : exact_seconds;
-    estimate_options e = eo;
-    if (seconds > 0) e.seconds = std::max(seconds - share, 1e-3);
-    out_t out{run_estimate(prob, e), std::nullopt};
-    const double interval_s = seconds > 0 ? std::min(exact_seconds, std::max(seconds - since(), 0.01)) : exact_seconds;
-    if (exact_seconds > 0 && !out.r.interrupted) out.proven = prove_interval(prob, out.r.best_string, interval_s);
-    return out;
-  });
-  const estimate_result& r = o.r;
+  const estimate_report report = interruptible([&] { return run_estimate_request(prob, request); });
+  const estimate_result& r = report.result;
+  py::dict d = to_dict(estimate_json(prob, request, report));
+  // Arrays where Python users want them: the envelope, the schedule, the exact T(y).
   py::array_t<double> env(std::vector<py::ssize_t>{static_cast<py::ssize_t>(r.envelope.size()), 2});
   auto e = env.mutable_unchecked<2>();
   for (std::size_t k = 0; k < r.envelope.size(); ++k) {
     e(static_cast<py::ssize_t>(k), 0) = r.envelope[k].seconds;
     e(static_cast<py::ssize_t>(k), 1) = r.envelope[k].best;
   }
-  py::dict d;
-  d["best_makespan"] = r.best_makespan;
-  d["upper_bound"] = r.upper_bound;
-  d["iterations"] = r.iterations;
-  d["iterations_per_chain"] = r.iterations_per_chain;
-  d["chains"] = r.chains;
-  d["elapsed_s"] = r.elapsed_s;
-  d["setup_s"] = r.setup_s;
-  d["backend"] = r.backend;
-  d["time_limited"] = r.time_limited;
-  d["interrupted"] = r.interrupted;
-  d["seed"] = seed;
   d["envelope"] = env;
   d["best_string"] = one_based(r.best_string);
-  d["best_chain"] = r.best_chain;
-  d["best_chain_init"] = to_string(r.best_chain_init);
-  d["problem"] = problem_dict(prob);
-  d["validated_chains"] = r.validated;
   schedule_fields(d, prob, r.schedule);
-  if (o.proven) {
-    py::dict p;
-    p["lower"] = o.proven->lower;
-    p["upper"] = o.proven->upper;
-    p["exact"] = o.proven->exact;
-    p["upper_from"] = o.proven->upper_from;
-    p["exact_T"] = array(o.proven->exact_t);
-    p["tractable"] = o.proven->tractable ? py::object(py::int_(o.proven->tractable)) : py::none();
-    p["elapsed_s"] = o.proven->elapsed_s;
-    d["proven"] = p;
-  } else {
-    d["proven"] = py::none();
-  }
-  // As `estimate --json`: the number to design with (the estimate itself is only a lower bound).
-  const bool proven_lower = o.proven && o.proven->upper <= r.upper_bound;
-  d["safe_upper_bound"] = proven_lower ? std::uint64_t{o.proven->upper} : r.upper_bound;
-  d["safe_upper_bound_from"] = proven_lower ? "proven interval" : "pessimistic bound";
+  if (report.proven) d["proven"].cast<py::dict>()["exact_T"] = array(report.proven->exact_t);
   return d;
 }
 
@@ -375,79 +338,56 @@ struct dbf_setup {
   }
 };
 
-struct analysed_set {
-  std::string label;
-  task_set set;
-  std::vector<unrolled_graph> graphs;
-  std::vector<dbf_curve> curves;
-  edf_result result;
-};
+stream_options streaming(const dbf_setup& setup, edf_method method) {
+  stream_options o;
+  o.dbf = setup.options;
+  o.method = method;
+  return o;
+}
 
-/// Sets from parsing to the EDF test, in chunks of at most 256 sets or 2^24 table cells (2^28 on
-/// CUDA), all tables of a chunk in one dbf_tables call, as `warpspan dbf --batch` does; stops
-/// between chunks on interrupted(). `keep` keeps the graphs and curves (one set: dbf values);
-/// without it (a batch) a path may hold many sets (batch_source, as `dbf --batch PATH`).
-std::vector<analysed_set> analyse(const std::vector<set_source>& sources, const dbf_options& options, edf_method method,
-                                  bool keep) {
-  const bool cuda = options.backend == dbf_backend::cuda || options.backend == dbf_backend::cuda_sm;
-  const std::uint64_t max_cells = std::uint64_t{1} << (cuda ? 28 : 24);
+/// The sets of `sources` through the library's pipeline, as `warpspan dbf --batch` runs them: a path
+/// is read as `dbf --batch PATH` reads it (a .jsonl file a set a line, a directory its *.json and
+/// *.csv files, another file one set), a dict or text is one set. Stops on interrupted().
+std::vector<analysed_set> analyse_batch(const std::vector<set_source>& sources, const stream_options& options) {
   std::vector<analysed_set> out;
-  out.reserve(sources.size());
-  std::size_t first = 0;
-  std::uint64_t cells = 0;
-  const auto flush = [&] {
-    std::vector<const unrolled_graph*> all;
-    for (std::size_t k = first; k < out.size(); ++k)
-      for (const auto& g : out[k].graphs) all.push_back(&g);
-    if (!all.empty()) {
-      check_tables_memory(all, options, out[first].label + (out.size() - first > 1 ? " .. " + out.back().label : ""));
-      std::vector<dbf_table> tables = dbf_tables(all, options);
-      std::size_t next = 0;
-      for (std::size_t k = first; k < out.size(); ++k) {
-        analysed_set& a = out[k];
-        for (const auto& g : a.graphs) a.curves.emplace_back(tables[next++].min_span, g);
-        try {
-          a.result = edf_test(a.curves, method);
-        } catch (const input_error& e) {
-          throw input_error(a.label + ": " + e.what());
+  std::size_t source = 0;
+  std::unique_ptr<batch_source> batch;
+  std::uint64_t index = 0;
+  const auto next = [&](analysed_set& s) {
+    for (;;) {
+      if (batch) {
+        named_set in;
+        if (batch->next(in)) {
+          s.label = std::move(in.label);
+          s.path = batch->last_path();
+          s.set = std::move(in.set);
+          break;
         }
-        if (!keep) {
-          a.graphs.clear();
-          a.curves.clear();
-          a.set = task_set{};
-        }
+        batch.reset();
       }
+      if (source == sources.size()) return false;
+      const set_source& src = sources[source++];
+      if (src.is_path) {
+        batch = std::make_unique<batch_source>(src.text);
+        continue;
+      }
+      s.label = src.label;
+      s.set = load(src);
+      break;
     }
-    first = out.size();
-    cells = 0;
+    s.index = index++;
+    s.graphs = unroll_all(s.set, options.dbf);
+    return true;
   };
-  const auto add = [&](named_set in) {
-    analysed_set a;
-    a.label = std::move(in.label);
-    a.set = std::move(in.set);
-    for (const task& t : a.set.tasks) {
-      a.graphs.push_back(unroll(t));
-      check_table_size(a.graphs.back(), t.name, options);
-      cells += a.graphs.back().cells();
-    }
-    out.push_back(std::move(a));
-    if (out.size() - first >= 256 || cells >= max_cells) flush();
-  };
-  for (const set_source& s : sources) {
-    if (interrupted()) return out;
-    if (keep || !s.is_path) {
-      add({s.label, load(s)});
-      continue;
-    }
-    // A path of a batch is read as `dbf --batch PATH` reads it: a .jsonl file a set a line, a
-    // directory its *.json and *.csv files, another file one set.
-    batch_source batch(s.text);
-    for (named_set in; batch.next(in);) {
-      add(std::move(in));
-      if (interrupted()) return out;
-    }
-  }
-  flush();
+  double elapsed_s = 0;
+  analyse_sets(next,
+               [&](analysed_set& s) {
+                 s.set = task_set{};  // a batch keeps the verdicts only
+                 s.graphs.clear();
+                 s.curves.clear();
+                 out.push_back(std::move(s));
+               },
+               options, elapsed_s);
   return out;
 }
 
@@ -462,40 +402,36 @@ py::dict dbf(const set_source& source, const std::vector<std::uint64_t>& at, con
   const edf_method method = parse_edf_method(edf);
   const dbf_setup setup(backend, threads, block, max_table_mib);
   const auto start = std::chrono::steady_clock::now();
-  std::vector<analysed_set> one = interruptible([&] { return analyse({source}, setup.options, method, true); });
-  if (one.empty()) throw std::runtime_error("interrupted");  // only by Ctrl-C, which raised above
+  analysed_set a;
+  a.label = source.label;
+  a.set = load(source);
+  a.graphs = unroll_all(a.set, setup.options);
+  interruptible([&] {
+    analyse_set(a, streaming(setup, method));
+    return 0;
+  });
   const double elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  const analysed_set& a = one.front();
-  py::list tasks;
-  for (std::size_t k = 0; k < a.set.tasks.size(); ++k) {
-    const unrolled_graph& g = a.graphs[k];
-    const dbf_curve& c = a.curves[k];
-    std::vector<std::uint64_t> values;
-    for (std::uint64_t t : at) values.push_back(c.at_checked(t));
-    py::dict td;
-    td["name"] = a.set.tasks[k].name;
-    td["E"] = g.E;
-    td["period"] = g.period;
-    td["vertices"] = a.set.tasks[k].vertices.size();
-    td["rows"] = g.rows;
-    td["columns"] = g.columns();
-    td["dbf_at"] = array(values);
-    td["step_spans"] = array(c.step_spans());
-    td["step_demands"] = array(c.step_demands());
-    tasks.append(td);
-  }
-  std::vector<std::uint64_t> total;
-  for (std::uint64_t t : at) total.push_back(total_demand_checked(a.curves, t));
-  py::dict d;
-  verdict(d, a.result);
-  d["hyperperiod"] = optional_int(a.result.u.hyperperiod);
+  // The CLI's JSON (dbf FILE --json), its {"t": dbf(t)} objects as arrays in the order of `at`, and
+  // what Python adds: the points and each task's steps as arrays.
+  const nlohmann::json j = nlohmann::json::parse(dbf_set_json(a.set, a.graphs, a.curves, a.result, at).dump());
+  const auto in_order = [&](const nlohmann::json& by_t) {
+    std::vector<std::uint64_t> v;
+    for (std::uint64_t t : at) v.push_back(by_t.at(std::to_string(t)).get<std::uint64_t>());
+    return array(v);
+  };
+  py::dict d = to_dict(j);
+  d["total_dbf_at"] = in_order(j["total_dbf_at"]);
   d["elapsed_s"] = elapsed_s;
   d["backend"] = backend_label(setup.options.backend);
   d["edf_method"] = edf;
-  d["points"] = a.result.points;
-  d["tasks"] = tasks;
   d["at"] = array(at);
-  d["total_dbf_at"] = array(total);
+  py::list tasks = d["tasks"];
+  for (std::size_t k = 0; k < a.set.tasks.size(); ++k) {
+    py::dict td = tasks[k];
+    td["dbf_at"] = in_order(j["tasks"][k]["dbf_at"]);
+    td["step_spans"] = array(a.curves[k].step_spans());
+    td["step_demands"] = array(a.curves[k].step_demands());
+  }
   return d;
 }
 
@@ -503,11 +439,12 @@ py::list dbf_batch(const std::vector<set_source>& sources, const std::string& ba
                    long long threads, unsigned block, std::uint64_t max_table_mib) {
   const edf_method method = parse_edf_method(edf);
   const dbf_setup setup(backend, threads, block, max_table_mib);
-  const std::vector<analysed_set> all = interruptible([&] { return analyse(sources, setup.options, method, false); });
+  const std::vector<analysed_set> all = interruptible([&] { return analyse_batch(sources, streaming(setup, method)); });
   py::list out;
   for (const analysed_set& a : all) {
     py::dict d;
     d["set"] = a.label;
+    d["path"] = a.path.empty() ? py::object(py::none()) : py::object(py::str(a.path));  // null: not from a file
     verdict(d, a.result);
     out.append(d);
   }

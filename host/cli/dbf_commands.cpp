@@ -24,6 +24,7 @@
 #include "warpspan/dbf/batch_source.hpp"
 #include "warpspan/dbf/dbf.hpp"
 #include "warpspan/dbf/edf.hpp"
+#include "warpspan/dbf/pipeline.hpp"
 #include "warpspan/dbf/generate.hpp"
 #include "warpspan/dbf/sweep.hpp"
 #include "warpspan/dbf/task.hpp"
@@ -38,24 +39,6 @@ namespace {
 // Keys in the order they are written (dbf_at: by increasing t, not as strings).
 using json = nlohmann::ordered_json;
 namespace fs = std::filesystem;
-
-/// What the pipeline knows about one set once its tables and test are done.
-struct set_analysis {
-  std::vector<unrolled_graph> graphs;
-  std::vector<dbf_curve> curves;
-  edf_result result;
-};
-
-/// One set of a batch or sweep on its way through: loaded (or refused as a variant), unrolled,
-/// its curves, then its test.
-struct batch_item {
-  std::string label;
-  std::string path;           ///< batch: the set's file (full path), or FILE:LINE
-  double factor = 0;          ///< sweep only
-  std::string error;          ///< sweep: why the variant breaks the model (then nothing is analysed)
-  std::uint64_t index = 0;    ///< the set's place in the batch or sweep
-  set_analysis a;
-};
 
 /// One set's result as printed: made where the set was analysed, printed in input order (at once
 /// in one process; by rank 0 under mpirun; by `warpspan merge` for shards).
@@ -90,16 +73,6 @@ struct slicing {
   rank_group* ranks = nullptr;  ///< under mpirun with more than one rank
   bool mine(std::uint64_t k) const { return k % slices == slice; }
 };
-
-/// Batches and sweeps run in chunks of at most this many sets and table cells: what is held at
-/// once stays bounded however many sets there are, results appear as chunks finish, and Ctrl-C is
-/// answered within about one chunk (the tables of one chunk are one dbf_tables call: one GPU batch,
-/// so CUDA takes larger chunks; 2^24 cells take about half a second on one core).
-constexpr std::size_t chunk_max_sets = 256;
-std::uint64_t chunk_max_cells(const dbf_options& options) {
-  const bool cuda = options.backend == dbf_backend::cuda || options.backend == dbf_backend::cuda_sm;
-  return std::uint64_t{1} << (cuda ? 28 : 24);
-}
 
 /// Columns a UTF-8 text takes on a terminal (code points; wide CJK characters count as one).
 std::size_t display_width(const std::string& s) {
@@ -137,57 +110,6 @@ std::vector<std::uint64_t> parse_at(const std::string& text) {
   std::sort(out.begin(), out.end());  // tables and JSON maps in increasing t
   out.erase(std::unique(out.begin(), out.end()), out.end());
   return out;
-}
-
-/// T' of every task, refusing tables over the size limit before any is computed.
-std::vector<unrolled_graph> unroll_all(const task_set& set, const dbf_options& options) {
-  std::vector<unrolled_graph> graphs;
-  graphs.reserve(set.tasks.size());
-  for (const task& t : set.tasks) {
-    graphs.push_back(unroll(t));
-    check_table_size(graphs.back(), t.name, options);
-  }
-  return graphs;
-}
-
-std::uint64_t cells_of(const std::vector<unrolled_graph>& graphs) {
-  std::uint64_t cells = 0;
-  for (const auto& g : graphs) cells += g.cells();
-  return cells;
-}
-
-/// The curves of every set of a chunk (already unrolled), all tables in one dbf_tables call after
-/// checking that what they hold at once fits the memory budget. `shared` (sweeps over periods):
-/// the tables of the base set's tasks, the same for every variant; then nothing is computed.
-void compute_curves(std::vector<batch_item>& chunk, const dbf_options& options,
-                    const std::vector<std::vector<std::uint32_t>>* shared) {
-  std::vector<const unrolled_graph*> all;
-  for (auto& it : chunk)
-    for (const auto& g : it.a.graphs) all.push_back(&g);
-  if (all.empty()) return;
-  std::vector<dbf_table> tables;
-  if (!shared) {
-    check_tables_memory(all, options,
-                        chunk.size() == 1 ? chunk.front().label : chunk.front().label + " .. " + chunk.back().label);
-    tables = dbf_tables(all, options);
-  }
-  std::size_t next = 0;
-  for (auto& it : chunk) {
-    for (std::size_t k = 0; k < it.a.graphs.size(); ++k, ++next) {
-      const unrolled_graph& g = it.a.graphs[k];
-      it.a.curves.emplace_back(shared ? (*shared)[k] : tables[next].min_span, g);
-      if (!shared) tables[next] = dbf_table{};  // a curve keeps only the steps; a batch's tables add up
-    }
-  }
-}
-
-/// The EDF test of one analysed set; an undecided set names itself.
-void run_edf(batch_item& it, edf_method method) {
-  try {
-    it.a.result = edf_test(it.a.curves, method);
-  } catch (const input_error& e) {
-    throw input_error(it.label + ": " + e.what());
-  }
 }
 
 /// U for people: four decimals, or exactly (with the fraction num/H) when it is 1 or would print as 1.
@@ -309,19 +231,20 @@ struct dbf_cmd {
   int run_single(const dbf_options& options, edf_method method) const {
     const std::vector<std::uint64_t> points = at.empty() ? std::vector<std::uint64_t>{} : parse_at(at);
     const named_set input{file, load_task_set(file)};
-    std::vector<batch_item> one(1);
-    one[0].label = file;
-    one[0].a.graphs = unroll_all(input.set, options);
+    analysed_set sa;
+    sa.label = file;
+    sa.graphs = unroll_all(input.set, options);
     const auto start = std::chrono::steady_clock::now();
-    compute_curves(one, options, nullptr);
-    run_edf(one[0], method);
+    analyse_set(sa, streaming(options, method));
     const double elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    const set_analysis& sa = one[0].a;
     for (std::uint64_t t : points) total_demand_checked(sa.curves, t);  // a dbf over 2^64 is refused before output
     std::string written;
     if (!svg.empty()) written = write_svg(input, sa);
     if (as_json) {
-      json out = single_json(input.set, sa, points, elapsed_s, backend_label(options.backend));
+      json out = dbf_set_json(input.set, sa.graphs, sa.curves, sa.result, points);
+      out["elapsed_s"] = elapsed_s;
+      out["backend"] = backend_label(options.backend);
+      out["edf_method"] = edf;
       if (!written.empty()) out["svg"] = written;
       std::cout << out.dump() << '\n';
     } else {
@@ -329,39 +252,6 @@ struct dbf_cmd {
       if (!written.empty()) std::cout << "wrote " << written << "\n";
     }
     return check && !sa.result.schedulable ? 1 : 0;
-  }
-
-  static json at_json(const std::vector<std::uint64_t>& points, const std::function<std::uint64_t(std::uint64_t)>& f) {
-    json out = json::object();
-    for (std::uint64_t t : points) out[std::to_string(t)] = f(t);
-    return out;
-  }
-
-  json single_json(const task_set& set, const set_analysis& sa, const std::vector<std::uint64_t>& points,
-                   double elapsed_s, const std::string& backend_name) const {
-    const edf_result& r = sa.result;
-    json tasks = json::array();
-    for (std::size_t k = 0; k < set.tasks.size(); ++k) {
-      const unrolled_graph& g = sa.graphs[k];
-      const dbf_curve& c = sa.curves[k];
-      tasks.push_back({{"name", set.tasks[k].name},
-                       {"E", g.E},
-                       {"period", g.period},
-                       {"vertices", set.tasks[k].vertices.size()},
-                       {"rows", g.rows},
-                       {"columns", g.columns()},
-                       {"dbf_at", at_json(points, [&](std::uint64_t t) { return c.at_checked(t); })}});
-    }
-    json out = json::object();
-    edf_verdict_json(out, r);
-    out["hyperperiod"] = optional_json(r.u.hyperperiod);
-    out["elapsed_s"] = elapsed_s;
-    out["backend"] = backend_name;
-    out["edf_method"] = edf;
-    out["points"] = r.points;
-    out["tasks"] = tasks;
-    out["total_dbf_at"] = at_json(points, [&](std::uint64_t t) { return total_demand_checked(sa.curves, t); });
-    return out;
   }
 
   static std::string verdict(const edf_result& r) {
@@ -378,7 +268,7 @@ struct dbf_cmd {
     return std::to_string(*r.limit) + " (t_max)";
   }
 
-  void print_single(const named_set& in, const set_analysis& sa, const std::vector<std::uint64_t>& points,
+  void print_single(const named_set& in, const analysed_set& sa, const std::vector<std::uint64_t>& points,
                     double elapsed_s, const std::string& backend_name) const {
     const edf_result& r = sa.result;
     std::size_t name_width = 12;  // names of any length (and UTF-8) keep the columns straight
@@ -405,7 +295,7 @@ struct dbf_cmd {
     if (!points.empty()) print_at_table(in.set, sa, points);
   }
 
-  static void print_at_table(const task_set& set, const set_analysis& sa, const std::vector<std::uint64_t>& points) {
+  static void print_at_table(const task_set& set, const analysed_set& sa, const std::vector<std::uint64_t>& points) {
     // Every value first: a dbf over 2^64 is refused before anything of the table is printed.
     std::vector<std::vector<std::uint64_t>> rows;
     for (std::uint64_t t : points) {
@@ -428,7 +318,7 @@ struct dbf_cmd {
   }
 
   /// The plot runs to 1.5 x the first violation, or to t_max but at most four of the longest periods.
-  static std::uint64_t plot_end(const set_analysis& sa) {
+  static std::uint64_t plot_end(const analysed_set& sa) {
     const edf_result& r = sa.result;
     if (r.first_violation) return *r.first_violation + std::max<std::uint64_t>(1, *r.first_violation / 2);
     std::uint64_t longest = 1;
@@ -437,7 +327,7 @@ struct dbf_cmd {
     return r.limit ? std::min(*r.limit, periods) : periods;
   }
 
-  std::string write_svg(const named_set& in, const set_analysis& sa) const {
+  std::string write_svg(const named_set& in, const analysed_set& sa) const {
     const fs::path path(svg);
     const std::string dir = path.has_parent_path() ? path.parent_path().string() : ".";
     const std::string title = "Demand of " + fs::path(in.label).filename().string() + ": " + verdict(sa.result);
@@ -448,56 +338,14 @@ struct dbf_cmd {
   }
 
   // ---------------------------------------------------------------------------------- batch and sweep
-  /// Runs sets from `next` (false when there are no more) through the pipeline in chunks, calling
-  /// `report` for each in order once its test is done. Polls interrupted() between sets: sets already
-  /// reported stay reported. Returns false when interrupted.
-  bool stream(const std::function<bool(batch_item&)>& next, const std::function<void(const batch_item&)>& report,
-              const dbf_options& options, edf_method method, const std::vector<std::vector<std::uint32_t>>* shared,
-              double& elapsed_s) const {
-    std::vector<batch_item> chunk;
-    std::uint64_t cells = 0;
-    auto flush = [&]() -> bool {
-      const auto start = std::chrono::steady_clock::now();
-      compute_curves(chunk, options, shared);
-      bool done = true;
-      for (auto& it : chunk) {
-        if (interrupted()) {
-          done = false;
-          break;
-        }
-        if (it.error.empty()) {
-          try {
-            run_edf(it, method);
-          } catch (const input_error& e) {
-            if (!keep_going) throw;
-            it.error = e.what();
-          }
-        }
-        report(it);
-      }
-      elapsed_s += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-      chunk.clear();
-      cells = 0;
-      return done;
-    };
-    for (;;) {
-      if (interrupted()) return false;
-      batch_item it;
-      try {
-        if (!next(it)) break;
-      } catch (const input_error&) {
-        // A set that cannot be read ends the run (without --keep-going): the sets before it are
-        // analysed and reported first, then its error.
-        if (!chunk.empty()) flush();
-        std::cout.flush();
-        throw;
-      }
-      cells += cells_of(it.a.graphs);
-      chunk.push_back(std::move(it));
-      if ((chunk.size() >= chunk_max_sets || cells >= chunk_max_cells(options)) && !flush()) return false;
-    }
-    if (!chunk.empty() && !flush()) return false;
-    return !interrupted();
+  stream_options streaming(const dbf_options& options, edf_method method,
+                           const std::vector<std::vector<std::uint32_t>>* shared = nullptr) const {
+    stream_options o;
+    o.dbf = options;
+    o.method = method;
+    o.keep_going = keep_going;
+    o.shared_tables = shared;
+    return o;
   }
 
   /// Where a record goes: printed now (one process), a JSON line (a shard), or kept for rank 0.
@@ -575,7 +423,7 @@ struct dbf_cmd {
     std::uint64_t expected = 0;  ///< sets in the input (for the progress line); 0: not counted
   };
 
-  set_record batch_record(const batch_item& it) const {
+  set_record batch_record(const analysed_set& it) const {
     set_record rec;
     rec.index = it.index;
     rec.label = it.label;
@@ -585,7 +433,7 @@ struct dbf_cmd {
                          : "  invalid: " + it.error + "\n";
       return rec;
     }
-    const edf_result& r = it.a.result;
+    const edf_result& r = it.result;
     rec.verdict = r.schedulable ? 0 : 1;
     if (as_json) {
       json line{{"set", it.label}, {"path", it.path}};
@@ -641,8 +489,8 @@ struct dbf_cmd {
     std::uint64_t k = 0;
     double elapsed_s = 0;
     if (slices.shard) shard_header("dbf-batch", options);
-    bool finished = stream(
-        [&](batch_item& it) {
+    bool finished = analyse_sets(
+        [&](analysed_set& it) {
           // Another slice's sets are passed over unread.
           for (; !slices.mine(k); ++k)
             if (!source.skip()) return false;
@@ -652,17 +500,17 @@ struct dbf_cmd {
             if (!source.next(in)) return false;
             it.path = source.last_path();
             it.label = std::move(in.label);
-            it.a.graphs = unroll_all(in.set, options);
+            it.graphs = unroll_all(in.set, options);
           } catch (const input_error& e) {
             if (!keep_going) throw;
             it.label = source.last_label();
             it.path = source.last_path();
             it.error = e.what();
-            it.a.graphs.clear();
+            it.graphs.clear();
           }
           return true;
         },
-        [&](const batch_item& it) { deliver(batch_record(it), emit, kept); }, options, method, nullptr, elapsed_s);
+        [&](analysed_set& it) { deliver(batch_record(it), emit, kept); }, streaming(options, method), elapsed_s);
     const std::uint64_t total = finished ? source.count() : k;
     finished = collect(finished, elapsed_s, total, kept, emit);
     bar.clear();
@@ -675,16 +523,15 @@ struct dbf_cmd {
                                           const dbf_options& options, edf_method method) const {
     sweep_variant v = sweep_variant_with(base, spec, factor);
     if (!v.error.empty()) return std::nullopt;
-    std::vector<batch_item> one(1);
-    one[0].label = file;
+    analysed_set one;
+    one.label = file;
     try {
-      one[0].a.graphs = unroll_all(v.set, options);
-      compute_curves(one, options, nullptr);
-      run_edf(one[0], method);
+      one.graphs = unroll_all(v.set, options);
+      analyse_set(one, streaming(options, method));
     } catch (const input_error&) {
       return std::nullopt;
     }
-    return one[0].a.result.schedulable;
+    return one.result.schedulable;
   }
 
   /// The critical scaling factor (MAST's sensitivity analysis): between the first two neighbouring
@@ -718,8 +565,8 @@ struct dbf_cmd {
     std::vector<sweep_point> grid;
   };
 
-  set_record sweep_record(const batch_item& it, const sweep_spec& spec) const {
-    const edf_result* r = it.error.empty() ? &it.a.result : nullptr;
+  set_record sweep_record(const analysed_set& it, const sweep_spec& spec) const {
+    const edf_result* r = it.error.empty() ? &it.result : nullptr;
     set_record rec;
     rec.index = it.index;
     rec.factor = it.factor;
@@ -825,8 +672,8 @@ struct dbf_cmd {
     std::vector<set_record> kept;
     double elapsed_s = 0;
     if (slices.shard) shard_header("dbf-sweep", options);
-    bool finished = stream(
-        [&](batch_item& it) {
+    bool finished = analyse_sets(
+        [&](analysed_set& it) {
           while (k < spec.steps && !slices.mine(k)) ++k;
           if (k == spec.steps) return false;
           it.index = k;
@@ -834,11 +681,11 @@ struct dbf_cmd {
           it.factor = v.factor;
           it.label = file + " (" + spec.kind + " x " + std::to_string(v.factor) + ")";
           it.error = std::move(v.error);
-          if (it.error.empty()) it.a.graphs = unroll_all(v.set, options);
+          if (it.error.empty()) it.graphs = unroll_all(v.set, options);
           return true;
         },
-        [&](const batch_item& it) { deliver(sweep_record(it, spec), emit, kept); }, options, method,
-        shared_tables.empty() ? nullptr : &shared_tables, elapsed_s);
+        [&](analysed_set& it) { deliver(sweep_record(it, spec), emit, kept); },
+        streaming(options, method, shared_tables.empty() ? nullptr : &shared_tables), elapsed_s);
     finished = collect(finished, elapsed_s, spec.steps, kept, emit);
     bar.clear();
     if (slices.shard) return finished ? 0 : interrupted_exit_code;

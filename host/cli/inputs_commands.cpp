@@ -142,7 +142,7 @@ class inputs_command {
       } else {
         j = inputs_run_json(runs[0], results[0]);
       }
-      j["interrupted"] = interrupted();
+      j["interrupted"] = interrupted();  // (also per run, from the library)
       j["model"] = o.fitness == fitness_kind::model ? json{{"sm", o.model.sm_name}, {"sms", o.model.sms}} : json(nullptr);
       if (o.fitness == fitness_kind::gpu) j["device"] = device_note();
       if (!saved.empty()) j["saved_input"] = saved;

@@ -33,6 +33,7 @@
 #include "warpspan/io/svg.hpp"
 #include "warpspan/makespan/bounds.hpp"
 #include "warpspan/makespan/estimate.hpp"
+#include "warpspan/makespan/estimate_run.hpp"
 #include "warpspan/sm/presets.hpp"
 #include "warpspan/sm/ptx.hpp"
 
@@ -164,11 +165,6 @@ struct problem_options {
   }
 };
 
-std::vector<int> one_based(const std::vector<std::uint16_t>& s) {
-  std::vector<int> out(s.begin(), s.end());
-  for (int& v : out) ++v;
-  return out;
-}
 
 std::string join(const std::vector<int>& v) {
   std::ostringstream os;
@@ -230,34 +226,26 @@ struct estimate_cmd {
   }
 
   int run(CLI::App* sub) {
-    using clock_type = std::chrono::steady_clock;
-    const auto t_start = clock_type::now();
-    const auto since_start = [&] { return std::chrono::duration<double>(clock_type::now() - t_start).count(); };
     install_interrupt_handlers();
     if (sub->count("--validate") && eo.validate == 0) eo.validate = 8;
     eo.init = parse_initial_kind(init);
     eo.backend = parse_backend(backend);
-    if (seconds < 0 || !std::isfinite(seconds)) throw input_error("--seconds must be 0 or more");
-    if (exact_seconds < 0 || !std::isfinite(exact_seconds)) throw input_error("--exact-seconds must be 0 or more");
     if (given(svg_dir_opt) && svg_dir.empty()) throw input_error("--svg-dir: the path is empty");
+    // (the library checks these too, in its own words)
+    if (seconds < 0) throw input_error("--seconds must be 0 or more");
+    if (exact_seconds < 0) throw input_error("--exact-seconds must be 0 or more");
+    estimate_request request;
     if (!shard.empty()) {
       const auto slice = parse_shard(shard);
       eo.slice = slice.first;
       eo.slices = slice.second;
       if (given(svg_dir_opt)) throw input_error("--svg-dir applies to the whole run: give it to neither --shard nor merge");
       as_json = true;
-      exact_seconds = 0;
-    }
-    // --seconds without --iterations: the cooling follows the budget (not for shards, whose merge
-    // must equal the whole run: they keep the fixed default).
-    if (seconds > 0 && sub->count("--iterations") == 0 && shard.empty()) {
-      eo.fit_to_seconds = true;
-      eo.iterations = std::uint64_t{1} << 40;
+      request.shard = true;
     }
     // Under mpirun the chains are split across the ranks; rank 0 alone proves, draws and prints.
     eo.ranks = &world();
     const bool rank0 = world().rank() == 0;
-    if (!rank0) exact_seconds = 0;
     std::string origin;
     const problem prob = po.make(&origin);
     const bool show_progress = !quiet && isatty(STDERR_FILENO);
@@ -268,24 +256,20 @@ struct estimate_cmd {
                      best, static_cast<double>(done) / std::max(s, 1e-9));
         std::fflush(stderr);
       };
-    // --seconds bounds the whole run: the proven interval gets a share of it (at most a quarter,
-    // at most --exact-seconds), the search what is left after reading the input.
-    const double interval_share = seconds > 0 ? std::min(exact_seconds, seconds / 4) : exact_seconds;
-    if (seconds > 0) eo.seconds = std::max(seconds - interval_share - since_start(), 1e-3);
-    const estimate_result r = run_estimate(prob, eo, progress);
+    request.search = eo;
+    request.iterations_given = sub->count("--iterations") > 0;
+    request.seconds = seconds;
+    request.exact_seconds = exact_seconds;
+    const std::function<void(double)> on_proving = [&](double s) {
+      if (!show_progress) return;
+      std::fprintf(stderr, "\r%70s\r", "");
+      std::fprintf(stderr, "proving an interval (about %.3g s, --exact-seconds) ...", s);
+    };
+    const estimate_report report = run_estimate_request(prob, request, progress, on_proving);
     if (show_progress) std::fprintf(stderr, "\r%70s\r", "");
-    std::optional<proven_interval> proven;
-    // What the search left, at most --exact-seconds; when one long iteration overran the search's
-    // share, still 10 ms: enough for the pessimistic bound and the smallest exact T(y).
-    const double interval_s =
-        seconds > 0 ? std::min(exact_seconds, std::max(seconds - since_start(), 0.01)) : exact_seconds;
-    const bool skip_interval = exact_seconds > 0 && r.interrupted;
-    if (exact_seconds > 0 && !skip_interval) {
-      if (show_progress) std::fprintf(stderr, "proving an interval (about %.3g s, --exact-seconds) ...", interval_s);
-      proven = prove_interval(prob, r.best_string, interval_s);
-      if (show_progress) std::fprintf(stderr, "\r%70s\r", "");
-    }
-    const bool was_interrupted = r.interrupted || interrupted();
+    const estimate_result& r = report.result;
+    const std::optional<proven_interval>& proven = report.proven;
+    const bool was_interrupted = r.interrupted;
     const int exit_code = was_interrupted ? interrupted_exit_code : 0;
 
     std::vector<std::string> written;
@@ -299,39 +283,8 @@ struct estimate_cmd {
                                                        : std::nullopt)));
     }
     if (as_json) {
-      json env = json::array();
-      for (const auto& e : r.envelope) env.push_back({e.seconds, e.best});
-      json out = {{"best_makespan", r.best_makespan},
-                  {"upper_bound", r.upper_bound},
-                  {"iterations", r.iterations},
-                  {"iterations_per_chain", r.iterations_per_chain},
-                  {"cooling_fitted_to_seconds", eo.fit_to_seconds},
-                  {"chains", r.chains},
-                  {"elapsed_s", r.elapsed_s},
-                  {"setup_s", r.setup_s},
-                  {"backend", r.backend},
-                  {"time_limited", r.time_limited},
-                  {"interrupted", was_interrupted},
-                  {"seed", eo.seed},
-                  {"envelope", env},
-                  {"best_string", one_based(r.best_string)},
-                  {"best_chain", r.best_chain},
-                  {"best_chain_init", to_string(r.best_chain_init)},
-                  {"warp_cycle_string", r.schedule.warp_cycle},
-                  {"problem", problem_json(prob)},
-                  {"validated_chains", r.validated}};
+      json out = estimate_json(prob, request, report);
       if (!written.empty()) out["svg"] = written;
-      if (proven)
-        out["proven"] = {{"lower", proven->lower},
-                         {"upper", proven->upper},
-                         {"exact", proven->exact},
-                         {"upper_from", proven->upper_from},
-                         {"exact_T", proven->exact_t},
-                         {"tractable", proven->tractable ? json(proven->tractable) : json(nullptr)},
-                         {"elapsed_s", proven->elapsed_s}};
-      // The number to design with: the worst case is at most this (the estimate is only a lower bound).
-      out["safe_upper_bound"] = proven ? std::min<std::uint64_t>(proven->upper, r.upper_bound) : r.upper_bound;
-      out["safe_upper_bound_from"] = proven && proven->upper <= r.upper_bound ? "proven interval" : "pessimistic bound";
       if (!shard.empty())
         out["shard"] = {{"command", "estimate"}, {"index", eo.slice}, {"count", eo.slices},
                         {"chain_begin", r.chain_begin}, {"chain_end", r.chain_end}, {"iterations_target", eo.iterations},
@@ -353,7 +306,7 @@ struct estimate_cmd {
               << " in " << std::fixed << std::setprecision(2) << r.elapsed_s << " s ("
               << std::setprecision(3) << std::scientific << static_cast<double>(r.iterations) / std::max(r.elapsed_s, 1e-9)
               << " it/s)" << std::defaultfloat << (r.time_limited ? ", stopped by --seconds" : "")
-              << (eo.fit_to_seconds && !r.time_limited && !r.interrupted ? ", cooled to fit --seconds" : "")
+              << (report.cooling_fitted_to_seconds && !r.time_limited && !r.interrupted ? ", cooled to fit --seconds" : "")
               << (r.interrupted ? ", interrupted" : "") << "\n"
               << "estimate    " << r.best_makespan << " cycles (a lower bound on the worst case)\n"
               << "upper bound " << r.upper_bound << " cycles (pessimistic, Berezovskyi, Bletsas and Andersson 2012)\n";
@@ -367,7 +320,7 @@ struct estimate_cmd {
         std::cout << "upper from the " << proven->upper_from << (proven->upper_from == "search" ? " stopped by time" : " bound");
       if (!proven->exact_t.empty()) std::cout << ", exact T(1.." << proven->exact_t.size() << ")";
       std::cout << ", " << std::setprecision(3) << proven->elapsed_s << " s)\n";
-    } else if (skip_interval) {
+    } else if (exact_seconds > 0 && r.interrupted) {
       std::cout << "proven      (skipped: interrupted)\n";
     }
     if (r.validated) std::cout << "validated   " << r.validated << " chains identical on the CPU\n";

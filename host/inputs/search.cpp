@@ -144,6 +144,7 @@ search_result run_search(const search_options& o) {
     }
   }
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  result.interrupted = interrupted();
   result.reached_seconds = result.trace.history.empty() ? 0 : result.trace.history.back().seconds;
   return result;
 }

@@ -1,10 +1,12 @@
 #include "warpspan/io/result_json.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
 #include "warpspan/exact/search.hpp"
 #include "warpspan/inputs/search.hpp"
+#include "warpspan/makespan/estimate_run.hpp"
 #include "warpspan/sm/kernel_string.hpp"
 #include "warpspan/wcet/analysis.hpp"
 
@@ -21,6 +23,76 @@ json problem_json(const problem& prob) {
           {"instructions", prob.instructions()},
           {"sigma", sigma},
           {"schedulers", prob.sm.schedulers}};
+}
+
+nlohmann::ordered_json dbf_set_json(const task_set& set, const std::vector<unrolled_graph>& graphs,
+                                    const std::vector<dbf_curve>& curves, const edf_result& result,
+                                    const std::vector<std::uint64_t>& points) {
+  using json = nlohmann::ordered_json;
+  const auto at = [&](const auto& f) {
+    json out = json::object();
+    for (std::uint64_t t : points) out[std::to_string(t)] = f(t);
+    return out;
+  };
+  json tasks = json::array();
+  for (std::size_t k = 0; k < set.tasks.size(); ++k) {
+    const unrolled_graph& g = graphs[k];
+    const dbf_curve& c = curves[k];
+    tasks.push_back({{"name", set.tasks[k].name},
+                     {"E", g.E},
+                     {"period", g.period},
+                     {"vertices", set.tasks[k].vertices.size()},
+                     {"rows", g.rows},
+                     {"columns", g.columns()},
+                     {"dbf_at", at([&](std::uint64_t t) { return c.at_checked(t); })}});
+  }
+  json out = json::object();
+  edf_verdict_json(out, result);
+  out["hyperperiod"] = result.u.hyperperiod ? json(*result.u.hyperperiod) : json(nullptr);
+  out["points"] = result.points;
+  out["tasks"] = tasks;
+  out["total_dbf_at"] = at([&](std::uint64_t t) { return total_demand_checked(curves, t); });
+  return out;
+}
+
+std::vector<int> one_based(const std::vector<std::uint16_t>& string) {
+  std::vector<int> out(string.begin(), string.end());
+  for (int& w : out) ++w;
+  return out;
+}
+
+json estimate_json(const problem& prob, const estimate_request& request, const estimate_report& report) {
+  const estimate_result& r = report.result;
+  json env = json::array();
+  for (const auto& e : r.envelope) env.push_back({e.seconds, e.best});
+  json out = {{"best_makespan", r.best_makespan},
+              {"upper_bound", r.upper_bound},
+              {"iterations", r.iterations},
+              {"iterations_per_chain", r.iterations_per_chain},
+              {"cooling_fitted_to_seconds", report.cooling_fitted_to_seconds},
+              {"chains", r.chains},
+              {"elapsed_s", r.elapsed_s},
+              {"setup_s", r.setup_s},
+              {"backend", r.backend},
+              {"time_limited", r.time_limited},
+              {"interrupted", r.interrupted},
+              {"seed", request.search.seed},
+              {"envelope", env},
+              {"best_string", one_based(r.best_string)},
+              {"best_chain", r.best_chain},
+              {"best_chain_init", to_string(r.best_chain_init)},
+              {"warp_cycle_string", r.schedule.warp_cycle},
+              {"problem", problem_json(prob)},
+              {"validated_chains", r.validated},
+              {"proven", nullptr},
+              {"safe_upper_bound", report.safe_upper_bound},
+              {"safe_upper_bound_from", report.safe_upper_bound_from}};
+  if (const auto& p = report.proven)
+    out["proven"] = {{"lower", p->lower},         {"upper", p->upper},
+                     {"exact", p->exact},         {"upper_from", p->upper_from},
+                     {"exact_T", p->exact_t},     {"tractable", p->tractable ? json(p->tractable) : json(nullptr)},
+                     {"elapsed_s", p->elapsed_s}};
+  return out;
 }
 
 void t_runs_json(json& out, const problem& prob, const std::vector<t_run>& runs) {
@@ -42,6 +114,7 @@ void t_runs_json(json& out, const problem& prob, const std::vector<t_run>& runs)
     per_t.push_back(e);
   }
   out["T"] = per_t;
+  out["interrupted"] = std::any_of(runs.begin(), runs.end(), [](const t_run& r) { return r.interrupted; });
   out["unfinished"] = unfinished;
   out["exact_T"] = t;
   // Only exact T(y) make the estimate safe; without T(1) there is none (the pessimistic bound stands).
@@ -128,7 +201,10 @@ json inputs_run_json(const inputs::search_options& o, const inputs::search_resul
          {"seconds", r.seconds},
          {"generations", r.trace.generations},
          {"coverage", o.method == inputs::search_method::gdivan ? json(r.atoms.coverage()) : json(nullptr)},
-         {"history", history}};
+         {"history", history},
+         {"interrupted", r.interrupted},
+         {"model", o.fitness == inputs::fitness_kind::model ? json{{"sm", o.model.sm_name}, {"sms", o.model.sms}}
+                                                            : json(nullptr)}};
   if (o.method == inputs::search_method::gdivan) {
     json levels = json::array();
     for (const auto& l : r.atoms.levels)

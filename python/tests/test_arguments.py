@@ -32,7 +32,7 @@ CALLS = {
                ["threads", "evaluations", "seed", "sms", "population", "patience", "atom_threads", "atom_runs", "jobs"]),
 }
 # Parameters where None (the default) is valid.
-NONE_OK = {("estimate", "schedulers"), ("exact", "schedulers"), ("bound", "schedulers"), ("build", "schedulers"),
+NONE_OK = {("estimate", "schedulers"), ("estimate", "iterations"), ("exact", "schedulers"), ("bound", "schedulers"), ("build", "schedulers"),
            ("dbf", "at"), ("inputs", "threads")}
 
 

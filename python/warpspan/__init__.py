@@ -251,12 +251,15 @@ def _problem_args(a, kernel, warps, sigma, sm, schedulers):
             a.str("sm", sm, none=True), -1 if schedulers is None else a.count("schedulers", schedulers, _INT32[1]))
 
 
-def estimate(kernel, warps, sigma=None, *, sm=None, schedulers=None, chains=0, iterations=200000, seconds=0.0,
+def estimate(kernel, warps, sigma=None, *, sm=None, schedulers=None, chains=0, iterations=None, seconds=0.0,
              seed=1, t0=0.01, reach=0, init="mix", backend="auto", threads=0, validate=0, exact_seconds=2.0):
-    """The worst-case makespan by simulated annealing (``warpspan estimate``)."""
+    """The worst-case makespan by simulated annealing (``warpspan estimate``). ``iterations`` per
+    chain default 200,000; with ``seconds`` and no ``iterations`` the cooling follows the budget
+    (``cooling_fitted_to_seconds``), as on the command line."""
     a = _Args("estimate")
     args = _problem_args(a, kernel, warps, sigma, sm, schedulers) + (
-        a.count("chains", chains, _UINT32[1]), a.count("iterations", iterations, _UINT64[1]),
+        a.count("chains", chains, _UINT32[1]),
+        None if iterations is None else a.count("iterations", iterations, _UINT64[1]),
         a.float("seconds", seconds), a.seed(seed), a.float("t0", t0), a.count("reach", reach, _UINT32[1]),
         a.str("init", init), a.str("backend", backend), a.int("threads", threads, *_INT32),
         a.count("validate", validate, _UINT32[1]), a.float("exact_seconds", exact_seconds))

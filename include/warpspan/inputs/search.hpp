@@ -94,6 +94,7 @@ struct search_result {
   double reached_seconds = 0;  ///< when the best was found
   double seconds = 0;          ///< the whole search
   double atom_seconds = 0;
+  bool interrupted = false;    ///< stopped by Ctrl-C or SIGTERM: the best so far
 };
 
 /// The options of `inputs` as the command line (and the Python module) take them, with its

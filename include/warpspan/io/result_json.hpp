@@ -7,12 +7,15 @@
 #include <nlohmann/json.hpp>
 #include <vector>
 
+#include "warpspan/dbf/dbf.hpp"
 #include "warpspan/dbf/edf.hpp"
 #include "warpspan/exact/interval.hpp"
 #include "warpspan/makespan/problem.hpp"
 
 namespace warpspan {
 
+struct estimate_request;
+struct estimate_report;
 namespace wcet {
 struct wcet_program;
 struct wcet_report;
@@ -24,6 +27,22 @@ struct search_result;
 
 /// {"warps", "kernel" (normalised, run-length), "instructions", "sigma" {letter: sigma}, "schedulers"}.
 nlohmann::json problem_json(const problem& prob);
+
+/// The warp ids of a pseudo-precedence string, 1-based as users write them.
+std::vector<int> one_based(const std::vector<std::uint16_t>& string);
+
+/// The analysis of one task set (`dbf FILE --json`, warpspan.dbf): the EDF verdict, hyperperiod,
+/// points, per task name, E, period, vertices, rows, columns and dbf_at {"t": dbf(t)} at `points`,
+/// and total_dbf_at, keys in that order, dbf_at by increasing t. (The caller adds elapsed_s,
+/// backend and edf_method.)
+nlohmann::ordered_json dbf_set_json(const task_set& set, const std::vector<unrolled_graph>& graphs,
+                            const std::vector<dbf_curve>& curves, const edf_result& result,
+                            const std::vector<std::uint64_t>& points);
+
+/// The result of a whole estimate (`estimate --json`, warpspan.estimate): best_makespan,
+/// upper_bound, iterations, chains, seed, envelope [[seconds, best], ...], best_string, the proven
+/// interval ("proven", null when none), safe_upper_bound and the rest.
+nlohmann::json estimate_json(const problem& prob, const estimate_request& request, const estimate_report& report);
 
 /// The exact T(y) of `bound --exact-up-to`: "T" (per y: complete, lower, upper; an unfinished one
 /// also started and stop_reason), "unfinished", "exact_T", the first unfinished as "stopped_at" and

@@ -1,0 +1,66 @@
+// The EDF analysis of many task sets as one stream (dbf --batch, --sweep, warpspan.dbf_batch, and a
+// single set): each set unrolled, the tables of a chunk of sets computed by one dbf_tables call,
+// the curves, the test, and each set reported in input order. The chunk policy lives here and only
+// here: what is held at once stays bounded however many sets there are, results appear as chunks
+// finish, and Ctrl-C is answered within about one chunk.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "warpspan/dbf/dbf.hpp"
+#include "warpspan/dbf/edf.hpp"
+#include "warpspan/dbf/task.hpp"
+
+namespace warpspan {
+
+/// At most this many sets a chunk.
+inline constexpr std::size_t dbf_chunk_max_sets = 256;
+/// At most this many table cells a chunk: 2^24 on the CPU (about half a second on one core), 2^28
+/// with CUDA (one chunk is one GPU batch).
+std::uint64_t dbf_chunk_max_cells(const dbf_options& options);
+
+/// One set on its way through: read (label, path, set) or refused (error), unrolled, its curves,
+/// then its test.
+struct analysed_set {
+  std::uint64_t index = 0;            ///< its place in the batch or sweep
+  std::string label;                  ///< the name results carry (a file name, FILE.jsonl:LINE, ...)
+  std::string path;                   ///< where it came from (a full path, FILE:LINE), when a file
+  double factor = 0;                  ///< a sweep's scaling factor
+  std::string error;                  ///< why it was not analysed (then nothing else is set)
+  task_set set;
+  std::vector<unrolled_graph> graphs;
+  std::vector<dbf_curve> curves;
+  edf_result result;
+};
+
+/// T' of every task of `set`, refusing tables over the size limit before any is computed.
+std::vector<unrolled_graph> unroll_all(const task_set& set, const dbf_options& options);
+
+struct stream_options {
+  dbf_options dbf;
+  edf_method method = edf_method::qpa;
+  /// A set the test cannot decide becomes an error of that set instead of ending the stream.
+  bool keep_going = false;
+  /// Tables shared by every set (a sweep over periods: the base set's, one per task); then none
+  /// is computed.
+  const std::vector<std::vector<std::uint32_t>>* shared_tables = nullptr;
+};
+
+/// One set (its graphs already unrolled) through the same steps: tables, curves, the test
+/// (input_error naming the set when the test cannot decide it).
+void analyse_set(analysed_set& set, const stream_options& options);
+
+/// Runs sets from `next` through the pipeline: `next(s)` fills s (its set and graphs, e.g. by
+/// unroll_all, or an error) and returns false when there are no more; `report(s)` gets each set in
+/// order once its test is done. An input_error thrown by `next` (a set that cannot be read) ends
+/// the stream after the sets before it were reported. Polls interrupted() between sets; returns
+/// false when interrupted (the sets reported stay reported). `elapsed_s` grows by the time spent
+/// on tables and tests.
+bool analyse_sets(const std::function<bool(analysed_set&)>& next, const std::function<void(analysed_set&)>& report,
+                  const stream_options& options, double& elapsed_s);
+
+}  // namespace warpspan
