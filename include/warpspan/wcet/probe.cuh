@@ -4,7 +4,8 @@
 // block and thread index (not %warpid, which names a hardware slot that other warps reuse). On the
 // GPU the first active lane records, so a divergent side records its own Ipoints as the paper's
 // simulator did; in the CPU emulation build (no warp-wide masks) lane 0 records and the clocks are
-// emulated (cuda/emulation/cuda_runtime.h). Needs cuda/ on the include path (device_buffer).
+// emulated (cuda/emulation/cuda_runtime.h). Self-contained: needs only include/ (the CMake target
+// warpspan::probe) and the CUDA runtime.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -13,8 +14,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "common/cuda_check.cuh"
-#include "common/device_buffer.cuh"
+#include "warpspan/cuda/cuda_check.cuh"
+#include "warpspan/cuda/device_buffer.cuh"
 #include "warpspan/wcet/collect.hpp"
 
 namespace warpspan::wcet {

@@ -1,0 +1,57 @@
+# cmake -P check_install.cmake: installs the build BUILD into PREFIX (emptied first), checks that the
+# installed CMake package names nothing in the source tree SOURCE, builds the consumer project next to
+# it against PREFIX and runs it (and its probe program when warpspan has CUDA). With PYTHON (and
+# PYTHON_DIR, the package's directory under the prefix), also imports the installed Python module
+# from there. Variables: BUILD PREFIX SOURCE GENERATOR CXX [CUDA CUDA_ARCHITECTURES (comma-separated)]
+# [PYTHON PYTHON_DIR].
+function(run what)
+  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  message("${out}${err}")
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "${what} failed (${rc})")
+  endif()
+  set(run_output "${out}" PARENT_SCOPE)
+endfunction()
+
+file(REMOVE_RECURSE ${PREFIX} ${PREFIX}-consumer)
+run("cmake --install" ${CMAKE_COMMAND} --install ${BUILD} --prefix ${PREFIX})
+
+file(GLOB_RECURSE package_files ${PREFIX}/*.cmake)
+if(NOT package_files)
+  message(FATAL_ERROR "no CMake package installed under ${PREFIX}")
+endif()
+foreach(f IN LISTS package_files)
+  file(READ ${f} text)
+  foreach(private include cuda host data)
+    string(FIND "${text}" "${SOURCE}/${private}" at)
+    if(NOT at EQUAL -1)
+      message(FATAL_ERROR "${f} names the source tree (${SOURCE}/${private})")
+    endif()
+  endforeach()
+endforeach()
+
+set(args -S ${CMAKE_CURRENT_LIST_DIR} -B ${PREFIX}-consumer -G ${GENERATOR} -DCMAKE_PREFIX_PATH=${PREFIX}
+         -DCMAKE_CXX_COMPILER=${CXX} -DCMAKE_BUILD_TYPE=Release)
+if(CUDA)
+  list(APPEND args -DCMAKE_CUDA_COMPILER=${CUDA})
+  # A list cannot be one argument of execute_process; CMake reads CUDAARCHS when nothing is given.
+  string(REPLACE "," ";" ENV{CUDAARCHS} "${CUDA_ARCHITECTURES}")
+endif()
+run("configuring the consumer" ${CMAKE_COMMAND} ${args})
+run("building the consumer" ${CMAKE_COMMAND} --build ${PREFIX}-consumer)
+run("the consumer" ${PREFIX}-consumer/consumer ${PREFIX}/share/warpspan/data)
+if(CUDA)
+  if(NOT EXISTS ${PREFIX}-consumer/consumer_probe)
+    message(FATAL_ERROR "warpspan has CUDA but the consumer found no warpspan::probe")
+  endif()
+  run("the consumer's probe" ${PREFIX}-consumer/consumer_probe)
+endif()
+
+if(PYTHON)
+  run("import warpspan from ${PREFIX}/${PYTHON_DIR}" ${CMAKE_COMMAND} -E env PYTHONPATH=${PREFIX}/${PYTHON_DIR}
+      PYTHONDONTWRITEBYTECODE=1 ${PYTHON} -c
+      "import warpspan\nprint(warpspan.__file__)\nprint(warpspan.bound('5L9C2L9C', 16, 'L=1,C=4').pessimistic)")
+  if(NOT run_output MATCHES "^${PREFIX}/${PYTHON_DIR}/warpspan/__init__.py\n184\n$")
+    message(FATAL_ERROR "the installed Python module: expected its path and 184, got:\n${run_output}")
+  endif()
+endif()
