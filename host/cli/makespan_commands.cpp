@@ -480,27 +480,7 @@ struct exact_cmd {
       };
     std::string algorithm;
     // Under mpirun the CPU progress sweep runs across the ranks (states partitioned by hash).
-    const bool across_ranks = world().size() > 1 && kind != backend_kind::cuda && prob.warps <= frontier_max_warps &&
-                              prob.instructions() <= frontier_max_instructions;
-    if (across_ranks) algorithm = "sweep";
-    exact_result r;
-    if (across_ranks) {
-      // The warm start on rank 0 (a time-limited annealing may differ between ranks), its string to all.
-      double warm_s = 0;
-      exact_options wx = world().rank() == 0 ? warm_started(prob, xo, warm_s) : xo;
-      const auto& s = wx.lower_string;
-      const std::string got = world().broadcast(
-          std::string(reinterpret_cast<const char*>(s.data()), s.size() * sizeof(std::uint16_t)) + to_bytes(warm_s), 0);
-      const std::size_t string_bytes = got.size() - sizeof(double);
-      wx.lower_string.resize(string_bytes / sizeof(std::uint16_t));
-      if (string_bytes) std::memcpy(wx.lower_string.data(), got.data(), string_bytes);
-      warm_s = from_bytes<double>(got.substr(string_bytes));
-      if (xo.time_limit_s > 0) wx.time_limit_s = std::max(xo.time_limit_s - warm_s, 1e-3);
-      r = exact_sweep_ranks(prob, wx, world());
-      r.elapsed_s += warm_s;
-    } else {
-      r = exact_search(prob, xo, kind, &algorithm);
-    }
+    const exact_result r = exact_search(prob, xo, kind, &algorithm, &world());
     if (show_progress) std::fprintf(stderr, "\r%70s\r", "");
     const bool on_gpu = kind == backend_kind::cuda;
     const built_schedule b = build_schedule(prob, r.best_string);

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstring>
 #include <unordered_map>
 
 #include "warpspan/core/error.hpp"
@@ -10,6 +11,7 @@
 #include "warpspan/core/resources.hpp"
 #include "warpspan/exact/frontier_host.hpp"
 #include "warpspan/exact/packed_table.hpp"
+#include "warpspan/exact/sweep_ranks.hpp"
 #include "warpspan/makespan/bounds.hpp"
 #include "warpspan/makespan/chains.hpp"
 #include "warpspan/makespan/estimate.hpp"
@@ -357,8 +359,34 @@ exact_options warm_started(const problem& prob, const exact_options& options, do
   return out;
 }
 
-exact_result exact_search(const problem& prob, const exact_options& options, backend_kind backend, std::string* used) {
+namespace {
+
+/// The CPU sweep across ranks: the warm start on rank 0, its string and time broadcast.
+exact_result sweep_across_ranks(const problem& prob, const exact_options& options, rank_group& ranks) {
+  double warm_s = 0;
+  exact_options wx = ranks.rank() == 0 ? warm_started(prob, options, warm_s) : options;
+  const auto& s = wx.lower_string;
+  const std::string got = ranks.broadcast(
+      std::string(reinterpret_cast<const char*>(s.data()), s.size() * sizeof(std::uint16_t)) + to_bytes(warm_s), 0);
+  const std::size_t string_bytes = got.size() - sizeof(double);
+  wx.lower_string.resize(string_bytes / sizeof(std::uint16_t));
+  if (string_bytes) std::memcpy(wx.lower_string.data(), got.data(), string_bytes);
+  warm_s = from_bytes<double>(got.substr(string_bytes));
+  if (options.time_limit_s > 0) wx.time_limit_s = std::max(options.time_limit_s - warm_s, 1e-3);
+  exact_result r = exact_sweep_ranks(prob, wx, ranks);
+  r.elapsed_s += warm_s;
+  return r;
+}
+
+}  // namespace
+
+exact_result exact_search(const problem& prob, const exact_options& options, backend_kind backend, std::string* used,
+                          rank_group* ranks) {
   const bool packs = prob.warps <= frontier_max_warps && prob.instructions() <= frontier_max_instructions;
+  if (ranks && ranks->size() > 1 && backend != backend_kind::cuda && packs) {
+    if (used) *used = "sweep";
+    return sweep_across_ranks(prob, options, *ranks);
+  }
   std::string name;
   exact_result r;
   double warm_s = 0;

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "warpspan/core/backend.hpp"
+#include "warpspan/core/ranks.hpp"
 #include "warpspan/makespan/problem.hpp"
 
 namespace warpspan {
@@ -87,9 +88,11 @@ exact_options warm_started(const problem& prob, const exact_options& options, do
 /// 16 warps and 254 instructions) and the depth-first search beyond; on CUDA, the progress sweep on
 /// the device (input_error when the build or the machine has no CUDA, or the states do not pack);
 /// auto is the CPU (the device sweep has not been measured yet). `used` receives the algorithm's
-/// name: "sweep" or "depth-first".
+/// name: "sweep" or "depth-first". With `ranks` of more than one rank (mpirun), the CPU sweep runs
+/// across them (states partitioned by hash), its warm start on rank 0 and the string sent to all
+/// (a time-limited annealing may differ between ranks); every rank gets the same result.
 exact_result exact_search(const problem& prob, const exact_options& options, backend_kind backend,
-                          std::string* used = nullptr);
+                          std::string* used = nullptr, rank_group* ranks = nullptr);
 
 /// The same answer by levels: level t holds every state reachable in exactly t cycles (sorted,
 /// without duplicates); the worst case is the last level that contains "all done". This is the
