@@ -36,7 +36,7 @@
 #include "warpspan/io/result_json.hpp"
 #include "warpspan/makespan/bounds.hpp"
 #include "warpspan/makespan/estimate.hpp"
-#include "warpspan/makespan/estimate_run.hpp"
+#include "warpspan/orchestrator/estimate_run.hpp"
 #include "warpspan/makespan/schedule_table.hpp"
 #include "warpspan/sm/presets.hpp"
 #include "warpspan/sm/ptx.hpp"

@@ -102,7 +102,7 @@ for t in "${failed[@]}"; do
     echo "reproducer: $a"
     echo "  replay:   $build/fuzz_$t $a"
     echo "  minimise: $build/fuzz_$t -minimize_crash=1 -max_total_time=60 -exact_artifact_path=$a.min $a"
-    echo "  keep it:  tests/fuzz/pending/$t/<what-it-does> (tests/fuzz/regressions/$t/ once fixed; see README)"
+    echo "  keep it:  tests/fuzz/pending/$t/<what-it-does> (tests/fuzz/regressions/$t/ once fixed; see docs/development.md, "Fuzzing")"
   done
 done
 if ((${#failed[@]})); then

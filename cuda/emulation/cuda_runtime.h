@@ -9,7 +9,7 @@
 // error codes of the real runtime; and, where the compiler can trace loads and stores (clang), a
 // race checker watches every access of a kernel to shared and device memory (racecheck.cpp). The
 // device is an emulated H100 (132 SMs, 80 GiB, compute capability 9.0). What this proves and what
-// it cannot: README, "CUDA emulation".
+// it cannot: docs/development.md, "CUDA emulation".
 #pragma once
 
 #include <atomic>

@@ -33,7 +33,7 @@
 #include "warpspan/io/svg.hpp"
 #include "warpspan/makespan/bounds.hpp"
 #include "warpspan/makespan/estimate.hpp"
-#include "warpspan/makespan/estimate_run.hpp"
+#include "warpspan/orchestrator/estimate_run.hpp"
 #include "warpspan/sm/presets.hpp"
 #include "warpspan/sm/ptx.hpp"
 

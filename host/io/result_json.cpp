@@ -6,7 +6,7 @@
 
 #include "warpspan/exact/search.hpp"
 #include "warpspan/inputs/search.hpp"
-#include "warpspan/makespan/estimate_run.hpp"
+#include "warpspan/orchestrator/estimate_run.hpp"
 #include "warpspan/sm/kernel_string.hpp"
 #include "warpspan/wcet/analysis.hpp"
 

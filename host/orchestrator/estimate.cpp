@@ -155,7 +155,7 @@ estimate_result run_estimate(const problem& prob, const estimate_options& option
   params.seed = options.seed;
   params.iter_max = options.iterations;
   params.t0 = options.t0;
-  // Default reach: four rounds of all warps (README "Performance": on the Voronoi case it found 160
+  // Default reach: four rounds of all warps (docs/performance.md: on the Voronoi case it found 160
   // in about half the iterations a whole-string reach needed, each iteration cheaper).
   params.reach = options.reach ? options.reach : static_cast<std::uint32_t>(std::min<std::uint64_t>(4ull * p.warps, p.length));
 

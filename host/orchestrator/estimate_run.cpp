@@ -1,4 +1,4 @@
-#include "warpspan/makespan/estimate_run.hpp"
+#include "warpspan/orchestrator/estimate_run.hpp"
 
 #include <algorithm>
 #include <chrono>

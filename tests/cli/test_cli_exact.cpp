@@ -171,7 +171,7 @@ TEST(CliExact, NegativeAndAbsurdCountsAreRefused) {
   }
 }
 
-/// Voronoi T(1..11) (README, bench/results; T(1..6) also in the unit tests).
+/// Voronoi T(1..11) (docs/makespan.md, bench/results; T(1..6) also in the unit tests).
 const int voronoi_t[] = {25, 31, 37, 45, 57, 67, 77, 86, 95, 104, 114};
 
 /// Checks bound's per-T entries against the known T(y): complete ones equal, unfinished ones hold it.

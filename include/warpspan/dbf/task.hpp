@@ -49,7 +49,7 @@ inline constexpr std::size_t max_task_file_bytes = std::size_t{64} << 20;
 /// d(sink).
 void validate_task(const task& t);
 
-/// Parses a task set from JSON text (format of README); `where` names the source in messages.
+/// Parses a task set from JSON text (format: data/tasks/README.md); `where` names the source in messages.
 /// Every task is validated. Throws input_error on malformed or invalid input.
 task_set parse_task_set(std::string_view text, const std::string& where);
 /// Parses sporadic tasks from CSV: lines `name,wcet,deadline,period` (an optional header of those

@@ -13,7 +13,7 @@
 // schedulers) rather than its full schedule, which would cost too much per evaluation. A launch
 // takes its slowest SM; a run is the sum of its launches.
 //
-// Caveat (documented in the README): keying block executions by per-thread occurrence counts treats
+// Caveat (documented in docs/inputs.md): keying block executions by per-thread occurrence counts treats
 // threads that take a leg in different loop iterations as if they took it together.
 #pragma once
 

@@ -2,7 +2,7 @@
 // device. Every random number of step `iter` of chain `chain_id` is draw(seed, chain_id, iter), so
 // a chain's trajectory does not depend on which backend, thread or round runs it.
 //
-// Neighbour move (documented in README "How the estimator searches"): pick a position i uniformly
+// Neighbour move (documented in docs/makespan.md, "How the estimator searches"): pick a position i uniformly
 // and a distance d uniformly in [1, reach]; j = i + d, or i - d when that runs past the end. If the
 // two ids are equal, j walks on in the same direction to the first different id. Swap str[i] and
 // str[j]. When no such j exists the step is a null move (it still counts as an iteration).

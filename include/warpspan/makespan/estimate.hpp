@@ -26,7 +26,7 @@ struct estimate_options {
   /// measured), so the chains are cold when it ends; `iterations` is then only an upper limit.
   bool fit_to_seconds = false;
   std::uint64_t seed = 1;
-  double t0 = 0.01;                  ///< initial temperature (000 VIII used 0.3: far too hot here, see README)
+  double t0 = 0.01;                  ///< initial temperature (000 VIII used 0.3: far too hot here, see docs/makespan.md)
   std::uint32_t reach = 0;           ///< largest swap distance; 0: 4 W; W x I or more: the whole string
   std::optional<initial_kind> init;  ///< nullopt: mix rr, fp, mpwf, random across chains (000 VIII)
   backend_kind backend = backend_kind::automatic;
