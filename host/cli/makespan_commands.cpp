@@ -17,6 +17,7 @@
 #include <sstream>
 
 #include "commands.hpp"
+#include "progress_line.hpp"
 #include "options.hpp"
 #include "warpspan/core/error.hpp"
 #include "warpspan/core/quote.hpp"
@@ -52,6 +53,13 @@ std::size_t terminal_columns() {
 
 
 using json = nlohmann::json;
+
+/// A rate or a duration for a progress line: three significant digits.
+std::string rate_text(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3g", v);
+  return buf;
+}
 
 /// True when the user gave the option, even as an empty string ("--ptx ''" is a mistake, not "no --ptx").
 bool given(const CLI::Option* opt) { return opt != nullptr && opt->count() > 0; }
@@ -248,25 +256,21 @@ struct estimate_cmd {
     const bool rank0 = world().rank() == 0;
     std::string origin;
     const problem prob = po.make(&origin);
-    const bool show_progress = !quiet && isatty(STDERR_FILENO);
+    progress_line bar(!quiet, "iterations");
     progress_fn progress;
-    if (show_progress)
-      progress = [](double s, std::uint64_t done, std::uint64_t total, std::uint32_t best) {
-        std::fprintf(stderr, "\r[%3.0f%%] %7.2f s  best %u  %.3g it/s   ", 100.0 * static_cast<double>(done) / static_cast<double>(total), s,
-                     best, static_cast<double>(done) / std::max(s, 1e-9));
-        std::fflush(stderr);
+    if (bar.shown())
+      progress = [&bar](double s, std::uint64_t done, std::uint64_t total, std::uint32_t best) {
+        bar.update(done, total, "best " + std::to_string(best) + ", " + rate_text(static_cast<double>(done) / std::max(s, 1e-9)) + " it/s");
       };
     request.search = eo;
     request.iterations_given = sub->count("--iterations") > 0;
     request.seconds = seconds;
     request.exact_seconds = exact_seconds;
     const std::function<void(double)> on_proving = [&](double s) {
-      if (!show_progress) return;
-      std::fprintf(stderr, "\r%70s\r", "");
-      std::fprintf(stderr, "proving an interval (about %.3g s, --exact-seconds) ...", s);
+      bar.message("proving an interval (about " + rate_text(s) + " s, --exact-seconds) ...");
     };
     const estimate_report report = run_estimate_request(prob, request, progress, on_proving);
-    if (show_progress) std::fprintf(stderr, "\r%70s\r", "");
+    bar.clear();
     const estimate_result& r = report.result;
     const std::optional<proven_interval>& proven = report.proven;
     const bool was_interrupted = r.interrupted;
@@ -468,20 +472,15 @@ struct exact_cmd {
     if (method == "ilp") return run_ilp(prob, form, lp_note);
     install_interrupt_handlers();
     xo.prune = !no_prune;
-    const bool show_progress = !quiet && isatty(STDERR_FILENO);
-    double last_shown = 0;
-    if (show_progress)
-      xo.progress = [&last_shown](std::uint32_t done, std::uint32_t all, std::uint64_t states, double s) {
-        if (s - last_shown < 0.5 && done < all) return;
-        last_shown = s;
-        std::fprintf(stderr, "\r[progress sum %u/%u] %8.1f s  %llu states   ", done, all, s,
-                     static_cast<unsigned long long>(states));
-        std::fflush(stderr);
+    progress_line bar(!quiet, "progress sum");
+    if (bar.shown())
+      xo.progress = [&bar](std::uint32_t done, std::uint32_t all, std::uint64_t states, double) {
+        bar.update(done, all, std::to_string(states) + " states");
       };
     std::string algorithm;
     // Under mpirun the CPU progress sweep runs across the ranks (states partitioned by hash).
     const exact_result r = exact_search(prob, xo, kind, &algorithm, &world());
-    if (show_progress) std::fprintf(stderr, "\r%70s\r", "");
+    bar.clear();
     const bool on_gpu = kind == backend_kind::cuda;
     const built_schedule b = build_schedule(prob, r.best_string);
     if (as_json) {
@@ -588,19 +587,12 @@ struct bound_cmd {
     bool was_interrupted = false;
     if (exact_up_to > 0) {
       install_interrupt_handlers();
-      const bool show = !quiet && isatty(STDERR_FILENO);
+      progress_line bar(!quiet, "T(y)");
       runs = exact_t_runs(prob, static_cast<std::uint32_t>(exact_up_to), time_limit,
-                          [show, last = std::chrono::steady_clock::time_point{}](std::uint32_t y, std::uint32_t up_to,
-                                                                                 std::uint32_t done, std::uint32_t sums,
-                                                                                 double s) mutable {
-                            if (!show) return;
-                            const auto now = std::chrono::steady_clock::now();
-                            if (now - last < std::chrono::milliseconds(200)) return;
-                            last = now;
-                            std::fprintf(stderr, "\r[T(%u) of %u: progress sum %u/%u] %.1f s   ", y, up_to, done, sums, s);
-                            std::fflush(stderr);
+                          [&bar](std::uint32_t y, std::uint32_t up_to, std::uint32_t done, std::uint32_t sums, double) {
+                            bar.update(y, up_to, "progress sum " + std::to_string(done) + "/" + std::to_string(sums));
                           });
-      if (show) std::fprintf(stderr, "\r%70s\r", "");
+      bar.clear();
       was_interrupted = interrupted();
       t_runs_json(out, prob, runs);
       out["interrupted"] = was_interrupted;
@@ -736,85 +728,6 @@ struct sm_cmd {
 };
 
 }  // namespace
-
-int merge_estimate(const std::vector<std::string>& files, const std::vector<std::vector<json>>& lines) {
-  // The shards' objects, by index; each must be there once, all of one run.
-  std::vector<json> parts;
-  for (std::size_t f = 0; f < files.size(); ++f) {
-    if (lines[f].size() != 1 || !lines[f][0].contains("best_makespan") || !lines[f][0]["shard"].contains("settings"))
-      throw input_error(files[f] + ": not the output of estimate --shard (one JSON object with its settings)");
-    parts.push_back(lines[f][0]);
-  }
-  const json& first = parts.front();
-  const auto count = first["shard"]["count"].get<std::uint32_t>();
-  std::vector<const json*> by_index(count, nullptr);
-  for (std::size_t f = 0; f < parts.size(); ++f) {
-    const json& s = parts[f]["shard"];
-    const auto index = s.value("index", count);
-    if (s.value("count", 0u) != count || index >= count)
-      throw input_error(files[f] + ": shard " + json_excerpt(s.value("index", json())) + "/" + json_excerpt(s.value("count", json())) +
-                        " is not one of the " + std::to_string(count) + " shards of " + files[0]);
-    if (by_index[index]) throw input_error(files[f] + ": shard " + std::to_string(index) + " is given twice");
-    for (const char* key : {"chains", "seed", "upper_bound", "problem"})
-      if (parts[f][key] != first[key])
-        throw input_error(files[f] + ": its " + key + " differs from " + files[0] + "'s: the shards of different runs");
-    for (const auto& [name, value] : first["shard"]["settings"].items())
-      if (s["settings"].value(name, json()) != value)
-        throw input_error(files[f] + ": " + name + " " + json_excerpt(s["settings"].value(name, json())) + ", but " + files[0] +
-                          " has " + name + " " + json_excerpt(value) + ": the shards of different runs");
-    if (s["settings"].size() != first["shard"]["settings"].size())
-      throw input_error(files[f] + ": its settings differ from " + files[0] + "'s: the shards of different runs");
-    by_index[index] = &parts[f];
-    if (parts[f].value("interrupted", false))
-      std::cerr << "warpspan merge: " << files[f] << " is a shard that was interrupted (Ctrl-C or SIGTERM): the merged "
-                << "result is marked interrupted\n";
-  }
-  for (std::uint32_t i = 0; i < count; ++i)
-    if (!by_index[i]) throw input_error("merge: shard " + std::to_string(i) + "/" + std::to_string(count) + " is missing");
-
-  // The best: the highest makespan, the lowest chain id among equals (as the whole run picks).
-  const json* best = by_index[0];
-  std::uint64_t iterations = 0, per_chain = UINT64_MAX, validated = 0;
-  double elapsed = 0, setup = 0;
-  bool time_limited = false, was_interrupted = false;
-  std::vector<std::pair<double, std::uint32_t>> points;
-  for (const json* part : by_index) {
-    const auto b = (*part)["best_makespan"].get<std::uint32_t>(), bb = (*best)["best_makespan"].get<std::uint32_t>();
-    if (b > bb || (b == bb && (*part)["best_chain"].get<std::uint32_t>() < (*best)["best_chain"].get<std::uint32_t>()))
-      best = part;
-    iterations += (*part)["iterations"].get<std::uint64_t>();
-    per_chain = std::min(per_chain, (*part)["iterations_per_chain"].get<std::uint64_t>());
-    validated += (*part)["validated_chains"].get<std::uint64_t>();
-    elapsed = std::max(elapsed, (*part)["elapsed_s"].get<double>());
-    setup = std::max(setup, (*part)["setup_s"].get<double>());
-    time_limited = time_limited || (*part)["time_limited"].get<bool>();
-    was_interrupted = was_interrupted || (*part)["interrupted"].get<bool>();
-    for (const auto& e : (*part)["envelope"]) points.emplace_back(e[0].get<double>(), e[1].get<std::uint32_t>());
-  }
-  // The envelope: every shard's points in time order, each one that raises the best so far.
-  std::stable_sort(points.begin(), points.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-  std::uint32_t so_far = 0;
-  for (const auto& p : points)
-    if (p.first == 0) so_far = std::max(so_far, p.second);
-  json env = json::array({json::array({0.0, so_far})});
-  for (const auto& p : points)
-    if (p.second > so_far) {
-      so_far = p.second;
-      env.push_back({p.first, so_far});
-    }
-  json out = *best;
-  out.erase("shard");
-  out["iterations"] = iterations;
-  out["iterations_per_chain"] = per_chain;
-  out["validated_chains"] = validated;
-  out["elapsed_s"] = elapsed;
-  out["setup_s"] = setup;
-  out["time_limited"] = time_limited && !was_interrupted;
-  out["interrupted"] = was_interrupted;
-  out["envelope"] = env;
-  std::cout << out.dump() << '\n';
-  return was_interrupted ? interrupted_exit_code : 0;
-}
 
 void add_makespan_commands(CLI::App& app, std::vector<std::pair<CLI::App*, command_fn>>& commands) {
   // The command objects live as long as the program; CLI11 binds options to their members.

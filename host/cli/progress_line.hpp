@@ -41,6 +41,14 @@ class progress_line {
     std::fflush(stderr);
   }
 
+  /// A line of text in place of the counts (a step without a count, e.g. "proving an interval").
+  void message(const std::string& text) {
+    if (!shown_) return;
+    std::fprintf(stderr, "\r%100s\r%s", "", text.c_str());
+    std::fflush(stderr);
+    drawn_ = true;
+  }
+
   /// Whether the line is drawn at all (a terminal, not --quiet).
   bool shown() const { return shown_; }
 
