@@ -86,8 +86,6 @@ py::array_t<std::int64_t> one_based(const std::vector<std::uint16_t>& s) {
   return out;
 }
 
-py::object optional_int(const std::optional<std::uint64_t>& v) { return v ? py::object(py::int_(*v)) : py::none(); }
-
 /// JSON (the pieces shared with the CLI's --json, io/result_json.hpp) as Python objects.
 py::object to_py(const nlohmann::json& j) {
   switch (j.type()) {
@@ -196,6 +194,7 @@ py::dict exact(const std::string& kernel, std::int64_t warps, const std::optiona
   xo.threads = resolve_threads(threads, "--threads");
   xo.prune = prune;
   const problem prob = make(kernel, warps, sigma, sm, schedulers);
+  // The CLI's JSON (exact --json), then the schedule's arrays.
   py::dict d;
   std::vector<std::uint16_t> best;
   if (method == "ilp") {
@@ -203,39 +202,15 @@ py::dict exact(const std::string& kernel, std::int64_t warps, const std::optiona
     io.constraints = constraints == "long" ? ilp_constraints::long_form : ilp_constraints::short_form;
     io.time_limit_s = time_limit;
     const ilp_result r = interruptible([&] { return exact_ilp(prob, io); });
-    d["complete"] = r.complete;
-    d["makespan"] = r.complete ? py::object(py::int_(r.makespan)) : py::none();
-    d["lower"] = r.lower;
-    d["upper"] = r.upper;
-    d["elapsed_s"] = r.elapsed_s;
-    d["stop_reason"] = r.complete ? py::none() : py::object(py::str(r.status));
-    d["method"] = "ilp";
-    d["backend"] = "cpu";
-    d["solver"] = "cbc";
-    d["constraint_form"] = constraints;
-    d["variables"] = r.variables;
-    d["constraints"] = r.constraints;
+    d = to_dict(exact_ilp_json(prob, r, constraints));
     best = r.best_string;
   } else {
     std::string algorithm;
     const exact_result r = interruptible([&] { return exact_search(prob, xo, kind, &algorithm); });
-    d["complete"] = r.complete;
-    d["makespan"] = r.complete ? py::object(py::int_(r.makespan)) : py::none();
-    d["lower"] = r.lower;
-    d["upper"] = r.upper;
-    d["elapsed_s"] = r.elapsed_s;
-    d["stop_reason"] = r.complete ? py::none() : py::object(py::str(r.stop_reason));
-    d["method"] = "search";
-    d["algorithm"] = algorithm;
-    d["backend"] = kind == backend_kind::cuda ? cuda_backend_name() : std::string("cpu");
-    d["states"] = r.states;
-    d["pruned"] = r.pruned;
-    d["interrupted"] = r.interrupted;
+    d = to_dict(exact_search_json(prob, r, algorithm, kind == backend_kind::cuda ? cuda_backend_name() : std::string("cpu")));
     best = r.best_string;
   }
   d["best_string"] = one_based(best);
-  d["pessimistic"] = pessimistic_bound(prob);
-  d["problem"] = problem_dict(prob);
   schedule_fields(d, prob, build_schedule(prob, best));
   return d;
 }

@@ -15,7 +15,10 @@ namespace warpspan::cli {
 
 using command_fn = std::function<int()>;
 
+/// estimate, build, bound, exact, kernel and sm (in that order in --help).
 void add_makespan_commands(CLI::App& app, std::vector<std::pair<CLI::App*, command_fn>>& commands);
+void add_estimate_command(CLI::App& app, std::vector<std::pair<CLI::App*, command_fn>>& commands);
+void add_exact_commands(CLI::App& app, std::vector<std::pair<CLI::App*, command_fn>>& commands);
 void add_dbf_commands(CLI::App& app, std::vector<std::pair<CLI::App*, command_fn>>& commands);
 void add_inputs_commands(CLI::App& app, std::vector<std::pair<CLI::App*, command_fn>>& commands);
 void add_wcet_commands(CLI::App& app, std::vector<std::pair<CLI::App*, command_fn>>& commands);

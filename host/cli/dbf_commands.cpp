@@ -88,7 +88,6 @@ std::string padded(const std::string& s, std::size_t width, bool right = false) 
   return right ? fill + s : s + fill;
 }
 
-json optional_json(const std::optional<std::uint64_t>& v) { return v ? json(*v) : json(nullptr); }
 
 std::string optional_text(const std::optional<std::uint64_t>& v, const char* none) {
   return v ? std::to_string(*v) : std::string(none);

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "warpspan/exact/search.hpp"
+#include "warpspan/makespan/bounds.hpp"
 #include "warpspan/inputs/search.hpp"
 #include "warpspan/orchestrator/estimate_run.hpp"
 #include "warpspan/sm/kernel_string.hpp"
@@ -52,6 +53,48 @@ nlohmann::ordered_json dbf_set_json(const task_set& set, const std::vector<unrol
   out["points"] = result.points;
   out["tasks"] = tasks;
   out["total_dbf_at"] = at([&](std::uint64_t t) { return total_demand_checked(curves, t); });
+  return out;
+}
+
+namespace {
+
+/// The fields every exact method reports.
+json exact_common_json(const problem& prob, bool complete, std::uint32_t makespan, std::uint32_t lower,
+                       std::uint32_t upper, double elapsed_s, const std::vector<std::uint16_t>& best,
+                       const std::string& stop_reason) {
+  return {{"complete", complete},
+          {"makespan", complete ? json(makespan) : json(nullptr)},
+          {"lower", lower},
+          {"upper", upper},
+          {"elapsed_s", elapsed_s},
+          {"best_string", one_based(best)},
+          {"pessimistic", pessimistic_bound(prob)},
+          {"problem", problem_json(prob)},
+          {"stop_reason", complete ? json(nullptr) : json(stop_reason)}};
+}
+
+}  // namespace
+
+json exact_search_json(const problem& prob, const exact_result& r, const std::string& algorithm,
+                       const std::string& backend) {
+  json out = exact_common_json(prob, r.complete, r.makespan, r.lower, r.upper, r.elapsed_s, r.best_string, r.stop_reason);
+  out["method"] = "search";
+  out["algorithm"] = algorithm;
+  out["backend"] = backend;
+  out["states"] = r.states;
+  out["pruned"] = r.pruned;
+  out["interrupted"] = r.interrupted;
+  return out;
+}
+
+json exact_ilp_json(const problem& prob, const ilp_result& r, const std::string& constraint_form) {
+  json out = exact_common_json(prob, r.complete, r.makespan, r.lower, r.upper, r.elapsed_s, r.best_string, r.status);
+  out["method"] = "ilp";
+  out["backend"] = "cpu";
+  out["solver"] = "cbc";
+  out["constraint_form"] = constraint_form;
+  out["variables"] = r.variables;
+  out["constraints"] = r.constraints;
   return out;
 }
 

@@ -9,7 +9,9 @@
 
 #include "warpspan/dbf/dbf.hpp"
 #include "warpspan/dbf/edf.hpp"
+#include "warpspan/exact/ilp.hpp"
 #include "warpspan/exact/interval.hpp"
+#include "warpspan/exact/search.hpp"
 #include "warpspan/makespan/problem.hpp"
 
 namespace warpspan {
@@ -38,6 +40,15 @@ std::vector<int> one_based(const std::vector<std::uint16_t>& string);
 nlohmann::ordered_json dbf_set_json(const task_set& set, const std::vector<unrolled_graph>& graphs,
                             const std::vector<dbf_curve>& curves, const edf_result& result,
                             const std::vector<std::uint64_t>& points);
+
+/// `exact --method search --json` / warpspan.exact: complete, makespan (null unless complete), lower,
+/// upper, elapsed_s, best_string, pessimistic, problem, stop_reason (null when complete), method,
+/// algorithm ("sweep" or "depth-first"), backend, states, pruned, interrupted.
+nlohmann::json exact_search_json(const problem& prob, const exact_result& r, const std::string& algorithm,
+                                 const std::string& backend);
+/// `exact --method ilp --json`: the same common fields, method "ilp", solver, constraint_form,
+/// variables, constraints.
+nlohmann::json exact_ilp_json(const problem& prob, const ilp_result& r, const std::string& constraint_form);
 
 /// The result of a whole estimate (`estimate --json`, warpspan.estimate): best_makespan,
 /// upper_bound, iterations, chains, seed, envelope [[seconds, best], ...], best_string, the proven

@@ -1,0 +1,178 @@
+// `warpspan estimate`: the worst-case makespan by simulated annealing, within a time budget, with a proven interval.
+#include "makespan_options.hpp"
+
+namespace warpspan::cli {
+
+namespace {
+
+// ------------------------------------------------------------------------------------ estimate
+struct estimate_cmd {
+  problem_options po;
+  estimate_options eo;
+  std::string init = "mix";
+  std::string backend = "auto";
+  bool as_json = false;
+  bool quiet = false;
+  bool no_table = false;
+  bool show_string = false;
+  std::string svg_dir;
+  CLI::Option* svg_dir_opt = nullptr;
+  double seconds = 0;
+  double exact_seconds = 2;
+  std::string shard;
+
+  void add(CLI::App& app, std::vector<std::pair<CLI::App*, command_fn>>& commands) {
+    auto* sub = app.add_subcommand("estimate", "estimate the worst-case makespan by simulated annealing (Berezovskyi, Bletsas and Petters 2013)");
+    po.add(sub);
+    sub->add_option("--chains", eo.chains, "independent annealing chains (default: 2 per CPU thread; on a GPU as many as it keeps resident, from its SM count and the occupancy calculator)");
+    sub->add_option("--iterations", eo.iterations,
+                    "iterations per chain; also the cooling schedule's length (with --seconds and no --iterations, the "
+                    "schedule follows the budget instead)")
+        ->capture_default_str();
+    sub->add_option("--seconds", seconds,
+                    "the whole run (set-up, search, proven interval) within this many seconds; without --iterations "
+                    "the chains cool down by then (default: no limit)");
+    sub->add_option("--seed", eo.seed, "random seed")->capture_default_str();
+    sub->add_option("--t0", eo.t0, "initial temperature")->capture_default_str();
+    sub->add_option("--reach", eo.reach, "largest swap distance of a move (0: 4 W, four rounds of all warps; W x I or more: the whole string)")
+        ->capture_default_str();
+    sub->add_option("--init", init, "initial strings: rr, fp, mpwf, random or mix")->capture_default_str();
+    sub->add_option("--backend", backend, "cpu, cuda or auto (CUDA when a device is present)")->capture_default_str();
+    sub->add_option("--threads", eo.threads, "CPU threads (0: all cores; at most 4 per core)")->capture_default_str();
+    sub->add_option("--validate", eo.validate, "re-run N of the GPU chains on the CPU; fail if any differs")
+        ->expected(0, 1)
+        ->default_str("8");
+    sub->add_flag("--json", as_json, "print one JSON object");
+    sub->add_flag("--quiet,-q", quiet, "no progress line");
+    sub->add_flag("--no-table", no_table, "do not draw the schedule");
+    sub->add_flag("--show-string", show_string,
+                  "print the worst pseudo-precedence string (W x I warp ids; always in --json as best_string)");
+    svg_dir_opt = sub->add_option("--svg-dir", svg_dir, "write schedule.svg and envelope.svg into this directory");
+    sub->add_option("--exact-seconds", exact_seconds,
+                    "afterwards, spend about this long on exact searches to prove an interval for the worst case "
+                    "(0: skip; with --seconds, at most a quarter of it)")
+        ->capture_default_str();
+    sub->add_option("--shard", shard,
+                    "I/N: run only slice I (0-based) of N of the chains, by chain id, and print JSON for "
+                    "`warpspan merge` (no proven interval: prove it afterwards with `warpspan exact`)");
+    commands.emplace_back(sub, [this, sub] { return run(sub); });
+  }
+
+  int run(CLI::App* sub) {
+    install_interrupt_handlers();
+    if (sub->count("--validate") && eo.validate == 0) eo.validate = 8;
+    eo.init = parse_initial_kind(init);
+    eo.backend = parse_backend(backend);
+    if (given(svg_dir_opt) && svg_dir.empty()) throw input_error("--svg-dir: the path is empty");
+    // (the library checks these too, in its own words)
+    if (seconds < 0) throw input_error("--seconds must be 0 or more");
+    if (exact_seconds < 0) throw input_error("--exact-seconds must be 0 or more");
+    estimate_request request;
+    if (!shard.empty()) {
+      const auto slice = parse_shard(shard);
+      eo.slice = slice.first;
+      eo.slices = slice.second;
+      if (given(svg_dir_opt)) throw input_error("--svg-dir applies to the whole run: give it to neither --shard nor merge");
+      as_json = true;
+      request.shard = true;
+    }
+    // Under mpirun the chains are split across the ranks; rank 0 alone proves, draws and prints.
+    eo.ranks = &world();
+    const bool rank0 = world().rank() == 0;
+    std::string origin;
+    const problem prob = po.make(&origin);
+    progress_line bar(!quiet, "iterations");
+    progress_fn progress;
+    if (bar.shown())
+      progress = [&bar](double s, std::uint64_t done, std::uint64_t total, std::uint32_t best) {
+        bar.update(done, total, "best " + std::to_string(best) + ", " + rate_text(static_cast<double>(done) / std::max(s, 1e-9)) + " it/s");
+      };
+    request.search = eo;
+    request.iterations_given = sub->count("--iterations") > 0;
+    request.seconds = seconds;
+    request.exact_seconds = exact_seconds;
+    const std::function<void(double)> on_proving = [&](double s) {
+      bar.message("proving an interval (about " + rate_text(s) + " s, --exact-seconds) ...");
+    };
+    const estimate_report report = run_estimate_request(prob, request, progress, on_proving);
+    bar.clear();
+    const estimate_result& r = report.result;
+    const std::optional<proven_interval>& proven = report.proven;
+    const bool was_interrupted = r.interrupted;
+    const int exit_code = was_interrupted ? interrupted_exit_code : 0;
+
+    std::vector<std::string> written;
+    if (!svg_dir.empty() && rank0) {
+      const std::string title = to_run_length(prob.kernel) + ", W = " + std::to_string(prob.warps);
+      written.push_back(write_file(svg_dir, "schedule.svg",
+                                   schedule_svg(prob, r.schedule, "Worst schedule found: " + title)));
+      written.push_back(write_file(svg_dir, "envelope.svg",
+                                   envelope_svg(r.envelope, r.upper_bound, "Best makespan over time: " + title,
+                                                proven ? std::optional(std::pair<std::uint64_t, std::uint64_t>(proven->lower, proven->upper))
+                                                       : std::nullopt)));
+    }
+    if (as_json) {
+      json out = estimate_json(prob, request, report);
+      if (!written.empty()) out["svg"] = written;
+      if (!shard.empty())
+        out["shard"] = {{"command", "estimate"}, {"index", eo.slice}, {"count", eo.slices},
+                        {"chain_begin", r.chain_begin}, {"chain_end", r.chain_end}, {"iterations_target", eo.iterations},
+                        // Every setting that changes a chain's trajectory or its stop: merge refuses
+                        // shards that differ in any (the problem, seed and chains are compared too).
+                        {"settings", {{"--iterations", eo.iterations}, {"--t0", eo.t0}, {"--reach", eo.reach},
+                                      {"--init", init}, {"--seconds", seconds}}}};
+      std::cout << out.dump() << '\n';
+      return exit_code;
+    }
+    if (was_interrupted)
+      std::cout << "INTERRUPTED (Ctrl-C or SIGTERM): the best found so far, " << r.iterations << " iterations in "
+                << std::setprecision(3) << r.elapsed_s << " s\n";
+    std::cout << "kernel      " << to_run_length(prob.kernel) << " (" << prob.instructions()
+              << " instructions after normalisation, from " << origin << ")\n"
+              << "SM          " << describe(prob.sm) << "\n"
+              << "warps       " << prob.warps << "\n"
+              << "search      " << r.chains << " chains x " << r.iterations_per_chain << " iterations on " << r.backend
+              << " in " << std::fixed << std::setprecision(2) << r.elapsed_s << " s ("
+              << std::setprecision(3) << std::scientific << static_cast<double>(r.iterations) / std::max(r.elapsed_s, 1e-9)
+              << " it/s)" << std::defaultfloat << (r.time_limited ? ", stopped by --seconds" : "")
+              << (report.cooling_fitted_to_seconds && !r.time_limited && !r.interrupted ? ", cooled to fit --seconds" : "")
+              << (r.interrupted ? ", interrupted" : "") << "\n"
+              << "estimate    " << r.best_makespan << " cycles (a lower bound on the worst case)\n"
+              << "upper bound " << r.upper_bound << " cycles (pessimistic, Berezovskyi, Bletsas and Andersson 2012)\n";
+    if (proven) {
+      std::cout << "proven      " << proven->lower << " <= worst case <= " << proven->upper << " cycles (";
+      if (proven->exact)
+        std::cout << "exact search";
+      else if (proven->upper_from == "tractable")
+        std::cout << "tractable: ceil(" << prob.warps << " / " << proven->tractable_y << ") x T(" << proven->tractable_y << ")";
+      else
+        std::cout << "upper from the " << proven->upper_from << (proven->upper_from == "search" ? " stopped by time" : " bound");
+      if (!proven->exact_t.empty()) std::cout << ", exact T(1.." << proven->exact_t.size() << ")";
+      std::cout << ", " << std::setprecision(3) << proven->elapsed_s << " s)\n";
+    } else if (exact_seconds > 0 && r.interrupted) {
+      std::cout << "proven      (skipped: interrupted)\n";
+    }
+    if (r.validated) std::cout << "validated   " << r.validated << " chains identical on the CPU\n";
+    std::cout << "envelope    ";
+    for (std::size_t k = 0; k < r.envelope.size(); ++k)
+      std::cout << (k ? ", " : "") << std::setprecision(3) << r.envelope[k].seconds << " s: " << r.envelope[k].best;
+    std::cout << "\nworst string from chain " << r.best_chain << " (" << to_string(r.best_chain_init) << " start)";
+    if (show_string)
+      std::cout << ": " << join(one_based(r.best_string)) << "\n";
+    else
+      std::cout << " (" << r.best_string.size() << " warp ids: --show-string, or best_string in --json)\n";
+    if (!no_table) std::cout << "\n" << render_table(prob, r.schedule, terminal_columns());
+    for (const auto& f : written) std::cout << "wrote " << f << "\n";
+    return exit_code;
+  }
+};
+
+}  // namespace
+
+void add_estimate_command(CLI::App& app, std::vector<std::pair<CLI::App*, command_fn>>& commands) {
+  // The command objects live as long as the program; CLI11 binds options to their members.
+  static estimate_cmd estimate;
+  estimate.add(app, commands);
+}
+
+}  // namespace warpspan::cli

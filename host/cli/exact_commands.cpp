@@ -1,0 +1,216 @@
+// `warpspan bound` and `warpspan exact`: upper bounds, and the exact worst case by search or ILP.
+#include "makespan_options.hpp"
+
+namespace warpspan::cli {
+
+namespace {
+
+// ------------------------------------------------------------------------------------ bound
+struct bound_cmd {
+  problem_options po;
+  long long exact_up_to = 0;  // signed, so that a negative value is refused rather than wrapped
+  double time_limit = 0;
+  bool as_json = false;
+  bool quiet = false;
+  void add(CLI::App& app, std::vector<std::pair<CLI::App*, command_fn>>& commands) {
+    auto* sub = app.add_subcommand("bound", "upper bounds on the worst-case makespan (the pessimistic and the tractable bound of Berezovskyi et al. 2012)");
+    po.add(sub);
+    sub->add_option("--exact-up-to", exact_up_to,
+                    "also the tractable estimate min over y <= x of ceil(W / y) T(y), T(y) exact by search");
+    sub->add_option("--time-limit", time_limit, "seconds allowed for all the exact T(y) together (default: no limit)");
+    sub->add_flag("--json", as_json, "print one JSON object");
+    sub->add_flag("--quiet,-q", quiet, "no progress line (shown on a terminal while the T(y) are searched)");
+    commands.emplace_back(sub, [this] { return run(); });
+  }
+  int run() {
+    if (time_limit < 0 || !std::isfinite(time_limit)) throw input_error("--time-limit must be 0 or more");
+    if (exact_up_to < 0) throw input_error("--exact-up-to must be 0 (none) or more");
+    if (exact_up_to > exact_max_warps) throw input_error("--exact-up-to is at most " + std::to_string(exact_max_warps));
+    const problem prob = po.make();
+    const auto b = pessimistic_bound(prob);
+    json out{{"pessimistic", b}, {"problem", problem_json(prob)}};
+    std::vector<std::uint32_t> t;
+    std::vector<t_run> runs;
+    std::pair<std::uint64_t, std::uint32_t> tractable{0, 0};
+    bool was_interrupted = false;
+    if (exact_up_to > 0) {
+      install_interrupt_handlers();
+      progress_line bar(!quiet, "T(y)");
+      runs = exact_t_runs(prob, static_cast<std::uint32_t>(exact_up_to), time_limit,
+                          [&bar](std::uint32_t y, std::uint32_t up_to, std::uint32_t done, std::uint32_t sums, double) {
+                            bar.update(y, up_to, "progress sum " + std::to_string(done) + "/" + std::to_string(sums));
+                          });
+      bar.clear();
+      was_interrupted = interrupted();
+      t_runs_json(out, prob, runs);
+      out["interrupted"] = was_interrupted;
+      t = out["exact_T"].get<std::vector<std::uint32_t>>();
+      if (!t.empty()) tractable = {out["tractable"].get<std::uint64_t>(), out["tractable_y"].get<std::uint32_t>()};
+    }
+    const int code = was_interrupted ? interrupted_exit_code : 0;
+    if (as_json) {
+      std::cout << out.dump() << '\n';
+      return code;
+    }
+    std::cout << "pessimistic bound " << b << " cycles (" << to_run_length(prob.kernel) << ", W = " << prob.warps
+              << ", " << describe(prob.sm) << ")\n";
+    if (!t.empty()) {
+      std::cout << "tractable bound   " << tractable.first << " cycles = ceil(" << prob.warps << " / " << tractable.second
+                << ") x T(" << tractable.second << "), exact T(1.." << t.size() << ") = ";
+      for (std::size_t k = 0; k < t.size(); ++k) std::cout << (k ? ", " : "") << t[k];
+      std::cout << "\n";
+    }
+    for (const t_run& run : runs)
+      if (!run.complete)
+        std::cout << "unfinished        " << run.lower << " <= T(" << run.y << ") <= " << run.upper << " ("
+                  << run.stop_reason << ")\n";
+    if (was_interrupted) std::cout << "interrupted       (SIGINT or SIGTERM): the T(y) above are what was finished\n";
+    return code;
+  }
+};
+
+// ------------------------------------------------------------------------------------ exact
+struct exact_cmd {
+  problem_options po;
+  std::string method = "auto";
+  std::string backend = "auto";
+  std::string constraints = "short";
+  std::string lp_file;
+  exact_options xo;
+  // Signed, so that a negative value is refused rather than wrapped by CLI11.
+  long long max_states = 0;
+  long long threads = 0;
+  long long warm_start = 200000;
+  bool as_json = false;
+  bool no_table = false;
+  bool no_prune = false;
+  bool quiet = false;
+
+  void add(CLI::App& app, std::vector<std::pair<CLI::App*, command_fn>>& commands) {
+    auto* sub = app.add_subcommand(
+        "exact", "the exact worst-case makespan by search over work-conserving schedules or by the binary ILP of Berezovskyi, Bletsas and Andersson 2012 "
+                 "Sec. 5 solved with COIN-OR CBC (issue 4)");
+    po.add(sub);
+    sub->add_option("--method", method, "search (multiset search), ilp (the binary ILP of Berezovskyi et al. 2012, with CBC) or auto (= search)")
+        ->capture_default_str();
+    sub->add_option("--constraints", constraints, "with ilp: the work-conserving constraints (Berezovskyi et al. 2012, Sec. 5.4), short or long")
+        ->capture_default_str();
+    sub->add_option("--lp", lp_file, "write the ILP in CPLEX LP format to FILE (any method; works without CBC)");
+    sub->add_option("--backend", backend,
+                    "search: cpu, cuda (the progress sweep on the device) or auto (= cpu for now)")
+        ->capture_default_str();
+    sub->add_option("--time-limit", xo.time_limit_s, "stop after this many seconds and report the proven interval");
+    sub->add_option("--max-states", max_states,
+                    "search: stop after reaching this many states (default: no limit; the held states may take at most half the memory)");
+    sub->add_option("--threads", threads, "search: CPU threads (default: all cores; at most 4 per core)");
+    sub->add_flag("--quiet,-q", quiet, "no progress line");
+    sub->add_flag("--no-prune", no_prune, "search: expand every reachable state (no bound against the lower bound)");
+    sub->add_option("--warm-start", warm_start,
+                    "search: first anneal 2 chains for N iterations each (seed 1) and prune against the best string found "
+                    "(0: prune against the standard strings only)")
+        ->capture_default_str();
+    sub->add_flag("--json", as_json, "print one JSON object");
+    sub->add_flag("--no-table", no_table, "do not draw the witness schedule");
+    commands.emplace_back(sub, [this] { return run(); });
+  }
+
+  int run() {
+    if (method != "search" && method != "ilp" && method != "auto")
+      throw input_error("--method: '" + method + "' is not a method (expected search, ilp or auto)");
+    if (constraints != "short" && constraints != "long")
+      throw input_error("--constraints: '" + constraints + "' is not a form (expected short or long)");
+    const backend_kind kind = parse_backend(backend);
+    if (xo.time_limit_s < 0 || !std::isfinite(xo.time_limit_s)) throw input_error("--time-limit must be 0 or more");
+    if (max_states < 0) throw input_error("--max-states must be 0 (no limit) or more");
+    if (warm_start < 0) throw input_error("--warm-start must be 0 (none) or more");
+    xo.max_states = static_cast<std::uint64_t>(max_states);
+    xo.warm_start = no_prune ? 0 : static_cast<std::uint64_t>(warm_start);
+    xo.threads = resolve_threads(threads, "--threads");
+    const problem prob = po.make();
+    const ilp_constraints form = constraints == "long" ? ilp_constraints::long_form : ilp_constraints::short_form;
+    std::string lp_note;
+    if (!lp_file.empty()) {
+      const std::string text = ilp_lp_text(prob, 0, form);
+      std::ofstream out(lp_file, std::ios::binary);
+      out << text;
+      if (!out) throw input_error("--lp: cannot write '" + lp_file + "'");
+      const auto [vars, rows] = ilp_size(prob, 0, form);
+      lp_note = "wrote the ILP (" + std::to_string(vars) + " binary variables, " + std::to_string(rows) + " constraints, " +
+                constraints + " form) to " + lp_file;
+    }
+    // CBC's C interface offers no hook to stop a solve, so Ctrl-C keeps its default action for
+    // the ILP; the search polls the flag where it checks its time limit.
+    if (method == "ilp") return run_ilp(prob, form, lp_note);
+    install_interrupt_handlers();
+    xo.prune = !no_prune;
+    progress_line bar(!quiet, "progress sum");
+    if (bar.shown())
+      xo.progress = [&bar](std::uint32_t done, std::uint32_t all, std::uint64_t states, double) {
+        bar.update(done, all, std::to_string(states) + " states");
+      };
+    std::string algorithm;
+    // Under mpirun the CPU progress sweep runs across the ranks (states partitioned by hash).
+    const exact_result r = exact_search(prob, xo, kind, &algorithm, &world());
+    bar.clear();
+    const bool on_gpu = kind == backend_kind::cuda;
+    const built_schedule b = build_schedule(prob, r.best_string);
+    if (as_json) {
+      json out = exact_search_json(prob, r, algorithm, on_gpu ? cuda_backend_name() : "cpu");
+      if (!lp_file.empty()) out["lp_file"] = lp_file;
+      std::cout << out.dump() << '\n';
+      return r.interrupted ? interrupted_exit_code : 0;
+    }
+    std::cout << "kernel      " << to_run_length(prob.kernel) << ", W = " << prob.warps << ", " << describe(prob.sm) << "\n";
+    if (!lp_note.empty()) std::cout << "lp          " << lp_note << "\n";
+    if (r.complete)
+      std::cout << "exact       " << r.makespan << " cycles (" << algorithm << " search on " << (on_gpu ? cuda_backend_name() : std::string("cpu"))
+                << ", " << r.states << " states, " << r.pruned << " pruned, " << std::setprecision(3) << r.elapsed_s
+                << " s)\n";
+    else
+      std::cout << "stopped     " << r.stop_reason << " after " << r.states << " states, " << std::setprecision(3)
+                << r.elapsed_s << " s\nproven      " << r.lower << " <= worst case <= " << r.upper << " cycles\n";
+    std::cout << "witness     " << join(one_based(r.best_string)) << "\n";
+    if (r.interrupted) std::cout << "interrupted (SIGINT or SIGTERM): the interval above is what the search proved so far\n";
+    if (!no_table) std::cout << "\n" << render_table(prob, b, terminal_columns());
+    return r.interrupted ? interrupted_exit_code : 0;
+  }
+
+
+  int run_ilp(const problem& prob, ilp_constraints form, const std::string& lp_note) {
+    ilp_options io;
+    io.constraints = form;
+    io.time_limit_s = xo.time_limit_s;
+    const ilp_result r = exact_ilp(prob, io);
+    const built_schedule b = build_schedule(prob, r.best_string);
+    if (as_json) {
+      json out = exact_ilp_json(prob, r, constraints);
+      if (!lp_file.empty()) out["lp_file"] = lp_file;
+      std::cout << out.dump() << '\n';
+      return 0;
+    }
+    std::cout << "kernel      " << to_run_length(prob.kernel) << ", W = " << prob.warps << ", " << describe(prob.sm) << "\n"
+              << "ilp         " << r.variables << " binary variables, " << r.constraints << " constraints (" << constraints
+              << " work-conserving constraints)\n";
+    if (!lp_note.empty()) std::cout << "lp          " << lp_note << "\n";
+    if (r.complete)
+      std::cout << "exact       " << r.makespan << " cycles (ILP with CBC, " << std::setprecision(3) << r.elapsed_s << " s)\n";
+    else
+      std::cout << "stopped     " << r.status << " after " << std::setprecision(3) << r.elapsed_s << " s\nproven      "
+                << r.lower << " <= worst case <= " << r.upper << " cycles\n";
+    std::cout << "witness     " << join(one_based(r.best_string)) << "\n";
+    if (!no_table) std::cout << "\n" << render_table(prob, b, terminal_columns());
+    return 0;
+  }
+};
+
+}  // namespace
+
+void add_exact_commands(CLI::App& app, std::vector<std::pair<CLI::App*, command_fn>>& commands) {
+  // The command objects live as long as the program; CLI11 binds options to their members.
+  static bound_cmd bound;
+  bound.add(app, commands);
+  static exact_cmd exact;
+  exact.add(app, commands);
+}
+
+}  // namespace warpspan::cli

@@ -1,0 +1,185 @@
+// What the makespan commands share (estimate, exact, bound, build, kernel): the problem's options
+// (kernel, warps, SM) and small helpers for printing.
+#pragma once
+
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include <cctype>
+#include <charconv>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iomanip>
+#include <optional>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "commands.hpp"
+#include "progress_line.hpp"
+#include "options.hpp"
+#include "warpspan/core/error.hpp"
+#include "warpspan/core/quote.hpp"
+#include "warpspan/core/file.hpp"
+#include "warpspan/core/interrupt.hpp"
+#include "warpspan/core/ranks.hpp"
+#include "warpspan/core/resources.hpp"
+#include "warpspan/exact/ilp.hpp"
+#include "warpspan/exact/interval.hpp"
+#include "warpspan/exact/frontier.hpp"
+#include "warpspan/exact/search.hpp"
+#include "warpspan/exact/sweep_ranks.hpp"
+#include "warpspan/io/result_json.hpp"
+#include "warpspan/io/svg.hpp"
+#include "warpspan/makespan/bounds.hpp"
+#include "warpspan/makespan/estimate.hpp"
+#include "warpspan/orchestrator/estimate_run.hpp"
+#include "warpspan/sm/presets.hpp"
+#include "warpspan/sm/ptx.hpp"
+
+namespace warpspan::cli {
+
+
+/// The columns of the terminal stdout goes to; 0 when it is not a terminal (a file or pipe gets
+/// whole rows).
+inline std::size_t terminal_columns() {
+  if (!isatty(STDOUT_FILENO)) return 0;
+  winsize ws{};
+  if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) != 0 || ws.ws_col == 0) return 80;
+  return ws.ws_col;
+}
+
+
+using json = nlohmann::json;
+
+/// A rate or a duration for a progress line: three significant digits.
+inline std::string rate_text(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3g", v);
+  return buf;
+}
+
+/// True when the user gave the option, even as an empty string ("--ptx ''" is a mistake, not "no --ptx").
+inline bool given(const CLI::Option* opt) { return opt != nullptr && opt->count() > 0; }
+
+/// A whole number in `text`, all of it; nullopt for anything else (a sign, a suffix, overflow).
+inline std::optional<int> whole_number(std::string_view text) {
+  int v = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec != std::errc() || end != text.data() + text.size() || text.empty() || text[0] == '-' || text[0] == '+')
+    return std::nullopt;
+  return v;
+}
+
+/// The options every makespan command shares: what kernel, how many warps, which SM.
+struct problem_options {
+  std::string kernel;
+  std::string ptx;
+  std::string ptx_lines;
+  int ptx_loops = 1;
+  std::string ptx_entry;
+  std::string ptx_map;
+  std::int64_t warps = 0;
+  std::string sigma;
+  std::string sm;
+  int schedulers = -1;
+  CLI::Option* kernel_opt = nullptr;
+  CLI::Option* ptx_opt = nullptr;
+  CLI::Option* ptx_lines_opt = nullptr;
+  CLI::Option* sigma_opt = nullptr;
+  CLI::Option* sm_opt = nullptr;
+
+  void add(CLI::App* app, bool need_warps = true) {
+    kernel_opt = app->add_option("--kernel,-k", kernel,
+                                 "kernel instruction string, plain (LLCC) or run-length (5L9C2L9C), or @FILE to read it "
+                                 "from a file (e.g. @data/kernels/voronoi.txt; # starts a comment)");
+    ptx_opt = app->add_option("--ptx", ptx, "read the kernel from a PTX file instead (see data/kernels/README.md)");
+    ptx_lines_opt = app->add_option("--ptx-lines", ptx_lines, "with --ptx: only lines A:B (1-based, inclusive)");
+    app->add_option("--ptx-loops", ptx_loops,
+                    "with --ptx: passes through each loop (a branch back is taken N - 1 times; a loop bound the "
+                    "PTX does not state); default 1, the first pass only")
+        ->check(integer_range(1, 1000000));
+    app->add_option("--ptx-entry", ptx_entry, "with --ptx: the .entry/.func to read (default: the first)");
+    app->add_option("--ptx-map", ptx_map, "with --ptx: override classes, e.g. mov=L,mul.f32=D");
+    auto* w = app->add_option("--warps,-w", warps, "number of warps W");
+    if (need_warps) w->required();
+    sigma_opt = app->add_option("--sigma", sigma, "units per warp per cycle, e.g. L=1,C=4 or L=1/2 (overrides --sm)");
+    sm_opt = app->add_option("--sm", sm, "SM preset name (see `warpspan sm`) or JSON file");
+    app->add_option("--schedulers", schedulers, "at most N warps issue per cycle (0: no limit)")->check(not_negative());
+  }
+
+  bool has_ptx() const { return !ptx.empty() || given(ptx_opt); }
+  bool has_sm() const { return !sm.empty() || given(sm_opt) || !sigma.empty() || given(sigma_opt); }
+
+  sm_config make_sm() const {
+    const bool has_sm = !sm.empty() || given(sm_opt), has_sigma = !sigma.empty() || given(sigma_opt);
+    return sm_from_options(has_sm ? std::optional(sm) : std::nullopt, has_sigma ? std::optional(sigma) : std::nullopt,
+                           schedulers);
+  }
+
+  ptx_options make_ptx_options() const {
+    ptx_options o;
+    o.loop_passes = ptx_loops;
+    o.entry = ptx_entry;
+    if (!ptx_map.empty()) o.overrides = parse_ptx_overrides(ptx_map);
+    if (!ptx_lines.empty() || given(ptx_lines_opt)) {
+      const auto colon = ptx_lines.find(':');
+      const std::string_view text(ptx_lines);
+      const auto a = colon == std::string::npos ? std::nullopt : whole_number(text.substr(0, colon));
+      const auto b = colon == std::string::npos ? std::nullopt : whole_number(text.substr(colon + 1));
+      if (!a || !b) throw input_error("--ptx-lines: '" + ptx_lines + "' is not of the form A:B (two whole numbers)");
+      o.first_line = *a;
+      o.last_line = *b;
+      if (o.first_line < 1 || o.last_line < o.first_line) throw input_error("--ptx-lines: need 1 <= A <= B");
+    }
+    return o;
+  }
+
+  /// The kernel string of --kernel @FILE: the file's text without `#` comments and white space.
+  static std::string kernel_from_file(const std::string& path) {
+    if (path.empty()) throw input_error("--kernel @: the file name is empty");
+    const std::string text = read_text_file(path, "kernel string", std::size_t{64} << 20);
+    std::string out;
+    bool comment = false;
+    for (char c : without_bom(text)) {
+      if (c == '\n') comment = false;
+      else if (c == '#') comment = true;
+      if (!comment && !std::isspace(static_cast<unsigned char>(c)) && c != '#') out.push_back(c);
+    }
+    if (out.empty()) throw input_error("kernel string " + path + ": the file holds no kernel string");
+    return out;
+  }
+
+  kernel_string raw_kernel(std::string* origin = nullptr) const {
+    const bool has_kernel = !kernel.empty() || given(kernel_opt);
+    if (has_kernel && has_ptx()) throw input_error("give either --kernel or --ptx, not both");
+    if (has_ptx()) {
+      auto r = import_ptx_file(ptx, make_ptx_options());
+      if (origin) *origin = ptx + " (" + r.entry + ")";
+      return r.kernel;
+    }
+    if (!has_kernel) throw input_error("give --kernel STRING or --ptx FILE");
+    if (origin) *origin = "--kernel";
+    if (!kernel.empty() && kernel[0] == '@') return parse_kernel_string(kernel_from_file(kernel.substr(1)));
+    return parse_kernel_string(kernel);
+  }
+
+  problem make(std::string* origin = nullptr) const {
+    const kernel_string raw = raw_kernel(origin);
+    const normalized_sm norm = normalize(make_sm());
+    return make_problem(normalize_kernel(raw, norm), norm, warps);
+  }
+};
+
+
+inline std::string join(const std::vector<int>& v) {
+  std::ostringstream os;
+  for (std::size_t k = 0; k < v.size(); ++k) os << (k ? " " : "") << v[k];
+  return os.str();
+}
+
+}  // namespace warpspan::cli
