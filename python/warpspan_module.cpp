@@ -437,23 +437,19 @@ struct trace_source {
 py::dict wcet_analysis(const std::string& cfg_path, const std::string& ptx_path, const std::string& entry,
               const std::vector<trace_source>& sources, const std::string& trace_format,
               const std::string& method, const std::vector<std::string>& loop_bounds, const std::string& probe_cost) {
-  // The checks and their order as `warpspan wcet`.
-  if (sources.empty()) throw input_error("--trace is required");
-  if (cfg_path.empty() == ptx_path.empty()) throw input_error("give the program structure with --cfg or --ptx");
-  const wcet::trace_format format = wcet::parse_trace_format(trace_format);
-  wcet::wcet_options options;
-  options.method = wcet::parse_wcet_method(method);
-  for (const auto& b : loop_bounds) {
-    const auto [header, n] = wcet::parse_loop_bound(b);
-    options.loop_bounds[header] = n;
-  }
-  const wcet::wcet_program program = wcet::load_program(cfg_path, ptx_path, entry);
-  wcet::trace_set traces;
-  for (const trace_source& t : sources)
-    wcet::read_trace(t.label, t.is_path ? read_text_file(t.text, "trace file") : t.text, format, program.ipoints, traces);
-  options.probe_cost = wcet::parse_probe_cost(probe_cost, traces);
-  options.probe_cost_from_trace = probe_cost == "auto";
-  const wcet::wcet_report r = interruptible([&] { return wcet::analyse_wcet(program, traces, options); });
+  // The request `warpspan wcet` builds, run by the same library function.
+  wcet::wcet_request request;
+  request.cfg_path = cfg_path;
+  request.ptx_path = ptx_path;
+  request.entry = entry;
+  for (const trace_source& t : sources) request.traces.push_back({t.label, t.text, t.is_path});
+  request.format = trace_format;
+  request.method = method;
+  request.loop_bounds = loop_bounds;
+  request.probe_cost = probe_cost;
+  const wcet::wcet_run run = interruptible([&] { return wcet::run_wcet(request); });
+  const wcet::wcet_program& program = run.program;
+  const wcet::wcet_report& r = run.report;
   return to_dict(wcet_report_json(program, r));  // probe_cost: the cycles subtracted
 }
 

@@ -244,18 +244,6 @@ void add_wcet_commands(CLI::App& app, std::vector<std::pair<CLI::App*, command_f
     sub->add_option("--svg-dir", o->svg_dir, "draw per-warp timelines and waves, one SVG per run and SM (at most 64)");
     commands.emplace_back(sub, [o]() {
       if (o->cfg.empty() == o->ptx.empty()) throw input_error("give the program structure with --cfg or --ptx");
-      const trace_format format = parse_trace_format(o->format);
-      wcet_options options;
-      options.method = parse_wcet_method(o->method);
-      std::map<std::string, std::string> bound_given;  // header -> the option as given
-      for (const auto& b : o->bounds) {
-        const auto [header, n] = parse_loop_bound(b);
-        const auto [it, fresh] = bound_given.try_emplace(header, b);
-        if (!fresh && options.loop_bounds[header] != n)
-          throw input_error("--loop-bound " + it->second + " and --loop-bound " + b + " bound loop " + header +
-                            " twice; give one");
-        options.loop_bounds[header] = n;
-      }
       if (o->max_trace_mib < 1 || o->max_trace_mib > max_trace_mib)
         throw input_error("--max-trace-mib: " + std::to_string(o->max_trace_mib) + " is not in 1.." +
                           std::to_string(max_trace_mib));
@@ -264,18 +252,31 @@ void add_wcet_commands(CLI::App& app, std::vector<std::pair<CLI::App*, command_f
       files.emplace_back("--dot", o->dot);
       files.emplace_back("--lp", o->lp);
       refuse_same_files(files);
-      const wcet_program program = load_program(o->cfg, o->ptx, o->entry);
-      trace_set traces;
-      for (const auto& t : o->traces) {
-        const bool stdin_ = t == "-";
-        read_trace(stdin_ ? "stdin" : t,
-                   read_text_file(stdin_ ? "/dev/stdin" : t, "trace file", std::size_t{o->max_trace_mib} << 20,
-                                  "--max-trace-mib"),
-                   format, program.ipoints, traces);
+      wcet_request request;
+      request.cfg_path = o->cfg;
+      request.ptx_path = o->ptx;
+      request.entry = o->entry;
+      for (const auto& t : o->traces)
+        request.traces.push_back(t == "-" ? trace_input{"stdin", "/dev/stdin", true} : trace_input{t, t, true});
+      request.format = o->format;
+      request.method = o->method;
+      request.loop_bounds = o->bounds;
+      request.probe_cost = o->probe_cost;
+      request.max_trace_bytes = std::uint64_t{o->max_trace_mib} << 20;
+      request.max_trace_option = "--max-trace-mib";
+      // Conflicting options named as given (the library refuses them too, in its own words).
+      std::map<std::string, std::string> bound_given;
+      for (const auto& b : o->bounds) {
+        const auto [header, n] = parse_loop_bound(b);
+        const auto [it, fresh] = bound_given.try_emplace(header, b);
+        if (!fresh && it->second != b && parse_loop_bound(it->second).second != n)
+          throw input_error("--loop-bound " + it->second + " and --loop-bound " + b + " bound loop " + header +
+                            " twice; give one");
       }
-      options.probe_cost = parse_probe_cost(o->probe_cost, traces);
-      options.probe_cost_from_trace = o->probe_cost == "auto";
-      const wcet_report r = analyse_wcet(program, traces, options);
+      const wcet_run run = run_wcet(request);
+      const wcet_program& program = run.program;
+      const trace_set& traces = run.traces;
+      const wcet_report& r = run.report;
       if (!o->lp.empty()) {
         // The solution beside the model, so that a reader can check a solver's answer against both.
         std::ostringstream head;

@@ -2,6 +2,7 @@
 #include "warpspan/wcet/analysis.hpp"
 
 #include <algorithm>
+#include <map>
 #include <stdexcept>
 
 #include "warpspan/core/error.hpp"
@@ -171,6 +172,35 @@ wcet_report analyse_wcet(const wcet_program& program, const trace_set& traces, c
                            (r.probe_cost > 0 ? " (which includes the probes' cost): " : ": ") +
                            "it underestimates the kernel on these traces");
   return r;
+}
+
+wcet_run run_wcet(const wcet_request& request) {
+  if (request.traces.empty()) throw input_error("give at least one trace");
+  if (request.cfg_path.empty() == request.ptx_path.empty())
+    throw input_error("give the program structure as a CFG file or a PTX file (one of the two)");
+  const trace_format format = parse_trace_format(request.format);
+  wcet_options options;
+  options.method = parse_wcet_method(request.method);
+  std::map<std::string, std::string> bound_given;  // header -> the bound as given
+  for (const auto& b : request.loop_bounds) {
+    const auto [header, n] = parse_loop_bound(b);
+    const auto [it, fresh] = bound_given.try_emplace(header, b);
+    if (!fresh && options.loop_bounds[header] != n)
+      throw input_error("loop " + header + " is bounded twice (" + it->second + " and " + b + "); give one bound");
+    options.loop_bounds[header] = n;
+  }
+  wcet_run run;
+  run.program = load_program(request.cfg_path, request.ptx_path, request.entry);
+  for (const trace_input& t : request.traces)
+    read_trace(t.label,
+               t.is_path ? read_text_file(t.text, "trace file", static_cast<std::size_t>(request.max_trace_bytes),
+                                          request.max_trace_option)
+                         : t.text,
+               format, run.program.ipoints, run.traces);
+  options.probe_cost = parse_probe_cost(request.probe_cost, run.traces);
+  options.probe_cost_from_trace = request.probe_cost == "auto";
+  run.report = analyse_wcet(run.program, run.traces, options);
+  return run;
 }
 
 }  // namespace warpspan::wcet

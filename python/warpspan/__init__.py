@@ -457,6 +457,11 @@ def wcet(cfg=None, trace=None, *, trace_text=None, ptx=None, entry="", trace_for
     cfg = "" if cfg is None else a.path("cfg", cfg, "a path to the CFG JSON (str or os.PathLike) or None")
     ptx = "" if ptx is None else a.path("ptx", ptx, "a path to the PTX listing (str or os.PathLike) or None")
     sources = _traces(a, trace, trace_text)
+    # in Python's words (the command line says --cfg/--ptx and --trace)
+    if (cfg == "") == (ptx == ""):
+        raise InputError("give the program structure with cfg= or ptx= (one of the two)")
+    if not sources:
+        raise InputError("give at least one trace (trace= or trace_text=)")
     if _is_int(probe_cost):
         probe_cost = str(int(probe_cost))
     elif not isinstance(probe_cost, str):

@@ -70,6 +70,36 @@ std::pair<std::string, std::uint64_t> parse_loop_bound(const std::string& text);
 /// `--probe-cost`: cycles >= 0, or "auto" for what the binary trace reports (0 when none).
 std::int64_t parse_probe_cost(const std::string& text, const trace_set& traces);
 
+/// A trace as given: a file (read up to max_trace_mib) or its text.
+struct trace_input {
+  std::string label;  ///< the name messages and results give it (the path, "stdin", "trace 1")
+  std::string text;   ///< the path of a file, or the trace itself
+  bool is_path = true;
+};
+
+/// What a user asks of `wcet` (the command line and warpspan.wcet build the same request).
+struct wcet_request {
+  std::string cfg_path, ptx_path, entry;         ///< exactly one of cfg_path and ptx_path
+  std::vector<trace_input> traces;               ///< at least one
+  std::string format = "auto";                   ///< trace format (parse_trace_format)
+  std::string method = "auto";                   ///< Z_warp method (parse_wcet_method)
+  std::vector<std::string> loop_bounds;          ///< HEADER=N; a header bounded twice differently is refused
+  std::string probe_cost = "0";                  ///< cycles, or "auto" (the trace's measured cost)
+  std::uint64_t max_trace_bytes = std::uint64_t{256} << 20;
+  std::string max_trace_option;                  ///< how the user raises max_trace_bytes (messages), e.g. "--max-trace-mib"
+};
+
+/// The program, the traces read and the report: what a front end prints or draws.
+struct wcet_run {
+  wcet_program program;
+  trace_set traces;
+  wcet_report report;
+};
+
+/// Checks and runs `request`: the program, every trace, the loop bounds and the probe cost (its
+/// measured value taken from the trace with "auto"), then analyse_wcet.
+wcet_run run_wcet(const wcet_request& request);
+
 /// Parses the traces' WSTs with the program's IPG and computes every estimate. A tree-based value
 /// that disagrees with the ILP is a logic_error (a bug, not an input problem). No estimate falls below
 /// a time the traces show without a word: a given loop bound below the iterations observed, a probe
