@@ -32,7 +32,9 @@ void require_cuda_device(const std::string& who, const std::string& advice) {
 
 backend_kind resolve_backend(backend_kind requested) {
   if (requested == backend_kind::cpu) return requested;
-  const bool device = cuda_device_count() > 0;
+  // auto: a real device. The emulation build's device is for its tests (--backend cuda), about a
+  // thousand times slower than the CPU backend, so auto stays on the CPU there.
+  const bool device = cuda_device_count() > 0 && !cuda_emulated();
   if (requested == backend_kind::automatic) return device ? backend_kind::cuda : backend_kind::cpu;
   if (!cuda_compiled())
     throw input_error("--backend cuda: this build has no CUDA backend (built without nvcc); use --backend cpu or auto");

@@ -200,7 +200,7 @@ dbf_options make_dbf_options(std::string_view backend, long long threads, unsign
 
 dbf_backend resolve_dbf_backend(dbf_backend requested) {
   if (requested == dbf_backend::automatic)
-    return cuda_device_count() > 0 ? dbf_backend::cuda_sm : dbf_backend::cpu_parallel;
+    return cuda_device_count() > 0 && !cuda_emulated() ? dbf_backend::cuda_sm : dbf_backend::cpu_parallel;  // as resolve_backend
   if (requested == dbf_backend::cuda || requested == dbf_backend::cuda_sm) resolve_backend(backend_kind::cuda);
   return requested;
 }

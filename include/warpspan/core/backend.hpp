@@ -37,7 +37,7 @@ std::string cuda_backend_name();
 /// fails for want of one, says it this way (exit code 2 on the command line).
 void require_cuda_device(const std::string& who, const std::string& advice = "");
 
-/// auto -> cuda when a device is present, else cpu; cuda without a device is an input_error that
+/// auto -> cuda when a real device is present (not the emulation build's), else cpu; cuda without a device is an input_error that
 /// says why; cpu stays cpu.
 backend_kind resolve_backend(backend_kind requested);
 

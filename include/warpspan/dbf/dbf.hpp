@@ -93,7 +93,7 @@ dbf_backend parse_dbf_backend(std::string_view word);
 std::string to_string(dbf_backend b);
 /// The name results carry: to_string, with "-emulated" on the CUDA backends in the emulation build.
 std::string backend_label(dbf_backend b);
-/// auto -> cuda-sm when a CUDA device is present, else cpu-parallel; a CUDA choice without a device
+/// auto -> cuda-sm when a real CUDA device is present (not the emulation build's), else cpu-parallel; a CUDA choice without a device
 /// is an input_error that says why.
 dbf_backend resolve_dbf_backend(dbf_backend requested);
 
