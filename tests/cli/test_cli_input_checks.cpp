@@ -5,7 +5,9 @@
 #include <gtest/gtest.h>
 #include <signal.h>
 
+#include <cstdlib>
 #include <filesystem>
+#include <iterator>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -92,6 +94,35 @@ TEST(CliInputs, CtrlCPrintsTheBestSoFarAndExits130) {
   EXPECT_GT(j.at("evaluations").get<std::uint64_t>(), 0u);
   EXPECT_LT(j.at("evaluations").get<std::uint64_t>(), 100000000u);
   EXPECT_GT(j.at("best_fitness").get<double>(), 0.0);
+}
+
+/// Runs `warpspan ARGS` with its stderr on a pseudo-terminal (script(1), util-linux): what a user
+/// at a terminal sees, progress lines included ('\r' between updates).
+std::string on_a_terminal(const std::string& args) {
+  const std::string out = scratch(".tty");
+  const std::string cmd = "script -qec \"" + std::string(WARPSPAN_BINARY) + " " + args + " >/dev/null\" " + out +
+                          " >/dev/null 2>&1";
+  if (std::system(cmd.c_str()) != 0) return {};
+  std::ifstream in(out, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), {}};
+}
+
+TEST(CliInputs, ProgressOnATerminalHasATotalAndTheBestSoFar) {
+  const std::string tty = on_a_terminal("inputs --kernel artificial --threads 4096 --method random --evaluations 3000");
+  EXPECT_NE(tty.find("[evaluations "), std::string::npos) << tty;
+  EXPECT_NE(tty.find("/3000, "), std::string::npos) << tty;
+  EXPECT_NE(tty.find("left, random best "), std::string::npos) << tty;
+  // piped, never
+  EXPECT_EQ(run_warpspan("inputs --kernel artificial --threads 64 --method random --evaluations 200").err, "");
+}
+
+TEST(CliDbfFiles, BatchProgressOnATerminalHasATotal) {
+  const std::string good = R"({"tasks": [{"name": "a", "period": 10, "vertices": [{"id": "v", "wcet": 1, "deadline": 5}], "edges": []}]})";
+  std::string text;
+  for (int k = 0; k < 40; ++k) text += good + "\n\n";  // blank lines are not sets
+  const std::string tty = on_a_terminal("dbf --batch " + write(".jsonl", text) + " --backend cpu");
+  EXPECT_NE(tty.find("[sets done "), std::string::npos) << tty;
+  EXPECT_NE(tty.find("/40, "), std::string::npos) << tty;
 }
 
 TEST(CliInputs, IdleSmsCostNothing) {
