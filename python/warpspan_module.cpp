@@ -27,6 +27,7 @@
 #include "warpspan/dbf/dbf.hpp"
 #include "warpspan/dbf/edf.hpp"
 #include "warpspan/dbf/pipeline.hpp"
+#include "warpspan/dbf/sweep.hpp"
 #include "warpspan/dbf/task.hpp"
 #include "warpspan/exact/ilp.hpp"
 #include "warpspan/exact/interval.hpp"
@@ -426,6 +427,49 @@ py::list dbf_batch(const std::vector<set_source>& sources, const std::string& ba
   return out;
 }
 
+py::dict dbf_sweep(const set_source& source, const std::string& sweep, const std::string& backend, const std::string& edf,
+                   long long threads, unsigned block, std::uint64_t max_table_mib) {
+  // `warpspan dbf FILE --sweep KIND:FROM:TO:STEPS[:TASK]`: the same library calls, the same JSON.
+  const edf_method method = parse_edf_method(edf);
+  const dbf_setup setup(backend, threads, block, max_table_mib);
+  const sweep_spec spec = parse_sweep(sweep);
+  const task_set base = load(source);
+  check_sweep_task(base, spec);
+  struct out_t {
+    std::vector<nlohmann::ordered_json> lines;
+    std::vector<sweep_point> grid;
+    std::optional<double> critical;
+    std::size_t transitions = 0;
+  };
+  const out_t o = interruptible([&] {
+    out_t out;
+    const auto shared = sweep_shared_tables(base, spec, setup.options, source.label);
+    stream_options options = streaming(setup, method);
+    options.shared_tables = shared.empty() ? nullptr : &shared;
+    std::uint32_t k = 0;
+    double elapsed_s = 0;
+    analyse_sets(
+        [&](analysed_set& s) {
+          if (k == spec.steps) return false;
+          read_sweep_variant(s, base, spec, k++, setup.options, source.label);
+          return true;
+        },
+        [&](analysed_set& s) {
+          out.lines.push_back(sweep_variant_json(s));
+          out.grid.push_back(sweep_point_of(s));
+        },
+        options, elapsed_s);
+    out.critical = critical_factor(out.grid, base, spec, options, out.transitions);
+    return out;
+  });
+  py::list variants;
+  for (const auto& line : o.lines) variants.append(to_dict(nlohmann::json::parse(line.dump())));
+  py::dict d;
+  d["variants"] = variants;
+  d["summary"] = to_dict(nlohmann::json::parse(sweep_summary_json(o.grid, o.critical, o.transitions).dump()));
+  return d;
+}
+
 // ---------------------------------------------------------------------------------- wcet
 /// A trace from Python: a path (read as the CLI reads --trace FILE) or the trace's text.
 struct trace_source {
@@ -526,6 +570,7 @@ PYBIND11_MODULE(_core, m) {
   m.def("sm_presets", &presets);
   m.def("dbf", &dbf);
   m.def("dbf_batch", &dbf_batch);
+  m.def("dbf_sweep", &dbf_sweep);
   m.def("cuda_compiled", &cuda_compiled);
   m.def("wcet", &wcet_analysis);
   m.def("inputs", &inputs_search);

@@ -517,47 +517,6 @@ struct dbf_cmd {
     return agreed_exit(finish_batch(finished, totals, elapsed_s, backend_label(options.backend)));
   }
 
-  /// Whether the variant at `factor` is schedulable (nullopt: outside the model or undecided).
-  std::optional<bool> variant_schedulable(const task_set& base, const sweep_spec& spec, double factor,
-                                          const dbf_options& options, edf_method method) const {
-    sweep_variant v = sweep_variant_with(base, spec, factor);
-    if (!v.error.empty()) return std::nullopt;
-    analysed_set one;
-    one.label = file;
-    try {
-      one.graphs = unroll_all(v.set, options);
-      analyse_set(one, streaming(options, method));
-    } catch (const input_error&) {
-      return std::nullopt;
-    }
-    return one.result.schedulable;
-  }
-
-  /// The critical scaling factor (MAST's sensitivity analysis): between the first two neighbouring
-  /// grid variants whose verdicts differ, bisection on the factor until the two ends are 1e-6 apart
-  /// (relative) or scale every value alike. Returns the end on the schedulable side.
-  std::optional<double> critical_factor(const std::vector<sweep_point>& grid, const task_set& base, const sweep_spec& spec,
-                                        const dbf_options& options, edf_method method, std::size_t& transitions) const {
-    std::optional<std::size_t> first;
-    transitions = 0;
-    for (std::size_t k = 0; k + 1 < grid.size(); ++k) {
-      if (grid[k].verdict == 2 || grid[k + 1].verdict == 2 || grid[k].verdict == grid[k + 1].verdict) continue;
-      ++transitions;
-      if (!first) first = k;
-    }
-    if (!first) return std::nullopt;
-    double good = grid[*first].factor, bad = grid[*first + 1].factor;
-    if (grid[*first].verdict != 0) std::swap(good, bad);
-    for (int step = 0; step < 60 && std::abs(good - bad) > 1e-6 * std::max(std::abs(good), 1e-9); ++step) {
-      if (interrupted()) break;
-      const double mid = (good + bad) / 2;
-      const std::optional<bool> ok = variant_schedulable(base, spec, mid, options, method);
-      if (!ok) break;  // the model ends between the grid points: keep what is known
-      (*ok ? good : bad) = mid;
-    }
-    return good;
-  }
-
   struct sweep_totals {
     std::size_t done = 0, schedulable = 0;
     std::optional<double> lo, hi;
@@ -572,12 +531,7 @@ struct dbf_cmd {
     rec.u = r ? r->u.value : 0;
     rec.verdict = r ? (r->schedulable ? 0 : 1) : 2;
     if (as_json) {
-      json line{{"factor", it.factor}};
-      if (!r)
-        line["error"] = it.error;
-      else
-        edf_verdict_json(line, *r);
-      rec.line = line.dump();
+      rec.line = sweep_variant_json(it).dump();
     } else {
       std::ostringstream out;
       out << spec.kind << " x " << std::fixed << std::setprecision(4) << it.factor << std::defaultfloat;
@@ -610,7 +564,7 @@ struct dbf_cmd {
                    const dbf_options& options, edf_method method) const {
     std::size_t transitions = 0;
     const std::optional<double> critical =
-        finished ? critical_factor(t.grid, base, spec, options, method, transitions) : std::nullopt;
+        finished ? critical_factor(t.grid, base, spec, streaming(options, method), transitions) : std::nullopt;
     std::string written;
     if (!svg.empty()) {
       const fs::path path(svg);
@@ -623,8 +577,7 @@ struct dbf_cmd {
     if (as_json) {
       if (!finished) std::cout << json{{"interrupted", true}, {"variants_done", t.done}}.dump() << '\n';
       else {
-        json summary{{"variants", t.done}, {"schedulable", t.schedulable}, {"invalid", invalid},
-                     {"critical_factor", critical ? json(*critical) : json(nullptr)}, {"transitions", transitions}};
+        json summary = sweep_summary_json(t.grid, critical, transitions);
         if (!written.empty()) summary["svg"] = written;
         std::cout << json{{"summary", summary}}.dump() << '\n';
       }
@@ -654,14 +607,7 @@ struct dbf_cmd {
     const task_set base = load_task_set(file);
     check_sweep_task(base, spec);
     // Tables do not depend on periods: a period sweep computes the base set's tables once.
-    std::vector<std::vector<std::uint32_t>> shared_tables;
-    if (spec.kind == "period") {
-      const std::vector<unrolled_graph> graphs = unroll_all(base, options);
-      std::vector<const unrolled_graph*> all;
-      for (const auto& g : graphs) all.push_back(&g);
-      check_tables_memory(all, options, file);
-      for (auto& t : dbf_tables(all, options)) shared_tables.push_back(std::move(t.min_span));
-    }
+    const std::vector<std::vector<std::uint32_t>> shared_tables = sweep_shared_tables(base, spec, options, file);
     std::uint32_t k = 0;
     sweep_totals totals;
     progress_line bar(!quiet && !slices.shard && world().rank() == 0, "variants done");
@@ -675,12 +621,7 @@ struct dbf_cmd {
         [&](analysed_set& it) {
           while (k < spec.steps && !slices.mine(k)) ++k;
           if (k == spec.steps) return false;
-          it.index = k;
-          sweep_variant v = sweep_variant_at(base, spec, k++);
-          it.factor = v.factor;
-          it.label = file + " (" + spec.kind + " x " + std::to_string(v.factor) + ")";
-          it.error = std::move(v.error);
-          if (it.error.empty()) it.graphs = unroll_all(v.set, options);
+          read_sweep_variant(it, base, spec, k++, options, file);
           return true;
         },
         [&](analysed_set& it) { deliver(sweep_record(it, spec), emit, kept); },

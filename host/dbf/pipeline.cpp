@@ -1,6 +1,8 @@
 #include "warpspan/dbf/pipeline.hpp"
 
+#include <algorithm>
 #include <chrono>
+#include <cmath>
 
 #include "warpspan/core/error.hpp"
 #include "warpspan/core/interrupt.hpp"
@@ -112,6 +114,76 @@ bool analyse_sets(const std::function<bool(analysed_set&)>& next, const std::fun
   }
   if (!chunk.empty() && !flush()) return false;
   return !interrupted();
+}
+
+std::vector<std::vector<std::uint32_t>> sweep_shared_tables(const task_set& base, const sweep_spec& spec,
+                                                            const dbf_options& options, const std::string& label) {
+  std::vector<std::vector<std::uint32_t>> shared;
+  if (spec.kind != "period") return shared;
+  const std::vector<unrolled_graph> graphs = unroll_all(base, options);
+  std::vector<const unrolled_graph*> all;
+  for (const auto& g : graphs) all.push_back(&g);
+  check_tables_memory(all, options, label);
+  for (auto& t : dbf_tables(all, options)) shared.push_back(std::move(t.min_span));
+  return shared;
+}
+
+void read_sweep_variant(analysed_set& s, const task_set& base, const sweep_spec& spec, std::uint32_t k,
+                        const dbf_options& options, const std::string& label) {
+  s.index = k;
+  sweep_variant v = sweep_variant_at(base, spec, k);
+  s.factor = v.factor;
+  s.label = label + " (" + spec.kind + " x " + std::to_string(v.factor) + ")";
+  s.error = std::move(v.error);
+  if (s.error.empty()) s.graphs = unroll_all(v.set, options);
+}
+
+sweep_point sweep_point_of(const analysed_set& s) {
+  if (!s.error.empty()) return {s.factor, 0, 2};
+  return {s.factor, s.result.u.value, s.result.schedulable ? 0 : 1};
+}
+
+namespace {
+
+/// Whether the variant at `factor` is schedulable (nullopt: outside the model or undecided).
+std::optional<bool> variant_schedulable(const task_set& base, const sweep_spec& spec, double factor,
+                                        const stream_options& options) {
+  sweep_variant v = sweep_variant_with(base, spec, factor);
+  if (!v.error.empty()) return std::nullopt;
+  analysed_set one;
+  try {
+    one.graphs = unroll_all(v.set, options.dbf);
+    stream_options own = options;
+    own.shared_tables = nullptr;  // tables of its own (the grid's shared ones are a period sweep's)
+    analyse_set(one, own);
+  } catch (const input_error&) {
+    return std::nullopt;
+  }
+  return one.result.schedulable;
+}
+
+}  // namespace
+
+std::optional<double> critical_factor(const std::vector<sweep_point>& grid, const task_set& base,
+                                      const sweep_spec& spec, const stream_options& options, std::size_t& transitions) {
+  std::optional<std::size_t> first;
+  transitions = 0;
+  for (std::size_t k = 0; k + 1 < grid.size(); ++k) {
+    if (grid[k].verdict == 2 || grid[k + 1].verdict == 2 || grid[k].verdict == grid[k + 1].verdict) continue;
+    ++transitions;
+    if (!first) first = k;
+  }
+  if (!first) return std::nullopt;
+  double good = grid[*first].factor, bad = grid[*first + 1].factor;
+  if (grid[*first].verdict != 0) std::swap(good, bad);
+  for (int step = 0; step < 60 && std::abs(good - bad) > 1e-6 * std::max(std::abs(good), 1e-9); ++step) {
+    if (interrupted()) break;
+    const double mid = (good + bad) / 2;
+    const std::optional<bool> ok = variant_schedulable(base, spec, mid, options);
+    if (!ok) break;  // the model ends between the grid points: keep what is known
+    (*ok ? good : bad) = mid;
+  }
+  return good;
 }
 
 }  // namespace warpspan

@@ -56,6 +56,28 @@ nlohmann::ordered_json dbf_set_json(const task_set& set, const std::vector<unrol
   return out;
 }
 
+nlohmann::ordered_json sweep_variant_json(const analysed_set& variant) {
+  nlohmann::ordered_json line{{"factor", variant.factor}};
+  if (!variant.error.empty())
+    line["error"] = variant.error;
+  else
+    edf_verdict_json(line, variant.result);
+  return line;
+}
+
+nlohmann::ordered_json sweep_summary_json(const std::vector<sweep_point>& grid, const std::optional<double>& critical,
+                                          std::size_t transitions) {
+  const auto count = [&](int verdict) {
+    return static_cast<std::size_t>(
+        std::count_if(grid.begin(), grid.end(), [&](const sweep_point& p) { return p.verdict == verdict; }));
+  };
+  return {{"variants", grid.size()},
+          {"schedulable", count(0)},
+          {"invalid", count(2)},
+          {"critical_factor", critical ? nlohmann::ordered_json(*critical) : nlohmann::ordered_json(nullptr)},
+          {"transitions", transitions}};
+}
+
 namespace {
 
 /// The fields every exact method reports.

@@ -27,6 +27,7 @@ CALLS = {
     "kernel_from_ptx": (dict(path=data("kernels", "voronoi_fig11.ptx")), ["loops"]),
     "dbf": (dict(taskset=FIG2, at=[10]), ["at", "threads", "block", "max_table_mib"]),
     "dbf_batch": (dict(tasksets=[FIG2]), ["threads", "block", "max_table_mib"]),
+    "dbf_sweep": (dict(taskset=FIG2, sweep="wcet:0.5:1.5:3", backend="cpu"), ["threads", "block", "max_table_mib"]),
     "wcet": (dict(cfg=FIG1[0], trace=FIG1[1]), ["probe_cost"]),
     "inputs": (dict(kernel="artificial", threads=64, evaluations=20, jobs=1),
                ["threads", "evaluations", "seed", "sms", "population", "patience", "atom_threads", "atom_runs", "jobs"]),

@@ -117,3 +117,13 @@ def test_inputs():
     assert r.best_fitness == c["best_fitness"]
     c["atoms"].pop("seconds")
     assert {k: v for k, v in r.to_dict()["atoms"].items() if k != "seconds"} == c["atoms"]
+
+
+def test_dbf_sweep_with_its_critical_factor():
+    for sweep, critical in (("wcet:0.5:3:26", 1.7499984741210937), ("period:0.4:1.2:17", None)):
+        r = warpspan.dbf_sweep(FIG2, sweep, backend="cpu")
+        _, out, _ = cli(f"dbf {FIG2} --sweep {sweep} --backend cpu --json -q", expect=None)
+        lines = [json.loads(l) for l in out.splitlines() if l.strip()]
+        assert r.variants == lines[:-1]
+        assert r.summary == lines[-1]["summary"]
+        assert r.summary["critical_factor"] == pytest.approx(critical, abs=1e-5) if critical else r.summary["critical_factor"] is None

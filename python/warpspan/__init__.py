@@ -49,8 +49,8 @@ __version__ = _core.__version__
 
 __all__ = [
     "InputError", "NotCompiledError", "ValidationError", "Result", "EstimateResult", "ExactResult",
-    "BoundResult", "BuildResult", "Kernel", "DbfResult", "DbfVerdict", "estimate", "exact", "bound",
-    "build", "sm_presets", "kernel_from_ptx", "dbf", "dbf_batch", "cuda_compiled", "WcetResult", "InputsResult",
+    "BoundResult", "BuildResult", "Kernel", "DbfResult", "DbfVerdict", "DbfSweep", "estimate", "exact", "bound",
+    "build", "sm_presets", "kernel_from_ptx", "dbf", "dbf_batch", "dbf_sweep", "cuda_compiled", "WcetResult", "InputsResult",
     "wcet", "inputs",
 ]
 
@@ -231,6 +231,12 @@ class DbfVerdict(Result):
     ``t_max``, ``checked_to``, ``first_violation``."""
 
 
+class DbfSweep(Result):
+    """A sweep: ``variants`` (per variant, ``factor`` and its verdict, or ``error`` when the variant
+    is outside the model) and ``summary`` (``variants``, ``schedulable``, ``invalid``,
+    ``critical_factor``, ``transitions``)."""
+
+
 class WcetResult(Result):
     """Hybrid WCET from traces: ``z_warp``, ``z_dynamic``, ``z_hybrid``, ``hwmt``, ``jitter``,
     ``waves``, ``warps_per_wave``, ``delta``, ``longest_wst``, ``overestimation_percent``,
@@ -369,6 +375,16 @@ def dbf(taskset, at=None, *, backend="auto", edf="qpa", threads=0, block=256, ma
     options = _dbf_options(a, backend, edf, threads, block, max_table_mib)
     _numpy("dbf")
     return DbfResult(_core.dbf(source, points, *options))
+
+
+def dbf_sweep(taskset, sweep, *, backend="auto", edf="qpa", threads=0, block=256, max_table_mib=8192):
+    """Variants of one task set (``warpspan dbf FILE --sweep KIND:FROM:TO:STEPS[:TASK]``): every wcet,
+    deadline, separation or period (of TASK only, if named) scaled by STEPS factors from FROM to TO,
+    each analysed, then the critical factor where the verdict changes (by bisection)."""
+    a = _Args("dbf_sweep")
+    source = _source(a, "taskset", taskset, "taskset")
+    return DbfSweep(_core.dbf_sweep(source, a.str("sweep", sweep), *_dbf_options(a, backend, edf, threads, block,
+                                                                                 max_table_mib)))
 
 
 def dbf_batch(tasksets, *, backend="auto", edf="qpa", threads=0, block=256, max_table_mib=8192):

@@ -8,11 +8,13 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "warpspan/dbf/dbf.hpp"
 #include "warpspan/dbf/edf.hpp"
+#include "warpspan/dbf/sweep.hpp"
 #include "warpspan/dbf/task.hpp"
 
 namespace warpspan {
@@ -62,5 +64,27 @@ void analyse_set(analysed_set& set, const stream_options& options);
 /// on tables and tests.
 bool analyse_sets(const std::function<bool(analysed_set&)>& next, const std::function<void(analysed_set&)>& report,
                   const stream_options& options, double& elapsed_s);
+
+// ---- sweeps (design-space exploration over one parameter)
+
+/// The tables every variant of a period sweep shares (tables do not depend on periods: the base
+/// set's, computed once); empty for the other kinds. `label` names the set in a memory refusal.
+std::vector<std::vector<std::uint32_t>> sweep_shared_tables(const task_set& base, const sweep_spec& spec,
+                                                            const dbf_options& options, const std::string& label);
+
+/// Variant k of a sweep as the stream reads it: factor, label, the error that puts it outside the
+/// model, or its set unrolled.
+void read_sweep_variant(analysed_set& s, const task_set& base, const sweep_spec& spec, std::uint32_t k,
+                        const dbf_options& options, const std::string& label);
+
+/// The point of the grid an analysed variant is.
+sweep_point sweep_point_of(const analysed_set& s);
+
+/// The critical scaling factor (MAST's sensitivity analysis): between the first two neighbouring
+/// grid variants whose verdicts differ, bisection on the factor until the two ends are 1e-6 apart
+/// (relative) or scale every value alike; the end on the schedulable side. nullopt when the verdict
+/// does not change between valid neighbours. `transitions` counts the changes on the grid.
+std::optional<double> critical_factor(const std::vector<sweep_point>& grid, const task_set& base,
+                                      const sweep_spec& spec, const stream_options& options, std::size_t& transitions);
 
 }  // namespace warpspan

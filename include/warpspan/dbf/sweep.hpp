@@ -18,6 +18,14 @@ struct sweep_spec {
   std::string task;           ///< only this task's values; empty: every task
 };
 
+/// One variant of a sweep as analysed: its factor, utilisation and verdict (0 schedulable, 1 not,
+/// 2 invalid).
+struct sweep_point {
+  double factor = 0;
+  double utilization = 0;
+  int verdict = 0;
+};
+
 /// Parses KIND:FROM:TO:STEPS[:TASK], e.g. "wcet:0.5:1.5:101" or "period:0.8:1.2:41:T2".
 sweep_spec parse_sweep(std::string_view text);
 

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "warpspan/dbf/dbf.hpp"
+#include "warpspan/dbf/sweep.hpp"
 
 namespace warpspan {
 
@@ -19,13 +20,6 @@ namespace warpspan {
 std::string dbf_svg(const std::vector<dbf_curve>& curves, std::uint64_t t_end, std::optional<std::uint64_t> violation,
                     const std::string& title, const std::vector<std::string>& names = {},
                     std::optional<std::uint64_t> t_max = std::nullopt);
-
-/// One variant of a sweep: its factor, utilisation and verdict (0 schedulable, 1 not, 2 invalid).
-struct sweep_point {
-  double factor = 0;
-  double utilization = 0;
-  int verdict = 0;
-};
 
 /// A sweep's result: utilisation against the factor, every variant a dot coloured by its verdict,
 /// and the critical factor (if any) as a labelled vertical line.

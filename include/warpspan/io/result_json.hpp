@@ -9,6 +9,7 @@
 
 #include "warpspan/dbf/dbf.hpp"
 #include "warpspan/dbf/edf.hpp"
+#include "warpspan/dbf/pipeline.hpp"
 #include "warpspan/exact/ilp.hpp"
 #include "warpspan/exact/interval.hpp"
 #include "warpspan/exact/search.hpp"
@@ -40,6 +41,14 @@ std::vector<int> one_based(const std::vector<std::uint16_t>& string);
 nlohmann::ordered_json dbf_set_json(const task_set& set, const std::vector<unrolled_graph>& graphs,
                             const std::vector<dbf_curve>& curves, const edf_result& result,
                             const std::vector<std::uint64_t>& points);
+
+/// One variant of a sweep (`dbf FILE --sweep ... --json`, a line each): factor, and its EDF verdict
+/// or the error that puts it outside the model.
+nlohmann::ordered_json sweep_variant_json(const analysed_set& variant);
+/// The summary of a finished sweep: variants, schedulable, invalid, critical_factor (null when the
+/// verdict does not change), transitions.
+nlohmann::ordered_json sweep_summary_json(const std::vector<sweep_point>& grid, const std::optional<double>& critical,
+                                          std::size_t transitions);
 
 /// `exact --method search --json` / warpspan.exact: complete, makespan (null unless complete), lower,
 /// upper, elapsed_s, best_string, pessimistic, problem, stop_reason (null when complete), method,
