@@ -18,6 +18,7 @@
 #include <system_error>
 #include <exception>
 #include <map>
+#include <set>
 #include <memory>
 #include <mutex>
 #include <thread>
@@ -149,6 +150,24 @@ thread_local thread_context tls_context;
 
 }  // namespace
 
+/// What first_active_lane_at knows of a block, for the current barrier interval of each warp.
+struct probe_warp {
+  unsigned phase = 0;
+  std::map<std::pair<unsigned, unsigned>, long long> instances;  // (point, pass) -> its record's clock
+  std::set<long long> clocks;                                     // of those records
+};
+struct probe_lane {
+  unsigned phase = 0;
+  std::map<unsigned, unsigned> passes;  // per point, in this interval
+  bool has_last = false;
+  long long last = 0;                   // the clock of the instance it passed last
+};
+
+struct probe_lanes {
+  std::vector<probe_warp> warps;
+  std::vector<probe_lane> lanes;
+};
+
 /// One block in flight: its shared memory and its threads (see run_block).
 struct block_state {
   std::unique_ptr<unsigned char[]> shared;
@@ -179,6 +198,8 @@ struct block_state {
   std::vector<unsigned> arrived;
   std::vector<const char*> barrier_file;
   std::vector<unsigned> barrier_line;
+  // The probe's lanes (first_active_lane_at): made at the block's first probe.
+  std::unique_ptr<probe_lanes> probe;
 
   thread_context context_of(unsigned t) {
     thread_context c;
@@ -597,6 +618,38 @@ void syncthreads(const char* file, unsigned line) {
   std::size_t i = 0;
   for (; b->order[i] != me; ++i) step_fiber(*b, b->order[i]);
   b->native_pos = i;
+}
+
+bool first_active_lane_at(unsigned point, long long& clock) {
+  const long long now = clock_cycles();
+  clock = now;
+  block_state* b = tls_context.block;
+  if (b == nullptr) return true;
+  if (!b->probe) {
+    b->probe = std::make_unique<probe_lanes>();
+    b->probe->lanes.resize(b->status.size());
+    b->probe->warps.resize((b->status.size() + 31) / 32);
+  }
+  const unsigned phase = tls_context.phase;
+  probe_lane& lane = b->probe->lanes[tls_context.linear];
+  probe_warp& warp = b->probe->warps[tls_context.linear / 32];
+  if (lane.phase != phase) lane = probe_lane{}, lane.phase = phase;
+  // Every lane finishes an interval before any starts the next, so a newer phase starts afresh.
+  if (warp.phase != phase) warp = probe_warp{}, warp.phase = phase;
+  const auto key = std::make_pair(point, ++lane.passes[point]);
+  if (const auto it = warp.instances.find(key); it != warp.instances.end()) {
+    lane.has_last = true, lane.last = it->second;  // a lane before it ran this instance
+    return false;
+  }
+  // A new instance comes after the lane's previous one and before whatever the warp recorded after
+  // that (lanes that ran before this one skipped it): its clock goes between the two (ties keep
+  // the order the records were made in), or is now when nothing was recorded after it.
+  const auto next = lane.has_last ? warp.clocks.upper_bound(lane.last) : warp.clocks.begin();
+  if (next != warp.clocks.end()) clock = lane.has_last ? lane.last + (*next - lane.last) / 2 : *next - 1;
+  warp.instances.emplace(key, clock);
+  warp.clocks.insert(clock);
+  lane.has_last = true, lane.last = clock;
+  return true;
 }
 
 namespace {
