@@ -21,10 +21,14 @@ commit=$(git rev-parse --short HEAD)
 # a run of these under the race checker, twice when it survives the first order.
 filter_for() {
   if [ -n "${FILTER:-}" ]; then echo "$FILTER"; return; fi
-  case "$1" in
+  # The kernel the barrier is in: the last __global__ function above it.
+  local kernel
+  kernel=$(head -n "${1##*:}" "${1%%:*}" | tr '\n' ' ' | grep -o '__global__[^(]*(' | tail -1 | grep -o '[a-z_0-9]*($' | tr -d '(' || true)
+  case "$1:$kernel" in
     cuda/wcet/*) echo 'WcetGpu.EveryKernelsTracesParseWithItsCfg' ;;  # every instrumented kernel
-    cuda/dbf/dbf_kernels.cu:6*) echo 'CudaDbf.RowKernelsMatchesCpu' ;;  # the row kernel
-    cuda/dbf/*) echo 'CudaDbf.BatchKernelMatchesCpu' ;;
+    cuda/dbf/*:dbf_row_kernel) echo 'CudaDbf.RowKernelsMatchesCpu' ;;
+    cuda/dbf/*:dbf_batch_kernel) echo 'CudaDbf.BatchKernelMatchesCpu' ;;
+    cuda/dbf/*) echo 'CudaDbf.*' ;;
     cuda/makespan/*) echo 'CudaAnneal.VoronoiChainsMatchesCpu:CudaAnneal.OnChipVoronoiFewWarpsMatchesCpu' ;;
     *) echo '*MatchesCpu*:*Gpu*' ;;
   esac
