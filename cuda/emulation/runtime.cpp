@@ -774,9 +774,8 @@ void launch(const void* function, dim3 grid, dim3 block, std::size_t dynamic_sme
     bool check;
     ~end_check() {
       if (!check) return;
-      std::string found = race::end_launch();
+      std::string found = race::end_launch();  // already on stderr (race::report)
       if (found.empty()) return;
-      std::fprintf(stderr, "warpspan emulation: %s\n", found.c_str());
       {
         std::lock_guard<std::mutex> lock(report_mutex);
         last_report = std::move(found);
