@@ -164,6 +164,9 @@ namespace warpspan::emu {
 std::size_t live_streams();
 /// Successful device allocations so far.
 std::size_t allocation_count();
+/// The most device memory allocated at once (bytes) since the last reset; `reset` starts anew
+/// from what is allocated now.
+std::size_t allocation_peak(bool reset);
 /// Makes the emulated device this small (bytes; 0: back to 80 GiB), to test out-of-memory paths.
 void set_memory_limit(std::size_t bytes);
 /// Events created and not yet destroyed.

@@ -84,6 +84,7 @@ std::map<std::uintptr_t, std::size_t>& allocations() {
 }
 std::size_t allocated_bytes = 0;
 std::size_t allocation_calls = 0;  // successful cudaMalloc / cudaMallocAsync calls
+std::size_t allocated_peak = 0;    // the most bytes allocated at once since the last reset
 std::size_t memory_limit = 0;  // 0: the whole emulated device
 std::size_t device_memory() { return memory_limit > 0 ? memory_limit : total_memory; }
 
@@ -809,6 +810,13 @@ std::size_t live_streams() {
   return streams.size();
 }
 
+std::size_t allocation_peak(bool reset) {
+  std::lock_guard<std::mutex> lock(memory_mutex);
+  const std::size_t peak = allocated_peak;
+  if (reset) allocated_peak = allocated_bytes;
+  return peak;
+}
+
 void set_memory_limit(std::size_t bytes) {
   std::lock_guard<std::mutex> lock(memory_mutex);
   memory_limit = bytes;
@@ -980,6 +988,7 @@ cudaError_t cudaMalloc(void** ptr, std::size_t bytes) {
   if (!p) return record(cudaErrorMemoryAllocation);
   allocations()[reinterpret_cast<std::uintptr_t>(p)] = bytes;
   allocated_bytes += bytes;
+  allocated_peak = std::max(allocated_peak, allocated_bytes);
   ++allocation_calls;
   *ptr = p;
   return cudaSuccess;

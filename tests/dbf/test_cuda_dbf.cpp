@@ -116,10 +116,7 @@ TEST(CudaDbf, InputsThatDoNotFitBesideTheTableAreAnInputErrorGpu) {
   const unrolled_graph g = unroll(fork_join(2000));
   const std::size_t table = (g.cells() + g.columns()) * sizeof(std::uint32_t);
   ASSERT_GT(g.preds.size() * sizeof(dbf_pred), table * 3 / 10);  // more than the 26 % the limit leaves
-  struct device_of {  // the emulated device's size for the scope, also when the call throws
-    explicit device_of(std::size_t bytes) { emu::set_memory_limit(bytes); }
-    ~device_of() { emu::set_memory_limit(0); }
-  } small(table + table / 4 + table / 100);
+  const emu::device_memory_scope small(table + table / 4 + table / 100);
   const std::string single = input_error_of([&] { cuda_dbf_table(g, true, 256, false); });
   const std::string batch = input_error_of([&] { cuda_dbf_tables_batch({&g}, true, 256, false); });
   EXPECT_NE(single.find("MiB of GPU memory"), std::string::npos) << single;
