@@ -52,6 +52,14 @@ bool can_stage(Kernel* kernel, std::size_t smem) {
 
 std::size_t table_bytes(const unrolled_graph& g) { return (g.cells() + g.columns()) * sizeof(std::uint32_t); }
 
+/// Every device buffer of one table: its cells and min_span, and its inputs (the vertices' wcet and
+/// deadline, the predecessor lists and the tuples), so that what does not fit is refused up front
+/// with a clear message rather than failing as a CUDA error at one of them.
+std::size_t device_bytes(const unrolled_graph& g) {
+  return table_bytes(g) + (g.wcet.size() + g.deadline.size() + g.pred_begin.size()) * sizeof(std::uint32_t) +
+         g.preds.size() * sizeof(dbf_pred);
+}
+
 template <bool Prefetch>
 __global__ void dbf_row_kernel(const std::uint32_t* __restrict__ wcet, const std::uint32_t* __restrict__ deadline,
                                const std::uint32_t* __restrict__ pred_begin, const dbf_pred* __restrict__ preds,
@@ -136,7 +144,7 @@ void fill(std::uint32_t* data, std::size_t count, std::uint32_t value, cudaStrea
 dbf_table cuda_dbf_table(const unrolled_graph& g, bool shared_prefetch, unsigned block, bool keep_cells,
                          float* kernel_ms) {
   check_block(block);
-  const std::size_t need = table_bytes(g);
+  const std::size_t need = device_bytes(g);
   const std::size_t free = free_device_bytes();
   if (need > free / 10 * 9)
     throw input_error("the dbf table needs " + std::to_string(need >> 20) + " MiB of GPU memory; " +
@@ -187,15 +195,15 @@ std::vector<dbf_table> cuda_dbf_tables_batch(const std::vector<const unrolled_gr
   while (first < graphs.size()) {
     // As many consecutive tables as fit the budget (at least one, which must fit by itself).
     std::size_t last = first, bytes = 0, cells = 0, columns = 0, max_preds = 1;
-    while (last < graphs.size() && bytes + table_bytes(*graphs[last]) <= budget) {
-      bytes += table_bytes(*graphs[last]);
+    while (last < graphs.size() && bytes + device_bytes(*graphs[last]) + sizeof(batch_item) <= budget) {
+      bytes += device_bytes(*graphs[last]) + sizeof(batch_item);
       cells += graphs[last]->cells();
       columns += graphs[last]->columns();
       max_preds = std::max(max_preds, graphs[last]->max_preds());
       ++last;
     }
     if (last == first)
-      throw input_error("a dbf table needs " + std::to_string(table_bytes(*graphs[first]) >> 20) +
+      throw input_error("a dbf table needs " + std::to_string((device_bytes(*graphs[first]) + sizeof(batch_item)) >> 20) +
                         " MiB of GPU memory; about " + std::to_string(budget >> 20) + " MiB are usable");
     std::vector<batch_item> items;
     std::vector<std::uint32_t> wcet, deadline, pred_begin;

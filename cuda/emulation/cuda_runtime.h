@@ -164,6 +164,9 @@ namespace warpspan::emu {
 std::size_t live_streams();
 /// Successful device allocations so far.
 std::size_t allocation_count();
+/// The most device memory allocated at once (bytes) since the last reset; `reset` starts anew
+/// from what is allocated now.
+std::size_t allocation_peak(bool reset);
 /// Makes the emulated device this small (bytes; 0: back to 80 GiB), to test out-of-memory paths.
 void set_memory_limit(std::size_t bytes);
 /// Events created and not yet destroyed.
@@ -230,6 +233,18 @@ thread_context& current() noexcept;
 void syncthreads(const char* file, unsigned line);
 /// An atomic access of `bytes` at `address` (atomics are not traced as loads and stores).
 void note_atomic(const void* address, std::size_t bytes) noexcept;
+/// The probe's stand-in for `lane == __ffs(__activemask()) - 1` and %clock64
+/// (include/warpspan/wcet/probe.cuh): whether the calling thread is the first lane of its warp to
+/// make its n-th pass of `point` since the block's last barrier, and if so the clock to record. On
+/// a device, the lanes that run one dynamic instance of a point together are the active mask and
+/// its first lane records; here lanes run one after another, and the lanes of a warp that pass a
+/// point for the n-th time in one barrier interval stand for one instance. So a divergent side that
+/// lane 0 does not take records once per instance, as on a device (for code that reconverges after
+/// its branches, as the instrumented kernels do). The clock is now, except where lanes that ran
+/// before it already recorded instances that come after this one in the lane's program order: then
+/// it lies between those and the lane's previous instance, so that the warp's records, ordered by
+/// clock, follow program order in every thread order.
+bool first_active_lane_at(unsigned point, long long& clock);
 /// WARPSPAN_CHECK_LAUNCH_BOUNDS (cuda/common/launch.cuh): false, and the launch fails with
 /// cudaErrorLaunchOutOfResources as on the device, when the block has more threads than the
 /// kernel's __launch_bounds__ (which expands to nothing here).

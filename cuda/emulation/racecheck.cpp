@@ -255,6 +255,9 @@ void report(const std::string& what, uint3 b) {
   std::lock_guard<std::mutex> lock(launch.m);
   launch.first = std::string("race check: kernel ") + launch.kernel + ", block (" + std::to_string(b.x) + "," +
                  std::to_string(b.y) + "," + std::to_string(b.z) + "): " + what;
+  // Said now, not only when the launch fails: the kernel goes on with what it read (an uninitialised
+  // staged index, say) and may crash first, as it would fault on a device.
+  std::fprintf(stderr, "warpspan emulation: %s\n", launch.first.c_str());
 }
 
 }  // namespace warpspan::emu::race

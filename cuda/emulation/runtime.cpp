@@ -18,6 +18,7 @@
 #include <system_error>
 #include <exception>
 #include <map>
+#include <set>
 #include <memory>
 #include <mutex>
 #include <thread>
@@ -83,6 +84,7 @@ std::map<std::uintptr_t, std::size_t>& allocations() {
 }
 std::size_t allocated_bytes = 0;
 std::size_t allocation_calls = 0;  // successful cudaMalloc / cudaMallocAsync calls
+std::size_t allocated_peak = 0;    // the most bytes allocated at once since the last reset
 std::size_t memory_limit = 0;  // 0: the whole emulated device
 std::size_t device_memory() { return memory_limit > 0 ? memory_limit : total_memory; }
 
@@ -149,6 +151,24 @@ thread_local thread_context tls_context;
 
 }  // namespace
 
+/// What first_active_lane_at knows of a block, for the current barrier interval of each warp.
+struct probe_warp {
+  unsigned phase = 0;
+  std::map<std::pair<unsigned, unsigned>, long long> instances;  // (point, pass) -> its record's clock
+  std::set<long long> clocks;                                     // of those records
+};
+struct probe_lane {
+  unsigned phase = 0;
+  std::map<unsigned, unsigned> passes;  // per point, in this interval
+  bool has_last = false;
+  long long last = 0;                   // the clock of the instance it passed last
+};
+
+struct probe_lanes {
+  std::vector<probe_warp> warps;
+  std::vector<probe_lane> lanes;
+};
+
 /// One block in flight: its shared memory and its threads (see run_block).
 struct block_state {
   std::unique_ptr<unsigned char[]> shared;
@@ -179,6 +199,8 @@ struct block_state {
   std::vector<unsigned> arrived;
   std::vector<const char*> barrier_file;
   std::vector<unsigned> barrier_line;
+  // The probe's lanes (first_active_lane_at): made at the block's first probe.
+  std::unique_ptr<probe_lanes> probe;
 
   thread_context context_of(unsigned t) {
     thread_context c;
@@ -599,6 +621,38 @@ void syncthreads(const char* file, unsigned line) {
   b->native_pos = i;
 }
 
+bool first_active_lane_at(unsigned point, long long& clock) {
+  const long long now = clock_cycles();
+  clock = now;
+  block_state* b = tls_context.block;
+  if (b == nullptr) return true;
+  if (!b->probe) {
+    b->probe = std::make_unique<probe_lanes>();
+    b->probe->lanes.resize(b->status.size());
+    b->probe->warps.resize((b->status.size() + 31) / 32);
+  }
+  const unsigned phase = tls_context.phase;
+  probe_lane& lane = b->probe->lanes[tls_context.linear];
+  probe_warp& warp = b->probe->warps[tls_context.linear / 32];
+  if (lane.phase != phase) lane = probe_lane{}, lane.phase = phase;
+  // Every lane finishes an interval before any starts the next, so a newer phase starts afresh.
+  if (warp.phase != phase) warp = probe_warp{}, warp.phase = phase;
+  const auto key = std::make_pair(point, ++lane.passes[point]);
+  if (const auto it = warp.instances.find(key); it != warp.instances.end()) {
+    lane.has_last = true, lane.last = it->second;  // a lane before it ran this instance
+    return false;
+  }
+  // A new instance comes after the lane's previous one and before whatever the warp recorded after
+  // that (lanes that ran before this one skipped it): its clock goes between the two (ties keep
+  // the order the records were made in), or is now when nothing was recorded after it.
+  const auto next = lane.has_last ? warp.clocks.upper_bound(lane.last) : warp.clocks.begin();
+  if (next != warp.clocks.end()) clock = lane.has_last ? lane.last + (*next - lane.last) / 2 : *next - 1;
+  warp.instances.emplace(key, clock);
+  warp.clocks.insert(clock);
+  lane.has_last = true, lane.last = clock;
+  return true;
+}
+
 namespace {
 
 std::mutex report_mutex;
@@ -721,9 +775,8 @@ void launch(const void* function, dim3 grid, dim3 block, std::size_t dynamic_sme
     bool check;
     ~end_check() {
       if (!check) return;
-      std::string found = race::end_launch();
+      std::string found = race::end_launch();  // already on stderr (race::report)
       if (found.empty()) return;
-      std::fprintf(stderr, "warpspan emulation: %s\n", found.c_str());
       {
         std::lock_guard<std::mutex> lock(report_mutex);
         last_report = std::move(found);
@@ -755,6 +808,13 @@ void fail_call(const std::string& call, cudaError_t error, int after) {
 std::size_t live_streams() {
   std::lock_guard<std::mutex> lock(handle_mutex);
   return streams.size();
+}
+
+std::size_t allocation_peak(bool reset) {
+  std::lock_guard<std::mutex> lock(memory_mutex);
+  const std::size_t peak = allocated_peak;
+  if (reset) allocated_peak = allocated_bytes;
+  return peak;
 }
 
 void set_memory_limit(std::size_t bytes) {
@@ -928,6 +988,7 @@ cudaError_t cudaMalloc(void** ptr, std::size_t bytes) {
   if (!p) return record(cudaErrorMemoryAllocation);
   allocations()[reinterpret_cast<std::uintptr_t>(p)] = bytes;
   allocated_bytes += bytes;
+  allocated_peak = std::max(allocated_peak, allocated_bytes);
   ++allocation_calls;
   *ptr = p;
   return cudaSuccess;

@@ -8,7 +8,6 @@
 // grow; Thrust's temporaries come from a device_pool; the sort is a radix sort on the 128-bit keys
 // (see sweep_kernels.cu).
 #include <thrust/binary_search.h>
-#include <thrust/device_vector.h>
 #include <thrust/execution_policy.h>
 #include <thrust/scan.h>
 #include <thrust/sort.h>
@@ -18,6 +17,7 @@
 
 #include "common/cuda_check.cuh"
 #include "common/device_pool.cuh"
+#include "common/device_vector.cuh"
 #include "exact/key_order.cuh"
 #include "common/launch.cuh"
 #include "warpspan/core/error.hpp"
@@ -63,28 +63,34 @@ exact_result exact_frontier_cuda(const problem& prob, const exact_options& optio
   const std::uint64_t max_states = options.max_states ? options.max_states : std::uint64_t{200'000'000};
   const packed_state done = final_state(v);
   std::vector<std::vector<packed_state>> levels{{initial_state(v)}};
-  thrust::device_vector<packed_state> level(levels.front().begin(), levels.front().end());
+  device_vector<packed_state> level(levels.front().begin(), levels.front().end());
   exact_result r;
   r.states = 1;
   std::uint32_t last_done = 0;
   device_pool pool;
-  thrust::device_vector<std::uint64_t> counts, offsets;  // kept across levels; they only grow
-  const auto usable = [&pool] {
+  device_vector<std::uint64_t> counts, offsets;  // kept across levels; they only grow
+  const auto free_now = [] {
     std::size_t free = 0, all = 0;
     WARPSPAN_CUDA_TRY(cudaMemGetInfo(&free, &all));
-    return free + pool.cached_bytes();
+    return free;
+  };
+  const auto usable = [&] { return free_now() + pool.cached_bytes(); };
+  // The vectors cannot reuse the pool's cache: it goes back to the device when they need it.
+  const auto make_room = [&](std::size_t bytes) {
+    if (bytes > free_now()) pool.release();
   };
   while (!level.empty()) {
     const std::size_t n = level.size();
     // counts and offsets are accounted before they are allocated (a bad_alloc loses the interval)
     const std::size_t grow = n > counts.capacity() ? 2 * n * sizeof(std::uint64_t) : 0;
-    if (grow + (std::size_t{1} << 20) > usable()) {
+    if (grow + (std::size_t{64} << 10) + n > usable()) {  // and the scan's scratch (see sweep_kernels.cu)
       r.stop_reason = "GPU memory: the counts of a level of " + std::to_string(n) + " states do not fit";
       break;
     }
     if (grow) {
-      counts = thrust::device_vector<std::uint64_t>();
-      offsets = thrust::device_vector<std::uint64_t>();
+      make_room(grow);
+      counts = device_vector<std::uint64_t>();
+      offsets = device_vector<std::uint64_t>();
       counts.reserve(n);
       offsets.reserve(n);
     }
@@ -100,7 +106,8 @@ exact_result exact_frontier_cuda(const problem& prob, const exact_options& optio
       r.stop_reason = "GPU memory: a level of " + std::to_string(total) + " successors does not fit";
       break;
     }
-    thrust::device_vector<packed_state> next(total);
+    make_room(total * sizeof(packed_state));
+    device_vector<packed_state> next(total);
     WARPSPAN_LAUNCH(write_successors, blocks_for(n), block_threads, 0, nullptr)(v, thrust::raw_pointer_cast(level.data()), n,
                                                        thrust::raw_pointer_cast(offsets.data()),
                                                        thrust::raw_pointer_cast(next.data()));

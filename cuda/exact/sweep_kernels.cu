@@ -9,12 +9,14 @@
 //
 // Memory: the per-level arrays (counts, offsets, flags, successors, the witness's copy) are kept
 // for the whole sweep and only grow, and Thrust's temporaries come from a device_pool, so a level
-// allocates nothing that an earlier level of the same size already had. Keys are sorted with
+// allocates nothing that an earlier level of the same size already had. Every vector's storage
+// comes from cudaMalloc (common/device_vector.cuh), and every growth, sort and compaction is
+// accounted against the free memory before it is made: a device too small stops the sweep with
+// its proven interval, never with a failed allocation. Keys are sorted with
 // thrust::less on the 128-bit packed state, which Thrust sends to CUB's radix sort (see
 // exact/key_order.cuh); only the expanded states that the witness needs are copied back.
 #include <thrust/copy.h>
 #include <thrust/count.h>
-#include <thrust/device_vector.h>
 #include <thrust/execution_policy.h>
 #include <thrust/reduce.h>
 #include <thrust/scan.h>
@@ -25,6 +27,7 @@
 
 #include "common/cuda_check.cuh"
 #include "common/device_pool.cuh"
+#include "common/device_vector.cuh"
 #include "exact/key_order.cuh"
 #include "common/launch.cuh"
 #include "warpspan/core/error.hpp"
@@ -42,6 +45,10 @@ constexpr std::uint32_t max_reach = frontier_max_warps;  // one cycle issues at 
 constexpr std::size_t compact_entries = std::size_t{1} << 26;
 
 unsigned blocks_for(std::size_t n) { return static_cast<unsigned>((n + block_threads - 1) / block_threads); }
+
+/// Room for the scratch of a scan, count or selection over `n` entries (CUB's tile states, far
+/// less than a byte per entry; none on Thrust's CPP system).
+std::size_t scan_scratch_bytes(std::size_t n) { return (std::size_t{64} << 10) + n; }
 
 struct state_equal {
   __host__ __device__ bool operator()(packed_state a, packed_state b) const { return a == b; }
@@ -99,7 +106,7 @@ __global__ void sweep_write(frontier_view v, const packed_state* keys, const std
 
 /// One bulk copy to the host (not element by element).
 template <class T>
-std::vector<T> to_host(const thrust::device_vector<T>& d) {
+std::vector<T> to_host(const device_vector<T>& d) {
   std::vector<T> h(d.size());
   if (!h.empty())
     WARPSPAN_CUDA_TRY(cudaMemcpy(h.data(), thrust::raw_pointer_cast(d.data()), h.size() * sizeof(T), cudaMemcpyDeviceToHost));
@@ -133,8 +140,8 @@ void ensure_size(V& v, std::size_t n) {
 
 /// (state, way in) pairs, possibly repeated.
 struct pending_buffer {
-  thrust::device_vector<packed_state> keys;
-  thrust::device_vector<std::uint32_t> way;
+  device_vector<packed_state> keys;
+  device_vector<std::uint32_t> way;
 };
 
 class cuda_sweep final : public exact_detail::sweep_pass {
@@ -147,13 +154,14 @@ class cuda_sweep final : public exact_detail::sweep_pass {
   void run(std::chrono::steady_clock::time_point start) override {
     ring_[0].keys.assign(1, initial_state(v_));
     ring_[0].way.assign(1, 0u);
-    thrust::device_vector<unsigned> reached(1, 0u);
+    device_vector<unsigned> reached(1, 0u);
     for (std::uint32_t sum = 0; sum <= last_sum_; ++sum) {
       pending_buffer& here = ring_[sum % (reach_ + 1)];
       if (reduce_bytes(here) > usable_bytes()) {
         stop_ = "GPU memory: " + std::to_string(here.keys.size()) + " pending states of one progress sum cannot be sorted";
         break;  // `here` stays held, unreduced: its states count toward the proven upper end
       }
+      make_room(reduce_bytes(here));
       reduce(here);
       const std::size_t n = here.keys.size();
       states_ += n;
@@ -187,6 +195,12 @@ class cuda_sweep final : public exact_detail::sweep_pass {
   /// Device memory free now or held in the pool's cache.
   std::size_t usable_bytes() const { return free_device_bytes() + pool_.cached_bytes(); }
 
+  /// Makes `bytes` (accounted against usable_bytes()) allocatable by the vectors too: only the pool
+  /// reuses its cache, so the cache goes back to the device when the free memory alone is short.
+  void make_room(std::size_t bytes) {
+    if (bytes > free_device_bytes()) pool_.release();
+  }
+
   /// What reduce() may allocate: the sort's scratch (about one more copy of the pairs, from the
   /// pool) and the reduced copy's growth.
   std::size_t reduce_bytes(const pending_buffer& b) const {
@@ -211,23 +225,25 @@ class cuda_sweep final : public exact_detail::sweep_pass {
     b.way.swap(reduced_way_);
   }
 
-  void expand(std::uint32_t sum, pending_buffer& here, thrust::device_vector<unsigned>& reached) {
+  void expand(std::uint32_t sum, pending_buffer& here, device_vector<unsigned>& reached) {
     const std::size_t n = here.keys.size();
     const packed_state* keys = thrust::raw_pointer_cast(here.keys.data());
     const std::uint32_t* way = thrust::raw_pointer_cast(here.way.data());
     // Counts, offsets and flags (their growth, and the scan's scratch), accounted before they are
     // allocated.
     if (growth_bytes(counts_, reach_ * n) + growth_bytes(offsets_, reach_ * n) + growth_bytes(expanded_, n) +
-            (std::size_t{1} << 20) > usable_bytes()) {
+            scan_scratch_bytes(reach_ * n) > usable_bytes()) {
       stop_ = "GPU memory: the successor counts of " + std::to_string(n) + " states do not fit";
       return;
     }
+    make_room(growth_bytes(counts_, reach_ * n) + growth_bytes(offsets_, reach_ * n) + growth_bytes(expanded_, n) +
+              scan_scratch_bytes(reach_ * n));
     ensure_size(counts_, reach_ * n);
     ensure_size(offsets_, reach_ * n);
     ensure_size(expanded_, n);
-    thrust::device_vector<std::uint64_t>& counts = counts_;
-    thrust::device_vector<std::uint64_t>& offsets = offsets_;
-    thrust::device_vector<std::uint8_t>& expanded = expanded_;
+    device_vector<std::uint64_t>& counts = counts_;
+    device_vector<std::uint64_t>& offsets = offsets_;
+    device_vector<std::uint8_t>& expanded = expanded_;
     WARPSPAN_LAUNCH(sweep_count, blocks_for(n), block_threads, 0, nullptr)(v_, keys, way, n, reach_, floor_, o_.prune ? 1 : 0,
                                                   thrust::raw_pointer_cast(counts.data()),
                                                   thrust::raw_pointer_cast(expanded.data()),
@@ -237,7 +253,7 @@ class cuda_sweep final : public exact_detail::sweep_pass {
     const std::uint64_t total = static_cast<std::uint64_t>(offsets.back()) + static_cast<std::uint64_t>(counts.back());
     const std::size_t expanded_count = thrust::count_if(thrust::device(pool_), expanded.begin(), expanded.end(), is_set{});
     pruned_ += n - expanded_count - (sum == last_sum_ ? n : 0);
-    if (keeping_) keep_expanded(sum, here, expanded_count);
+    if (keeping_ && !keep_expanded(sum, here, expanded_count)) return;
     if (total == 0) return;
     // Segment j (issues j + 1) starts at offsets[j * n].
     std::vector<std::uint64_t> begin(reach_ + 1);
@@ -246,21 +262,25 @@ class cuda_sweep final : public exact_detail::sweep_pass {
                                    cudaMemcpyDeviceToHost));
     begin[reach_] = total;
     // The successors' growth, the pending buffers' growth (a buffer that grows is copied into its
-    // new storage, both alive at once), and room for a sort of the largest.
+    // new storage, both alive at once), and the sort of the largest (its scratch: one more copy of
+    // its pairs, whether it is compacted here or reduced at its own sum), with the reduced copy's
+    // growth where a buffer is compacted here.
     const std::size_t pair = sizeof(packed_state) + sizeof(std::uint32_t);
     std::size_t need = growth_bytes(out_keys_, total) + growth_bytes(out_way_, total);
-    std::size_t largest = 0;
+    std::size_t largest = 0, compacted = 0;
     for (std::uint32_t j = 0; j < reach_; ++j) {
       const pending_buffer& to = ring_[(sum + j + 1) % (reach_ + 1)];
       const std::size_t size = to.keys.size() + (begin[j + 1] - begin[j]);
       need += append_capacity(to.keys, size) * pair;
       largest = std::max(largest, size);
+      if (begin[j + 1] > begin[j] && size > compact_entries) compacted = std::max(compacted, size);
     }
-    need += std::min<std::size_t>(largest, compact_entries) * pair;
+    need += largest * pair + growth_bytes(reduced_keys_, compacted) + growth_bytes(reduced_way_, compacted);
     if (need > usable_bytes()) {
       stop_ = "GPU memory: " + std::to_string(total) + " successors of one progress sum do not fit";
       return;
     }
+    make_room(need);
     ensure_size(out_keys_, total);
     ensure_size(out_way_, total);
     WARPSPAN_LAUNCH(sweep_write, blocks_for(n), block_threads, 0, nullptr)(
@@ -287,14 +307,20 @@ class cuda_sweep final : public exact_detail::sweep_pass {
 
   /// The capacity a pending buffer takes to hold `size` entries: 0 if it already can, else half as
   /// much again as it had (fewer copies as it grows) and at least `size`.
-  static std::size_t append_capacity(const thrust::device_vector<packed_state>& v, std::size_t size) {
+  static std::size_t append_capacity(const device_vector<packed_state>& v, std::size_t size) {
     if (size <= v.capacity()) return 0;
     return std::max(size, v.capacity() + v.capacity() / 2);
   }
 
   /// The expanded states of this sum, for the witness: gathered on the device, and only they (not
-  /// every state with its flag) copied back.
-  void keep_expanded(std::uint32_t sum, const pending_buffer& here, std::size_t expanded_count) {
+  /// every state with its flag) copied back. False, with the reason to stop, when their copy does
+  /// not fit.
+  bool keep_expanded(std::uint32_t sum, const pending_buffer& here, std::size_t expanded_count) {
+    if (growth_bytes(kept_keys_, expanded_count) + growth_bytes(kept_way_, expanded_count) > usable_bytes()) {
+      stop_ = "GPU memory: the " + std::to_string(expanded_count) + " expanded states of one progress sum cannot be kept";
+      return false;
+    }
+    make_room(growth_bytes(kept_keys_, expanded_count) + growth_bytes(kept_way_, expanded_count));
     ensure_size(kept_keys_, expanded_count);
     ensure_size(kept_way_, expanded_count);
     thrust::copy_if(thrust::device(pool_), here.keys.begin(), here.keys.end(), expanded_.begin(), kept_keys_.begin(),
@@ -306,6 +332,7 @@ class cuda_sweep final : public exact_detail::sweep_pass {
     std::vector<exact_detail::sweep_entry> kept(expanded_count);
     for (std::size_t i = 0; i < expanded_count; ++i) kept[i] = {k[i], static_cast<std::uint16_t>(w[i])};
     keep(sum, kept);
+    return true;
   }
 
   const exact_options& o_;
@@ -313,10 +340,10 @@ class cuda_sweep final : public exact_detail::sweep_pass {
   // Kept for the whole sweep (see the top of the file). The pool holds only Thrust's temporaries,
   // all handed back by the time a Thrust call returns.
   device_pool pool_;
-  thrust::device_vector<packed_state> reduced_keys_, out_keys_, kept_keys_;
-  thrust::device_vector<std::uint32_t> reduced_way_, out_way_, kept_way_;
-  thrust::device_vector<std::uint64_t> counts_, offsets_;
-  thrust::device_vector<std::uint8_t> expanded_;
+  device_vector<packed_state> reduced_keys_, out_keys_, kept_keys_;
+  device_vector<std::uint32_t> reduced_way_, out_way_, kept_way_;
+  device_vector<std::uint64_t> counts_, offsets_;
+  device_vector<std::uint8_t> expanded_;
 };
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include <random>
 
 #include "dbf/dbf_test_util.hpp"
+#include "emulation_hooks.hpp"
 #include "test_util.hpp"
 #include "warpspan/dbf/dbf.hpp"
 
@@ -94,6 +95,34 @@ TEST(CudaDbf, ManyPredecessorsOptInOrFallBackMatchesCpu) {
     EXPECT_EQ(batch[0].min_span, ref.min_span) << width;
   }
 }
+
+#if defined(WARPSPAN_CUDA_EMULATION_BUILD)
+/// The input_error `f` throws ("" when it throws nothing; other exceptions go through).
+template <class F>
+std::string input_error_of(F f) {
+  try {
+    f();
+  } catch (const input_error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(CudaDbf, InputsThatDoNotFitBesideTheTableAreAnInputErrorGpu) {
+  // A device with room for the table (with the checks' slack: 10 % single, 20 % batched) but not
+  // for the predecessor tuples beside it: refused up front with the memory needed, for one table
+  // and a batch. Before, the table alone was checked and the allocation failed as a CUDA error.
+  WARPSPAN_REQUIRE_GPU();
+  const unrolled_graph g = unroll(fork_join(2000));
+  const std::size_t table = (g.cells() + g.columns()) * sizeof(std::uint32_t);
+  ASSERT_GT(g.preds.size() * sizeof(dbf_pred), table * 3 / 10);  // more than the 26 % the limit leaves
+  const emu::device_memory_scope small(table + table / 4 + table / 100);
+  const std::string single = input_error_of([&] { cuda_dbf_table(g, true, 256, false); });
+  const std::string batch = input_error_of([&] { cuda_dbf_tables_batch({&g}, true, 256, false); });
+  EXPECT_NE(single.find("MiB of GPU memory"), std::string::npos) << single;
+  EXPECT_NE(batch.find("MiB of GPU memory"), std::string::npos) << batch;
+}
+#endif
 
 TEST(CudaDbf, BadBlockSizeIsAnInputErrorGpu) {
   WARPSPAN_REQUIRE_GPU();

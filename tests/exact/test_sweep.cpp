@@ -237,6 +237,39 @@ TEST(ExactSweep, CudaSweepOutOfDeviceMemoryGivesAnIntervalGpu) {
     EXPECT_GE(r->upper, 67u);
   }
 }
+
+TEST(ExactSweep, CudaSearchesCheckEveryAllocationOnAnyDeviceSizeGpu) {
+  // Devices from 64 KiB (the least room kept for a scan's scratch) up to what each search needs at its
+  // peak: each search either finishes with the optimum or stops with "GPU memory" and a proven
+  // interval around it; no allocation may fail (its std::bad_alloc or CUDA error would escape).
+  // The emulated device counts every vector (common/device_vector.cuh) and Thrust's temporaries.
+  WARPSPAN_REQUIRE_GPU();
+  const problem prob = test::make("5L9C2L9C", 5, 1, 4);
+  const std::pair<const char*, exact_result (*)(const problem&, const exact_options&)> searches[] = {
+      {"sweep", exact_sweep_cuda}, {"frontier", exact_frontier_cuda}};
+  for (const auto& [name, search] : searches) {
+    emu::allocation_peak(true);
+    const exact_result full = search(prob, {});
+    const std::size_t peak = emu::allocation_peak(true), slack = std::size_t{64} << 10;
+    ASSERT_TRUE(full.complete) << name;
+    ASSERT_GT(peak, 8 * slack) << name;  // the vectors count
+    for (std::size_t k = 0; k < 6; ++k) {
+      const std::size_t limit = slack + (peak - slack) * k / 6;
+      exact_result r;
+      {
+        const emu::device_memory_scope small(limit);
+        r = search(prob, {});
+      }
+      if (r.complete) {
+        EXPECT_EQ(r.upper, full.upper) << name << " on " << limit << " bytes";
+        continue;
+      }
+      EXPECT_NE(r.stop_reason.find("GPU memory"), std::string::npos) << name << " on " << limit << " bytes: " << r.stop_reason;
+      EXPECT_LE(r.lower, full.upper) << name << " on " << limit << " bytes";
+      EXPECT_GE(r.upper, full.upper) << name << " on " << limit << " bytes";
+    }
+  }
+}
 #endif
 
 TEST(ExactSweep, CudaSweepMatchesCpu) {

@@ -47,7 +47,9 @@ void expect_same_chains(const problem& prob, std::uint32_t chains, std::uint64_t
 }
 
 TEST_F(CudaAnneal, VoronoiChainsMatchesCpu) {
-  expect_same_chains(test::make("5L9C2L9C", 16, 1, 4), 100, 3000, 0);
+  // The emulation traces every access of the global-memory path for its race checker: fewer
+  // iterations there.
+  expect_same_chains(test::make("5L9C2L9C", 16, 1, 4), 100, test::gpu_test_size(3000, 300), 0);
 }
 
 TEST_F(CudaAnneal, SchedulerLimitAndAllUnitsMatchesCpu) {
@@ -62,15 +64,15 @@ TEST_F(CudaAnneal, OnChipVoronoiFewWarpsMatchesCpu) {
 
 TEST_F(CudaAnneal, LargeStateInGlobalMemoryMatchesCpu) {
   // 64 warps x 60 instructions: too big for the on-chip path, so this runs from global memory.
-  expect_same_chains(test::make("20L20C20L", 64, 1, 2), 33, 300, 0);
+  expect_same_chains(test::make("20L20C20L", 64, 1, 2), 33, test::gpu_test_size(300, 30), 0);
 }
 
 TEST_F(CudaAnneal, EstimateWithValidationMatchesCpu) {
   const problem prob = test::make("5L9C2L9C", 16, 1, 4);
   estimate_options o;
   o.backend = backend_kind::cuda;
-  o.chains = 500;
-  o.iterations = 2000;
+  o.chains = test::gpu_test_size(500, 100);  // the emulation traces every global-memory access
+  o.iterations = test::gpu_test_size(2000, 300);
   o.validate = 8;
 
   const estimate_result r = run_estimate(prob, o);
@@ -137,7 +139,7 @@ TEST_F(CudaAnneal, EstimateOnChipBestStringRebuildsMatchesCpu) {
     estimate_options o;
     o.backend = backend_kind::cuda;
     o.chains = 96;
-    o.iterations = 1500;
+    o.iterations = test::gpu_test_size(1500, 300);  // the emulation traces every access
     o.validate = 16;
     const estimate_result r = run_estimate(prob, o);
     EXPECT_EQ(r.validated, 16u);

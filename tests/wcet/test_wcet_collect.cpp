@@ -80,6 +80,45 @@ TEST_F(WcetGpu, SequentialReductionRecordsTheStepsEachWarpTakes) {
   EXPECT_GE(r.z_warp, r.observed.longest_wst);
 }
 
+TEST_F(WcetGpu, DivergentSidesRecordTheirOwnIpoints) {
+  // Bitonic sort, blocks of 128 (4 warps): in pass j of stage k, lane tid compares when bit j of tid
+  // is clear, and goes up (Ipoint 4) when bit k is clear too, down (5) otherwise. A warp records an
+  // Ipoint once per pass in which some lane of it gets there (its first active lane records), so
+  // the down side records in every warp although lane 0 never goes down while k < 32.
+  const auto c = collect_wcet_traces([] {
+    collect_request request;
+    request.kernel = "bitonic_sort";
+    request.runs = 1;
+    request.size = 256;
+    return request;
+  }());
+  ASSERT_TRUE(c.verified);
+  ASSERT_EQ(c.lost, 0u);
+  std::map<std::pair<std::uint32_t, std::uint32_t>, std::map<std::uint32_t, unsigned>> got, want;
+  for (const auto& r : c.records) ++got[{r.cta, r.warp}][r.ipoint];
+  for (std::uint32_t cta = 0; cta < 2; ++cta)
+    for (std::uint32_t warp = 0; warp < 4; ++warp) {
+      auto& w = want[{cta, warp}];
+      w[0] = w[6] = 1;
+      for (unsigned k = 2; k <= 128; k <<= 1) {
+        ++w[1];
+        for (unsigned j = k >> 1; j > 0; j >>= 1) {
+          ++w[2];
+          bool compare = false, up = false, down = false;
+          for (unsigned tid = 32 * warp; tid < 32 * warp + 32; ++tid) {
+            if ((tid ^ j) <= tid) continue;
+            compare = true;
+            ((tid & k) == 0 ? up : down) = true;
+          }
+          w[3] += compare, w[4] += up, w[5] += down;
+        }
+      }
+    }
+  EXPECT_EQ(got, want);
+  const auto& first_warp = want[{0, 0}];
+  EXPECT_GT(first_warp.at(5), 0u);  // lane 0 never goes down while k < 32, yet the warp records it
+}
+
 TEST_F(WcetGpu, FullSlicesKeepTheFirstRecordsAndCountTheRest) {
   collect_request request;
   request.kernel = "reduce_sequential";

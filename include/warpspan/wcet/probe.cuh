@@ -3,8 +3,8 @@
 // %clock64, %smid and %globaltimer into the warp's own slice of a device buffer. Warps are keyed by
 // block and thread index (not %warpid, which names a hardware slot that other warps reuse). On the
 // GPU the first active lane records, so a divergent side records its own Ipoints as the paper's
-// simulator did; in the CPU emulation build (no warp-wide masks) lane 0 records and the clocks are
-// emulated (cuda/emulation/cuda_runtime.h). Self-contained: needs only include/ (the CMake target
+// simulator did; the CPU emulation build picks the same lane (emu::first_active_lane_at) and emulates
+// the clocks (cuda/emulation/cuda_runtime.h). Self-contained: needs only include/ (the CMake target
 // warpspan::probe) and the CUDA runtime.
 #pragma once
 
@@ -30,13 +30,12 @@ struct probe_view {
 
 __device__ __forceinline__ void record_ipoint(const probe_view& p, unsigned id) {
   const unsigned tid = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
-  const unsigned lane = tid % 32u;
+  [[maybe_unused]] const unsigned lane = tid % 32u;  // the emulation picks its lane itself
   long long clock;
   unsigned sm;
   unsigned long long global;
 #if defined(WARPSPAN_CUDA_EMULATED)
-  if (lane != 0) return;
-  clock = clock64();
+  if (!::warpspan::emu::first_active_lane_at(id, clock)) return;
   sm = ::warpspan::emu::sm_id();
   global = ::warpspan::emu::global_timer_ns();
 #else
