@@ -6,19 +6,11 @@
 #include <limits>
 #include <string>
 
+#include "warpspan/core/quote.hpp"
+
 namespace warpspan::cli {
 
 namespace {
-
-/// `text` quoted for a message: at most 32 characters, anything unprintable as '?'.
-std::string excerpt(const std::string& text) {
-  std::string out = "'";
-  for (std::size_t k = 0; k < text.size() && k < 32; ++k) {
-    const auto c = static_cast<unsigned char>(text[k]);
-    out += c >= 0x20 && c < 0x7f ? static_cast<char>(c) : '?';
-  }
-  return out + (text.size() > 32 ? "...'" : "'");
-}
 
 /// Plain decimal digits (after one '-' when `sign`), all of `text`.
 bool decimal(const std::string& text, bool sign) {
@@ -42,7 +34,7 @@ std::string check_integer(std::string& text) {
   T v{};
   const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
   if (!decimal(text, std::is_signed_v<T>) || ec != std::errc() || end != text.data() + text.size())
-    return "must be " + range_text<T>() + ", got " + excerpt(text);
+    return "must be " + range_text<T>() + ", got " + quote_text(text);
   text = std::to_string(v);
   return {};
 }
@@ -51,7 +43,7 @@ std::string check_finite(const std::string& text) {
   char* end = nullptr;
   const double v = text.empty() ? 0 : std::strtod(text.c_str(), &end);
   if (text.empty() || end != text.c_str() + text.size() || !std::isfinite(v))
-    return "must be a finite number, got " + excerpt(text);
+    return "must be a finite number, got " + quote_text(text);
   return {};
 }
 
@@ -78,7 +70,7 @@ const CLI::Validator& not_negative() {
   static const CLI::Validator v(
       [](std::string& s) {
         const auto first = s.find_first_not_of(" \t");
-        return first != std::string::npos && s[first] == '-' ? "must not be negative, got " + excerpt(s) : std::string();
+        return first != std::string::npos && s[first] == '-' ? "must not be negative, got " + quote_text(s) : std::string();
       },
       "");
   return v;
@@ -90,7 +82,7 @@ CLI::Validator integer_range(std::int64_t lo, std::int64_t hi) {
         std::int64_t v = 0;
         const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
         if (!decimal(s, true) || ec != std::errc() || end != s.data() + s.size() || v < lo || v > hi)
-          return "must be an integer from " + std::to_string(lo) + " to " + std::to_string(hi) + ", got " + excerpt(s);
+          return "must be an integer from " + std::to_string(lo) + " to " + std::to_string(hi) + ", got " + quote_text(s);
         return std::string();
       },
       "");

@@ -28,6 +28,13 @@ inline std::string scratch(const std::string& suffix) {
   return ::testing::TempDir() + name + suffix;
 }
 
+/// Writes `text` to a scratch file of this test ending in `suffix` (bytes as they are); its path.
+inline std::string write(const std::string& suffix, const std::string& text) {
+  const std::string path = scratch(suffix);
+  std::ofstream(path, std::ios::binary) << text;
+  return path;
+}
+
 /// Runs `PREFIX warpspan ARGS` (a shell command line; PREFIX e.g. "timeout 20", may be empty) and
 /// collects what it printed.
 inline cli_result run_warpspan_under(const std::string& prefix, const std::string& args) {

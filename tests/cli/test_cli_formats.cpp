@@ -18,12 +18,7 @@ using test::cli_result;
 using test::count_lines;
 using test::run_warpspan;
 using test::scratch;
-
-std::string write(const std::string& suffix, const std::string& text) {
-  const std::string path = scratch(suffix);
-  std::ofstream(path) << text;
-  return path;
-}
+using test::write;
 
 /// dbf of a sporadic task by the textbook formula (Baruah, Mok and Rosier 1990).
 std::uint64_t sporadic_dbf(std::uint64_t c, std::uint64_t d, std::uint64_t p, std::uint64_t t) {

@@ -24,12 +24,7 @@ using test::count_lines;
 using test::run_warpspan;
 using test::run_warpspan_under;
 using test::scratch;
-
-std::string write(const std::string& suffix, const std::string& text) {
-  const std::string path = scratch(suffix);
-  std::ofstream(path, std::ios::binary) << text;
-  return path;
-}
+using test::write;
 
 /// One line on stderr, exit code 2, and the line contains `what`.
 void expect_refused(const cli_result& r, const std::string& what, std::size_t longest = 200) {

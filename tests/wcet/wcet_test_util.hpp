@@ -21,12 +21,7 @@ inline const char* fig1_cfg = R"({"name": "fig1", "entry": "b1", "exit": "b5",
 /// The shipped examples (data/wcet/).
 inline const std::string data = std::string(WARPSPAN_SOURCE_DIR) + "/data/wcet/";
 
-/// Writes `text` to a scratch file of this test ending in `suffix`; its path.
-inline std::string write(const std::string& suffix, const std::string& text) {
-  const std::string path = warpspan::test::scratch(suffix);
-  std::ofstream(path, std::ios::binary) << text;
-  return path;
-}
+using warpspan::test::write;  // (cli/cli_util.hpp)
 
 /// Runs `warpspan ARGS` and checks it failed as a user error: exit 2, one line holding each of `what`.
 inline void expect_refused(const std::string& args, std::initializer_list<std::string> what) {
