@@ -301,95 +301,36 @@ struct set_source {
 
 task_set load(const set_source& s) { return s.is_path ? load_task_set(s.text) : parse_task_set(s.text, s.label); }
 
-/// The options of `dbf` (--backend, --threads, --block, --max-table-mib), checked as the CLI does.
-struct dbf_setup {
-  dbf_options options;
-  std::unique_ptr<thread_pool> pool;
-  dbf_setup(const std::string& backend, long long threads, unsigned block, std::uint64_t max_table_mib)
-      : options(make_dbf_options(backend, threads, block, max_table_mib)) {
-    if (options.backend == dbf_backend::cpu_parallel) {
-      pool = std::make_unique<thread_pool>(options.threads);
-      options.pool = pool.get();
-    }
-  }
-};
-
-stream_options streaming(const dbf_setup& setup, edf_method method) {
-  stream_options o;
-  o.dbf = setup.options;
-  o.method = method;
-  return o;
-}
-
 /// The sets of `sources` through the library's pipeline, as `warpspan dbf --batch` runs them: a path
 /// is read as `dbf --batch PATH` reads it (a .jsonl file a set a line, a directory its *.json and
 /// *.csv files, another file one set), a dict or text is one set. Stops on interrupted().
-std::vector<analysed_set> analyse_batch(const std::vector<set_source>& sources, const stream_options& options) {
-  std::vector<analysed_set> out;
-  std::size_t source = 0;
-  std::unique_ptr<batch_source> batch;
-  std::uint64_t index = 0;
-  const auto next = [&](analysed_set& s) {
-    for (;;) {
-      if (batch) {
-        named_set in;
-        if (batch->next(in)) {
-          s.label = std::move(in.label);
-          s.path = batch->last_path();
-          s.set = std::move(in.set);
-          break;
-        }
-        batch.reset();
-      }
-      if (source == sources.size()) return false;
-      const set_source& src = sources[source++];
-      if (src.is_path) {
-        batch = std::make_unique<batch_source>(src.text);
-        continue;
-      }
-      s.label = src.label;
-      s.set = load(src);
-      break;
-    }
-    s.index = index++;
-    s.graphs = unroll_all(s.set, options.dbf);
-    return true;
-  };
+std::vector<nlohmann::ordered_json> analyse_sources(const std::vector<set_source>& sources, const dbf_session& session) {
+  std::vector<nlohmann::ordered_json> out;
   double elapsed_s = 0;
-  analyse_sets(next,
-               [&](analysed_set& s) {
-                 s.set = task_set{};  // a batch keeps the verdicts only
-                 s.graphs.clear();
-                 s.curves.clear();
-                 out.push_back(std::move(s));
-               },
-               options, elapsed_s);
+  for (const set_source& src : sources) {
+    if (interrupted()) break;
+    if (src.is_path) {
+      batch_source batch(src.text);
+      std::uint64_t seen = 0;
+      if (!analyse_batch(batch, session, set_slice{}, [&](analysed_set& a) { out.push_back(dbf_batch_json(a)); },
+                         elapsed_s, seen))
+        break;
+    } else {
+      double one_s = 0;
+      out.push_back(dbf_batch_json(analyse_one(load(src), src.label, session, one_s)));
+    }
+  }
   return out;
-}
-
-void verdict(py::dict& d, const edf_result& r) {
-  nlohmann::json j = nlohmann::json::object();
-  edf_verdict_json(j, r);
-  d.attr("update")(to_dict(j));
 }
 
 py::dict dbf(const set_source& source, const std::vector<std::uint64_t>& at, const std::string& backend,
              const std::string& edf, long long threads, unsigned block, std::uint64_t max_table_mib) {
-  const edf_method method = parse_edf_method(edf);
-  const dbf_setup setup(backend, threads, block, max_table_mib);
-  const auto start = std::chrono::steady_clock::now();
-  analysed_set a;
-  a.label = source.label;
-  a.set = load(source);
-  a.graphs = unroll_all(a.set, setup.options);
-  interruptible([&] {
-    analyse_set(a, streaming(setup, method));
-    return 0;
-  });
-  const double elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const dbf_session session(backend, threads, block, max_table_mib, parse_edf_method(edf));
+  double elapsed_s = 0;
+  const analysed_set a = interruptible([&] { return analyse_one(load(source), source.label, session, elapsed_s); });
   // The CLI's JSON (dbf FILE --json), its {"t": dbf(t)} objects as arrays in the order of `at`, and
   // what Python adds: the points and each task's steps as arrays.
-  const nlohmann::json j = nlohmann::json::parse(dbf_set_json(a.set, a.graphs, a.curves, a.result, at).dump());
+  const nlohmann::json j = nlohmann::json::parse(dbf_run_json(a, at, elapsed_s, session).dump());
   const auto in_order = [&](const nlohmann::json& by_t) {
     std::vector<std::uint64_t> v;
     for (std::uint64_t t : at) v.push_back(by_t.at(std::to_string(t)).get<std::uint64_t>());
@@ -397,9 +338,6 @@ py::dict dbf(const set_source& source, const std::vector<std::uint64_t>& at, con
   };
   py::dict d = to_dict(j);
   d["total_dbf_at"] = in_order(j["total_dbf_at"]);
-  d["elapsed_s"] = elapsed_s;
-  d["backend"] = backend_label(setup.options.backend);
-  d["edf_method"] = edf;
   d["at"] = array(at);
   py::list tasks = d["tasks"];
   for (std::size_t k = 0; k < a.set.tasks.size(); ++k) {
@@ -413,28 +351,19 @@ py::dict dbf(const set_source& source, const std::vector<std::uint64_t>& at, con
 
 py::list dbf_batch(const std::vector<set_source>& sources, const std::string& backend, const std::string& edf,
                    long long threads, unsigned block, std::uint64_t max_table_mib) {
-  const edf_method method = parse_edf_method(edf);
-  const dbf_setup setup(backend, threads, block, max_table_mib);
-  const std::vector<analysed_set> all = interruptible([&] { return analyse_batch(sources, streaming(setup, method)); });
+  const dbf_session session(backend, threads, block, max_table_mib, parse_edf_method(edf));
+  const auto all = interruptible([&] { return analyse_sources(sources, session); });
   py::list out;
-  for (const analysed_set& a : all) {
-    py::dict d;
-    d["set"] = a.label;
-    d["path"] = a.path.empty() ? py::object(py::none()) : py::object(py::str(a.path));  // null: not from a file
-    verdict(d, a.result);
-    out.append(d);
-  }
+  for (const auto& line : all) out.append(to_dict(nlohmann::json::parse(line.dump())));  // path null: not from a file
   return out;
 }
 
 py::dict dbf_sweep(const set_source& source, const std::string& sweep, const std::string& backend, const std::string& edf,
                    long long threads, unsigned block, std::uint64_t max_table_mib) {
   // `warpspan dbf FILE --sweep KIND:FROM:TO:STEPS[:TASK]`: the same library calls, the same JSON.
-  const edf_method method = parse_edf_method(edf);
-  const dbf_setup setup(backend, threads, block, max_table_mib);
+  const dbf_session session(backend, threads, block, max_table_mib, parse_edf_method(edf));
   const sweep_spec spec = parse_sweep(sweep);
   const task_set base = load(source);
-  check_sweep_task(base, spec);
   struct out_t {
     std::vector<nlohmann::ordered_json> lines;
     std::vector<sweep_point> grid;
@@ -443,23 +372,14 @@ py::dict dbf_sweep(const set_source& source, const std::string& sweep, const std
   };
   const out_t o = interruptible([&] {
     out_t out;
-    const auto shared = sweep_shared_tables(base, spec, setup.options, source.label);
-    stream_options options = streaming(setup, method);
-    options.shared_tables = shared.empty() ? nullptr : &shared;
-    std::uint32_t k = 0;
     double elapsed_s = 0;
-    analyse_sets(
-        [&](analysed_set& s) {
-          if (k == spec.steps) return false;
-          read_sweep_variant(s, base, spec, k++, setup.options, source.label);
-          return true;
-        },
-        [&](analysed_set& s) {
-          out.lines.push_back(sweep_variant_json(s));
-          out.grid.push_back(sweep_point_of(s));
-        },
-        options, elapsed_s);
-    out.critical = critical_factor(out.grid, base, spec, options, out.transitions);
+    if (analyse_sweep(base, spec, source.label, session, set_slice{},
+                      [&](analysed_set& s) {
+                        out.lines.push_back(sweep_variant_json(s));
+                        out.grid.push_back(sweep_point_of(s));
+                      },
+                      elapsed_s))
+      out.critical = critical_factor(out.grid, base, spec, session.streaming(), out.transitions);
     return out;
   });
   py::list variants;

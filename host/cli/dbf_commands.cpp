@@ -68,10 +68,9 @@ set_record record_from(const nlohmann::json& j) {
 /// How a batch or sweep is split: the whole of it, the slice of --shard I/N, or the ranks of mpirun
 /// (sets by index, cyclically: set k belongs to slice k mod N).
 struct slicing {
-  std::uint32_t slice = 0, slices = 1;
+  set_slice part;               ///< the sets this process analyses
   bool shard = false;
   rank_group* ranks = nullptr;  ///< under mpirun with more than one rank
-  bool mine(std::uint64_t k) const { return k % slices == slice; }
 };
 
 /// Columns a UTF-8 text takes on a terminal (code points; wide CJK characters count as one).
@@ -144,7 +143,7 @@ struct dbf_cmd {
   slicing slices;
   CLI::Option* file_option = nullptr;
   CLI::Option* batch_option = nullptr;
-  std::unique_ptr<thread_pool> pool;  ///< cpu-parallel's threads, kept for the whole run
+  std::unique_ptr<dbf_session> session;  ///< the checked options and cpu-parallel's threads, for the whole run
 
   void add(CLI::App& app, std::vector<std::pair<CLI::App*, command_fn>>& commands) {
     auto* sub = app.add_subcommand(
@@ -188,13 +187,9 @@ struct dbf_cmd {
     commands.emplace_back(sub, [this] { return run(); });
   }
 
-  dbf_options make_options() {
-    dbf_options o = make_dbf_options(backend, threads, block, max_table_mib);
-    if (o.backend == dbf_backend::cpu_parallel) {
-      pool = std::make_unique<thread_pool>(o.threads);  // fewer threads if the OS refuses some
-      o.pool = pool.get();
-    }
-    return o;
+  const dbf_session& start_session() {
+    session = std::make_unique<dbf_session>(backend, threads, block, max_table_mib, parse_edf_method(edf), keep_going);
+    return *session;
   }
 
   int run() {
@@ -202,7 +197,6 @@ struct dbf_cmd {
     if (batch_option->count() > 0 && batch.empty()) throw input_error("dbf: the --batch path is empty");
     if (file.empty() == batch.empty()) throw input_error("dbf: give either a task-set FILE or --batch DIR|FILE");
     if (keep_going && batch.empty() && sweep.empty()) throw input_error("--keep-going applies to --batch and --sweep");
-    const edf_method method = parse_edf_method(edf);
     if (!shard.empty() && batch.empty() && sweep.empty()) throw input_error("--shard applies to --batch and --sweep");
     if (!batch.empty() || !sweep.empty()) {
       if (!at.empty()) throw input_error("--at applies to one task set, not to --batch or --sweep");
@@ -210,44 +204,34 @@ struct dbf_cmd {
       if (!batch.empty() && !sweep.empty()) throw input_error("--sweep applies to one FILE, not to --batch");
       if (!shard.empty()) {
         const auto sl = parse_shard(shard);
-        slices.slice = sl.first;
-        slices.slices = sl.second;
+        slices.part = {sl.first, sl.second};
         slices.shard = true;
         if (!svg.empty()) throw input_error("--svg applies to the whole sweep: give it to neither --shard nor merge");
       } else if (world().size() > 1) {
         slices.ranks = &world();
-        slices.slice = static_cast<std::uint32_t>(world().rank());
-        slices.slices = static_cast<std::uint32_t>(world().size());
+        slices.part = {static_cast<std::uint32_t>(world().rank()), static_cast<std::uint32_t>(world().size())};
       }
-      const dbf_options options = make_options();
-      return batch.empty() ? run_sweep(options, method) : run_batch(options, method);
+      const dbf_session& s = start_session();
+      return batch.empty() ? run_sweep(s) : run_batch(s);
     }
-    const dbf_options options = make_options();
-    return run_single(options, method);
+    return run_single(start_session());
   }
 
   // ---------------------------------------------------------------------------------- one set
-  int run_single(const dbf_options& options, edf_method method) const {
+  int run_single(const dbf_session& s) const {
     const std::vector<std::uint64_t> points = at.empty() ? std::vector<std::uint64_t>{} : parse_at(at);
-    const named_set input{file, load_task_set(file)};
-    analysed_set sa;
-    sa.label = file;
-    sa.graphs = unroll_all(input.set, options);
-    const auto start = std::chrono::steady_clock::now();
-    analyse_set(sa, streaming(options, method));
-    const double elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    double elapsed_s = 0;
+    const analysed_set sa = analyse_one(load_task_set(file), file, s, elapsed_s);
+    const named_set input{file, sa.set};
     for (std::uint64_t t : points) total_demand_checked(sa.curves, t);  // a dbf over 2^64 is refused before output
     std::string written;
     if (!svg.empty()) written = write_svg(input, sa);
     if (as_json) {
-      json out = dbf_set_json(input.set, sa.graphs, sa.curves, sa.result, points);
-      out["elapsed_s"] = elapsed_s;
-      out["backend"] = backend_label(options.backend);
-      out["edf_method"] = edf;
+      json out = dbf_run_json(sa, points, elapsed_s, s);
       if (!written.empty()) out["svg"] = written;
       std::cout << out.dump() << '\n';
     } else {
-      print_single(input, sa, points, elapsed_s, backend_label(options.backend));
+      print_single(input, sa, points, elapsed_s, backend_label(s.options().backend));
       if (!written.empty()) std::cout << "wrote " << written << "\n";
     }
     return check && !sa.result.schedulable ? 1 : 0;
@@ -337,16 +321,6 @@ struct dbf_cmd {
   }
 
   // ---------------------------------------------------------------------------------- batch and sweep
-  stream_options streaming(const dbf_options& options, edf_method method,
-                           const std::vector<std::vector<std::uint32_t>>* shared = nullptr) const {
-    stream_options o;
-    o.dbf = options;
-    o.method = method;
-    o.keep_going = keep_going;
-    o.shared_tables = shared;
-    return o;
-  }
-
   /// Where a record goes: printed now (one process), a JSON line (a shard), or kept for rank 0.
   void deliver(const set_record& rec, const std::function<void(const set_record&)>& emit,
                std::vector<set_record>& kept) const {
@@ -361,15 +335,15 @@ struct dbf_cmd {
   }
 
   /// A shard's first line: what `merge` needs to print the whole run's output.
-  void shard_header(const char* command, const dbf_options& options) const {
+  void shard_header(const char* command, const dbf_session& s) const {
     std::error_code ec;
     const fs::path absolute = file.empty() ? fs::path() : fs::absolute(file, ec);
-    std::cout << json{{"shard", {{"command", command}, {"index", slices.slice}, {"count", slices.slices},
+    std::cout << json{{"shard", {{"command", command}, {"index", slices.part.slice}, {"count", slices.part.slices},
                                   {"json", as_json}, {"check", check}, {"keep_going", keep_going},
                                   {"file", ec ? file : absolute.lexically_normal().string()}, {"batch", batch},
                                   {"sweep", sweep}, {"edf", edf}, {"backend", backend}, {"threads", threads},
                                   {"block", block}, {"max_table_mib", max_table_mib},
-                                  {"backend_label", backend_label(options.backend)}}}}
+                                  {"backend_label", backend_label(s.options().backend)}}}}
                      .dump()
               << '\n';
   }
@@ -428,16 +402,13 @@ struct dbf_cmd {
     rec.label = it.label;
     if (!it.error.empty()) {
       rec.verdict = 2;
-      rec.line = as_json ? json{{"set", it.label}, {"path", it.path}, {"error", it.error}}.dump()
-                         : "  invalid: " + it.error + "\n";
+      rec.line = as_json ? dbf_batch_json(it).dump() : "  invalid: " + it.error + "\n";
       return rec;
     }
     const edf_result& r = it.result;
     rec.verdict = r.schedulable ? 0 : 1;
     if (as_json) {
-      json line{{"set", it.label}, {"path", it.path}};
-      edf_verdict_json(line, r);
-      rec.line = line.dump();
+      rec.line = dbf_batch_json(it).dump();
     } else {
       std::ostringstream out;
       out << "  U " << utilisation_text(r.u) << "  t_max " << std::setw(12) << optional_text(r.u.t_max, "-") << "  "
@@ -477,7 +448,7 @@ struct dbf_cmd {
     return check && t.schedulable != t.done ? 1 : 0;
   }
 
-  int run_batch(const dbf_options& options, edf_method method) const {
+  int run_batch(const dbf_session& s) const {
     install_interrupt_handlers();
     batch_source source(batch);
     progress_line bar(!quiet && !slices.shard && world().rank() == 0, "sets done");
@@ -485,36 +456,15 @@ struct dbf_cmd {
     if (bar.shown()) totals.expected = source.total();  // a total and an ETA on the terminal
     const std::function<void(const set_record&)> emit = [&](const set_record& rec) { emit_batch(rec, totals, bar); };
     std::vector<set_record> kept;
-    std::uint64_t k = 0;
     double elapsed_s = 0;
-    if (slices.shard) shard_header("dbf-batch", options);
-    bool finished = analyse_sets(
-        [&](analysed_set& it) {
-          // Another slice's sets are passed over unread.
-          for (; !slices.mine(k); ++k)
-            if (!source.skip()) return false;
-          named_set in;
-          it.index = k++;
-          try {
-            if (!source.next(in)) return false;
-            it.path = source.last_path();
-            it.label = std::move(in.label);
-            it.graphs = unroll_all(in.set, options);
-          } catch (const input_error& e) {
-            if (!keep_going) throw;
-            it.label = source.last_label();
-            it.path = source.last_path();
-            it.error = e.what();
-            it.graphs.clear();
-          }
-          return true;
-        },
-        [&](analysed_set& it) { deliver(batch_record(it), emit, kept); }, streaming(options, method), elapsed_s);
-    const std::uint64_t total = finished ? source.count() : k;
+    std::uint64_t total = 0;
+    if (slices.shard) shard_header("dbf-batch", s);
+    bool finished = analyse_batch(
+        source, s, slices.part, [&](analysed_set& it) { deliver(batch_record(it), emit, kept); }, elapsed_s, total);
     finished = collect(finished, elapsed_s, total, kept, emit);
     bar.clear();
     if (slices.shard) return finished ? 0 : interrupted_exit_code;
-    return agreed_exit(finish_batch(finished, totals, elapsed_s, backend_label(options.backend)));
+    return agreed_exit(finish_batch(finished, totals, elapsed_s, backend_label(s.options().backend)));
   }
 
   struct sweep_totals {
@@ -561,10 +511,10 @@ struct dbf_cmd {
 
   /// The end of a sweep: the critical factor (by bisection, here), the plot, the summary.
   int finish_sweep(bool finished, const sweep_totals& t, double elapsed_s, const task_set& base, const sweep_spec& spec,
-                   const dbf_options& options, edf_method method) const {
+                   const dbf_session& s) const {
     std::size_t transitions = 0;
     const std::optional<double> critical =
-        finished ? critical_factor(t.grid, base, spec, streaming(options, method), transitions) : std::nullopt;
+        finished ? critical_factor(t.grid, base, spec, s.streaming(), transitions) : std::nullopt;
     std::string written;
     if (!svg.empty()) {
       const fs::path path(svg);
@@ -573,7 +523,6 @@ struct dbf_cmd {
                                      "Sweep of " + fs::path(file).filename().string() + ": " + spec.kind +
                                          (spec.task.empty() ? "" : " of " + spec.task)));
     }
-    const std::size_t invalid = std::count_if(t.grid.begin(), t.grid.end(), [](const sweep_point& p) { return p.verdict == 2; });
     if (as_json) {
       if (!finished) std::cout << json{{"interrupted", true}, {"variants_done", t.done}}.dump() << '\n';
       else {
@@ -585,7 +534,7 @@ struct dbf_cmd {
       if (!finished) std::cout << "interrupted after " << t.done << " of " << spec.steps << " variants: ";
       std::cout << t.schedulable << " of " << (finished ? spec.steps : t.done) << " variants schedulable";
       if (t.lo) std::cout << " (factors " << *t.lo << " to " << *t.hi << " among them)";
-      std::cout << "; " << backend_label(options.backend) << ", " << std::setprecision(3) << elapsed_s
+      std::cout << "; " << backend_label(s.options().backend) << ", " << std::setprecision(3) << elapsed_s
                 << " s for all tables and tests\n";
       if (critical)
         std::cout << "critical factor  " << std::setprecision(7) << *critical << " (the " << spec.kind
@@ -601,14 +550,11 @@ struct dbf_cmd {
     return check && t.schedulable != t.done ? 1 : 0;
   }
 
-  int run_sweep(const dbf_options& options, edf_method method) const {
+  int run_sweep(const dbf_session& s) const {
     install_interrupt_handlers();
     const sweep_spec spec = parse_sweep(sweep);
     const task_set base = load_task_set(file);
     check_sweep_task(base, spec);
-    // Tables do not depend on periods: a period sweep computes the base set's tables once.
-    const std::vector<std::vector<std::uint32_t>> shared_tables = sweep_shared_tables(base, spec, options, file);
-    std::uint32_t k = 0;
     sweep_totals totals;
     progress_line bar(!quiet && !slices.shard && world().rank() == 0, "variants done");
     const std::function<void(const set_record&)> emit = [&](const set_record& rec) {
@@ -616,20 +562,14 @@ struct dbf_cmd {
     };
     std::vector<set_record> kept;
     double elapsed_s = 0;
-    if (slices.shard) shard_header("dbf-sweep", options);
-    bool finished = analyse_sets(
-        [&](analysed_set& it) {
-          while (k < spec.steps && !slices.mine(k)) ++k;
-          if (k == spec.steps) return false;
-          read_sweep_variant(it, base, spec, k++, options, file);
-          return true;
-        },
-        [&](analysed_set& it) { deliver(sweep_record(it, spec), emit, kept); },
-        streaming(options, method, shared_tables.empty() ? nullptr : &shared_tables), elapsed_s);
+    if (slices.shard) shard_header("dbf-sweep", s);
+    bool finished = analyse_sweep(
+        base, spec, file, s, slices.part, [&](analysed_set& it) { deliver(sweep_record(it, spec), emit, kept); },
+        elapsed_s);
     finished = collect(finished, elapsed_s, spec.steps, kept, emit);
     bar.clear();
     if (slices.shard) return finished ? 0 : interrupted_exit_code;
-    return agreed_exit(finish_sweep(finished, totals, elapsed_s, base, spec, options, method));
+    return agreed_exit(finish_sweep(finished, totals, elapsed_s, base, spec, s));
   }
 
   /// The first setting in which two shard headers differ, as "--edf scan, not qpa".
@@ -717,10 +657,10 @@ struct dbf_cmd {
     if (command != "dbf-sweep") throw input_error(files[0] + ": a shard of an unknown command '" + command + "'");
     const sweep_spec spec = parse_sweep(cmd.sweep);
     const task_set base = load_task_set(cmd.file);
-    const dbf_options options = cmd.make_options();
+    const dbf_session& s = cmd.start_session();
     sweep_totals t;
     print_in_order(records, [&](const set_record& rec) { cmd.emit_sweep(rec, t, bar, spec.steps); });
-    return cmd.finish_sweep(finished, t, elapsed_s, base, spec, options, parse_edf_method(cmd.edf));
+    return cmd.finish_sweep(finished, t, elapsed_s, base, spec, s);
   }
 };
 

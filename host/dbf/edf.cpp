@@ -298,6 +298,8 @@ edf_method parse_edf_method(std::string_view word) {
   throw input_error("unknown EDF method '" + std::string(word) + "' (expected qpa or scan)");
 }
 
+std::string to_string(edf_method method) { return method == edf_method::scan ? "scan" : "qpa"; }
+
 edf_result edf_test(const std::vector<dbf_curve>& curves, edf_method method, std::uint64_t max_points) {
   edf_result r;
   r.u = utilization(curves);

@@ -6,6 +6,7 @@
 
 #include "warpspan/core/error.hpp"
 #include "warpspan/core/interrupt.hpp"
+#include "warpspan/core/resources.hpp"
 
 namespace warpspan {
 
@@ -184,6 +185,88 @@ std::optional<double> critical_factor(const std::vector<sweep_point>& grid, cons
     (*ok ? good : bad) = mid;
   }
   return good;
+}
+
+// ---- runs
+
+dbf_session::dbf_session(std::string_view backend, long long threads, unsigned block, std::uint64_t max_table_mib,
+                         edf_method method, bool keep_going) {
+  stream_.dbf = make_dbf_options(backend, threads, block, max_table_mib);
+  stream_.method = method;
+  stream_.keep_going = keep_going;
+  if (stream_.dbf.backend == dbf_backend::cpu_parallel) {
+    pool_ = std::make_unique<thread_pool>(stream_.dbf.threads);
+    stream_.dbf.pool = pool_.get();
+  }
+}
+
+dbf_session::~dbf_session() = default;
+
+stream_options dbf_session::streaming(const std::vector<std::vector<std::uint32_t>>* shared_tables) const {
+  stream_options o = stream_;
+  o.shared_tables = shared_tables;
+  return o;
+}
+
+analysed_set analyse_one(task_set set, const std::string& label, const dbf_session& session, double& elapsed_s) {
+  analysed_set a;
+  a.label = label;
+  a.set = std::move(set);
+  a.graphs = unroll_all(a.set, session.options());
+  const auto start = std::chrono::steady_clock::now();
+  analyse_set(a, session.streaming());
+  elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return a;
+}
+
+bool analyse_batch(batch_source& source, const dbf_session& session, const set_slice& slice,
+                   const std::function<void(analysed_set&)>& report, double& elapsed_s, std::uint64_t& seen) {
+  const stream_options options = session.streaming();
+  std::uint64_t k = 0;
+  const bool finished = analyse_sets(
+      [&](analysed_set& it) {
+        for (; !slice.mine(k); ++k)  // another slice's sets are passed over unread
+          if (!source.skip()) return false;
+        named_set in;
+        it.index = k++;
+        try {
+          if (!source.next(in)) return false;
+          it.path = source.last_path();
+          it.label = std::move(in.label);
+          it.graphs = unroll_all(in.set, options.dbf);
+        } catch (const input_error& e) {
+          if (!options.keep_going) throw;
+          it.label = source.last_label();
+          it.path = source.last_path();
+          it.error = e.what();
+          it.graphs.clear();
+        }
+        return true;
+      },
+      [&](analysed_set& it) {
+        report(it);
+        it.graphs.clear();  // a batch keeps the verdicts only
+        it.curves.clear();
+      },
+      options, elapsed_s);
+  seen = finished ? source.count() : k;
+  return finished;
+}
+
+bool analyse_sweep(const task_set& base, const sweep_spec& spec, const std::string& label, const dbf_session& session,
+                   const set_slice& slice, const std::function<void(analysed_set&)>& report, double& elapsed_s) {
+  check_sweep_task(base, spec);
+  // Tables do not depend on periods: a period sweep computes the base set's tables once.
+  const auto shared = sweep_shared_tables(base, spec, session.options(), label);
+  std::uint32_t k = 0;
+  return analyse_sets(
+      [&](analysed_set& it) {
+        while (k < spec.steps && !slice.mine(k)) ++k;
+        if (k == spec.steps) return false;
+        read_sweep_variant(it, base, spec, k++, session.options(), label);
+        return true;
+      },
+      report, session.streaming(shared.empty() ? nullptr : &shared), elapsed_s);
 }
 
 }  // namespace warpspan

@@ -56,6 +56,24 @@ nlohmann::ordered_json dbf_set_json(const task_set& set, const std::vector<unrol
   return out;
 }
 
+nlohmann::ordered_json dbf_run_json(const analysed_set& a, const std::vector<std::uint64_t>& points, double elapsed_s,
+                                    const dbf_session& session) {
+  nlohmann::ordered_json out = dbf_set_json(a.set, a.graphs, a.curves, a.result, points);
+  out["elapsed_s"] = elapsed_s;
+  out["backend"] = backend_label(session.options().backend);
+  out["edf_method"] = to_string(session.method());
+  return out;
+}
+
+nlohmann::ordered_json dbf_batch_json(const analysed_set& a) {
+  nlohmann::ordered_json line{{"set", a.label}, {"path", a.path.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(a.path)}};
+  if (!a.error.empty())
+    line["error"] = a.error;
+  else
+    edf_verdict_json(line, a.result);
+  return line;
+}
+
 nlohmann::ordered_json sweep_variant_json(const analysed_set& variant) {
   nlohmann::ordered_json line{{"factor", variant.factor}};
   if (!variant.error.empty())

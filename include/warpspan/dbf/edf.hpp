@@ -30,6 +30,8 @@ std::optional<std::uint64_t> edf_limit(const utilization_info& u);
 
 enum class edf_method { scan, qpa };
 edf_method parse_edf_method(std::string_view word);
+/// "scan" or "qpa", as parse_edf_method reads it.
+std::string to_string(edf_method method);
 
 /// Demand evaluations the test may spend (scan points or QPA steps) before it gives up with an
 /// input_error saying the set is undecided: about ten seconds on one core.

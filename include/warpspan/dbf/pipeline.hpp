@@ -8,10 +8,12 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "warpspan/dbf/batch_source.hpp"
 #include "warpspan/dbf/dbf.hpp"
 #include "warpspan/dbf/edf.hpp"
 #include "warpspan/dbf/sweep.hpp"
@@ -86,5 +88,50 @@ sweep_point sweep_point_of(const analysed_set& s);
 /// does not change between valid neighbours. `transitions` counts the changes on the grid.
 std::optional<double> critical_factor(const std::vector<sweep_point>& grid, const task_set& base,
                                       const sweep_spec& spec, const stream_options& options, std::size_t& transitions);
+
+// ---- runs: what `dbf FILE`, `dbf --batch`, `dbf --sweep` and the Python functions do, once
+
+/// A dbf run's settings as a face gives them, checked (make_dbf_options), with the thread pool
+/// cpu-parallel keeps for the whole run (fewer threads if the OS refuses some).
+class dbf_session {
+ public:
+  dbf_session(std::string_view backend, long long threads, unsigned block, std::uint64_t max_table_mib,
+              edf_method method, bool keep_going = false);
+  ~dbf_session();
+  dbf_session(const dbf_session&) = delete;
+  dbf_session& operator=(const dbf_session&) = delete;
+
+  const dbf_options& options() const { return stream_.dbf; }
+  edf_method method() const { return stream_.method; }
+  /// The stream options of the run, with the tables every set shares (a period sweep's) if given.
+  stream_options streaming(const std::vector<std::vector<std::uint32_t>>* shared_tables = nullptr) const;
+
+ private:
+  std::unique_ptr<thread_pool> pool_;
+  stream_options stream_;
+};
+
+/// The sets (or sweep variants) one process analyses: index k where k mod slices == slice (a
+/// shard, or one rank under mpirun); the others are passed over unread.
+struct set_slice {
+  std::uint32_t slice = 0, slices = 1;
+  bool mine(std::uint64_t k) const { return k % slices == slice; }
+};
+
+/// One task set through the pipeline (unrolled, tables, curves, test); `elapsed_s` is the time
+/// its tables and test took.
+analysed_set analyse_one(task_set set, const std::string& label, const dbf_session& session, double& elapsed_s);
+
+/// The sets of `source` (the slice's), reported in order through `report`; with the session's
+/// keep_going a set that cannot be read is reported with its error and the run goes on. Returns
+/// false when interrupted; `elapsed_s` grows by the time of tables and tests; `seen` counts the
+/// sets read or passed over.
+bool analyse_batch(batch_source& source, const dbf_session& session, const set_slice& slice,
+                   const std::function<void(analysed_set&)>& report, double& elapsed_s, std::uint64_t& seen);
+
+/// The variants of a sweep (the slice's), reported in order; a period sweep computes the base
+/// set's tables once. `label` names the set. Returns false when interrupted.
+bool analyse_sweep(const task_set& base, const sweep_spec& spec, const std::string& label, const dbf_session& session,
+                   const set_slice& slice, const std::function<void(analysed_set&)>& report, double& elapsed_s);
 
 }  // namespace warpspan

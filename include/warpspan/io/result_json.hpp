@@ -42,6 +42,15 @@ nlohmann::ordered_json dbf_set_json(const task_set& set, const std::vector<unrol
                             const std::vector<dbf_curve>& curves, const edf_result& result,
                             const std::vector<std::uint64_t>& points);
 
+/// One set's run (`dbf FILE --json`, warpspan.dbf): dbf_set_json, then elapsed_s (tables and
+/// test), backend (the one that ran) and edf_method.
+nlohmann::ordered_json dbf_run_json(const analysed_set& a, const std::vector<std::uint64_t>& points, double elapsed_s,
+                                    const dbf_session& session);
+
+/// One set of a batch (`dbf --batch ... --json`, a line each; warpspan.dbf_batch): set, path, and
+/// its EDF verdict or the error that kept it from being analysed.
+nlohmann::ordered_json dbf_batch_json(const analysed_set& a);
+
 /// One variant of a sweep (`dbf FILE --sweep ... --json`, a line each): factor, and its EDF verdict
 /// or the error that puts it outside the model.
 nlohmann::ordered_json sweep_variant_json(const analysed_set& variant);
