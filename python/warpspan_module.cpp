@@ -431,16 +431,6 @@ py::dict inputs_search(const inputs::search_request& request) {
   }
   d["history"] = history;
   d["best_input"] = array(r.trace.best);
-  if (o.fitness == inputs::fitness_kind::model) {
-    py::dict m;
-    m["sm"] = o.model.sm_name;
-    m["sms"] = o.model.sms;
-    d["model"] = m;
-  } else {
-    d["model"] = py::none();
-    d["device"] = cuda_backend_name() + " " + cuda_device_name() +
-                  " (clocks as the driver sets them; warm-up, then the median of 10 runs)";
-  }
   return d;
 }
 

@@ -99,33 +99,22 @@ class inputs_command {
 
     std::vector<search_method> methods{o.method};
     if (compare) methods = {search_method::gdivan, search_method::random_ga, search_method::random};
-    std::vector<search_result> results;
-    std::vector<search_options> runs;
     // One line for the whole run: evaluations of every method, the best fitness so far.
     progress_line bar(!quiet, "evaluations");
-    const std::uint64_t total = o.ga.evaluations * methods.size();
-    for (search_method m : methods) {
-      if (interrupted()) break;  // Ctrl-C: the methods done so far are printed
-      const std::uint64_t before = o.ga.evaluations * results.size();
-      runs.push_back(o);
-      runs.back().method = m;
-      runs.back().on_batch = [&, before, m](std::uint64_t done, double best) {
-        bar.update(before + done, total, to_string(m) + " best " + number(best));
-      };
-      results.push_back(run_search(runs.back()));
-      runs.back().on_batch = nullptr;
-    }
+    const search_runs all = run_searches(o, methods, [&](search_method m, std::uint64_t done, std::uint64_t total, double best) {
+      bar.update(done, total, to_string(m) + " best " + number(best));
+    });
     bar.clear();
-    std::size_t best = 0;
-    for (std::size_t i = 1; i < results.size(); ++i)
-      if (results[i].trace.best_fitness > results[best].trace.best_fitness) best = i;
+    const std::vector<search_options>& runs = all.runs;
+    const std::vector<search_result>& results = all.results;
+    const std::size_t best = all.best;
     std::string saved, svg;
-    if (!save_input.empty() && !results[best].trace.best.empty()) {
+    if (!save_input.empty() && !results.empty() && !results[best].trace.best.empty()) {
       const std::filesystem::path path(save_input);
       saved = write_file(path.parent_path().empty() ? "." : path.parent_path().string(), path.filename().string(),
                          format_input(o.kernel, o.threads, results[best].trace.best));
     }
-    if (!svg_dir.empty()) {
+    if (!svg_dir.empty() && !results.empty()) {
       std::vector<fitness_curve> curves;
       for (std::size_t i = 0; i < results.size(); ++i)
         curves.push_back({to_string(runs[i].method), results[i].trace.history, results[i].trace.evaluations});
@@ -135,27 +124,18 @@ class inputs_command {
                                        std::to_string(seed)));
     }
     if (as_json) {
-      json j;
-      if (compare) {
-        j = {{"kernel", kernel}, {"threads", o.threads}, {"runs", json::array()}};
-        for (std::size_t i = 0; i < results.size(); ++i) j["runs"].push_back(inputs_run_json(runs[i], results[i]));
-      } else {
-        j = inputs_run_json(runs[0], results[0]);
-      }
-      j["interrupted"] = interrupted();  // (also per run, from the library)
-      j["model"] = o.fitness == fitness_kind::model ? json{{"sm", o.model.sm_name}, {"sms", o.model.sms}} : json(nullptr);
-      if (o.fitness == fitness_kind::gpu) j["device"] = device_note();
+      json j = inputs_runs_json(all, compare);
       if (!saved.empty()) j["saved_input"] = saved;
       if (!svg.empty()) j["svg"] = svg;
       std::cout << j.dump(2) << '\n';
-      return interrupted() ? interrupted_exit_code : 0;
+      return all.interrupted ? interrupted_exit_code : 0;
     }
-    if (interrupted())
-      std::cout << "INTERRUPTED (Ctrl-C or SIGTERM): the best found so far, after " << evaluations_done(results)
+    if (all.interrupted)
+      std::cout << "INTERRUPTED (Ctrl-C or SIGTERM): the best found so far, after " << all.evaluations()
                 << " evaluations\n";
     std::cout << "warpspan inputs: " << kernel << ", " << o.threads << " threads, fitness " << fitness_line(o) << ", "
               << evaluations << " evaluations, seed " << seed << "\n\n";
-    if (o.method == search_method::gdivan || compare) {
+    if ((o.method == search_method::gdivan || compare) && !results.empty()) {
       const auto& gd = results.front();
       std::cout << "atoms (step 1, branch coverage as 004 Table III):\n";
       for (const auto& l : gd.atoms.levels)
@@ -174,46 +154,22 @@ class inputs_command {
     }
     if (!saved.empty()) std::cout << "\nbest input (" << to_string(runs[best].method) << ") saved to " << saved << '\n';
     if (!svg.empty()) std::cout << "plot: " << svg << '\n';
-    return interrupted() ? interrupted_exit_code : 0;
-  }
-
-  static std::uint64_t evaluations_done(const std::vector<search_result>& results) {
-    std::uint64_t n = 0;
-    for (const auto& r : results) n += r.trace.evaluations;
-    return n;
-  }
-
-  std::string device_note() const {
-    return cuda_backend_name() + " " + cuda_device_name() + " (clocks as the driver sets them; warm-up, then the median of 10 runs)";
+    return all.interrupted ? interrupted_exit_code : 0;
   }
 
   std::string fitness_line(const search_options& o) const {
-    if (o.fitness == fitness_kind::gpu) return "gpu: " + device_note();
+    if (o.fitness == fitness_kind::gpu) return "gpu: " + gpu_fitness_note();
     return "model (" + o.model.sm_name + ", " + std::to_string(o.model.sms) + " SM" + (o.model.sms == 1 ? "" : "s") + ")";
   }
 
   int evaluate(const search_options& o) {
     const genome g = parse_input(read_text_file(eval_input, "saved input"), eval_input, o.kernel, o.threads);
-    double value = 0;
-    std::uint32_t launches = 0;
-    if (o.fitness == fitness_kind::gpu) {
-      const auto t = cuda_time_inputs(o.kernel, o.threads, {g});
-      value = t.front().median_ms;
-      launches = t.front().launches;
-    } else {
-      const auto r = run_model(o.kernel, o.model, g, o.threads);
-      value = static_cast<double>(r.cycles);
-      launches = r.launches;
-    }
-    const std::string unit = o.fitness == fitness_kind::gpu ? "ms" : "cycles";
+    const input_evaluation e = evaluate_input(o, g);
     if (as_json) {
-      std::cout << json{{"kernel", kernel}, {"threads", o.threads}, {"fitness", to_string(o.fitness)}, {"input", eval_input},
-                        {"best_fitness", value}, {"fitness_unit", unit}, {"launches", launches}}
-                       .dump(2)
-                << '\n';
+      std::cout << inputs_evaluation_json(o, eval_input, e).dump(2) << '\n';
     } else {
-      std::cout << eval_input << ": " << number(value) << ' ' << unit << " (" << kernel << ", " << o.threads << " threads, "
-                << launches << " launches, fitness " << fitness_line(o) << ")\n";
+      std::cout << eval_input << ": " << number(e.value) << ' ' << e.unit << " (" << kernel << ", " << o.threads << " threads, "
+                << e.launches << " launches, fitness " << fitness_line(o) << ")\n";
     }
     return 0;
   }

@@ -149,4 +149,53 @@ search_result run_search(const search_options& o) {
   return result;
 }
 
+std::uint64_t search_runs::evaluations() const {
+  std::uint64_t n = 0;
+  for (const auto& r : results) n += r.trace.evaluations;
+  return n;
+}
+
+search_runs run_searches(const search_options& options, const std::vector<search_method>& methods,
+                         const std::function<void(search_method, std::uint64_t, std::uint64_t, double)>& progress) {
+  search_runs out;
+  const std::uint64_t total = options.ga.evaluations * methods.size();
+  for (search_method m : methods) {
+    if (interrupted()) break;  // the methods done so far are the result
+    const std::uint64_t before = options.ga.evaluations * out.results.size();
+    out.runs.push_back(options);
+    out.runs.back().method = m;
+    out.runs.back().on_batch = nullptr;
+    if (progress)
+      out.runs.back().on_batch = [&progress, before, total, m](std::uint64_t done, double best) {
+        progress(m, before + done, total, best);
+      };
+    out.results.push_back(run_search(out.runs.back()));
+    out.runs.back().on_batch = nullptr;
+  }
+  for (std::size_t i = 1; i < out.results.size(); ++i)
+    if (out.results[i].trace.best_fitness > out.results[out.best].trace.best_fitness) out.best = i;
+  out.interrupted = interrupted();
+  return out;
+}
+
+std::string gpu_fitness_note() {
+  return cuda_backend_name() + " " + cuda_device_name() + " (clocks as the driver sets them; warm-up, then the median of 10 runs)";
+}
+
+input_evaluation evaluate_input(const search_options& options, const std::vector<std::int32_t>& input) {
+  input_evaluation e;
+  if (options.fitness == fitness_kind::gpu) {
+    const auto t = cuda_time_inputs(options.kernel, options.threads, {input});
+    e.value = t.front().median_ms;
+    e.launches = t.front().launches;
+    e.unit = "ms";
+  } else {
+    const auto r = run_model(options.kernel, options.model, input, options.threads);
+    e.value = static_cast<double>(r.cycles);
+    e.launches = r.launches;
+    e.unit = "cycles";
+  }
+  return e;
+}
+
 }  // namespace warpspan::inputs

@@ -294,7 +294,28 @@ json inputs_run_json(const inputs::search_options& o, const inputs::search_resul
       levels.push_back({{"threads", l.threads}, {"covered", l.covered}, {"legs", l.legs}, {"runs", l.runs}, {"atoms", l.atoms}});
     j["atoms"] = {{"threads", r.atoms.threads}, {"count", r.atoms.atoms.size()}, {"seconds", r.atom_seconds}, {"levels", levels}};
   }
+  if (o.fitness == inputs::fitness_kind::gpu) j["device"] = inputs::gpu_fitness_note();
   return j;
+}
+
+json inputs_runs_json(const inputs::search_runs& runs, bool compare) {
+  if (!compare) {
+    json j = inputs_run_json(runs.runs.at(0), runs.results.at(0));
+    j["interrupted"] = runs.interrupted;
+    return j;
+  }
+  const inputs::search_options& o = runs.runs.at(0);
+  json j{{"kernel", inputs::info(o.kernel).name}, {"threads", o.threads}, {"runs", json::array()}};
+  for (std::size_t i = 0; i < runs.results.size(); ++i) j["runs"].push_back(inputs_run_json(runs.runs[i], runs.results[i]));
+  j["interrupted"] = runs.interrupted;
+  j["model"] = o.fitness == inputs::fitness_kind::model ? json{{"sm", o.model.sm_name}, {"sms", o.model.sms}} : json(nullptr);
+  if (o.fitness == inputs::fitness_kind::gpu) j["device"] = inputs::gpu_fitness_note();
+  return j;
+}
+
+json inputs_evaluation_json(const inputs::search_options& o, const std::string& path, const inputs::input_evaluation& e) {
+  return {{"kernel", inputs::info(o.kernel).name}, {"threads", o.threads}, {"fitness", inputs::to_string(o.fitness)},
+          {"input", path}, {"best_fitness", e.value}, {"fitness_unit", e.unit}, {"launches", e.launches}};
 }
 
 }  // namespace warpspan

@@ -113,4 +113,30 @@ batch_fitness make_fitness(const search_options& options, thread_pool& pool);
 
 search_result run_search(const search_options& options);
 
+/// Methods run one after another with the same options (evaluations, seed): `inputs --compare`
+/// runs all three, a plain search one. Stops before the next method once interrupted().
+struct search_runs {
+  std::vector<search_options> runs;  ///< each method's options, in the order run (on_batch cleared)
+  std::vector<search_result> results;
+  std::size_t best = 0;              ///< the run with the highest fitness (the first of equals)
+  bool interrupted = false;          ///< Ctrl-C or SIGTERM stopped a run or kept one from starting
+  /// Evaluations of every run together.
+  std::uint64_t evaluations() const;
+};
+/// `progress(method, done, total, best)`: after every batch, the evaluations of all runs so far out
+/// of all runs' budget, and the best fitness of the current run (may be empty).
+search_runs run_searches(const search_options& options, const std::vector<search_method>& methods,
+                         const std::function<void(search_method, std::uint64_t, std::uint64_t, double)>& progress = {});
+
+/// What the GPU fitness measures, named for results: the backend and device, and how it times.
+std::string gpu_fitness_note();
+
+/// A saved input's fitness (`inputs --eval-input`): cycles of the model or ms on the GPU.
+struct input_evaluation {
+  double value = 0;
+  std::uint32_t launches = 0;
+  std::string unit;  ///< "cycles" or "ms"
+};
+input_evaluation evaluate_input(const search_options& options, const std::vector<std::int32_t>& input);
+
 }  // namespace warpspan::inputs

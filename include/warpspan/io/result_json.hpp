@@ -26,6 +26,8 @@ struct wcet_report;
 namespace inputs {
 struct search_options;
 struct search_result;
+struct search_runs;
+struct input_evaluation;
 }  // namespace inputs
 
 /// {"warps", "kernel" (normalised, run-length), "instructions", "sigma" {letter: sigma}, "schedulers"}.
@@ -100,5 +102,12 @@ nlohmann::json wcet_report_json(const wcet::wcet_program& p, const wcet::wcet_re
 /// fitness_unit, evaluations, reached_at, reached_seconds, seconds, generations, coverage, history
 /// ([evaluation, best] rows) and, for gdivan, atoms.
 nlohmann::json inputs_run_json(const inputs::search_options& o, const inputs::search_result& r);
+/// `inputs --json`: one run as inputs_run_json, or with `compare` {"kernel", "threads", "runs": [...]};
+/// then interrupted, model (null unless the model) and, with the GPU fitness, device.
+nlohmann::json inputs_runs_json(const inputs::search_runs& runs, bool compare);
+/// `inputs --eval-input FILE --json`: kernel, threads, fitness, input (its path), best_fitness,
+/// fitness_unit, launches.
+nlohmann::json inputs_evaluation_json(const inputs::search_options& o, const std::string& path,
+                                      const inputs::input_evaluation& e);
 
 }  // namespace warpspan
