@@ -41,8 +41,9 @@ namespace {
 
 constexpr int block_threads = 128;
 constexpr std::uint32_t max_reach = frontier_max_warps;  // one cycle issues at most W <= 16 warps
-/// A pending buffer is reduced in place (sorted, one entry per state) beyond this many entries.
-constexpr std::size_t compact_entries = std::size_t{1} << 26;
+/// A pending buffer is reduced in place (sorted, one entry per state) beyond this many entries,
+/// unless exact_options::device_compact_entries says otherwise.
+constexpr std::size_t default_compact_entries = std::size_t{1} << 26;
 
 unsigned blocks_for(std::size_t n) { return static_cast<unsigned>((n + block_threads - 1) / block_threads); }
 
@@ -273,7 +274,7 @@ class cuda_sweep final : public exact_detail::sweep_pass {
       const std::size_t size = to.keys.size() + (begin[j + 1] - begin[j]);
       need += append_capacity(to.keys, size) * pair;
       largest = std::max(largest, size);
-      if (begin[j + 1] > begin[j] && size > compact_entries) compacted = std::max(compacted, size);
+      if (begin[j + 1] > begin[j] && size > compact_entries()) compacted = std::max(compacted, size);
     }
     need += largest * pair + growth_bytes(reduced_keys_, compacted) + growth_bytes(reduced_way_, compacted);
     if (need > usable_bytes()) {
@@ -301,8 +302,12 @@ class cuda_sweep final : public exact_detail::sweep_pass {
                    to.keys.begin() + old);
       thrust::copy(thrust::device(pool_), out_way_.begin() + begin[j], out_way_.begin() + begin[j + 1],
                    to.way.begin() + old);
-      if (to.keys.size() > compact_entries) reduce(to);
+      if (to.keys.size() > compact_entries()) reduce(to);
     }
+  }
+
+  std::size_t compact_entries() const {
+    return o_.device_compact_entries > 0 ? o_.device_compact_entries : default_compact_entries;
   }
 
   /// The capacity a pending buffer takes to hold `size` entries: 0 if it already can, else half as

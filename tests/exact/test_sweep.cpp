@@ -303,5 +303,32 @@ TEST(ExactSweep, CudaSweepMatchesCpu) {
   EXPECT_EQ(build_schedule(voronoi, gpu.best_string).makespan, gpu.makespan);
 }
 
+// Pending buffers reduced in place as they fill (a few entries, not 2^26): the same states, bound
+// and witness as the CPU sweep, and buffers that are reduced more than once along the way.
+TEST(ExactSweep, CompactedPendingBuffersMatchCpuGpu) {
+  WARPSPAN_REQUIRE_GPU();
+  std::mt19937_64 rng(91);
+  for (int k = 0; k < test::gpu_test_size(20, 6); ++k) {
+    const problem prob = random_problem(rng, 7);
+    for (const std::size_t compact : {std::size_t{1}, std::size_t{7}}) {
+      exact_options o;
+      o.device_compact_entries = compact;
+      const exact_result cpu = exact_sweep_cpu(prob, o);
+      const exact_result gpu = exact_sweep_cuda(prob, o);
+      ASSERT_TRUE(gpu.complete) << gpu.stop_reason;
+      ASSERT_EQ(gpu.makespan, cpu.makespan) << k;
+      ASSERT_EQ(gpu.states, cpu.states) << k;
+      ASSERT_EQ(gpu.pruned, cpu.pruned) << k;
+      ASSERT_EQ(build_schedule(prob, gpu.best_string).makespan, gpu.makespan) << k;
+    }
+  }
+  const problem voronoi = test::make("5L9C2L9C", 6, 1, 4);
+  exact_options o;
+  o.device_compact_entries = 3;
+  const exact_result cpu = exact_sweep_cpu(voronoi, o), gpu = exact_sweep_cuda(voronoi, o);
+  EXPECT_EQ(gpu.makespan, cpu.makespan);
+  EXPECT_EQ(gpu.states, cpu.states);
+}
+
 }  // namespace
 }  // namespace warpspan

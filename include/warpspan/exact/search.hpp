@@ -40,6 +40,9 @@ struct exact_options {
   /// Progress sweep: called after each progress sum with (sums done, all sums, states so far,
   /// seconds so far); for a progress line on long runs.
   std::function<void(std::uint32_t, std::uint32_t, std::uint64_t, double)> progress;
+  /// Device sweep: a pending buffer of successors is reduced in place (sorted, one entry per state)
+  /// once it holds more than this many entries (0: 2^26). Smaller values trade sorts for memory.
+  std::size_t device_compact_entries = 0;
 };
 
 struct exact_result {
