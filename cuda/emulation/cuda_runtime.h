@@ -191,8 +191,16 @@ std::string last_race_report();
 cudaError_t set_function_attribute(const void* function, cudaFuncAttribute attr, int value);
 /// cudaOccupancyMaxPotentialBlockSize(VariableSMem): `smem_of(block)` is the dynamic shared memory
 /// a block of that many threads asks for.
+/// with the kernel's registers, static shared memory and __launch_bounds__ from nvcc's sm_90 report
+/// (cuda/emulation/resource_usage.tsv; occupancy.cpp) under the sm_90 limits. A kernel not in that
+/// table fails with cudaErrorInvalidDeviceFunction.
 cudaError_t occupancy_max_potential_block_size(int* min_grid, int* block, const void* function,
                                                const std::function<std::size_t(int)>& smem_of, int block_limit);
+/// cudaOccupancyMaxActiveBlocksPerMultiprocessor, from the same table.
+cudaError_t occupancy_max_active_blocks(int* blocks, const void* function, int threads, std::size_t dynamic_smem);
+/// The name the emulation knows a kernel by (its demangled name without return type and
+/// parameters, as scripts/resource_usage.py keys nvcc's report); "" when its symbol is not found.
+std::string kernel_name(const void* function);
 }  // namespace warpspan::emu
 
 template <class T>
@@ -205,6 +213,11 @@ cudaError_t cudaOccupancyMaxPotentialBlockSize(int* min_grid, int* block, T* fun
   return warpspan::emu::occupancy_max_potential_block_size(
       min_grid, block, reinterpret_cast<const void*>(function), [dynamic_smem](int) { return dynamic_smem; },
       block_limit);
+}
+template <class T>
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* blocks, T* function, int threads, std::size_t dynamic_smem) {
+  return warpspan::emu::occupancy_max_active_blocks(blocks, reinterpret_cast<const void*>(function), threads,
+                                                    dynamic_smem);
 }
 template <class T, class SmemOf>
 cudaError_t cudaOccupancyMaxPotentialBlockSizeVariableSMem(int* min_grid, int* block, T* function, SmemOf smem_of,

@@ -834,36 +834,32 @@ cudaError_t set_function_attribute(const void* function, cudaFuncAttribute attr,
   return record(cudaErrorInvalidValue);
 }
 
+cudaError_t occupancy_block_size(int* min_grid, int* block, const void* function,
+                                 const std::function<std::size_t(int)>& smem_of, int block_limit,
+                                 std::size_t dynamic_limit, int sms);
+cudaError_t occupancy_active_blocks(int* blocks, const void* function, int threads, std::size_t dynamic_smem,
+                                    std::size_t dynamic_limit);
+
+/// The dynamic shared memory `function` may take: 48 KiB unless raised by cudaFuncSetAttribute.
+std::size_t dynamic_shared_limit(const void* function) {
+  std::size_t smem_limit = shared_default;
+  std::lock_guard<std::mutex> lock(attribute_mutex);
+  const auto it = max_dynamic_shared().find(function);
+  if (it != max_dynamic_shared().end()) smem_limit = std::max(smem_limit, it->second);
+  return smem_limit;
+}
+
+// The calculator itself, with every kernel's registers from nvcc's report: occupancy.cpp.
 cudaError_t occupancy_max_potential_block_size(int* min_grid, int* block, const void* function,
                                                const std::function<std::size_t(int)>& smem_of, int block_limit) {
   if (!min_grid || !block || !function || !smem_of) return record(cudaErrorInvalidValue);
-  // The device's answer for a kernel without register pressure: the largest block (a multiple of
-  // the warp size) whose shared memory lets the most threads be resident per SM. A block size
-  // whose shared memory exceeds the kernel's limit (48 KiB unless raised) cannot run at all.
-  std::size_t smem_limit = shared_default;
-  {
-    std::lock_guard<std::mutex> lock(attribute_mutex);
-    const auto it = max_dynamic_shared().find(function);
-    if (it != max_dynamic_shared().end()) smem_limit = std::max(smem_limit, it->second);
-  }
-  const unsigned limit = block_limit > 0 ? std::min<unsigned>(static_cast<unsigned>(block_limit), max_block_threads)
-                                         : max_block_threads;
-  unsigned best_block = 32, best_threads = 0;
-  for (unsigned b = 32; b <= limit; b += 32) {
-    const std::size_t smem = smem_of(static_cast<int>(b));
-    if (smem > smem_limit) continue;
-    unsigned resident = 2048 / b;
-    if (smem > 0) resident = std::min<unsigned>(resident, static_cast<unsigned>(shared_per_sm / smem));
-    resident = std::min(resident, 32u);
-    if (resident * b >= best_threads && resident > 0) {
-      best_threads = resident * b;
-      best_block = b;
-    }
-  }
-  if (best_threads == 0) return record(cudaErrorInvalidValue);
-  *block = static_cast<int>(best_block);
-  *min_grid = static_cast<int>(best_threads / best_block) * sm_count;
-  return cudaSuccess;
+  return record(occupancy_block_size(min_grid, block, function, smem_of, block_limit, dynamic_shared_limit(function),
+                                     sm_count));
+}
+
+cudaError_t occupancy_max_active_blocks(int* blocks, const void* function, int threads, std::size_t dynamic_smem) {
+  if (!blocks || !function) return record(cudaErrorInvalidValue);
+  return record(occupancy_active_blocks(blocks, function, threads, dynamic_smem, dynamic_shared_limit(function)));
 }
 
 }  // namespace warpspan::emu

@@ -25,15 +25,11 @@ namespace {
 
 /// The largest block the kernel is compiled for, and the blocks of that size an SM should hold at
 /// once: __launch_bounds__(256, 3) caps registers at 85 a thread (ptxas, sm_90: 80 registers, no
-/// spills, in all three variants; with (256) alone it chose 48 to 64 registers and spilled).
+/// spills, in all three variants; with (256) alone it chose 48 to 64 registers and spilled). The
+/// registers then allow 3 blocks of 256 (768 threads) per SM, not 2,048 threads
+/// (cuda/emulation/resource_usage.tsv, include/warpspan/core/occupancy.hpp).
 constexpr int max_block_threads = 256;
 constexpr int min_blocks_per_sm = 3;
-/// On chip only when a block of at least two warps fits in this much shared memory (an H100 SM has
-/// 228 KiB; two such blocks should fit).
-constexpr int min_on_chip_block = 64;
-constexpr std::size_t on_chip_budget = 96 * 1024;
-
-std::size_t types_bytes_of(const problem_view& p) { return (p.instructions + 15u) / 16u * 16u; }
 
 template <bool OnChip, bool StageTypes>
 __global__ void __launch_bounds__(max_block_threads, min_blocks_per_sm)
@@ -46,7 +42,7 @@ __global__ void __launch_bounds__(max_block_threads, min_blocks_per_sm)
   // reads them from global memory).
   std::size_t types_bytes = 0;
   if constexpr (StageTypes) {
-    types_bytes = (p.instructions + 15u) / 16u * 16u;
+    types_bytes = (p.instructions + 15u) / 16u * 16u;  // anneal_types_bytes(p)
     for (std::uint32_t k = threadIdx.x; k < p.instructions; k += blockDim.x) smem[k] = p.types[k];
     __syncthreads();
     p.types = smem;
@@ -108,40 +104,56 @@ void allow_shared(Kernel* kernel, std::size_t smem) {
     WARPSPAN_CUDA_TRY(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
 }
 
+/// Resident threads per SM of `kernel` at the block size the device's calculator picks (0 when no
+/// block size runs), and that block size.
+template <class Kernel, class SmemOf>
+block_size_choice occupancy_of(Kernel* kernel, SmemOf smem_of, int sms) {
+  int min_grid = 0, block = 0;
+  WARPSPAN_CUDA_TRY(cudaOccupancyMaxPotentialBlockSizeVariableSMem(&min_grid, &block, kernel, smem_of, max_block_threads));
+  block_size_choice c;
+  if (block <= 0 || min_grid <= 0) return c;
+  c.block = block;
+  c.blocks_per_sm = min_grid / sms;
+  c.threads_per_sm = c.blocks_per_sm * block;
+  return c;
+}
+
+/// Both paths' occupancy from the device's calculator, then the cost model of
+/// choose_chain_memory() (chains.hpp) picks the faster one; plan_chains_for() is the same plan from
+/// the sm_90 arithmetic.
 cuda_chain_plan make_plan(const problem_view& p, const device_limits& d) {
   const chain_layout layout = make_chain_layout(p);
-  const std::size_t work = layout.best;  // the working arrays, a multiple of 16 bytes
-  const std::size_t types = types_bytes_of(p);
+  const std::size_t optin = static_cast<std::size_t>(d.smem_optin);
   cuda_chain_plan plan;
   plan.sms = static_cast<std::uint32_t>(d.sms);
-  plan.shared_limit = static_cast<std::size_t>(d.smem_optin);
-  int min_grid = 0, block = 0;
-  plan.on_chip = types + min_on_chip_block * work <= on_chip_budget;
-  if (plan.on_chip) {
-    auto* const kernel = anneal_kernel<true, true>;
-    allow_shared(kernel, static_cast<std::size_t>(d.smem_optin));
-    const auto smem_of = [types, work](int threads) { return types + static_cast<std::size_t>(threads) * work; };
-    WARPSPAN_CUDA_TRY(cudaOccupancyMaxPotentialBlockSizeVariableSMem(&min_grid, &block, kernel, smem_of,
-                                                                     max_block_threads));
-    plan.shared_bytes = smem_of(block);
-  } else {
-    plan.stage_types = types <= static_cast<std::size_t>(d.smem_optin);
-    plan.shared_bytes = plan.stage_types ? types : 0;
-    if (plan.stage_types) {
-      auto* const kernel = anneal_kernel<false, true>;
-      allow_shared(kernel, plan.shared_bytes);
-      WARPSPAN_CUDA_TRY(
-          cudaOccupancyMaxPotentialBlockSize(&min_grid, &block, kernel, plan.shared_bytes, max_block_threads));
-    } else {
-      auto* const kernel = anneal_kernel<false, false>;
-      WARPSPAN_CUDA_TRY(cudaOccupancyMaxPotentialBlockSize(&min_grid, &block, kernel, 0, max_block_threads));
+  plan.shared_limit = optin;
+  plan.stage_types = anneal_types_bytes(p) <= optin;
+  const auto smem = [&p, &plan](bool on_chip) {
+    return [&p, &plan, on_chip](int threads) { return anneal_shared_bytes(p, on_chip, plan.stage_types, threads); };
+  };
+  block_size_choice global, chip;
+  if (plan.stage_types) {
+    auto* const kernel = anneal_kernel<false, true>;
+    allow_shared(kernel, smem(false)(0));
+    global = occupancy_of(kernel, smem(false), d.sms);
+    // On chip only where a warp's working states fit beside the types at all.
+    if (smem(true)(32) <= optin) {
+      auto* const on_chip = anneal_kernel<true, true>;
+      allow_shared(on_chip, optin);
+      chip = occupancy_of(on_chip, smem(true), d.sms);
     }
+  } else {
+    global = occupancy_of(anneal_kernel<false, false>, smem(false), d.sms);
   }
-  if (block <= 0 || min_grid <= 0)
-    throw std::logic_error("plan_cuda_chains: the occupancy calculator found no block size");
-  plan.block = static_cast<unsigned>(block);
-  // Enough chains to keep every resident block busy, as many as 90 % of free memory holds.
-  const std::uint64_t resident = static_cast<std::uint64_t>(min_grid) * plan.block;
+  plan.memory = choose_chain_memory(global.threads_per_sm, chip.threads_per_sm);
+  plan.on_chip = plan.memory.on_chip;
+  const block_size_choice& c = plan.on_chip ? chip : global;
+  if (c.threads_per_sm <= 0) throw std::logic_error("plan_cuda_chains: the occupancy calculator found no block size");
+  plan.block = static_cast<unsigned>(c.block);
+  plan.threads_per_sm = static_cast<unsigned>(c.threads_per_sm);
+  plan.shared_bytes = smem(plan.on_chip)(c.block);
+  // Enough chains to keep every resident thread busy, as many as 90 % of free memory holds.
+  const std::uint64_t resident = std::uint64_t{plan.threads_per_sm} * plan.sms;
   const std::uint64_t fit = d.free_bytes / 10 * 9 / (layout.bytes + sizeof(chain_state));
   plan.device_chains = static_cast<std::uint32_t>(std::max<std::uint64_t>(1, std::min({resident, fit, std::uint64_t{1} << 30})));
   return plan;

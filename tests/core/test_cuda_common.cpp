@@ -21,6 +21,21 @@
 namespace warpspan {
 namespace {
 
+void not_in_the_table(int* out) { *out = 1; }
+
+TEST(EmulatedOccupancyGpu, AKernelMissingFromNvccsTableIsAnError) {
+  // The emulation finds a kernel by its symbol and its registers in resource_usage.tsv; a kernel
+  // nvcc never compiled (this one) has no row, and the calculator says so instead of guessing.
+  EXPECT_EQ(emu::kernel_name(reinterpret_cast<const void*>(&not_in_the_table)),
+            "warpspan::(anonymous namespace)::not_in_the_table");
+  int grid = -1, block = -1, blocks = -1;
+  EXPECT_EQ(cudaOccupancyMaxPotentialBlockSize(&grid, &block, not_in_the_table), cudaErrorInvalidDeviceFunction);
+  EXPECT_EQ(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, not_in_the_table, 256, 0),
+            cudaErrorInvalidDeviceFunction);
+  EXPECT_EQ(cudaGetLastError(), cudaErrorInvalidDeviceFunction);
+  EXPECT_EQ(cudaGetLastError(), cudaSuccess);
+}
+
 TEST(DevicePoolGpu, FreedBlocksServeTheNextRequestsThatFit) {
   device_pool pool;
   const std::size_t before = emu::allocation_count();

@@ -148,7 +148,8 @@ TEST_F(CudaAnneal, EstimateOnChipBestStringRebuildsMatchesCpu) {
 }
 
 TEST_F(CudaAnneal, PlanFillsTheDeviceGpu) {
-  // Voronoi with 4 warps keeps its state on chip; 64 warps of 60 instructions do not.
+  // Voronoi with 4 warps keeps its state on chip; 64 warps of 60 instructions do not (the cost
+  // model of choose_chain_memory, chains.hpp).
   const problem small = test::make("5L9C2L9C", 4, 1, 4), large = test::make("20L20C20L", 64, 1, 2);
   const cuda_chain_plan a = plan_cuda_chains(small.view()), b = plan_cuda_chains(large.view());
   EXPECT_TRUE(a.on_chip);
@@ -165,6 +166,21 @@ TEST_F(CudaAnneal, PlanFillsTheDeviceGpu) {
 #if defined(WARPSPAN_CUDA_EMULATION_BUILD)
   EXPECT_EQ(a.sms, 132u);  // the emulated H100
   EXPECT_EQ(a.shared_limit, 227u * 1024);
+  // The emulated calculator applies nvcc's registers (80, resource_usage.tsv) with the sm_90
+  // limits: the plan is the one worked out in test_chain_memory.cpp (768 threads an SM in global
+  // memory, 160 on chip for Voronoi with 4 warps), not 2,048 threads an SM.
+  for (const problem* prob : {&small, &large}) {
+    const cuda_chain_plan want =
+        plan_chains_for(prob->view(), sm90_limits(), {80, 0, 256}, 132, std::size_t{80} << 30);
+    const cuda_chain_plan got = prob == &small ? a : b;
+    EXPECT_EQ(got.on_chip, want.on_chip);
+    EXPECT_EQ(got.block, want.block);
+    EXPECT_EQ(got.threads_per_sm, want.threads_per_sm);
+    EXPECT_EQ(got.device_chains, want.device_chains);
+    EXPECT_EQ(got.shared_bytes, want.shared_bytes);
+  }
+  EXPECT_EQ(a.device_chains, 132u * 160);
+  EXPECT_EQ(b.device_chains, 132u * 768);
 #endif
   // On chip, a block's working states and the staged types fill its shared memory.
   const chain_layout l = make_chain_layout(small.view());

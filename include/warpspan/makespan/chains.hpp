@@ -2,6 +2,7 @@
 // the backend entry points, declared once and implemented by host/ (CPU) and cuda/ (GPU).
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -12,6 +13,7 @@
 #include <vector>
 
 #include "warpspan/core/macros.hpp"
+#include "warpspan/core/occupancy.hpp"
 #include "warpspan/makespan/anneal.hpp"
 #include "warpspan/makespan/problem.hpp"
 
@@ -177,9 +179,65 @@ std::unique_ptr<chain_runner> make_cpu_runner(const chain_setup& setup, int thre
 /// CUDA backend. Defined in cuda/makespan; throws not_compiled in a build without CUDA.
 std::unique_ptr<chain_runner> make_cuda_runner(const chain_setup& setup);
 
+/// Where the CUDA backend keeps the chains' working state, decided by a cost model (no GPU has
+/// measured it yet: bench/results/gpu_traffic.md has the counted bytes, not timings).
+///
+/// An annealing iteration is a chain of dependent accesses to the chain's state (a placement reads
+/// the warp's progress, then the cycle, then the usage cells it finds), the same A accesses on
+/// either path, so one SM runs
+///     min(T / L, B / b)   accesses per clock
+/// where T is the threads it holds at once (the occupancy calculator's answer for that path's
+/// kernel, registers and shared memory included), L the latency of one access (the thread waits
+/// for it), B the SM's share of the memory's bandwidth and b the bytes one access costs there;
+/// iterations per second are that over A, so A cancels out of the comparison. The constants are an
+/// H100's, from its specification and published microbenchmarks, not from this project:
+/// * on chip: shared memory, L = 30 clocks, B = 128 bytes a clock, b = 4 bytes (a bank word; the
+///   interleaved layout keeps every thread in its own banks);
+/// * global: the state of resident chains (hundreds of MB) is beyond the 50 MB L2, so L = 600
+///   clocks (HBM), B = 3.35 TB/s / 132 SMs / 1.98 GHz = 12.8 bytes a clock, and b = 4 bytes as if
+///   the 32 chains of a warp always touched the same element (one coalesced transaction) - the
+///   global path's best case: most indices are data dependent and cost a 32-byte sector each, so
+///   on chip is chosen only where it wins even against a perfectly coalescing global path.
+/// The on-chip kernel also copies the working state in and out once per launch (2 x the working
+/// bytes per chain); a launch runs a round of thousands of iterations, so the model leaves it out.
+/// Work per chain follows from the same figures: a chain runs its path's rate over the threads per
+/// SM, so where on chip wins with fewer resident chains, each chain runs faster still.
+struct chain_memory_model {
+  double shared_latency = 30, shared_bytes_per_clock = 128, shared_access_bytes = 4;
+  double global_latency = 600, global_bytes_per_clock = 12.8, global_access_bytes = 4;
+};
+
+struct chain_memory_choice {
+  bool on_chip = false;
+  double global_rate = 0;   ///< accesses per clock per SM on the global-memory path
+  double on_chip_rate = 0;  ///< the same on chip (0 when no block's state fits)
+};
+
+/// On chip exactly when its rate beats the global path's (0 threads: does not fit).
+inline chain_memory_choice choose_chain_memory(int global_threads_per_sm, int on_chip_threads_per_sm,
+                                               const chain_memory_model& m = {}) {
+  const auto rate = [](int threads, double latency, double bytes_per_clock, double access_bytes) {
+    return threads <= 0 ? 0.0 : std::min(threads / latency, bytes_per_clock / access_bytes);
+  };
+  chain_memory_choice c;
+  c.global_rate = rate(global_threads_per_sm, m.global_latency, m.global_bytes_per_clock, m.global_access_bytes);
+  c.on_chip_rate = rate(on_chip_threads_per_sm, m.shared_latency, m.shared_bytes_per_clock, m.shared_access_bytes);
+  c.on_chip = c.on_chip_rate > c.global_rate;
+  return c;
+}
+
+/// The dynamic shared memory a block of `threads` asks for: the staged instruction types (16-byte
+/// rounded, when staged) and, on chip, every thread's working state (chain_layout::best bytes).
+inline std::size_t anneal_types_bytes(const problem_view& p) { return (p.instructions + 15u) / 16u * 16u; }
+inline std::size_t anneal_shared_bytes(const problem_view& p, bool on_chip, bool stage_types, int threads) {
+  const std::size_t types = stage_types ? anneal_types_bytes(p) : 0;
+  return on_chip ? types + static_cast<std::size_t>(threads) * make_chain_layout(p).best : types;
+}
+
 /// How the CUDA backend would run chains of `p` on the current device: whether their working state
-/// fits on chip, the block size the occupancy calculator picks, and the chains that fill the device
-/// (resident blocks per SM x SMs x block size). Throws not_compiled in a build without CUDA.
+/// is on chip, the block size the occupancy calculator picks, and the chains that fill the device
+/// (resident blocks per SM x SMs x block size, within 90 % of free memory). Throws not_compiled in
+/// a build without CUDA.
 struct cuda_chain_plan {
   bool on_chip = false;
   bool stage_types = true;
@@ -188,7 +246,17 @@ struct cuda_chain_plan {
   std::size_t shared_bytes = 0;  ///< dynamic shared memory per block
   std::uint32_t sms = 0;          ///< the device's multiprocessors
   std::size_t shared_limit = 0;   ///< the most dynamic shared memory a block may opt into
+  unsigned threads_per_sm = 0;    ///< resident threads per SM on the chosen path
+  chain_memory_choice memory;     ///< both paths' rates under chain_memory_model
 };
 cuda_chain_plan plan_cuda_chains(const problem_view& p);
+
+/// The same plan from the occupancy arithmetic of include/warpspan/core/occupancy.hpp instead of
+/// a device's calculator: an SM with `sm`'s limits, `sms` of them, the annealing kernel's
+/// registers and __launch_bounds__ (`kernel`, from nvcc's report: cuda/emulation/resource_usage.tsv),
+/// and `free_bytes` of device memory. What plan_cuda_chains() gives on an H100 (and in the
+/// emulation, whose calculator is this arithmetic); the tests check the figures by hand.
+cuda_chain_plan plan_chains_for(const problem_view& p, const sm_limits& sm, const kernel_resources& kernel,
+                                std::uint32_t sms, std::size_t free_bytes);
 
 }  // namespace warpspan

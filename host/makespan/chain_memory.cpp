@@ -1,0 +1,35 @@
+// The CUDA backend's plan for the annealing chains (cuda/makespan/anneal_kernel.cu) made from the
+// sm_90 occupancy arithmetic instead of a device's calculator: the same choice between on chip and
+// global memory (choose_chain_memory, chains.hpp), checkable without a GPU.
+#include <algorithm>
+
+#include "warpspan/makespan/chains.hpp"
+
+namespace warpspan {
+
+cuda_chain_plan plan_chains_for(const problem_view& p, const sm_limits& sm, const kernel_resources& kernel,
+                                std::uint32_t sms, std::size_t free_bytes) {
+  cuda_chain_plan plan;
+  plan.sms = sms;
+  plan.shared_limit = sm.shared_per_block_optin;
+  plan.stage_types = anneal_types_bytes(p) <= sm.shared_per_block_optin;
+  const auto smem = [&](bool on_chip) {
+    return [&p, &plan, on_chip](int threads) { return anneal_shared_bytes(p, on_chip, plan.stage_types, threads); };
+  };
+  const block_size_choice global = max_potential_block_size(sm, kernel, smem(false), sm.shared_per_block_optin);
+  block_size_choice chip;
+  if (plan.stage_types) chip = max_potential_block_size(sm, kernel, smem(true), sm.shared_per_block_optin);
+  plan.memory = choose_chain_memory(global.threads_per_sm, chip.threads_per_sm);
+  plan.on_chip = plan.memory.on_chip;
+  const block_size_choice& c = plan.on_chip ? chip : global;
+  plan.block = static_cast<unsigned>(c.block);
+  plan.threads_per_sm = static_cast<unsigned>(c.threads_per_sm);
+  plan.shared_bytes = anneal_shared_bytes(p, plan.on_chip, plan.stage_types, c.block);
+  const std::uint64_t resident = std::uint64_t{plan.threads_per_sm} * sms;
+  const std::uint64_t fit = free_bytes / 10 * 9 / (make_chain_layout(p).bytes + sizeof(chain_state));
+  plan.device_chains =
+      static_cast<std::uint32_t>(std::max<std::uint64_t>(1, std::min({resident, fit, std::uint64_t{1} << 30})));
+  return plan;
+}
+
+}  // namespace warpspan
