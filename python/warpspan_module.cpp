@@ -38,6 +38,7 @@
 #include "warpspan/makespan/bounds.hpp"
 #include "warpspan/makespan/estimate.hpp"
 #include "warpspan/orchestrator/estimate_run.hpp"
+#include "warpspan/orchestrator/exact_run.hpp"
 #include "warpspan/makespan/schedule_table.hpp"
 #include "warpspan/sm/presets.hpp"
 #include "warpspan/sm/ptx.hpp"
@@ -181,7 +182,7 @@ py::dict estimate(const std::string& kernel, std::int64_t warps, const std::opti
 py::dict exact(const std::string& kernel, std::int64_t warps, const std::optional<std::string>& sigma,
                const std::optional<std::string>& sm, int schedulers, const std::string& method,
                const std::string& constraints, const std::string& backend, double time_limit, long long max_states,
-               long long threads, bool prune) {
+               long long threads, bool prune, std::uint64_t warm_start) {
   if (method != "search" && method != "ilp" && method != "auto")
     throw input_error("--method: '" + method + "' is not a method (expected search, ilp or auto)");
   if (constraints != "short" && constraints != "long")
@@ -207,7 +208,7 @@ py::dict exact(const std::string& kernel, std::int64_t warps, const std::optiona
     best = r.best_string;
   } else {
     std::string algorithm;
-    const exact_result r = interruptible([&] { return exact_search(prob, xo, kind, &algorithm); });
+    const exact_result r = interruptible([&] { return run_exact(prob, xo, prune ? warm_start : 0, kind, &algorithm); });
     d = to_dict(exact_search_json(prob, r, algorithm, kind == backend_kind::cuda ? cuda_backend_name() : std::string("cpu")));
     best = r.best_string;
   }

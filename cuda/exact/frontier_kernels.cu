@@ -2,9 +2,9 @@
 // states reachable in exactly t cycles) is expanded by one thread per state with the shared
 // successor enumeration (include/warpspan/exact/frontier.hpp): a first pass counts each state's
 // successors, an exclusive scan gives every state its output range, a second pass writes them,
-// and the next level is the sorted, deduplicated result. The "all done" state is the largest key,
-// so a level containing it ends with it. Levels are copied back for the witness, which the host
-// backtracks exactly as the CPU search does. Counts and offsets are kept across levels and only
+// and the next level is the sorted, deduplicated result. The level loop (limits, "all done", the
+// witness) is the CPU search's own (exact_detail::run_levels in host/exact/frontier.cpp); levels
+// are copied back for the witness, which the host backtracks exactly as the CPU search does. Counts and offsets are kept across levels and only
 // grow; Thrust's temporaries come from a device_pool; the sort is a radix sort on the 128-bit keys
 // (see sweep_kernels.cu).
 #include <thrust/binary_search.h>
@@ -13,15 +13,12 @@
 #include <thrust/sort.h>
 #include <thrust/unique.h>
 
-#include <chrono>
-
 #include "common/cuda_check.cuh"
 #include "common/device_pool.cuh"
 #include "common/device_vector.cuh"
 #include "exact/key_order.cuh"
 #include "common/launch.cuh"
 #include "warpspan/core/error.hpp"
-#include "warpspan/core/interrupt.hpp"
 #include "warpspan/exact/frontier.hpp"
 #include "warpspan/exact/frontier_host.hpp"
 #include "warpspan/exact/search.hpp"
@@ -59,15 +56,9 @@ unsigned blocks_for(std::size_t n) { return static_cast<unsigned>((n + block_thr
 
 exact_result exact_frontier_cuda(const problem& prob, const exact_options& options) {
   const frontier_view v = exact_detail::checked_view(prob);
-  const auto start = std::chrono::steady_clock::now();
-  const std::uint64_t max_states = options.max_states ? options.max_states : std::uint64_t{200'000'000};
-  const packed_state done = final_state(v);
-  std::vector<std::vector<packed_state>> levels{{initial_state(v)}};
-  device_vector<packed_state> level(levels.front().begin(), levels.front().end());
-  exact_result r;
-  r.states = 1;
-  std::uint32_t last_done = 0;
   device_pool pool;
+  device_vector<packed_state> level;  // the level being expanded, kept on the device between levels
+  bool first = true;
   device_vector<std::uint64_t> counts, offsets;  // kept across levels; they only grow
   const auto free_now = [] {
     std::size_t free = 0, all = 0;
@@ -79,14 +70,19 @@ exact_result exact_frontier_cuda(const problem& prob, const exact_options& optio
   const auto make_room = [&](std::size_t bytes) {
     if (bytes > free_now()) pool.release();
   };
-  while (!level.empty()) {
+  // The level loop, its limits and the witness are the CPU search's (exact_detail::run_levels);
+  // only the expansion runs here.
+  return exact_detail::run_levels(prob, options, [&](const std::vector<packed_state>& host_level,
+                                                     std::vector<packed_state>& host_next) -> std::string {
+    if (first) {  // later levels are already on the device (the previous call's `next`)
+      level = device_vector<packed_state>(host_level.begin(), host_level.end());
+      first = false;
+    }
     const std::size_t n = level.size();
     // counts and offsets are accounted before they are allocated (a bad_alloc loses the interval)
     const std::size_t grow = n > counts.capacity() ? 2 * n * sizeof(std::uint64_t) : 0;
-    if (grow + (std::size_t{64} << 10) + n > usable()) {  // and the scan's scratch (see sweep_kernels.cu)
-      r.stop_reason = "GPU memory: the counts of a level of " + std::to_string(n) + " states do not fit";
-      break;
-    }
+    if (grow + (std::size_t{64} << 10) + n > usable())  // and the scan's scratch (see sweep_kernels.cu)
+      return "GPU memory: the counts of a level of " + std::to_string(n) + " states do not fit";
     if (grow) {
       make_room(grow);
       counts = device_vector<std::uint64_t>();
@@ -102,10 +98,8 @@ exact_result exact_frontier_cuda(const problem& prob, const exact_options& optio
     thrust::exclusive_scan(thrust::device(pool), counts.begin(), counts.end(), offsets.begin(), std::uint64_t{0});
     const std::uint64_t total = static_cast<std::uint64_t>(offsets.back()) + static_cast<std::uint64_t>(counts.back());
     // The successors, plus room for the sort's temporary copy.
-    if (total * sizeof(packed_state) * 3 > usable()) {
-      r.stop_reason = "GPU memory: a level of " + std::to_string(total) + " successors does not fit";
-      break;
-    }
+    if (total * sizeof(packed_state) * 3 > usable())
+      return "GPU memory: a level of " + std::to_string(total) + " successors does not fit";
     make_room(total * sizeof(packed_state));
     device_vector<packed_state> next(total);
     WARPSPAN_LAUNCH(write_successors, blocks_for(n), block_threads, 0, nullptr)(v, thrust::raw_pointer_cast(level.data()), n,
@@ -114,28 +108,13 @@ exact_result exact_frontier_cuda(const problem& prob, const exact_options& optio
     WARPSPAN_CUDA_CHECK_LAST();
     thrust::sort(thrust::device(pool), next.begin(), next.end(), key_order{});
     next.erase(thrust::unique(thrust::device(pool), next.begin(), next.end()), next.end());
-    if (!next.empty() && static_cast<packed_state>(next.back()) == done) {
-      last_done = static_cast<std::uint32_t>(levels.size());
-      next.pop_back();  // finished: no successors
-    }
-    r.states += next.size();
-    levels.emplace_back(next.size());
+    host_next.resize(next.size());
     // An empty level has no host storage to copy into (begin() of an empty vector may be null,
     // which UBSan reports in the emulation build).
-    if (!next.empty()) thrust::copy(next.begin(), next.end(), levels.back().begin());
+    if (!next.empty()) thrust::copy(next.begin(), next.end(), host_next.begin());
     level.swap(next);
-    const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    if (r.states > max_states) r.stop_reason = "state limit (" + std::to_string(max_states) + " states) reached";
-    if (options.time_limit_s > 0 && elapsed > options.time_limit_s) r.stop_reason = "time limit reached";
-    if (interrupted()) {
-      r.stop_reason = "interrupted";
-      r.interrupted = true;
-    }
-    if (!r.stop_reason.empty()) break;
-  }
-  exact_detail::finish_levels(prob, v, levels, last_done, r);
-  r.elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  return r;
+    return std::string();
+  });
 }
 
 }  // namespace warpspan

@@ -80,7 +80,7 @@ struct exact_cmd {
   // Signed, so that a negative value is refused rather than wrapped by CLI11.
   long long max_states = 0;
   long long threads = 0;
-  long long warm_start = 200000;
+  long long warm_start = static_cast<long long>(default_warm_start);
   bool as_json = false;
   bool no_table = false;
   bool no_prune = false;
@@ -124,7 +124,6 @@ struct exact_cmd {
     if (max_states < 0) throw input_error("--max-states must be 0 (no limit) or more");
     if (warm_start < 0) throw input_error("--warm-start must be 0 (none) or more");
     xo.max_states = static_cast<std::uint64_t>(max_states);
-    xo.warm_start = no_prune ? 0 : static_cast<std::uint64_t>(warm_start);
     xo.threads = resolve_threads(threads, "--threads");
     const problem prob = po.make();
     const ilp_constraints form = constraints == "long" ? ilp_constraints::long_form : ilp_constraints::short_form;
@@ -150,7 +149,8 @@ struct exact_cmd {
       };
     std::string algorithm;
     // Under mpirun the CPU progress sweep runs across the ranks (states partitioned by hash).
-    const exact_result r = exact_search(prob, xo, kind, &algorithm, &world());
+    const exact_result r =
+        run_exact(prob, xo, no_prune ? 0 : static_cast<std::uint64_t>(warm_start), kind, &algorithm, &world());
     bar.clear();
     const bool on_gpu = kind == backend_kind::cuda;
     const built_schedule b = build_schedule(prob, r.best_string);

@@ -38,6 +38,7 @@
 #include "warpspan/makespan/bounds.hpp"
 #include "warpspan/makespan/estimate.hpp"
 #include "warpspan/orchestrator/estimate_run.hpp"
+#include "warpspan/orchestrator/exact_run.hpp"
 #include "warpspan/sm/presets.hpp"
 #include "warpspan/sm/ptx.hpp"
 

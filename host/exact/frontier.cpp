@@ -87,8 +87,8 @@ void finish_levels(const problem& prob, const frontier_view& v, std::vector<std:
 
 }  // namespace exact_detail
 
-exact_result exact_frontier_cpu(const problem& prob, const exact_options& options) {
-  const frontier_view v = exact_detail::checked_view(prob);
+exact_result exact_detail::run_levels(const problem& prob, const exact_options& options, const level_expander& expand) {
+  const frontier_view v = checked_view(prob);
   const auto start = std::chrono::steady_clock::now();
   const std::uint64_t max_states = options.max_states ? options.max_states : std::uint64_t{200'000'000};
   const packed_state done = final_state(v);
@@ -98,14 +98,8 @@ exact_result exact_frontier_cpu(const problem& prob, const exact_options& option
   std::uint32_t last_done = 0;
   while (!levels.back().empty()) {
     std::vector<packed_state> next;
-    for (const packed_state s : levels.back()) {
-      successor_enum e;
-      if (!e.start(v, s)) continue;
-      do next.push_back(e.successor(v));
-      while (e.advance(v));
-    }
-    std::sort(next.begin(), next.end());
-    next.erase(std::unique(next.begin(), next.end()), next.end());
+    r.stop_reason = expand(levels.back(), next);
+    if (!r.stop_reason.empty()) break;
     const auto it = std::lower_bound(next.begin(), next.end(), done);
     if (it != next.end() && *it == done) {
       last_done = static_cast<std::uint32_t>(levels.size());
@@ -114,20 +108,32 @@ exact_result exact_frontier_cpu(const problem& prob, const exact_options& option
     r.states += next.size();
     levels.push_back(std::move(next));
     const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (r.states > max_states) r.stop_reason = "state limit (" + std::to_string(max_states) + " states) reached";
+    if (options.time_limit_s > 0 && elapsed > options.time_limit_s) r.stop_reason = "time limit reached";
     if (interrupted()) {
       r.stop_reason = "interrupted";
       r.interrupted = true;
-      break;
     }
-    if (r.states > max_states || (options.time_limit_s > 0 && elapsed > options.time_limit_s)) {
-      r.stop_reason = r.states > max_states ? "state limit (" + std::to_string(max_states) + " states) reached"
-                                            : "time limit reached";
-      break;
-    }
+    if (!r.stop_reason.empty()) break;
   }
-  exact_detail::finish_levels(prob, v, levels, last_done, r);
+  finish_levels(prob, v, levels, last_done, r);
   r.elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return r;
+}
+
+exact_result exact_frontier_cpu(const problem& prob, const exact_options& options) {
+  const frontier_view v = exact_detail::checked_view(prob);
+  return exact_detail::run_levels(prob, options, [&](const std::vector<packed_state>& level, std::vector<packed_state>& next) {
+    for (const packed_state s : level) {
+      successor_enum e;
+      if (!e.start(v, s)) continue;
+      do next.push_back(e.successor(v));
+      while (e.advance(v));
+    }
+    std::sort(next.begin(), next.end());
+    next.erase(std::unique(next.begin(), next.end()), next.end());
+    return std::string();
+  });
 }
 
 }  // namespace warpspan

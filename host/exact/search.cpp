@@ -14,7 +14,6 @@
 #include "warpspan/exact/sweep_ranks.hpp"
 #include "warpspan/makespan/bounds.hpp"
 #include "warpspan/makespan/chains.hpp"
-#include "warpspan/makespan/estimate.hpp"
 #include "warpspan/makespan/schedule_table.hpp"
 
 namespace warpspan {
@@ -338,74 +337,30 @@ exact_result exact_search_cpu(const problem& prob, const exact_options& options)
   return r;
 }
 
-exact_options warm_started(const problem& prob, const exact_options& options, double& spent) {
-  if (options.warm_start == 0 || !options.lower_string.empty() || prob.length() < 2) return options;
-  const auto start = clock_type::now();
-  estimate_options eo;
-  eo.chains = 2;
-  eo.iterations = options.warm_start;
-  eo.seed = 1;
-  eo.backend = backend_kind::cpu;
-  eo.threads = options.threads;
-  if (options.time_limit_s > 0) eo.seconds = options.time_limit_s / 4;
-  const estimate_result e = run_estimate(prob, eo);
-  exact_options out = options;
-  out.lower_string = e.best_string;
-  exact_result standard;
-  exact_detail::fill_interval(prob, standard);
-  if (standard.lower >= e.best_makespan) out.lower_string = standard.best_string;
-  spent = std::chrono::duration<double>(clock_type::now() - start).count();
-  if (out.time_limit_s > 0) out.time_limit_s = std::max(out.time_limit_s - spent, 1e-3);
-  return out;
-}
-
-namespace {
-
-/// The CPU sweep across ranks: the warm start on rank 0, its string and time broadcast.
-exact_result sweep_across_ranks(const problem& prob, const exact_options& options, rank_group& ranks) {
-  double warm_s = 0;
-  exact_options wx = ranks.rank() == 0 ? warm_started(prob, options, warm_s) : options;
-  const auto& s = wx.lower_string;
-  const std::string got = ranks.broadcast(
-      std::string(reinterpret_cast<const char*>(s.data()), s.size() * sizeof(std::uint16_t)) + to_bytes(warm_s), 0);
-  const std::size_t string_bytes = got.size() - sizeof(double);
-  wx.lower_string.resize(string_bytes / sizeof(std::uint16_t));
-  if (string_bytes) std::memcpy(wx.lower_string.data(), got.data(), string_bytes);
-  warm_s = from_bytes<double>(got.substr(string_bytes));
-  if (options.time_limit_s > 0) wx.time_limit_s = std::max(options.time_limit_s - warm_s, 1e-3);
-  exact_result r = exact_sweep_ranks(prob, wx, ranks);
-  r.elapsed_s += warm_s;
-  return r;
-}
-
-}  // namespace
-
 exact_result exact_search(const problem& prob, const exact_options& options, backend_kind backend, std::string* used,
                           rank_group* ranks) {
   const bool packs = prob.warps <= frontier_max_warps && prob.instructions() <= frontier_max_instructions;
   if (ranks && ranks->size() > 1 && backend != backend_kind::cuda && packs) {
     if (used) *used = "sweep";
-    return sweep_across_ranks(prob, options, *ranks);
+    return exact_sweep_ranks(prob, options, *ranks);
   }
   std::string name;
   exact_result r;
-  double warm_s = 0;
   // auto stays on the CPU: the device sweep has not been measured yet.
   if (backend == backend_kind::cuda && resolve_backend(backend) == backend_kind::cuda) {
     if (!packs)
       throw input_error("--backend cuda: the device search takes at most " + std::to_string(frontier_max_warps) +
                         " warps and " + std::to_string(frontier_max_instructions) + " instructions");
     name = "sweep";
-    r = exact_sweep_cuda(prob, warm_started(prob, options, warm_s));
+    r = exact_sweep_cuda(prob, options);
   } else if (packs) {
     name = "sweep";
-    r = exact_sweep_cpu(prob, warm_started(prob, options, warm_s));
+    r = exact_sweep_cpu(prob, options);
   } else {
     name = "depth-first";
     r = exact_search_cpu(prob, options);
   }
   if (used) *used = name;
-  r.elapsed_s += warm_s;
   return r;
 }
 

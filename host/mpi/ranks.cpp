@@ -21,9 +21,15 @@ class mpi_world final : public rank_group {
   mpi_world() {
     MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
     MPI_Comm_size(MPI_COMM_WORLD, &size_);
+    MPI_Comm node;
+    if (MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node) == MPI_SUCCESS) {
+      MPI_Comm_size(node, &local_);
+      MPI_Comm_free(&node);
+    }
   }
   int rank() const override { return rank_; }
   int size() const override { return size_; }
+  int local_size() const override { return local_; }
 
   std::vector<std::string> allgather(const std::string& mine) override {
     ++calls_;
@@ -91,7 +97,7 @@ class mpi_world final : public rank_group {
       parts[r].assign(all, static_cast<std::size_t>(offsets[r]), static_cast<std::size_t>(counts[r]));
     return parts;
   }
-  int rank_ = 0, size_ = 1;
+  int rank_ = 0, size_ = 1, local_ = 1;
   std::uint64_t sent_ = 0, calls_ = 0;
 };
 

@@ -60,8 +60,15 @@ def test_estimate_with_a_budget_and_iterations_keeps_the_schedule():
 def test_exact():
     r = warpspan.exact(VORONOI, 4, "L=1,C=4", threads=1)
     c = cli_json(f"exact --kernel {VORONOI} --warps 4 --sigma L=1,C=4 --threads 1 --json -q")
-    same(r, c, ignore={"elapsed_s", "warm_start", "states_per_s"})
+    same(r, c, ignore={"elapsed_s", "states_per_s"})  # states and pruned too: both warm-started alike
     assert r.makespan == c["makespan"] == 45
+
+
+def test_exact_without_the_warm_start():
+    r = warpspan.exact(VORONOI, 5, "L=1,C=4", threads=1, warm_start=0)
+    c = cli_json(f"exact --kernel {VORONOI} --warps 5 --sigma L=1,C=4 --threads 1 --warm-start 0 --json -q")
+    same(r, c, ignore={"elapsed_s", "states_per_s"})
+    assert r.makespan == c["makespan"] == 57
 
 
 def test_bound_with_and_without_a_time_limit():

@@ -274,13 +274,15 @@ def estimate(kernel, warps, sigma=None, *, sm=None, schedulers=None, chains=0, i
 
 
 def exact(kernel, warps, sigma=None, *, sm=None, schedulers=None, method="auto", constraints="short",
-          backend="auto", time_limit=0.0, max_states=0, threads=0, prune=True):
-    """The exact worst-case makespan, or the interval proven within the limits (``warpspan exact``)."""
+          backend="auto", time_limit=0.0, max_states=0, threads=0, prune=True, warm_start=200000):
+    """The exact worst-case makespan, or the interval proven within the limits (``warpspan exact``).
+    ``warm_start``: annealing iterations per chain before the search (2 chains, seed 1; 0: none)."""
     a = _Args("exact")
     args = _problem_args(a, kernel, warps, sigma, sm, schedulers) + (
         a.str("method", method), a.str("constraints", constraints), a.str("backend", backend),
         a.float("time_limit", time_limit), a.int("max_states", max_states, *_INT64),
-        a.int("threads", threads, *_INT64), a.bool("prune", prune))
+        a.int("threads", threads, *_INT64), a.bool("prune", prune),
+        a.count("warm_start", warm_start, _UINT64[1]))
     _numpy("exact")
     return ExactResult(_core.exact(*args))
 

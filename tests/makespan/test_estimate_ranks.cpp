@@ -2,57 +2,16 @@
 // with a barrier (rank_group's collectives in memory), so the agreement logic runs in every build.
 #include <gtest/gtest.h>
 
-#include <barrier>
 #include <thread>
 
 #include "test_util.hpp"
+#include "thread_ranks.hpp"
 #include "warpspan/core/error.hpp"
 #include "warpspan/core/ranks.hpp"
 #include "warpspan/makespan/estimate.hpp"
 
 namespace warpspan {
 namespace {
-
-/// What the thread ranks share: one slot per rank, one row per rank for alltoall.
-struct board {
-  explicit board(int n) : size(n), sync(n), slots(static_cast<std::size_t>(n)), rows(static_cast<std::size_t>(n)) {}
-  int size;
-  std::barrier<> sync;
-  std::vector<std::string> slots;
-  std::vector<std::vector<std::string>> rows;
-};
-
-class thread_rank final : public rank_group {
- public:
-  thread_rank(board& b, int r) : b_(b), r_(r) {}
-  int rank() const override { return r_; }
-  int size() const override { return b_.size; }
-  std::vector<std::string> allgather(const std::string& mine) override {
-    b_.slots[static_cast<std::size_t>(r_)] = mine;
-    b_.sync.arrive_and_wait();
-    auto out = b_.slots;
-    b_.sync.arrive_and_wait();
-    return out;
-  }
-  std::vector<std::string> gather(const std::string& mine) override {
-    auto all = allgather(mine);
-    return r_ == 0 ? all : std::vector<std::string>{};
-  }
-  std::string broadcast(const std::string& data, int root) override { return allgather(data)[static_cast<std::size_t>(root)]; }
-  std::vector<std::string> alltoall(const std::vector<std::string>& out) override {
-    b_.rows[static_cast<std::size_t>(r_)] = out;
-    b_.sync.arrive_and_wait();
-    std::vector<std::string> in;
-    for (const auto& row : b_.rows) in.push_back(row[static_cast<std::size_t>(r_)]);
-    b_.sync.arrive_and_wait();
-    return in;
-  }
-  std::uint64_t bytes_sent() const override { return 0; }
-
- private:
-  board& b_;
-  int r_;
-};
 
 estimate_options options() {
   estimate_options o;
@@ -95,12 +54,12 @@ TEST(EstimateRanks, ShardsTogetherAreTheWholeRun) {
 TEST(EstimateRanks, ThreeRanksAgreeOnTheWholeRun) {
   const problem prob = test::make("5L9C2L9C", 12, 1, 4);
   const estimate_result whole = run_estimate(prob, options());
-  board b(3);
+  test::board b(3);
   std::vector<estimate_result> results(3);
   std::vector<std::thread> ranks;
   for (int r = 0; r < 3; ++r)
     ranks.emplace_back([&b, &results, &prob, r] {
-      thread_rank me(b, r);
+      test::thread_rank me(b, r);
       estimate_options o = options();
       o.ranks = &me;
       results[static_cast<std::size_t>(r)] = run_estimate(prob, o);

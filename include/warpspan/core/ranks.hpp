@@ -25,6 +25,9 @@ class rank_group {
   virtual std::vector<std::string> alltoall(const std::vector<std::string>& out) = 0;
   /// Bytes this rank has sent through the collectives so far (the communication volume).
   virtual std::uint64_t bytes_sent() const = 0;
+  /// The ranks of this run on this rank's machine, this one included (they share its memory).
+  /// Ranks that are not processes of mpirun (threads in tests) count as one machine each.
+  virtual int local_size() const { return 1; }
 };
 
 /// One process: the collectives return what they are given.

@@ -2,12 +2,26 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <string>
 #include <vector>
 
 #include "warpspan/exact/frontier.hpp"
 #include "warpspan/exact/search.hpp"
 
 namespace warpspan::exact_detail {
+
+/// Expands one level of the level-by-level search: `next` receives the successors of every state
+/// of `level` (the states reachable in exactly t cycles), sorted ascending as unsigned 128-bit keys
+/// and without duplicates. Returns an empty string, or why the level could not be expanded (for
+/// example the device's memory); then `next` is ignored and the search stops with that reason.
+using level_expander = std::function<std::string(const std::vector<packed_state>& level, std::vector<packed_state>& next)>;
+
+/// The level loop both level-by-level searches share (CPU and CUDA differ only in `expand`):
+/// levels from "all at 0" until none is left, "all done" taken out of each level that holds it
+/// (the last such level is the worst case), stopped by `options` (state limit, time limit) or an
+/// interrupt, then finished by finish_levels. Throws input_error beyond the packed state's limits.
+exact_result run_levels(const problem& prob, const exact_options& options, const level_expander& expand);
 
 /// The view, after checking the limits of the packed state (input_error beyond them).
 frontier_view checked_view(const problem& prob);

@@ -24,11 +24,6 @@ struct exact_options {
   /// Progress sweep: a string known to build (for example the annealing's best); its makespan is
   /// the lower bound pruned against (default: the best of the standard initial strings).
   std::vector<std::uint16_t> lower_string;
-  /// Progress sweep without a lower_string: first anneal 2 chains (seed 1, CPU, `threads`) for
-  /// this many iterations each and prune against the best string found when it beats the standard
-  /// strings. A string that already attains the answer is its witness, so no second pass is needed
-  /// when the first pass could not keep its states. 0: none. The time counts in elapsed_s.
-  std::uint64_t warm_start = 0;
   /// Progress sweep: CPU threads (0: all cores); checked by resolve_threads (input_error when
   /// negative or more than 4 per core).
   int threads = 0;
@@ -81,19 +76,13 @@ exact_result exact_sweep_cpu(const problem& prob, const exact_options& options =
 /// sums they reach. Same answer and `states` as the CPU sweep (stubs throw not_compiled without CUDA).
 exact_result exact_sweep_cuda(const problem& prob, const exact_options& options = {});
 
-/// `options` with the lower string of its warm start (exact_options::warm_start: a short annealing
-/// run, CPU, seed 1) when it has none, the annealing's time (`spent`, seconds) taken off the time
-/// limit; `options` unchanged otherwise. exact_search() applies it; callers of a sweep directly
-/// (the MPI ranks) use it themselves.
-exact_options warm_started(const problem& prob, const exact_options& options, double& spent);
-
 /// What `exact --method search` runs: on the CPU, the progress sweep where states pack (at most
 /// 16 warps and 254 instructions) and the depth-first search beyond; on CUDA, the progress sweep on
 /// the device (input_error when the build or the machine has no CUDA, or the states do not pack);
 /// auto is the CPU (the device sweep has not been measured yet). `used` receives the algorithm's
 /// name: "sweep" or "depth-first". With `ranks` of more than one rank (mpirun), the CPU sweep runs
-/// across them (states partitioned by hash), its warm start on rank 0 and the string sent to all
-/// (a time-limited annealing may differ between ranks); every rank gets the same result.
+/// across them (states partitioned by hash, exact_sweep_ranks); every rank gets the same result.
+/// The warm start of `exact` (an annealing run first) is orchestrator/exact_run.hpp's run_exact.
 exact_result exact_search(const problem& prob, const exact_options& options, backend_kind backend,
                           std::string* used = nullptr, rank_group* ranks = nullptr);
 

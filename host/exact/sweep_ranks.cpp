@@ -1,10 +1,9 @@
-// The progress sweep across MPI ranks (see sweep_ranks.hpp): a sweep_pass whose tables hold only
-// this rank's states. Per progress sum: expand the states held here, send every successor to the
+// The progress sweep across ranks (see sweep_ranks.hpp): a sweep_pass whose tables hold only
+// this rank's states. Every exchange goes through rank_group's collectives (MPI's in host/mpi/,
+// threads in the tests), so this file is built, and tested, in every build. Per progress sum: expand the states held here, send every successor to the
 // rank owning it (merged per owner and sum first; one alltoall carrying all the sums it reaches),
 // insert what arrives, and agree in one allgather on the counts, the stop and the states kept for
 // the witness.
-#include <mpi.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cstring>
@@ -64,18 +63,11 @@ struct sum_state {
 };
 
 /// Memory for this rank's tables: half the machine's, shared by the ranks on this machine.
-std::uint64_t memory_share() {
+std::uint64_t memory_share(const rank_group& ranks) {
   const long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGE_SIZE);
   const std::uint64_t physical =
       pages > 0 && size > 0 ? static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(size) : (std::uint64_t{8} << 30);
-  MPI_Comm node;
-  int local = 1, started = 0;
-  MPI_Initialized(&started);  // ranks that are not MPI's (tests) count as one machine each
-  if (started && MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node) == MPI_SUCCESS) {
-    MPI_Comm_size(node, &local);
-    MPI_Comm_free(&node);
-  }
-  return physical / 2 / static_cast<std::uint64_t>(std::max(local, 1));
+  return physical / 2 / static_cast<std::uint64_t>(std::max(ranks.local_size(), 1));
 }
 
 class ranks_sweep final : public exact_detail::sweep_pass {
@@ -200,7 +192,7 @@ class ranks_sweep final : public exact_detail::sweep_pass {
 exact_result exact_sweep_ranks(const problem& prob, const exact_options& options, rank_group& ranks) {
   if (ranks.size() == 1) return exact_sweep_cpu(prob, options);
   const frontier_view v = exact_detail::checked_view(prob);
-  const std::uint64_t memory = memory_share();
+  const std::uint64_t memory = memory_share(ranks);
   return exact_detail::run_sweeps(prob, v, options, [&](std::uint32_t floor_value, std::uint64_t keep_limit) {
     return std::make_unique<ranks_sweep>(v, options, ranks, memory, floor_value, keep_limit);
   });
