@@ -175,7 +175,6 @@ py::dict estimate(const std::string& kernel, std::int64_t warps, const std::opti
   d["envelope"] = env;
   d["best_string"] = one_based(r.best_string);
   schedule_fields(d, prob, r.schedule);
-  if (report.proven) d["proven"].cast<py::dict>()["exact_T"] = array(report.proven->exact_t);
   return d;
 }
 
@@ -223,9 +222,7 @@ py::dict bound(const std::string& kernel, std::int64_t warps, const std::optiona
   if (exact_up_to < 0) throw input_error("--exact-up-to must be 0 (none) or more");
   if (exact_up_to > exact_max_warps) throw input_error("--exact-up-to is at most " + std::to_string(exact_max_warps));
   const problem prob = make(kernel, warps, sigma, sm, schedulers);
-  py::dict d;
-  d["pessimistic"] = pessimistic_bound(prob);
-  d["problem"] = problem_dict(prob);
+  py::dict d = to_dict(bound_json(prob));
   d["tractable"] = py::none();
   d["tractable_y"] = py::none();
   if (exact_up_to == 0) return d;

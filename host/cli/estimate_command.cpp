@@ -138,16 +138,15 @@ struct estimate_cmd {
               << (report.cooling_fitted_to_seconds && !r.time_limited && !r.interrupted ? ", cooled to fit --seconds" : "")
               << (r.interrupted ? ", interrupted" : "") << "\n"
               << "estimate    " << r.best_makespan << " cycles (a lower bound on the worst case)\n"
-              << "upper bound " << r.upper_bound << " cycles (pessimistic, Berezovskyi, Bletsas and Andersson 2012)\n";
+              << "upper bound " << r.upper_bound << " cycles (pessimistic: every work-conserving schedule, docs/makespan.md)\n";
     if (proven) {
       std::cout << "proven      " << proven->lower << " <= worst case <= " << proven->upper << " cycles (";
-      if (proven->exact)
+      if (proven->exact && proven->upper_from == "exact")
         std::cout << "exact search";
-      else if (proven->upper_from == "tractable")
-        std::cout << "tractable: ceil(" << prob.warps << " / " << proven->tractable_y << ") x T(" << proven->tractable_y << ")";
+      else if (proven->exact)
+        std::cout << "the " << proven->upper_from << " bound is attained";
       else
         std::cout << "upper from the " << proven->upper_from << (proven->upper_from == "search" ? " stopped by time" : " bound");
-      if (!proven->exact_t.empty()) std::cout << ", exact T(1.." << proven->exact_t.size() << ")";
       std::cout << ", " << std::setprecision(3) << proven->elapsed_s << " s)\n";
     } else if (exact_seconds > 0 && r.interrupted) {
       std::cout << "proven      (skipped: interrupted)\n";

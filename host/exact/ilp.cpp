@@ -3,7 +3,8 @@
 // and to an optional scheduler limit S (at most S instructions per cycle in all).
 //
 // Indices: warps w = 1..W, instructions i = 1..I (type ty(i)), cycles t = 1..T, T the horizon (by
-// default the pessimistic bound of 001 Sec. 4, which every work-conserving schedule fits).
+// default the pessimistic bound of makespan/bounds.hpp, which every work-conserving schedule fits;
+// 001 models T of its Sec. 4 formula, which some schedules exceed, and then misses them).
 //
 // Variables (all binary):
 //   x_w_i_t        warp w issues instruction i in cycle t (the paper's LS/CC: the type is fixed by

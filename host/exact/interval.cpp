@@ -93,7 +93,7 @@ proven_interval prove_interval(const problem& prob, const std::vector<std::uint1
   out.upper_from = "pessimistic";
   if (prob.warps <= frontier_max_warps && prob.instructions() <= frontier_max_instructions) {
     exact_options o;
-    o.time_limit_s = seconds / 2;
+    o.time_limit_s = seconds;
     o.lower_string = lower_string;
     const exact_result r = exact_search(prob, o, backend_kind::cpu);
     out.lower = std::max(out.lower, r.lower);
@@ -109,17 +109,7 @@ proven_interval prove_interval(const problem& prob, const std::vector<std::uint1
       out.upper_from = "search";
     }
   }
-  // T(y) only as far as the search goes (y <= exact_max_warps); beyond, it would refuse the problem.
-  out.exact_t = exact_t_values(prob, std::min(prob.warps - 1, exact_max_warps), std::max(seconds - since(start), 1e-3));
-  if (!out.exact_t.empty()) {
-    const auto [value, y] = tractable_estimate(prob.warps, out.exact_t);
-    out.tractable = value;
-    out.tractable_y = y;
-    if (value < out.upper) {
-      out.upper = static_cast<std::uint32_t>(value);
-      out.upper_from = "tractable";
-    }
-  }
+  out.exact = out.lower == out.upper;  // e.g. W warps of one L: the bound is attained
   out.elapsed_s = since(start);
   return out;
 }

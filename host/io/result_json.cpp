@@ -173,9 +173,14 @@ json estimate_json(const problem& prob, const estimate_request& request, const e
   if (const auto& p = report.proven)
     out["proven"] = {{"lower", p->lower},         {"upper", p->upper},
                      {"exact", p->exact},         {"upper_from", p->upper_from},
-                     {"exact_T", p->exact_t},     {"tractable", p->tractable ? json(p->tractable) : json(nullptr)},
                      {"elapsed_s", p->elapsed_s}};
   return out;
+}
+
+json bound_json(const problem& prob) {
+  return {{"pessimistic", pessimistic_bound(prob)},
+          {"pessimistic_001", pessimistic_formula_001(prob)},
+          {"problem", problem_json(prob)}};
 }
 
 void t_runs_json(json& out, const problem& prob, const std::vector<t_run>& runs) {
@@ -200,7 +205,7 @@ void t_runs_json(json& out, const problem& prob, const std::vector<t_run>& runs)
   out["interrupted"] = std::any_of(runs.begin(), runs.end(), [](const t_run& r) { return r.interrupted; });
   out["unfinished"] = unfinished;
   out["exact_T"] = t;
-  // Only exact T(y) make the estimate safe; without T(1) there is none (the pessimistic bound stands).
+  // 001 eq. 42 from the exact T(y): an estimate, not a bound (docs/makespan.md, "Upper bounds").
   if (!t.empty()) {
     const auto tractable = tractable_estimate(prob.warps, t);
     out["tractable"] = tractable.first;

@@ -34,7 +34,7 @@ estimate_report run_estimate_request(const problem& prob, estimate_request reque
   report.result = run_estimate(prob, eo, progress);
   const estimate_result& r = report.result;
   // What the search left, at most exact_seconds; when one long iteration overran the search's
-  // share, still 10 ms: enough for the pessimistic bound and the smallest exact T(y).
+  // share, still 10 ms: enough for the pessimistic bound and a small exact search.
   const double interval_s = request.seconds > 0
                                 ? std::min(request.exact_seconds, std::max(request.seconds - since_start(), 0.01))
                                 : request.exact_seconds;

@@ -47,7 +47,7 @@ def test_import_and_array_free_functions_without_numpy():
         "        assert f'warpspan.{name}() returns numpy arrays and needs numpy' in str(e), e\n"
         "        print(name, 'needs numpy')\n")
     lines = out.splitlines()
-    assert lines[:7] == ["184", "38", "[True]", "True True", "5L9C2L9C", "True", "True"]
+    assert lines[:7] == ["197", "38", "[True]", "True True", "5L9C2L9C", "True", "True"]
     assert lines[7:] == [f"{n} needs numpy" for n in ("estimate", "exact", "bound", "build", "dbf", "inputs")]
 
 

@@ -29,9 +29,9 @@ def test_build_constructed_strings_match_cli(init):
     assert (r.makespan, r.string.tolist()) == (c["makespan"], c["string"])
 
 
-def test_bound_of_voronoi_is_184():
+def test_bound_of_voronoi_is_197():
     r = warpspan.bound(VORONOI, 16, "L=1,C=4")
-    assert r.pessimistic == 184
+    assert r.pessimistic == 197
     assert r.pessimistic == cli_json(f"bound --kernel {VORONOI} --warps 16 --sigma L=1,C=4 --json")["pessimistic"]
     assert r.problem["kernel"] == VORONOI and r.problem["sigma"] == {"L": 1, "C": 4}
 
@@ -60,7 +60,7 @@ def test_estimate_matches_cli_seed_for_seed():
     assert r.best_makespan == c["best_makespan"]
     assert r.best_string.tolist() == c["best_string"]
     assert r.warp_cycle_string.tolist() == c["warp_cycle_string"]
-    assert r.upper_bound == c["upper_bound"] == 184
+    assert r.upper_bound == c["upper_bound"] == 197
     assert r.envelope.ndim == 2 and r.envelope.shape[1] == 2
     assert r.envelope[-1, 1] == r.best_makespan
     assert r.proven is None
@@ -89,7 +89,7 @@ def test_kernel_from_ptx_is_voronoi():
     c = cli_json(f"kernel --ptx {data('kernels', 'voronoi_fig11.ptx')} --json")
     assert str(k) == k.kernel == c["kernel"] == VORONOI
     assert k.entry == c["entry"] and k.stop_reason == c["stop_reason"]
-    assert warpspan.bound(k, 16, "L=1,C=4").pessimistic == 184
+    assert warpspan.bound(k, 16, "L=1,C=4").pessimistic == 197
     two = warpspan.kernel_from_ptx(data("kernels", "voronoi_fig11.ptx"), loops=2)
     c2 = cli_json(f"kernel --ptx {data('kernels', 'voronoi_fig11.ptx')} --ptx-loops 2 --json")
     assert two.kernel == c2["kernel"]

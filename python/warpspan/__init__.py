@@ -10,7 +10,7 @@ checked: the wrong type (a float or a bool where an integer belongs, None where 
 
     >>> import warpspan
     >>> warpspan.bound("5L9C2L9C", 16, "L=1,C=4").pessimistic
-    184
+    197
 """
 
 import json
@@ -206,7 +206,9 @@ class ExactResult(Result):
 
 
 class BoundResult(Result):
-    """``pessimistic``; with ``exact_up_to``: ``tractable``, ``tractable_y``, ``exact_T``, ``T``."""
+    """``pessimistic`` (an upper bound on every work-conserving schedule), ``pessimistic_001`` (001
+    Sec. 4's formula, not a bound in general); with ``exact_up_to``: ``tractable``, ``tractable_y``
+    (001 eq. 42, an estimate, not a bound), ``exact_T``, ``T``."""
 
 
 class BuildResult(Result):

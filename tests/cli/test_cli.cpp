@@ -28,7 +28,7 @@ TEST(Cli, EstimateJsonContract) {
 
   ASSERT_EQ(r.code, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
-  EXPECT_EQ(j["upper_bound"].get<int>(), 184);
+  EXPECT_EQ(j["upper_bound"].get<int>(), 197);  // 25 + 15 x 7 + floor(15 x 18 / 4)
   EXPECT_EQ(j["iterations"].get<long>(), 4 * 3000);
   EXPECT_EQ(j["backend"].get<std::string>(), "cpu");
   EXPECT_EQ(j["best_string"].size(), 16u * 25u);
@@ -50,12 +50,13 @@ TEST(Cli, BuildReproducesFig5) {
   EXPECT_EQ(nlohmann::json::parse(r.out)["makespan"].get<int>(), 9);
 }
 
-TEST(Cli, BoundOfVoronoiFromPtxIs184) {
+TEST(Cli, BoundOfVoronoiFromPtxIs197) {
   const run_result r =
       run("bound --ptx " + test::source_path("data/kernels/voronoi_fig11.ptx") + " --warps 16 --sigma L=1,C=4 --json");
 
   ASSERT_EQ(r.code, 0) << r.err;
-  EXPECT_EQ(nlohmann::json::parse(r.out)["pessimistic"].get<int>(), 184);
+  EXPECT_EQ(nlohmann::json::parse(r.out)["pessimistic"].get<int>(), 197);
+  EXPECT_EQ(nlohmann::json::parse(r.out)["pessimistic_001"].get<int>(), 184);
 }
 
 TEST(Cli, SmPresetNormalisesFermiLoads) {
@@ -247,8 +248,9 @@ TEST(CliLimits, HugeTablesBecomeANote) {
 }
 
 TEST(CliLimits, ProvenIntervalStopsAtTheExactSearchLimit) {
-  // 300 warps of one L: every T(y) = y is found at once, and the proven interval used to go on to
-  // T(256), which the exact search refuses (exit 2 after the whole annealing).
+  // 300 warps of one L (beyond the sweep's 16 warps): the string's 300 attains the pessimistic
+  // bound, W I = 300. (The interval used to go on to T(256), which the exact search refuses: exit
+  // 2 after the whole annealing.)
   const run_result r = run_under("timeout 60", "estimate --kernel L --warps 300 --sigma L=1 --iterations 10 "
                                                "--exact-seconds 5 --backend cpu --json --quiet");
 
@@ -256,7 +258,8 @@ TEST(CliLimits, ProvenIntervalStopsAtTheExactSearchLimit) {
   const auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["proven"]["lower"].get<int>(), 300);
   EXPECT_EQ(j["proven"]["upper"].get<int>(), 300);
-  EXPECT_LE(j["proven"]["exact_T"].size(), 255u);
+  EXPECT_EQ(j["proven"]["upper_from"], "pessimistic");
+  EXPECT_TRUE(j["proven"]["exact"].get<bool>());
 }
 
 /// How a process ended: its exit code, or the signal that killed it.

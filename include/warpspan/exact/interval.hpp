@@ -1,7 +1,8 @@
 // A proven interval for the worst-case makespan from what is cheap to compute: the makespan of a
-// known string below, and above the least of the pessimistic bound (001 Sec. 4), the tractable
-// estimate from exact T(y) of small y (001 eq. 42-43), and the exact search itself when it
-// finishes (then the interval is one value).
+// known string below, and above the lesser of the pessimistic bound (makespan/bounds.hpp) and what
+// the exact search proves within the time (one value when it finishes). The tractable estimate of
+// 001 eq. 42-43 from exact T(y) of small y is not used: it is not a bound (T(4) = 9 > 2 T(2) for
+// LCL; tests/makespan/test_bounds.cpp), so it is reported by `bound --exact-up-to` as an estimate.
 #pragma once
 
 #include <cstdint>
@@ -16,11 +17,8 @@ namespace warpspan {
 struct proven_interval {
   std::uint32_t lower = 0;
   std::uint32_t upper = 0;
-  bool exact = false;                 ///< the search for W itself finished: lower == upper
-  std::string upper_from;             ///< "exact", "search", "tractable" or "pessimistic"
-  std::vector<std::uint32_t> exact_t; ///< T(1..y) solved within the time
-  std::uint64_t tractable = 0;        ///< min over y of ceil(W / y) T(y) (0 when no T(y))
-  std::uint32_t tractable_y = 0;
+  bool exact = false;                 ///< lower == upper (the search for W finished, or the bound is attained)
+  std::string upper_from;             ///< "exact", "search" or "pessimistic"
   double elapsed_s = 0;
 };
 
@@ -49,8 +47,8 @@ std::vector<t_run> exact_t_runs(
     const problem& prob, std::uint32_t up_to, double seconds,
     const std::function<void(std::uint32_t, std::uint32_t, std::uint32_t, std::uint32_t, double)>& progress = {});
 
-/// The interval, spending about `seconds` on exact searches (half on W itself, the rest on T(y)).
-/// `lower_string` is a string of this problem (e.g. the annealing's best).
+/// The interval, spending about `seconds` on the exact search for W itself, pruned against
+/// `lower_string`, a string of this problem (e.g. the annealing's best).
 proven_interval prove_interval(const problem& prob, const std::vector<std::uint16_t>& lower_string, double seconds);
 
 }  // namespace warpspan

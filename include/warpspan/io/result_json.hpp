@@ -75,9 +75,14 @@ nlohmann::json exact_ilp_json(const problem& prob, const ilp_result& r, const st
 /// interval ("proven", null when none), safe_upper_bound and the rest.
 nlohmann::json estimate_json(const problem& prob, const estimate_request& request, const estimate_report& report);
 
+/// `bound --json` / warpspan.bound without T(y): "pessimistic" (the upper bound of
+/// makespan/bounds.hpp), "pessimistic_001" (001 Sec. 4's formula, not a bound in general), "problem".
+nlohmann::json bound_json(const problem& prob);
+
 /// The exact T(y) of `bound --exact-up-to`: "T" (per y: complete, lower, upper; an unfinished one
 /// also started and stop_reason), "unfinished", "exact_T", the first unfinished as "stopped_at" and
-/// "stop_reason", and, when T(1) is exact, "tractable" and "tractable_y". Added to `out`.
+/// "stop_reason", and, when T(1) is exact, "tractable" and "tractable_y": 001 eq. 42's estimate
+/// min over y of ceil(W / y) T(y), which is not a bound (docs/makespan.md). Added to `out`.
 void t_runs_json(nlohmann::json& out, const problem& prob, const std::vector<t_run>& runs);
 
 /// The verdict of an EDF test: schedulable, utilization, utilization_exact, t_max, checked_to,
