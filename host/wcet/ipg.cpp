@@ -151,6 +151,15 @@ ipg build_ipg(const cfg& g, const loop_forest& loops, const std::vector<cfg_edge
   return graph;
 }
 
+std::vector<int> innermost_loops(const ipg& graph) {
+  std::vector<int> out(graph.names.size(), -1);
+  // Loops are innermost first: the first loop holding an Ipoint is its innermost.
+  for (std::size_t l = graph.loops.size(); l-- > 0;)
+    for (ipoint_id v = 0; v < graph.names.size(); ++v)
+      if (graph.loops[l].body[v]) out[v] = static_cast<int>(l);
+  return out;
+}
+
 std::string ipg_dot(const ipg& graph, const std::string& title, const std::vector<std::string>& label) {
   const auto quote = [](const std::string& s) {
     std::string q = "\"";

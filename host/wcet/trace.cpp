@@ -62,7 +62,17 @@ void read_text(const std::string& path, std::string_view content, const ipg& gra
     std::string_view line = content.substr(pos, nl - pos);
     pos = nl + 1;
     ++line_no;
-    if (const auto hash = line.find('#'); hash != std::string_view::npos) line = line.substr(0, hash);
+    if (const auto hash = line.find('#'); hash != std::string_view::npos) {
+      // `# clock: global` (one clock across SMs) or `# clock: sm` (each SM its own)
+      const std::string_view note = trim(line.substr(hash + 1));
+      if (note.rfind("clock:", 0) == 0) {
+        const std::string_view value = trim(note.substr(6));
+        if (value != "global" && value != "sm")
+          throw input_error(at(path, line_no) + "clock " + quote_text(value) + " is not 'global' or 'sm'");
+        set.one_clock[file] = value == "global";
+      }
+      line = line.substr(0, hash);
+    }
     line = trim(line);
     if (line.empty()) continue;
     std::vector<std::string_view> f;
@@ -234,6 +244,7 @@ void read_trace(const std::string& path, std::string_view content, trace_format 
                 trace_set& set) {
   const auto file = static_cast<std::uint32_t>(set.files.size());
   set.files.push_back(path);
+  set.one_clock.push_back(format == trace_format::gpgpusim);  // text: until a `# clock:` line says
   if (format == trace_format::automatic)
     format = content.substr(0, binary_magic.size()) == binary_magic ? trace_format::binary : trace_format::text;
   if (format != trace_format::binary && content.find('\0') != std::string_view::npos)
@@ -264,11 +275,19 @@ std::string binary_trace(const std::vector<std::string>& names, const std::vecto
   return out;
 }
 
+std::optional<bool> parse_trace_clock(std::string_view word) {
+  if (word == "auto") return std::nullopt;
+  if (word == "global") return true;
+  if (word == "sm") return false;
+  throw input_error("--clock: '" + std::string(word) + "' is not one of auto, sm, global");
+}
+
 std::string text_trace(const std::vector<std::string>& names, const std::vector<trace_record>& records,
-                       const std::string& comment) {
+                       const std::string& comment, bool one_clock) {
   std::ostringstream out;
   std::istringstream lines(comment);
   for (std::string l; std::getline(lines, l);) out << "# " << l << '\n';
+  out << "# clock: " << (one_clock ? "global" : "sm") << '\n';
   out << "# run sm cta warp ipoint time\n";
   for (const auto& r : records)
     out << r.run << ' ' << r.sm << ' ' << r.cta << ' ' << r.warp << ' ' << names.at(r.ipoint) << ' ' << r.time << '\n';
@@ -313,6 +332,20 @@ trace_observations observe(const std::vector<wst>& wsts, const ipg& graph, const
   };
   std::vector<std::uint64_t> count(graph.edges.size());
   std::vector<std::uint64_t> iterations(graph.loops.size());
+  // Visits per pass (ipet_visit_bound): an Ipoint's count restarts with each edge entering or
+  // iterating its innermost loop.
+  const auto scope = innermost_loops(graph);
+  std::vector<std::vector<ipoint_id>> scoped(graph.loops.size());
+  for (ipoint_id v = 0; v < graph.names.size(); ++v)
+    if (scope[v] >= 0) scoped[static_cast<std::size_t>(scope[v])].push_back(v);
+  obs.visits_per_pass.assign(graph.names.size(), 0);
+  obs.visits_unbounded.assign(graph.names.size(), false);
+  std::vector<std::uint64_t> visits(graph.names.size());
+  std::vector<bool> passing(graph.loops.size());  // a pass of the loop has started in this warp
+  const auto visit = [&](ipoint_id v) {
+    obs.visits_per_pass[v] = std::max(obs.visits_per_pass[v], ++visits[v]);
+    if (scope[v] >= 0 && !passing[static_cast<std::size_t>(scope[v])]) obs.visits_unbounded[v] = true;
+  };
   for (const auto& w : wsts) {
     runs.insert(w.key.run);
     if (w.ipoints.front() != graph.source)
@@ -321,6 +354,9 @@ trace_observations observe(const std::vector<wst>& wsts, const ipg& graph, const
     std::fill(count.begin(), count.end(), 0);
     std::fill(iterations.begin(), iterations.end(), 0);
     std::int64_t length = 0;
+    std::fill(visits.begin(), visits.end(), 0);
+    for (std::size_t l = 0; l < graph.loops.size(); ++l) passing[l] = graph.loops[l].entered_at_start;
+    visit(w.ipoints.front());
     for (std::size_t k = 1; k < w.ipoints.size(); ++k) {
       const int e = graph.edge_index(w.ipoints[k - 1], w.ipoints[k]);
       if (e < 0)
@@ -341,6 +377,12 @@ trace_observations observe(const std::vector<wst>& wsts, const ipg& graph, const
         ++obs.loop_entries[l];
       }
       for (std::uint32_t l : edge.iterates) obs.loop_bound[l] = std::max(obs.loop_bound[l], ++iterations[l]);
+      for (const auto* loops : {&edge.enters, &edge.iterates})
+        for (std::uint32_t l : *loops) {
+          passing[l] = true;
+          for (ipoint_id v : scoped[l]) visits[v] = 0;
+        }
+      visit(w.ipoints[k]);
     }
     if (w.ipoints.back() != graph.sink)
       throw input_error(where(w, w.ipoints.size() - 1) + who(w) + " ends at Ipoint '" + graph.names[w.ipoints.back()] +

@@ -55,6 +55,9 @@ struct ipg {
 /// the paths they took.
 ipg build_ipg(const cfg& g, const loop_forest& loops, const std::vector<cfg_edge>& divergent);
 
+/// Per Ipoint: the innermost ipg loop whose body holds it, -1 when none.
+std::vector<int> innermost_loops(const ipg& graph);
+
 /// Graphviz text of the IPG: loop iterations dashed, divergent edges red, labels from `label`.
 std::string ipg_dot(const ipg& graph, const std::string& title, const std::vector<std::string>& label);
 
