@@ -239,8 +239,9 @@ void add_wcet_commands(CLI::App& app, std::vector<std::pair<CLI::App*, command_f
     sub->add_option("--trace", o->traces, "trace file, repeatable; '-' reads standard input (once)")->required();
     sub->add_option("--trace-format", o->format,
                     "auto (binary when the file starts with WSWCET01, else text), text, gpgpusim "
-                    "('Issued: PC = 0x0040, Warp = 3, SM = 1, cycle = 1234', one run per file; lines at PCs without "
-                    "an Ipoint are skipped and counted) or binary")
+                    "('Issued: PC = 0x0040, Warp = 3, SM = 1, cycle = 1234', or stock GPGPU-Sim's "
+                    "'-trace_components WARP_SCHEDULER' lines, PCs mapped by PTX line with --ptx; one run per file; "
+                    "lines at PCs without an Ipoint are skipped and counted) or binary")
         ->capture_default_str();
     sub->add_option("--max-trace-mib", o->max_trace_mib,
                     "largest trace file read, in MiB (1 to " + std::to_string(max_trace_mib) + ")")

@@ -86,6 +86,7 @@ ipg build_ipg(const cfg& g, const loop_forest& loops, const std::vector<cfg_edge
       id_of[b] = static_cast<ipoint_id>(graph.names.size());
       graph.names.push_back(g.ipoint[b]);
       graph.block.push_back(b);
+      graph.line.push_back(b < g.line.size() ? g.line[b] : 0);
     }
   graph.source = id_of[g.entry];
   graph.sink = id_of[g.exit];

@@ -282,3 +282,63 @@ TEST(WcetIssue25, HwmtBothWaysOnTheCommandLine) {
 
 }  // namespace
 }  // namespace warpspan::wcet
+
+namespace warpspan::wcet {
+namespace {
+
+using warpspan::test::run_warpspan;
+
+// --------------------------------------------------------------------------------- item 4
+
+// data/wcet/count_loop.gpgpusim.log: count_loop.trace's warps as stock GPGPU-Sim's warp-scheduler
+// trace prints them; the blocks are found by the PTX line of their first instruction.
+TEST(WcetIssue25, StockGpgpusimSchedulerTraceGivesTheTextTracesNumbers) {
+  const std::string ptx = test::data + "count_loop.ptx";
+  const auto sim = run_warpspan("wcet --ptx " + ptx + " --trace " + test::data + "count_loop.gpgpusim.log --trace-format gpgpusim --json");
+  const auto text = run_warpspan("wcet --ptx " + ptx + " --trace " + test::data + "count_loop.trace --json");
+
+  ASSERT_EQ(sim.code, 0) << sim.err;
+  ASSERT_EQ(text.code, 0) << text.err;
+  const auto s = nlohmann::json::parse(sim.out), t = nlohmann::json::parse(text.out);
+  EXPECT_EQ(s["z_warp"], 93);
+  EXPECT_EQ(s["z_warp"], t["z_warp"]);
+  EXPECT_EQ(s["hwmt"], t["hwmt"]);
+  EXPECT_EQ(s["edges"], t["edges"]);
+  EXPECT_EQ(s["warps"], 2);
+  EXPECT_EQ(s["skipped_lines"], 15);  // issued instructions that start no block
+  EXPECT_EQ(s["clock"], "global");    // one core-cycle counter
+  EXPECT_EQ(s["hwmt_launch"], 90);
+}
+
+TEST(WcetIssue25, StockSchedulerLinesByAddressAndTheirErrors) {
+  // Accel-Sim's trace mode has no PTX: the line names the SASS address; Ipoints named by addresses.
+  const auto p = program_of(R"({"name": "k", "entry": "a", "exit": "c", "blocks": ["a", "b", "c"],
+    "edges": [["a", "b"], ["b", "c"], ["a", "c"]], "ipoints": {"a": "0x0000", "b": "0x0040", "c": "0x0080"}})");
+  const auto line = [](int cycle, int core, int dyn, const std::string& rest) {
+    return "GPGPU-Sim Cycle " + std::to_string(cycle) + ": WARP_SCHEDULER - Core " + std::to_string(core) +
+           " - Scheduler 1 - Warp (warp_id 2, dynamic_warp_id " + std::to_string(dyn) + ") " + rest + "\n";
+  };
+  const auto issue = [&](int cycle, int core, int dyn, const std::string& address) {
+    return line(cycle, core, dyn, "has valid instruction (<no instruction at address " + address + ">)") +
+           line(cycle, core, dyn, "issued 1 instructions");
+  };
+  trace_set set;
+  read_trace("accel.log", issue(7, 1, 5, "0x0") + issue(9, 1, 5, "0x10") + issue(12, 1, 5, "0x40") + issue(20, 1, 5, "0x80"),
+             trace_format::gpgpusim, p.ipoints, set);
+
+  ASSERT_EQ(set.records.size(), 3u);
+  EXPECT_EQ(set.skipped, 1u);  // 0x10 starts no block
+  EXPECT_EQ(set.records[2].time, 20);
+  EXPECT_EQ(set.records[2].sm, 1u);
+  EXPECT_EQ(set.records[2].warp, 5u);  // the dynamic warp id: the slot (warp_id 2) is reused
+  EXPECT_EQ(set.one_clock, std::vector<bool>{true});
+  trace_set bad;
+  EXPECT_THROW(read_trace("bad.log", line(3, 0, 1, "issued 1 instructions"), trace_format::gpgpusim, p.ipoints, bad),
+               input_error);
+  EXPECT_THROW(read_trace("bad.log", line(3, 0, 1, "has valid instruction (nop)") + line(3, 0, 1, "issued 1 instructions"),
+                          trace_format::gpgpusim, p.ipoints, bad),
+               input_error);
+}
+
+}  // namespace
+}  // namespace warpspan::wcet

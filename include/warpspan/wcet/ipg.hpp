@@ -35,6 +35,7 @@ struct ipg_loop {
 struct ipg {
   std::vector<std::string> names;  ///< Ipoint names; ids are indices (CFG block order)
   std::vector<block_id> block;     ///< per Ipoint: its block
+  std::vector<int> line;           ///< per Ipoint: cfg::line of its block (0 when unknown)
   ipoint_id source = 0, sink = 0;  ///< s and t
   std::vector<ipg_edge> edges;     ///< original edges first, then divergent ones
   std::vector<ipg_loop> loops;     ///< innermost first
