@@ -85,7 +85,7 @@ void print_report(const wcet_program& p, const wcet_report& r) {
     if (b.per_pass > 1)
       std::cout << "  Ipoint " << g.names[b.vertex] << ": at most " << b.per_pass << " visits per "
                 << (b.loop >= 0 ? "pass of loop " + r.problem.loops[static_cast<std::size_t>(b.loop)].name : std::string("warp"))
-                << " (measured: a warp reaches it from several sides of a branch)\n";
+                << " (measured: a traced warp ran it that often)\n";
   for (ipoint_id v = 0; v < g.names.size(); ++v)
     if (r.observed.visits_unbounded[v]) std::cout << "  Ipoint " << g.names[v] << ": visits not bounded\n";
   std::cout << '\n'
