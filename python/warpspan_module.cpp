@@ -398,7 +398,8 @@ struct trace_source {
 
 py::dict wcet_analysis(const std::string& cfg_path, const std::string& ptx_path, const std::string& entry,
               const std::vector<trace_source>& sources, const std::string& trace_format,
-              const std::string& method, const std::vector<std::string>& loop_bounds, const std::string& probe_cost) {
+              const std::string& method, const std::vector<std::string>& loop_bounds, const std::string& probe_cost,
+              const std::string& clock) {
   // The request `warpspan wcet` builds, run by the same library function.
   wcet::wcet_request request;
   request.cfg_path = cfg_path;
@@ -409,6 +410,7 @@ py::dict wcet_analysis(const std::string& cfg_path, const std::string& ptx_path,
   request.method = method;
   request.loop_bounds = loop_bounds;
   request.probe_cost = probe_cost;
+  request.clock = clock;
   const wcet::wcet_run run = interruptible([&] { return wcet::run_wcet(request); });
   const wcet::wcet_program& program = run.program;
   const wcet::wcet_report& r = run.report;

@@ -34,12 +34,18 @@ void write_output(const std::string& path, const std::string& text, const char* 
   if (!out) throw input_error(std::string("cannot write the ") + what + " to '" + path + "'");
 }
 
-std::string percent(std::int64_t z, std::int64_t hwmt) {
-  if (hwmt <= 0) return "";
-  std::ostringstream s;
-  s << std::showpos << std::fixed << std::setprecision(1) << 100.0 * static_cast<double>(z - hwmt) / static_cast<double>(hwmt)
-    << "% against the HWMT";
-  return s.str();
+/// "+8.8% against the HWMT per SM" and, with one clock across SMs, ", -65.7% against the launch's".
+std::string percent(std::int64_t z, const concurrency_stats& c) {
+  const auto one = [z](std::int64_t hwmt) {
+    std::ostringstream s;
+    s << std::showpos << std::fixed << std::setprecision(1) << 100.0 * static_cast<double>(z - hwmt) / static_cast<double>(hwmt)
+      << "%";
+    return s.str();
+  };
+  std::string out = c.hwmt > 0 ? one(c.hwmt) + " against the HWMT per SM" : std::string();
+  if (c.hwmt_launch && *c.hwmt_launch > 0)
+    out += (out.empty() ? "" : ", ") + one(*c.hwmt_launch) + " against the launch's";
+  return out;
 }
 
 std::string loop_of(const ipg& g, const ipg_edge& e) {
@@ -74,15 +80,27 @@ void print_report(const wcet_program& p, const wcet_report& r) {
   for (std::size_t l = 0; l < g.loops.size(); ++l)
     std::cout << "  loop " << g.loops[l].header_name << ": at most " << r.problem.loops[l].bound
               << " iterations per entry (" << (r.bound_measured[l] ? "measured" : "given") << ")\n";
+  // Every other Ipoint: once per pass of its innermost loop (once per warp outside loops).
+  for (const auto& b : r.problem.visits)
+    if (b.per_pass > 1)
+      std::cout << "  Ipoint " << g.names[b.vertex] << ": at most " << b.per_pass << " visits per "
+                << (b.loop >= 0 ? "pass of loop " + r.problem.loops[static_cast<std::size_t>(b.loop)].name : std::string("warp"))
+                << " (measured: a traced warp ran it that often)\n";
+  for (ipoint_id v = 0; v < g.names.size(); ++v)
+    if (r.observed.visits_unbounded[v]) std::cout << "  Ipoint " << g.names[v] << ": visits not bounded\n";
   std::cout << '\n'
             << "  Z_warp     " << std::setw(12) << r.z_warp << "  " << r.method
             << (r.tree ? " (tree-based: " + std::to_string(*r.tree) + ")" : std::string()) << "  "
-            << percent(r.z_warp, c.hwmt) << '\n'
+            << percent(r.z_warp, c) << '\n'
             << "  jitter     " << std::setw(12) << c.jitter << '\n'
-            << "  Z_dynamic  " << std::setw(12) << r.z_dynamic << "  eq. (1)  " << percent(r.z_dynamic, c.hwmt) << '\n'
+            << "  Z_dynamic  " << std::setw(12) << r.z_dynamic << "  eq. (1)  " << percent(r.z_dynamic, c) << '\n'
             << "  waves: Omega " << c.waves << ", phi " << c.warps_per_wave << ", Delta " << c.delta << '\n'
-            << "  Z_hybrid   " << std::setw(12) << r.z_hybrid << "  eq. (2)  " << percent(r.z_hybrid, c.hwmt) << '\n'
-            << "  HWMT       " << std::setw(12) << c.hwmt << "  (longest warp " << r.observed.longest_wst << ")\n";
+            << "  Z_hybrid   " << std::setw(12) << r.z_hybrid << "  eq. (2)  " << percent(r.z_hybrid, c) << '\n'
+            << "  HWMT/SM    " << std::setw(12) << c.hwmt << "  per SM (longest warp " << r.observed.longest_wst << ")\n";
+  if (c.hwmt_launch)
+    std::cout << "  HWMT/launch" << std::setw(12) << *c.hwmt_launch << "  whole launch (one clock across SMs)\n";
+  else
+    std::cout << "  HWMT/launch" << std::setw(12) << "-" << "  (each SM's own clock; --clock global if they are one)\n";
 }
 
 /// Refuses two options that name one file (an input read twice, an output over an input or over
@@ -195,7 +213,7 @@ void add_wcet_collect_command(CLI::App& app, std::vector<std::pair<CLI::App*, co
 void add_wcet_commands(CLI::App& app, std::vector<std::pair<CLI::App*, command_fn>>& commands) {
   {
     struct opts {
-      std::string cfg, ptx, entry, format = "auto", method = "auto", probe_cost = "0", dot, lp, svg_dir;
+      std::string cfg, ptx, entry, format = "auto", method = "auto", probe_cost = "0", clock = "auto", dot, lp, svg_dir;
       std::vector<std::string> traces, bounds;
       unsigned max_trace_mib = default_max_file_bytes >> 20;
       bool as_json = false;
@@ -210,7 +228,8 @@ void add_wcet_commands(CLI::App& app, std::vector<std::pair<CLI::App*, command_f
         "CFG JSON: {\"name\": \"k\", \"entry\": \"b1\", \"exit\": \"b9\", \"blocks\": [\"b1\", ...], \"edges\": "
         "[[\"b1\", \"b2\"], ...], \"ipoints\": {\"b1\": \"i1\", ...}} (no other keys); an Ipoint fires when its "
         "block starts; entry and exit must carry one.\n"
-        "Trace text: '#' comments, one record a line: run sm cta warp ipoint time (cycles on that SM's clock).\n"
+        "Trace text: '#' comments, one record a line: run sm cta warp ipoint time (cycles on that SM's clock; "
+        "a '# clock: global' line says one clock runs across SMs).\n"
         "Example: warpspan wcet --cfg data/wcet/fig4.cfg.json --trace data/wcet/fig4.trace");
     auto* cfg_opt = sub->add_option("--cfg", o->cfg, "program structure as CFG JSON");
     auto* ptx_opt = sub->add_option("--ptx", o->ptx, "program structure from a PTX listing: every basic block an Ipoint "
@@ -220,8 +239,9 @@ void add_wcet_commands(CLI::App& app, std::vector<std::pair<CLI::App*, command_f
     sub->add_option("--trace", o->traces, "trace file, repeatable; '-' reads standard input (once)")->required();
     sub->add_option("--trace-format", o->format,
                     "auto (binary when the file starts with WSWCET01, else text), text, gpgpusim "
-                    "('Issued: PC = 0x0040, Warp = 3, SM = 1, cycle = 1234', one run per file; lines at PCs without "
-                    "an Ipoint are skipped and counted) or binary")
+                    "('Issued: PC = 0x0040, Warp = 3, SM = 1, cycle = 1234', or stock GPGPU-Sim's "
+                    "'-trace_components WARP_SCHEDULER' lines, PCs mapped by PTX line with --ptx; one run per file; "
+                    "lines at PCs without an Ipoint are skipped and counted) or binary")
         ->capture_default_str();
     sub->add_option("--max-trace-mib", o->max_trace_mib,
                     "largest trace file read, in MiB (1 to " + std::to_string(max_trace_mib) + ")")
@@ -236,6 +256,12 @@ void add_wcet_commands(CLI::App& app, std::vector<std::pair<CLI::App*, command_f
     sub->add_option("--probe-cost", o->probe_cost,
                     "cycles subtracted from every observed transition (the cost of an empty probe), or 'auto': "
                     "what the binary trace reports")
+        ->capture_default_str();
+    sub->add_option("--clock", o->clock,
+                    "whether the traces' times share one clock across SMs, so that the whole-launch HWMT (first "
+                    "Ipoint on any SM to the last) is reported beside the per-SM one: auto (gpgpusim logs: yes, one "
+                    "cycle counter; binary traces: no, %clock64 is per SM; text: a '# clock: global' or "
+                    "'# clock: sm' line, no without one), sm or global")
         ->capture_default_str();
     sub->add_flag("--json", o->as_json, "print one JSON object");
     sub->add_option("--dot", o->dot, "write the IPG in Graphviz format to this file");
@@ -262,6 +288,7 @@ void add_wcet_commands(CLI::App& app, std::vector<std::pair<CLI::App*, command_f
       request.method = o->method;
       request.loop_bounds = o->bounds;
       request.probe_cost = o->probe_cost;
+      request.clock = o->clock;
       request.max_trace_bytes = std::uint64_t{o->max_trace_mib} << 20;
       request.max_trace_option = "--max-trace-mib";
       // Conflicting options named as given (the library refuses them too, in its own words).

@@ -246,11 +246,24 @@ json wcet_report_json(const wcet::wcet_program& p, const wcet::wcet_report& r) {
   for (std::size_t l = 0; l < g.loops.size(); ++l)
     loops.push_back({{"header", g.loops[l].header_name}, {"bound", r.problem.loops[l].bound},
                      {"measured", bool(r.bound_measured[l])}, {"entries", r.observed.loop_entries[l]}});
+  json visits = json::array();
+  for (const auto& b : r.problem.visits)
+    visits.push_back({{"ipoint", g.names[b.vertex]},
+                      {"loop", b.loop >= 0 ? json(r.problem.loops[static_cast<std::size_t>(b.loop)].name) : json(nullptr)},
+                      {"per_pass", b.per_pass}});
+  json unbounded = json::array();
+  for (std::size_t v = 0; v < g.names.size(); ++v)
+    if (v < r.observed.visits_unbounded.size() && r.observed.visits_unbounded[v]) unbounded.push_back(g.names[v]);
+  const json launch = c.hwmt_launch ? json(*c.hwmt_launch) : json(nullptr);
+  const auto over_launch = [&](std::int64_t z) { return c.hwmt_launch ? over(z, *c.hwmt_launch) : json(nullptr); };
   json out = {{"kernel", p.graph.name},
               {"z_warp", r.z_warp},
               {"z_dynamic", r.z_dynamic},
               {"z_hybrid", r.z_hybrid},
               {"hwmt", c.hwmt},
+              {"hwmt_per_sm", c.hwmt},
+              {"hwmt_launch", launch},
+              {"clock", r.one_clock ? "global" : "sm"},
               {"jitter", c.jitter},
               {"waves", c.waves},
               {"warps_per_wave", c.warps_per_wave},
@@ -262,6 +275,12 @@ json wcet_report_json(const wcet::wcet_program& p, const wcet::wcet_report& r) {
               {"overestimation_percent",
                {{"z_warp", over(r.z_warp, c.hwmt)}, {"z_dynamic", over(r.z_dynamic, c.hwmt)},
                 {"z_hybrid", over(r.z_hybrid, c.hwmt)}}},
+              {"overestimation_percent_launch",
+               c.hwmt_launch ? json{{"z_warp", over_launch(r.z_warp)}, {"z_dynamic", over_launch(r.z_dynamic)},
+                                    {"z_hybrid", over_launch(r.z_hybrid)}}
+                             : json(nullptr)},
+              {"visit_bounds", visits},
+              {"visits_unbounded", unbounded},
               {"method", r.method},
               {"tree", r.tree ? json(*r.tree) : json(nullptr)},
               {"runs", r.observed.runs},

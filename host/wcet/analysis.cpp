@@ -122,6 +122,15 @@ wcet_report analyse_wcet(const wcet_program& program, const trace_set& traces, c
                         ": the estimate would fall below an observed time");
   for (const auto& g : given) r.bound_measured.push_back(!g);
   r.problem = make_ipet_problem(graph, r.observed, given);
+  // Every observed warp keeps to the visit bounds (they are measured per pass where a warp takes more
+  // than one): the ILP admits every path the traces show.
+  std::vector<std::uint64_t> taken(graph.edges.size());
+  for (const auto& w : wsts) {
+    std::fill(taken.begin(), taken.end(), 0);
+    for (std::size_t k = 1; k < w.ipoints.size(); ++k) ++taken[static_cast<std::size_t>(graph.edge_index(w.ipoints[k - 1], w.ipoints[k]))];
+    if (const auto broken = broken_visit_bound(r.problem, taken); !broken.empty())
+      throw std::logic_error("an observed warp breaks a visit bound of the IPET problem: " + broken);
+  }
   r.tree = tree_wcet(r.problem, &r.tree_text);
 
   wcet_method method = options.method;
@@ -155,7 +164,10 @@ wcet_report analyse_wcet(const wcet_program& program, const trace_set& traces, c
   if (r.z_warp < r.observed.longest_wst_net)
     throw input_error("Z_warp " + std::to_string(r.z_warp) + " (" + r.method + ") is below the longest observed warp, " +
                       std::to_string(r.observed.longest_wst_net) + " cycles after the probe cost: refused");
-  r.concurrency = analyse_concurrency(wsts);
+  r.one_clock = options.one_clock ? *options.one_clock
+                                  : !traces.one_clock.empty() &&
+                                        std::all_of(traces.one_clock.begin(), traces.one_clock.end(), [](bool b) { return b; });
+  r.concurrency = analyse_concurrency(wsts, r.one_clock);
   const auto& c = r.concurrency;
   // Eq. (1) and (2), in 64 bits or refused.
   std::int64_t stagger = 0, wave = 0;
@@ -171,6 +183,12 @@ wcet_report analyse_wcet(const wcet_program& program, const trace_set& traces, c
                            std::to_string(c.hwmt) +
                            (r.probe_cost > 0 ? " (which includes the probes' cost): " : ": ") +
                            "it underestimates the kernel on these traces");
+  // The models bound one SM's run (002 Sec. V-B); the launch also waits for the dispatch across SMs.
+  if (c.hwmt_launch && std::max(r.z_dynamic, r.z_hybrid) < *c.hwmt_launch)
+    r.warnings.push_back("the launch ran " + std::to_string(*c.hwmt_launch) +
+                         " cycles from the first Ipoint on any SM to the last (the whole-launch HWMT), more than "
+                         "Z_dynamic " + std::to_string(r.z_dynamic) + " and Z_hybrid " + std::to_string(r.z_hybrid) +
+                         ": they model the warps of one SM, not when the SMs start");
   return r;
 }
 
@@ -180,6 +198,7 @@ wcet_run run_wcet(const wcet_request& request) {
     throw input_error("give the program structure as a CFG file or a PTX file (one of the two)");
   const trace_format format = parse_trace_format(request.format);
   wcet_options options;
+  options.one_clock = parse_trace_clock(request.clock);
   options.method = parse_wcet_method(request.method);
   std::map<std::string, std::string> bound_given;  // header -> the bound as given
   for (const auto& b : request.loop_bounds) {

@@ -76,7 +76,66 @@ ipet_problem make_ipet_problem(const ipg& graph, const trace_observations& obs,
     }
     p.loops.push_back(std::move(pl));
   }
+  // Visit bounds: once per pass (per warp outside loops), or what one pass of an observed warp
+  // took where that is more. t is reached once by flow conservation.
+  const auto scope = innermost_loops(graph);
+  for (std::uint32_t v = 0; v < graph.names.size(); ++v) {
+    if (v == graph.sink) continue;
+    if (v < obs.visits_unbounded.size() && obs.visits_unbounded[v]) continue;
+    ipet_visit_bound b;
+    b.vertex = v;
+    b.loop = scope[v];
+    b.per_pass = std::max<std::uint64_t>(1, v < obs.visits_per_pass.size() ? obs.visits_per_pass[v] : 0);
+    p.visits.push_back(b);
+  }
   return p;
+}
+
+std::vector<std::uint32_t> pass_edges(const ipet_problem& p, std::size_t l) {
+  std::vector<std::uint32_t> out = p.loops[l].enters;
+  for (std::uint32_t e : p.loops[l].iterates)
+    if (!contains(out, e)) out.push_back(e);
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+namespace {
+
+/// The visit bound of `b` as a row: coefficient per edge and the right-hand side (row <= rhs).
+std::pair<std::vector<double>, double> visit_row(const ipet_problem& p, const ipet_visit_bound& b) {
+  std::vector<double> coef(p.edges.size(), 0);
+  for (std::size_t e = 0; e < p.edges.size(); ++e)
+    if (p.edges[e].to == b.vertex) coef[e] += 1;
+  const double k = static_cast<double>(b.per_pass);
+  double rhs = k;
+  if (b.loop >= 0) {
+    for (std::uint32_t e : pass_edges(p, static_cast<std::size_t>(b.loop))) coef[e] -= k;
+    rhs = p.loops[static_cast<std::size_t>(b.loop)].entered_at_start ? k : 0.0;
+  }
+  if (b.vertex == p.source) rhs -= 1;  // the warp's start visits s without an edge
+  return {coef, rhs};
+}
+
+}  // namespace
+
+std::string broken_visit_bound(const ipet_problem& p, const std::vector<std::uint64_t>& counts) {
+  for (const auto& b : p.visits) {
+    const auto [coef, rhs] = visit_row(p, b);
+    double lhs = 0;
+    for (std::size_t e = 0; e < coef.size(); ++e) lhs += coef[e] * static_cast<double>(counts.at(e));
+    if (lhs > rhs) {
+      std::uint64_t visits = b.vertex == p.source;
+      for (std::size_t e = 0; e < p.edges.size(); ++e) visits += p.edges[e].to == b.vertex ? counts[e] : 0;
+      std::uint64_t passes = 1;
+      if (b.loop >= 0) {
+        passes = p.loops[static_cast<std::size_t>(b.loop)].entered_at_start;
+        for (std::uint32_t e : pass_edges(p, static_cast<std::size_t>(b.loop))) passes += counts[e];
+      }
+      return p.names[b.vertex] + ": " + std::to_string(visits) + " visits > " + std::to_string(b.per_pass) + " x " +
+             std::to_string(passes) + (b.loop >= 0 ? " passes of loop " + p.loops[static_cast<std::size_t>(b.loop)].name : " (per warp)");
+    }
+  }
+  return {};
 }
 
 std::string ipet_lp_text(const ipet_problem& p, const std::string& title) {
@@ -107,6 +166,20 @@ std::string ipet_lp_text(const ipet_problem& p, const std::string& title) {
     for (std::uint32_t e : L.iterates) out << " + x" << e;
     for (std::uint32_t e : L.enters) out << " - " << L.bound << " x" << e;
     out << " <= " << (L.entered_at_start ? L.bound : 0) << "\n";
+  }
+  for (const auto& b : p.visits) {
+    const auto [coef, rhs] = visit_row(p, b);
+    std::ostringstream row;
+    bool terms = false;
+    for (std::size_t e = 0; e < coef.size(); ++e) {
+      if (coef[e] == 0) continue;
+      const auto c = static_cast<std::int64_t>(coef[e]);
+      row << (c > 0 ? " + " : " - ");
+      if (c != 1 && c != -1) row << (c > 0 ? c : -c) << " ";
+      row << "x" << e;
+      terms = true;
+    }
+    if (terms) out << " visits_" << b.vertex << ":" << row.str() << " <= " << static_cast<std::int64_t>(rhs) << "\n";
   }
   out << "Bounds\n";
   for (std::size_t e = 0; e < p.edges.size(); ++e)
@@ -148,6 +221,16 @@ ipet_solution solve_ipet(const ipet_problem& p) {
       if (coef[e] != 0) cols[e].push_back({row, coef[e]});
     rowlb.push_back(-inf);
     rowub.push_back(L.entered_at_start ? static_cast<double>(L.bound) : 0.0);
+    ++row;
+  }
+  for (const auto& b : p.visits) {
+    const auto [coef, rhs] = visit_row(p, b);
+    bool terms = false;
+    for (std::size_t e = 0; e < ncols; ++e)
+      if (coef[e] != 0) cols[e].push_back({row, coef[e]}), terms = true;
+    if (!terms) continue;
+    rowlb.push_back(-inf);
+    rowub.push_back(rhs);
     ++row;
   }
   std::vector<CoinBigIndex> start{0};
@@ -339,6 +422,23 @@ std::optional<std::int64_t> enumerate_wcet(const ipet_problem& p, std::uint64_t 
     for (std::uint32_t e : p.loops[l].iterates) iterates[e].push_back(l);
   }
   std::vector<std::uint64_t> iterations(p.loops.size(), 0), used(p.edges.size(), 0);
+  // Visit bounds as the ILP states them: visits(v) <= K x passes of v's innermost loop (K outside
+  // loops). Outside loops a path over its bound is cut at once; inside, more passes may follow, so the
+  // bound is checked when the path reaches t.
+  std::vector<std::uint64_t> limit(n, 0), visits(n, 0), passes(p.loops.size(), 0);  // limit 0: no bound
+  std::vector<int> scope(n, -1);
+  std::vector<std::vector<std::uint32_t>> passing(p.edges.size());  // per edge: the loops whose pass it starts
+  for (const auto& b : p.visits) limit[b.vertex] = b.per_pass, scope[b.vertex] = b.loop;
+  for (std::uint32_t l = 0; l < p.loops.size(); ++l) {
+    passes[l] = p.loops[l].entered_at_start;
+    for (std::uint32_t e : pass_edges(p, l)) passing[e].push_back(l);
+  }
+  const auto within_visit_bounds = [&] {
+    for (const auto& b : p.visits)
+      if (b.loop >= 0 && visits[b.vertex] > b.per_pass * passes[static_cast<std::size_t>(b.loop)]) return false;
+    return true;
+  };
+  visits[p.source] = 1;
   std::optional<std::int64_t> best;
   // Depth-first over (vertex, counters) with an explicit stack: a path is as long as the loop bounds
   // let it be (a bound of 100000 makes a path of 200000 edges), far beyond what a call stack holds.
@@ -361,13 +461,15 @@ std::optional<std::int64_t> enumerate_wcet(const ipet_problem& p, std::uint64_t 
       for (std::uint32_t l : iterates[f.edge]) --iterations[l];
       for (std::size_t k = 0; k < enters[f.edge].size(); ++k) iterations[enters[f.edge][k]] = saved[f.saved + k];
       saved.resize(f.saved);
+      --visits[f.v];
+      for (std::uint32_t l : passing[f.edge]) --passes[l];
     }
     stack.pop_back();
   };
   while (!stack.empty()) {
     frame& f = stack.back();
     if (f.v == p.sink) {
-      best = best ? std::max(*best, f.length) : f.length;
+      if (within_visit_bounds()) best = best ? std::max(*best, f.length) : f.length;
       leave();
       continue;
     }
@@ -383,6 +485,9 @@ std::optional<std::int64_t> enumerate_wcet(const ipet_problem& p, std::uint64_t 
     for (std::uint32_t l : enters[e]) saved.push_back(iterations[l]), iterations[l] = 0;
     bool ok = true;
     for (std::uint32_t l : iterates[e]) ok = ++iterations[l] <= p.loops[l].bound && ok;
+    for (std::uint32_t l : passing[e]) ++passes[l];
+    ++visits[edge.to];
+    ok = ok && (limit[edge.to] == 0 || scope[edge.to] >= 0 || visits[edge.to] <= limit[edge.to]);
     ++used[e];
     std::int64_t length = 0;
     if (__builtin_add_overflow(f.length, edge.weight, &length)) throw input_error("the WCET estimate does not fit 64 bits");

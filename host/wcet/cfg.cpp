@@ -250,6 +250,7 @@ cfg cfg_from_ptx(std::string_view text, const std::string& entry, const std::str
   for (const auto& b : blocks) names.push_back(b.name);
   g.blocks = names;
   g.ipoint = names;
+  for (const auto& b : blocks) g.line.push_back(b.code.empty() ? 0 : b.code.front()->line);
   g.succ.assign(n, {});
   g.pred.assign(n, {});
   std::vector<block_id> returns;

@@ -27,8 +27,9 @@ wave_stats find_waves(const std::vector<wave_event>& events) {
   return w;
 }
 
-concurrency_stats analyse_concurrency(const std::vector<wst>& wsts) {
+concurrency_stats analyse_concurrency(const std::vector<wst>& wsts, bool one_clock) {
   concurrency_stats c;
+  std::map<std::uint64_t, std::pair<std::int64_t, std::int64_t>> launch;  // run -> first, last on any SM
   std::map<std::pair<std::uint64_t, std::uint64_t>, std::vector<std::size_t>> groups;
   for (std::size_t i = 0; i < wsts.size(); ++i) groups[{wsts[i].key.run, wsts[i].key.sm}].push_back(i);
   for (auto& [key, members] : groups) {
@@ -59,7 +60,13 @@ concurrency_stats analyse_concurrency(const std::vector<wst>& wsts) {
     c.waves = std::max(c.waves, r.waves.waves);
     c.warps_per_wave = std::max(c.warps_per_wave, r.waves.warps_per_wave);
     c.delta = std::max(c.delta, r.waves.delta);
+    const auto [it, fresh] = launch.try_emplace(r.run, r.first, r.last);
+    if (!fresh) it->second = {std::min(it->second.first, r.first), std::max(it->second.second, r.last)};
     c.sm_runs.push_back(std::move(r));
+  }
+  if (one_clock) {
+    c.hwmt_launch = 0;
+    for (const auto& [run, span] : launch) c.hwmt_launch = std::max(*c.hwmt_launch, span.second - span.first);
   }
   return c;
 }

@@ -86,6 +86,7 @@ ipg build_ipg(const cfg& g, const loop_forest& loops, const std::vector<cfg_edge
       id_of[b] = static_cast<ipoint_id>(graph.names.size());
       graph.names.push_back(g.ipoint[b]);
       graph.block.push_back(b);
+      graph.line.push_back(b < g.line.size() ? g.line[b] : 0);
     }
   graph.source = id_of[g.entry];
   graph.sink = id_of[g.exit];
@@ -149,6 +150,15 @@ ipg build_ipg(const cfg& g, const loop_forest& loops, const std::vector<cfg_edge
   for (std::size_t e = 0; e < graph.edges.size(); ++e)
     graph.out_[graph.edges[e].from].push_back({graph.edges[e].to, static_cast<int>(e)});
   return graph;
+}
+
+std::vector<int> innermost_loops(const ipg& graph) {
+  std::vector<int> out(graph.names.size(), -1);
+  // Loops are innermost first: the first loop holding an Ipoint is its innermost.
+  for (std::size_t l = graph.loops.size(); l-- > 0;)
+    for (ipoint_id v = 0; v < graph.names.size(); ++v)
+      if (graph.loops[l].body[v]) out[v] = static_cast<int>(l);
+  return out;
 }
 
 std::string ipg_dot(const ipg& graph, const std::string& title, const std::vector<std::string>& label) {

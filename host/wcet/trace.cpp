@@ -2,6 +2,7 @@
 #include "warpspan/wcet/trace.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cstring>
 #include <map>
@@ -62,7 +63,17 @@ void read_text(const std::string& path, std::string_view content, const ipg& gra
     std::string_view line = content.substr(pos, nl - pos);
     pos = nl + 1;
     ++line_no;
-    if (const auto hash = line.find('#'); hash != std::string_view::npos) line = line.substr(0, hash);
+    if (const auto hash = line.find('#'); hash != std::string_view::npos) {
+      // `# clock: global` (one clock across SMs) or `# clock: sm` (each SM its own)
+      const std::string_view note = trim(line.substr(hash + 1));
+      if (note.rfind("clock:", 0) == 0) {
+        const std::string_view value = trim(note.substr(6));
+        if (value != "global" && value != "sm")
+          throw input_error(at(path, line_no) + "clock " + quote_text(value) + " is not 'global' or 'sm'");
+        set.one_clock[file] = value == "global";
+      }
+      line = line.substr(0, hash);
+    }
     line = trim(line);
     if (line.empty()) continue;
     std::vector<std::string_view> f;
@@ -95,7 +106,55 @@ void read_text(const std::string& path, std::string_view content, const ipg& gra
   }
 }
 
-/// `Issued: PC = 0x0040, Warp = 3, SM = 1, cycle = 1234` (other lines are the simulator's own output).
+/// A line of stock GPGPU-Sim's warp-scheduler trace (built with TRACE=1, run with -trace_enabled 1
+/// -trace_components WARP_SCHEDULER -trace_sampling_core -1; src/gpgpu-sim/shader_trace.h and
+/// shader.cc, 4.0.0 and 4.2.0): "GPGPU-Sim Cycle C: WARP_SCHEDULER - Core K - Scheduler S - Warp
+/// (warp_id W, dynamic_warp_id D) REST".
+struct scheduler_line {
+  std::uint64_t cycle = 0, core = 0, dynamic_warp = 0;
+  std::string_view rest;
+};
+
+bool parse_scheduler_line(std::string_view line, scheduler_line& out) {
+  constexpr std::string_view head = "GPGPU-Sim Cycle ";
+  if (line.rfind(head, 0) != 0) return false;
+  line.remove_prefix(head.size());
+  const auto colon = line.find(": WARP_SCHEDULER - Core ");
+  if (colon == std::string_view::npos || !parse_int(line.substr(0, colon), out.cycle)) return false;
+  line.remove_prefix(colon + std::string_view(": WARP_SCHEDULER - Core ").size());
+  const auto dash = line.find(" - ");
+  if (dash == std::string_view::npos || !parse_int(line.substr(0, dash), out.core)) return false;
+  const auto warp = line.find("Warp (warp_id ");
+  const auto dyn = line.find(", dynamic_warp_id ");
+  const auto close = line.find(") ", dyn == std::string_view::npos ? 0 : dyn);
+  if (warp == std::string_view::npos || dyn == std::string_view::npos || close == std::string_view::npos) return false;
+  const std::size_t from = dyn + std::string_view(", dynamic_warp_id ").size();
+  if (!parse_int(line.substr(from, close - from), out.dynamic_warp)) return false;
+  out.rest = line.substr(close + 2);
+  return true;
+}
+
+/// The instruction of "has valid instruction (...)": " PC=0x040 (file.ptx:12) ld..." from PTX, or
+/// "<no instruction at address 0x40>" where the simulator has no PTX (Accel-Sim's trace mode).
+/// Gives the address and the source line (0 when none).
+bool parse_scheduler_instruction(std::string_view text, std::uint64_t& address, std::uint64_t& source_line) {
+  source_line = 0;
+  std::size_t at = text.find("PC=0x");
+  std::size_t skip = 3;
+  if (at == std::string_view::npos) at = text.find("address 0x"), skip = 8;
+  if (at == std::string_view::npos) return false;
+  std::size_t end = at + skip + 2;  // past "0x"
+  while (end < text.size() && std::isxdigit(static_cast<unsigned char>(text[end])) != 0) ++end;
+  if (!parse_int(text.substr(at + skip, end - at - skip), address, 16)) return false;
+  const auto open = text.find('(', end), colon = text.find(':', open == std::string_view::npos ? end : open),
+             shut = text.find(')', colon == std::string_view::npos ? end : colon);
+  if (open != std::string_view::npos && colon != std::string_view::npos && shut != std::string_view::npos)
+    parse_int(text.substr(colon + 1, shut - colon - 1), source_line);
+  return true;
+}
+
+/// `Issued: PC = 0x0040, Warp = 3, SM = 1, cycle = 1234` (the paper's patched simulator) or stock
+/// GPGPU-Sim's warp-scheduler trace (scheduler_line); other lines are the simulator's own output.
 void read_gpgpusim(const std::string& path, std::string_view content, const ipg& graph, trace_set& set,
                    std::uint32_t file, std::uint64_t run) {
   const auto names = name_index(graph);
@@ -106,7 +165,22 @@ void read_gpgpusim(const std::string& path, std::string_view content, const ipg&
     if (n.rfind("0x", 0) == 0 ? parse_int(std::string_view(n), a, 16) : parse_int(std::string_view(n), a))
       by_address.emplace(a, i);
   }
+  std::map<std::uint64_t, ipoint_id> by_line;  // PTX source line of a block's first instruction
+  for (ipoint_id i = 0; i < graph.line.size(); ++i)
+    if (graph.line[i] > 0) by_line.emplace(static_cast<std::uint64_t>(graph.line[i]), i);
   std::map<std::pair<std::uint64_t, std::uint64_t>, std::pair<std::uint64_t, ipoint_id>> slot;  // instance, last
+  // Stock scheduler trace: the instruction a warp is about to issue, per (core, dynamic warp).
+  std::map<std::pair<std::uint64_t, std::uint64_t>, std::string_view> offered;
+  // A hardware warp slot runs many warps: one that starts over at s after reaching t is a new warp.
+  const auto emit = [&](trace_record r) {
+    auto [it, fresh] = slot.try_emplace({r.sm, r.warp}, std::pair<std::uint64_t, ipoint_id>{0, r.ipoint});
+    if (!fresh) {
+      if (it->second.second == graph.sink && r.ipoint == graph.source) ++it->second.first;
+      it->second.second = r.ipoint;
+    }
+    r.cta = it->second.first;
+    push(set, r, path);
+  };
   std::uint64_t line_no = 0;
   std::size_t pos = 0;
   while (pos < content.size()) {
@@ -115,6 +189,44 @@ void read_gpgpusim(const std::string& path, std::string_view content, const ipg&
     std::string_view line = trim(content.substr(pos, nl - pos));
     pos = nl + 1;
     ++line_no;
+    if (scheduler_line sl; parse_scheduler_line(line, sl)) {
+      const std::pair<std::uint64_t, std::uint64_t> key{sl.core, sl.dynamic_warp};
+      if (sl.rest.rfind("has valid instruction (", 0) == 0) {
+        offered[key] = sl.rest;
+        continue;
+      }
+      if (sl.rest.rfind("issued ", 0) != 0) continue;
+      const auto it = offered.find(key);
+      if (it == offered.end())
+        throw input_error(at(path, line_no) + "core " + std::to_string(sl.core) + " dynamic warp " +
+                          std::to_string(sl.dynamic_warp) + " issues without a 'has valid instruction' line before it");
+      std::uint64_t address = 0, source_line = 0;
+      if (!parse_scheduler_instruction(it->second, address, source_line))
+        throw input_error(at(path, line_no) + "no 'PC=0x...' or 'address 0x...' in the instruction " +
+                          quote_text(it->second));
+      offered.erase(it);
+      if (sl.cycle > static_cast<std::uint64_t>(max_time))
+        throw input_error(at(path, line_no) + "cycle over " + std::to_string(max_time));
+      trace_record r;
+      r.file = file;
+      r.line = line_no;
+      r.run = run;
+      r.sm = sl.core;
+      r.warp = sl.dynamic_warp;  // unique per core and launch (the slot, warp_id, is reused)
+      r.time = static_cast<std::int64_t>(sl.cycle);
+      // The block whose first instruction this is, by PTX line (--ptx) or by address (Ipoints named
+      // by numbers); any other instruction is no Ipoint.
+      if (const auto b = by_line.find(source_line); source_line > 0 && b != by_line.end()) {
+        r.ipoint = b->second;
+      } else if (const auto a = by_address.find(address); by_line.empty() && a != by_address.end()) {
+        r.ipoint = a->second;
+      } else {
+        ++set.skipped;
+        continue;
+      }
+      emit(r);
+      continue;
+    }
     if (line.rfind("Issued:", 0) != 0) continue;
     line.remove_prefix(7);
     std::map<std::string, std::string_view> kv;
@@ -153,14 +265,7 @@ void read_gpgpusim(const std::string& path, std::string_view content, const ipg&
       }
       r.ipoint = found->second;
     }
-    // A hardware warp slot runs many warps: one that starts over at s after reaching t is a new warp.
-    auto [it, fresh] = slot.try_emplace({r.sm, r.warp}, std::pair<std::uint64_t, ipoint_id>{0, r.ipoint});
-    if (!fresh) {
-      if (it->second.second == graph.sink && r.ipoint == graph.source) ++it->second.first;
-      it->second.second = r.ipoint;
-    }
-    r.cta = it->second.first;
-    push(set, r, path);
+    emit(r);
   }
 }
 
@@ -234,6 +339,7 @@ void read_trace(const std::string& path, std::string_view content, trace_format 
                 trace_set& set) {
   const auto file = static_cast<std::uint32_t>(set.files.size());
   set.files.push_back(path);
+  set.one_clock.push_back(format == trace_format::gpgpusim);  // text: until a `# clock:` line says
   if (format == trace_format::automatic)
     format = content.substr(0, binary_magic.size()) == binary_magic ? trace_format::binary : trace_format::text;
   if (format != trace_format::binary && content.find('\0') != std::string_view::npos)
@@ -264,11 +370,19 @@ std::string binary_trace(const std::vector<std::string>& names, const std::vecto
   return out;
 }
 
+std::optional<bool> parse_trace_clock(std::string_view word) {
+  if (word == "auto") return std::nullopt;
+  if (word == "global") return true;
+  if (word == "sm") return false;
+  throw input_error("--clock: '" + std::string(word) + "' is not one of auto, sm, global");
+}
+
 std::string text_trace(const std::vector<std::string>& names, const std::vector<trace_record>& records,
-                       const std::string& comment) {
+                       const std::string& comment, bool one_clock) {
   std::ostringstream out;
   std::istringstream lines(comment);
   for (std::string l; std::getline(lines, l);) out << "# " << l << '\n';
+  out << "# clock: " << (one_clock ? "global" : "sm") << '\n';
   out << "# run sm cta warp ipoint time\n";
   for (const auto& r : records)
     out << r.run << ' ' << r.sm << ' ' << r.cta << ' ' << r.warp << ' ' << names.at(r.ipoint) << ' ' << r.time << '\n';
@@ -313,6 +427,20 @@ trace_observations observe(const std::vector<wst>& wsts, const ipg& graph, const
   };
   std::vector<std::uint64_t> count(graph.edges.size());
   std::vector<std::uint64_t> iterations(graph.loops.size());
+  // Visits per pass (ipet_visit_bound): an Ipoint's count restarts with each edge entering or
+  // iterating its innermost loop.
+  const auto scope = innermost_loops(graph);
+  std::vector<std::vector<ipoint_id>> scoped(graph.loops.size());
+  for (ipoint_id v = 0; v < graph.names.size(); ++v)
+    if (scope[v] >= 0) scoped[static_cast<std::size_t>(scope[v])].push_back(v);
+  obs.visits_per_pass.assign(graph.names.size(), 0);
+  obs.visits_unbounded.assign(graph.names.size(), false);
+  std::vector<std::uint64_t> visits(graph.names.size());
+  std::vector<bool> passing(graph.loops.size());  // a pass of the loop has started in this warp
+  const auto visit = [&](ipoint_id v) {
+    obs.visits_per_pass[v] = std::max(obs.visits_per_pass[v], ++visits[v]);
+    if (scope[v] >= 0 && !passing[static_cast<std::size_t>(scope[v])]) obs.visits_unbounded[v] = true;
+  };
   for (const auto& w : wsts) {
     runs.insert(w.key.run);
     if (w.ipoints.front() != graph.source)
@@ -321,6 +449,9 @@ trace_observations observe(const std::vector<wst>& wsts, const ipg& graph, const
     std::fill(count.begin(), count.end(), 0);
     std::fill(iterations.begin(), iterations.end(), 0);
     std::int64_t length = 0;
+    std::fill(visits.begin(), visits.end(), 0);
+    for (std::size_t l = 0; l < graph.loops.size(); ++l) passing[l] = graph.loops[l].entered_at_start;
+    visit(w.ipoints.front());
     for (std::size_t k = 1; k < w.ipoints.size(); ++k) {
       const int e = graph.edge_index(w.ipoints[k - 1], w.ipoints[k]);
       if (e < 0)
@@ -341,6 +472,12 @@ trace_observations observe(const std::vector<wst>& wsts, const ipg& graph, const
         ++obs.loop_entries[l];
       }
       for (std::uint32_t l : edge.iterates) obs.loop_bound[l] = std::max(obs.loop_bound[l], ++iterations[l]);
+      for (const auto* loops : {&edge.enters, &edge.iterates})
+        for (std::uint32_t l : *loops) {
+          passing[l] = true;
+          for (ipoint_id v : scoped[l]) visits[v] = 0;
+        }
+      visit(w.ipoints[k]);
     }
     if (w.ipoints.back() != graph.sink)
       throw input_error(where(w, w.ipoints.size() - 1) + who(w) + " ends at Ipoint '" + graph.names[w.ipoints.back()] +

@@ -12,7 +12,8 @@ FIG4 = (data("wcet", "fig4.cfg.json"), data("wcet", "fig4.trace"))
 FIG1 = (data("wcet", "fig1.cfg.json"), data("wcet", "fig1.trace"))
 WCET_KEYS = ["kernel", "z_warp", "z_dynamic", "z_hybrid", "hwmt", "jitter", "waves", "warps_per_wave", "delta",
              "longest_wst", "overestimation_percent", "method", "tree", "runs", "warps", "ipoints", "edges",
-             "divergent_edges", "loops", "probe_cost", "skipped_lines", "warnings"]
+             "divergent_edges", "loops", "probe_cost", "skipped_lines", "warnings", "hwmt_per_sm", "hwmt_launch", "clock",
+             "overestimation_percent_launch", "visit_bounds", "visits_unbounded"]
 
 
 def test_wcet_fig4_matches_cli():
@@ -109,3 +110,38 @@ def test_missing_program_or_traces_in_pythons_words():
     with pytest.raises(warpspan.InputError, match=r"^give at least one trace \(trace= or trace_text=\)"):
         warpspan.wcet(FIG4[0], [])
     assert "--cfg or --ptx" in cli(f"wcet --trace {FIG4[1]}", expect=2)[2]
+
+
+TWO_SM_CFG = ('{"name": "two_sm", "entry": "s", "exit": "t", "blocks": ["s", "m", "t"], '
+              '"edges": [["s", "m"], ["m", "t"]], "ipoints": {"s": "s", "m": "m", "t": "t"}}')
+TWO_SM_TRACE = "0 0 0 0 s 0\n0 0 0 0 m 4\n0 0 0 0 t 8\n0 1 1 0 s 100\n0 1 1 0 m 104\n0 1 1 0 t 108\n"
+
+
+def test_wcet_hwmt_per_sm_and_over_the_launch(tmp_path):
+    """Issue 25: a warp on SM 0 runs 0-8, one on SM 1 100-108; with one clock the launch took 108."""
+    cfg = tmp_path / "two_sm.json"
+    cfg.write_text(TWO_SM_CFG)
+    with pytest.warns(UserWarning, match="the launch ran 108 cycles"):
+        r = warpspan.wcet(cfg, trace_text="# clock: global\n" + TWO_SM_TRACE)
+    assert (r.hwmt, r.hwmt_per_sm, r.hwmt_launch, r.clock, r.z_hybrid) == (8, 8, 108, "global", 8)
+    assert r.overestimation_percent_launch["z_hybrid"] == -92.6
+    trace = tmp_path / "two_sm.trace"
+    trace.write_text(TWO_SM_TRACE)
+    c = cli_json(f"wcet --cfg {cfg} --trace {trace} --clock global --json")
+    assert {k: r.to_dict()[k] for k in ["hwmt_per_sm", "hwmt_launch", "clock", "overestimation_percent_launch"]} == {
+        k: c[k] for k in ["hwmt_per_sm", "hwmt_launch", "clock", "overestimation_percent_launch"]}
+    s = warpspan.wcet(cfg, trace)  # a text trace without '# clock: global': per-SM clocks
+    assert (s.hwmt, s.hwmt_launch, s.clock) == (8, None, "sm")
+    with pytest.warns(UserWarning, match="the launch ran 108 cycles"):
+        assert warpspan.wcet(cfg, trace, clock="global").hwmt_launch == 108
+
+
+def test_wcet_divergent_diamond_is_40(tmp_path):
+    """Issue 25: s -> {a, b} -> j -> t, the warps take a then b and b then a: 40, not 50."""
+    cfg = tmp_path / "diamond.json"
+    cfg.write_text('{"name": "d", "entry": "s", "exit": "t", "blocks": ["s", "a", "b", "j", "t"], "edges": '
+                   '[["s", "a"], ["s", "b"], ["a", "j"], ["b", "j"], ["j", "t"]], '
+                   '"ipoints": {"s": "s", "a": "a", "b": "b", "j": "j", "t": "t"}}')
+    trace = "".join(f"0 0 0 {w} {p} {10 * i}\n" for w, path in enumerate(["sabjt", "sbajt"]) for i, p in enumerate(path))
+    for method in ["ilp", "enumerate"]:
+        assert warpspan.wcet(cfg, trace_text=trace, method=method).z_warp == 40

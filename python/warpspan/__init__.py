@@ -240,7 +240,9 @@ class DbfSweep(Result):
 
 
 class WcetResult(Result):
-    """Hybrid WCET from traces: ``z_warp``, ``z_dynamic``, ``z_hybrid``, ``hwmt``, ``jitter``,
+    """Hybrid WCET from traces: ``z_warp``, ``z_dynamic``, ``z_hybrid``, ``hwmt`` (per SM, also
+    ``hwmt_per_sm``), ``hwmt_launch`` (the whole launch, None without one clock across SMs), ``clock``,
+    ``overestimation_percent_launch``, ``visit_bounds``, ``jitter``,
     ``waves``, ``warps_per_wave``, ``delta``, ``longest_wst``, ``overestimation_percent``,
     ``method``, ``tree``, ``runs``, ``warps``, ``ipoints``, ``edges`` (per IPG edge: from, to, wcet,
     count, seen, divergent, loop), ``divergent_edges``, ``loops``, ``probe_cost``."""
@@ -463,13 +465,14 @@ def _loop_bounds(a, loop_bounds):
 
 
 def wcet(cfg=None, trace=None, *, trace_text=None, ptx=None, entry="", trace_format="auto", method="auto",
-         loop_bounds=None, probe_cost=0):
+         loop_bounds=None, probe_cost=0, clock="auto"):
     """Hybrid WCET of a GPU kernel from time-stamped traces (``warpspan wcet``): the program as CFG
     JSON (``cfg``, a path) or a PTX listing (``ptx``, a path, with ``entry``); the traces
     (``--trace``, repeatable) as files, ``trace`` (a path or a list of paths: str or os.PathLike),
     and/or as text, ``trace_text`` (a str or a list of them; one line is enough); ``loop_bounds``
     {CFG header block: N} or (header, N) pairs (``--loop-bound HEADER=N``); ``probe_cost`` cycles
-    or "auto"."""
+    or "auto"; ``clock`` "auto", "sm" or "global" (``--clock``: whether the times share one clock
+    across SMs, which gives ``hwmt_launch`` beside the per-SM ``hwmt``)."""
     a = _Args("wcet")
     if trace is None and trace_text is None:
         raise TypeError("warpspan.wcet(): needs trace= (a path or a list of paths) or trace_text= (the text of a "
@@ -487,7 +490,8 @@ def wcet(cfg=None, trace=None, *, trace_text=None, ptx=None, entry="", trace_for
     elif not isinstance(probe_cost, str):
         raise a.type_error("probe_cost", "an integer (cycles) or 'auto'", probe_cost)
     result = WcetResult(_core.wcet(cfg, ptx, a.str("entry", entry), sources, a.str("trace_format", trace_format),
-                                   a.str("method", method), _loop_bounds(a, loop_bounds), probe_cost))
+                                   a.str("method", method), _loop_bounds(a, loop_bounds), probe_cost,
+                                   a.str("clock", clock)))
     for message in getattr(result, "warnings", None) or []:  # what the CLI prints on stderr
         warnings.warn(message, stacklevel=2)
     return result

@@ -18,6 +18,24 @@ inline const char* fig1_cfg = R"({"name": "fig1", "entry": "b1", "exit": "b5",
   "edges": [["b1", "b2"], ["b2", "b3"], ["b3", "b2"], ["b2", "b5"], ["b1", "b4"], ["b4", "b5"]],
   "ipoints": {"b1": "i1", "b2": "i2", "b4": "i3", "b5": "i4"}})";
 
+// Fig. 2's CFG as the text describes it: b1..b6 in a row (the figure names three forward branches
+// only: b6, b7, b12), b6 -> {b7, b12}, b7 -> {b8, b10}, b8 -> b9 -> b15, b10 -> b11 -> b14,
+// b12 -> {b10, b13}, b13 -> b14 -> b15. Our assumption: b7 reaches b14 through b10 and b11 (the paths
+// b6 -> b7 -> b10 -> b11 -> b14 and b6 -> b12 -> b10 -> b11 -> b14 of the text); every block an Ipoint.
+inline const char* fig2_cfg = R"({"name": "fig2", "entry": "b1", "exit": "b15",
+  "blocks": ["b1", "b2", "b3", "b4", "b5", "b6", "b7", "b8", "b9", "b10", "b11", "b12", "b13", "b14", "b15"],
+  "edges": [["b1", "b2"], ["b2", "b3"], ["b3", "b4"], ["b4", "b5"], ["b5", "b6"], ["b6", "b7"], ["b6", "b12"],
+            ["b7", "b8"], ["b7", "b10"], ["b8", "b9"], ["b9", "b15"], ["b10", "b11"], ["b11", "b14"],
+            ["b12", "b10"], ["b12", "b13"], ["b13", "b14"], ["b14", "b15"]],
+  "ipoints": {"b1": "b1", "b2": "b2", "b3": "b3", "b4": "b4", "b5": "b5", "b6": "b6", "b7": "b7", "b8": "b8",
+              "b9": "b9", "b10": "b10", "b11": "b11", "b12": "b12", "b13": "b13", "b14": "b14", "b15": "b15"}})";
+
+/// The three executions of Fig. 2 (b14 runs twice in the second and third).
+inline const std::vector<std::vector<std::string>> fig2_runs{
+    {"b1", "b2", "b3", "b4", "b5", "b6", "b12", "b10", "b11", "b13", "b14", "b15"},
+    {"b1", "b2", "b3", "b4", "b5", "b6", "b7", "b8", "b9", "b10", "b11", "b14", "b12", "b10", "b11", "b13", "b14", "b15"},
+    {"b1", "b2", "b3", "b4", "b5", "b6", "b12", "b10", "b11", "b13", "b14", "b7", "b8", "b9", "b10", "b11", "b14", "b15"}};
+
 /// The shipped examples (data/wcet/).
 inline const std::string data = std::string(WARPSPAN_SOURCE_DIR) + "/data/wcet/";
 

@@ -98,9 +98,10 @@ void edf_verdict_json(Json& out, const edf_result& r) {
   out["first_violation"] = optional(r.first_violation);
 }
 
-/// `wcet --json`: kernel, z_warp, z_dynamic, z_hybrid, hwmt, jitter, waves, warps_per_wave, delta,
-/// longest_wst, overestimation_percent, method, tree, runs, warps, ipoints, edges, divergent_edges,
-/// loops.
+/// `wcet --json`: kernel, z_warp, z_dynamic, z_hybrid, hwmt (= hwmt_per_sm), hwmt_launch (null
+/// without one clock across SMs), clock, jitter, waves, warps_per_wave, delta, longest_wst,
+/// overestimation_percent (against the per-SM HWMT), overestimation_percent_launch, visit_bounds,
+/// visits_unbounded, method, tree, runs, warps, ipoints, edges, divergent_edges, loops.
 nlohmann::json wcet_report_json(const wcet::wcet_program& p, const wcet::wcet_report& r);
 
 /// One search of `inputs --json`: kernel, threads, method, seed, fitness, best_fitness,

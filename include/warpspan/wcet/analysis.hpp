@@ -41,6 +41,9 @@ struct wcet_options {
   /// The cost is what the binary trace reports (`--probe-cost auto`): above the shortest observed
   /// transition it is cut to that transition (with a warning) instead of refused.
   bool probe_cost_from_trace = false;
+  /// Whether the traces' times share one clock across SMs (the whole-launch HWMT): nullopt takes
+  /// what the trace files say (trace_set::one_clock, all of them).
+  std::optional<bool> one_clock;
 };
 
 struct wcet_report {
@@ -58,6 +61,7 @@ struct wcet_report {
   concurrency_stats concurrency;
   std::int64_t z_dynamic = 0;         ///< eq. (1)
   std::int64_t z_hybrid = 0;          ///< eq. (2)
+  bool one_clock = false;             ///< the times share one clock across SMs: concurrency.hwmt_launch is set
 };
 
 /// The program structure as `wcet` reads it: CFG JSON from `cfg_path` or a PTX listing from
@@ -85,6 +89,7 @@ struct wcet_request {
   std::string method = "auto";                   ///< Z_warp method (parse_wcet_method)
   std::vector<std::string> loop_bounds;          ///< HEADER=N; a header bounded twice differently is refused
   std::string probe_cost = "0";                  ///< cycles, or "auto" (the trace's measured cost)
+  std::string clock = "auto";                    ///< auto, sm or global (parse_trace_clock)
   std::uint64_t max_trace_bytes = std::uint64_t{256} << 20;
   std::string max_trace_option;                  ///< how the user raises max_trace_bytes (messages), e.g. "--max-trace-mib"
 };

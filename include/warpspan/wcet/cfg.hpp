@@ -21,6 +21,9 @@ struct cfg {
   block_id entry = 0;
   block_id exit = 0;
   std::vector<std::vector<block_id>> succ, pred;
+  /// Per block: the source line of its first instruction in the PTX it was read from (cfg_from_ptx),
+  /// which simulator logs name; empty for a CFG from JSON.
+  std::vector<int> line;
 
   std::size_t size() const { return blocks.size(); }
   bool has_ipoint(block_id b) const { return !ipoint[b].empty(); }

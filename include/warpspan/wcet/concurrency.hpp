@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "warpspan/wcet/trace.hpp"
@@ -38,12 +39,17 @@ struct sm_run {
 
 struct concurrency_stats {
   std::int64_t jitter = 0;            ///< max over runs and SMs (eq. 1's delta)
-  std::int64_t hwmt = 0;              ///< max last - first over runs and SMs
+  std::int64_t hwmt = 0;              ///< per SM: max last - first over runs and SMs (Table II)
+  /// Over the whole launch: max over runs of the last Ipoint time on any SM minus the first on any
+  /// SM, when the times share one clock across SMs (nullopt otherwise: per-SM clocks do not compare).
+  std::optional<std::int64_t> hwmt_launch;
   std::uint64_t waves = 0, warps_per_wave = 0;
   std::int64_t delta = 0;
   std::vector<sm_run> sm_runs;        ///< by (run, sm)
 };
 
-concurrency_stats analyse_concurrency(const std::vector<wst>& wsts);
+/// `one_clock`: the WSTs' times share one clock across SMs (trace_set::one_clock), which makes the
+/// whole-launch HWMT meaningful.
+concurrency_stats analyse_concurrency(const std::vector<wst>& wsts, bool one_clock = false);
 
 }  // namespace warpspan::wcet

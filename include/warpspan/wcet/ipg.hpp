@@ -35,6 +35,7 @@ struct ipg_loop {
 struct ipg {
   std::vector<std::string> names;  ///< Ipoint names; ids are indices (CFG block order)
   std::vector<block_id> block;     ///< per Ipoint: its block
+  std::vector<int> line;           ///< per Ipoint: cfg::line of its block (0 when unknown)
   ipoint_id source = 0, sink = 0;  ///< s and t
   std::vector<ipg_edge> edges;     ///< original edges first, then divergent ones
   std::vector<ipg_loop> loops;     ///< innermost first
@@ -54,6 +55,9 @@ struct ipg {
 /// are classified on the CFG with divergent edges, so that a warp's executions are classified like
 /// the paths they took.
 ipg build_ipg(const cfg& g, const loop_forest& loops, const std::vector<cfg_edge>& divergent);
+
+/// Per Ipoint: the innermost ipg loop whose body holds it, -1 when none.
+std::vector<int> innermost_loops(const ipg& graph);
 
 /// Graphviz text of the IPG: loop iterations dashed, divergent edges red, labels from `label`.
 std::string ipg_dot(const ipg& graph, const std::string& title, const std::vector<std::string>& label);

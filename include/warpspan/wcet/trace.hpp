@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -25,7 +26,16 @@ struct trace_set {
   std::vector<trace_record> records;
   std::int64_t probe_cost = -1;  ///< the empty probe's cost a binary trace reports, -1 when none
   std::uint64_t skipped = 0;     ///< GPGPU-sim lines whose PC is not an Ipoint (simulators log every instruction)
+  /// Per file: its times come from one clock for every SM, so that times on different SMs compare
+  /// (the whole-launch HWMT). GPGPU-sim logs: yes (one core-cycle counter for the whole GPU); binary
+  /// traces: no (the probe's %clock64 is each SM's own counter, not synchronised across SMs); text
+  /// traces: what a `# clock: global` or `# clock: sm` line says, no by default.
+  std::vector<bool> one_clock;
 };
+
+/// `--clock`: "auto" (what every trace file says: one clock only when all say so), "sm" or "global".
+/// Returns nullopt for auto, else whether the times share one clock.
+std::optional<bool> parse_trace_clock(std::string_view word);
 
 enum class trace_format { automatic, text, gpgpusim, binary };
 
@@ -48,9 +58,10 @@ inline constexpr std::int64_t max_header_probe_cost = std::int64_t{1} << 32;
 /// i64 time; little-endian.
 std::string binary_trace(const std::vector<std::string>& names, const std::vector<trace_record>& records,
                          std::int64_t probe_cost);
-/// The text form: a comment header and one `run sm cta warp ipoint time` line per record.
+/// The text form: a comment header, a `# clock: global` or `# clock: sm` line, and one `run sm cta warp
+/// ipoint time` line per record.
 std::string text_trace(const std::vector<std::string>& names, const std::vector<trace_record>& records,
-                       const std::string& comment);
+                       const std::string& comment, bool one_clock = false);
 
 struct warp_key {
   std::uint64_t run = 0, sm = 0, cta = 0, warp = 0;
@@ -86,6 +97,13 @@ struct trace_observations {
   std::int64_t shortest_transition = -1;    ///< smallest time between two records of one WST, -1 when none
   std::uint64_t shortest_record = 0;        ///< the trace_set record that ends it
   std::uint64_t runs = 0, warps = 0;
+  /// Per Ipoint: the most times one warp visited it in one pass through its innermost loop (in one
+  /// warp outside loops; 0 when never visited). A pass starts at each edge entering or iterating
+  /// that loop (ipet_visit_bound).
+  std::vector<std::uint64_t> visits_per_pass;
+  /// Per Ipoint: a warp visited it inside its loop before any pass of that loop started (the loop
+  /// does not hold s): no per-pass bound covers it, so it gets none.
+  std::vector<bool> visits_unbounded;
 };
 
 /// Parses every WST with the IPG: it must start at s, end at t and take IPG edges only; otherwise
