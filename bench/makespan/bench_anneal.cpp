@@ -13,11 +13,11 @@
 namespace warpspan {
 namespace {
 
-problem voronoi() {
+problem voronoi(int warps = 16) {
   normalized_sm sm;
   sm.sigma = {1, 4, 0, 0};
   sm.copies = {1, 1, 0, 0};
-  return make_problem(parse_kernel_string("5L9C2L9C"), sm, 16);
+  return make_problem(parse_kernel_string("5L9C2L9C"), sm, warps);
 }
 
 /// The annealing step with a full rebuild of every candidate: the baseline of 000 VII.
@@ -72,12 +72,12 @@ BENCHMARK(BM_OneChainRebuild)->ArgsProduct({{0, 1}, {0, 16, 64}})->ArgNames({"in
 
 /// All chains of one backend, `iters` iterations each, timed as one advance() (CUDA: the launch
 /// plus synchronisation, measured by wall clock since a launch covers the whole round).
-void run_backend(benchmark::State& state, backend_kind kind) {
+void run_backend(benchmark::State& state, backend_kind kind, int warps = 16) {
   if (kind == backend_kind::cuda && cuda_device_count() == 0) {
     state.SkipWithError(cuda_compiled() ? "no CUDA device present" : "built without CUDA");
     return;
   }
-  const problem prob = voronoi();
+  const problem prob = voronoi(warps);
   const auto chains = static_cast<std::uint32_t>(state.range(0));
   const std::uint64_t iters = static_cast<std::uint64_t>(state.range(1));
   chain_setup setup;
@@ -105,6 +105,10 @@ void BM_ChainsCpu(benchmark::State& state) { run_backend(state, backend_kind::cp
 void BM_ChainsCuda(benchmark::State& state) { run_backend(state, backend_kind::cuda); }
 BENCHMARK(BM_ChainsCpu)->Args({64, 2000})->UseManualTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_ChainsCuda)->Args({16896, 2000})->Args({67584, 2000})->UseManualTime()->Unit(benchmark::kMillisecond);
+// Voronoi W = 3: the chain state on chip (25,344 chains fill an H100's 132 SMs at 192 a SM), the
+// small case of the emulated model (bench/results/gpu_model_emulated.md).
+void BM_ChainsCudaOnChip(benchmark::State& state) { run_backend(state, backend_kind::cuda, 3); }
+BENCHMARK(BM_ChainsCudaOnChip)->Args({25344, 2000})->UseManualTime()->Unit(benchmark::kMillisecond);
 
 }  // namespace
 }  // namespace warpspan

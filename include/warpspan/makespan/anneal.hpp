@@ -121,7 +121,10 @@ WARPSPAN_HD_INLINE void anneal_run(const problem_view& p, const View& c, Best be
                                    chain_state& s, const anneal_params& a, std::uint32_t chain_id,
                                    std::uint64_t count) {
   const std::uint64_t end = s.iter + count < a.iter_max ? s.iter + count : a.iter_max;
-  while (s.iter < end) anneal_step(p, c, best_str, s, a, chain_id);
+  while (s.iter < end) {
+    WARPSPAN_WARP_RECONVERGE();
+    anneal_step(p, c, best_str, s, a, chain_id);
+  }
 }
 
 }  // namespace warpspan
