@@ -18,11 +18,7 @@
 
 #include <cuda_runtime.h>
 
-#include "warpspan/dbf/dbf.hpp"
-#include "warpspan/dbf/generate.hpp"
-#include "warpspan/makespan/chains.hpp"
-#include "warpspan/makespan/estimate.hpp"
-#include "warpspan/sm/kernel_string.hpp"
+#include "../cases.hpp"
 
 namespace {
 
@@ -114,32 +110,16 @@ std::string fmt(double x) {
   return b;
 }
 
-problem voronoi(int warps) {
-  normalized_sm sm;
-  sm.sigma = {1, 4, 0, 0};
-  sm.copies = {1, 1, 0, 0};
-  return make_problem(parse_kernel_string("5L9C2L9C"), sm, warps);
-}
 
 /// The annealing kernel's counts per move at `per_launch` iterations a launch: two launches of n1
 /// and n2 iterations separate the per-iteration counts from the per-launch ones (the on-chip
 /// kernel's copy in and out, the types' staging).
 row anneal_row(const std::string& name, int warps, std::uint64_t n1, std::uint64_t n2, std::uint64_t per_launch,
                const std::string& bench) {
-  const problem prob = voronoi(warps);
+  const problem prob = bench_cases::voronoi(warps);
   const cuda_chain_plan plan = plan_cuda_chains(prob.view());
   const std::uint32_t chains = plan.block;  // one block: the counts per move do not depend on the count
-  chain_setup setup;
-  setup.prob = &prob;
-  setup.params.iter_max = std::uint64_t{1} << 40;
-  setup.params.t0 = estimate_options{}.t0;
-  estimate_options mix;
-  for (std::uint32_t c = 0; c < chains; ++c) {
-    setup.chain_ids.push_back(c);
-    const auto s = initial_string(prob.view(), chain_initial_kind(mix, c), 1, c);
-    setup.initial.insert(setup.initial.end(), s.begin(), s.end());
-  }
-  auto runner = make_cuda_runner(setup);
+  auto runner = make_cuda_runner(bench_cases::chains_of(prob, chains));
   runner->advance(4);  // past the first moves from the initial strings
   const auto counted = [&](std::uint64_t n) {
     emu::reset_counts();
@@ -177,17 +157,8 @@ row anneal_row(const std::string& name, int warps, std::uint64_t n1, std::uint64
   return r;
 }
 
-unrolled_graph table_one_graph(std::uint32_t vertices) {
-  task_generator_options o;
-  o.vertices = vertices;
-  o.tasks = 1;
-  o.max_wcet = 10000;
-  o.seed = 1;
-  return unroll(generate_task(o, 0, 0));
-}
-
 row dbf_row(std::uint32_t vertices, bool staged) {
-  const unrolled_graph g = table_one_graph(vertices);
+  const unrolled_graph g = bench_cases::table_one_graph(vertices);
   emu::reset_counts();
   (void)cuda_dbf_table(g, staged, 256, false, nullptr);
   const emu::kernel_counts k = sum_counts({"dbf_row_kernel", "fill_kernel"});
