@@ -3,7 +3,8 @@
 # bare GPU machine needs: the test and benchmark binaries, warpspan, and the shared libraries it
 # lacks (Google Benchmark). Then, on the GPU machine, from the repository root:
 #   bash bench/run_on_gpu.sh --run OUTDIR
-# runs the whole GPU suite and the benchmarks and writes logs and JSON into OUTDIR.
+# runs the whole GPU suite and the benchmarks and writes logs and JSON into OUTDIR, and ends by printing
+# the emulated model's predicted rates beside the measured ones (bench/compare_model.py).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -51,6 +52,9 @@ if [ "${1:-}" = "--run" ]; then
         > "$out/ncu_dbf_backend$b.txt" 2>&1 || true
     done
   fi
+  # Predicted beside measured: the emulated bandwidth model (bench/results/gpu_model_emulated.json,
+  # from warpspan_gpu_model) against this run's benchmark rates.
+  python3 bench/compare_model.py "$out/bench.json" --device-file "$out/device.txt" | tee "$out/model_vs_measured.md" || true
   exit 0
 fi
 

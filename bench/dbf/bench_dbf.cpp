@@ -14,6 +14,7 @@
 #include "warpspan/core/backend.hpp"
 #include "warpspan/dbf/dbf.hpp"
 #include "warpspan/dbf/generate.hpp"
+#include "../cases.hpp"
 
 namespace warpspan {
 namespace {
@@ -25,15 +26,7 @@ const char* backend_name(int b) {
   return names[b];
 }
 
-/// The Table I graph with `vertices` vertices (seed 1, set 0, task 0).
-unrolled_graph table_one_graph(std::uint32_t vertices) {
-  task_generator_options o;
-  o.vertices = vertices;
-  o.tasks = 1;
-  o.max_wcet = 10000;
-  o.seed = 1;
-  return unroll(generate_task(o, 0, 0));
-}
+using bench_cases::table_one_graph;
 
 double model_bytes(const unrolled_graph& g) {
   double bytes = 0;

@@ -9,16 +9,12 @@
 #include "warpspan/core/backend.hpp"
 #include "warpspan/makespan/chains.hpp"
 #include "warpspan/makespan/estimate.hpp"
+#include "../cases.hpp"
 
 namespace warpspan {
 namespace {
 
-problem voronoi() {
-  normalized_sm sm;
-  sm.sigma = {1, 4, 0, 0};
-  sm.copies = {1, 1, 0, 0};
-  return make_problem(parse_kernel_string("5L9C2L9C"), sm, 16);
-}
+using bench_cases::voronoi;
 
 /// The annealing step with a full rebuild of every candidate: the baseline of 000 VII.
 void anneal_step_full(const problem_view& p, const chain_view& c, chain_state& s, const anneal_params& a) {
@@ -72,24 +68,15 @@ BENCHMARK(BM_OneChainRebuild)->ArgsProduct({{0, 1}, {0, 16, 64}})->ArgNames({"in
 
 /// All chains of one backend, `iters` iterations each, timed as one advance() (CUDA: the launch
 /// plus synchronisation, measured by wall clock since a launch covers the whole round).
-void run_backend(benchmark::State& state, backend_kind kind) {
+void run_backend(benchmark::State& state, backend_kind kind, int warps = 16) {
   if (kind == backend_kind::cuda && cuda_device_count() == 0) {
     state.SkipWithError(cuda_compiled() ? "no CUDA device present" : "built without CUDA");
     return;
   }
-  const problem prob = voronoi();
+  const problem prob = voronoi(warps);
   const auto chains = static_cast<std::uint32_t>(state.range(0));
   const std::uint64_t iters = static_cast<std::uint64_t>(state.range(1));
-  chain_setup setup;
-  setup.prob = &prob;
-  setup.params.iter_max = std::uint64_t{1} << 40;
-  setup.params.t0 = estimate_options{}.t0;
-  estimate_options mix;
-  for (std::uint32_t c = 0; c < chains; ++c) {
-    setup.chain_ids.push_back(c);
-    const auto s = initial_string(prob.view(), chain_initial_kind(mix, c), 1, c);
-    setup.initial.insert(setup.initial.end(), s.begin(), s.end());
-  }
+  const chain_setup setup = bench_cases::chains_of(prob, chains);
   auto runner = kind == backend_kind::cuda ? make_cuda_runner(setup) : make_cpu_runner(setup, 0);
   runner->advance(std::max<std::uint64_t>(1, iters / 10));  // warm-up
   for (auto _ : state) {
@@ -105,6 +92,10 @@ void BM_ChainsCpu(benchmark::State& state) { run_backend(state, backend_kind::cp
 void BM_ChainsCuda(benchmark::State& state) { run_backend(state, backend_kind::cuda); }
 BENCHMARK(BM_ChainsCpu)->Args({64, 2000})->UseManualTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_ChainsCuda)->Args({16896, 2000})->Args({67584, 2000})->UseManualTime()->Unit(benchmark::kMillisecond);
+// Voronoi W = 3: the chain state on chip (25,344 chains fill an H100's 132 SMs at 192 a SM), the
+// small case of the emulated model (bench/results/gpu_model_emulated.md).
+void BM_ChainsCudaOnChip(benchmark::State& state) { run_backend(state, backend_kind::cuda, 3); }
+BENCHMARK(BM_ChainsCudaOnChip)->Args({25344, 2000})->UseManualTime()->Unit(benchmark::kMillisecond);
 
 }  // namespace
 }  // namespace warpspan

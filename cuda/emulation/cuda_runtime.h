@@ -20,6 +20,7 @@
 #include <tuple>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 #define WARPSPAN_CUDA_EMULATED 1
 
@@ -199,6 +200,36 @@ cudaError_t occupancy_max_potential_block_size(int* min_grid, int* block, const 
                                                const std::function<std::size_t(int)>& smem_of, int block_limit);
 /// cudaOccupancyMaxActiveBlocksPerMultiprocessor, from the same table.
 cudaError_t occupancy_max_active_blocks(int* blocks, const void* function, int threads, std::size_t dynamic_smem);
+/// What the memory-request counter (counts.cpp) saw of one kernel (by launch name), over its counted
+/// launches: a device's warp requests rebuilt from the lanes' traced accesses (see counts.cpp).
+struct kernel_counts {
+  std::string kernel;
+  std::uint64_t launches = 0, blocks = 0;
+  /// Global memory (the device allocations): warp requests (loads and stores), the distinct 32-byte
+  /// sectors they touch, and the sectors the same distinct bytes would need packed together.
+  std::uint64_t global_requests = 0, global_load_requests = 0, global_store_requests = 0;
+  std::uint64_t global_sectors = 0, global_ideal_sectors = 0, global_store_sectors = 0;  ///< (of which stores)
+  std::uint64_t global_accesses = 0, global_bytes = 0;  ///< the lanes' accesses and their bytes
+  /// Shared memory: requests, wavefronts (the most distinct words one of the 32 banks delivers, per
+  /// request), the conflict-free minimum (distinct words / 32, rounded up) and the requests above it.
+  std::uint64_t shared_requests = 0, shared_wavefronts = 0, shared_ideal_wavefronts = 0, shared_accesses = 0;
+  std::uint64_t shared_conflicted_requests = 0;
+  /// Atomics: lane operations, warp requests, and the sum over requests of the most lanes on one
+  /// address (what the device serialises).
+  std::uint64_t atomics = 0, atomic_requests = 0, atomic_serialised = 0;
+};
+/// Turns the counter on or off (off by default; WARPSPAN_EMU_COUNTS=1 turns it on at the first
+/// launch and prints counts_table() to stderr at exit). Needs the traced build (race_check_traced()).
+void set_counting(bool on);
+bool counting_on();
+/// Every counted kernel so far, by name; reset_counts() forgets them.
+std::vector<kernel_counts> counts();
+void reset_counts();
+/// counts() as tab-separated text with a header line.
+std::string counts_table();
+/// A reconvergence point for the counter: the calling lane's next passes of every access site start
+/// a new round (the annealing loop calls it once per iteration). Nothing when not counting.
+void warp_reconverge() noexcept;
 /// The name the emulation knows a kernel by (its demangled name without return type and
 /// parameters, as scripts/resource_usage.py keys nvcc's report); "" when its symbol is not found.
 std::string kernel_name(const void* function);

@@ -16,6 +16,8 @@
 // allocations (Thrust's CPP-system vectors, the stack).
 #include "racecheck.hpp"
 
+#include "counts.hpp"
+
 #include <algorithm>
 #include <atomic>
 #include <cstdio>
@@ -264,16 +266,24 @@ void report(const std::string& what, uint3 b) {
 
 void warpspan::emu::note_atomic(const void* address, std::size_t bytes) noexcept {
   if (race::tls_shadow != nullptr) race::access(address, bytes, race::kind::atomic);
+  if (counting::tls_counter != nullptr)
+    counting::access(address, bytes, counting::access_kind::atomic, __builtin_return_address(0));
 }
 
 // The tracing callbacks (clang's sanitizer coverage calls them with the address of every load and
-// store of the traced translation units). The sanitizer runtimes define them weakly as no-ops.
+// store of the traced translation units). The sanitizer runtimes define them weakly as no-ops. The
+// memory-request counter (counts.cpp) takes them too when it is on, with the return address, which
+// names the load or store instruction.
 #define WARPSPAN_EMU_TRACE(n)                                                                              \
   extern "C" void __sanitizer_cov_load##n(void* p) {                                                      \
     if (warpspan::emu::race::tls_shadow != nullptr) warpspan::emu::race::access(p, n, warpspan::emu::race::kind::read);  \
+    if (warpspan::emu::counting::tls_counter != nullptr)                                                  \
+      warpspan::emu::counting::access(p, n, warpspan::emu::counting::access_kind::load, __builtin_return_address(0)); \
   }                                                                                                        \
   extern "C" void __sanitizer_cov_store##n(void* p) {                                                     \
     if (warpspan::emu::race::tls_shadow != nullptr) warpspan::emu::race::access(p, n, warpspan::emu::race::kind::write); \
+    if (warpspan::emu::counting::tls_counter != nullptr)                                                  \
+      warpspan::emu::counting::access(p, n, warpspan::emu::counting::access_kind::store, __builtin_return_address(0)); \
   }
 WARPSPAN_EMU_TRACE(1)
 WARPSPAN_EMU_TRACE(2)

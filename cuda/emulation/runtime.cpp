@@ -4,6 +4,7 @@
 
 #include <cstdlib>
 
+#include "counts.hpp"
 #include "racecheck.hpp"
 
 #include <sys/mman.h>
@@ -372,6 +373,7 @@ enum class order_kind { ascending, descending, random };
 std::atomic<order_kind> order_now{order_kind::ascending};
 std::atomic<std::uint64_t> order_seed{0};
 std::atomic<bool> check_now{true};
+std::atomic<bool> launch_counted{false};  // the launch now running is counted (counts.cpp)
 
 std::uint64_t splitmix(std::uint64_t& x) {
   std::uint64_t z = (x += 0x9E3779B97F4A7C15ull);
@@ -457,6 +459,8 @@ void run_block(std::size_t block_index, dim3 grid, dim3 block, std::size_t smem,
   make_order(b);
   tls_block = &b;
   if (b.check) race::begin_block(b.shared.get(), smem);
+  const bool counted = launch_counted.load(std::memory_order_relaxed);
+  if (counted) counting::begin_block(b.shared.get(), smem, order_now.load(std::memory_order_relaxed) != order_kind::random);
   // Threads run on the OS thread's stack, one after the other, until one reaches a barrier: then
   // the rest go on as fibers, interval by interval (see syncthreads).
   for (std::size_t i = 0; i < threads && !b.fibers_started; ++i) {
@@ -472,6 +476,7 @@ void run_block(std::size_t block_index, dim3 grid, dim3 block, std::size_t smem,
       for (unsigned t : b.order) step_fiber(b, t);
   }
   if (b.check) race::end_block();
+  if (counted) counting::end_block();
   tls_context = thread_context{};
   tls_block = nullptr;
   if (b.error) std::rethrow_exception(b.error);
@@ -683,6 +688,11 @@ void read_environment() {
     }
     if (const char* check = std::getenv("WARPSPAN_EMU_RACECHECK"); check && std::strcmp(check, "0") == 0)
       check_now = false;
+    if (const char* count = std::getenv("WARPSPAN_EMU_COUNTS"); count && std::strcmp(count, "1") == 0) {
+      set_counting(true);
+      (void)counts();  // the table outlives the handler
+      std::atexit([] { std::fprintf(stderr, "warpspan emulation: memory requests per kernel\n%s", counts_table().c_str()); });
+    }
     if (const char* fail = std::getenv("WARPSPAN_EMU_FAIL"); fail && *fail) {
       const std::string f = fail;
       const std::size_t colon = f.find(':'), second = f.find(':', colon + 1);
@@ -771,6 +781,17 @@ void launch(const void* function, dim3 grid, dim3 block, std::size_t dynamic_sme
   const std::size_t blocks = std::size_t{grid.x} * grid.y * grid.z;
   const bool check = race_check_on();
   if (check) race::begin_launch(name, device_ranges());
+  const bool count = counting_on() && race_check_traced();
+  if (count) counting::begin_launch(name, device_ranges());
+  launch_counted = count;
+  struct end_count {
+    bool count;
+    ~end_count() {
+      if (!count) return;
+      launch_counted = false;
+      counting::end_launch();
+    }
+  } end_counting{count};
   struct end_check {
     bool check;
     ~end_check() {

@@ -16,6 +16,18 @@
 #include "warpspan/core/rng.hpp"
 #include "warpspan/makespan/schedule.hpp"
 
+// A point where a warp's lanes reconverge (the top of an annealing iteration), for the emulation's
+// memory-request counter (cuda/emulation/counts.cpp), which lines the lanes' accesses up into warp
+// requests anew from there. Nothing outside the emulation's kernel sources.
+#if defined(WARPSPAN_EMU_KERNEL_SOURCE) && !defined(__CUDACC__)
+namespace warpspan::emu {
+void warp_reconverge() noexcept;
+}
+#define WARPSPAN_WARP_RECONVERGE() ::warpspan::emu::warp_reconverge()
+#else
+#define WARPSPAN_WARP_RECONVERGE() static_cast<void>(0)
+#endif
+
 namespace warpspan {
 
 struct anneal_params {
@@ -121,7 +133,10 @@ WARPSPAN_HD_INLINE void anneal_run(const problem_view& p, const View& c, Best be
                                    chain_state& s, const anneal_params& a, std::uint32_t chain_id,
                                    std::uint64_t count) {
   const std::uint64_t end = s.iter + count < a.iter_max ? s.iter + count : a.iter_max;
-  while (s.iter < end) anneal_step(p, c, best_str, s, a, chain_id);
+  while (s.iter < end) {
+    WARPSPAN_WARP_RECONVERGE();
+    anneal_step(p, c, best_str, s, a, chain_id);
+  }
 }
 
 }  // namespace warpspan

@@ -1,0 +1,304 @@
+// warpspan_gpu_model: a bandwidth-bound model of an H100 and an A100 from the CUDA emulation's
+// memory-request counts (cuda/emulation/counts.cpp). The real kernels (cuda/makespan/anneal_kernel.cu,
+// cuda/dbf/dbf_kernels.cu) run on the CPU with the counter on; their global-memory sectors, shared-
+// memory wavefronts and atomics per annealing move or per dbf cell become moves and cells per second
+// at each device's DRAM and shared-memory bandwidth. Built only in the emulation build (cpu-emu,
+// clang-asan: it needs clang's load/store tracing). Prints Markdown; `--json FILE` writes the
+// predictions that bench/compare_model.py holds against a GPU run's warpspan_bench JSON.
+// bench/results/gpu_model_emulated.md and .json are its output.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <map>
+#include <string>
+#include <vector>
+
+#include <cuda_runtime.h>
+
+#include "../cases.hpp"
+
+namespace {
+
+using namespace warpspan;
+
+struct device_spec {
+  const char* name;
+  double dram_bytes_per_s;  // HBM
+  int sms;
+  double clock_hz;          // boost clock
+  double smem_bytes_per_clock_per_sm;
+};
+// H100 SXM5 80 GB: HBM3 3.35 TB/s, 132 SMs, 1.98 GHz boost; A100 SXM4 80 GB: HBM2e 2.039 TB/s,
+// 108 SMs, 1.41 GHz. Both serve shared memory at 128 bytes (one wavefront of 32 banks) per clock per SM.
+const device_spec devices[] = {
+    {"H100 SXM", 3.35e12, 132, 1.98e9, 128},
+    {"A100 SXM 80GB", 2.039e12, 108, 1.41e9, 128},
+};
+constexpr double sector_bytes = 32;
+
+/// Counts of the kernels whose name starts with `prefix`, summed.
+emu::kernel_counts sum_counts(const std::vector<std::string>& prefixes) {
+  emu::kernel_counts s;
+  for (const emu::kernel_counts& k : emu::counts()) {
+    if (std::none_of(prefixes.begin(), prefixes.end(), [&](const std::string& p) { return k.kernel.rfind(p, 0) == 0; }))
+      continue;
+    s.launches += k.launches;
+    s.global_requests += k.global_requests;
+    s.global_sectors += k.global_sectors;
+    s.global_ideal_sectors += k.global_ideal_sectors;
+    s.global_store_sectors += k.global_store_sectors;
+    s.global_accesses += k.global_accesses;
+    s.shared_requests += k.shared_requests;
+    s.shared_wavefronts += k.shared_wavefronts;
+    s.shared_ideal_wavefronts += k.shared_ideal_wavefronts;
+    s.atomics += k.atomics;
+    s.atomic_requests += k.atomic_requests;
+  }
+  return s;
+}
+
+/// Per item (an annealing move, a dbf cell).
+struct per_item {
+  double requests = 0, sectors = 0, ideal_sectors = 0, store_sectors = 0, shared_requests = 0, wavefronts = 0,
+         ideal_wavefronts = 0, atomics = 0;
+};
+
+per_item divide(const emu::kernel_counts& k, double items) {
+  per_item p;
+  p.requests = static_cast<double>(k.global_requests) / items;
+  p.sectors = static_cast<double>(k.global_sectors) / items;
+  p.ideal_sectors = static_cast<double>(k.global_ideal_sectors) / items;
+  p.store_sectors = static_cast<double>(k.global_store_sectors) / items;
+  p.shared_requests = static_cast<double>(k.shared_requests) / items;
+  p.wavefronts = static_cast<double>(k.shared_wavefronts) / items;
+  p.ideal_wavefronts = static_cast<double>(k.shared_ideal_wavefronts) / items;
+  p.atomics = static_cast<double>(k.atomics) / items;
+  return p;
+}
+
+struct prediction {
+  double dram = 0, shared = 0, predicted = 0, coalesced = 0, reads_cached = 0;
+};
+
+double bound(double rate, double per) { return per > 0 ? rate / per : INFINITY; }
+
+prediction predict(const device_spec& d, const per_item& p) {
+  prediction r;
+  const double wavefronts_per_s = d.sms * d.clock_hz;  // 128 B a clock per SM
+  r.dram = bound(d.dram_bytes_per_s, p.sectors * sector_bytes);
+  r.shared = bound(wavefronts_per_s, p.wavefronts);
+  r.predicted = std::min(r.dram, r.shared);
+  r.coalesced = std::min(bound(d.dram_bytes_per_s, p.ideal_sectors * sector_bytes), bound(wavefronts_per_s, p.ideal_wavefronts));
+  r.reads_cached = std::min(bound(d.dram_bytes_per_s, p.store_sectors * sector_bytes), r.shared);
+  return r;
+}
+
+struct row {
+  std::string kind, name, unit, bench, note;
+  per_item per;
+  double sectors_per_request = 0, ideal_per_request = 0, wavefronts_per_request = 0;
+  std::vector<prediction> pred;
+};
+
+std::string fmt(double x) {
+  if (std::isinf(x)) return "-";
+  char b[32];
+  std::snprintf(b, sizeof b, "%.3g", x);
+  return b;
+}
+
+
+/// The annealing kernel's counts per move at `per_launch` iterations a launch: a launch of no
+/// iterations counts the per-launch part (the staging of the types, the on-chip kernel's copies in
+/// and out), a launch of `n` the rest, which is spread over n moves per chain.
+row anneal_row(const std::string& name, int warps, std::uint64_t n, std::uint64_t per_launch, const std::string& bench) {
+  const problem prob = bench_cases::voronoi(warps);
+  const cuda_chain_plan plan = plan_cuda_chains(prob.view());
+  const std::uint32_t chains = plan.block;  // one block: the counts per move do not depend on the count
+  auto runner = make_cuda_runner(bench_cases::chains_of(prob, chains));
+  runner->advance(4);  // past the first moves from the initial strings
+  const auto counted = [&](std::uint64_t iterations) {
+    emu::reset_counts();
+    runner->advance(iterations);
+    return sum_counts({"kernel"});  // anneal_kernel is launched as `kernel` (launch_with)
+  };
+  const emu::kernel_counts a = counted(0), b = counted(n);
+  if (a.launches != 1 || b.launches != 1) std::fprintf(stderr, "warpspan_gpu_model: expected one launch each\n");
+  const per_item pa = divide(a, 1.0), pb = divide(b, 1.0);
+  const auto per_move = [&](double fixed, double launch) {
+    const double moves = static_cast<double>(n) * chains;
+    return std::max(0.0, launch - fixed) / moves + fixed / (static_cast<double>(per_launch) * chains);
+  };
+  row r;
+  r.kind = "anneal";
+  r.name = name;
+  r.unit = "moves/s";
+  r.bench = bench;
+  r.per.requests = per_move(pa.requests, pb.requests);
+  r.per.sectors = per_move(pa.sectors, pb.sectors);
+  r.per.ideal_sectors = per_move(pa.ideal_sectors, pb.ideal_sectors);
+  r.per.store_sectors = per_move(pa.store_sectors, pb.store_sectors);
+  r.per.shared_requests = per_move(pa.shared_requests, pb.shared_requests);
+  r.per.wavefronts = per_move(pa.wavefronts, pb.wavefronts);
+  r.per.ideal_wavefronts = per_move(pa.ideal_wavefronts, pb.ideal_wavefronts);
+  r.per.atomics = per_move(pa.atomics, pb.atomics);
+  r.sectors_per_request = static_cast<double>(b.global_sectors) / std::max<double>(1, b.global_requests);
+  r.ideal_per_request = static_cast<double>(b.global_ideal_sectors) / std::max<double>(1, b.global_requests);
+  r.wavefronts_per_request = static_cast<double>(b.shared_wavefronts) / std::max<double>(1, b.shared_requests);
+  r.note = std::string(plan.on_chip ? "state on chip" : "state in global memory") + ", " + std::to_string(plan.block) +
+           " threads a block, " + std::to_string(per_launch) + " moves a launch";
+  return r;
+}
+
+row dbf_row(std::uint32_t vertices, bool staged) {
+  const unrolled_graph g = bench_cases::table_one_graph(vertices);
+  emu::reset_counts();
+  (void)cuda_dbf_table(g, staged, 256, false, nullptr);
+  const emu::kernel_counts k = sum_counts({"dbf_row_kernel", "fill_kernel"});
+  row r;
+  r.kind = "dbf";
+  r.name = std::string("dbf table, ") + std::to_string(vertices) + " vertices, " + (staged ? "cuda-sm" : "cuda");
+  r.unit = "cells/s";
+  r.bench = "BM_DbfTable/backend:" + std::to_string(staged ? 3 : 2) + "/vertices:" + std::to_string(vertices) +
+            "/block:256/manual_time";
+  r.per = divide(k, static_cast<double>(g.cells()));
+  r.sectors_per_request = static_cast<double>(k.global_sectors) / std::max<double>(1, k.global_requests);
+  r.ideal_per_request = static_cast<double>(k.global_ideal_sectors) / std::max<double>(1, k.global_requests);
+  r.wavefronts_per_request = static_cast<double>(k.shared_wavefronts) / std::max<double>(1, k.shared_requests);
+  r.note = std::to_string(g.cells()) + " cells, " + std::to_string(g.preds.size()) + " edges, block 256";
+  return r;
+}
+
+void json_number(std::string& out, const char* key, double x, bool comma = true) {
+  char b[96];
+  if (std::isinf(x))
+    std::snprintf(b, sizeof b, "\"%s\": null", key);
+  else
+    std::snprintf(b, sizeof b, "\"%s\": %.6g", key, x);
+  out += b;
+  if (comma) out += ", ";
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string json_path;
+  bool quick = false;
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--json") == 0 && i + 1 < argc)
+      json_path = argv[++i];
+    else if (std::strcmp(argv[i], "--quick") == 0)
+      quick = true;
+    else {
+      std::fprintf(stderr, "usage: warpspan_gpu_model [--json FILE] [--quick]\n");
+      return 2;
+    }
+  }
+  if (!emu::race_check_traced()) {
+    std::fprintf(stderr, "warpspan_gpu_model: the kernels are not traced (build with clang: cpu-emu or clang-asan)\n");
+    return 1;
+  }
+  emu::set_race_check(false);           // counts only (the tests run the race checker)
+  emu::set_thread_order("ascending");   // warps lane after lane: one warp's requests held at a time
+  emu::set_counting(true);
+
+  std::vector<row> rows;
+  constexpr std::uint64_t per_launch = 2000;  // BM_ChainsCuda's iterations a launch
+  const std::uint64_t moves16 = quick ? 2 : 8, moves3 = quick ? 20 : 100;
+  rows.push_back(anneal_row("Voronoi 5L9C2L9C, W = 16, sigma L=1,C=4", 16, moves16, per_launch, "BM_ChainsCuda/"));
+  rows.push_back(anneal_row("Voronoi 5L9C2L9C, W = 3, sigma L=1,C=4", 3, moves3, per_launch,
+                            "BM_ChainsCudaOnChip/"));
+  for (std::uint32_t v : quick ? std::vector<std::uint32_t>{10} : std::vector<std::uint32_t>{10, 20})
+    for (bool staged : {false, true}) rows.push_back(dbf_row(v, staged));
+  for (row& r : rows)
+    for (const device_spec& d : devices) r.pred.push_back(predict(d, r.per));
+
+  std::printf("# A bandwidth-bound model of the H100 and A100, from the emulation's memory-request counts\n\n");
+  std::printf(
+      "Produced by `warpspan_gpu_model%s` (bench/traffic/gpu_model.cpp) in the CUDA emulation build: the\n"
+      "real kernels run on the CPU with the memory-request counter on (cuda/emulation/counts.cpp), which\n"
+      "rebuilds each warp's requests from the lanes' traced loads and stores. Counts, not timings: the\n"
+      "same on every machine (for one compiler: clang's loads and stores stand in for nvcc's).\n\n",
+      quick ? " --quick" : "");
+  std::printf(
+      "Assumptions: every global sector (32 bytes) comes from DRAM (no L1 or L2 hits); DRAM at its\n"
+      "peak (H100 SXM: HBM3 3.35 TB/s; A100 SXM 80 GB: HBM2e 2.039 TB/s); shared memory one wavefront\n"
+      "(128 bytes, 32 banks) per clock per SM at the boost clock (H100: 132 SMs x 1.98 GHz; A100: 108\n"
+      "SMs x 1.41 GHz); nothing else limits (no latency, instruction or occupancy limit: the predicted\n"
+      "speed is an upper bound a kernel reaches only when its memory pipe is saturated). *Predicted*\n"
+      "is the smaller of the DRAM and shared-memory bounds; *coalesced* the same with every request at\n"
+      "its ideal sectors and conflict-free wavefronts; *reads cached* charges DRAM only the stores (as\n"
+      "if every load hit L1/L2: the dbf tables of 10 and 20 vertices, 4 and 15 MB, fit the H100's 50 MB\n"
+      "L2). Annealing: one block of chains, counted over %llu moves a chain (W = 16) or %llu (W = 3) after 4,\n"
+      "at %llu moves a launch: a launch of no moves counts the per-launch part (the types' staging, the\n"
+      "on-chip kernel's copies in and out), spread over those moves.\n\n",
+      static_cast<unsigned long long>(moves16), static_cast<unsigned long long>(moves3),
+      static_cast<unsigned long long>(per_launch));
+  std::printf("## Requests\n\n");
+  std::printf("| case | global requests / item | sectors / request (ideal; 4 for 32 lanes x 4 B) | sectors / item | of which stores | "
+              "shared requests / item | wavefronts / request | atomics / item | |\n|---|---|---|---|---|---|---|---|---|\n");
+  for (const row& r : rows)
+    std::printf("| %s | %s | %.2f (%.2f) | %s | %s | %s | %.2f | %s | %s |\n", r.name.c_str(), fmt(r.per.requests).c_str(),
+                r.sectors_per_request, r.ideal_per_request, fmt(r.per.sectors).c_str(), fmt(r.per.store_sectors).c_str(),
+                fmt(r.per.shared_requests).c_str(), r.wavefronts_per_request, fmt(r.per.atomics).c_str(), r.note.c_str());
+  for (std::size_t d = 0; d < std::size(devices); ++d) {
+    std::printf("\n## Predicted on %s\n\n", devices[d].name);
+    std::printf("| case | unit | DRAM bound | shared bound | **predicted** | coalesced | reads cached |\n|---|---|---|---|---|---|---|\n");
+    for (const row& r : rows) {
+      const prediction& p = r.pred[d];
+      std::printf("| %s | %s | %s | %s | **%s** | %s | %s |\n", r.name.c_str(), r.unit.c_str(), fmt(p.dram).c_str(),
+                  fmt(p.shared).c_str(), fmt(p.predicted).c_str(), fmt(p.coalesced).c_str(), fmt(p.reads_cached).c_str());
+    }
+  }
+  std::printf("\nNo GPU has measured these yet: `bash bench/run_on_gpu.sh --run OUT` ends with\n"
+              "`bench/compare_model.py`, which prints each prediction beside the benchmark's measured rate.\n");
+
+  if (!json_path.empty()) {
+    std::string out = "{\n  \"generator\": \"warpspan_gpu_model (bench/traffic/gpu_model.cpp)\",\n";
+    out += "  \"assumptions\": \"every global sector from DRAM (no L1/L2 hits), DRAM and shared memory at peak, "
+           "no latency/instruction/occupancy limit; annealing moves at " + std::to_string(per_launch) +
+           " a launch\",\n  \"devices\": [";
+    for (std::size_t d = 0; d < std::size(devices); ++d) {
+      out += std::string(d ? ", " : "") + "{\"name\": \"" + devices[d].name + "\", ";
+      json_number(out, "dram_bytes_per_s", devices[d].dram_bytes_per_s);
+      json_number(out, "sms", devices[d].sms);
+      json_number(out, "clock_hz", devices[d].clock_hz);
+      json_number(out, "shared_bytes_per_clock_per_sm", devices[d].smem_bytes_per_clock_per_sm, false);
+      out += "}";
+    }
+    out += "],\n  \"rows\": [\n";
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      const row& r = rows[i];
+      out += "    {\"kind\": \"" + r.kind + "\", \"name\": \"" + r.name + "\", \"unit\": \"" + r.unit +
+             "\", \"bench_prefix\": \"" + r.bench + "\", \"note\": \"" + r.note + "\", ";
+      json_number(out, "global_requests_per_item", r.per.requests);
+      json_number(out, "sectors_per_item", r.per.sectors);
+      json_number(out, "ideal_sectors_per_item", r.per.ideal_sectors);
+      json_number(out, "store_sectors_per_item", r.per.store_sectors);
+      json_number(out, "sectors_per_request", r.sectors_per_request);
+      json_number(out, "ideal_sectors_per_request", r.ideal_per_request);
+      json_number(out, "shared_requests_per_item", r.per.shared_requests);
+      json_number(out, "wavefronts_per_item", r.per.wavefronts);
+      json_number(out, "wavefronts_per_request", r.wavefronts_per_request);
+      json_number(out, "atomics_per_item", r.per.atomics);
+      out += "\"predicted\": {";
+      for (std::size_t d = 0; d < std::size(devices); ++d) {
+        const prediction& p = r.pred[d];
+        out += std::string(d ? ", " : "") + "\"" + devices[d].name + "\": {";
+        json_number(out, "dram_bound", p.dram);
+        json_number(out, "shared_bound", p.shared);
+        json_number(out, "predicted", p.predicted);
+        json_number(out, "coalesced", p.coalesced);
+        json_number(out, "reads_cached", p.reads_cached, false);
+        out += "}";
+      }
+      out += "}}" + std::string(i + 1 < rows.size() ? "," : "") + "\n";
+    }
+    out += "  ]\n}\n";
+    std::ofstream(json_path) << out;
+  }
+  return 0;
+}

@@ -1,0 +1,219 @@
+// The emulation's memory-request counter (cuda/emulation/counts.cpp) on small kernels whose counts
+// are worked out by hand: coalesced and strided global loads, shared-memory bank conflicts and
+// broadcasts, atomics on one address. This file is traced like the kernels under cuda/
+// (tests/CMakeLists.txt), so the counter sees its kernels' loads and stores. The counts must not
+// depend on the order the lanes run in.
+#if defined(WARPSPAN_CUDA_EMULATION_BUILD)
+#include <gtest/gtest.h>
+
+#include <numeric>
+#include <string>
+#include <vector>
+
+#include "common/device_buffer.cuh"
+#include "common/launch.cuh"
+
+namespace warpspan {
+namespace {
+
+const std::vector<std::string> orders{"ascending", "descending", "random:1", "random:7"};
+
+class EmulationCountsGpu : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!emu::race_check_traced()) GTEST_SKIP() << "the kernels are not traced (the counter needs clang)";
+    saved_order_ = emu::thread_order();
+    saved_counting_ = emu::counting_on();
+    emu::set_counting(true);
+    emu::reset_counts();
+    (void)cudaGetLastError();
+  }
+  void TearDown() override {
+    if (saved_order_.empty()) return;
+    emu::set_thread_order(saved_order_);
+    emu::set_counting(saved_counting_);
+    emu::reset_counts();
+  }
+
+  /// The counts of kernel `name` (launch name), or all zero when it was not counted.
+  static emu::kernel_counts of(const std::string& name) {
+    for (const emu::kernel_counts& k : emu::counts())
+      if (k.kernel == name) return k;
+    return {};
+  }
+
+ private:
+  std::string saved_order_;
+  bool saved_counting_ = false;
+};
+
+__global__ void copy_strided(const float* in, float* out, unsigned stride) {
+  const unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
+  out[t] = in[t * stride];
+}
+
+__global__ void shared_strided(unsigned* out, unsigned stride) {
+  WARPSPAN_DYNAMIC_SHARED(unsigned, sh);
+  const unsigned t = threadIdx.x;
+  sh[t * stride] = t;
+  __syncthreads();
+  out[t] = sh[t * stride];
+}
+
+__global__ void shared_broadcast(unsigned* out) {
+  WARPSPAN_DYNAMIC_SHARED(unsigned, sh);
+  const unsigned t = threadIdx.x;
+  sh[t] = t;
+  __syncthreads();
+  out[t] = sh[0];
+}
+
+__global__ void add_to_one(unsigned* counter) { atomicAdd(counter, 1u); }
+
+/// Lane t loads t % 4 + 1 elements in a loop, then all store once: the loop's k-th pass is one
+/// request of the lanes that make it (32, 24, 16 and 8 lanes), as a device's warp runs it.
+__global__ void divergent_loop(const unsigned* in, unsigned* out) {
+  const unsigned t = threadIdx.x;
+  unsigned sum = 0;
+  for (unsigned k = 0; k <= t % 4; ++k) sum += in[k * 32 + t];
+  out[t] = sum;
+}
+
+TEST_F(EmulationCountsGpu, CoalescedLoadIsFourSectorsARequest) {
+  for (const auto& order : orders) {
+    ASSERT_TRUE(emu::set_thread_order(order));
+    emu::reset_counts();
+    device_buffer<float> in(std::vector<float>(64, 1.0f), nullptr), out(64, nullptr);
+
+    WARPSPAN_LAUNCH(copy_strided, 1, 64, 0, nullptr)(in.data(), out.data(), 1u);
+    ASSERT_EQ(cudaGetLastError(), cudaSuccess);
+
+    const emu::kernel_counts k = of("copy_strided");
+    EXPECT_EQ(k.launches, 1u) << order;
+    // Two warps, one load and one store each, 4 sectors of 32 bytes per 32 lanes x 4 bytes.
+    EXPECT_EQ(k.global_load_requests, 2u) << order;
+    EXPECT_EQ(k.global_store_requests, 2u) << order;
+    EXPECT_EQ(k.global_sectors, 16u) << order;
+    EXPECT_EQ(k.global_ideal_sectors, 16u) << order;
+    EXPECT_EQ(k.global_accesses, 128u) << order;
+    EXPECT_EQ(k.shared_requests, 0u) << order;
+  }
+}
+
+TEST_F(EmulationCountsGpu, StridedLoadIsOneSectorALane) {
+  device_buffer<float> in(std::vector<float>(32 * 32, 1.0f), nullptr), out(32, nullptr);
+
+  WARPSPAN_LAUNCH(copy_strided, 1, 32, 0, nullptr)(in.data(), out.data(), 32u);
+  ASSERT_EQ(cudaGetLastError(), cudaSuccess);
+
+  const emu::kernel_counts k = of("copy_strided");
+  EXPECT_EQ(k.global_requests, 2u);
+  // The load: 32 floats 128 bytes apart, a sector each (ideal 4); the store: 4 sectors.
+  EXPECT_EQ(k.global_sectors, 32u + 4u);
+  EXPECT_EQ(k.global_ideal_sectors, 4u + 4u);
+}
+
+TEST_F(EmulationCountsGpu, SharedStrideTwoIsATwoWayConflict) {
+  for (const auto& order : orders) {
+    ASSERT_TRUE(emu::set_thread_order(order));
+    emu::reset_counts();
+    device_buffer<unsigned> out(32, nullptr);
+
+    WARPSPAN_LAUNCH(shared_strided, 1, 32, 64 * sizeof(unsigned), nullptr)(out.data(), 2u);
+    ASSERT_EQ(cudaGetLastError(), cudaSuccess) << emu::last_race_report();
+
+    const emu::kernel_counts k = of("shared_strided");
+    // Words 0, 2, .., 62: banks 0, 2, .., 30 hold two words each, for the store and the load.
+    EXPECT_EQ(k.shared_requests, 2u) << order;
+    EXPECT_EQ(k.shared_wavefronts, 4u) << order;
+    EXPECT_EQ(k.shared_ideal_wavefronts, 2u) << order;
+    EXPECT_EQ(k.shared_conflicted_requests, 2u) << order;
+    EXPECT_EQ(k.global_sectors, 4u) << order;
+  }
+}
+
+TEST_F(EmulationCountsGpu, SharedStrideOneAndBroadcastHaveNoConflict) {
+  device_buffer<unsigned> out(32, nullptr);
+
+  WARPSPAN_LAUNCH(shared_strided, 1, 32, 32 * sizeof(unsigned), nullptr)(out.data(), 1u);
+  WARPSPAN_LAUNCH(shared_broadcast, 1, 32, 32 * sizeof(unsigned), nullptr)(out.data());
+  ASSERT_EQ(cudaGetLastError(), cudaSuccess) << emu::last_race_report();
+
+  for (const char* name : {"shared_strided", "shared_broadcast"}) {
+    const emu::kernel_counts k = of(name);
+    EXPECT_EQ(k.shared_requests, 2u) << name;
+    EXPECT_EQ(k.shared_wavefronts, 2u) << name;
+    EXPECT_EQ(k.shared_conflicted_requests, 0u) << name;
+  }
+  // Stride 32 puts every lane in bank 0: a 32-way conflict.
+  emu::reset_counts();
+  WARPSPAN_LAUNCH(shared_strided, 1, 32, 32 * 32 * sizeof(unsigned), nullptr)(out.data(), 32u);
+  ASSERT_EQ(cudaGetLastError(), cudaSuccess) << emu::last_race_report();
+  EXPECT_EQ(of("shared_strided").shared_wavefronts, 64u);
+}
+
+TEST_F(EmulationCountsGpu, AtomicsOnOneAddressSerialise) {
+  for (const auto& order : orders) {
+    ASSERT_TRUE(emu::set_thread_order(order));
+    emu::reset_counts();
+    device_buffer<unsigned> counter(std::vector<unsigned>{0u}, nullptr);
+
+    WARPSPAN_LAUNCH(add_to_one, 1, 64, 0, nullptr)(counter.data());
+    ASSERT_EQ(cudaGetLastError(), cudaSuccess);
+
+    const emu::kernel_counts k = of("add_to_one");
+    EXPECT_EQ(k.atomics, 64u) << order;
+    EXPECT_EQ(k.atomic_requests, 2u) << order;      // one per warp
+    EXPECT_EQ(k.atomic_serialised, 64u) << order;   // 32 lanes on one address, twice
+    EXPECT_EQ(k.global_requests, 0u) << order;
+    EXPECT_EQ(counter.to_host()[0], 64u);
+  }
+}
+
+TEST_F(EmulationCountsGpu, DivergentLoopPassesAreRequestsOfTheLanesThatMakeThem) {
+  for (const auto& order : orders) {
+    ASSERT_TRUE(emu::set_thread_order(order));
+    emu::reset_counts();
+    std::vector<unsigned> host(4 * 32);
+    std::iota(host.begin(), host.end(), 0u);
+    device_buffer<unsigned> in(host, nullptr), out(32, nullptr);
+
+    WARPSPAN_LAUNCH(divergent_loop, 1, 32, 0, nullptr)(in.data(), out.data());
+    ASSERT_EQ(cudaGetLastError(), cudaSuccess);
+
+    const emu::kernel_counts k = of("divergent_loop");
+    // Passes 1..4 by 32, 24, 16, 8 lanes: each within one 128-byte row, so 4 sectors at most and
+    // one per 8 neighbouring lanes (lanes t % 4 >= k are spread over all four sectors of the row).
+    EXPECT_EQ(k.global_load_requests, 4u) << order;
+    EXPECT_EQ(k.global_accesses, 32u + 24u + 16u + 8u + 32u) << order;
+    EXPECT_EQ(k.global_sectors, 4u * 4u + 4u) << order;
+    EXPECT_EQ(out.to_host()[3], 3u + 35u + 67u + 99u);
+  }
+}
+
+TEST_F(EmulationCountsGpu, NothingIsCountedWhenOff) {
+  emu::set_counting(false);
+  device_buffer<float> in(std::vector<float>(32, 1.0f), nullptr), out(32, nullptr);
+
+  WARPSPAN_LAUNCH(copy_strided, 1, 32, 0, nullptr)(in.data(), out.data(), 1u);
+  ASSERT_EQ(cudaGetLastError(), cudaSuccess);
+
+  EXPECT_TRUE(emu::counts().empty());
+}
+
+TEST_F(EmulationCountsGpu, TheTableNamesEveryCountedKernel) {
+  device_buffer<unsigned> counter(std::vector<unsigned>{0u}, nullptr);
+  WARPSPAN_LAUNCH(add_to_one, 2, 32, 0, nullptr)(counter.data());
+  WARPSPAN_LAUNCH(add_to_one, 1, 32, 0, nullptr)(counter.data());
+
+  const std::string table = emu::counts_table();
+
+  EXPECT_EQ(table.rfind("kernel\tlaunches", 0), 0u) << table;
+  EXPECT_NE(table.find("add_to_one\t2\t"), std::string::npos) << table;
+  EXPECT_EQ(of("add_to_one").blocks, 3u);
+  EXPECT_EQ(of("add_to_one").atomic_serialised, 96u);
+}
+
+}  // namespace
+}  // namespace warpspan
+#endif
