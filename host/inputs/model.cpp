@@ -2,6 +2,7 @@
 #include "warpspan/inputs/model.hpp"
 
 #include <algorithm>
+#include <bit>
 
 #include "warpspan/core/error.hpp"
 #include "warpspan/inputs/kernels.hpp"
@@ -85,6 +86,11 @@ std::vector<std::uint32_t> observed_ipdom(const block_record& rec, std::uint32_t
       }
     }
   }
+  // Blocks of one launch mostly trace the same graph: the last answer is kept.
+  thread_local std::vector<std::uint64_t> last_succ;
+  thread_local std::vector<std::uint8_t> last_seen;
+  thread_local std::vector<std::uint32_t> last_ipdom;
+  if (succ == last_succ && seen == last_seen && last_ipdom.size() == nodes) return last_ipdom;
   pdom.assign(std::size_t{nodes} * words, ~std::uint64_t{0});
   for (std::size_t w = 0; w < words; ++w) pdom[exit * words + w] = 0;
   pdom[exit * words + exit / 64] = std::uint64_t{1} << (exit % 64);
@@ -112,7 +118,7 @@ std::vector<std::uint32_t> observed_ipdom(const block_record& rec, std::uint32_t
   }
   const auto size_of = [&](std::uint32_t n) {
     int c = 0;
-    for (std::size_t w = 0; w < words; ++w) c += __builtin_popcountll(pdom[n * words + w]);
+    for (std::size_t w = 0; w < words; ++w) c += std::popcount(pdom[n * words + w]);
     return c;
   };
   std::vector<std::uint32_t> ipdom(nodes, nodes);
@@ -124,6 +130,9 @@ std::vector<std::uint32_t> observed_ipdom(const block_record& rec, std::uint32_t
     for (std::uint32_t d = 0; d < nodes; ++d)
       if (d != n && (pdom[n * words + d / 64] >> (d % 64) & 1) && size_of(d) == want) ipdom[n] = d;
   }
+  last_succ = succ;
+  last_seen = seen;
+  last_ipdom = ipdom;
   return ipdom;
 }
 
@@ -132,21 +141,25 @@ namespace {
 /// Warp instructions of the active lanes' ops at one index of a node execution.
 struct request_costs {
   std::vector<std::uint64_t> addresses;
+  /// Sorts `addresses` (lanes usually come in address order already) and drops repeats.
+  void sort_unique() {
+    if (!std::is_sorted(addresses.begin(), addresses.end())) std::sort(addresses.begin(), addresses.end());
+    addresses.erase(std::unique(addresses.begin(), addresses.end()), addresses.end());
+  }
   /// Distinct 32-byte sectors of the global accesses in `ops`.
   std::uint64_t sectors(const std::vector<const lane_op*>& ops) {
     addresses.clear();
     for (const lane_op* o : ops)
       for (std::uint64_t s = o->address >> 5; s <= (o->address + o->size - 1) >> 5; ++s) addresses.push_back(s);
-    std::sort(addresses.begin(), addresses.end());
-    return static_cast<std::uint64_t>(std::unique(addresses.begin(), addresses.end()) - addresses.begin());
+    sort_unique();
+    return addresses.size();
   }
   /// Bank-conflict degree of shared accesses: the most distinct 4-byte words in one of 32 banks.
   std::uint64_t conflicts(const std::vector<const lane_op*>& ops) {
     addresses.clear();
     for (const lane_op* o : ops)
       for (std::uint64_t w = o->address >> 2; w <= (o->address + o->size - 1) >> 2; ++w) addresses.push_back(w);
-    std::sort(addresses.begin(), addresses.end());
-    addresses.erase(std::unique(addresses.begin(), addresses.end()), addresses.end());
+    sort_unique();
     std::uint64_t per_bank[32] = {};
     std::uint64_t degree = 0;
     for (std::uint64_t w : addresses) degree = std::max(degree, ++per_bank[w % 32]);
@@ -156,7 +169,7 @@ struct request_costs {
   std::uint64_t rounds(const std::vector<const lane_op*>& ops) {
     addresses.clear();
     for (const lane_op* o : ops) addresses.push_back(o->address);
-    std::sort(addresses.begin(), addresses.end());
+    if (!std::is_sorted(addresses.begin(), addresses.end())) std::sort(addresses.begin(), addresses.end());
     std::uint64_t best = 0, run = 0;
     for (std::size_t i = 0; i < addresses.size(); ++i) {
       run = (i > 0 && addresses[i] == addresses[i - 1]) ? run + 1 : 1;
