@@ -64,6 +64,28 @@ struct atomic_kernel : if_else_kernel {
   }
 };
 
+// work 1; if (g >= 1) { work 2; if (g == 2) work 3 else work 4; join 1; work 5 } else work 6; join 0; work 7
+struct nested_kernel : if_else_kernel {
+  static constexpr std::uint32_t branches = 2;
+  template <class H>
+  static void thread(H& h, const std::int32_t* g, std::int32_t*, std::uint32_t, std::uint32_t tid, std::uint32_t, int) {
+    h.work(1);
+    if (h.branch(0, g[tid] >= 1)) {
+      h.work(2);
+      if (h.branch(1, g[tid] == 2))
+        h.work(3);
+      else
+        h.work(4);
+      h.join(1);
+      h.work(5);
+    } else {
+      h.work(6);
+    }
+    h.join(0);
+    h.work(7);
+  }
+};
+
 // one load per thread of word g[tid] of the scratch memory (aligned to 256 bytes by the model)
 template <space Space>
 struct load_kernel : if_else_kernel {
@@ -119,6 +141,32 @@ TEST(InputsModel, LoopCostsTheLongestTripCount) {
   // entry 1 + 5 iterations x 4 + exit leg 0 + after the join 2
   EXPECT_EQ(run<loop_kernel>(trips).cycles, 1u + 5 * 4 + 2);
   EXPECT_EQ(run<loop_kernel>({0, 0}).cycles, 1u + 2);
+}
+
+TEST(InputsModel, NestedDivergenceReconvergesInnerFirst) {
+  // Lanes with g = 2, 1, 0: every block runs once for the lanes that reach it: 1 + 2 + 3 + 4 + 5
+  // (the inner legs reconverge at join 1 before the 5) + 6 + 7 = 28; all g = 2: 1 + 2 + 3 + 5 + 7.
+  EXPECT_EQ(run<nested_kernel>({2, 1, 0}).cycles, 28u);
+  EXPECT_EQ(run<nested_kernel>({2, 2, 2}).cycles, 18u);
+  EXPECT_EQ(run<nested_kernel>({2, 1, 2, 1}).cycles, 1u + 2 + 3 + 4 + 5 + 7);
+}
+
+TEST(InputsModel, ImmediatePostDominatorsOfTheObservedGraph) {
+  // The record of the nested kernel's three lanes: entry 0, branch 0 not taken 1 / taken 2, join 0
+  // = 3, branch 1 not taken 4 / taken 5, join 1 = 6, EXIT 7.
+  block_record rec;
+  lane_hooks h(rec, 2);
+  const std::vector<std::int32_t> g{2, 1, 0};
+  for (std::uint32_t t = 0; t < 3; ++t) {
+    h.begin(nullptr);
+    nested_kernel::thread(h, g.data(), nullptr, 3, t, 0, 0);
+    h.end();
+  }
+  h.finish();
+
+  const auto ipdom = observed_ipdom(rec, exit_node(2) + 1);
+
+  EXPECT_EQ(ipdom, (std::vector<std::uint32_t>{3, 3, 6, 7, 6, 6, 3, 7}));  // branch 0 taken: join 1 first
 }
 
 TEST(InputsModel, OneLaneLoopingThreeTimesCostsThreeIterations) {
