@@ -6,8 +6,10 @@ kernel evaluations for every method (--patience 0: the GA spends the whole budge
     python3 bench/inputs/table4.py [--binary build-cpu/warpspan] [--evaluations 2000]
         [--artificial-seeds 10] [--seeds 3] OUTDIR
 
-Writes OUTDIR/inputs_table4.md, OUTDIR/inputs_table4.json and OUTDIR/inputs_<kernel>.svg (the
-best fitness against evaluations of the first seed, 004 Fig. 5).
+Writes OUTDIR/inputs_table4.md, OUTDIR/inputs_table4.json, OUTDIR/inputs_<kernel>.svg and
+OUTDIR/inputs_<kernel>_time.svg (the best fitness against evaluations and against seconds of the
+first seed, 004 Fig. 5). The table of the model before issue 24 (lanes one after another) is kept
+as inputs_table4_lanes_model.{md,json}.
 """
 import argparse
 import datetime
@@ -56,9 +58,12 @@ def main():
                    "cpus": os.cpu_count(), "results": raw}, f, indent=1)
     md = ["# Worst-case inputs: paper 004 Table IV with the model fitness", "",
           f"Date {datetime.date.today().isoformat()}, commit {commit}, {os.cpu_count()} CPUs, no GPU: "
-          "the fitness is warpspan's SIMT cost model (kepler-3.5, one SM), in cycles. "
+          "the fitness is warpspan's SIMT cost model (lanes in lockstep with a reconvergence stack, loads and "
+          "stores by sectors; kepler-3.5, one SM), in cycles. "
           f"Every method spends {a.evaluations} kernel evaluations (`--patience 0`). "
-          "Regenerate with `python3 bench/inputs/table4.py --binary build-cpu/warpspan bench/results`.", "",
+          "Regenerate with `python3 bench/inputs/table4.py --binary build-cpu/warpspan bench/results`. "
+          "The table of the model before issue 24, which ran a warp's lanes one after another and did not cost "
+          "loads and stores: [inputs_table4_lanes_model.md](inputs_table4_lanes_model.md).", "",
           "Commands (seed 1; the other seeds differ only in `--seed`):", ""]
     md += [f"    {c}" for c in commands]
     md += ["", "| kernel | threads | seed | method | best (cycles) | reached at evaluation | reached (s) | search (s) | atom coverage |",

@@ -1,6 +1,6 @@
 // The `gpu` fitness backend of `warpspan inputs` (include/warpspan/inputs/gpu.hpp): each shipped
 // kernel's thread function (include/warpspan/inputs/kernels.hpp) runs under hooks that compile to
-// nothing except the atomic itself, and a run is timed with CUDA events.
+// nothing except the atomic and the barrier themselves, and a run is timed with CUDA events.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -24,6 +24,13 @@ struct timed_hooks {
   WARPSPAN_HD_INLINE void compare(std::uint32_t, std::int32_t, std::int32_t) const {}
   WARPSPAN_HD_INLINE void work(std::uint32_t) const {}
   WARPSPAN_HD_INLINE void join(std::uint32_t) const {}
+  WARPSPAN_HD_INLINE void load(const void*, std::uint32_t, space = space::global) const {}
+  WARPSPAN_HD_INLINE void store(const void*, std::uint32_t, space = space::global) const {}
+  WARPSPAN_HD_INLINE void barrier() const {
+#if defined(__CUDA_ARCH__) || defined(WARPSPAN_CUDA_EMULATED)
+    __syncthreads();  // a kernel that uses it needs whole blocks (input_kernel returns past `threads`)
+#endif
+  }
   WARPSPAN_HD_INLINE std::int32_t atomic_add(std::int32_t* p, std::int32_t v) const {
 #if defined(__CUDA_ARCH__) || defined(WARPSPAN_CUDA_EMULATED)
     return atomicAdd(p, v);

@@ -47,8 +47,9 @@ class inputs_command {
     sub->add_option("--sm", sm, "model: SM preset or JSON file (warpspan sm lists them)")->capture_default_str();
     sub->add_option("--sms", sms, "model: SMs the blocks are spread over")->capture_default_str();
     sub->add_option("--population", population, "GA population")->capture_default_str();
-    sub->add_option("--patience", patience, "GA: stop after this many generations without growth (0: spend the budget)")
-        ->capture_default_str();
+    sub->add_option("--patience", patience,
+                    "GA: stop after this many generations without growth (0: spend the budget; default 2, with "
+                    "--compare 0 so that every method spends the same evaluations)");
     sub->add_option("--tolerance", tolerance, "GA: growth below tolerance x best does not count")->capture_default_str();
     sub->add_option("--atom-threads", atom_threads, "gdivan: atoms on X = 2, 4, ... up to this many threads")
         ->capture_default_str();
@@ -56,7 +57,9 @@ class inputs_command {
     sub->add_option("--jobs", jobs, "CPU threads of the model (0: all cores)")->capture_default_str();
     sub->add_option("--save-input", save_input, "write the best input found to this file");
     sub->add_option("--eval-input", eval_input, "evaluate this saved input instead of searching");
-    sub->add_option("--svg-dir", svg_dir, "write best fitness against evaluations as DIR/inputs_KERNEL.svg");
+    sub->add_option("--svg-dir", svg_dir,
+                    "write best fitness against evaluations and against time as DIR/inputs_KERNEL.svg and "
+                    "DIR/inputs_KERNEL_time.svg");
     sub->add_flag("--json", as_json, "print JSON");
     sub->add_flag("--quiet,-q", quiet, "no progress line (shown on a terminal)");
     // Options that another makes meaningless are refused together, never silently ignored.
@@ -86,7 +89,8 @@ class inputs_command {
     request.threads = threads;
     request.evaluations = evaluations;
     request.population = population;
-    request.patience = patience;
+    // --compare measures the methods against one budget: the GA must not stop early (004 Table IV).
+    request.patience = patience ? *patience : (compare ? 0 : 2);
     request.atom_threads = atom_threads;
     request.atom_runs = atom_runs;
     request.sms = sms;
@@ -108,7 +112,7 @@ class inputs_command {
     const std::vector<search_options>& runs = all.runs;
     const std::vector<search_result>& results = all.results;
     const std::size_t best = all.best;
-    std::string saved, svg;
+    std::string saved, svg, svg_time;
     if (!save_input.empty() && !results.empty() && !results[best].trace.best.empty()) {
       const std::filesystem::path path(save_input);
       saved = write_file(path.parent_path().empty() ? "." : path.parent_path().string(), path.filename().string(),
@@ -117,16 +121,19 @@ class inputs_command {
     if (!svg_dir.empty() && !results.empty()) {
       std::vector<fitness_curve> curves;
       for (std::size_t i = 0; i < results.size(); ++i)
-        curves.push_back({to_string(runs[i].method), results[i].trace.history, results[i].trace.evaluations});
-      svg = write_file(svg_dir, "inputs_" + kernel + ".svg",
-                       fitness_svg(curves, results[best].fitness_unit,
-                                   kernel + ", " + std::to_string(o.threads) + " threads, fitness " + fitness + ", seed " +
-                                       std::to_string(seed)));
+        curves.push_back({to_string(runs[i].method), results[i].trace.history, results[i].trace.evaluations,
+                          results[i].seconds});
+      const std::string title =
+          kernel + ", " + std::to_string(o.threads) + " threads, fitness " + fitness + ", seed " + std::to_string(seed);
+      svg = write_file(svg_dir, "inputs_" + kernel + ".svg", fitness_svg(curves, results[best].fitness_unit, title));
+      svg_time = write_file(svg_dir, "inputs_" + kernel + "_time.svg",
+                            fitness_svg(curves, results[best].fitness_unit, title, fitness_axis::seconds));
     }
     if (as_json) {
       json j = inputs_runs_json(all, compare);
       if (!saved.empty()) j["saved_input"] = saved;
       if (!svg.empty()) j["svg"] = svg;
+      if (!svg_time.empty()) j["svg_time"] = svg_time;
       std::cout << j.dump(2) << '\n';
       return all.interrupted ? interrupted_exit_code : 0;
     }
@@ -153,7 +160,7 @@ class inputs_command {
                   static_cast<unsigned long long>(r.trace.evaluations), r.seconds);
     }
     if (!saved.empty()) std::cout << "\nbest input (" << to_string(runs[best].method) << ") saved to " << saved << '\n';
-    if (!svg.empty()) std::cout << "plot: " << svg << '\n';
+    if (!svg.empty()) std::cout << "plots: " << svg << ", " << svg_time << '\n';
     return all.interrupted ? interrupted_exit_code : 0;
   }
 
@@ -176,7 +183,8 @@ class inputs_command {
 
   std::string kernel, method = "gdivan", fitness = "model", sm = "kepler-3.5", save_input, eval_input, svg_dir;
   std::optional<std::int64_t> threads;
-  std::int64_t evaluations = 2000, population = 100, patience = 2, atom_threads = 8, atom_runs = 400, sms = 1, jobs = 0;
+  std::int64_t evaluations = 2000, population = 100, atom_threads = 8, atom_runs = 400, sms = 1, jobs = 0;
+  std::optional<std::int64_t> patience;  ///< default 2, 0 with --compare
   std::uint64_t seed = 1;
   double tolerance = 0;
   bool list = false, compare = false, as_json = false, quiet = false;

@@ -1,4 +1,4 @@
-// SVG of the best fitness against evaluations (include/warpspan/io/inputs_svg.hpp): step lines,
+// SVG of the best fitness against evaluations or seconds (include/warpspan/io/inputs_svg.hpp): step lines,
 // since the best only changes when an evaluation beats it.
 #include "warpspan/io/inputs_svg.hpp"
 
@@ -10,16 +10,21 @@
 
 namespace warpspan {
 
-std::string fitness_svg(const std::vector<fitness_curve>& curves, const std::string& unit, const std::string& title) {
+std::string fitness_svg(const std::vector<fitness_curve>& curves, const std::string& unit, const std::string& title,
+                        fitness_axis axis) {
   const double W = 720, H = 420, left = 90, right = 150, top = 40, bottom = 50;
-  std::uint64_t max_x = 1;
+  const bool time = axis == fitness_axis::seconds;
+  const auto x_of = [&](const inputs::history_point& p) { return time ? p.seconds : static_cast<double>(p.evaluation); };
+  const auto end_of = [&](const fitness_curve& c) { return time ? c.seconds : static_cast<double>(c.evaluations); };
+  double max_x = 0;
   double max_y = 0;
   for (const auto& c : curves) {
-    max_x = std::max(max_x, c.evaluations);
-    for (const auto& p : c.points) max_y = std::max(max_y, p.best);
+    max_x = std::max(max_x, end_of(c));
+    for (const auto& p : c.points) max_x = std::max(max_x, x_of(p)), max_y = std::max(max_y, p.best);
   }
+  if (max_x <= 0) max_x = 1;
   if (max_y <= 0) max_y = 1;
-  const auto X = [&](double e) { return left + (W - left - right) * e / static_cast<double>(max_x); };
+  const auto X = [&](double e) { return left + (W - left - right) * e / max_x; };
   const auto Y = [&](double f) { return H - bottom - (H - top - bottom) * f / (max_y * 1.05); };
   const char* colours[] = {"#d62728", "#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e"};
   const char* dashes[] = {"none", "8 4", "2 3", "4 2 1 2", "1 1"};  // lines that coincide stay visible
@@ -32,13 +37,14 @@ std::string fitness_svg(const std::vector<fitness_curve>& curves, const std::str
     << "\" stroke=\"black\"/>\n";
   for (int k = 0; k <= 4; ++k) {
     char label[64];
-    const double fx = static_cast<double>(max_x) * k / 4, fy = max_y * k / 4;
-    std::snprintf(label, sizeof label, "%.0f", fx);
+    const double fx = max_x * k / 4, fy = max_y * k / 4;
+    std::snprintf(label, sizeof label, time ? "%.3g" : "%.0f", fx);
     s << "<text x=\"" << X(fx) << "\" y=\"" << H - bottom + 16 << "\" text-anchor=\"middle\">" << label << "</text>\n";
     std::snprintf(label, sizeof label, "%.4g", fy);
     s << "<text x=\"" << left - 6 << "\" y=\"" << Y(fy) + 4 << "\" text-anchor=\"end\">" << label << "</text>\n";
   }
-  s << "<text x=\"" << (left + W - right) / 2 << "\" y=\"" << H - 12 << "\" text-anchor=\"middle\">kernel evaluations</text>\n";
+  s << "<text x=\"" << (left + W - right) / 2 << "\" y=\"" << H - 12 << "\" text-anchor=\"middle\">"
+    << (time ? "seconds since the search started" : "kernel evaluations") << "</text>\n";
   s << "<text x=\"16\" y=\"" << (top + H - bottom) / 2 << "\" transform=\"rotate(-90 16 " << (top + H - bottom) / 2
     << ")\" text-anchor=\"middle\">best fitness (" << escape_xml(unit) << ")</text>\n";
   for (std::size_t i = 0; i < curves.size(); ++i) {
@@ -48,13 +54,13 @@ std::string fitness_svg(const std::vector<fitness_curve>& curves, const std::str
     s << "<polyline fill=\"none\" stroke-width=\"2\" stroke-dasharray=\"" << dashes[i % 5] << "\" stroke=\"" << colour
       << "\" points=\"";
     double y = c.points.front().best;
-    s << X(static_cast<double>(c.points.front().evaluation)) << ',' << Y(y);
+    s << X(x_of(c.points.front())) << ',' << Y(y);
     for (std::size_t k = 1; k < c.points.size(); ++k) {
-      const double x = X(static_cast<double>(c.points[k].evaluation));
+      const double x = X(x_of(c.points[k]));
       s << ' ' << x << ',' << Y(y) << ' ' << x << ',' << Y(c.points[k].best);
       y = c.points[k].best;
     }
-    s << ' ' << X(static_cast<double>(c.evaluations)) << ',' << Y(y) << "\"/>\n";
+    s << ' ' << X(std::max(end_of(c), x_of(c.points.back()))) << ',' << Y(y) << "\"/>\n";
     s << "<text x=\"" << W - right + 8 << "\" y=\"" << top + 18 * (i + 1) << "\" fill=\"" << colour << "\">"
       << escape_xml(c.label) << "</text>\n";
   }

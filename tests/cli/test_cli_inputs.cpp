@@ -34,7 +34,8 @@ TEST(CliInputs, JsonHasTheDocumentedKeys) {
   EXPECT_EQ(j["method"], "gdivan");
   EXPECT_EQ(j["seed"], 4);
   EXPECT_EQ(j["fitness_unit"], "cycles");
-  EXPECT_EQ(j["best_fitness"], 2.0 * 8 * 8 * 32);  // 2 blocks x 8 warps x 8 atomics x 32 lanes, sigma_L = 1
+  // 2 blocks x 8 warps x (the values' load, 4 sectors + 8 atomics x 32 lanes), sigma_L = 1
+  EXPECT_EQ(j["best_fitness"], 2.0 * 8 * (4 + 8 * 32));
   EXPECT_EQ(j["history"].back()[0], j["reached_at"]);
   EXPECT_EQ(j["history"].back()[1], j["best_fitness"]);
 }
@@ -63,7 +64,21 @@ TEST(CliInputs, CompareRunsThreeMethodsAndDrawsThem) {
   std::size_t lines = 0;
   for (std::size_t at = 0; (at = text.find("<polyline", at)) != std::string::npos; ++at) ++lines;
   EXPECT_EQ(lines, 3u);
+  std::ifstream timed(dir + "/inputs_petri_time.svg");  // 004 Fig. 5: against time
+  const std::string time_text{std::istreambuf_iterator<char>(timed), {}};
+  EXPECT_NE(time_text.find("seconds since the search started"), std::string::npos);
   std::filesystem::remove_all(dir);
+}
+
+TEST(CliInputs, CompareGivesEveryMethodTheSameEvaluations) {
+  // Without --patience, --compare spends the whole budget in every method (the GA's default
+  // patience of 2 generations used to stop gdivan and random-ga early: 280 / 1,990 / 2,000).
+  const auto r = run_warpspan("inputs --kernel bisect --threads 64 --compare --evaluations 250 --json");
+
+  ASSERT_EQ(r.code, 0) << r.err;
+  const json j = json::parse(r.out);
+  ASSERT_EQ(j["runs"].size(), 3u);
+  for (const auto& run : j["runs"]) EXPECT_EQ(run["evaluations"], 250) << run["method"];
 }
 
 TEST(CliInputs, BadInputIsOneLineAndExitTwo) {

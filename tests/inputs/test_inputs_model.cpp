@@ -64,6 +64,51 @@ struct atomic_kernel : if_else_kernel {
   }
 };
 
+// work 1; if (g >= 1) { work 2; if (g == 2) work 3 else work 4; join 1; work 5 } else work 6; join 0; work 7
+struct nested_kernel : if_else_kernel {
+  static constexpr std::uint32_t branches = 2;
+  template <class H>
+  static void thread(H& h, const std::int32_t* g, std::int32_t*, std::uint32_t, std::uint32_t tid, std::uint32_t, int) {
+    h.work(1);
+    if (h.branch(0, g[tid] >= 1)) {
+      h.work(2);
+      if (h.branch(1, g[tid] == 2))
+        h.work(3);
+      else
+        h.work(4);
+      h.join(1);
+      h.work(5);
+    } else {
+      h.work(6);
+    }
+    h.join(0);
+    h.work(7);
+  }
+};
+
+// one load per thread of word g[tid] of the scratch memory (aligned to 256 bytes by the model)
+template <space Space>
+struct load_kernel : if_else_kernel {
+  static std::size_t scratch_size(std::uint32_t) { return 2048; }
+  static void init_scratch(const std::int32_t*, std::int32_t* s, std::uint32_t) {
+    for (int i = 0; i < 2048; ++i) s[i] = 0;
+  }
+  template <class H>
+  static void thread(H& h, const std::int32_t* g, std::int32_t* s, std::uint32_t, std::uint32_t tid, std::uint32_t, int) {
+    h.load(&s[g[tid]], 4, Space);
+  }
+};
+
+// warp 0 (threads 0..31) works 10, then 1; warp 1 works 2, then 7; a barrier between
+struct barrier_kernel : if_else_kernel {
+  template <class H>
+  static void thread(H& h, const std::int32_t* g, std::int32_t*, std::uint32_t, std::uint32_t tid, std::uint32_t, int) {
+    h.work(tid < 32 ? 10 : 2);
+    if (g[tid] != 0) h.barrier();
+    h.work(tid < 32 ? 1 : 7);
+  }
+};
+
 template <class K>
 model_run run(const std::vector<std::int32_t>& g, const model_config& cfg = unlimited()) {
   return run_model<K>(cfg, g.data(), static_cast<std::uint32_t>(g.size()));
@@ -96,6 +141,76 @@ TEST(InputsModel, LoopCostsTheLongestTripCount) {
   // entry 1 + 5 iterations x 4 + exit leg 0 + after the join 2
   EXPECT_EQ(run<loop_kernel>(trips).cycles, 1u + 5 * 4 + 2);
   EXPECT_EQ(run<loop_kernel>({0, 0}).cycles, 1u + 2);
+}
+
+TEST(InputsModel, NestedDivergenceReconvergesInnerFirst) {
+  // Lanes with g = 2, 1, 0: every block runs once for the lanes that reach it: 1 + 2 + 3 + 4 + 5
+  // (the inner legs reconverge at join 1 before the 5) + 6 + 7 = 28; all g = 2: 1 + 2 + 3 + 5 + 7.
+  EXPECT_EQ(run<nested_kernel>({2, 1, 0}).cycles, 28u);
+  EXPECT_EQ(run<nested_kernel>({2, 2, 2}).cycles, 18u);
+  EXPECT_EQ(run<nested_kernel>({2, 1, 2, 1}).cycles, 1u + 2 + 3 + 4 + 5 + 7);
+}
+
+TEST(InputsModel, ImmediatePostDominatorsOfTheObservedGraph) {
+  // The record of the nested kernel's three lanes: entry 0, branch 0 not taken 1 / taken 2, join 0
+  // = 3, branch 1 not taken 4 / taken 5, join 1 = 6, EXIT 7.
+  block_record rec;
+  lane_hooks h(rec, 2);
+  const std::vector<std::int32_t> g{2, 1, 0};
+  for (std::uint32_t t = 0; t < 3; ++t) {
+    h.begin(nullptr);
+    nested_kernel::thread(h, g.data(), nullptr, 3, t, 0, 0);
+    h.end();
+  }
+  h.finish();
+
+  const auto ipdom = observed_ipdom(rec, exit_node(2) + 1);
+
+  EXPECT_EQ(ipdom, (std::vector<std::uint32_t>{3, 3, 6, 7, 6, 6, 3, 7}));  // branch 0 taken: join 1 first
+}
+
+TEST(InputsModel, OneLaneLoopingThreeTimesCostsThreeIterations) {
+  // Lane 0 iterates 3 times, lanes 1..31 once: the warp runs the body 3 times (the last two with
+  // lane 0 alone) before the exit legs reconverge: entry 1 + 3 x 4 + exit leg 0 + after the join 2.
+  std::vector<std::int32_t> trips(32, 1);
+  trips[0] = 3;
+
+  EXPECT_EQ(run<loop_kernel>(trips).cycles, 1u + 3 * 4 + 2);
+  EXPECT_EQ(run<loop_kernel>(std::vector<std::int32_t>(32, 1)).cycles, 1u + 4 + 2);
+}
+
+TEST(InputsModel, GlobalLoadsCostTheirSectors) {
+  // 32 lanes x 4 bytes: consecutive words fill 4 sectors of 32 bytes; a stride of 2 words touches
+  // 8; a stride of 8 words (32 bytes) puts every lane in its own sector: 32; all on one word: 1.
+  std::vector<std::int32_t> coalesced(32), stride2(32), stride8(32), same(32, 5);
+  for (int t = 0; t < 32; ++t) coalesced[t] = t, stride2[t] = 2 * t, stride8[t] = 8 * t;
+
+  EXPECT_EQ(run<load_kernel<space::global>>(coalesced).cycles, 4u);
+  EXPECT_EQ(run<load_kernel<space::global>>(stride2).cycles, 8u);
+  EXPECT_EQ(run<load_kernel<space::global>>(stride8).cycles, 32u);
+  EXPECT_EQ(run<load_kernel<space::global>>(same).cycles, 1u);
+  // Only the active lanes' sectors count: 8 lanes at a stride of 8 words, 8 sectors.
+  EXPECT_EQ(run<load_kernel<space::global>>(std::vector<std::int32_t>(stride8.begin(), stride8.begin() + 8)).cycles, 8u);
+}
+
+TEST(InputsModel, SharedLoadsCostTheirBankConflicts) {
+  // 32 banks of 4-byte words: consecutive words hit 32 banks once (1); a stride of 2 words puts two
+  // distinct words in each of 16 banks (2-way conflict, 2); every lane on word 5 is a broadcast (1);
+  // a stride of 32 words puts all 32 in bank 0 (32).
+  std::vector<std::int32_t> consecutive(32), stride2(32), stride32(32), same(32, 5);
+  for (int t = 0; t < 32; ++t) consecutive[t] = t, stride2[t] = 2 * t, stride32[t] = 32 * t;
+
+  EXPECT_EQ(run<load_kernel<space::shared>>(consecutive).cycles, 1u);
+  EXPECT_EQ(run<load_kernel<space::shared>>(stride2).cycles, 2u);
+  EXPECT_EQ(run<load_kernel<space::shared>>(same).cycles, 1u);
+  EXPECT_EQ(run<load_kernel<space::shared>>(stride32).cycles, 32u);
+}
+
+TEST(InputsModel, BarrierWaitsForTheSlowestWarpOfEachSegment) {
+  // One block of two warps (unlimited units): warp 0 takes 10 then 1, warp 1 takes 2 then 7. With
+  // the barrier the block takes max(10, 2) + max(1, 7) = 17; without it the slowest warp, 11.
+  EXPECT_EQ(run<barrier_kernel>(std::vector<std::int32_t>(64, 1)).cycles, 17u);
+  EXPECT_EQ(run<barrier_kernel>(std::vector<std::int32_t>(64, 0)).cycles, 11u);
 }
 
 TEST(InputsModel, AtomicsOnOneAddressSerialise) {
@@ -137,17 +252,17 @@ TEST(InputsModel, BlocksSpreadOverSms) {
 }
 
 TEST(InputsModel, ArtificialWorstCaseByHand) {
-  // Every value 42: a warp issues 4 C and 8 atomics x 32 lanes on one address = 256 L. On the
-  // kepler-3.5 SM (sigma_L = 1) the 8 warps of one block take 8 x 256 L cycles (the schedulers
-  // need only 8 x 260 / 4).
+  // Every value 42: a warp loads its 32 values (4 sectors, 4 L), issues 4 C and 8 atomics x 32 lanes
+  // on one address = 256 L. On the kepler-3.5 SM (sigma_L = 1, copies 1) the 8 warps of one block
+  // take 8 x 260 L cycles (the schedulers need only 8 x 264 / 4, a warp alone 264).
   const model_config cfg = make_model("kepler-3.5", 1);
   const std::vector<std::int32_t> all(256, artificial_kernel::constant);
   std::vector<std::int32_t> none(256, 0);
 
-  EXPECT_EQ(run_model(kernel_id::artificial, cfg, all, 256).cycles, 8u * 256);
-  // No value 42: a warp issues 4 C and 1 L; the 4 schedulers bind: (8 x 5) / 4 (sigma_C = 6: 32 / 6
-  // rounds up to 6, sigma_L = 1: 8, a warp alone: 5).
-  EXPECT_EQ(run_model(kernel_id::artificial, cfg, none, 256).cycles, 10u);
+  EXPECT_EQ(run_model(kernel_id::artificial, cfg, all, 256).cycles, 8u * 260);
+  // No value 42: a warp issues 4 C and 4 + 1 L (32 atomics on 32 addresses: one round); the L units
+  // bind: 8 x 5 (the schedulers 8 x 9 / 4 = 18, sigma_C = 6: 32 / 6 rounds up to 6, a warp alone 9).
+  EXPECT_EQ(run_model(kernel_id::artificial, cfg, none, 256).cycles, 40u);
 }
 
 TEST(InputsModel, BfsOnAChainTakesALevelPerNode) {
@@ -167,29 +282,45 @@ TEST(InputsModel, BfsOnAChainTakesALevelPerNode) {
 }
 
 TEST(InputsModel, BisectEarlyExitAndFullDepthShareAWarp) {
-  // Key 1001 is the first probe (mid 500): entry 4 + loop test 5 + found 1 = 10. Key 0 is absent:
-  // hi goes 500, 250, ..., 1, 0: 10 iterations of loop test 5 + go-left 1, after entry 4 = 64.
-  // Together: the found leg is one more block execution, 65. (A lone warp: the 4 schedulers and
-  // sigma_C = 6 do not bind.)
+  // Key 1001 is the first probe (mid 500): entry 4 + its key's load (1 sector) + loop test 5 + found
+  // 1 + the store of found[0] (1 sector) = 12. Key 0 is absent: hi goes 500, 250, ..., 1, 0: 10
+  // iterations of loop test 5 + go-left 1, after entry 4 and the load = 65. Together: both load
+  // their keys in one sector, both run the first loop test, then lane 1 runs its found leg (1 + the
+  // store) while lane 0 waits at the loop's exit join: 4 + 1 + 5 + 2 + 1 + 9 x 6 = 67. (A lone warp:
+  // the 4 schedulers and sigma_C = 6 do not bind.)
   const model_config cfg = make_model();
 
-  EXPECT_EQ(run_model(kernel_id::bisect, cfg, {1001}, 1).cycles, 10u);
-  EXPECT_EQ(run_model(kernel_id::bisect, cfg, {0}, 1).cycles, 64u);
-  EXPECT_EQ(run_model(kernel_id::bisect, cfg, {0, 1001}, 2).cycles, 65u);
+  EXPECT_EQ(run_model(kernel_id::bisect, cfg, {1001}, 1).cycles, 12u);
+  EXPECT_EQ(run_model(kernel_id::bisect, cfg, {0}, 1).cycles, 65u);
+  EXPECT_EQ(run_model(kernel_id::bisect, cfg, {0, 1001}, 2).cycles, 67u);
   EXPECT_EQ(run_model(kernel_id::bisect, cfg, {0, 1001}, 2).output, (std::vector<std::int32_t>{-1, 500}));
 }
 
+TEST(InputsModel, BisectPairDivergesInEveryIteration) {
+  // Issue 24: keys 62 and 1940 are both absent and take opposite sides of `value < key` in all 10
+  // iterations (62 goes left first, 1940 right; then 62 right, 1940 left, ...). In lockstep the
+  // warp runs the loop test 5 once and both sides (1 + 1) each iteration: entry 4 + keys' load 1 +
+  // 10 x 7 = 75. Lanes run one after another (the old model) gave 64 + 1, as 62 twice does now:
+  // 4 + 1 + 10 x 6 = 65.
+  const model_config cfg = make_model();
+
+  EXPECT_EQ(run_model(kernel_id::bisect, cfg, {62, 62}, 2).cycles, 65u);
+  EXPECT_EQ(run_model(kernel_id::bisect, cfg, {62, 1940}, 2).cycles, 75u);
+  EXPECT_EQ(run_model(kernel_id::bisect, cfg, {1940, 1940}, 2).cycles, 65u);
+}
+
 TEST(InputsModel, PetriNetByHand) {
-  // No tokens: entry 2, then 4 rounds x 8 transitions x 3 for the first guard = 98. One token on
-  // places 0 and 3, all of colour 0: transition 0 fires once in round 0 (guard 1 leg 3, firing 10),
-  // moving the tokens to places 1 and 5, where transitions 1 and 5 need 2 and 3: 111.
+  // No tokens: entry 2, then 4 rounds x 8 transitions x (3 + the load of m[a], 1 sector) = 130.
+  // One token on places 0 and 3, all of colour 0: transition 0 fires once in round 0 (guard 1 leg:
+  // 3 + 3 loads; firing: 10 + 2 loads + 6 stores), moving the tokens to places 1 and 5, where
+  // transitions 1 and 5 need 2 and 3: 130 + 6 + 18 = 154.
   const model_config cfg = make_model();
   std::vector<std::int32_t> empty(16, 0), one = empty;
   one[0] = one[3] = 1;
 
-  EXPECT_EQ(run_model(kernel_id::petri, cfg, empty, 1).cycles, 98u);
+  EXPECT_EQ(run_model(kernel_id::petri, cfg, empty, 1).cycles, 130u);
   const auto r = run_model(kernel_id::petri, cfg, one, 1);
-  EXPECT_EQ(r.cycles, 111u);
+  EXPECT_EQ(r.cycles, 154u);
   EXPECT_EQ(r.output, (std::vector<std::int32_t>{0, 1, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}));
 }
 

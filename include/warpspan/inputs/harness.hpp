@@ -20,6 +20,10 @@
 //   void work(n)              n instructions in the current block
 //   void join(id)             branch id's legs reconverge here; opens the block after it
 //   int  atomic_add(p, v)     atomicAdd(p, v), recorded by its address
+//   void load(p, bytes, sp)   the kernel reads `bytes` at p in memory space sp (global or shared);
+//   void store(p, bytes, sp)  writes them: the hook only records the access, the kernel does it
+//   void barrier()            __syncthreads(): every thread of the block must reach it (on the device
+//                             the hook is the barrier itself, so such a kernel needs whole blocks)
 #pragma once
 
 #include <cstddef>
@@ -30,6 +34,9 @@
 #include "warpspan/core/macros.hpp"
 
 namespace warpspan::inputs {
+
+/// The memory space of a load or store hook: global costs by 32-byte sectors, shared by banks.
+enum class space : std::uint8_t { global = 0, shared = 1 };
 
 /// Inclusive bounds of one gene (one integer of a kernel's input).
 struct gene_range {

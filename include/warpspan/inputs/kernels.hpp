@@ -1,6 +1,8 @@
 // The kernels shipped with `warpspan inputs`, our own versions of those of paper 004 (Sec. V), each
 // written once for host and device against the hooks of harness.hpp. Instruction counts in work()
 // are what a CUDA compiler would emit for the block, roughly; the model only needs them consistent.
+// load/store hooks mark the real global memory accesses (their addresses give the sectors a warp
+// touches); values held in registers after a first load are not loaded again.
 #pragma once
 
 #include <cstddef>
@@ -32,6 +34,7 @@ struct artificial_kernel {
   WARPSPAN_HD static void thread(H& h, const std::int32_t* values, std::int32_t* result, std::uint32_t threads,
                                  std::uint32_t tid, std::uint32_t block_id, int) {
     const std::int32_t v = values[tid];
+    h.load(&values[tid], 4, space::global);
     h.work(4);
     h.compare(0, v, constant);
     if (h.branch(0, v == constant)) {
@@ -78,18 +81,26 @@ struct bfs_kernel {
     std::int32_t* cost = s + 3 * std::size_t{n};
     h.work(3);
     if (stage == 0) {
+      h.load(&mask[tid], 4, space::global);
       if (h.branch(0, mask[tid] != 0)) {
         mask[tid] = 0;
-        const std::int32_t* node = g + std::size_t{tid} * genes_per_thread;
+        h.store(&mask[tid], 4, space::global);
+        const std::int32_t* node = g + std::size_t{tid} * genes_per_thread;  // 32 bytes a node: strided
         const std::int32_t degree = node[0];
+        h.load(&node[0], 4, space::global);
         h.work(3);
         for (std::int32_t e = 0; h.branch(1, e < degree); ++e) {
           h.compare(1, e, degree);
+          h.load(&node[1 + e], 4, space::global);
           const std::uint32_t id = static_cast<std::uint32_t>((std::uint64_t{tid} + static_cast<std::uint32_t>(node[1 + e])) % n);
           h.work(5);
+          h.load(&visited[id], 4, space::global);  // scattered by the edge offsets
           if (h.branch(2, visited[id] == 0)) {
+            h.load(&cost[tid], 4, space::global);
             cost[id] = cost[tid] + 1;
+            h.store(&cost[id], 4, space::global);
             updating[id] = 1;
+            h.store(&updating[id], 4, space::global);
             h.work(4);
           }
           h.join(2);
@@ -97,11 +108,16 @@ struct bfs_kernel {
       }
       h.join(0);
     } else {
+      h.load(&updating[tid], 4, space::global);
       if (h.branch(3, updating[tid] != 0)) {
         mask[tid] = 1;
         visited[tid] = 1;
         s[flag_index(n)] = 1;
         updating[tid] = 0;
+        h.store(&mask[tid], 4, space::global);
+        h.store(&visited[tid], 4, space::global);
+        h.store(&s[flag_index(n)], 4, space::global);  // every lane on one word: one sector
+        h.store(&updating[tid], 4, space::global);
         h.work(5);
       }
       h.join(3);
@@ -142,10 +158,16 @@ struct petri_kernel {
         // on places t + 1 and t + 5 (all mod places): arithmetic, so no table has to live on the device.
         const std::uint32_t a = t, b = (t + 3) % places, c = (t + 1) % places, d = (t + 5) % places;
         const std::int32_t wa = 1 + static_cast<std::int32_t>(t % 3);
+        // The nets lie in global memory, a thread's 16 words after another's: a warp's access to
+        // one place touches 32 sectors (strided by genes_per_thread).
         h.work(3);
+        h.load(&m[a], 4, space::global);
         h.compare(3 * t, m[a], wa);
         if (h.branch(3 * t, m[a] >= wa)) {
           h.work(3);
+          h.load(&m[b], 4, space::global);
+          h.load(&colour[a], 4, space::global);
+          h.load(&colour[b], 4, space::global);
           h.compare(3 * t + 1, colour[a], colour[b]);
           if (h.branch(3 * t + 1, m[b] >= 1 && colour[a] == colour[b])) {
             m[a] -= wa;
@@ -154,10 +176,19 @@ struct petri_kernel {
             m[d] += 1;
             colour[c] = colour[a];
             colour[d] = colour[b];
+            h.load(&m[c], 4, space::global);
+            h.load(&m[d], 4, space::global);
+            h.store(&m[a], 4, space::global);
+            h.store(&m[b], 4, space::global);
+            h.store(&m[c], 4, space::global);
+            h.store(&m[d], 4, space::global);
+            h.store(&colour[c], 4, space::global);
+            h.store(&colour[d], 4, space::global);
             h.work(10);
             h.compare(3 * t + 2, m[c], max_tokens);
             if (h.branch(3 * t + 2, m[c] > max_tokens)) {
               m[c] = max_tokens;
+              h.store(&m[c], 4, space::global);
               h.work(6);
             }
             h.join(3 * t + 2);
@@ -190,6 +221,7 @@ struct bisect_kernel {
   WARPSPAN_HD static void thread(H& h, const std::int32_t* keys, std::int32_t* found, std::uint32_t, std::uint32_t tid,
                                  std::uint32_t, int) {
     const std::int32_t key = keys[tid];
+    h.load(&keys[tid], 4, space::global);
     std::int32_t lo = 0, hi = size;
     h.work(4);
     while (h.branch(0, lo < hi)) {
@@ -198,6 +230,7 @@ struct bisect_kernel {
       h.compare(1, value, key);
       if (h.branch(1, value == key)) {
         found[tid] = mid;
+        h.store(&found[tid], 4, space::global);
         h.work(1);
         break;
       }

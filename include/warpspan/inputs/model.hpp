@@ -1,22 +1,33 @@
 // The deterministic SIMT cost model of `warpspan inputs --fitness model`, run on the CPU.
 //
-// Per warp, every block that any active thread executes costs its work once per execution: a
-// block execution is (block, k), the k-th time a thread entered that block (a branch leg or the
-// code after a join), so divergent legs are both paid for and a loop costs its longest thread's
-// trip count. Within one block execution the i-th atomics of the lanes serialise per address (the
-// warp pays the largest number of lanes on one address). Work is issued on the CUDA cores (C),
-// atomics on the load/store units (L) of warpspan's SM model (000 III-E, normalised sigma and
-// copies). Blocks go round-robin to `sms` SMs; on one SM its warps share the units, so the SM takes
-//   max( max_w cycles_w, ceil(sum_w C_w copies_C / sigma_C), ceil(sum_w L_w copies_L / sigma_L),
-//        ceil(sum_w (C_w + L_w) / schedulers) )
-// cycles, the lower bounds of the 000 makespan (a warp's own issue, each unit's throughput, the
-// schedulers) rather than its full schedule, which would cost too much per evaluation. A launch
-// takes its slowest SM; a run is the sum of its launches.
+// Recording: the threads of a block run one after another under lane_hooks, each recorded as a
+// sequence of *nodes* (program points the hooks mark: the kernel entry, each branch leg, each join,
+// and EXIT), every node execution with its operations in order: work(n), global and shared loads
+// and stores (address, bytes), atomics (address) and barriers.
 //
-// Caveat (documented in docs/inputs.md): keying block executions by per-thread occurrence counts treats
-// threads that take a leg in different loop iterations as if they took it together.
+// Lockstep: the control-flow graph is the union of the node sequences of the block's lanes (edges
+// seen), its immediate post-dominators are computed with EXIT as the root, and each warp is run as
+// a SIMT machine with a reconvergence stack of (pc, active mask, reconvergence pc) entries: node pc
+// executes for the active lanes, whose next nodes are then grouped; one group continues, several
+// make the entry wait at ipdom(pc) and push one entry per group (reconverging at ipdom(pc)), and an
+// entry is popped when it reaches its reconvergence pc. Both sides of a divergent branch run; a loop
+// runs until its last lane leaves it.
+//
+// Cost of one node execution for its active lanes, operation by operation (the k-th operation of
+// every lane in the node is one warp instruction): work = the most instructions any lane has there
+// (C issue slots); a global load or store = the distinct 32-byte sectors the lanes touch (L slots;
+// 4 for 32 coalesced 4-byte words, 32 for a stride of 32 bytes or more); a shared one = the
+// bank-conflict degree (32 banks of 4-byte words, lanes on one word broadcast); an atomic = the most
+// lanes on one address (they serialise). A C slot costs copies_C cycles and an L slot copies_L,
+// normalised from the SM preset's unit counts and latencies (000 III-E). Barriers cut a warp's
+// cycles into segments; a block takes the sum over segments of its slowest warp in each. Blocks go
+// round-robin to `sms` SMs; on one SM its blocks share the units, so the SM takes
+//   max( max_b cycles_b, ceil(sum_w C_w copies_C / sigma_C), ceil(sum_w L_w copies_L / sigma_L),
+//        ceil(sum_w (C_w + L_w) / schedulers) )
+// cycles, the lower bounds of the 000 makespan (a block's own time, each unit's throughput, the
+// schedulers) rather than its full schedule. A launch takes its slowest SM; a run sums its launches.
+// What the model leaves out is listed in docs/inputs.md.
 #pragma once
-
 #include <algorithm>
 #include <cstdint>
 #include <string>
@@ -51,37 +62,57 @@ struct thread_trace {
   std::vector<compare_operands> compares;
 };
 
-/// One event of a lane: a block execution entered (value = its work) or an atomic (value = address).
-struct model_event {
-  std::uint64_t exec = 0;  ///< block key << 32 | occurrence
-  std::uint32_t kind = 0;  ///< 0 block, 1 atomic
-  std::uint32_t seq = 0;   ///< atomics: index within the block execution
-  std::uint64_t value = 0;
-  bool operator<(const model_event& o) const {
-    if (exec != o.exec) return exec < o.exec;
-    if (kind != o.kind) return kind < o.kind;
-    if (seq != o.seq) return seq < o.seq;
-    return value < o.value;
-  }
+/// What a lane does inside a node execution.
+enum class op_kind : std::uint8_t { work, global, shared, atomic, barrier };
+
+struct lane_op {
+  op_kind kind = op_kind::work;
+  std::uint32_t size = 0;     ///< work: instructions; global, shared: bytes
+  std::uint64_t address = 0;  ///< global, shared, atomic
 };
 
-/// The recording hooks for one lane at a time (harness.hpp).
+/// The recorded run of the lanes of one block (or of any lanes simulated together).
+struct block_record {
+  std::vector<std::uint32_t> node;       ///< node of every node execution, lane after lane
+  std::vector<std::uint32_t> ops_begin;  ///< first op of every node execution (+ the end, once finished)
+  std::vector<lane_op> ops;
+  std::vector<std::uint32_t> lane_begin; ///< first node execution of every lane (+ the end)
+  void clear() {
+    node.clear();
+    ops_begin.clear();
+    ops.clear();
+    lane_begin.clear();
+  }
+  std::size_t lanes() const { return lane_begin.empty() ? 0 : lane_begin.size() - 1; }
+};
+
+/// Node ids of a kernel with `branches` branch ids: 0 the entry, 1 + 3 id + leg a branch leg,
+/// 1 + 3 id + 2 its join, 1 + 3 branches EXIT.
+inline constexpr std::uint32_t exit_node(std::uint32_t branches) { return 1 + 3 * branches; }
+
+/// The recording hooks, one lane at a time (harness.hpp).
 class lane_hooks {
  public:
-  lane_hooks(std::vector<model_event>& events, std::vector<std::uint32_t>& occurrences)
-      : events_(events), occ_(occurrences) {}
+  lane_hooks(block_record& record, std::uint32_t branches) : rec_(record), exit_(exit_node(branches)) {}
 
-  /// Starts a lane: its first block is the kernel entry.
+  /// Starts a lane: its first node is the kernel entry.
   void begin(thread_trace* trace) {
-    std::fill(occ_.begin(), occ_.end(), 0u);
     trace_ = trace;
     if (trace_) {
       trace_->path = 1469598103934665603ull;
       trace_->instructions = 0;
-      trace_->legs.assign((occ_.size() - 1) / 3 * 2, 0);
+      trace_->legs.assign((exit_ - 1) / 3 * 2, 0);
       trace_->compares.clear();
     }
+    rec_.lane_begin.push_back(static_cast<std::uint32_t>(rec_.node.size()));
     enter(0);
+  }
+  /// Ends the lane (its EXIT node).
+  void end() { enter(exit_); }
+  /// After the last lane: closes the record.
+  void finish() {
+    rec_.ops_begin.push_back(static_cast<std::uint32_t>(rec_.ops.size()));
+    rec_.lane_begin.push_back(static_cast<std::uint32_t>(rec_.node.size()));
   }
   bool branch(std::uint32_t id, bool taken) {
     enter(1 + 3 * id + (taken ? 1 : 0));
@@ -93,47 +124,76 @@ class lane_hooks {
   }
   void join(std::uint32_t id) { enter(1 + 3 * id + 2); }
   void work(std::uint32_t n) {
-    events_[current_].value += n;
+    if (rec_.ops.size() > open_ && rec_.ops.back().kind == op_kind::work)
+      rec_.ops.back().size += n;
+    else
+      rec_.ops.push_back({op_kind::work, n, 0});
     if (trace_) trace_->instructions += n;
   }
   void compare(std::uint32_t id, std::int32_t a, std::int32_t b) {
     if (trace_) trace_->compares.push_back({id, a, b});
   }
   std::int32_t atomic_add(std::int32_t* p, std::int32_t v) {
-    events_.push_back({exec_, 1, atomics_++, reinterpret_cast<std::uintptr_t>(p)});
+    rec_.ops.push_back({op_kind::atomic, 4, reinterpret_cast<std::uintptr_t>(p)});
     if (trace_) ++trace_->instructions;
     const std::int32_t old = *p;
     *p = old + v;
     return old;
   }
+  void load(const void* p, std::uint32_t bytes, space s = space::global) { access(p, bytes, s); }
+  void store(const void* p, std::uint32_t bytes, space s = space::global) { access(p, bytes, s); }
+  void barrier() { rec_.ops.push_back({op_kind::barrier, 0, 0}); }
 
  private:
-  void enter(std::uint32_t key) {
-    exec_ = (static_cast<std::uint64_t>(key) << 32) | occ_[key]++;
-    atomics_ = 0;
-    current_ = events_.size();
-    events_.push_back({exec_, 0, 0, 0});
+  void access(const void* p, std::uint32_t bytes, space s) {
+    rec_.ops.push_back({s == space::shared ? op_kind::shared : op_kind::global, bytes == 0 ? 1 : bytes,
+                        reinterpret_cast<std::uintptr_t>(p)});
   }
-  std::vector<model_event>& events_;
-  std::vector<std::uint32_t>& occ_;
+  void enter(std::uint32_t node) {
+    rec_.node.push_back(node);
+    open_ = rec_.ops.size();
+    rec_.ops_begin.push_back(static_cast<std::uint32_t>(open_));
+  }
+  block_record& rec_;
+  std::uint32_t exit_;
   thread_trace* trace_ = nullptr;
-  std::uint64_t exec_ = 0;
-  std::uint32_t atomics_ = 0;
-  std::size_t current_ = 0;
+  std::size_t open_ = 0;
 };
 
-/// Issue counts of one warp: C (work) and L (serialised atomic rounds).
-struct warp_cost {
-  std::uint64_t compute = 0;
-  std::uint64_t memory = 0;
+/// What one block costs under the model.
+struct block_cost {
+  std::uint64_t cycles = 0;   ///< sum over barrier segments of its slowest warp
+  std::uint64_t compute = 0;  ///< C issue slots of all its warps
+  std::uint64_t memory = 0;   ///< L issue slots of all its warps
 };
 
-/// Merges the events of a warp's lanes into its cost.
-warp_cost merge_warp(std::vector<model_event>& events);
+/// Immediate post-dominators of the graph the record's lanes traced (`nodes` = exit_node + 1 ids;
+/// EXIT the root). ipdom[EXIT] = EXIT; a node no lane reached gets `nodes`.
+std::vector<std::uint32_t> observed_ipdom(const block_record& record, std::uint32_t nodes);
 
-/// Cycles one SM needs for warps with these totals (the formula at the top).
-std::uint64_t sm_cycles(const model_config& cfg, std::uint64_t max_warp, std::uint64_t compute,
+/// Runs the warps of a finished record in lockstep (the SIMT stack at the top) and costs them.
+block_cost simulate_block(const model_config& cfg, const block_record& record, std::uint32_t nodes);
+
+/// Cycles one SM needs for blocks with these totals (the formula at the top).
+std::uint64_t sm_cycles(const model_config& cfg, std::uint64_t max_block, std::uint64_t compute,
                         std::uint64_t memory);
+
+/// Buffers the model works in, aligned as cudaMalloc's (256 bytes), so that sector and bank
+/// numbers do not depend on where the host allocator put them.
+class aligned_ints {
+ public:
+  void assign(std::size_t n, std::int32_t value) {
+    storage_.assign(n + 64, value);
+    const auto at = reinterpret_cast<std::uintptr_t>(storage_.data());
+    offset_ = ((256 - at % 256) % 256) / sizeof(std::int32_t);
+  }
+  std::int32_t* data() { return storage_.data() + offset_; }
+  const std::int32_t* data() const { return storage_.data() + offset_; }
+
+ private:
+  std::vector<std::int32_t> storage_;
+  std::size_t offset_ = 0;
+};
 
 /// The result of running a kernel under the model.
 struct model_run {
@@ -148,17 +208,20 @@ struct model_run {
 template <class K>
 model_run run_model(const model_config& cfg, const std::int32_t* genome, std::uint32_t threads,
                     std::vector<thread_trace>* traces = nullptr) {
-  std::vector<std::int32_t> scratch(K::scratch_size(threads));
-  K::init_scratch(genome, scratch.data(), threads);
-  std::vector<model_event> events;
-  std::vector<std::uint32_t> occ(1 + 3 * K::branches);
-  lane_hooks hooks(events, occ);
+  thread_local aligned_ints input, scratch_buffer;
+  thread_local block_record record;
+  input.assign(std::size_t{threads} * K::genes_per_thread, 0);
+  std::copy(genome, genome + std::size_t{threads} * K::genes_per_thread, input.data());
+  scratch_buffer.assign(K::scratch_size(threads), 0);
+  std::int32_t* scratch = scratch_buffer.data();
+  K::init_scratch(input.data(), scratch, threads);
+  const std::uint32_t nodes = exit_node(K::branches) + 1;
+  lane_hooks hooks(record, K::branches);
   thread_trace scratch_trace;
   if (traces) traces->assign(threads, thread_trace{});
   const std::uint32_t blocks = blocks_of<K>(threads);
-  const std::uint32_t warps_per_block = (K::block + cfg.warp_size - 1) / cfg.warp_size;
   struct sm_totals {
-    std::uint64_t max_warp = 0, compute = 0, memory = 0;
+    std::uint64_t max_block = 0, compute = 0, memory = 0;
   };
   // Only the SMs that receive a block: block b goes to SM b mod sms, so with fewer blocks than SMs
   // the others stay idle and cost nothing (--sms 100000 runs as fast as --sms = blocks).
@@ -170,46 +233,41 @@ model_run run_model(const model_config& cfg, const std::int32_t* genome, std::ui
       std::fill(sms.begin(), sms.end(), sm_totals{});
       for (std::uint32_t b = 0; b < blocks; ++b) {
         auto& sm = sms[b % cfg.sms];
-        for (std::uint32_t w = 0; w < warps_per_block; ++w) {
-          events.clear();
-          const std::uint64_t first = std::uint64_t{b} * K::block + std::uint64_t{w} * cfg.warp_size;
-          const std::uint64_t block_end = std::uint64_t{b + 1} * K::block;
-          const std::uint64_t last = std::min<std::uint64_t>({first + cfg.warp_size, block_end, threads});
-          if (first >= last) break;
-          for (std::uint64_t tid = first; tid < last; ++tid) {
-            thread_trace* t = traces ? &scratch_trace : nullptr;
-            hooks.begin(t);
-            K::thread(hooks, genome, scratch.data(), threads, static_cast<std::uint32_t>(tid), b, static_cast<int>(stage));
-            if (traces) {
-              auto& into = (*traces)[tid];
-              if (into.legs.empty()) {
-                into = scratch_trace;
-              } else {
-                into.path = (into.path ^ scratch_trace.path) * 1099511628211ull;
-                into.instructions += scratch_trace.instructions;
-                for (std::size_t i = 0; i < into.legs.size(); ++i) into.legs[i] |= scratch_trace.legs[i];
-                into.compares.insert(into.compares.end(), scratch_trace.compares.begin(), scratch_trace.compares.end());
-              }
+        record.clear();
+        const std::uint64_t first = std::uint64_t{b} * K::block;
+        const std::uint64_t last = std::min<std::uint64_t>(first + K::block, threads);
+        for (std::uint64_t tid = first; tid < last; ++tid) {
+          thread_trace* t = traces ? &scratch_trace : nullptr;
+          hooks.begin(t);
+          K::thread(hooks, input.data(), scratch, threads, static_cast<std::uint32_t>(tid), b, static_cast<int>(stage));
+          hooks.end();
+          if (traces) {
+            auto& into = (*traces)[tid];
+            if (into.legs.empty()) {
+              into = scratch_trace;
+            } else {
+              into.path = (into.path ^ scratch_trace.path) * 1099511628211ull;
+              into.instructions += scratch_trace.instructions;
+              for (std::size_t i = 0; i < into.legs.size(); ++i) into.legs[i] |= scratch_trace.legs[i];
+              into.compares.insert(into.compares.end(), scratch_trace.compares.begin(), scratch_trace.compares.end());
             }
           }
-          const warp_cost c = merge_warp(events);
-          const std::uint64_t cycles = c.compute * static_cast<std::uint64_t>(cfg.sm.copies[1]) +
-                                       c.memory * static_cast<std::uint64_t>(cfg.sm.copies[0]);
-          sm.max_warp = std::max(sm.max_warp, cycles);
-          sm.compute += c.compute;
-          sm.memory += c.memory;
         }
+        hooks.finish();
+        const block_cost c = simulate_block(cfg, record, nodes);
+        sm.max_block = std::max(sm.max_block, c.cycles);
+        sm.compute += c.compute;
+        sm.memory += c.memory;
       }
       std::uint64_t launch = 0;
-      for (const auto& sm : sms) launch = std::max(launch, sm_cycles(cfg, sm.max_warp, sm.compute, sm.memory));
+      for (const auto& sm : sms) launch = std::max(launch, sm_cycles(cfg, sm.max_block, sm.compute, sm.memory));
       run.cycles += launch;
       ++run.launches;
     }
     if (!K::iterative || scratch[K::flag_index(threads)] == 0 || round >= threads) break;
   }
   const output_range out = K::output(threads);
-  run.output.assign(scratch.begin() + static_cast<std::ptrdiff_t>(out.offset),
-                    scratch.begin() + static_cast<std::ptrdiff_t>(out.offset + out.size));
+  run.output.assign(scratch + out.offset, scratch + out.offset + out.size);
   return run;
 }
 
