@@ -66,7 +66,7 @@ void analyse_set(analysed_set& set, const stream_options& options) {
   try {
     set.result = edf_test(set.curves, options.method);
   } catch (const input_error& e) {
-    throw input_error(set.label + ": " + e.what());
+    throw input_error(set.label + ": " + e.description());
   }
 }
 
@@ -87,7 +87,7 @@ bool analyse_sets(const std::function<bool(analysed_set&)>& next, const std::fun
         try {
           s.result = edf_test(s.curves, options.method);
         } catch (const input_error& e) {
-          if (!options.keep_going) throw input_error(s.label + ": " + e.what());  // an undecided set names itself
+          if (!options.keep_going) throw input_error(s.label + ": " + e.description());  // an undecided set names itself
           s.error = s.label + ": " + e.what();
         }
       }
