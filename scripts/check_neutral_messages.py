@@ -5,9 +5,13 @@
 each face spells it: the command line --warps (host/cli/options.cpp), Python warps=
 (python/warpspan_module.cpp).
 
+Also checks that every parameter the library names (param("NAME"...)) has a spelling in the CLI's
+table, and in Python's unless Python has no such argument (NOT_IN_PYTHON).
+
 Usage: python3 scripts/check_neutral_messages.py [REPO_ROOT]
-Prints one line per literal (file:line: literal) and exits 1 if there is any, else 0. Comments are
-not messages and are skipped. EXEMPT lists the literals that must name an option, with the reason."""
+Prints one line per finding (file:line: literal or parameter) and exits 1 if there is any, else 0.
+Comments are not messages and are skipped. EXEMPT lists the literals that must name an option, with
+the reason."""
 import pathlib
 import re
 import sys
@@ -16,6 +20,11 @@ import sys
 # for one face belongs in that face.
 EXEMPT = {}
 
+# Parameters Python does not have (estimate's shards, wcet's LP file and trace limit, wcet-collect).
+NOT_IN_PYTHON = {"slices", "lp", "max_trace_mib", "runs", "size", "slice"}
+
+PARAM = re.compile(r'\bparam(?:_quoted|_number)?\(\s*"([a-z0-9_]+)"')
+SPELLING = re.compile(r'\{\s*"([a-z0-9_]+)",\s*"([^"]+)"\s*\}')
 OPTION = re.compile(r"(?<![\w-])--[a-z][a-z0-9-]*")
 SOURCES = ("*.cpp", "*.hpp", "*.h", "*.cu", "*.cuh")
 
@@ -56,6 +65,13 @@ def literals(text):
             k += 1
 
 
+def table(path, name):
+    """The spellings {parameter: spelling} of the table `name` in `path`."""
+    text = path.read_text(encoding="utf-8")
+    start = text.index(name)
+    return dict(SPELLING.findall(text[start:text.index("};", start)]))
+
+
 def main(root):
     root = pathlib.Path(root)
     files = [root / "python" / "warpspan_module.cpp"]
@@ -64,14 +80,23 @@ def main(root):
             files += [p for p in (root / folder).rglob(pattern) if "cli" not in p.relative_to(root / "host").parts[:1]
                       ] if folder == "host" else list((root / folder).rglob(pattern))
     found = 0
+    cli = table(root / "host" / "cli" / "options.cpp", "cli_spellings")
+    python = table(root / "python" / "warpspan_module.cpp", "python_spellings")
     for path in sorted(set(files)):
         name = path.relative_to(root).as_posix()
-        for line, literal in literals(path.read_text(encoding="utf-8", errors="replace")):
+        text = path.read_text(encoding="utf-8", errors="replace")
+        for line, literal in literals(text):
             if OPTION.search(literal) and (name, literal) not in EXEMPT:
                 print(f"{name}:{line}: \"{literal}\": a command-line option in the library; name it with param()")
                 found += 1
+        for m in PARAM.finditer(text):
+            line = text.count("\n", 0, m.start()) + 1
+            for face, spellings, needed in (("the CLI", cli, True), ("Python", python, m[1] not in NOT_IN_PYTHON)):
+                if needed and m[1] not in spellings:
+                    print(f"{name}:{line}: parameter '{m[1]}' has no spelling in {face}'s table")
+                    found += 1
     if found:
-        print(f"{found} literal(s) spell command-line options (see include/warpspan/core/error.hpp)")
+        print(f"{found} finding(s): the library names parameters with param() (include/warpspan/core/error.hpp)")
     return 1 if found else 0
 
 

@@ -19,6 +19,15 @@ def cli_message(args):
 OPTION = re.compile(r"(?<![\w-])--[a-z]")
 
 
+def in_python_words(message, words):
+    """The CLI's `message` with each (option, keyword) of `words` replaced: what Python says."""
+    for option, keyword in words:
+        assert option in message, message  # the CLI names its option
+        message = message.replace(option, keyword)
+    assert not OPTION.search(message), message
+    return message
+
+
 # The CLI's message, and what Python says instead of the CLI's options in it (none: the same text).
 @pytest.mark.parametrize("call, args, words", [
     (lambda: warpspan.bound("5L9X", 4, "L=1,C=4"), "bound --kernel 5L9X --warps 4 --sigma L=1,C=4", []),
@@ -47,12 +56,7 @@ OPTION = re.compile(r"(?<![\w-])--[a-z]")
 def test_same_message_as_cli(call, args, words):
     with pytest.raises(warpspan.InputError) as e:
         call()
-    expected = cli_message(args)
-    for option, keyword in words:
-        assert option in expected, expected  # the CLI names its option
-        expected = expected.replace(option, keyword)
-    assert str(e.value) == expected
-    assert not OPTION.search(str(e.value)), str(e.value)
+    assert str(e.value) == in_python_words(cli_message(args), words)
     assert isinstance(e.value, ValueError)
 
 
