@@ -83,12 +83,12 @@ bool analyse_sets(const std::function<bool(analysed_set&)>& next, const std::fun
         done = false;
         break;
       }
-      if (s.error.empty()) {
+      if (s.error.parts().empty()) {
         try {
           s.result = edf_test(s.curves, options.method);
         } catch (const input_error& e) {
           if (!options.keep_going) throw input_error(s.label + ": " + e.description());  // an undecided set names itself
-          s.error = s.label + ": " + e.what();
+          s.error = s.label + ": " + e.description();
         }
       }
       report(s);
@@ -136,11 +136,11 @@ void read_sweep_variant(analysed_set& s, const task_set& base, const sweep_spec&
   s.factor = v.factor;
   s.label = label + " (" + spec.kind + " x " + std::to_string(v.factor) + ")";
   s.error = std::move(v.error);
-  if (s.error.empty()) s.graphs = unroll_all(v.set, options);
+  if (s.error.parts().empty()) s.graphs = unroll_all(v.set, options);
 }
 
 sweep_point sweep_point_of(const analysed_set& s) {
-  if (!s.error.empty()) return {s.factor, 0, 2};
+  if (!s.error.parts().empty()) return {s.factor, 0, 2};
   return {s.factor, s.result.u.value, s.result.schedulable ? 0 : 1};
 }
 
@@ -150,7 +150,7 @@ namespace {
 std::optional<bool> variant_schedulable(const task_set& base, const sweep_spec& spec, double factor,
                                         const stream_options& options) {
   sweep_variant v = sweep_variant_with(base, spec, factor);
-  if (!v.error.empty()) return std::nullopt;
+  if (!v.error.parts().empty()) return std::nullopt;
   analysed_set one;
   try {
     one.graphs = unroll_all(v.set, options.dbf);
@@ -238,7 +238,7 @@ bool analyse_batch(batch_source& source, const dbf_session& session, const set_s
           if (!options.keep_going) throw;
           it.label = source.last_label();
           it.path = source.last_path();
-          it.error = e.what();
+          it.error = e.description();
           it.graphs.clear();
         }
         return true;

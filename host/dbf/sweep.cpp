@@ -86,7 +86,7 @@ sweep_variant sweep_variant_with(const task_set& base, const sweep_spec& spec, d
   try {
     for (const task& t : v.set.tasks) validate_task(t);
   } catch (const input_error& e) {
-    v.error = e.what();
+    v.error = e.description();
   }
   return v;
 }
