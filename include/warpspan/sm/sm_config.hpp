@@ -61,9 +61,9 @@ struct normalized_sm {
 normalized_sm normalize(const sm_config& sm);
 
 /// Parses a sigma text "L=1,C=4,S=1/2" (the sigma parameter) into overrides on `sm` (sigma given
-/// directly per type; a value like "1/4" or "0.25" means one U instruction per warp takes 4 notional cycles). Each value is
-/// read whole (no trailing characters), each type at most once; sigma at most max_sigma, k of 1/k
-/// at most max_copies.
+/// directly per type; a value like "1/4" or "0.25" means one U instruction per warp takes 4
+/// notional cycles). Each value is read whole (no trailing characters), each type at most once;
+/// sigma at most max_sigma, k of 1/k at most max_copies.
 void apply_sigma_overrides(sm_config& sm, std::string_view text);
 
 /// Human-readable one-line summary, e.g. "sigma L=1 C=4 (S, D absent), no scheduler limit".
