@@ -400,7 +400,7 @@ struct dbf_cmd {
     set_record rec;
     rec.index = it.index;
     rec.label = it.label;
-    if (!it.error.parts().empty()) {
+    if (!it.error.empty()) {
       rec.verdict = 2;
       rec.line = as_json ? dbf_batch_json(it).dump() : "  invalid: " + it.error.render(cli_face()) + "\n";
       return rec;
@@ -474,7 +474,7 @@ struct dbf_cmd {
   };
 
   set_record sweep_record(const analysed_set& it, const sweep_spec& spec) const {
-    const edf_result* r = it.error.parts().empty() ? &it.result : nullptr;
+    const edf_result* r = it.error.empty() ? &it.result : nullptr;
     set_record rec;
     rec.index = it.index;
     rec.factor = it.factor;

@@ -83,7 +83,7 @@ bool analyse_sets(const std::function<bool(analysed_set&)>& next, const std::fun
         done = false;
         break;
       }
-      if (s.error.parts().empty()) {
+      if (s.error.empty()) {
         try {
           s.result = edf_test(s.curves, options.method);
         } catch (const input_error& e) {
@@ -136,11 +136,11 @@ void read_sweep_variant(analysed_set& s, const task_set& base, const sweep_spec&
   s.factor = v.factor;
   s.label = label + " (" + spec.kind + " x " + std::to_string(v.factor) + ")";
   s.error = std::move(v.error);
-  if (s.error.parts().empty()) s.graphs = unroll_all(v.set, options);
+  if (s.error.empty()) s.graphs = unroll_all(v.set, options);
 }
 
 sweep_point sweep_point_of(const analysed_set& s) {
-  if (!s.error.parts().empty()) return {s.factor, 0, 2};
+  if (!s.error.empty()) return {s.factor, 0, 2};
   return {s.factor, s.result.u.value, s.result.schedulable ? 0 : 1};
 }
 
@@ -150,7 +150,7 @@ namespace {
 std::optional<bool> variant_schedulable(const task_set& base, const sweep_spec& spec, double factor,
                                         const stream_options& options) {
   sweep_variant v = sweep_variant_with(base, spec, factor);
-  if (!v.error.parts().empty()) return std::nullopt;
+  if (!v.error.empty()) return std::nullopt;
   analysed_set one;
   try {
     one.graphs = unroll_all(v.set, options.dbf);

@@ -67,7 +67,7 @@ nlohmann::ordered_json dbf_run_json(const analysed_set& a, const std::vector<std
 
 nlohmann::ordered_json dbf_batch_json(const analysed_set& a) {
   nlohmann::ordered_json line{{"set", a.label}, {"path", a.path.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(a.path)}};
-  if (!a.error.parts().empty())
+  if (!a.error.empty())
     line["error"] = a.error.neutral();
   else
     edf_verdict_json(line, a.result);
@@ -76,7 +76,7 @@ nlohmann::ordered_json dbf_batch_json(const analysed_set& a) {
 
 nlohmann::ordered_json sweep_variant_json(const analysed_set& variant) {
   nlohmann::ordered_json line{{"factor", variant.factor}};
-  if (!variant.error.parts().empty())
+  if (!variant.error.empty())
     line["error"] = variant.error.neutral();
   else
     edf_verdict_json(line, variant.result);

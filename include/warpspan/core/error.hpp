@@ -56,6 +56,7 @@ class message {
     std::string value;
   };
   const std::vector<part>& parts() const { return parts_; }
+  bool empty() const { return parts_.empty(); }
 
  private:
   std::vector<part> parts_;
@@ -70,7 +71,7 @@ message param_quoted(std::string_view name, std::string_view text);
 /// A parameter with a number given as its digits (param(name, number) below).
 message param_number(std::string_view name, std::string_view digits);
 /// A parameter with a number: `param("warps", 100)` is `--warps 100`, `warps=100`.
-template <class T, std::enable_if_t<std::is_integral_v<T> && !std::is_same_v<T, bool>, int> = 0>
+template <class T, std::enable_if_t<std::is_integral_v<T> && !std::is_same_v<T, bool> && !std::is_same_v<T, char>, int> = 0>
 message param(std::string_view name, T number) {
   return param_number(name, std::to_string(number));
 }
