@@ -38,7 +38,8 @@ std::string message::render(const parameter_face& face) const {
     std::string name = spelt ? std::string(spelt->spelling) : p.text;
     if (p.what == part::kind::parameter) {
       // "warps= must be ..." but "loop_bounds: 'b2' is not ...": a keyword before a colon drops its '='.
-      const bool colon = k + 1 < parts_.size() && parts_[k + 1].what == part::kind::text && parts_[k + 1].text[0] == ':';
+      const bool colon =
+          k + 1 < parts_.size() && parts_[k + 1].what == part::kind::text && parts_[k + 1].text[0] == ':';
       if (keyword && colon && !name.empty() && name.back() == '=') name.pop_back();
       out += name;
       continue;

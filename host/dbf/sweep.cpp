@@ -44,13 +44,15 @@ sweep_spec parse_sweep(std::string_view text) {
   sweep_spec s;
   s.kind = parts[0];
   if (s.kind != "wcet" && s.kind != "deadline" && s.kind != "separation" && s.kind != "period")
-    throw input_error(param_quoted("sweep", spec) + ": unknown kind '" + s.kind + "' (wcet, deadline, separation or period)");
+    throw input_error(param_quoted("sweep", spec) + ": unknown kind '" + s.kind +
+                      "' (wcet, deadline, separation or period)");
   s.from = parse_factor(parts[1], spec);
   s.to = parse_factor(parts[2], spec);
   const std::string& steps = parts[3];
   if (steps.empty() || steps.find_first_not_of("0123456789") != std::string::npos || steps.size() > 7 ||
       std::stoul(steps) < 1 || std::stoul(steps) > max_steps)
-    throw input_error(param_quoted("sweep", spec) + ": STEPS must be an integer from 1 to " + std::to_string(max_steps));
+    throw input_error(param_quoted("sweep", spec) + ": STEPS must be an integer from 1 to " +
+                      std::to_string(max_steps));
   s.steps = static_cast<std::uint32_t>(std::stoul(steps));
   if (parts.size() == 5) {
     s.task = parts[4];

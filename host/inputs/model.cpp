@@ -55,7 +55,8 @@ std::vector<gene_range> genome_ranges(kernel_id id, std::uint32_t threads) {
 }
 
 model_config make_model(const std::string& sm, std::int64_t sms) {
-  if (sms < 1 || sms > 100000) throw input_error(param("sms") + " must be between 1 and 100000, got " + std::to_string(sms));
+  if (sms < 1 || sms > 100000)
+    throw input_error(param("sms") + " must be between 1 and 100000, got " + std::to_string(sms));
   const sm_config config = load_sm(sm);
   model_config cfg;
   cfg.sm = normalize(config);

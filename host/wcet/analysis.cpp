@@ -25,7 +25,8 @@ wcet_program prepare_program(cfg g, const std::string& where) {
 }
 
 wcet_program load_program(const std::string& cfg_path, const std::string& ptx_path, const std::string& entry) {
-  if (cfg_path.empty() == ptx_path.empty()) throw input_error("give the program structure with " + param("cfg_path") + " or " + param("ptx_path"));
+  if (cfg_path.empty() == ptx_path.empty())
+    throw input_error("give the program structure with " + param("cfg_path") + " or " + param("ptx_path"));
   const std::string where = cfg_path.empty() ? ptx_path : cfg_path;
   cfg g = cfg_path.empty() ? cfg_from_ptx(read_text_file(ptx_path, "PTX file"), entry, ptx_path)
                            : parse_cfg_json(read_text_file(cfg_path, "CFG file"), cfg_path);
