@@ -12,7 +12,9 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <exception>
 #include <future>
+#include <iterator>
 #include <memory>
 #include <optional>
 #include <string>
@@ -48,6 +50,41 @@ namespace py = pybind11;
 using namespace warpspan;
 
 namespace {
+
+/// Python's spelling of the library's parameters (core/error.hpp): the keyword arguments of the
+/// package's functions. A parameter Python does not have keeps the library's name.
+constexpr parameter_spelling python_spellings[] = {
+    {"atom_runs", "atom_runs="}, {"atom_threads", "atom_threads="}, {"backend", "backend="},
+    {"block", "block="}, {"cfg_path", "cfg="}, {"chains", "chains="}, {"constraints", "constraints="},
+    {"edf", "edf="}, {"evaluations", "evaluations="}, {"exact_seconds", "exact_seconds="},
+    {"exact_up_to", "exact_up_to="}, {"fitness", "fitness="}, {"init", "init="}, {"iterations", "iterations="},
+    {"jobs", "jobs="}, {"kernel", "kernel="}, {"lines", "lines="}, {"loop_bounds", "loop_bounds="},
+    {"loop_passes", "loops="}, {"max_states", "max_states="}, {"max_table_mib", "max_table_mib="},
+    {"method", "method="}, {"overrides", "classes="}, {"population", "population="},
+    {"probe_cost", "probe_cost="}, {"ptx_path", "ptx="}, {"seconds", "seconds="}, {"sigma", "sigma="},
+    {"sm", "sm="}, {"sms", "sms="}, {"string", "string="}, {"sweep", "sweep="}, {"t0", "t0="},
+    {"threads", "threads="}, {"time_limit", "time_limit="}, {"tolerance", "tolerance="},
+    {"trace_format", "trace_format="}, {"validate", "validate="}, {"warps", "warps="},
+};
+const parameter_face python_face{python_spellings, std::size(python_spellings), parameter_face::style::keyword};
+
+// The Python types of the library's exceptions (kept alive by the module) and the translator that
+// gives them the message in Python's words.
+PyObject* input_error_type = nullptr;
+PyObject* not_compiled_type = nullptr;
+PyObject* validation_error_type = nullptr;
+
+void translate(std::exception_ptr p) {
+  try {
+    if (p) std::rethrow_exception(p);
+  } catch (const input_error& e) {
+    PyErr_SetString(input_error_type, render(e, python_face).c_str());
+  } catch (const not_compiled& e) {
+    PyErr_SetString(not_compiled_type, render(e, python_face).c_str());
+  } catch (const validation_error& e) {
+    PyErr_SetString(validation_error_type, render(e, python_face).c_str());
+  }
+}
 
 /// Runs `work` on a worker thread with the GIL released; every 50 ms the caller checks Python's
 /// signals, and a KeyboardInterrupt sets the library's interrupt flag (the analyses poll it) and
@@ -135,8 +172,8 @@ void schedule_fields(py::dict& d, const problem& prob, const built_schedule& b) 
   d["table"] = render_table(prob, b);
 }
 
-void not_negative(double v, const char* option) {
-  if (v < 0 || !std::isfinite(v)) throw input_error(std::string(option) + " must be 0 or more");
+void not_negative(double v, const char* parameter) {
+  if (v < 0 || !std::isfinite(v)) throw input_error(param(parameter) + " must be 0 or more");
 }
 
 py::dict estimate(const std::string& kernel, std::int64_t warps, const std::optional<std::string>& sigma,
@@ -157,8 +194,8 @@ py::dict estimate(const std::string& kernel, std::int64_t warps, const std::opti
   eo.validate = validate;
   eo.init = parse_initial_kind(init);
   eo.backend = parse_backend(backend);
-  not_negative(seconds, "--seconds");
-  not_negative(exact_seconds, "--exact-seconds");
+  not_negative(seconds, "seconds");
+  not_negative(exact_seconds, "exact_seconds");
   request.seconds = seconds;
   request.exact_seconds = exact_seconds;
   const problem prob = make(kernel, warps, sigma, sm, schedulers);
@@ -183,16 +220,16 @@ py::dict exact(const std::string& kernel, std::int64_t warps, const std::optiona
                const std::string& constraints, const std::string& backend, double time_limit, long long max_states,
                long long threads, bool prune, std::uint64_t warm_start) {
   if (method != "search" && method != "ilp" && method != "auto")
-    throw input_error("--method: '" + method + "' is not a method (expected search, ilp or auto)");
+    throw input_error(param("method") + ": '" + method + "' is not a method (expected search, ilp or auto)");
   if (constraints != "short" && constraints != "long")
-    throw input_error("--constraints: '" + constraints + "' is not a form (expected short or long)");
+    throw input_error(param("constraints") + ": '" + constraints + "' is not a form (expected short or long)");
   const backend_kind kind = parse_backend(backend);
-  not_negative(time_limit, "--time-limit");
-  if (max_states < 0) throw input_error("--max-states must be 0 (no limit) or more");
+  not_negative(time_limit, "time_limit");
+  if (max_states < 0) throw input_error(param("max_states") + " must be 0 (no limit) or more");
   exact_options xo;
   xo.time_limit_s = time_limit;
   xo.max_states = static_cast<std::uint64_t>(max_states);
-  xo.threads = resolve_threads(threads, "--threads");
+  xo.threads = resolve_threads(threads);
   xo.prune = prune;
   const problem prob = make(kernel, warps, sigma, sm, schedulers);
   // The CLI's JSON (exact --json), then the schedule's arrays.
@@ -218,9 +255,9 @@ py::dict exact(const std::string& kernel, std::int64_t warps, const std::optiona
 
 py::dict bound(const std::string& kernel, std::int64_t warps, const std::optional<std::string>& sigma,
                const std::optional<std::string>& sm, int schedulers, long long exact_up_to, double time_limit) {
-  not_negative(time_limit, "--time-limit");
-  if (exact_up_to < 0) throw input_error("--exact-up-to must be 0 (none) or more");
-  if (exact_up_to > exact_max_warps) throw input_error("--exact-up-to is at most " + std::to_string(exact_max_warps));
+  not_negative(time_limit, "time_limit");
+  if (exact_up_to < 0) throw input_error(param("exact_up_to") + " must be 0 (none) or more");
+  if (exact_up_to > exact_max_warps) throw input_error(param("exact_up_to") + " is at most " + std::to_string(exact_max_warps));
   const problem prob = make(kernel, warps, sigma, sm, schedulers);
   py::dict d = to_dict(bound_json(prob));
   d["tractable"] = py::none();
@@ -239,13 +276,13 @@ py::dict build(const std::string& kernel, std::int64_t warps, const std::optiona
                const std::optional<std::string>& sm, int schedulers, const std::optional<std::string>& string,
                const std::optional<std::string>& init) {
   const problem prob = make(kernel, warps, sigma, sm, schedulers);
-  if (string && init) throw input_error("give either --string or --init, not both");
+  if (string && init) throw input_error("give either " + param("string") + " or " + param("init") + ", not both");
   std::vector<std::uint16_t> s;
   if (string) {
     s = parse_warp_string(prob, *string);
   } else {
     const auto kind = parse_initial_kind(init.value_or("rr"));
-    if (!kind || *kind == initial_kind::random) throw input_error("--init: use rr, fp or mpwf with build");
+    if (!kind || *kind == initial_kind::random) throw input_error(param("init") + ": use rr, fp or mpwf with build");
     s = initial_string(prob.view(), *kind, 1, 0);
   }
   const built_schedule b = build_schedule(prob, s);
@@ -260,7 +297,7 @@ py::dict build(const std::string& kernel, std::int64_t warps, const std::optiona
 
 py::dict kernel_from_ptx(const std::string& path, std::optional<std::pair<int, int>> lines, const std::string& entry,
                          const std::string& classes, int loops) {
-  if (loops < 1 || loops > 1000000) throw input_error("--ptx-loops: must be from 1 to 1000000, got " + std::to_string(loops));
+  if (loops < 1 || loops > 1000000) throw input_error(param("loop_passes") + ": must be from 1 to 1000000, got " + std::to_string(loops));
   ptx_options o;
   o.loop_passes = loops;
   o.entry = entry;
@@ -268,7 +305,7 @@ py::dict kernel_from_ptx(const std::string& path, std::optional<std::pair<int, i
   if (lines) {
     o.first_line = lines->first;
     o.last_line = lines->second;
-    if (o.first_line < 1 || o.last_line < o.first_line) throw input_error("--ptx-lines: need 1 <= A <= B");
+    if (o.first_line < 1 || o.last_line < o.first_line) throw input_error(param("lines") + ": need 1 <= A <= B");
   }
   const ptx_import_result r = import_ptx_file(path, o);
   py::dict d;
@@ -440,8 +477,10 @@ PYBIND11_MODULE(_core, m) {
   m.doc() = "warpspan's library (use the package warpspan, which wraps these functions)";
   m.attr("__version__") = WARPSPAN_VERSION;
   auto input = py::register_exception<input_error>(m, "InputError", PyExc_ValueError);
-  py::register_exception<not_compiled>(m, "NotCompiledError", input.ptr());
-  py::register_exception<validation_error>(m, "ValidationError", PyExc_RuntimeError);
+  input_error_type = input.ptr();
+  not_compiled_type = py::register_exception<not_compiled>(m, "NotCompiledError", input.ptr()).ptr();
+  validation_error_type = py::register_exception<validation_error>(m, "ValidationError", PyExc_RuntimeError).ptr();
+  py::register_exception_translator(&translate);  // after register_exception: tried first
 
   py::class_<set_source>(m, "_SetSource")
       .def(py::init([](std::string text, bool is_path, std::string label) {

@@ -1,6 +1,6 @@
 // Device discovery. "No GPU" (no NVIDIA driver installed, or cudaErrorNoDevice) is quiet: the CPU
 // backend runs. A driver that is there but cannot serve this runtime (error 35: too old for CUDA
-// 13; or any other error) is not "no GPU": it is named once on stderr, and --backend cuda says it.
+// 13; or any other error) is not "no GPU": it is named once on stderr, and asking for the cuda backend says it.
 #include <cuda_runtime.h>
 
 #include <cstdio>

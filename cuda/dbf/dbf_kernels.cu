@@ -19,7 +19,7 @@ namespace {
 
 void check_block(unsigned block) {
   if (block < 32 || block > 1024 || (block & (block - 1)) != 0)
-    throw input_error("--block must be a power of two from 32 to 1024, not " + std::to_string(block));
+    throw input_error(param("block") + " must be a power of two from 32 to 1024, not " + std::to_string(block));
 }
 
 std::size_t free_device_bytes() {

@@ -105,7 +105,7 @@ gpu_timing time_one(const std::vector<std::int32_t>& g, std::uint32_t threads, i
 
 std::vector<gpu_timing> cuda_time_inputs(kernel_id kernel, std::uint32_t threads,
                                          const std::vector<std::vector<std::int32_t>>& genomes, int repetitions) {
-  if (threads == 0) throw input_error("--threads must be at least 1");
+  if (threads == 0) throw input_error(param("threads") + " must be at least 1");
   if (repetitions < 1) throw input_error("the GPU fitness needs at least one timed run");
   cuda_stream stream;
   std::vector<gpu_timing> out;

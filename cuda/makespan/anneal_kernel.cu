@@ -173,7 +173,7 @@ class cuda_runner final : public chain_runner {
     plan_ = make_plan(p, limits);
     const std::size_t need = layout_.bytes * chains_ + sizeof(chain_state) * chains_;
     if (need > limits.free_bytes / 10 * 9)
-      throw input_error("--chains " + std::to_string(chains_) + " need " + std::to_string(need >> 20) +
+      throw input_error(param("chains", chains_) + " need " + std::to_string(need >> 20) +
                         " MiB of GPU memory, more than is free; use fewer chains");
 
     types_ = device_buffer<std::uint8_t>(prob_.types, stream_);

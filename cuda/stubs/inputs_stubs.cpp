@@ -5,7 +5,8 @@
 namespace warpspan::inputs {
 
 std::vector<gpu_timing> cuda_time_inputs(kernel_id, std::uint32_t, const std::vector<std::vector<std::int32_t>>&, int) {
-  throw not_compiled("the CUDA backend was not compiled into this build (configure with nvcc available); use --fitness model");
+  throw not_compiled("the CUDA backend was not compiled into this build (configure with nvcc available); use " +
+                     param("fitness", "model"));
 }
 
 }  // namespace warpspan::inputs

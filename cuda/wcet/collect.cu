@@ -43,14 +43,14 @@ collect_result collect_wcet_traces(const collect_request& request) {
   const auto& table = sdk_kernels();
   const auto it = std::find_if(table.begin(), table.end(), [&](const sdk_kernel& k) { return k.name == request.kernel; });
   if (it == table.end()) throw input_error("unknown kernel '" + request.kernel + "'");
-  if (request.runs == 0 || request.runs > 100000) throw input_error("--runs must be 1 to 100000");
-  if (request.size == 0 || request.size > (1u << 24)) throw input_error("--size must be 1 to 16777216");
-  if (request.slice == 0 || request.slice > (1u << 20)) throw input_error("--slice must be 1 to 1048576");
+  if (request.runs == 0 || request.runs > 100000) throw input_error(param("runs") + " must be 1 to 100000");
+  if (request.size == 0 || request.size > (1u << 24)) throw input_error(param("size") + " must be 1 to 16777216");
+  if (request.slice == 0 || request.slice > (1u << 20)) throw input_error(param("slice") + " must be 1 to 1048576");
   require_cuda_device("wcet-collect");
   collect_result result;
   result.size = request.size;
   const launch_shape shape = it->shape(result.size);
-  if (shape.grid == 0) throw input_error("--size " + std::to_string(result.size) + " is too small for " + request.kernel);
+  if (shape.grid == 0) throw input_error(param("size", result.size) + " is too small for " + request.kernel);
   result.grid = shape.grid;
   result.block = shape.block;
   const unsigned warps_per_block = (shape.block + 31) / 32;

@@ -402,7 +402,7 @@ struct dbf_cmd {
     rec.label = it.label;
     if (!it.error.empty()) {
       rec.verdict = 2;
-      rec.line = as_json ? dbf_batch_json(it).dump() : "  invalid: " + it.error + "\n";
+      rec.line = as_json ? dbf_batch_json(it).dump() : "  invalid: " + it.error.render(cli_face()) + "\n";
       return rec;
     }
     const edf_result& r = it.result;
@@ -486,7 +486,7 @@ struct dbf_cmd {
       std::ostringstream out;
       out << spec.kind << " x " << std::fixed << std::setprecision(4) << it.factor << std::defaultfloat;
       if (!r)
-        out << "  invalid: " << it.error << "\n";
+        out << "  invalid: " << it.error.render(cli_face()) << "\n";
       else
         out << "  U " << utilisation_text(r->u) << "  t_max " << std::setw(12) << optional_text(r->u.t_max, "-") << "  "
             << verdict(*r) << "\n";

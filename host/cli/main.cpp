@@ -64,11 +64,11 @@ int run_main(int argc, char** argv) {
     for (auto& [sub, run] : commands)
       if (sub->parsed()) return run();
   } catch (const warpspan::input_error& e) {
-    return fail(2, "warpspan: " + std::string(e.what()));
+    return fail(2, "warpspan: " + render(e, warpspan::cli::cli_face()));
   } catch (const warpspan::not_compiled& e) {
-    return fail(2, "warpspan: " + std::string(e.what()));
+    return fail(2, "warpspan: " + render(e, warpspan::cli::cli_face()));
   } catch (const warpspan::validation_error& e) {
-    return fail(3, "warpspan: VALIDATION FAILED: " + std::string(e.what()));
+    return fail(3, "warpspan: VALIDATION FAILED: " + render(e, warpspan::cli::cli_face()));
   } catch (const std::bad_alloc&) {
     return fail(2, "warpspan: out of memory; try a smaller problem or fewer chains");
   } catch (const std::exception& e) {

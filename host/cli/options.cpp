@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <limits>
+#include <iterator>
 #include <string>
 
 #include "warpspan/core/quote.hpp"
@@ -11,6 +12,24 @@
 namespace warpspan::cli {
 
 namespace {
+
+// The library's parameter names and the options that set them. One table: a parameter missing here
+// keeps the library's name in a message.
+constexpr parameter_spelling cli_spellings[] = {
+    {"atom_runs", "--atom-runs"}, {"atom_threads", "--atom-threads"}, {"backend", "--backend"},
+    {"block", "--block"}, {"cfg_path", "--cfg"}, {"chains", "--chains"}, {"constraints", "--constraints"},
+    {"edf", "--edf"}, {"evaluations", "--evaluations"}, {"exact_seconds", "--exact-seconds"},
+    {"exact_up_to", "--exact-up-to"}, {"fitness", "--fitness"}, {"init", "--init"},
+    {"iterations", "--iterations"}, {"jobs", "--jobs"}, {"kernel", "--kernel"}, {"lines", "--ptx-lines"},
+    {"loop_bounds", "--loop-bound"}, {"loop_passes", "--ptx-loops"}, {"lp", "--lp"},
+    {"max_states", "--max-states"}, {"max_table_mib", "--max-table-mib"}, {"max_trace_mib", "--max-trace-mib"},
+    {"method", "--method"}, {"overrides", "--ptx-map"}, {"population", "--population"},
+    {"probe_cost", "--probe-cost"}, {"ptx_path", "--ptx"}, {"runs", "--runs"}, {"seconds", "--seconds"},
+    {"sigma", "--sigma"}, {"size", "--size"}, {"slice", "--slice"}, {"slices", "--shard"}, {"sm", "--sm"},
+    {"sms", "--sms"}, {"string", "--string"}, {"sweep", "--sweep"}, {"t0", "--t0"}, {"threads", "--threads"},
+    {"time_limit", "--time-limit"}, {"tolerance", "--tolerance"}, {"trace_format", "--trace-format"},
+    {"validate", "--validate"}, {"warps", "--warps"},
+};
 
 /// Plain decimal digits (after one '-' when `sign`), all of `text`.
 bool decimal(const std::string& text, bool sign) {
@@ -89,5 +108,10 @@ CLI::Validator integer_range(std::int64_t lo, std::int64_t hi) {
 }
 
 void check_numeric_options(CLI::App& app) { add_checks(app); }
+
+const parameter_face& cli_face() {
+  static const parameter_face face{cli_spellings, std::size(cli_spellings), parameter_face::style::option};
+  return face;
+}
 
 }  // namespace warpspan::cli

@@ -6,6 +6,8 @@
 
 #include <cstdint>
 
+#include "warpspan/core/error.hpp"
+
 namespace warpspan::cli {
 
 /// Refuses a negative number (in a signed option whose "not given" default is negative).
@@ -19,5 +21,9 @@ CLI::Validator integer_range(std::int64_t lo, std::int64_t hi);
 /// "010" as octal and "0x10" as hex): integers must be plain decimal and fit the type (no sign for
 /// unsigned ones), floating-point values must be finite numbers. Call once all options exist.
 void check_numeric_options(CLI::App& app);
+
+/// The command line's spelling of the library's parameters (core/error.hpp): its options
+/// (`warps` is `--warps`, `slices` `--shard`). main() renders every error message with it.
+const parameter_face& cli_face();
 
 }  // namespace warpspan::cli

@@ -290,7 +290,7 @@ void add_wcet_commands(CLI::App& app, std::vector<std::pair<CLI::App*, command_f
       request.probe_cost = o->probe_cost;
       request.clock = o->clock;
       request.max_trace_bytes = std::uint64_t{o->max_trace_mib} << 20;
-      request.max_trace_option = "--max-trace-mib";
+      request.max_trace_option = "max_trace_mib";
       // Conflicting options named as given (the library refuses them too, in its own words).
       std::map<std::string, std::string> bound_given;
       for (const auto& b : o->bounds) {

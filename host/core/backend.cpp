@@ -8,7 +8,7 @@ backend_kind parse_backend(std::string_view word) {
   if (word == "cpu") return backend_kind::cpu;
   if (word == "cuda") return backend_kind::cuda;
   if (word == "auto") return backend_kind::automatic;
-  throw input_error("--backend: unknown backend '" + std::string(word) + "' (expected cpu, cuda or auto)");
+  throw input_error(param("backend") + ": unknown backend '" + std::string(word) + "' (expected cpu, cuda or auto)");
 }
 
 std::string to_string(backend_kind kind) {
@@ -22,7 +22,7 @@ std::string to_string(backend_kind kind) {
 
 std::string cuda_backend_name() { return cuda_emulated() ? "cuda-emulated" : "cuda"; }
 
-void require_cuda_device(const std::string& who, const std::string& advice) {
+void require_cuda_device(const message& who, const message& advice) {
   if (!cuda_compiled())
     throw not_compiled(who + ": this build has no CUDA backend (built without nvcc)" + advice);
   if (cuda_device_count() > 0) return;
@@ -37,8 +37,9 @@ backend_kind resolve_backend(backend_kind requested) {
   const bool device = cuda_device_count() > 0 && !cuda_emulated();
   if (requested == backend_kind::automatic) return device ? backend_kind::cuda : backend_kind::cpu;
   if (!cuda_compiled())
-    throw input_error("--backend cuda: this build has no CUDA backend (built without nvcc); use --backend cpu or auto");
-  require_cuda_device("--backend cuda", "; use --backend cpu or auto");
+    throw input_error(param("backend", "cuda") + ": this build has no CUDA backend (built without nvcc); use " +
+                      param("backend", "cpu") + " or auto");
+  require_cuda_device(param("backend", "cuda"), "; use " + param("backend", "cpu") + " or auto");
   return requested;
 }
 

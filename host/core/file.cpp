@@ -29,7 +29,7 @@ std::ifstream open_input(const std::string& path, const std::string& what) {
 }  // namespace
 
 std::string read_text_file(const std::string& path, const std::string& what, std::size_t max_bytes,
-                           const std::string& limit_option) {
+                           const message& limit_option) {
   std::ifstream in = open_input(path, what);
   std::string text;
   char chunk[1 << 16];
@@ -40,7 +40,7 @@ std::string read_text_file(const std::string& path, const std::string& what, std
     if (text.size() + got > max_bytes)
       throw input_error(what + " " + path + ": larger than " + std::to_string(max_bytes >> 20) +
                         " MiB; refused (is it the right file?" +
-                        (limit_option.empty() ? std::string() : " " + limit_option + " raises the limit") + ")");
+                        (limit_option.empty() ? message() : " " + limit_option + " raises the limit") + ")");
     text.append(chunk, got);
   }
   if (in.bad()) throw input_error(what + " " + path + ": read error");

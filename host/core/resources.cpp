@@ -47,7 +47,7 @@ std::uint64_t read_cgroup_limit() {
 
 int max_threads() { return std::min(256, 4 * cores()); }
 
-int resolve_threads(long long requested, const std::string& option) {
+int resolve_threads(long long requested, const message& option) {
   if (requested < 0) throw input_error(option + ": " + std::to_string(requested) + " threads is negative (0 means all cores)");
   if (requested == 0) return cores();
   if (requested > max_threads())

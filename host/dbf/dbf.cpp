@@ -187,13 +187,13 @@ std::string to_string(dbf_backend b) {
 
 dbf_options make_dbf_options(std::string_view backend, long long threads, unsigned block, std::uint64_t max_table_mib) {
   if (block < 32 || block > 1024 || (block & (block - 1)) != 0)
-    throw input_error("--block must be a power of two from 32 to 1024, got " + std::to_string(block));
+    throw input_error(param("block") + " must be a power of two from 32 to 1024, got " + std::to_string(block));
   dbf_options o;
   o.backend = resolve_dbf_backend(parse_dbf_backend(backend));
-  o.threads = resolve_threads(threads, "--threads");
+  o.threads = resolve_threads(threads);
   o.block = block;
   if (max_table_mib < 1 || max_table_mib > (std::uint64_t{1} << 40))
-    throw input_error("--max-table-mib must be from 1 to 2^40");
+    throw input_error(param("max_table_mib") + " must be from 1 to 2^40");
   o.max_table_bytes = max_table_mib << 20;
   return o;
 }
@@ -216,9 +216,9 @@ std::uint64_t table_bytes(const unrolled_graph& g) {
 std::string mib(std::uint64_t bytes) { return std::to_string((bytes + (std::uint64_t{1} << 20) - 1) >> 20) + " MiB"; }
 
 /// The limit and where it comes from, for messages.
-std::string limit_text(const dbf_options& options, std::uint64_t budget) {
-  return budget < options.max_table_bytes ? mib(budget) + " (3/4 of the memory available now)"
-                                          : mib(budget) + " (--max-table-mib)";
+message limit_text(const dbf_options& options, std::uint64_t budget) {
+  return budget < options.max_table_bytes ? message(mib(budget) + " (3/4 of the memory available now)")
+                                          : mib(budget) + " (" + param("max_table_mib") + ")";
 }
 
 int thread_count(int threads) {

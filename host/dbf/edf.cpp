@@ -199,7 +199,7 @@ std::optional<std::uint64_t> scan(const std::vector<dbf_curve>& curves, std::uin
     const u128 own = (static_cast<u128>(limit / c.period())) * c.residues().size();
     if (own > max_points)
       throw input_error(undecided(u) + "the EDF scan would check more than " + std::to_string(max_points) +
-                        " points up to t = " + std::to_string(limit) + " (try --edf qpa)");
+                        " points up to t = " + std::to_string(limit) + " (try " + param("edf", "qpa") + ")");
   }
   struct cursor {
     std::uint64_t t;
@@ -219,7 +219,7 @@ std::optional<std::uint64_t> scan(const std::vector<dbf_curve>& curves, std::uin
       last = c.t;
       if (++points > max_points)
         throw input_error(undecided(u) + "the EDF scan would check more than " + std::to_string(max_points) +
-                          " points up to t = " + std::to_string(limit) + " (try --edf qpa)");
+                          " points up to t = " + std::to_string(limit) + " (try " + param("edf", "qpa") + ")");
       if (total_demand(curves, c.t) > c.t) return c.t;
     }
     const auto& res = curves[c.task].residues();

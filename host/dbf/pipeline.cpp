@@ -66,7 +66,7 @@ void analyse_set(analysed_set& set, const stream_options& options) {
   try {
     set.result = edf_test(set.curves, options.method);
   } catch (const input_error& e) {
-    throw input_error(set.label + ": " + e.what());
+    throw input_error(set.label + ": " + e.description());
   }
 }
 
@@ -87,8 +87,8 @@ bool analyse_sets(const std::function<bool(analysed_set&)>& next, const std::fun
         try {
           s.result = edf_test(s.curves, options.method);
         } catch (const input_error& e) {
-          if (!options.keep_going) throw input_error(s.label + ": " + e.what());  // an undecided set names itself
-          s.error = s.label + ": " + e.what();
+          if (!options.keep_going) throw input_error(s.label + ": " + e.description());  // an undecided set names itself
+          s.error = s.label + ": " + e.description();
         }
       }
       report(s);
@@ -238,7 +238,7 @@ bool analyse_batch(batch_source& source, const dbf_session& session, const set_s
           if (!options.keep_going) throw;
           it.label = source.last_label();
           it.path = source.last_path();
-          it.error = e.what();
+          it.error = e.description();
           it.graphs.clear();
         }
         return true;

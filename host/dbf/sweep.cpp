@@ -21,7 +21,7 @@ double parse_factor(const std::string& text, const std::string& spec) {
     used = 0;
   }
   if (used != text.size() || !std::isfinite(v) || v <= 0)
-    throw input_error("--sweep '" + spec + "': '" + text + "' is not a positive factor");
+    throw input_error(param_quoted("sweep", spec) + ": '" + text + "' is not a positive factor");
   return v;
 }
 
@@ -40,21 +40,23 @@ sweep_spec parse_sweep(std::string_view text) {
   for (std::string item; std::getline(in, item, ':');) parts.push_back(item);
   if (!spec.empty() && spec.back() == ':') parts.emplace_back();  // getline drops a trailing empty field
   if (parts.size() < 4 || parts.size() > 5)
-    throw input_error("--sweep '" + spec + "': expected KIND:FROM:TO:STEPS[:TASK], e.g. wcet:0.5:1.5:101");
+    throw input_error(param_quoted("sweep", spec) + ": expected KIND:FROM:TO:STEPS[:TASK], e.g. wcet:0.5:1.5:101");
   sweep_spec s;
   s.kind = parts[0];
   if (s.kind != "wcet" && s.kind != "deadline" && s.kind != "separation" && s.kind != "period")
-    throw input_error("--sweep '" + spec + "': unknown kind '" + s.kind + "' (wcet, deadline, separation or period)");
+    throw input_error(param_quoted("sweep", spec) + ": unknown kind '" + s.kind +
+                      "' (wcet, deadline, separation or period)");
   s.from = parse_factor(parts[1], spec);
   s.to = parse_factor(parts[2], spec);
   const std::string& steps = parts[3];
   if (steps.empty() || steps.find_first_not_of("0123456789") != std::string::npos || steps.size() > 7 ||
       std::stoul(steps) < 1 || std::stoul(steps) > max_steps)
-    throw input_error("--sweep '" + spec + "': STEPS must be an integer from 1 to " + std::to_string(max_steps));
+    throw input_error(param_quoted("sweep", spec) + ": STEPS must be an integer from 1 to " +
+                      std::to_string(max_steps));
   s.steps = static_cast<std::uint32_t>(std::stoul(steps));
   if (parts.size() == 5) {
     s.task = parts[4];
-    if (s.task.empty()) throw input_error("--sweep '" + spec + "': empty task name");
+    if (s.task.empty()) throw input_error(param_quoted("sweep", spec) + ": empty task name");
   }
   return s;
 }
@@ -62,7 +64,7 @@ sweep_spec parse_sweep(std::string_view text) {
 void check_sweep_task(const task_set& base, const sweep_spec& spec) {
   if (!spec.task.empty() &&
       std::none_of(base.tasks.begin(), base.tasks.end(), [&](const task& t) { return t.name == spec.task; }))
-    throw input_error("--sweep: the set has no task '" + spec.task + "'");
+    throw input_error(param("sweep") + ": the set has no task '" + spec.task + "'");
 }
 
 sweep_variant sweep_variant_at(const task_set& base, const sweep_spec& spec, std::uint32_t k) {
@@ -86,7 +88,7 @@ sweep_variant sweep_variant_with(const task_set& base, const sweep_spec& spec, d
   try {
     for (const task& t : v.set.tasks) validate_task(t);
   } catch (const input_error& e) {
-    v.error = e.what();
+    v.error = e.description();
   }
   return v;
 }

@@ -328,7 +328,7 @@ task_set parse_task_set(std::string_view text, const std::string& where) {
     try {
       validate_task(set.tasks.back());
     } catch (const input_error& e) {
-      throw input_error(where + ": " + e.what());
+      throw input_error(where + ": " + e.description());
     }
   }
   return set;
@@ -518,7 +518,7 @@ task_set parse_task_csv(std::string_view text, const std::string& where) {
     try {
       validate_task(t);
     } catch (const input_error& e) {
-      throw input_error(where + ": " + e.what());
+      throw input_error(where + ": " + e.description());
     }
   }
   return set;

@@ -859,7 +859,8 @@ bool ilp_compiled() { return false; }
 
 ilp_result exact_ilp(const problem&, const ilp_options&) {
   throw not_compiled("the exact ILP needs COIN-OR CBC, and this warpspan was built without COIN-OR CBC; run "
-                     "scripts/setup.sh and rebuild (ilp_lp_text / --lp still write the model for another solver)");
+                     "scripts/setup.sh and rebuild (ilp_lp_text, " + param("lp") +
+                     ", still writes the model for another solver)");
 }
 
 #endif

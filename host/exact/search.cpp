@@ -349,8 +349,9 @@ exact_result exact_search(const problem& prob, const exact_options& options, bac
   // auto stays on the CPU: the device sweep has not been measured yet.
   if (backend == backend_kind::cuda && resolve_backend(backend) == backend_kind::cuda) {
     if (!packs)
-      throw input_error("--backend cuda: the device search takes at most " + std::to_string(frontier_max_warps) +
-                        " warps and " + std::to_string(frontier_max_instructions) + " instructions");
+      throw input_error(param("backend", "cuda") + ": the device search takes at most " +
+                        std::to_string(frontier_max_warps) + " warps and " +
+                        std::to_string(frontier_max_instructions) + " instructions");
     name = "sweep";
     r = exact_sweep_cuda(prob, options);
   } else if (packs) {

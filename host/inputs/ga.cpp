@@ -51,7 +51,8 @@ search_trace run_ga(std::vector<genome> population, const std::vector<gene_range
                     const ga_params& p, std::chrono::steady_clock::time_point started) {
   if (population.size() < 2) throw input_error("the GA needs a population of at least 2");
   if (p.evaluations < population.size())
-    throw input_error("--evaluations must be at least the population (" + std::to_string(population.size()) + ")");
+    throw input_error(param("evaluations") + " must be at least the population (" + std::to_string(population.size()) +
+                      ")");
   for (const auto& g : population)
     if (g.size() != ranges.size()) throw input_error("a GA individual's length differs from its gene ranges");
   const std::size_t n = population.size(), L = ranges.size();

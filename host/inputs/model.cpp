@@ -41,7 +41,7 @@ const kernel_info& find_kernel(const std::string& name) {
 
 void check_threads(std::int64_t threads) {
   if (threads < 1 || threads > static_cast<std::int64_t>(max_threads))
-    throw input_error("--threads must be between 1 and " + std::to_string(max_threads) + ", got " +
+    throw input_error(param("threads") + " must be between 1 and " + std::to_string(max_threads) + ", got " +
                       std::to_string(threads));
 }
 
@@ -56,7 +56,8 @@ std::vector<gene_range> genome_ranges(kernel_id id, std::uint32_t threads) {
 }
 
 model_config make_model(const std::string& sm, std::int64_t sms) {
-  if (sms < 1 || sms > 100000) throw input_error("--sms must be between 1 and 100000, got " + std::to_string(sms));
+  if (sms < 1 || sms > 100000)
+    throw input_error(param("sms") + " must be between 1 and 100000, got " + std::to_string(sms));
   const sm_config config = load_sm(sm);
   model_config cfg;
   cfg.sm = normalize(config);

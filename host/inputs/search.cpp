@@ -56,18 +56,18 @@ batch_fitness make_fitness(const search_options& o, thread_pool& pool) {
 
 search_options make_search_options(const search_request& r) {
   search_options o;
-  if (r.kernel.empty()) throw input_error("--kernel is required (one of: artificial, bfs, petri, bisect)");
+  if (r.kernel.empty()) throw input_error(param("kernel") + " is required (one of: artificial, bfs, petri, bisect)");
   o.kernel = find_kernel(r.kernel).id;
   const std::int64_t n = r.threads ? *r.threads : info(o.kernel).default_threads;
   check_threads(n);
   o.threads = static_cast<std::uint32_t>(n);
   o.method = parse_method(r.method);
   o.fitness = parse_fitness(r.fitness);
-  if (r.evaluations < 1) throw input_error("--evaluations must be at least 1");
-  if (r.population < 2) throw input_error("--population must be at least 2");
-  if (!(r.tolerance >= 0)) throw input_error("--tolerance must be >= 0");
-  if (r.atom_threads < 2 || r.atom_threads > 64) throw input_error("--atom-threads must be between 2 and 64");
-  if (r.atom_runs < 1) throw input_error("--atom-runs must be at least 1");
+  if (r.evaluations < 1) throw input_error(param("evaluations") + " must be at least 1");
+  if (r.population < 2) throw input_error(param("population") + " must be at least 2");
+  if (!(r.tolerance >= 0)) throw input_error(param("tolerance") + " must be >= 0");
+  if (r.atom_threads < 2 || r.atom_threads > 64) throw input_error(param("atom_threads") + " must be between 2 and 64");
+  if (r.atom_runs < 1) throw input_error(param("atom_runs") + " must be at least 1");
   o.model = make_model(r.sm, r.sms);
   o.ga.evaluations = static_cast<std::uint64_t>(r.evaluations);
   o.ga.population = static_cast<std::uint32_t>(std::min<std::int64_t>(r.population, r.evaluations));
@@ -78,18 +78,19 @@ search_options make_search_options(const search_request& r) {
   o.atoms.max_threads = static_cast<std::uint32_t>(r.atom_threads);
   o.atoms.runs = static_cast<std::uint64_t>(r.atom_runs);
   o.cpu_threads = static_cast<int>(r.jobs);
-  resolve_threads(r.jobs, "--jobs");
+  resolve_threads(r.jobs, param("jobs"));
   if (o.fitness == fitness_kind::gpu) {
     if (!cuda_compiled())
-      throw input_error("--fitness gpu: this build has no CUDA backend (built without nvcc); use --fitness model");
-    require_cuda_device("--fitness gpu", "; use --fitness model");
+      throw input_error(param("fitness", "gpu") + ": this build has no CUDA backend (built without nvcc); use " +
+                        param("fitness", "model"));
+    require_cuda_device(param("fitness", "gpu"), "; use " + param("fitness", "model"));
   }
   return o;
 }
 
 search_result run_search(const search_options& o) {
   check_threads(o.threads);
-  if (o.ga.evaluations < 1) throw input_error("--evaluations must be at least 1");
+  if (o.ga.evaluations < 1) throw input_error(param("evaluations") + " must be at least 1");
   const auto started = std::chrono::steady_clock::now();
   thread_pool pool(resolve_threads(o.cpu_threads));
   const batch_fitness evaluate = make_fitness(o, pool);

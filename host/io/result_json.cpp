@@ -68,7 +68,7 @@ nlohmann::ordered_json dbf_run_json(const analysed_set& a, const std::vector<std
 nlohmann::ordered_json dbf_batch_json(const analysed_set& a) {
   nlohmann::ordered_json line{{"set", a.label}, {"path", a.path.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(a.path)}};
   if (!a.error.empty())
-    line["error"] = a.error;
+    line["error"] = a.error.neutral();
   else
     edf_verdict_json(line, a.result);
   return line;
@@ -77,7 +77,7 @@ nlohmann::ordered_json dbf_batch_json(const analysed_set& a) {
 nlohmann::ordered_json sweep_variant_json(const analysed_set& variant) {
   nlohmann::ordered_json line{{"factor", variant.factor}};
   if (!variant.error.empty())
-    line["error"] = variant.error;
+    line["error"] = variant.error.neutral();
   else
     edf_verdict_json(line, variant.result);
   return line;

@@ -23,7 +23,7 @@ std::optional<initial_kind> parse_initial_kind(std::string_view word) {
   if (word == "fp") return initial_kind::fixed_priority;
   if (word == "mpwf") return initial_kind::most_pending;
   if (word == "random") return initial_kind::random;
-  throw input_error("--init: unknown kind '" + std::string(word) + "' (expected rr, fp, mpwf, random or mix)");
+  throw input_error(param("init") + ": unknown kind '" + std::string(word) + "' (expected rr, fp, mpwf, random or mix)");
 }
 
 std::vector<std::uint16_t> round_robin_string(const problem_view& p) {

@@ -9,9 +9,9 @@
 namespace warpspan {
 
 problem make_problem(const kernel_string& kernel, const normalized_sm& sm, std::int64_t warps) {
-  if (warps < 1) throw input_error("--warps must be at least 1 (got " + std::to_string(warps) + ")");
+  if (warps < 1) throw input_error(param("warps") + " must be at least 1 (got " + std::to_string(warps) + ")");
   if (warps > static_cast<std::int64_t>(max_warps))
-    throw input_error("--warps " + std::to_string(warps) + " is more than the " + std::to_string(max_warps) +
+    throw input_error(param("warps", warps) + " is more than the " + std::to_string(max_warps) +
                       " warps the estimator supports");
   if (kernel.empty()) throw input_error("kernel string: empty");
   const std::uint64_t length = static_cast<std::uint64_t>(warps) * kernel.size();

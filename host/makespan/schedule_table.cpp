@@ -117,7 +117,7 @@ std::string render_table(const problem& prob, const built_schedule& s, std::size
   if (chars > max_table_chars)
     return "(table of " + std::to_string(prob.warps) + " warps x " + std::to_string(m) +
            " cycles omitted: over " + std::to_string(max_table_chars >> 20) +
-           " MiB of text; --json gives every cycle in warp_cycle_string)\n";
+           " MiB of text; warp_cycle_string in the JSON result gives every cycle)\n";
   const std::size_t label = std::max<std::size_t>(9, ("warp " + std::to_string(prob.warps)).size() + 1);
   // Blocks of whole tens of cycles that fit the width (at least 20 cycles a block).
   std::size_t block = m;

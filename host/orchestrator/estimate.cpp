@@ -107,17 +107,17 @@ initial_kind chain_initial_kind(const estimate_options& options, std::uint32_t i
 
 estimate_result run_estimate(const problem& prob, const estimate_options& options, const progress_fn& progress) {
   const auto t_setup = clock_type::now();
-  if (options.iterations < 1) throw input_error("--iterations must be at least 1");
-  if (options.seconds < 0 || !std::isfinite(options.seconds)) throw input_error("--seconds must be 0 or more");
-  if (!(options.t0 >= 0) || !std::isfinite(options.t0)) throw input_error("--t0 must be a number >= 0");
-  const int threads = resolve_threads(options.threads, "--threads");
+  if (options.iterations < 1) throw input_error(param("iterations") + " must be at least 1");
+  if (options.seconds < 0 || !std::isfinite(options.seconds)) throw input_error(param("seconds") + " must be 0 or more");
+  if (!(options.t0 >= 0) || !std::isfinite(options.t0)) throw input_error(param("t0") + " must be a number >= 0");
+  const int threads = resolve_threads(options.threads);
 
   const backend_kind backend = resolve_backend(options.backend);
   const problem_view p = prob.view();
   rank_group* ranks = options.ranks != nullptr && options.ranks->size() > 1 ? options.ranks : nullptr;
   const std::uint32_t slices = ranks ? static_cast<std::uint32_t>(ranks->size()) : options.slices;
   const std::uint32_t slice = ranks ? static_cast<std::uint32_t>(ranks->rank()) : options.slice;
-  if (slices < 1 || slice >= slices) throw input_error("--shard: slice " + std::to_string(slice) + " of " + std::to_string(slices) + " does not exist");
+  if (slices < 1 || slice >= slices) throw input_error(param("slices") + ": slice " + std::to_string(slice) + " of " + std::to_string(slices) + " does not exist");
   std::uint32_t chains = options.chains;
   if (chains == 0) {
     // CUDA: as many chains as the device keeps resident (blocks per SM x SMs x block size, from
@@ -137,7 +137,7 @@ estimate_result run_estimate(const problem& prob, const estimate_options& option
     }
   }
   if (chains < slices)
-    throw input_error("--chains " + std::to_string(chains) + " is fewer than the " + std::to_string(slices) +
+    throw input_error(param("chains", chains) + " is fewer than the " + std::to_string(slices) +
                       (ranks ? " ranks" : " shards") + "; every one needs a chain");
   const std::uint32_t chain_begin = static_cast<std::uint32_t>(std::uint64_t{slice} * chains / slices);
   const std::uint32_t chain_end = static_cast<std::uint32_t>(std::uint64_t{slice + 1} * chains / slices);
@@ -147,7 +147,7 @@ estimate_result run_estimate(const problem& prob, const estimate_options& option
   const std::uint64_t state_bytes = (chain_state_bytes(p) + sizeof(std::uint16_t) * std::uint64_t{p.length}) * local_chains;
   const std::uint64_t budget = memory_budget_bytes(std::uint64_t{8} << 30);
   if (backend == backend_kind::cpu && state_bytes > budget)
-    throw input_error("--chains " + std::to_string(local_chains) + " would need " + std::to_string(state_bytes >> 20) +
+    throw input_error(param("chains", local_chains) + " would need " + std::to_string(state_bytes >> 20) +
                       " MiB of chain state (over the " + std::to_string(budget >> 20) +
                       " MiB allowed: 8 GiB or 3/4 of the memory available); use fewer chains");
 
@@ -338,7 +338,7 @@ estimate_result run_estimate(const problem& prob, const estimate_options& option
       const auto& c = cpu_sum[k];
       if (g.best != c.best || g.current != c.current || g.iter != c.iter ||
           runner->best_string(pick[k] - chain_begin) != cpu->best_string(k))
-        throw validation_error("--validate: chain " + std::to_string(pick[k]) + " differs: " + runner->name() +
+        throw validation_error(param("validate") + ": chain " + std::to_string(pick[k]) + " differs: " + runner->name() +
                                " best " + std::to_string(g.best) + " current " + std::to_string(g.current) +
                                ", cpu best " + std::to_string(c.best) + " current " + std::to_string(c.current));
     }

@@ -60,7 +60,8 @@ kernel_string normalize_kernel(const kernel_string& k, const normalized_sm& norm
     if (norm.sigma[idx] == 0)
       throw input_error(std::string("the kernel uses ") + letter(u) +
                         " instructions but the SM has no " + letter(u) +
-                        " units (give --sigma " + letter(u) + "=N or an --sm preset)");
+                        " units (give " + param("sigma", std::string(1, letter(u)) + "=N") + " or an " + param("sm") +
+                        " preset)");
     if (norm.copies[idx] < 1) throw input_error(std::string("SM: unit ") + letter(u) + " has no notional cycle count");
     length += norm.copies[idx];
     if (length > max_kernel_length)

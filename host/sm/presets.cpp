@@ -233,7 +233,7 @@ sm_config parse_sm_json(std::string_view text, std::string_view where) {
 
 sm_config load_sm(std::string_view name_or_file) {
   const std::string key = lower(name_or_file);
-  if (key.empty()) throw input_error("--sm: empty; expected a preset (" + preset_names() + ") or a JSON file");
+  if (key.empty()) throw input_error(param("sm") + ": empty; expected a preset (" + preset_names() + ") or a JSON file");
 
   // A family alias ("ampere") must name exactly one preset; every other alias is unique by form.
   const preset_entry* found = nullptr;
@@ -265,7 +265,7 @@ sm_config sm_from_options(const std::optional<std::string>& sm, const std::optio
     cfg = load_sm(*sm);
   } else {
     cfg.name = "custom";
-    if (!sigma) throw input_error("give --sigma (e.g. --sigma L=1,C=4) or --sm NAME");
+    if (!sigma) throw input_error("give " + param("sigma") + " (e.g. " + param("sigma", "L=1,C=4") + ") or " + param("sm", "NAME"));
   }
   if (sigma) apply_sigma_overrides(cfg, *sigma);
   if (schedulers >= 0) cfg.schedulers = schedulers;

@@ -361,7 +361,7 @@ std::map<std::string, unit> parse_ptx_overrides(std::string_view text) {
     const std::string_view item = trim(text.substr(pos, comma - pos));
     const std::size_t eq = item.find('=');
     const auto bad = [&](const std::string& why) {
-      return input_error("--ptx-map: '" + std::string(item) + "' " + why +
+      return input_error(param("overrides") + ": '" + std::string(item) + "' " + why +
                          " (expected OPCODE=TYPE, e.g. mov=L,mul.f32=D; TYPE one of L, C, S, D)");
     };
     if (eq == std::string_view::npos) throw bad("has no '='");

@@ -42,15 +42,15 @@ normalized_sm normalize(const sm_config& sm) {
       if (spec.units >= sm.warp_size) {
         if (spec.units % sm.warp_size != 0)
           throw input_error(what + ": " + std::to_string(spec.units) + " units do not divide into warps of " +
-                            std::to_string(sm.warp_size) + "; give sigma directly (--sigma " +
-                            std::string(1, unit_letters[u]) + "=N)");
+                            std::to_string(sm.warp_size) + "; give sigma directly (" +
+                            param("sigma", std::string(1, unit_letters[u]) + "=N") + ")");
         sigma = spec.units / sm.warp_size;
         copies = 1;
       } else {
         if (sm.warp_size % spec.units != 0)
           throw input_error(what + ": " + std::to_string(spec.units) + " units do not divide the warp size " +
-                            std::to_string(sm.warp_size) + "; give sigma directly (--sigma " +
-                            std::string(1, unit_letters[u]) + "=1/K)");
+                            std::to_string(sm.warp_size) + "; give sigma directly (" +
+                            param("sigma", std::string(1, unit_letters[u]) + "=1/K") + ")");
         sigma = 1;
         copies = sm.warp_size / spec.units;
       }
@@ -74,7 +74,7 @@ normalized_sm normalize(const sm_config& sm) {
 
 namespace {
 sigma_value parse_sigma_value(std::string_view text, char letter_u) {
-  const std::string what = "--sigma " + std::string(1, letter_u) + "=" + std::string(text);
+  const message what = param("sigma", std::string(1, letter_u) + "=" + std::string(text));
   auto parse_int = [&](std::string_view s) {
     long long v = 0;
     auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
@@ -126,7 +126,7 @@ sigma_value parse_sigma_value(std::string_view text, char letter_u) {
 
 void apply_sigma_overrides(sm_config& sm, std::string_view text) {
   std::size_t pos = 0;
-  if (text.empty()) throw input_error("--sigma: empty; expected e.g. L=1,C=4");
+  if (text.empty()) throw input_error(param("sigma") + ": empty; expected e.g. L=1,C=4");
   std::array<bool, unit_count> seen{};
   while (pos <= text.size()) {
     std::size_t comma = text.find(',', pos);
@@ -134,11 +134,11 @@ void apply_sigma_overrides(sm_config& sm, std::string_view text) {
     std::string_view item = text.substr(pos, comma - pos);
     const std::size_t eq = item.find('=');
     if (eq != 1 || item.size() < 3)
-      throw input_error("--sigma: '" + std::string(item) + "' is not of the form U=N (U one of L, C, S, D)");
+      throw input_error(param("sigma") + ": '" + std::string(item) + "' is not of the form U=N (U one of L, C, S, D)");
     const auto u = unit_from_letter(item[0]);
-    if (!u) throw input_error("--sigma: unknown unit '" + std::string(1, item[0]) + "' (expected L, C, S or D)");
+    if (!u) throw input_error(param("sigma") + ": unknown unit '" + std::string(1, item[0]) + "' (expected L, C, S or D)");
     if (seen[static_cast<int>(*u)])
-      throw input_error("--sigma: " + std::string(1, item[0]) + " is given twice");
+      throw input_error(param("sigma") + ": " + std::string(1, item[0]) + " is given twice");
     seen[static_cast<int>(*u)] = true;
     sm.units[static_cast<int>(*u)].sigma = parse_sigma_value(item.substr(2), item[0]);
     sm.units[static_cast<int>(*u)].latency = 1;

@@ -25,7 +25,8 @@ wcet_program prepare_program(cfg g, const std::string& where) {
 }
 
 wcet_program load_program(const std::string& cfg_path, const std::string& ptx_path, const std::string& entry) {
-  if (cfg_path.empty() == ptx_path.empty()) throw input_error("give the program structure with --cfg or --ptx");
+  if (cfg_path.empty() == ptx_path.empty())
+    throw input_error("give the program structure with " + param("cfg_path") + " or " + param("ptx_path"));
   const std::string where = cfg_path.empty() ? ptx_path : cfg_path;
   cfg g = cfg_path.empty() ? cfg_from_ptx(read_text_file(ptx_path, "PTX file"), entry, ptx_path)
                            : parse_cfg_json(read_text_file(cfg_path, "CFG file"), cfg_path);
@@ -45,7 +46,7 @@ std::pair<std::string, std::uint64_t> parse_loop_bound(const std::string& text) 
       ok = false;
     }
   }
-  if (!ok || used != num.size()) throw input_error("--loop-bound: '" + text + "' is not HEADER=N (N >= 0)");
+  if (!ok || used != num.size()) throw input_error(param("loop_bounds") + ": '" + text + "' is not HEADER=N (N >= 0)");
   return {text.substr(0, eq), v};
 }
 
@@ -57,7 +58,7 @@ std::int64_t parse_probe_cost(const std::string& text, const trace_set& traces) 
     if (used != text.size() || cost < 0) throw std::invalid_argument("");
     return cost;
   } catch (const std::exception&) {
-    throw input_error("--probe-cost: '" + text + "' is not a number of cycles >= 0 or 'auto'");
+    throw input_error(param("probe_cost") + ": '" + text + "' is not a number of cycles >= 0 or 'auto'");
   }
 }
 
@@ -66,7 +67,7 @@ wcet_method parse_wcet_method(const std::string& word) {
   if (word == "ilp") return wcet_method::ilp;
   if (word == "tree") return wcet_method::tree;
   if (word == "enumerate") return wcet_method::enumerate;
-  throw input_error("--method: '" + word + "' is not one of auto, ilp, tree, enumerate");
+  throw input_error(param("method") + ": '" + word + "' is not one of auto, ilp, tree, enumerate");
 }
 
 std::string to_string(wcet_method m) {
@@ -84,13 +85,13 @@ wcet_report analyse_wcet(const wcet_program& program, const trace_set& traces, c
   std::vector<std::optional<std::uint64_t>> given(graph.loops.size());
   for (const auto& [header, bound] : options.loop_bounds) {
     if (bound > max_loop_bound)
-      throw input_error("--loop-bound: " + header + "=" + std::to_string(bound) + " is over " +
+      throw input_error(param("loop_bounds") + ": " + header + "=" + std::to_string(bound) + " is over " +
                         std::to_string(max_loop_bound));
     bool found = false;
     for (std::size_t l = 0; l < graph.loops.size(); ++l)
       if (graph.loops[l].header_name == header) given[l] = bound, found = true;
     if (!found)
-      throw input_error("--loop-bound: '" + header + "' is not the header of a loop with an Ipoint in its body");
+      throw input_error(param("loop_bounds") + ": '" + header + "' is not the header of a loop with an Ipoint in its body");
   }
   wcet_report r;
   const auto wsts = slice_traces(traces);
@@ -105,7 +106,7 @@ wcet_report analyse_wcet(const wcet_program& program, const trace_set& traces, c
     const std::string shortest = std::to_string(r.observed.shortest_transition) + " cycles (" +
                                  record_at(r.observed.shortest_record) + ")";
     if (!options.probe_cost_from_trace)
-      throw input_error("--probe-cost " + std::to_string(r.probe_cost) +
+      throw input_error(param("probe_cost", r.probe_cost) +
                         " is larger than the shortest observed transition, " + shortest +
                         ": the estimates would fall below the observed times");
     r.warnings.push_back("the binary trace's empty-probe cost, " + std::to_string(r.probe_cost) +
@@ -116,7 +117,7 @@ wcet_report analyse_wcet(const wcet_program& program, const trace_set& traces, c
   }
   for (std::size_t l = 0; l < graph.loops.size(); ++l)
     if (given[l] && *given[l] < r.observed.loop_bound[l])
-      throw input_error("--loop-bound " + graph.loops[l].header_name + "=" + std::to_string(*given[l]) +
+      throw input_error(param("loop_bounds", graph.loops[l].header_name + "=" + std::to_string(*given[l])) +
                         " is below the " + std::to_string(r.observed.loop_bound[l]) +
                         " iterations per entry the traces show for loop " + graph.loops[l].header_name +
                         ": the estimate would fall below an observed time");
@@ -137,8 +138,9 @@ wcet_report analyse_wcet(const wcet_program& program, const trace_set& traces, c
   if (method == wcet_method::automatic) method = ipet_compiled() ? wcet_method::ilp : wcet_method::tree;
   if (method == wcet_method::tree && !r.tree) {
     if (options.method == wcet_method::tree)
-      throw input_error("--method tree: the IPG is not structured (a loop without an Ipoint at its header, or "
-                        "divergent edges taken); use --method ilp or enumerate");
+      throw input_error(param("method", "tree") +
+                        ": the IPG is not structured (a loop without an Ipoint at its header, or divergent edges "
+                        "taken); use " + param("method", "ilp") + " or enumerate");
     method = wcet_method::enumerate;
   }
   r.method = to_string(method);
@@ -155,8 +157,8 @@ wcet_report analyse_wcet(const wcet_program& program, const trace_set& traces, c
     constexpr std::uint64_t budget = 20'000'000;
     const auto v = enumerate_wcet(r.problem, budget);
     if (!v)
-      throw input_error("--method enumerate: the paths within the loop bounds take more than " +
-                        std::to_string(budget) + " steps to enumerate; use --method ilp");
+      throw input_error(param("method", "enumerate") + ": the paths within the loop bounds take more than " +
+                        std::to_string(budget) + " steps to enumerate; use " + param("method", "ilp"));
     r.z_warp = *v;
   }
   // Every observed warp is a path within the bounds and caps, so Z_warp covers it; if not, the
@@ -213,7 +215,7 @@ wcet_run run_wcet(const wcet_request& request) {
   for (const trace_input& t : request.traces)
     read_trace(t.label,
                t.is_path ? read_text_file(t.text, "trace file", static_cast<std::size_t>(request.max_trace_bytes),
-                                          request.max_trace_option)
+                                          request.max_trace_option.empty() ? message() : param(request.max_trace_option))
                          : t.text,
                format, run.program.ipoints, run.traces);
   options.probe_cost = parse_probe_cost(request.probe_cost, run.traces);

@@ -294,8 +294,8 @@ std::int64_t solve_ipet_lp_text(const std::string&) {
 }
 
 ipet_solution solve_ipet(const ipet_problem&) {
-  throw not_compiled("the IPET ILP needs COIN-OR CBC, which this build does not link (use --method tree or "
-                     "enumerate, or --lp to solve it elsewhere)");
+  throw not_compiled("the IPET ILP needs COIN-OR CBC, which this build does not link (use " + param("method", "tree") +
+                     " or enumerate, or " + param("lp") + " to solve it elsewhere)");
 }
 
 #endif

@@ -169,7 +169,7 @@ cfg parse_cfg_json(std::string_view text, const std::string& where) {
     const std::string& key = item.key();
     if (key != "name" && key != "blocks" && key != "edges" && key != "entry" && key != "exit" && key != "ipoints")
       throw input_error(where + ": unknown key " + quote_text(key) +
-                        " (a CFG has name, entry, exit, blocks, edges, ipoints; loop bounds are --loop-bound)");
+                        " (a CFG has name, entry, exit, blocks, edges, ipoints; loop bounds are " + param("loop_bounds") + ")");
   }
   cfg g;
   g.name = j.contains("name") ? str(j["name"], where, "\"name\"") : std::string("kernel");

@@ -332,7 +332,7 @@ trace_format parse_trace_format(std::string_view word) {
   if (word == "text") return trace_format::text;
   if (word == "gpgpusim") return trace_format::gpgpusim;
   if (word == "binary") return trace_format::binary;
-  throw input_error("--trace-format: '" + std::string(word) + "' is not one of auto, text, gpgpusim, binary");
+  throw input_error(param("trace_format") + ": '" + std::string(word) + "' is not one of auto, text, gpgpusim, binary");
 }
 
 void read_trace(const std::string& path, std::string_view content, trace_format format, const ipg& graph,

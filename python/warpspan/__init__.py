@@ -5,7 +5,7 @@ Names and defaults are the CLI's (``--exact-seconds`` is ``exact_seconds=2.0``, 
 imported by the functions that return arrays, not by ``import warpspan``). Every argument is
 checked: the wrong type (a float or a bool where an integer belongs, None where a string belongs,
 ...) raises ``TypeError`` naming the argument; a bad value raises :class:`InputError` (a
-``ValueError``) with the CLI's message. Long analyses release the GIL and stop on Ctrl-C
+``ValueError``) with the CLI's message in Python's words (``warps=`` where the CLI says ``--warps``). Long analyses release the GIL and stop on Ctrl-C
 (``KeyboardInterrupt``). ``__python__`` is the interpreter the extension was built for.
 
     >>> import warpspan
@@ -86,7 +86,7 @@ def _is_int(value):
 
 class _Args:
     """Checks the arguments of one call of warpspan.`function`: TypeError naming the argument and
-    what it expects for the wrong type, InputError naming the option for a value out of range."""
+    what it expects for the wrong type, InputError naming the argument for a value out of range."""
 
     def __init__(self, function):
         self.function = function
@@ -94,21 +94,21 @@ class _Args:
     def type_error(self, name, expected, value, hint=""):
         return TypeError(f"warpspan.{self.function}(): {name} must be {expected}, not {_shown(value)}{hint}")
 
-    def int(self, name, value, lo, hi, option=None):
-        """`value` as a Python int from lo to hi (the C++ type's range or the option's)."""
+    def int(self, name, value, lo, hi):
+        """`value` as a Python int from lo to hi (the C++ type's range or the argument's)."""
         if not _is_int(value):
             raise self.type_error(name, "an integer", value)
         v = int(value)
         if not lo <= v <= hi:
-            # the CLI's words for an option out of range (host/cli/options.cpp)
-            raise InputError(f"{option or '--' + name.replace('_', '-')}: must be an integer from {lo} to {hi}, got '{v}'")
+            # the CLI's words for an option out of range (host/cli/options.cpp), naming the argument
+            raise InputError(f"{name}: must be an integer from {lo} to {hi}, got '{v}'")
         return v
 
     def count(self, name, value, hi):
         """A count that cannot be negative (refused as the CLI refuses it) and fits a C++ type up to hi."""
         if _is_int(value) and int(value) < 0:
             # as the CLI says it for any unsigned option
-            raise InputError(f"--{name.replace('_', '-')}: must be an integer from 0 to {_UINT64[1]}, got '{int(value)}'")
+            raise InputError(f"{name}: must be an integer from 0 to {_UINT64[1]}, got '{int(value)}'")
         return self.int(name, value, 0, hi)
 
     def seed(self, value):
@@ -310,7 +310,7 @@ def build(kernel, warps, sigma=None, string=None, *, sm=None, schedulers=None, i
     if string is not None and not isinstance(string, str):
         if not hasattr(string, "__iter__"):
             raise a.type_error("string", "the warp ids as text or a sequence of integers", string)
-        string = " ".join(str(a.int(f"string[{k}]", w, *_INT64, option="--string")) for k, w in enumerate(string))
+        string = " ".join(str(a.int(f"string[{k}]", w, *_INT64)) for k, w in enumerate(string))
     init = a.str("init", init, none=True)
     _numpy("build")
     return BuildResult(_core.build(*args, string, init))
@@ -330,9 +330,9 @@ def kernel_from_ptx(path, *, lines=None, entry="", classes="", loops=1):
     if lines is not None:
         if isinstance(lines, (str, bytes)) or not hasattr(lines, "__len__") or len(lines) != 2:
             raise a.type_error("lines", "a pair (A, B) of line numbers", lines)
-        lines = tuple(a.int(f"lines[{k}]", v, *_INT32, option="--ptx-lines") for k, v in enumerate(lines))
+        lines = tuple(a.int(f"lines[{k}]", v, *_INT32) for k, v in enumerate(lines))
     return Kernel(_core.kernel_from_ptx(path, lines, a.str("entry", entry), a.str("classes", classes),
-                                        a.int("loops", loops, *_INT32, option="--ptx-loops")))
+                                        a.int("loops", loops, *_INT32)))
 
 
 # ---------------------------------------------------------------------------------- dbf
@@ -366,7 +366,7 @@ def _points(a, at):
         if not _is_int(t):
             raise a.type_error(name, "an integer", t)
         if not 0 <= int(t) < 2**64:
-            raise InputError(f"--at: '{int(t)}' is not an integer from 0 to 2^64 - 1 (expected e.g. --at 10,50,100)")
+            raise InputError(f"{name}: '{int(t)}' is not an integer from 0 to 2^64 - 1")
         out.append(int(t))
     return out
 

@@ -4,6 +4,8 @@
 #include <string>
 #include <string_view>
 
+#include "warpspan/core/error.hpp"
+
 namespace warpspan {
 
 enum class backend_kind { cpu, cuda, automatic };
@@ -35,7 +37,7 @@ std::string cuda_backend_name();
 /// "WHO: no CUDA device is available" (or what is wrong with the driver, e.g. one too old for this
 /// runtime) otherwise, `advice` appended. Every path that needs a device, and every CUDA call that
 /// fails for want of one, says it this way (exit code 2 on the command line).
-void require_cuda_device(const std::string& who, const std::string& advice = "");
+void require_cuda_device(const message& who, const message& advice = {});
 
 /// auto -> cuda when a real device is present (not the emulation build's), else cpu; cuda without a device is an input_error that
 /// says why; cpu stays cpu.

@@ -9,16 +9,18 @@
 #include <string>
 #include <string_view>
 
+#include "warpspan/core/error.hpp"
+
 namespace warpspan {
 
 /// Largest input file read by default (256 MiB): far beyond any real kernel, SM or task file.
 inline constexpr std::size_t default_max_file_bytes = std::size_t{256} << 20;
 
 /// The whole content of `path`. `what` names the kind of file in messages ("PTX file", "task set");
-/// `limit_option`, when given, is the option that raises `max_bytes` ("--max-trace-mib"), named
-/// when the file is over it.
+/// `limit_option`, when given, is the parameter that raises `max_bytes` (param("max_trace_mib"),
+/// core/error.hpp), named when the file is over it.
 std::string read_text_file(const std::string& path, const std::string& what,
-                           std::size_t max_bytes = default_max_file_bytes, const std::string& limit_option = "");
+                           std::size_t max_bytes = default_max_file_bytes, const message& limit_option = {});
 
 /// `text` without a leading UTF-8 byte-order mark (EF BB BF), which editors on Windows write at the
 /// start of text files; text parsers call it first (the JSON parser skips it by itself).

@@ -8,13 +8,15 @@
 #include <memory>
 #include <string>
 
+#include "warpspan/core/error.hpp"
+
 namespace warpspan {
 
 /// Most threads any command accepts: 4 per core, at most 256 (more only slows the run down).
 int max_threads();
 /// `requested` threads: 0 means all cores; more than max_threads() or fewer than 0 is an input_error
-/// naming `option`.
-int resolve_threads(long long requested, const std::string& option = "--threads");
+/// naming `option` (a parameter, core/error.hpp).
+int resolve_threads(long long requested, const message& option = param("threads"));
 
 /// Memory the OS says is available now (MemAvailable, and the cgroup limit when tighter), in bytes;
 /// falls back to 8 GiB when neither can be read.

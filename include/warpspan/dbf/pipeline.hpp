@@ -34,7 +34,7 @@ struct analysed_set {
   std::string label;                  ///< the name results carry (a file name, FILE.jsonl:LINE, ...)
   std::string path;                   ///< where it came from (a full path, FILE:LINE), when a file
   double factor = 0;                  ///< a sweep's scaling factor
-  std::string error;                  ///< why it was not analysed (then nothing else is set)
+  message error;                      ///< why it was not analysed (then nothing else is set); core/error.hpp
   task_set set;
   std::vector<unrolled_graph> graphs;
   std::vector<dbf_curve> curves;

@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "warpspan/core/error.hpp"
 #include "warpspan/dbf/task.hpp"
 
 namespace warpspan {
@@ -32,7 +33,7 @@ sweep_spec parse_sweep(std::string_view text);
 struct sweep_variant {
   double factor = 1;
   task_set set;
-  std::string error;          ///< why the variant breaks the model's assumptions; empty when valid
+  message error;              ///< why the variant breaks the model's assumptions; empty when valid
 };
 
 /// The variants of `base`: each value of the swept kind becomes max(1, round(value x factor)).

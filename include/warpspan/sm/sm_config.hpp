@@ -60,10 +60,10 @@ struct normalized_sm {
 /// sigma over max_sigma or an instruction over max_copies cycles (checked in 64 bits).
 normalized_sm normalize(const sm_config& sm);
 
-/// Parses "--sigma L=1,C=4,S=1/2" into overrides on `sm` (sigma given directly per type; a value
-/// like "1/4" or "0.25" means one U instruction per warp takes 4 notional cycles). Each value is
-/// read whole (no trailing characters), each type at most once; sigma at most max_sigma, k of 1/k
-/// at most max_copies.
+/// Parses a sigma text "L=1,C=4,S=1/2" (the sigma parameter) into overrides on `sm` (sigma given
+/// directly per type; a value like "1/4" or "0.25" means one U instruction per warp takes 4
+/// notional cycles). Each value is read whole (no trailing characters), each type at most once;
+/// sigma at most max_sigma, k of 1/k at most max_copies.
 void apply_sigma_overrides(sm_config& sm, std::string_view text);
 
 /// Human-readable one-line summary, e.g. "sigma L=1 C=4 (S, D absent), no scheduler limit".

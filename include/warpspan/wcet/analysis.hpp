@@ -68,10 +68,10 @@ struct wcet_report {
 /// `ptx_path` (its .entry `entry`, default the first); exactly one of the two is given.
 wcet_program load_program(const std::string& cfg_path, const std::string& ptx_path, const std::string& entry);
 
-/// `--loop-bound HEADER=N` (N >= 0).
+/// A loop bound HEADER=N (N >= 0).
 std::pair<std::string, std::uint64_t> parse_loop_bound(const std::string& text);
 
-/// `--probe-cost`: cycles >= 0, or "auto" for what the binary trace reports (0 when none).
+/// The probe cost: cycles >= 0, or "auto" for what the binary trace reports (0 when none).
 std::int64_t parse_probe_cost(const std::string& text, const trace_set& traces);
 
 /// A trace as given: a file (read up to max_trace_mib) or its text.
@@ -91,7 +91,7 @@ struct wcet_request {
   std::string probe_cost = "0";                  ///< cycles, or "auto" (the trace's measured cost)
   std::string clock = "auto";                    ///< auto, sm or global (parse_trace_clock)
   std::uint64_t max_trace_bytes = std::uint64_t{256} << 20;
-  std::string max_trace_option;                  ///< how the user raises max_trace_bytes (messages), e.g. "--max-trace-mib"
+  std::string max_trace_option;                  ///< the parameter that raises max_trace_bytes, named in messages (core/error.hpp; the CLI's "max_trace_mib"); empty: none
 };
 
 /// The program, the traces read and the report: what a front end prints or draws.
