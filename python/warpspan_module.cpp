@@ -55,7 +55,7 @@ namespace {
 /// package's functions. A parameter Python does not have keeps the library's name.
 constexpr parameter_spelling python_spellings[] = {
     {"atom_runs", "atom_runs="}, {"atom_threads", "atom_threads="}, {"backend", "backend="},
-    {"block", "block="}, {"cfg_path", "cfg="}, {"chains", "chains="}, {"constraints", "constraints="},
+    {"block", "block="}, {"cfg_path", "cfg="}, {"chains", "chains="}, {"clock", "clock="}, {"constraints", "constraints="},
     {"edf", "edf="}, {"evaluations", "evaluations="}, {"exact_seconds", "exact_seconds="},
     {"exact_up_to", "exact_up_to="}, {"fitness", "fitness="}, {"init", "init="}, {"iterations", "iterations="},
     {"jobs", "jobs="}, {"kernel", "kernel="}, {"lines", "lines="}, {"loop_bounds", "loop_bounds="},

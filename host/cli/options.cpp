@@ -17,7 +17,7 @@ namespace {
 // keeps the library's name in a message.
 constexpr parameter_spelling cli_spellings[] = {
     {"atom_runs", "--atom-runs"}, {"atom_threads", "--atom-threads"}, {"backend", "--backend"},
-    {"block", "--block"}, {"cfg_path", "--cfg"}, {"chains", "--chains"}, {"constraints", "--constraints"},
+    {"block", "--block"}, {"cfg_path", "--cfg"}, {"chains", "--chains"}, {"clock", "--clock"}, {"constraints", "--constraints"},
     {"edf", "--edf"}, {"evaluations", "--evaluations"}, {"exact_seconds", "--exact-seconds"},
     {"exact_up_to", "--exact-up-to"}, {"fitness", "--fitness"}, {"init", "--init"},
     {"iterations", "--iterations"}, {"jobs", "--jobs"}, {"kernel", "--kernel"}, {"lines", "--ptx-lines"},

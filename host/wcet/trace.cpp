@@ -374,7 +374,7 @@ std::optional<bool> parse_trace_clock(std::string_view word) {
   if (word == "auto") return std::nullopt;
   if (word == "global") return true;
   if (word == "sm") return false;
-  throw input_error("--clock: '" + std::string(word) + "' is not one of auto, sm, global");
+  throw input_error(param("clock") + ": '" + std::string(word) + "' is not one of auto, sm, global");
 }
 
 std::string text_trace(const std::vector<std::string>& names, const std::vector<trace_record>& records,
