@@ -18,15 +18,13 @@ using clock_type = std::chrono::steady_clock;
 double since(clock_type::time_point start) { return std::chrono::duration<double>(clock_type::now() - start).count(); }
 }  // namespace
 
-namespace {
-/// T(1..up_to) in order until the first not solved; with `all`, entries for the rest too.
-std::vector<t_run> t_runs(
-    const problem& prob, std::uint32_t up_to, double seconds, bool all,
-    const std::function<void(std::uint32_t, std::uint32_t, std::uint32_t, std::uint32_t, double)>& progress = {}) {
+std::vector<t_run> exact_t_runs(
+    const problem& prob, std::uint32_t up_to, double seconds,
+    const std::function<void(std::uint32_t, std::uint32_t, std::uint32_t, std::uint32_t, double)>& progress) {
   const auto start = clock_type::now();
   std::vector<t_run> runs;
   bool stopped = false;
-  for (std::uint32_t y = 1; y <= up_to && (all || !stopped); ++y) {
+  for (std::uint32_t y = 1; y <= up_to; ++y) {
     const problem py = make_problem(prob.kernel, prob.sm, y);
     t_run run;
     run.y = y;
@@ -36,12 +34,10 @@ std::vector<t_run> t_runs(
       run.stop_reason = stopped ? "not started: an earlier T(y) was not solved"
                         : interrupted() ? "interrupted before its search"
                                         : "time limit reached before its search";
-      if (all) {  // the cheap interval: the best standard string, the pessimistic bound
-        exact_result r;
-        exact_detail::fill_interval(py, r);
-        run.lower = r.lower;
-        run.upper = r.upper;
-      }
+      exact_result r;  // the cheap interval: the best standard string, the pessimistic bound
+      exact_detail::fill_interval(py, r);
+      run.lower = r.lower;
+      run.upper = r.upper;
       runs.push_back(run);
       stopped = true;
       continue;
@@ -59,30 +55,11 @@ std::vector<t_run> t_runs(
     run.lower = r.complete ? r.makespan : r.lower;
     run.upper = r.complete ? r.makespan : r.upper;
     run.stop_reason = r.stop_reason;
-    // Only exact T(y) make the tractable estimate safe: stop at the first y not solved.
+    // The tractable estimate takes exact T(y) only: stop at the first y not solved.
     if (!r.complete) stopped = true;
     runs.push_back(run);
   }
   return runs;
-}
-}  // namespace
-
-std::vector<t_run> exact_t_runs(
-    const problem& prob, std::uint32_t up_to, double seconds,
-    const std::function<void(std::uint32_t, std::uint32_t, std::uint32_t, std::uint32_t, double)>& progress) {
-  return t_runs(prob, up_to, seconds, true, progress);
-}
-
-std::vector<std::uint32_t> exact_t_values(const problem& prob, std::uint32_t up_to, double seconds, std::string* stop_reason) {
-  std::vector<std::uint32_t> t;
-  for (const t_run& run : t_runs(prob, up_to, seconds, false)) {
-    if (!run.complete) {
-      if (stop_reason) *stop_reason = "T(" + std::to_string(run.y) + "): " + run.stop_reason;
-      break;
-    }
-    t.push_back(run.lower);
-  }
-  return t;
 }
 
 proven_interval prove_interval(const problem& prob, const std::vector<std::uint16_t>& lower_string, double seconds) {

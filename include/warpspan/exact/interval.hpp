@@ -22,11 +22,6 @@ struct proven_interval {
   double elapsed_s = 0;
 };
 
-/// Exact T(1), T(2), ... up to `up_to` (< W or = W), each by the search within what is left of
-/// `seconds` (0: no limit); stops at the first that does not finish (a limit or an interrupt).
-std::vector<std::uint32_t> exact_t_values(const problem& prob, std::uint32_t up_to, double seconds,
-                                          std::string* stop_reason = nullptr);
-
 /// What exact_t_runs found for one T(y).
 struct t_run {
   std::uint32_t y = 0;
@@ -38,8 +33,9 @@ struct t_run {
   std::string stop_reason;   ///< why it is not complete
 };
 
-/// As exact_t_values, but an entry for every y = 1..up_to: the solved ones, then the first not
-/// solved with the interval its search proved, then those not started with the interval of the
+/// Exact T(1), T(2), ... up to `up_to` (< W or = W), each by the search within what is left of
+/// `seconds` (0: no limit), until the first that does not finish (a limit or an interrupt); an entry
+/// for every y = 1..up_to: the solved ones, then the first not solved with the interval its search proved, then those not started with the interval of the
 /// best standard string and the pessimistic bound.
 /// `progress` (optional) is told (y, up_to, progress sums done of T(y), all its sums, seconds) as
 /// the searches go, for a progress line.
