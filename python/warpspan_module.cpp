@@ -57,7 +57,7 @@ constexpr parameter_spelling python_spellings[] = {
     {"atom_runs", "atom_runs="}, {"atom_threads", "atom_threads="}, {"backend", "backend="},
     {"block", "block="}, {"cfg_path", "cfg="}, {"chains", "chains="}, {"clock", "clock="}, {"constraints", "constraints="},
     {"edf", "edf="}, {"evaluations", "evaluations="}, {"exact_seconds", "exact_seconds="},
-    {"exact_up_to", "exact_up_to="}, {"fitness", "fitness="}, {"init", "init="}, {"iterations", "iterations="},
+    {"exact_up_to", "exact_up_to="}, {"far_moves", "far_moves="}, {"fitness", "fitness="}, {"init", "init="}, {"iterations", "iterations="},
     {"jobs", "jobs="}, {"kernel", "kernel="}, {"lines", "lines="}, {"loop_bounds", "loop_bounds="},
     {"loop_passes", "loops="}, {"max_states", "max_states="}, {"max_table_mib", "max_table_mib="},
     {"method", "method="}, {"overrides", "classes="}, {"population", "population="},
@@ -179,8 +179,8 @@ void not_negative(double v, const char* parameter) {
 py::dict estimate(const std::string& kernel, std::int64_t warps, const std::optional<std::string>& sigma,
                   const std::optional<std::string>& sm, int schedulers, std::uint32_t chains,
                   std::optional<std::uint64_t> iterations, double seconds, std::uint64_t seed, double t0,
-                  std::uint32_t reach, const std::string& init, const std::string& backend, int threads,
-                  std::uint32_t validate, double exact_seconds) {
+                  std::uint32_t reach, double far_moves, const std::string& init, const std::string& backend,
+                  int threads, std::uint32_t validate, double exact_seconds) {
   // The same request as `warpspan estimate`, run by the same library function.
   estimate_request request;
   estimate_options& eo = request.search;
@@ -190,6 +190,7 @@ py::dict estimate(const std::string& kernel, std::int64_t warps, const std::opti
   eo.seed = seed;
   eo.t0 = t0;
   eo.reach = reach;
+  eo.far_moves = far_moves;
   eo.threads = threads;
   eo.validate = validate;
   eo.init = parse_initial_kind(init);

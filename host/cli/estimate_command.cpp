@@ -36,6 +36,9 @@ struct estimate_cmd {
     sub->add_option("--t0", eo.t0, "initial temperature")->capture_default_str();
     sub->add_option("--reach", eo.reach, "largest swap distance of a move (0: 4 W, four rounds of all warps; W x I or more: the whole string)")
         ->capture_default_str();
+    sub->add_option("--far-moves", eo.far_moves,
+                    "share of moves (0 to 1) whose swap distance is drawn over the whole string, whatever --reach says")
+        ->capture_default_str();
     sub->add_option("--init", init, "initial strings: rr, fp, mpwf, random or mix")->capture_default_str();
     sub->add_option("--backend", backend, "cpu, cuda or auto (CUDA when a device is present)")->capture_default_str();
     sub->add_option("--threads", eo.threads, "CPU threads (0: all cores; at most 4 per core)")->capture_default_str();
@@ -119,7 +122,7 @@ struct estimate_cmd {
                         {"chain_begin", r.chain_begin}, {"chain_end", r.chain_end}, {"iterations_target", eo.iterations},
                         // Every setting that changes a chain's trajectory or its stop: merge refuses
                         // shards that differ in any (the problem, seed and chains are compared too).
-                        {"settings", {{"--iterations", eo.iterations}, {"--t0", eo.t0}, {"--reach", eo.reach},
+                        {"settings", {{"--iterations", eo.iterations}, {"--t0", eo.t0}, {"--reach", eo.reach}, {"--far-moves", eo.far_moves},
                                       {"--init", init}, {"--seconds", seconds}}}};
       std::cout << out.dump() << '\n';
       return exit_code;

@@ -110,6 +110,8 @@ estimate_result run_estimate(const problem& prob, const estimate_options& option
   if (options.iterations < 1) throw input_error(param("iterations") + " must be at least 1");
   if (options.seconds < 0 || !std::isfinite(options.seconds)) throw input_error(param("seconds") + " must be 0 or more");
   if (!(options.t0 >= 0) || !std::isfinite(options.t0)) throw input_error(param("t0") + " must be a number >= 0");
+  if (!(options.far_moves >= 0 && options.far_moves <= 1))
+    throw input_error(param("far_moves") + " must be a share between 0 and 1");
   const int threads = resolve_threads(options.threads);
 
   const backend_kind backend = resolve_backend(options.backend);
@@ -158,6 +160,7 @@ estimate_result run_estimate(const problem& prob, const estimate_options& option
   // Default reach: four rounds of all warps (docs/performance.md: on the Voronoi case it found 160
   // in about half the iterations a whole-string reach needed, each iteration cheaper).
   params.reach = options.reach ? options.reach : static_cast<std::uint32_t>(std::min<std::uint64_t>(4ull * p.warps, p.length));
+  params.far = static_cast<std::uint32_t>(std::lround(options.far_moves * far_scale));
 
   std::vector<std::uint32_t> ids(local_chains);
   for (std::uint32_t c = 0; c < local_chains; ++c) ids[c] = chain_begin + c;

@@ -262,7 +262,7 @@ def _problem_args(a, kernel, warps, sigma, sm, schedulers):
 
 
 def estimate(kernel, warps, sigma=None, *, sm=None, schedulers=None, chains=0, iterations=None, seconds=0.0,
-             seed=1, t0=0.01, reach=0, init="mix", backend="auto", threads=0, validate=0, exact_seconds=2.0):
+             seed=1, t0=0.01, reach=0, far_moves=0.0, init="mix", backend="auto", threads=0, validate=0, exact_seconds=2.0):
     """The worst-case makespan by simulated annealing (``warpspan estimate``). ``iterations`` per
     chain default 200,000; with ``seconds`` and no ``iterations`` the cooling follows the budget
     (``cooling_fitted_to_seconds``), as on the command line."""
@@ -271,7 +271,7 @@ def estimate(kernel, warps, sigma=None, *, sm=None, schedulers=None, chains=0, i
         a.count("chains", chains, _UINT32[1]),
         None if iterations is None else a.count("iterations", iterations, _UINT64[1]),
         a.float("seconds", seconds), a.seed(seed), a.float("t0", t0), a.count("reach", reach, _UINT32[1]),
-        a.str("init", init), a.str("backend", backend), a.int("threads", threads, *_INT32),
+        a.float("far_moves", far_moves), a.str("init", init), a.str("backend", backend), a.int("threads", threads, *_INT32),
         a.count("validate", validate, _UINT32[1]), a.float("exact_seconds", exact_seconds))
     _numpy("estimate")
     return EstimateResult(_core.estimate(*args))

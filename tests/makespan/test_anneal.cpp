@@ -81,6 +81,35 @@ TEST(Anneal, DifferentSeedsExploreDifferently) {
   EXPECT_NE(a->best_string(0), b->best_string(0));
 }
 
+TEST(Anneal, AllFarMovesAreWholeStringMoves) {
+  // far = far_scale: every move draws its distance over the whole string, whatever the reach: the
+  // same trajectory, iteration by iteration, as reach 0 (the whole string) without far moves.
+  const problem prob = test::make("5L9C2L9C", 4, 1, 4);
+  auto whole = setup_for(prob, {0, 1, 2}, 4000);
+  auto far = whole;
+  far.params.reach = 16;
+  far.params.far = far_scale;
+  auto a = make_cpu_runner(whole, 1), b = make_cpu_runner(far, 1);
+  a->advance(4000);
+  b->advance(4000);
+  for (std::size_t c = 0; c < 3; ++c) {
+    EXPECT_EQ(a->summaries()[c].current, b->summaries()[c].current);
+    EXPECT_EQ(a->best_string(c), b->best_string(c));
+  }
+}
+
+TEST(Anneal, SomeFarMovesChangeTheTrajectoryOfAShortReach) {
+  const problem prob = test::make("5L9C2L9C", 4, 1, 4);
+  auto near = setup_for(prob, {0}, 4000);
+  near.params.reach = 16;
+  auto mixed = near;
+  mixed.params.far = far_scale / 4;
+  auto a = make_cpu_runner(near, 1), b = make_cpu_runner(mixed, 1);
+  a->advance(4000);
+  b->advance(4000);
+  EXPECT_NE(a->best_string(0), b->best_string(0));
+}
+
 TEST(Estimate, SameSeedSameResult) {
   const problem prob = voronoi();
   estimate_options o;
@@ -186,6 +215,9 @@ TEST(Estimate, RefusesBadOptions) {
   o.iterations = 0;
 
   EXPECT_THROW(run_estimate(prob, o), input_error);
+  o.iterations = 10;
+  o.far_moves = 1.5;
+  EXPECT_EQ(test::error_of([&] { run_estimate(prob, o); }), "far_moves must be a share between 0 and 1");
 }
 
 TEST(ChainLayout, WorkingStateEndsOnASixteenByteBoundaryBeforeBest) {

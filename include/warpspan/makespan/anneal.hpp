@@ -3,7 +3,9 @@
 // a chain's trajectory does not depend on which backend, thread or round runs it.
 //
 // Neighbour move (documented in docs/makespan.md, "How the estimator searches"): pick a position i uniformly
-// and a distance d uniformly in [1, reach]; j = i + d, or i - d when that runs past the end. If the
+// and a distance d uniformly in [1, reach] (for a share far / 2048 of the moves, decided by the low
+// 11 bits of the fourth draw, which the acceptance test does not use: uniformly over the whole
+// string instead); j = i + d, or i - d when that runs past the end. If the
 // two ids are equal, j walks on in the same direction to the first different id. Swap str[i] and
 // str[j]. When no such j exists the step is a null move (it still counts as an iteration).
 // Acceptance: a candidate at least as long is taken; a shorter one with probability
@@ -35,7 +37,11 @@ struct anneal_params {
   std::uint64_t iter_max = 1;  ///< the length of the cooling schedule, per chain
   double t0 = 0.3;             ///< initial temperature (000 VIII used 0.3)
   std::uint32_t reach = 0;     ///< largest swap distance; 0 means the whole string
+  std::uint32_t far = 0;       ///< moves out of 2048 whose distance is drawn over the whole string
 };
+
+/// The denominator of anneal_params::far (the 11 bits of a draw that nothing else uses).
+inline constexpr std::uint32_t far_scale = 2048;
 
 /// The scalar part of a chain's state.
 struct chain_state {
@@ -92,7 +98,9 @@ WARPSPAN_HD_INLINE void anneal_step(const problem_view& p, const View& c, Best b
   if (p.length < 2) return;
   const std::uint32_t i = bounded(r.v[0], p.length);
   std::uint32_t j = 0;
-  if (!pick_partner(p, c.str, i, r.v[1], a.reach, j)) return;
+  // unit_double below reads r.v[3] >> 11 only: its low 11 bits decide a far move, independently.
+  const std::uint32_t reach = (r.v[3] & (far_scale - 1)) < a.far ? 0u : a.reach;
+  if (!pick_partner(p, c.str, i, r.v[1], reach, j)) return;
 
   const std::uint32_t z = i < j ? i : j;
   const std::uint32_t settle = i < j ? j : i;
