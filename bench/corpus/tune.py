@@ -31,6 +31,7 @@ def reach_4w(w, n):
 # name -> (t0, reach(w, n) or None for the estimator's own default, extra options)
 SETTINGS = {
     "default": (None, None, []),
+    "before-issue-26": (0.01, reach_4w, ["--far-moves", "0"]),
     "4W/t0.01": (0.01, reach_4w, []),
     "whole/t0.01": (0.01, lambda w, n: n, []),
     "whole/t0.03": (0.03, lambda w, n: n, []),

@@ -158,7 +158,10 @@ struct estimate_cmd {
     std::cout << "envelope    ";
     for (std::size_t k = 0; k < r.envelope.size(); ++k)
       std::cout << (k ? ", " : "") << std::setprecision(3) << r.envelope[k].seconds << " s: " << r.envelope[k].best;
-    std::cout << "\nworst string from chain " << r.best_chain << " (" << to_string(r.best_chain_init) << " start)";
+    if (report.best_from == "annealing")
+      std::cout << "\nworst string from chain " << r.best_chain << " (" << to_string(r.best_chain_init) << " start)";
+    else
+      std::cout << "\nworst string from the " << report.best_from << " (the chains' best: " << report.annealing_best << ")";
     if (show_string)
       std::cout << ": " << join(one_based(r.best_string)) << "\n";
     else

@@ -73,6 +73,8 @@ proven_interval prove_interval(const problem& prob, const std::vector<std::uint1
     o.time_limit_s = seconds;
     o.lower_string = lower_string;
     const exact_result r = exact_search(prob, o, backend_kind::cpu);
+    const std::uint32_t found = r.complete ? r.makespan : r.lower;
+    if (found > out.lower && !r.best_string.empty()) out.witness = r.best_string;
     out.lower = std::max(out.lower, r.lower);
     if (r.complete) {
       out.upper = r.makespan;

@@ -164,6 +164,8 @@ json estimate_json(const problem& prob, const estimate_request& request, const e
               {"best_string", one_based(r.best_string)},
               {"best_chain", r.best_chain},
               {"best_chain_init", to_string(r.best_chain_init)},
+              {"best_from", report.best_from},
+              {"annealing_best", report.annealing_best},
               {"warp_cycle_string", r.schedule.warp_cycle},
               {"problem", problem_json(prob)},
               {"validated_chains", r.validated},

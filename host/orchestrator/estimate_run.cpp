@@ -6,6 +6,7 @@
 
 #include "warpspan/core/error.hpp"
 #include "warpspan/core/interrupt.hpp"
+#include "warpspan/makespan/schedule_table.hpp"
 
 namespace warpspan {
 
@@ -41,6 +42,17 @@ estimate_report run_estimate_request(const problem& prob, estimate_request reque
   if (request.exact_seconds > 0 && !r.interrupted) {
     if (on_proving) on_proving(interval_s);
     report.proven = prove_interval(prob, r.best_string, interval_s);
+  }
+  report.annealing_best = r.best_makespan;
+  // The search behind the interval may find a longer schedule than the chains (a small W solved
+  // exactly): the estimate is the longest schedule found by either, so it never lies below the
+  // proven lower end.
+  if (report.proven && !report.proven->witness.empty() && report.proven->lower > r.best_makespan) {
+    estimate_result& best = report.result;
+    best.best_string = report.proven->witness;
+    best.schedule = build_schedule(prob, best.best_string);
+    best.best_makespan = best.schedule.makespan;
+    report.best_from = "exact search";
   }
   report.result.interrupted = r.interrupted || interrupted();  // also while proving
   const bool proven_lower = report.proven && report.proven->upper <= r.upper_bound;

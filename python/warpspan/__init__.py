@@ -262,7 +262,7 @@ def _problem_args(a, kernel, warps, sigma, sm, schedulers):
 
 
 def estimate(kernel, warps, sigma=None, *, sm=None, schedulers=None, chains=0, iterations=None, seconds=0.0,
-             seed=1, t0=0.01, reach=0, far_moves=0.0, init="mix", backend="auto", threads=0, validate=0, exact_seconds=2.0):
+             seed=1, t0=0.01, reach=0, far_moves=0.25, init="mix", backend="auto", threads=0, validate=0, exact_seconds=2.0):
     """The worst-case makespan by simulated annealing (``warpspan estimate``). ``iterations`` per
     chain default 200,000; with ``seconds`` and no ``iterations`` the cooling follows the budget
     (``cooling_fitted_to_seconds``), as on the command line."""

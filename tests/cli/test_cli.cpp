@@ -262,6 +262,25 @@ TEST(CliLimits, ProvenIntervalStopsAtTheExactSearchLimit) {
   EXPECT_TRUE(j["proven"]["exact"].get<bool>());
 }
 
+TEST(CliEstimate, ALongerScheduleFromTheProvenIntervalBecomesTheEstimate) {
+  // Two iterations a chain find less than T(8) = 67 (`exact`, and the sweep's witness); the interval's
+  // search solves W = 8 within its seconds, and its witness, built again, is the estimate.
+  const run_result r = run_under("timeout 120", "estimate --kernel CCCCCCLCCLCCLLCCCCCLCCCC --warps 8 --sigma L=1,C=4 "
+                                                "--iterations 2 --exact-seconds 60 --backend cpu --json --quiet");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  ASSERT_TRUE(j["proven"]["exact"].get<bool>());
+  EXPECT_EQ(j["proven"]["lower"].get<int>(), 67);
+  EXPECT_EQ(j["best_makespan"].get<int>(), 67);
+  EXPECT_EQ(j["best_from"], "exact search");
+  EXPECT_LT(j["annealing_best"].get<int>(), 67);
+  std::string ids;
+  for (const auto& v : j["best_string"]) ids += std::to_string(v.get<int>()) + " ";
+  const run_result built = run("build --kernel CCCCCCLCCLCCLLCCCCCLCCCC --warps 8 --sigma L=1,C=4 --json --string \"" + ids + "\"");
+  ASSERT_EQ(built.code, 0) << built.err;
+  EXPECT_EQ(nlohmann::json::parse(built.out)["makespan"].get<int>(), 67);
+}
+
 /// How a process ended: its exit code, or the signal that killed it.
 struct ended {
   bool exited = false;

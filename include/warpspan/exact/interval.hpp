@@ -20,6 +20,9 @@ struct proven_interval {
   bool exact = false;                 ///< lower == upper (the search for W finished, or the bound is attained)
   std::string upper_from;             ///< "exact", "search" or "pessimistic"
   double elapsed_s = 0;
+  /// A string that builds to `lower` when the search found one longer than the string it was given
+  /// (0-based warp ids); empty otherwise.
+  std::vector<std::uint16_t> witness;
 };
 
 /// What exact_t_runs found for one T(y).

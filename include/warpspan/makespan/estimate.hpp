@@ -29,8 +29,10 @@ struct estimate_options {
   double t0 = 0.01;                  ///< initial temperature (000 VIII used 0.3: far too hot here, see docs/makespan.md)
   std::uint32_t reach = 0;           ///< largest swap distance; 0: 4 W; W x I or more: the whole string
   /// The share of moves (0..1, in steps of 1/2048) whose distance is drawn over the whole string
-  /// regardless of `reach`: a few long moves let small W restructure the string (issue 26).
-  double far_moves = 0;
+  /// regardless of `reach`: a few long moves let small W restructure the string, which 4 W alone
+  /// could not (Voronoi W = 4 ended at 44 < T(4) = 45); 1/4 chosen on the makespan corpus
+  /// (bench/results/corpus_*.json, docs/makespan.md).
+  double far_moves = 0.25;
   std::optional<initial_kind> init;  ///< nullopt: mix rr, fp, mpwf, random across chains (000 VIII)
   backend_kind backend = backend_kind::automatic;
   int threads = 0;                   ///< CPU threads; 0 = all cores (resolve_threads: at most 4 per core)

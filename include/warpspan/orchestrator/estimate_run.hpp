@@ -30,6 +30,11 @@ struct estimate_report {
   bool cooling_fitted_to_seconds = false;
   std::uint64_t safe_upper_bound = 0;  ///< the worst case is at most this (the estimate is a lower bound)
   std::string safe_upper_bound_from;   ///< "proven interval" or "pessimistic bound"
+  /// "annealing", or "exact search" when the proven interval's search found a longer schedule than
+  /// the chains: result.best_makespan, best_string and schedule are then that schedule's, and
+  /// annealing_best what the chains found.
+  std::string best_from = "annealing";
+  std::uint32_t annealing_best = 0;
 };
 
 /// Checks `request` (input_error naming the parameter: seconds, exact_seconds must be finite and
