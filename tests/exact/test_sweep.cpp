@@ -52,6 +52,29 @@ TEST(ExactSweep, RemainingBoundHoldsInEveryReachableState) {
   EXPECT_GT(tight, states / 10) << "the bound should often be exact on small cases";
 }
 
+TEST(ExactSweep, RemainingBoundCountsStallsByDistinctWarps) {
+  // CCCC with sigma_C = 2, three warps: two have done nothing, one has done 3 of 4. Nine C are
+  // left and every cycle issues two while two warps are left, so 5 cycles by any schedule (hand
+  // count; the recursion below agrees). The plain stall count lets the warp that is last stall
+  // floor(5 / 2) = 2 cycles (bound 4 + 2 = 6), but a stall needs two other warps issuing C and
+  // one of the two others has only 1 C left: at most 1 stall, bound 5.
+  const problem prob = test::make("CCCC", 3, 1, 2);
+  const frontier_view v = make_frontier_view(prob.view());
+  std::uint8_t count[256] = {};
+  count[0] = 2;
+  count[3] = 1;
+  EXPECT_EQ(remaining_bound(v, count), 5u);
+  std::map<packed_state, std::uint32_t> memo;
+  EXPECT_EQ(longest_from(v, pack_counts(count, v.instructions), memo), 5u);
+  // Three warps of CC with sigma_C = 4: all issue together, 2 cycles; fewer other warps than
+  // units of C, so the last one never stalls.
+  const problem wide = test::make("CC", 3, 1, 4);
+  const frontier_view vw = make_frontier_view(wide.view());
+  std::uint8_t start[256] = {};
+  start[0] = 3;
+  EXPECT_EQ(remaining_bound(vw, start), 2u);
+}
+
 TEST(ExactSweep, EqualsDepthFirstSearch) {
   std::mt19937_64 rng(4242);
   int pruned_runs = 0;

@@ -85,11 +85,36 @@ WARPSPAN_HD_INLINE packed_state final_state(const frontier_view& v) {
   return key;
 }
 
+/// At most how many cycles the warp at level k can stall on type t, given `others`, what the other
+/// warps have left of t. Each such cycle issues cap[t] instructions of t by cap[t] distinct other
+/// warps, so any m < cap[t] of the others take part in at most s of those cycles each and the rest
+/// supply the other (cap[t] - m) s: s <= (others - the m largest amounts) / (cap[t] - m). m = 0 is
+/// the plain count floor(others / cap[t]); with fewer than cap[t] other warps holding t, m = all
+/// of them gives 0.
+/// What a warp has left of t falls with its level, so the m largest are those of the m lowest.
+WARPSPAN_HD_INLINE std::uint32_t stalls_on(const frontier_view& v, const std::uint8_t* count, std::uint32_t k,
+                                           std::uint32_t t, std::uint32_t others) {
+  const std::uint32_t cap = v.cap[t];
+  std::uint32_t best = others / cap, m = 0, top = 0;
+  for (std::uint32_t l = 0; l < v.instructions && m + 1 < cap; ++l) {
+    const std::uint32_t r = v.rem[l][t];
+    if (r == 0) break;  // this level and every later one have no t left
+    for (std::uint32_t c = count[l] - (l == k ? 1u : 0u); c > 0 && m + 1 < cap; --c) {
+      ++m;
+      top += r;
+      const std::uint32_t b = (others - top) / (cap - m);
+      if (b < best) best = b;
+    }
+  }
+  return best;
+}
+
 /// An upper bound on the cycles a state still needs, by any work-conserving schedule. Let w be the
 /// warp that finishes last. In every cycle w either issues or stalls; it stalls only when its type
 /// U is full (cap[U] issues of U by other warps) or the scheduler limit is (limit issues by others).
-/// So the cycles are at most r_w + sum_U floor(R_U(others) / cap_U) [+ floor(R(others) / limit)],
-/// with r_w what w has left and R_U(others) what the others have left of U. Second form, for any
+/// So the cycles are at most r_w + sum_U stalls_U [+ floor(R(others) / limit)], with r_w what w
+/// has left and stalls_U at most floor(R_U(others) / cap_U), R_U(others) what the others have
+/// left of U, and less when a few others hold most of it (stalls_on). Second form, for any
 /// type V: a cycle either issues a V (at most R_V such cycles) or not, and then w issues a non-V or
 /// stalls on a full non-V type or the limit. The bound is the smaller of the forms, maximised over
 /// the levels where w may be. `count` is the state's per-level warp count (successor_enum::count).
@@ -105,7 +130,7 @@ WARPSPAN_HD_INLINE std::uint32_t remaining_bound(const frontier_view& v, const s
     const std::uint32_t left = v.instructions - k;
     std::uint32_t stall = v.limit ? (all - left) / v.limit : 0, per_type[4] = {};
     for (std::uint32_t t = 0; t < v.ntypes; ++t) {
-      per_type[t] = (total[t] - v.rem[k][t]) / v.cap[t];
+      per_type[t] = stalls_on(v, count, k, t, total[t] - v.rem[k][t]);
       stall += per_type[t];
     }
     if (left + stall > by_warp) by_warp = left + stall;
