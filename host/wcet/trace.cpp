@@ -12,6 +12,7 @@
 
 #include "warpspan/core/error.hpp"
 #include "warpspan/core/quote.hpp"
+#include "warpspan/wcet/collect.hpp"
 
 namespace warpspan::wcet {
 
@@ -387,6 +388,55 @@ std::string text_trace(const std::vector<std::string>& names, const std::vector<
   for (const auto& r : records)
     out << r.run << ' ' << r.sm << ' ' << r.cta << ' ' << r.warp << ' ' << names.at(r.ipoint) << ' ' << r.time << '\n';
   return out.str();
+}
+
+namespace {
+/// The probe's records as trace records, with the names their Ipoints get (see probe_text_trace).
+std::pair<std::vector<std::string>, std::vector<trace_record>> probe_records(const std::vector<collected_record>& records,
+                                                                             const std::vector<std::string>& names) {
+  std::map<std::pair<std::uint32_t, std::uint32_t>, std::int64_t> origin;  // (run, sm): first clock
+  for (const auto& r : records) {
+    const auto [it, fresh] = origin.try_emplace({r.run, r.sm}, r.clock);
+    if (!fresh) it->second = std::min(it->second, r.clock);
+  }
+  std::vector<std::string> table = names;
+  std::map<std::uint32_t, std::uint32_t> index;  // id -> row of the table, when named by ids
+  if (names.empty()) {
+    for (const auto& r : records) index.emplace(r.ipoint, 0);
+    for (auto& [id, row] : index) {
+      row = static_cast<std::uint32_t>(table.size());
+      table.push_back(std::to_string(id));
+    }
+  }
+  std::vector<trace_record> out;
+  out.reserve(records.size());
+  for (const auto& r : records) {
+    if (!names.empty() && r.ipoint >= names.size())
+      throw input_error("the probe recorded Ipoint " + std::to_string(r.ipoint) + ", and the Ipoint names given stop at " +
+                        std::to_string(names.size() - 1));
+    trace_record t;
+    t.run = r.run;
+    t.sm = r.sm;
+    t.cta = r.cta;
+    t.warp = r.warp;
+    t.ipoint = names.empty() ? index.at(r.ipoint) : r.ipoint;
+    t.time = r.clock - origin.at({r.run, r.sm});
+    out.push_back(t);
+  }
+  return {std::move(table), std::move(out)};
+}
+}  // namespace
+
+std::string probe_text_trace(const std::vector<collected_record>& records, const std::string& comment,
+                             const std::vector<std::string>& names) {
+  const auto [table, converted] = probe_records(records, names);
+  return text_trace(table, converted, comment, false);
+}
+
+std::string probe_binary_trace(const std::vector<collected_record>& records, std::int64_t probe_cost,
+                               const std::vector<std::string>& names) {
+  const auto [table, converted] = probe_records(records, names);
+  return binary_trace(table, converted, probe_cost);
 }
 
 std::vector<wst> slice_traces(const trace_set& set) {
