@@ -16,21 +16,28 @@
 
 using warpspan::wcet::probe_view;
 
-// counts[v] for every value v < bins, counts[bins] for the rest.
+// counts[v] for every value v < bins, counts[bins] for the rest; the grid takes the input a tile of
+// gridDim.x * blockDim.x values at a time (so every thread of a block runs the same iterations).
 __global__ void histogram(probe_view probe, const unsigned* in, unsigned n, unsigned* counts, unsigned bins) {
   WARPSPAN_IPOINT(0);
-  const unsigned stride = blockDim.x * gridDim.x;
+  const unsigned tile = blockDim.x * gridDim.x;
 #pragma unroll 1  // one copy of each Ipoint in the PTX (an unrolled loop would copy them)
-  for (unsigned i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {
+  for (unsigned base = blockIdx.x * blockDim.x; base < n; base += tile) {
     WARPSPAN_IPOINT(1);
-    const unsigned v = in[i];
-    if (v < bins) {
-      WARPSPAN_IPOINT(2);
-      atomicAdd(counts + v, 1u);
-    } else {
-      WARPSPAN_IPOINT(3);
-      atomicAdd(counts + bins, 1u);
+    const unsigned i = base + threadIdx.x;
+    if (i < n) {
+      const unsigned v = in[i];
+      if (v < bins) {
+        WARPSPAN_IPOINT(2);
+        atomicAdd(counts + v, 1u);
+      } else {
+        WARPSPAN_IPOINT(3);
+        atomicAdd(counts + bins, 1u);
+      }
     }
+    // The end of a tile. The CPU emulation needs it to tell one iteration's probe instances from
+    // the next where the lanes of a warp took different sides (docs/wcet.md, "Your own kernel").
+    __syncthreads();
   }
   WARPSPAN_IPOINT(4);
 }

@@ -27,7 +27,7 @@ std::set<std::string> original_edges(const ipg& g) {
 
 TEST(WcetProbePtx, NvccListingOfTheHistogramExampleHasItsFiveSitesAsIpoints) {
   // examples/histogram/histogram.cu compiled by nvcc 13.0 (-arch=sm_90 -ptx): Ipoints 0 (first
-  // statement), 1 (loop body), 2 and 3 (the two sides of the branch), 4 (last statement).
+  // statement), 1 (a tile's start), 2 and 3 (the two sides of the branch), 4 (last statement).
   const std::string path = std::string(WARPSPAN_SOURCE_DIR) + "/examples/histogram/histogram.ptx";
   const auto p = prepare_program(cfg_from_ptx(read_text_file(path, "PTX"), "", path), path);
 
@@ -36,14 +36,21 @@ TEST(WcetProbePtx, NvccListingOfTheHistogramExampleHasItsFiveSitesAsIpoints) {
   EXPECT_EQ(names, (std::vector<std::string>{"0", "1", "2", "3", "4"}));
   EXPECT_EQ(p.ipoints.names[p.ipoints.source], "0");
   EXPECT_EQ(p.ipoints.names[p.ipoints.sink], "4");
-  // The probe adds no block: 0 in the entry block, then the loop's guard, and the blocks the
-  // listing's labels start ($L__BB0_2 .. _6: 1, 2's side, 3's side, the latch, 4).
-  EXPECT_EQ(p.graph.size(), 7u);
+  // The probe adds no block; nvcc's are: the entry block (0), the loop's preheader, $L__BB0_2 (1),
+  // the load of a value (i < n), the `bra.uni $L__BB0_4` after its guarded branch, $L__BB0_5 (2),
+  // $L__BB0_4 (3), the latch $L__BB0_6 (the barrier), $L__BB0_7 (4).
+  EXPECT_EQ(p.graph.size(), 9u);
   EXPECT_EQ(p.graph.ipoint[p.graph.entry], "0");
+  for (const auto& [label, site] : std::vector<std::pair<std::string, std::string>>{
+           {"$L__BB0_2", "1"}, {"$L__BB0_5", "2"}, {"$L__BB0_4", "3"}, {"$L__BB0_6", ""}, {"$L__BB0_7", "4"}}) {
+    ASSERT_LT(p.graph.find(label), p.graph.size()) << label;
+    EXPECT_EQ(p.graph.ipoint[p.graph.find(label)], site) << label;
+  }
   ASSERT_EQ(p.ipoints.loops.size(), 1u);
-  // A thread skips the loop (i >= n at once) or runs it; each pass takes one side of the branch.
-  EXPECT_EQ(original_edges(p.ipoints), (std::set<std::string>{"0->1", "0->4", "1->2", "1->3", "2->1", "2->4", "3->1",
-                                                              "3->4"}));
+  // A block skips the loop (its first tile starts at n or beyond) or runs it; in a tile a warp
+  // whose values all lie at n or beyond takes neither side (1 -> 1, 1 -> 4), else one side each pass.
+  EXPECT_EQ(original_edges(p.ipoints), (std::set<std::string>{"0->1", "0->4", "1->1", "1->2", "1->3", "1->4", "2->1",
+                                                              "2->4", "3->1", "3->4"}));
 }
 
 /// A hand-written listing with probe sites: 7 and 8 in the entry block with no branch between them,
@@ -123,6 +130,30 @@ TEST(WcetProbeTrace, RecordsBecomeTracesNamedByIdsTimedFromEachRunsFirstRecordOn
   // With names, ids index them; an id beyond them is refused.
   EXPECT_NE(probe_text_trace({{0, 0, 0, 0, 1, 5}}, "", {"start", "end"}).find("0 0 0 0 end 0"), std::string::npos);
   EXPECT_THROW(probe_text_trace({{0, 0, 0, 0, 2, 5}}, "", {"start", "end"}), input_error);
+}
+
+TEST(WcetProbePtx, StockGpgpusimLinesMapToTheProbeSitesByPtxLine) {
+  // A simulator running sites_ptx() (its instructions on lines 11, 13, 15, 16, 18, 21, 22) logs
+  // every issue; the blocks start on lines 11 (7), 15 (8), 18 (9), 21 (10), the rest are skipped.
+  const auto p = prepare_program(cfg_from_ptx(sites_ptx(), "", "sites.ptx"), "sites.ptx");
+  std::string log;
+  for (const auto& [cycle, line] : std::vector<std::pair<int, int>>{{100, 11}, {102, 13}, {104, 15}, {106, 16},
+                                                                    {108, 18}, {110, 21}, {112, 22}}) {
+    const std::string head = "GPGPU-Sim Cycle " + std::to_string(cycle) +
+                             ": WARP_SCHEDULER - Core 0 - Scheduler 0 - Warp (warp_id 0, dynamic_warp_id 0) ";
+    log += head + "has valid instruction ( PC=0x0" + std::to_string(cycle) + " (_1.ptx:" + std::to_string(line) + ") mov.u32 %r1, 0;)\n";
+    log += head + "issued 1 instructions\n";
+  }
+  trace_set set;
+  read_trace("sites.log", log, trace_format::gpgpusim, p.ipoints, set);
+
+  ASSERT_EQ(set.records.size(), 4u);
+  EXPECT_EQ(set.skipped, 3u);
+  const std::vector<std::pair<std::string, std::int64_t>> expected{{"7", 100}, {"8", 104}, {"9", 108}, {"10", 110}};
+  for (std::size_t i = 0; i < expected.size(); ++i) {
+    EXPECT_EQ(p.ipoints.names[set.records[i].ipoint], expected[i].first);
+    EXPECT_EQ(set.records[i].time, expected[i].second);
+  }
 }
 
 }  // namespace
