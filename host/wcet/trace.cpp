@@ -159,16 +159,17 @@ bool parse_scheduler_instruction(std::string_view text, std::uint64_t& address, 
 void read_gpgpusim(const std::string& path, std::string_view content, const ipg& graph, trace_set& set,
                    std::uint32_t file, std::uint64_t run) {
   const auto names = name_index(graph);
+  std::map<std::uint64_t, ipoint_id> by_line;  // PTX source line of a block's first instruction
+  for (ipoint_id i = 0; i < graph.line.size(); ++i)
+    if (graph.line[i] > 0) by_line.emplace(static_cast<std::uint64_t>(graph.line[i]), i);
+  // Ipoints named by numbers are addresses, in a CFG JSON only: from PTX, numbers are probe ids.
   std::map<std::uint64_t, ipoint_id> by_address;
-  for (ipoint_id i = 0; i < graph.names.size(); ++i) {
+  for (ipoint_id i = 0; i < graph.names.size() && by_line.empty(); ++i) {
     std::uint64_t a = 0;
     const std::string& n = graph.names[i];
     if (n.rfind("0x", 0) == 0 ? parse_int(std::string_view(n), a, 16) : parse_int(std::string_view(n), a))
       by_address.emplace(a, i);
   }
-  std::map<std::uint64_t, ipoint_id> by_line;  // PTX source line of a block's first instruction
-  for (ipoint_id i = 0; i < graph.line.size(); ++i)
-    if (graph.line[i] > 0) by_line.emplace(static_cast<std::uint64_t>(graph.line[i]), i);
   std::map<std::pair<std::uint64_t, std::uint64_t>, std::pair<std::uint64_t, ipoint_id>> slot;  // instance, last
   // Stock scheduler trace: the instruction a warp is about to issue, per (core, dynamic warp).
   std::map<std::pair<std::uint64_t, std::uint64_t>, std::string_view> offered;

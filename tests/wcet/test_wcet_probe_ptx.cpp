@@ -147,8 +147,12 @@ TEST(WcetProbePtx, StockGpgpusimLinesMapToTheProbeSitesByPtxLine) {
   trace_set set;
   read_trace("sites.log", log, trace_format::gpgpusim, p.ipoints, set);
 
+  // The paper's patched format names PCs only: from PTX none is an Ipoint (PC 0x8 is not probe 8).
+  read_trace("patched.log", "Issued: PC = 0x0008, Warp = 0, SM = 0, cycle = 5\n", trace_format::gpgpusim, p.ipoints,
+             set);
+
   ASSERT_EQ(set.records.size(), 4u);
-  EXPECT_EQ(set.skipped, 3u);
+  EXPECT_EQ(set.skipped, 4u);
   const std::vector<std::pair<std::string, std::int64_t>> expected{{"7", 100}, {"8", 104}, {"9", 108}, {"10", 110}};
   for (std::size_t i = 0; i < expected.size(); ++i) {
     EXPECT_EQ(p.ipoints.names[set.records[i].ipoint], expected[i].first);
