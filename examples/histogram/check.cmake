@@ -1,7 +1,7 @@
 # cmake -P check.cmake (the ctest example_histogram, tests/CMakeLists.txt): installs the build BUILD
 # into PREFIX (emptied first), builds this example against it, runs it (RUNS launches over N values)
-# and analyses its trace with the installed `warpspan wcet`, the structure from histogram.ptx (this
-# directory, from nvcc 13: the emulation has no PTX of its own) and nothing else. Checks what can be
+# and analyses its trace with the installed `warpspan wcet`, the structure from the PTX (with nvcc the
+# build's; in the emulation, which has none, histogram.ptx here, from nvcc 13) and nothing else. Checks what can be
 # counted by hand: every warp of every run parsed, and the loop's bound (iterations after the first
 # pass) from the most elements a thread visits, ceil(N / 512) for 4 blocks of 128 threads. Without a CUDA device (an nvcc build of warpspan
 # on a machine without a GPU) only the build is checked. Variables: BUILD PREFIX GENERATOR CXX
@@ -31,10 +31,15 @@ if(run_output MATCHES "no CUDA device")
   return()
 endif()
 
+# On a GPU, the PTX this build's nvcc wrote for the kernel it ran; in the emulation, the committed one.
+set(ptx ${CMAKE_CURRENT_LIST_DIR}/histogram.ptx)
+if(CUDA AND EXISTS ${PREFIX}-histogram/CMakeFiles/histogram_ptx.dir/histogram.ptx)
+  set(ptx ${PREFIX}-histogram/CMakeFiles/histogram_ptx.dir/histogram.ptx)
+endif()
 math(EXPR warps "${RUNS} * 4 * 128 / 32")
 math(EXPR bound "(${N} + 511) / 512 - 1")
 foreach(form ${trace} ${PREFIX}-histogram/histogram.bin)
-  run("warpspan wcet on ${form}" ${PREFIX}/bin/warpspan wcet --ptx ${CMAKE_CURRENT_LIST_DIR}/histogram.ptx --trace ${form}
+  run("warpspan wcet on ${form}" ${PREFIX}/bin/warpspan wcet --ptx ${ptx} --trace ${form}
       --json)
   string(JSON got_warps GET "${run_output}" warps)
   string(JSON got_runs GET "${run_output}" runs)
