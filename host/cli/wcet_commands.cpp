@@ -172,37 +172,17 @@ void add_wcet_collect_command(CLI::App& app, std::vector<std::pair<CLI::App*, co
     if (c.lost > 0)
       throw input_error("wcet-collect: " + std::to_string(c.lost) + " records did not fit the warps' slices of " +
                         std::to_string(o->slice) + " (the traces would be cut short): raise --slice");
-    // Times from the first record of each run on each SM: %clock64 counts from the GPU's start, and
-    // only differences on one SM's clock mean anything.
-    std::map<std::pair<std::uint32_t, std::uint32_t>, std::int64_t> origin;
-    for (const auto& r : c.records) {
-      const auto [it, fresh] = origin.try_emplace({r.run, r.sm}, r.clock);
-      if (!fresh) it->second = std::min(it->second, r.clock);
-    }
-    std::vector<trace_record> records;
-    records.reserve(c.records.size());
-    for (const auto& r : c.records) {
-      if (r.ipoint >= k.ipoints.size()) throw std::logic_error("probe wrote Ipoint id " + std::to_string(r.ipoint));
-      trace_record t;
-      t.run = r.run;
-      t.sm = r.sm;
-      t.cta = r.cta;
-      t.warp = r.warp;
-      t.ipoint = r.ipoint;
-      t.time = r.clock - origin.at({r.run, r.sm});
-      records.push_back(t);
-    }
     std::ostringstream note;
     note << k.name << ": " << request.runs << " runs, size " << c.size << ", " << c.grid << " blocks of " << c.block
          << " threads, seed " << request.seed << ", on " << (cuda_emulated() ? "the CPU emulation (emulated clocks, "
                                                                                "nanoseconds)" : cuda_device_name())
          << "\nempty probe: " << c.probe_cost << " cycles; records lost (slice full): " << c.lost;
-    if (!o->out.empty()) write_output(o->out, binary_trace(k.ipoints, records, c.probe_cost), "binary trace");
-    if (!o->text.empty()) write_output(o->text, text_trace(k.ipoints, records, note.str()), "text trace");
+    if (!o->out.empty()) write_output(o->out, probe_binary_trace(c.records, c.probe_cost, k.ipoints), "binary trace");
+    if (!o->text.empty()) write_output(o->text, probe_text_trace(c.records, note.str(), k.ipoints), "text trace");
     if (o->out.empty() && o->text.empty()) {
-      std::cout << text_trace(k.ipoints, records, note.str());
+      std::cout << probe_text_trace(c.records, note.str(), k.ipoints);
     } else {
-      std::cout << note.str() << "\n" << records.size() << " records, every run's output checked against the CPU\n";
+      std::cout << note.str() << "\n" << c.records.size() << " records, every run's output checked against the CPU\n";
     }
     return 0;
   });

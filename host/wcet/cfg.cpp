@@ -22,6 +22,33 @@ constexpr std::size_t max_blocks = 20000;
 
 using json = nlohmann::json;
 
+/// The probe sites (`// warpspan-ipoint ID` lines, which WARPSPAN_IPOINT puts in the PTX) on lines
+/// first..last: (line, id) in line order.
+std::vector<std::pair<int, std::uint32_t>> probe_markers(std::string_view text, int first, int last, const std::string& where) {
+  constexpr std::string_view tag = "// warpspan-ipoint ";
+  std::vector<std::pair<int, std::uint32_t>> out;
+  int line = 1;
+  for (std::size_t pos = 0; pos <= text.size() && line <= last; ++line) {
+    const std::size_t end = std::min(text.find('\n', pos), text.size());
+    std::string_view l = text.substr(pos, end - pos);
+    pos = end + 1;
+    if (line < first) continue;
+    while (!l.empty() && (l.front() == ' ' || l.front() == '\t')) l.remove_prefix(1);
+    while (!l.empty() && (l.back() == ' ' || l.back() == '\t' || l.back() == '\r')) l.remove_suffix(1);
+    if (l.substr(0, tag.size()) != tag) continue;
+    const std::string_view digits = l.substr(tag.size());
+    std::uint64_t id = 0;
+    bool ok = !digits.empty() && digits.size() <= 10;
+    for (const char c : digits) {
+      ok = ok && c >= '0' && c <= '9';
+      if (ok) id = id * 10 + static_cast<std::uint64_t>(c - '0');
+    }
+    if (!ok || id > 0xffffffffu) throw input_error(where + ":" + std::to_string(line) + ": a probe site '" + std::string(l) + "' without a 32-bit id");
+    out.emplace_back(line, static_cast<std::uint32_t>(id));
+  }
+  return out;
+}
+
 /// Bit sets of blocks, for reachability.
 struct bitset {
   std::vector<std::uint64_t> w;
@@ -218,13 +245,19 @@ cfg cfg_from_ptx(std::string_view text, const std::string& entry, const std::str
     std::string name;
     int line = 0;
     std::vector<const ptx_statement*> code;
+    std::int64_t marker = -1;  ///< the WARPSPAN_IPOINT id of a probe site in it, -1 when none
   };
   std::vector<block_text> blocks;
   std::unordered_map<std::string, std::size_t> label_block;
+  // WARPSPAN_IPOINT sites (include/warpspan/wcet/probe.cuh) inside this body, in line order.
+  const std::vector<std::pair<int, std::uint32_t>> markers =
+      body.statements.empty() ? std::vector<std::pair<int, std::uint32_t>>{}
+                              : probe_markers(text, body.statements.front().line, body.statements.back().line, where);
+  std::size_t next_marker = 0;
   bool start_new = true;
   for (const auto& s : body.statements) {
     if (s.is_label) {
-      if (!blocks.empty() && blocks.back().code.empty()) {  // a second label on the same block
+      if (!blocks.empty() && blocks.back().code.empty() && blocks.back().marker < 0) {  // a second label on the same block
         label_block[s.label] = blocks.size() - 1;
         continue;
       }
@@ -233,10 +266,21 @@ cfg cfg_from_ptx(std::string_view text, const std::string& entry, const std::str
       start_new = false;
       continue;
     }
-    if (start_new || blocks.empty()) {
+    // A probe site before this instruction marks the block the instruction is in; a block holding
+    // a site already (two probes without a branch between them) ends before the second.
+    std::int64_t site = -1;
+    for (; next_marker < markers.size() && markers[next_marker].first < s.line; ++next_marker) {
+      if (site >= 0 && site != markers[next_marker].second)
+        throw input_error(where + ":" + std::to_string(markers[next_marker].first) + ": WARPSPAN_IPOINT(" +
+                          std::to_string(site) + ") and WARPSPAN_IPOINT(" + std::to_string(markers[next_marker].second) +
+                          ") with no instruction between them");
+      site = markers[next_marker].second;
+    }
+    if (start_new || blocks.empty() || (site >= 0 && blocks.back().marker >= 0)) {
       blocks.push_back({blocks.empty() ? std::string("entry") : std::string("L").append(std::to_string(s.line)), s.line, {}});
       start_new = false;
     }
+    if (site >= 0) blocks.back().marker = site;
     blocks.back().code.push_back(&s);
     const std::string base = s.opcode.substr(0, s.opcode.find('.'));
     if (base == "bra" || base == "ret" || base == "exit" || base == "trap") start_new = true;
@@ -250,6 +294,20 @@ cfg cfg_from_ptx(std::string_view text, const std::string& entry, const std::str
   for (const auto& b : blocks) names.push_back(b.name);
   g.blocks = names;
   g.ipoint = names;
+  if (!markers.empty()) {
+    // Instrumented with the probe: the probe sites are the Ipoints, named by their ids as the
+    // probe's traces name them; other blocks carry none.
+    std::map<std::int64_t, std::size_t> seen;
+    for (std::size_t i = 0; i < n; ++i) {
+      g.ipoint[i].clear();
+      if (blocks[i].marker < 0) continue;
+      if (const auto [it, fresh] = seen.emplace(blocks[i].marker, i); !fresh)
+        throw input_error(where + ":" + std::to_string(blocks[i].line) + ": WARPSPAN_IPOINT(" +
+                          std::to_string(blocks[i].marker) + ") is in two blocks (" + blocks[it->second].name + " and " +
+                          blocks[i].name + "): the compiler copied it (an unrolled loop? put #pragma unroll 1 before it)");
+      g.ipoint[i] = std::to_string(blocks[i].marker);
+    }
+  }
   for (const auto& b : blocks) g.line.push_back(b.code.empty() ? 0 : b.code.front()->line);
   g.succ.assign(n, {});
   g.pred.assign(n, {});
@@ -275,6 +333,14 @@ cfg cfg_from_ptx(std::string_view text, const std::string& entry, const std::str
                       " blocks; the analysis needs one exit block (the t Ipoint): join the returns");
   g.exit = returns.front();
   g.entry = 0;
+  if (!markers.empty()) {
+    if (!g.has_ipoint(g.entry))
+      throw input_error(where + ": " + body.entry + " runs code that can branch before its first WARPSPAN_IPOINT: "
+                        "make one the kernel's first statement (the s Ipoint)");
+    if (!g.has_ipoint(g.exit))
+      throw input_error(where + ": " + body.entry + "'s returning block (PTX line " + std::to_string(blocks[g.exit].line) +
+                        ") has no WARPSPAN_IPOINT: make one the kernel's last statement, after every branch (the t Ipoint)");
+  }
   check_shape(g, where);
   return g;
 }

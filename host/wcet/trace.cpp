@@ -12,6 +12,7 @@
 
 #include "warpspan/core/error.hpp"
 #include "warpspan/core/quote.hpp"
+#include "warpspan/wcet/collect.hpp"
 
 namespace warpspan::wcet {
 
@@ -158,16 +159,17 @@ bool parse_scheduler_instruction(std::string_view text, std::uint64_t& address, 
 void read_gpgpusim(const std::string& path, std::string_view content, const ipg& graph, trace_set& set,
                    std::uint32_t file, std::uint64_t run) {
   const auto names = name_index(graph);
+  std::map<std::uint64_t, ipoint_id> by_line;  // PTX source line of a block's first instruction
+  for (ipoint_id i = 0; i < graph.line.size(); ++i)
+    if (graph.line[i] > 0) by_line.emplace(static_cast<std::uint64_t>(graph.line[i]), i);
+  // Ipoints named by numbers are addresses, in a CFG JSON only: from PTX, numbers are probe ids.
   std::map<std::uint64_t, ipoint_id> by_address;
-  for (ipoint_id i = 0; i < graph.names.size(); ++i) {
+  for (ipoint_id i = 0; i < graph.names.size() && by_line.empty(); ++i) {
     std::uint64_t a = 0;
     const std::string& n = graph.names[i];
     if (n.rfind("0x", 0) == 0 ? parse_int(std::string_view(n), a, 16) : parse_int(std::string_view(n), a))
       by_address.emplace(a, i);
   }
-  std::map<std::uint64_t, ipoint_id> by_line;  // PTX source line of a block's first instruction
-  for (ipoint_id i = 0; i < graph.line.size(); ++i)
-    if (graph.line[i] > 0) by_line.emplace(static_cast<std::uint64_t>(graph.line[i]), i);
   std::map<std::pair<std::uint64_t, std::uint64_t>, std::pair<std::uint64_t, ipoint_id>> slot;  // instance, last
   // Stock scheduler trace: the instruction a warp is about to issue, per (core, dynamic warp).
   std::map<std::pair<std::uint64_t, std::uint64_t>, std::string_view> offered;
@@ -387,6 +389,55 @@ std::string text_trace(const std::vector<std::string>& names, const std::vector<
   for (const auto& r : records)
     out << r.run << ' ' << r.sm << ' ' << r.cta << ' ' << r.warp << ' ' << names.at(r.ipoint) << ' ' << r.time << '\n';
   return out.str();
+}
+
+namespace {
+/// The probe's records as trace records, with the names their Ipoints get (see probe_text_trace).
+std::pair<std::vector<std::string>, std::vector<trace_record>> probe_records(const std::vector<collected_record>& records,
+                                                                             const std::vector<std::string>& names) {
+  std::map<std::pair<std::uint32_t, std::uint32_t>, std::int64_t> origin;  // (run, sm): first clock
+  for (const auto& r : records) {
+    const auto [it, fresh] = origin.try_emplace({r.run, r.sm}, r.clock);
+    if (!fresh) it->second = std::min(it->second, r.clock);
+  }
+  std::vector<std::string> table = names;
+  std::map<std::uint32_t, std::uint32_t> index;  // id -> row of the table, when named by ids
+  if (names.empty()) {
+    for (const auto& r : records) index.emplace(r.ipoint, 0);
+    for (auto& [id, row] : index) {
+      row = static_cast<std::uint32_t>(table.size());
+      table.push_back(std::to_string(id));
+    }
+  }
+  std::vector<trace_record> out;
+  out.reserve(records.size());
+  for (const auto& r : records) {
+    if (!names.empty() && r.ipoint >= names.size())
+      throw input_error("the probe recorded Ipoint " + std::to_string(r.ipoint) + ", and the Ipoint names given stop at " +
+                        std::to_string(names.size() - 1));
+    trace_record t;
+    t.run = r.run;
+    t.sm = r.sm;
+    t.cta = r.cta;
+    t.warp = r.warp;
+    t.ipoint = names.empty() ? index.at(r.ipoint) : r.ipoint;
+    t.time = r.clock - origin.at({r.run, r.sm});
+    out.push_back(t);
+  }
+  return {std::move(table), std::move(out)};
+}
+}  // namespace
+
+std::string probe_text_trace(const std::vector<collected_record>& records, const std::string& comment,
+                             const std::vector<std::string>& names) {
+  const auto [table, converted] = probe_records(records, names);
+  return text_trace(table, converted, comment, false);
+}
+
+std::string probe_binary_trace(const std::vector<collected_record>& records, std::int64_t probe_cost,
+                               const std::vector<std::string>& names) {
+  const auto [table, converted] = probe_records(records, names);
+  return binary_trace(table, converted, probe_cost);
 }
 
 std::vector<wst> slice_traces(const trace_set& set) {

@@ -1,9 +1,9 @@
 # cmake -P check_install.cmake: installs the build BUILD into PREFIX (emptied first), checks that the
 # installed CMake package names nothing in the source tree SOURCE, builds the consumer project next to
-# it against PREFIX and runs it (and its probe program when warpspan has CUDA). With PYTHON (and
+# it against PREFIX and runs it (and its probe program when warpspan has CUDA or its emulation). With PYTHON (and
 # PYTHON_DIR, the package's directory under the prefix), also imports the installed Python module
 # from there. Variables: BUILD PREFIX SOURCE GENERATOR CXX [CUDA CUDA_ARCHITECTURES (comma-separated)]
-# [PYTHON PYTHON_DIR].
+# [EMULATION] [PYTHON PYTHON_DIR].
 function(run what)
   execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
   message("${out}${err}")
@@ -40,11 +40,14 @@ endif()
 run("configuring the consumer" ${CMAKE_COMMAND} ${args})
 run("building the consumer" ${CMAKE_COMMAND} --build ${PREFIX}-consumer)
 run("the consumer" ${PREFIX}-consumer/consumer ${PREFIX}/share/warpspan/data)
-if(CUDA)
+if(CUDA OR EMULATION)
   if(NOT EXISTS ${PREFIX}-consumer/consumer_probe)
-    message(FATAL_ERROR "warpspan has CUDA but the consumer found no warpspan::probe")
+    message(FATAL_ERROR "warpspan has CUDA (or its emulation) but the consumer found no warpspan::probe")
   endif()
   run("the consumer's probe" ${PREFIX}-consumer/consumer_probe)
+  if(EMULATION AND NOT run_output MATCHES "as expected")
+    message(FATAL_ERROR "the emulated probe did not run its kernel")
+  endif()
 endif()
 
 if(PYTHON)

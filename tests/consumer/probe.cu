@@ -1,6 +1,7 @@
 // A kernel of our own with Ipoints (warpspan::probe): each warp of 3 blocks of 48 threads (a full and
-// a half warp per block) records Ipoints 1, 2, 2, 2, 3. Without a CUDA device it says so and exits 0:
-// compiling and linking against the installed headers is then what was tested.
+// a half warp per block) records Ipoints 1, 2, 2, 2, 3, once per warp (its first active lane), on a
+// GPU and in the emulation alike. Without a CUDA device it says so and exits 0: compiling and linking
+// against the installed headers is then what was tested.
 #include <cstdio>
 #include <vector>
 
@@ -20,7 +21,11 @@ int main() {
   }
   constexpr unsigned blocks = 3, threads = 48, warps_per_block = 2, capacity = 8;
   warpspan::wcet::probe_buffer buffer(blocks * warps_per_block, capacity, nullptr);
+#if defined(WARPSPAN_CUDA_EMULATED)  // an emulation build of warpspan: the host compiler has no <<<>>>
+  warpspan::emu::make_launcher(instrumented, blocks, threads)(buffer.view());
+#else
   instrumented<<<blocks, threads>>>(buffer.view());
+#endif
   WARPSPAN_CUDA_CHECK_LAST();
   std::vector<warpspan::wcet::collected_record> records;
   const auto lost = buffer.collect(0, warps_per_block, records);

@@ -48,6 +48,16 @@ struct instrumented_kernel {
   unsigned default_size = 0;
 };
 
+/// The probe's records as a trace `warpspan wcet` reads (docs/wcet.md, "Trace formats"): each time
+/// relative to the first record of its run on its SM (%clock64 is per SM: `# clock: sm`), each
+/// Ipoint named `names[id]`, or by its id ("7") when `names` is empty, as `wcet --ptx` names the
+/// probe sites it finds. An id that `names` does not name is an input_error. The text form starts
+/// with `comment` (one `# ` line per line of it); the binary form carries `probe_cost` (-1: none).
+std::string probe_text_trace(const std::vector<collected_record>& records, const std::string& comment,
+                             const std::vector<std::string>& names = {});
+std::string probe_binary_trace(const std::vector<collected_record>& records, std::int64_t probe_cost,
+                               const std::vector<std::string>& names = {});
+
 const std::vector<instrumented_kernel>& instrumented_kernels();
 /// The kernel of a name; input_error naming the known ones otherwise.
 const instrumented_kernel& find_instrumented_kernel(const std::string& name);

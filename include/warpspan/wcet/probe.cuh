@@ -4,16 +4,29 @@
 // block and thread index (not %warpid, which names a hardware slot that other warps reuse). On the
 // GPU the first active lane records, so a divergent side records its own Ipoints as the paper's
 // simulator did; the CPU emulation build picks the same lane (emu::first_active_lane_at) and emulates
-// the clocks (cuda/emulation/cuda_runtime.h). Self-contained: needs only include/ (the CMake target
-// warpspan::probe) and the CUDA runtime.
+// the clocks (cuda/emulation/cuda_runtime.h).
+//
+// With nvcc the probe is one block of inline PTX without a branch, which begins with the line
+// `// warpspan-ipoint ID`: `warpspan wcet --ptx` finds these lines in the kernel's PTX and makes the
+// basic block each sits in the Ipoint named ID, so the PTX and the traces agree by construction and
+// the probe adds no basic block of its own (docs/wcet.md, "Your own kernel").
+//
+// Host side: probe_session allocates the buffer for one launch shape, launches nothing, collects the
+// records after each of the user's launches and writes them as a trace (text or binary).
+// Self-contained: needs only the installed include/ (the CMake target warpspan::probe) and the CUDA
+// runtime (or, in an emulation build of warpspan, its emulated runtime, which that target brings).
 #pragma once
 
 #include <cuda_runtime.h>
 
 #include <algorithm>
 #include <cstdint>
+#include <fstream>
+#include <ostream>
+#include <string>
 #include <vector>
 
+#include "warpspan/core/error.hpp"
 #include "warpspan/cuda/cuda_check.cuh"
 #include "warpspan/cuda/device_buffer.cuh"
 #include "warpspan/wcet/collect.hpp"
@@ -28,34 +41,56 @@ struct probe_view {
   unsigned capacity;
 };
 
-__device__ __forceinline__ void record_ipoint(const probe_view& p, unsigned id) {
+/// Records Ipoint `Id` for the calling warp (WARPSPAN_IPOINT).
+template <unsigned Id>
+__device__ __forceinline__ void record_ipoint(const probe_view& p) {
   const unsigned tid = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
-  [[maybe_unused]] const unsigned lane = tid % 32u;  // the emulation picks its lane itself
-  long long clock;
-  unsigned sm;
-  unsigned long long global;
-#if defined(WARPSPAN_CUDA_EMULATED)
-  if (!::warpspan::emu::first_active_lane_at(id, clock)) return;
-  sm = ::warpspan::emu::sm_id();
-  global = ::warpspan::emu::global_timer_ns();
-#else
-  if (lane != static_cast<unsigned>(__ffs(__activemask()) - 1)) return;
-  asm volatile("mov.u64 %0, %%clock64;" : "=l"(clock));
-  asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(global));
-#endif
   const unsigned warps_per_block = (blockDim.x * blockDim.y * blockDim.z + 31u) / 32u;
   const unsigned long long block = blockIdx.x + static_cast<unsigned long long>(gridDim.x) *
                                                     (blockIdx.y + static_cast<unsigned long long>(gridDim.y) * blockIdx.z);
   const unsigned long long warp = block * warps_per_block + tid / 32u;
-  // Atomic: with independent thread scheduling two divergent sides of a warp may record at once.
+#if defined(WARPSPAN_CUDA_EMULATED)
+  long long clock;
+  if (!::warpspan::emu::first_active_lane_at(Id, clock)) return;
+  // Atomic: the emulated lanes of a warp run one after another on different fibers.
   const unsigned n = atomicAdd(p.counts + warp, 1u);
   if (n < p.capacity)
-    p.records[warp * p.capacity + n] = probe_record{id, sm, static_cast<std::int64_t>(clock), static_cast<std::int64_t>(global)};
+    p.records[warp * p.capacity + n] = probe_record{Id, ::warpspan::emu::sm_id(), static_cast<std::int64_t>(clock),
+                                                    static_cast<std::int64_t>(::warpspan::emu::global_timer_ns())};
+#else
+  // The first active lane (no lower lane in __activemask()) takes the warp's next slot with an
+  // atomic (with independent thread scheduling two divergent sides may record at once) and, when
+  // the slot is within the slice, stores {Id, %smid, %clock64, %globaltimer} (probe_record's
+  // layout: 24 bytes). Predicated, not branched: the probe's block is the block of its site.
+  asm volatile(
+      "{\n\t"
+      ".reg .pred wsp_first, wsp_keep;\n\t"
+      ".reg .b32 wsp_mask, wsp_below, wsp_n, wsp_sm, wsp_id;\n\t"
+      ".reg .b64 wsp_clock, wsp_global, wsp_at;\n\t"
+      "// warpspan-ipoint %0\n\t"
+      "activemask.b32 wsp_mask;\n\t"
+      "mov.u32 wsp_below, %%lanemask_lt;\n\t"
+      "and.b32 wsp_below, wsp_below, wsp_mask;\n\t"
+      "setp.eq.u32 wsp_first, wsp_below, 0;\n\t"
+      "mov.u64 wsp_clock, %%clock64;\n\t"
+      "mov.u32 wsp_sm, %%smid;\n\t"
+      "mov.u64 wsp_global, %%globaltimer;\n\t"
+      "mov.u32 wsp_id, %0;\n\t"
+      "mov.u32 wsp_n, 0xffffffff;\n\t"
+      "@wsp_first atom.add.u32 wsp_n, [%1], 1;\n\t"
+      "setp.lt.u32 wsp_keep, wsp_n, %3;\n\t"
+      "mad.wide.u32 wsp_at, wsp_n, 24, %2;\n\t"
+      "@wsp_keep st.v2.u32 [wsp_at], {wsp_id, wsp_sm};\n\t"
+      "@wsp_keep st.u64 [wsp_at+8], wsp_clock;\n\t"
+      "@wsp_keep st.u64 [wsp_at+16], wsp_global;\n\t"
+      "}" ::"n"(Id),
+      "l"(p.counts + warp), "l"(p.records + warp * p.capacity), "r"(p.capacity)
+      : "memory");
+#endif
 }
 
-/// The host side: allocates the slices, hands the kernel its view, and reads the records back
-/// keyed as trace records.
+/// The host side for launches of one shape: allocates the slices, hands the kernel its view, and
+/// reads the records back keyed as trace records.
 class probe_buffer {
  public:
   probe_buffer(std::size_t warps, unsigned capacity, cudaStream_t stream)
@@ -95,7 +130,77 @@ class probe_buffer {
   device_buffer<unsigned> counts_;
 };
 
+/// The host API for one's own kernels: owns the device buffer for launches of `grid` x `block`
+/// (`capacity` records per warp and launch), launches nothing. Pass view() as the kernel's
+/// `probe_view probe` argument, launch, then call collect(): each collected launch is one run of
+/// the trace. write_text / write_binary give the trace formats `warpspan wcet --trace` reads, with
+/// Ipoints named by their ids, as `warpspan wcet --ptx` names the probe sites of the PTX.
+class probe_session {
+ public:
+  probe_session(dim3 grid, dim3 block, unsigned capacity = 1024, cudaStream_t stream = nullptr)
+      : warps_per_block_((block.x * block.y * block.z + 31u) / 32u),
+        buffer_(checked_warps(grid, block, capacity), capacity, stream) {}
+
+  /// The kernel's `probe` argument for the next launch.
+  probe_view view() { return buffer_.view(); }
+
+  /// After the launch: waits for it (a failed launch throws cuda_error), appends its records as
+  /// the next run and clears the buffer for the next launch. Returns the records lost in this
+  /// launch (a warp's records beyond `capacity`); a trace with lost records is cut short.
+  std::uint64_t collect() {
+    WARPSPAN_CUDA_CHECK_LAST();
+    const std::uint64_t lost = buffer_.collect(runs_, warps_per_block_, records_);
+    buffer_.reset();
+    ++runs_;
+    lost_ += lost;
+    return lost;
+  }
+
+  unsigned runs() const { return runs_; }
+  std::uint64_t lost() const { return lost_; }
+  const std::vector<collected_record>& records() const { return records_; }
+
+  /// The text trace; `comment` becomes its header (`# ` lines).
+  void write_text(std::ostream& out, const std::string& comment = "") const {
+    out << probe_text_trace(records_, comment);
+  }
+  /// The binary trace (WSWCET01), with `probe_cost` cycles of an empty probe when measured (-1: not).
+  void write_binary(std::ostream& out, std::int64_t probe_cost = -1) const {
+    out << probe_binary_trace(records_, probe_cost);
+  }
+  void write_text(const std::string& path, const std::string& comment = "") const {
+    std::ofstream f(path, std::ios::binary);
+    write_text(f, comment);
+    check(f, path);
+  }
+  void write_binary(const std::string& path, std::int64_t probe_cost = -1) const {
+    std::ofstream f(path, std::ios::binary);
+    write_binary(f, probe_cost);
+    check(f, path);
+  }
+
+ private:
+  static std::size_t checked_warps(dim3 grid, dim3 block, unsigned capacity) {
+    const std::size_t blocks = std::size_t{grid.x} * grid.y * grid.z;
+    const std::size_t threads = std::size_t{block.x} * block.y * block.z;
+    if (blocks == 0 || threads == 0 || capacity == 0)
+      throw input_error("probe_session: grid, block and capacity must be positive");
+    return blocks * ((threads + 31) / 32);
+  }
+  static void check(std::ofstream& f, const std::string& path) {
+    f.flush();
+    if (!f) throw input_error("probe_session: cannot write the trace to '" + path + "'");
+  }
+
+  unsigned warps_per_block_;
+  probe_buffer buffer_;
+  unsigned runs_ = 0;
+  std::uint64_t lost_ = 0;
+  std::vector<collected_record> records_;
+};
+
 }  // namespace warpspan::wcet
 
-/// Records Ipoint `id` for the calling warp; the kernel must have a `probe_view probe` in scope.
-#define WARPSPAN_IPOINT(id) ::warpspan::wcet::record_ipoint(probe, (id))
+/// Records Ipoint `id` (an integral constant) for the calling warp; the kernel must have a
+/// `probe_view probe` in scope. Ids name the Ipoints; one id at one site of a kernel.
+#define WARPSPAN_IPOINT(id) ::warpspan::wcet::record_ipoint<(id)>(probe)
