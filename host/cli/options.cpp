@@ -19,7 +19,7 @@ constexpr parameter_spelling cli_spellings[] = {
     {"atom_runs", "--atom-runs"}, {"atom_threads", "--atom-threads"}, {"backend", "--backend"},
     {"block", "--block"}, {"cfg_path", "--cfg"}, {"chains", "--chains"}, {"clock", "--clock"}, {"constraints", "--constraints"},
     {"edf", "--edf"}, {"evaluations", "--evaluations"}, {"exact_seconds", "--exact-seconds"},
-    {"exact_up_to", "--exact-up-to"}, {"fitness", "--fitness"}, {"init", "--init"},
+    {"exact_up_to", "--exact-up-to"}, {"fitness", "--fitness"}, {"harness", "--harness"}, {"init", "--init"},
     {"iterations", "--iterations"}, {"jobs", "--jobs"}, {"kernel", "--kernel"}, {"lines", "--ptx-lines"},
     {"loop_bounds", "--loop-bound"}, {"loop_passes", "--ptx-loops"}, {"lp", "--lp"},
     {"max_states", "--max-states"}, {"max_table_mib", "--max-table-mib"}, {"max_trace_mib", "--max-trace-mib"},
