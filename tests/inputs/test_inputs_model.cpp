@@ -322,6 +322,38 @@ TEST(InputsModel, PetriNetByHand) {
   EXPECT_EQ(r.output, (std::vector<std::int32_t>{0, 1, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}));
 }
 
+TEST(InputsModel, LbmByHand) {
+  // One cell (a 1 x 1 lattice), every distribution 0 (gene 0). A fluid cell: entry work 4 + the
+  // load of its type 1; the 9 loads of f 9, work 20; not inlet, not outlet; rho = 0 is below the
+  // floor (work 2); work 8 (u = 0: not capped); the collision 63 and the store of f_0 1; then 8
+  // directions, each the load of a type 1 + work 6 + a bounce-back store 1 (every neighbour is off
+  // the lattice): 5 + 9 + 20 + 2 + 8 + 64 + 64 = 172. An obstacle: 5 + 9 x (load + store) + 2 = 25.
+  const model_config cfg = make_model();
+  std::vector<std::int32_t> fluid(10, 0), wall = fluid;
+  wall[0] = lbm_kernel::obstacle;
+
+  EXPECT_EQ(run_model(*find_kernel("lbm"), cfg, fluid, 1).cycles, 172u);
+  EXPECT_EQ(run_model(*find_kernel("lbm"), cfg, wall, 1).cycles, 25u);
+}
+
+TEST(InputsModel, LbmTwoCellsStreamAcrossAndDiverge) {
+  // Two fluid cells side by side (a 2-wide lattice, one row): one warp of two lanes. As one cell,
+  // but each access of both lanes is one sector, and in direction 1 (+x) cell 0 streams into cell 1
+  // while cell 1 bounces back off the edge (and the other way round in direction 3): those two
+  // directions run both legs, 1 + 6 + 1 + 1 = 9 each instead of 8: 172 + 2 = 174. Every cell ends
+  // at the equilibrium of the floored density, f_d = w_d x 0.05, wherever it streamed.
+  const std::vector<std::int32_t> cells(20, 0);
+
+  const model_run r = run_model(*find_kernel("lbm"), make_model(), cells, 2);
+
+  EXPECT_EQ(r.cycles, 174u);
+  ASSERT_EQ(r.output.size(), 18u);
+  for (int d = 0; d < 9; ++d)
+    for (int cell = 0; cell < 2; ++cell)
+      EXPECT_EQ(r.output[static_cast<std::size_t>(d * 2 + cell)], harness::word_of(lbm_kernel::weight(d) * 0.05f * 1.0f))
+          << d << " " << cell;
+}
+
 TEST(InputsModel, WrongLengthIsAnInputError) {
   EXPECT_NE(test::error_of([] { run_model(*find_kernel("petri"), make_model(), std::vector<std::int32_t>(7), 1); }), "");
 }
