@@ -3,14 +3,7 @@
 # it makes with the installed `warpspan inputs --harness` (as check_install.cmake does for the
 # consumer project). With nvcc (CUDA), the GPU variant must carry its GPU entry.
 # Variables: BUILD PREFIX SOURCE GENERATOR CXX [CUDA CUDA_ARCHITECTURES (comma-separated)].
-function(run what)
-  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-  message("${out}${err}")
-  if(NOT rc EQUAL 0)
-    message(FATAL_ERROR "${what} failed (${rc})")
-  endif()
-  set(run_output "${out}" PARENT_SCOPE)
-endfunction()
+include(${CMAKE_CURRENT_LIST_DIR}/run_step.cmake)
 
 file(REMOVE_RECURSE ${PREFIX} ${PREFIX}-spmv)
 run("cmake --install" ${CMAKE_COMMAND} --install ${BUILD} --prefix ${PREFIX})
