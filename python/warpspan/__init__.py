@@ -251,7 +251,8 @@ class WcetResult(Result):
 class InputsResult(Result):
     """A worst-case input search: ``best_fitness`` (in ``fitness_unit``), ``evaluations``,
     ``reached_at``, ``coverage`` (gdivan), ``method``, ``seed``, ``history`` (n x 2: evaluation,
-    best), ``best_input`` (the raw input, numpy int32), ``atoms`` (gdivan), ``model``, ..."""
+    best), ``best_input`` (the raw input, numpy int32), ``atoms`` (gdivan), ``model``, ``kernel`` and
+    ``harness`` (the library's path, None for a built-in), ..."""
 
 
 # ---------------------------------------------------------------------------------- makespan
