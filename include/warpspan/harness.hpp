@@ -216,22 +216,24 @@ struct args {
   WARPSPAN_HARNESS_HD const std::int32_t* block_record() const { return block_record(block); }
 };
 
-/// The hooks as the CPU model passes them: calls through warpspan's function table.
+/// The hooks as the CPU model passes them: calls through warpspan's function table. (Marked
+/// host/device only so that nvcc compiles a WARPSPAN_HARNESS_HD thread() with them silently; they
+/// run on the host.)
 class hooks {
  public:
-  explicit hooks(const warpspan_hooks* table) : t_(table) {}
-  bool branch(std::uint32_t id, bool taken) const { return t_->branch(t_->context, id, taken ? 1 : 0) != 0; }
-  void join(std::uint32_t id) const { t_->join(t_->context, id); }
-  void compare(std::uint32_t id, std::int32_t a, std::int32_t b) const { t_->compare(t_->context, id, a, b); }
-  void work(std::uint32_t n) const { t_->work(t_->context, n); }
-  void load(const void* p, std::uint32_t bytes, space s = space::global) const {
+  WARPSPAN_HARNESS_HD explicit hooks(const warpspan_hooks* table) : t_(table) {}
+  WARPSPAN_HARNESS_HD bool branch(std::uint32_t id, bool taken) const { return t_->branch(t_->context, id, taken ? 1 : 0) != 0; }
+  WARPSPAN_HARNESS_HD void join(std::uint32_t id) const { t_->join(t_->context, id); }
+  WARPSPAN_HARNESS_HD void compare(std::uint32_t id, std::int32_t a, std::int32_t b) const { t_->compare(t_->context, id, a, b); }
+  WARPSPAN_HARNESS_HD void work(std::uint32_t n) const { t_->work(t_->context, n); }
+  WARPSPAN_HARNESS_HD void load(const void* p, std::uint32_t bytes, space s = space::global) const {
     t_->load(t_->context, p, bytes, static_cast<std::uint32_t>(s));
   }
-  void store(const void* p, std::uint32_t bytes, space s = space::global) const {
+  WARPSPAN_HARNESS_HD void store(const void* p, std::uint32_t bytes, space s = space::global) const {
     t_->store(t_->context, p, bytes, static_cast<std::uint32_t>(s));
   }
-  std::int32_t atomic_add(std::int32_t* p, std::int32_t v) const { return t_->atomic_add(t_->context, p, v); }
-  void barrier() const { t_->barrier(t_->context); }
+  WARPSPAN_HARNESS_HD std::int32_t atomic_add(std::int32_t* p, std::int32_t v) const { return t_->atomic_add(t_->context, p, v); }
+  WARPSPAN_HARNESS_HD void barrier() const { t_->barrier(t_->context); }
 
  private:
   const warpspan_hooks* t_;
