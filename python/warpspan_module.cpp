@@ -57,7 +57,8 @@ constexpr parameter_spelling python_spellings[] = {
     {"atom_runs", "atom_runs="}, {"atom_threads", "atom_threads="}, {"backend", "backend="},
     {"block", "block="}, {"cfg_path", "cfg="}, {"chains", "chains="}, {"clock", "clock="}, {"constraints", "constraints="},
     {"edf", "edf="}, {"evaluations", "evaluations="}, {"exact_seconds", "exact_seconds="},
-    {"exact_up_to", "exact_up_to="}, {"far_moves", "far_moves="}, {"fitness", "fitness="}, {"init", "init="}, {"iterations", "iterations="},
+    {"exact_up_to", "exact_up_to="}, {"far_moves", "far_moves="}, {"fitness", "fitness="}, {"harness", "harness="},
+    {"init", "init="}, {"iterations", "iterations="},
     {"jobs", "jobs="}, {"kernel", "kernel="}, {"lines", "lines="}, {"loop_bounds", "loop_bounds="},
     {"loop_passes", "loops="}, {"max_states", "max_states="}, {"max_table_mib", "max_table_mib="},
     {"method", "method="}, {"overrides", "classes="}, {"population", "population="},
@@ -498,6 +499,7 @@ PYBIND11_MODULE(_core, m) {
   py::class_<inputs::search_request>(m, "_SearchRequest")
       .def(py::init<>())
       .def_readwrite("kernel", &inputs::search_request::kernel)
+      .def_readwrite("harness", &inputs::search_request::harness)
       .def_readwrite("method", &inputs::search_request::method)
       .def_readwrite("fitness", &inputs::search_request::fitness)
       .def_readwrite("sm", &inputs::search_request::sm)

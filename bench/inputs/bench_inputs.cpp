@@ -14,31 +14,33 @@ namespace warpspan::inputs {
 namespace {
 
 /// Random inputs at the kernel's default thread count (seeded; never all zero).
-std::vector<genome> batch_of(kernel_id k, std::size_t n) {
-  const auto ranges = genome_ranges(k, info(k).default_threads);
+const kernel_harness& builtin(std::int64_t i) { return *builtin_kernels().at(static_cast<std::size_t>(i)); }
+
+std::vector<genome> batch_of(const kernel_harness& k, std::size_t n) {
+  const auto ranges = k.genome_ranges(k.default_threads());
   std::vector<genome> out;
   for (std::size_t i = 0; i < n; ++i) out.push_back(random_genome(ranges, 2026, 1, i));
   return out;
 }
 
 void model_one_thread(benchmark::State& state) {
-  const auto k = static_cast<kernel_id>(state.range(0));
+  const kernel_harness& k = builtin(state.range(0));
   const auto inputs = batch_of(k, 8);
   const model_config cfg = make_model();
   std::size_t i = 0;
-  for (auto _ : state) benchmark::DoNotOptimize(run_model(k, cfg, inputs[i++ % inputs.size()], info(k).default_threads));
+  for (auto _ : state) benchmark::DoNotOptimize(run_model(k, cfg, inputs[i++ % inputs.size()], k.default_threads()));
   state.SetItemsProcessed(state.iterations());
-  state.SetLabel(info(k).name);
+  state.SetLabel(k.name());
 }
 
 void model_all_cores(benchmark::State& state) {
-  const auto k = static_cast<kernel_id>(state.range(0));
+  const kernel_harness& k = builtin(state.range(0));
   const auto inputs = batch_of(k, 100);
   const model_config cfg = make_model();
   thread_pool pool(resolve_threads(0));
-  for (auto _ : state) benchmark::DoNotOptimize(model_cycles_batch(k, cfg, inputs, info(k).default_threads, pool));
+  for (auto _ : state) benchmark::DoNotOptimize(model_cycles_batch(k, cfg, inputs, k.default_threads(), pool));
   state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(inputs.size()));
-  state.SetLabel(info(k).name + ", " + std::to_string(pool.size()) + " threads");
+  state.SetLabel(k.name() + ", " + std::to_string(pool.size()) + " threads");
 }
 
 void gpu_backend(benchmark::State& state) {
@@ -46,20 +48,20 @@ void gpu_backend(benchmark::State& state) {
     state.SkipWithError("no CUDA device present");
     return;
   }
-  const auto k = static_cast<kernel_id>(state.range(0));
+  const kernel_harness& k = builtin(state.range(0));
   const auto inputs = batch_of(k, 10);
   for (auto _ : state) {
     double ms = 0;
-    for (const auto& t : cuda_time_inputs(k, info(k).default_threads, inputs, 1)) ms += t.median_ms;
+    for (const auto& t : cuda_time_inputs(k, k.default_threads(), inputs, 1)) ms += t.median_ms;
     state.SetIterationTime(ms / 1000.0);
   }
   state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(inputs.size()));
-  state.SetLabel(info(k).name + " (kernel time only)");
+  state.SetLabel(k.name() + " (kernel time only)");
 }
 
-BENCHMARK(model_one_thread)->DenseRange(0, 3)->Unit(benchmark::kMillisecond);
-BENCHMARK(model_all_cores)->DenseRange(0, 3)->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK(gpu_backend)->DenseRange(0, 3)->Unit(benchmark::kMillisecond)->UseManualTime();
+BENCHMARK(model_one_thread)->DenseRange(0, builtin_count - 1)->Unit(benchmark::kMillisecond);
+BENCHMARK(model_all_cores)->DenseRange(0, builtin_count - 1)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(gpu_backend)->DenseRange(0, builtin_count - 1)->Unit(benchmark::kMillisecond)->UseManualTime();
 
 }  // namespace
 }  // namespace warpspan::inputs

@@ -4,7 +4,8 @@
 
 namespace warpspan::inputs {
 
-std::vector<gpu_timing> cuda_time_inputs(kernel_id, std::uint32_t, const std::vector<std::vector<std::int32_t>>&, int) {
+std::vector<gpu_timing> cuda_time_builtin(int, std::uint32_t, const std::vector<gpu_launch_input>&, std::uint64_t,
+                                          output_range, int) {
   throw not_compiled("the CUDA backend was not compiled into this build (configure with nvcc available); use " +
                      param("fitness", "model"));
 }

@@ -6,14 +6,7 @@
 # pass) from the most elements a thread visits, ceil(N / 512) for 4 blocks of 128 threads. Without a CUDA device (an nvcc build of warpspan
 # on a machine without a GPU) only the build is checked. Variables: BUILD PREFIX GENERATOR CXX
 # [CUDA CUDA_ARCHITECTURES (comma-separated)] N RUNS.
-function(run what)
-  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-  message("${out}${err}")
-  if(NOT rc EQUAL 0)
-    message(FATAL_ERROR "${what} failed (${rc})")
-  endif()
-  set(run_output "${out}" PARENT_SCOPE)
-endfunction()
+include(${CMAKE_CURRENT_LIST_DIR}/../../tests/consumer/run_step.cmake)  # run(WHAT COMMAND...)
 
 file(REMOVE_RECURSE ${PREFIX} ${PREFIX}-histogram)
 run("cmake --install" ${CMAKE_COMMAND} --install ${BUILD} --prefix ${PREFIX})

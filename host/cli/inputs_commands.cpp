@@ -35,8 +35,11 @@ class inputs_command {
  public:
   void add(CLI::App& app, std::vector<std::pair<CLI::App*, command_fn>>& commands) {
     auto* sub = app.add_subcommand("inputs", "search for the inputs that make a GPU kernel slowest (GDivAn, paper 004)");
-    sub->add_option("--kernel", kernel, "artificial, bfs, petri or bisect (--list describes them)");
-    sub->add_flag("--list", list, "list the shipped kernels and exit");
+    auto* kernel_opt = sub->add_option("--kernel", kernel, "artificial, bfs, petri, bisect or lbm (--list describes them)");
+    auto* harness_opt = sub->add_option("--harness", harness,
+                                        "a harness library of your own kernel (docs/harness.md): ./libmykernel.so");
+    kernel_opt->excludes(harness_opt);
+    sub->add_flag("--list", list, "list the shipped kernels (with --harness: that harness) and exit");
     sub->add_option("--threads", threads, "kernel threads (default: the kernel's, e.g. 32768 for artificial)");
     auto* method_opt = sub->add_option("--method", method, "gdivan, random-ga or random")->capture_default_str();
     auto* compare_opt =
@@ -76,13 +79,18 @@ class inputs_command {
  private:
   int run() {
     if (list) {
-      for (const auto& k : kernels())
-        std::cout << k.name << std::string(12 - k.name.size(), ' ') << k.default_threads << " threads  " << k.description
-                  << '\n';
+      if (!harness.empty()) {
+        describe(*load_harness(harness));
+        return 0;
+      }
+      for (const auto& k : builtin_kernels())
+        std::cout << k->name() << std::string(12 - std::min<std::size_t>(k->name().size(), 11), ' ') << k->default_threads()
+                  << " threads  " << k->description() << '\n';
       return 0;
     }
     search_request request;
     request.kernel = kernel;
+    request.harness = harness;
     request.method = method;
     request.fitness = fitness;
     request.sm = sm;
@@ -116,17 +124,18 @@ class inputs_command {
     if (!save_input.empty() && !results.empty() && !results[best].trace.best.empty()) {
       const std::filesystem::path path(save_input);
       saved = write_file(path.parent_path().empty() ? "." : path.parent_path().string(), path.filename().string(),
-                         format_input(o.kernel, o.threads, results[best].trace.best));
+                         format_input(*o.kernel, o.threads, results[best].trace.best));
     }
     if (!svg_dir.empty() && !results.empty()) {
       std::vector<fitness_curve> curves;
       for (std::size_t i = 0; i < results.size(); ++i)
         curves.push_back({to_string(runs[i].method), results[i].trace.history, results[i].trace.evaluations,
                           results[i].seconds});
+      const std::string& name = o.kernel->name();
       const std::string title =
-          kernel + ", " + std::to_string(o.threads) + " threads, fitness " + fitness + ", seed " + std::to_string(seed);
-      svg = write_file(svg_dir, "inputs_" + kernel + ".svg", fitness_svg(curves, results[best].fitness_unit, title));
-      svg_time = write_file(svg_dir, "inputs_" + kernel + "_time.svg",
+          name + ", " + std::to_string(o.threads) + " threads, fitness " + fitness + ", seed " + std::to_string(seed);
+      svg = write_file(svg_dir, "inputs_" + name + ".svg", fitness_svg(curves, results[best].fitness_unit, title));
+      svg_time = write_file(svg_dir, "inputs_" + name + "_time.svg",
                             fitness_svg(curves, results[best].fitness_unit, title, fitness_axis::seconds));
     }
     if (as_json) {
@@ -140,7 +149,7 @@ class inputs_command {
     if (all.interrupted)
       std::cout << "INTERRUPTED (Ctrl-C or SIGTERM): the best found so far, after " << all.evaluations()
                 << " evaluations\n";
-    std::cout << "warpspan inputs: " << kernel << ", " << o.threads << " threads, fitness " << fitness_line(o) << ", "
+    std::cout << "warpspan inputs: " << kernel_line(o) << ", " << o.threads << " threads, fitness " << fitness_line(o) << ", "
               << evaluations << " evaluations, seed " << seed << "\n\n";
     if ((o.method == search_method::gdivan || compare) && !results.empty()) {
       const auto& gd = results.front();
@@ -165,23 +174,48 @@ class inputs_command {
   }
 
   std::string fitness_line(const search_options& o) const {
-    if (o.fitness == fitness_kind::gpu) return "gpu: " + gpu_fitness_note();
+    if (o.fitness == fitness_kind::gpu) return "gpu: " + gpu_fitness_note(*o.kernel);
     return "model (" + o.model.sm_name + ", " + std::to_string(o.model.sms) + " SM" + (o.model.sms == 1 ? "" : "s") + ")";
   }
 
   int evaluate(const search_options& o) {
-    const genome g = parse_input(read_text_file(eval_input, "saved input"), eval_input, o.kernel, o.threads);
+    const genome g = parse_input(read_text_file(eval_input, "saved input"), eval_input, *o.kernel, o.threads);
     const input_evaluation e = evaluate_input(o, g);
     if (as_json) {
       std::cout << inputs_evaluation_json(o, eval_input, e).dump(2) << '\n';
     } else {
-      std::cout << eval_input << ": " << number(e.value) << ' ' << e.unit << " (" << kernel << ", " << o.threads << " threads, "
+      std::cout << eval_input << ": " << number(e.value) << ' ' << e.unit << " (" << kernel_line(o) << ", " << o.threads << " threads, "
                 << e.launches << " launches, fitness " << fitness_line(o) << ")\n";
     }
     return 0;
   }
 
-  std::string kernel, method = "gdivan", fitness = "model", sm = "kepler-3.5", save_input, eval_input, svg_dir;
+  /// The kernel's name, and the library of a loaded harness.
+  static std::string kernel_line(const search_options& o) {
+    return o.kernel->is_builtin() ? o.kernel->name() : o.kernel->name() + " (harness " + o.kernel->source() + ")";
+  }
+
+  /// `--list --harness PATH`: what the harness declares (it loaded and passed the checks).
+  static void describe(const kernel_harness& k) {
+    std::cout << k.name() << " (harness " << k.source() << ", ABI version " << WARPSPAN_HARNESS_ABI_VERSION << ")\n";
+    if (!k.description().empty()) std::cout << "  " << k.description() << '\n';
+    std::cout << "  " << k.default_threads() << " threads by default, blocks of " << k.block() << ", " << k.branches()
+              << " branches, " << k.stages() << " stage" << (k.stages() == 1 ? "" : "s")
+              << (k.iterative() ? ", iterative" : "") << (k.has_gpu_entry() ? ", GPU entry" : ", no GPU entry") << '\n';
+    std::cout << "  input: " << k.genes_per_thread() << " integers per thread";
+    if (k.genes_per_block()) std::cout << ", " << k.genes_per_block() << " per block";
+    std::cout << '\n';
+    for (const field_info& f : k.fields()) {
+      std::cout << "    " << f.name << (f.count > 1 ? "[" + std::to_string(f.count) + "]" : "") << "  per "
+                << (f.per_block ? "block" : "thread") << ", ";
+      if (f.is_float)
+        std::cout << "float in [" << number(f.min) << ", " << number(f.max) << "], " << (f.hi - f.lo) << " steps\n";
+      else
+        std::cout << "int in [" << f.lo << ", " << f.hi << "]\n";
+    }
+  }
+
+  std::string kernel, harness, method = "gdivan", fitness = "model", sm = "kepler-3.5", save_input, eval_input, svg_dir;
   std::optional<std::int64_t> threads;
   std::int64_t evaluations = 2000, population = 100, atom_threads = 8, atom_runs = 400, sms = 1, jobs = 0;
   std::optional<std::int64_t> patience;  ///< default 2, 0 with --compare

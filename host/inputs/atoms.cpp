@@ -26,14 +26,13 @@ double atom_set::coverage() const {
   return static_cast<double>(levels.back().covered) / levels.back().legs;
 }
 
-atom_set find_atoms(kernel_id kernel, const atom_options& o) {
-  const kernel_info& ki = info(kernel);
-  const std::uint32_t legs = 2 * ki.branches, gpt = ki.genes_per_thread;
+atom_set find_atoms(const kernel_harness& kernel, const atom_options& o) {
+  const std::uint32_t legs = 2 * kernel.branches(), gpt = kernel.genes_per_thread();
   const model_config cfg = make_model();
   atom_set out;
   const std::uint32_t top = std::max<std::uint32_t>(2, o.max_threads);
   for (std::uint32_t X = 2; X <= top; X *= 2) {
-    const std::vector<gene_range> ranges = genome_ranges(kernel, X);
+    const std::vector<gene_range> ranges = kernel.genome_ranges(X);
     std::vector<std::uint8_t> thread_legs(std::size_t{X} * legs, 0), level_legs(legs, 0);
     std::set<std::vector<std::uint64_t>> paths;
     std::set<genome> seen;
@@ -127,17 +126,32 @@ atom_set find_atoms(kernel_id kernel, const atom_options& o) {
   return out;
 }
 
-genome scale(const atom_set& atoms, const std::vector<std::int32_t>& ids, std::uint32_t threads, kernel_id kernel) {
-  const std::size_t length = std::size_t{threads} * info(kernel).genes_per_thread;
-  genome g;
-  g.reserve(length);
-  for (std::int32_t id : ids) {
+genome scale(const atom_set& atoms, const std::vector<std::int32_t>& ids, std::uint32_t threads,
+             const kernel_harness& kernel) {
+  // Thread t takes thread t mod X of atom ids[t / X]; block b's record is the one of the atom (and
+  // of its block) that holds the block's first thread.
+  const std::uint32_t X = atoms.threads, gpt = kernel.genes_per_thread(), gpb = kernel.genes_per_block();
+  if (X == 0) throw input_error("no atoms were found");
+  if (std::uint64_t{ids.size()} * X < threads) throw input_error("too few atoms to fill the input");
+  const auto atom_of = [&](std::uint64_t t) -> const genome& {
+    const std::int32_t id = ids[static_cast<std::size_t>(t / X)];
     if (id < 0 || static_cast<std::size_t>(id) >= atoms.atoms.size()) throw input_error("an atom index is out of range");
-    const genome& a = atoms.atoms[static_cast<std::size_t>(id)].input;
-    g.insert(g.end(), a.begin(), a.begin() + static_cast<std::ptrdiff_t>(std::min(a.size(), length - g.size())));
-    if (g.size() == length) break;
+    return atoms.atoms[static_cast<std::size_t>(id)].input;
+  };
+  genome g(kernel.genes(threads));
+  for (std::uint32_t t = 0; t < threads; ++t) {
+    const genome& a = atom_of(t);
+    std::copy_n(a.begin() + static_cast<std::ptrdiff_t>(std::size_t{t % X} * gpt), gpt, g.begin() + std::size_t{t} * gpt);
   }
-  if (g.size() != length) throw input_error("too few atoms to fill the input");
+  if (gpb > 0) {
+    const std::size_t thread_part = std::size_t{threads} * gpt, atom_thread_part = std::size_t{X} * gpt;
+    for (std::uint32_t b = 0; b < kernel.blocks(threads); ++b) {
+      const std::uint64_t t = std::uint64_t{b} * kernel.block();
+      const genome& a = atom_of(t);
+      const std::size_t from = atom_thread_part + std::size_t{static_cast<std::uint32_t>(t % X) / kernel.block()} * gpb;
+      std::copy_n(a.begin() + static_cast<std::ptrdiff_t>(from), gpb, g.begin() + static_cast<std::ptrdiff_t>(thread_part + std::size_t{b} * gpb));
+    }
+  }
   return g;
 }
 

@@ -9,20 +9,24 @@
 
 namespace warpspan::inputs {
 
-std::string format_input(kernel_id kernel, std::uint32_t threads, const std::vector<std::int32_t>& genome) {
-  const kernel_info& k = info(kernel);
+std::string format_input(const kernel_harness& k, std::uint32_t threads, const std::vector<std::int32_t>& genome) {
   std::ostringstream out;
-  out << "# warpspan inputs: kernel " << k.name << ", " << threads << " threads, " << k.genes_per_thread
-      << " integers per thread\n";
-  for (std::size_t i = 0; i < genome.size(); ++i)
-    out << genome[i] << ((i + 1) % k.genes_per_thread == 0 ? '\n' : ' ');
+  out << "# warpspan inputs: kernel " << k.name() << ", " << threads << " threads, " << k.genes_per_thread()
+      << " integers per thread";
+  if (k.genes_per_block() > 0) out << ", then " << k.genes_per_block() << " per block";
+  out << '\n';
+  const std::size_t thread_part = std::size_t{threads} * k.genes_per_thread();
+  for (std::size_t i = 0; i < genome.size(); ++i) {
+    const bool last = i < thread_part ? (i + 1) % k.genes_per_thread() == 0
+                                      : (i + 1 - thread_part) % k.genes_per_block() == 0;
+    out << genome[i] << (last ? '\n' : ' ');
+  }
   return out.str();
 }
 
-std::vector<std::int32_t> parse_input(const std::string& text, const std::string& where, kernel_id kernel,
+std::vector<std::int32_t> parse_input(const std::string& text, const std::string& where, const kernel_harness& k,
                                       std::uint32_t threads) {
-  const std::vector<gene_range> ranges = genome_ranges(kernel, threads);
-  const kernel_info& k = info(kernel);
+  const std::vector<gene_range> ranges = k.genome_ranges(threads);
   std::vector<std::int32_t> out;
   std::istringstream lines(text);
   std::string line;
@@ -39,15 +43,16 @@ std::vector<std::int32_t> parse_input(const std::string& text, const std::string
         const gene_range r = ranges[out.size()];
         if (v < r.lo || v > r.hi)
           throw input_error(where + ":" + std::to_string(number) + ": " + word + " is outside [" + std::to_string(r.lo) +
-                            ", " + std::to_string(r.hi) + "] for integer " + std::to_string(out.size()) + " of " + k.name);
+                            ", " + std::to_string(r.hi) + "] for integer " + std::to_string(out.size()) + " of " + k.name());
       }
       out.push_back(v);
     }
   }
   if (out.size() != ranges.size())
-    throw input_error(where + ": an input for " + k.name + " with " + std::to_string(threads) + " threads has " +
-                      std::to_string(ranges.size()) + " integers (" + std::to_string(k.genes_per_thread) +
-                      " per thread), found " + std::to_string(out.size()));
+    throw input_error(where + ": an input for " + k.name() + " with " + std::to_string(threads) + " threads has " +
+                      std::to_string(ranges.size()) + " integers (" + std::to_string(k.genes_per_thread()) +
+                      " per thread" + (k.genes_per_block() ? ", " + std::to_string(k.genes_per_block()) + " per block" : "") +
+                      "), found " + std::to_string(out.size()));
   return out;
 }
 

@@ -1,59 +1,16 @@
-// The SIMT cost model (include/warpspan/inputs/model.hpp) and the table of shipped kernels.
+// The SIMT cost model (include/warpspan/inputs/model.hpp), run through a harness's descriptor.
 #include "warpspan/inputs/model.hpp"
 
 #include <algorithm>
 #include <bit>
 
+#include <cstring>
+
 #include "warpspan/core/error.hpp"
-#include "warpspan/inputs/kernels.hpp"
+#include "warpspan/core/quote.hpp"
 #include "warpspan/sm/presets.hpp"
 
 namespace warpspan::inputs {
-
-namespace {
-template <class K>
-kernel_info describe(kernel_id id, std::uint32_t default_threads, std::string description) {
-  return {id, K::name, std::move(description), default_threads, K::genes_per_thread, K::block, K::branches};
-}
-}  // namespace
-
-const std::vector<kernel_info>& kernels() {
-  static const std::vector<kernel_info> all{
-      describe<artificial_kernel>(kernel_id::artificial, 1u << 15,
-                                  "paper 004 Listing 1: values == 42 do 8 atomics on one address (worst case known)"),
-      describe<bfs_kernel>(kernel_id::bfs, 1024, "Rodinia-style BFS, a thread per node, degree and 7 edge offsets per node"),
-      describe<petri_kernel>(kernel_id::petri, 4096, "coloured Petri net per thread (NSICHNEU spirit): 8 places x 8 transitions, 4 rounds"),
-      describe<bisect_kernel>(kernel_id::bisect, 4096, "bisection search per thread with an early exit"),
-  };
-  return all;
-}
-
-const kernel_info& info(kernel_id id) { return kernels()[static_cast<std::size_t>(id)]; }
-
-const kernel_info& find_kernel(const std::string& name) {
-  std::string names;
-  for (const auto& k : kernels()) {
-    if (k.name == name) return k;
-    names += (names.empty() ? "" : ", ") + k.name;
-  }
-  throw input_error("unknown kernel '" + name + "' (kernels: " + names + ")");
-}
-
-void check_threads(std::int64_t threads) {
-  if (threads < 1 || threads > static_cast<std::int64_t>(max_threads))
-    throw input_error(param("threads") + " must be between 1 and " + std::to_string(max_threads) + ", got " +
-                      std::to_string(threads));
-}
-
-std::vector<gene_range> genome_ranges(kernel_id id, std::uint32_t threads) {
-  return with_kernel(id, [&](auto k) {
-    using K = decltype(k);
-    std::vector<gene_range> r(std::size_t{threads} * K::genes_per_thread);
-    for (std::size_t i = 0; i < r.size(); ++i)
-      r[i] = K::range(threads, static_cast<std::uint32_t>(i % K::genes_per_thread));
-    return r;
-  });
-}
 
 model_config make_model(const std::string& sm, std::int64_t sms) {
   if (sms < 1 || sms > 100000)
@@ -310,23 +267,230 @@ std::uint64_t sm_cycles(const model_config& cfg, std::uint64_t max_warp, std::ui
   return t;
 }
 
-model_run run_model(kernel_id id, const model_config& cfg, const std::vector<std::int32_t>& genome,
-                    std::uint32_t threads, std::vector<thread_trace>* traces) {
-  return with_kernel(id, [&](auto k) {
-    using K = decltype(k);
-    if (genome.size() != std::size_t{threads} * K::genes_per_thread)
-      throw input_error("an input for " + std::string(K::name) + " with " + std::to_string(threads) + " threads has " +
-                        std::to_string(std::size_t{threads} * K::genes_per_thread) + " integers, got " +
-                        std::to_string(genome.size()));
-    return run_model<K>(cfg, genome.data(), threads, traces);
-  });
+namespace {
+
+/// Buffers the model works in, aligned as cudaMalloc's (256 bytes), so that sector and bank
+/// numbers do not depend on where the host allocator put them.
+class aligned_ints {
+ public:
+  void assign(std::size_t n, std::int32_t value) {
+    storage_.assign(n + 64, value);
+    const auto at = reinterpret_cast<std::uintptr_t>(storage_.data());
+    offset_ = ((256 - at % 256) % 256) / sizeof(std::int32_t);
+    size_ = n;
+  }
+  std::int32_t* data() { return storage_.data() + offset_; }
+  std::size_t size() const { return size_; }
+
+ private:
+  std::vector<std::int32_t> storage_;
+  std::size_t offset_ = 0, size_ = 0;
+};
+
+/// What the recording hooks of one thread work with: the C hook table's context. The checks are
+/// inline; what they say when they fail is not (the hooks run millions of times per evaluation).
+struct recording {
+  lane_hooks* hooks = nullptr;
+  std::uint32_t branches = 0;
+  std::uint64_t calls = 0;
+  std::uintptr_t scratch_lo = 0, scratch_hi = 0, shared_lo = 0, shared_hi = 0;
+  bool failed = false;
+  std::string error;  ///< the first hook called wrongly in this thread
+
+  [[gnu::noinline, gnu::cold]] void fail(std::string what) {
+    if (!failed) error = std::move(what);
+    failed = true;
+  }
+  /// Counts a call; false once something went wrong (the hooks then record nothing).
+  bool ok() {
+    if (++calls > max_hook_calls && !failed) [[unlikely]]
+      fail("it called the hooks more than " + std::to_string(max_hook_calls) + " times in one launch (an endless loop?)");
+    return !failed;
+  }
+  bool id_ok(const char* hook, std::uint32_t id) {
+    if (id < branches) [[likely]]
+      return true;
+    bad_id(hook, id);
+    return false;
+  }
+  bool access_ok(const char* hook, std::uint32_t bytes, std::uint32_t sp) {
+    if (sp <= WARPSPAN_SPACE_SHARED && bytes <= max_access_bytes) [[likely]]
+      return true;
+    bad_access(hook, bytes, sp);
+    return false;
+  }
+  [[gnu::noinline, gnu::cold]] void bad_id(const char* hook, std::uint32_t id) {
+    fail(std::string(hook) + "(" + std::to_string(id) + "): the id must be below its branches (" +
+         std::to_string(branches) + ")");
+  }
+  [[gnu::noinline, gnu::cold]] void bad_access(const char* hook, std::uint32_t bytes, std::uint32_t sp) {
+    if (sp > WARPSPAN_SPACE_SHARED)
+      fail(std::string(hook) + ": memory space " + std::to_string(sp) + " is neither global (0) nor shared (1)");
+    else
+      fail(std::string(hook) + " of " + std::to_string(bytes) + " bytes: at most " + std::to_string(max_access_bytes) +
+           " a call");
+  }
+};
+
+/// Runs a hook, turning anything thrown in warpspan's side (out of memory) into the thread's error:
+/// nothing may unwind into the harness's C frames.
+template <class F>
+auto guarded(void* c, F&& f, decltype(f()) otherwise) noexcept -> decltype(f()) {
+  auto& r = *static_cast<recording*>(c);
+  try {
+    if (r.ok()) return f();
+  } catch (const std::exception& e) {
+    r.fail(std::string("warpspan ran out of resources recording it: ") + e.what());
+  }
+  return otherwise;
 }
 
-std::vector<std::uint64_t> model_cycles_batch(kernel_id id, const model_config& cfg,
+recording& rec_of(void* c) { return *static_cast<recording*>(c); }
+
+const warpspan_hooks recording_table = {
+    nullptr,
+    [](void* c, std::uint32_t id, int taken) -> int {
+      return guarded(c, [&] { return rec_of(c).id_ok("branch", id) ? (rec_of(c).hooks->branch(id, taken != 0) ? 1 : 0) : 0; }, 0);
+    },
+    [](void* c, std::uint32_t id) {
+      guarded(c, [&] { if (rec_of(c).id_ok("join", id)) rec_of(c).hooks->join(id); return 0; }, 0);
+    },
+    [](void* c, std::uint32_t id, std::int32_t a, std::int32_t b) {
+      guarded(c, [&] { rec_of(c).hooks->compare(id, a, b); return 0; }, 0);
+    },
+    [](void* c, std::uint32_t n) { guarded(c, [&] { rec_of(c).hooks->work(n); return 0; }, 0); },
+    [](void* c, const void* p, std::uint32_t bytes, std::uint32_t sp) {
+      guarded(c, [&] { if (rec_of(c).access_ok("load", bytes, sp)) rec_of(c).hooks->load(p, bytes, static_cast<space>(sp)); return 0; }, 0);
+    },
+    [](void* c, const void* p, std::uint32_t bytes, std::uint32_t sp) {
+      guarded(c, [&] { if (rec_of(c).access_ok("store", bytes, sp)) rec_of(c).hooks->store(p, bytes, static_cast<space>(sp)); return 0; }, 0);
+    },
+    [](void* c, std::int32_t* p, std::int32_t v) -> std::int32_t {
+      return guarded(c, [&]() -> std::int32_t {
+        recording& r = rec_of(c);
+        const auto at = reinterpret_cast<std::uintptr_t>(p);
+        const bool in_scratch = at >= r.scratch_lo && at + 4 <= r.scratch_hi;
+        const bool in_shared = at >= r.shared_lo && at + 4 <= r.shared_hi;
+        if (at % 4 != 0 || !(in_scratch || in_shared)) {
+          r.fail("atomic_add on an address outside its scratch and shared memory (or not 4-byte aligned)");
+          return 0;
+        }
+        r.hooks->atomic_record(p);
+        const std::int32_t old = *p;
+        *p = static_cast<std::int32_t>(static_cast<std::uint32_t>(old) + static_cast<std::uint32_t>(v));  // wraps as the device's
+        return old;
+      }, 0);
+    },
+    [](void* c) { guarded(c, [&] { rec_of(c).hooks->barrier(); return 0; }, 0); },
+};
+
+std::string their_message(const char* error) {
+  const std::size_t n = strnlen(error, WARPSPAN_HARNESS_ERROR_SIZE);
+  return n == 0 ? std::string("it failed without a message") : printable_text(std::string_view(error, n));
+}
+
+}  // namespace
+
+model_run run_model(const kernel_harness& k, const model_config& cfg, const std::vector<std::int32_t>& genome,
+                    std::uint32_t threads, std::vector<thread_trace>* traces) {
+  check_threads(threads);
+  k.check_length(genome.size(), threads);
+  thread_local aligned_ints input, scratch_buffer, shared_buffer;
+  thread_local block_record record;
+  input.assign(k.genes(threads), 0);
+  k.decode(genome.data(), threads, input.data());
+  const std::uint64_t words = k.scratch_words(threads);
+  scratch_buffer.assign(static_cast<std::size_t>(words), 0);
+  std::int32_t* scratch = scratch_buffer.data();
+  k.init_scratch(input.data(), scratch, threads);
+  const std::uint64_t flag = k.flag_index(threads);
+  const output_range out = k.output(threads);
+  const std::size_t shared_words = (k.shared_bytes() + 3) / 4;
+  shared_buffer.assign(shared_words, 0);
+  const std::uint32_t nodes = exit_node(k.branches()) + 1;
+  lane_hooks hooks(record, k.branches());
+  recording rec;
+  rec.hooks = &hooks;
+  rec.branches = k.branches();
+  rec.scratch_lo = reinterpret_cast<std::uintptr_t>(scratch);
+  rec.scratch_hi = rec.scratch_lo + words * 4;
+  rec.shared_lo = reinterpret_cast<std::uintptr_t>(shared_buffer.data());
+  rec.shared_hi = rec.shared_lo + shared_words * 4;
+  warpspan_hooks table = recording_table;
+  table.context = &rec;
+  warpspan_thread t{input.data(), scratch, shared_words ? shared_buffer.data() : nullptr, threads, 0, 0, 0,
+                    k.genes_per_thread(), k.genes_per_block()};
+  char error[WARPSPAN_HARNESS_ERROR_SIZE];
+  thread_trace scratch_trace;
+  if (traces) traces->assign(threads, thread_trace{});
+  const std::uint32_t blocks = k.blocks(threads);
+  struct sm_totals {
+    std::uint64_t max_block = 0, compute = 0, memory = 0;
+  };
+  // Only the SMs that receive a block: block b goes to SM b mod sms, so with fewer blocks than SMs
+  // the others stay idle and cost nothing (--sms 100000 runs as fast as --sms = blocks).
+  std::vector<sm_totals> sms(std::min(cfg.sms, std::max<std::uint32_t>(blocks, 1)));
+  model_run run;
+  for (std::uint32_t round = 0;; ++round) {
+    if (k.iterative()) scratch[flag] = 0;
+    for (std::uint32_t stage = 0; stage < k.stages(); ++stage) {
+      std::fill(sms.begin(), sms.end(), sm_totals{});
+      for (std::uint32_t b = 0; b < blocks; ++b) {
+        auto& sm = sms[b % cfg.sms];
+        record.clear();
+        std::fill(shared_buffer.data(), shared_buffer.data() + shared_words, 0);
+        const std::uint64_t first = std::uint64_t{b} * k.block();
+        const std::uint64_t last = std::min<std::uint64_t>(first + k.block(), threads);
+        for (std::uint64_t tid = first; tid < last; ++tid) {
+          thread_trace* tt = traces ? &scratch_trace : nullptr;
+          hooks.begin(tt);
+          rec.calls = 0;
+          t.tid = static_cast<std::uint32_t>(tid);
+          t.block = b;
+          t.stage = stage;
+          error[0] = 0;
+          const int rc = k.run_thread(table, t, error);
+          const auto which = [&] {
+            return k.label() + ": thread " + std::to_string(tid) + " (block " + std::to_string(b) + ", stage " +
+                   std::to_string(stage) + ")";
+          };
+          if (rec.failed) throw input_error(which() + ": " + rec.error);
+          if (rc != 0) throw input_error(which() + " threw: " + their_message(error));
+          hooks.end();
+          if (traces) {
+            auto& into = (*traces)[tid];
+            if (into.legs.empty()) {
+              into = scratch_trace;
+            } else {
+              into.path = (into.path ^ scratch_trace.path) * 1099511628211ull;
+              into.instructions += scratch_trace.instructions;
+              for (std::size_t i = 0; i < into.legs.size(); ++i) into.legs[i] |= scratch_trace.legs[i];
+              into.compares.insert(into.compares.end(), scratch_trace.compares.begin(), scratch_trace.compares.end());
+            }
+          }
+        }
+        hooks.finish();
+        const block_cost c = simulate_block(cfg, record, nodes);
+        sm.max_block = std::max(sm.max_block, c.cycles);
+        sm.compute += c.compute;
+        sm.memory += c.memory;
+      }
+      std::uint64_t launch = 0;
+      for (const auto& sm : sms) launch = std::max(launch, sm_cycles(cfg, sm.max_block, sm.compute, sm.memory));
+      run.cycles += launch;
+      ++run.launches;
+    }
+    if (!k.iterative() || scratch[flag] == 0 || round >= threads) break;
+  }
+  run.output.assign(scratch + out.offset, scratch + out.offset + out.size);
+  return run;
+}
+
+std::vector<std::uint64_t> model_cycles_batch(const kernel_harness& k, const model_config& cfg,
                                               const std::vector<std::vector<std::int32_t>>& genomes,
                                               std::uint32_t threads, thread_pool& pool) {
   std::vector<std::uint64_t> out(genomes.size());
-  pool.run(genomes.size(), [&](std::size_t i) { out[i] = run_model(id, cfg, genomes[i], threads).cycles; });
+  pool.run(genomes.size(), [&](std::size_t i) { out[i] = run_model(k, cfg, genomes[i], threads).cycles; });
   return out;
 }
 

@@ -44,21 +44,28 @@ batch_fitness make_fitness(const search_options& o, thread_pool& pool) {
   if (o.fitness == fitness_kind::gpu) {
     return [&o](const std::vector<genome>& batch) {
       std::vector<double> out;
-      for (const auto& t : cuda_time_inputs(o.kernel, o.threads, batch, o.gpu_repetitions)) out.push_back(t.median_ms);
+      for (const auto& t : cuda_time_inputs(*o.kernel, o.threads, batch, o.gpu_repetitions)) out.push_back(t.median_ms);
       return out;
     };
   }
   return [&o, &pool](const std::vector<genome>& batch) {
-    const auto cycles = model_cycles_batch(o.kernel, o.model, batch, o.threads, pool);
+    const auto cycles = model_cycles_batch(*o.kernel, o.model, batch, o.threads, pool);
     return std::vector<double>(cycles.begin(), cycles.end());
   };
 }
 
 search_options make_search_options(const search_request& r) {
   search_options o;
-  if (r.kernel.empty()) throw input_error(param("kernel") + " is required (one of: artificial, bfs, petri, bisect)");
-  o.kernel = find_kernel(r.kernel).id;
-  const std::int64_t n = r.threads ? *r.threads : info(o.kernel).default_threads;
+  if (r.kernel.empty() && r.harness.empty()) {
+    std::string names;
+    for (const auto& k : builtin_kernels()) names += (names.empty() ? "" : ", ") + k->name();
+    throw input_error(param("kernel") + " (one of: " + names + ") or " + param("harness") +
+                      " (a harness library of your own) is required");
+  }
+  if (!r.kernel.empty() && !r.harness.empty())
+    throw input_error(param("kernel") + " and " + param("harness") + " are exclusive: a built-in or a harness");
+  o.kernel = r.harness.empty() ? find_kernel(r.kernel) : load_harness(r.harness);
+  const std::int64_t n = r.threads ? *r.threads : o.kernel->default_threads();
   check_threads(n);
   o.threads = static_cast<std::uint32_t>(n);
   o.method = parse_method(r.method);
@@ -79,7 +86,12 @@ search_options make_search_options(const search_request& r) {
   o.atoms.runs = static_cast<std::uint64_t>(r.atom_runs);
   o.cpu_threads = static_cast<int>(r.jobs);
   resolve_threads(r.jobs, param("jobs"));
-  if (o.fitness == fitness_kind::gpu) {
+  if (o.fitness == fitness_kind::gpu && !o.kernel->is_builtin()) {
+    if (!o.kernel->has_gpu_entry())
+      throw input_error(param("fitness", "gpu") + ": " + o.kernel->label() +
+                        " has no GPU entry (compile it with nvcc, which makes WARPSPAN_HARNESS export one); use " +
+                        param("fitness", "model"));
+  } else if (o.fitness == fitness_kind::gpu) {
     if (!cuda_compiled())
       throw input_error(param("fitness", "gpu") + ": this build has no CUDA backend (built without nvcc); use " +
                         param("fitness", "model"));
@@ -103,7 +115,8 @@ search_result run_search(const search_options& o) {
     if (o.on_batch) o.on_batch(evaluated, best_so_far);
     return fitness;
   };
-  const std::vector<gene_range> ranges = genome_ranges(o.kernel, o.threads);
+  if (!o.kernel) throw input_error("no kernel to search");
+  const std::vector<gene_range> ranges = o.kernel->genome_ranges(o.threads);
   search_result result;
   result.fitness_unit = o.fitness == fitness_kind::gpu ? "ms" : "cycles";
   switch (o.method) {
@@ -127,7 +140,7 @@ search_result run_search(const search_options& o) {
     case search_method::gdivan: {
       atom_options ao = o.atoms;
       ao.seed = o.ga.seed;
-      result.atoms = find_atoms(o.kernel, ao);
+      result.atoms = find_atoms(*o.kernel, ao);
       result.atom_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
       const atom_set& atoms = result.atoms;
       std::vector<genome> initial = initial_population(atoms, o.threads, o.ga.population, o.special, o.ga.seed);
@@ -136,11 +149,11 @@ search_result run_search(const search_options& o) {
       const batch_fitness decoded = [&](const std::vector<genome>& batch) {
         std::vector<genome> inputs;
         inputs.reserve(batch.size());
-        for (const auto& ids : batch) inputs.push_back(scale(atoms, ids, o.threads, o.kernel));
+        for (const auto& ids : batch) inputs.push_back(scale(atoms, ids, o.threads, *o.kernel));
         return raw(inputs);
       };
       result.trace = run_ga(std::move(initial), atom_ranges, decoded, o.ga, started);
-      result.trace.best = scale(atoms, result.trace.best, o.threads, o.kernel);
+      result.trace.best = scale(atoms, result.trace.best, o.threads, *o.kernel);
       break;
     }
   }
@@ -179,19 +192,20 @@ search_runs run_searches(const search_options& options, const std::vector<search
   return out;
 }
 
-std::string gpu_fitness_note() {
+std::string gpu_fitness_note(const kernel_harness& k) {
+  if (!k.is_builtin()) return "the harness's own CUDA entry (clocks as the driver sets them; warm-up, then the median of 10 runs)";
   return cuda_backend_name() + " " + cuda_device_name() + " (clocks as the driver sets them; warm-up, then the median of 10 runs)";
 }
 
 input_evaluation evaluate_input(const search_options& options, const std::vector<std::int32_t>& input) {
   input_evaluation e;
   if (options.fitness == fitness_kind::gpu) {
-    const auto t = cuda_time_inputs(options.kernel, options.threads, {input});
+    const auto t = cuda_time_inputs(*options.kernel, options.threads, {input});
     e.value = t.front().median_ms;
     e.launches = t.front().launches;
     e.unit = "ms";
   } else {
-    const auto r = run_model(options.kernel, options.model, input, options.threads);
+    const auto r = run_model(*options.kernel, options.model, input, options.threads);
     e.value = static_cast<double>(r.cycles);
     e.launches = r.launches;
     e.unit = "cycles";

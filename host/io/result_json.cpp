@@ -294,10 +294,18 @@ json wcet_report_json(const wcet::wcet_program& p, const wcet::wcet_report& r) {
   return out;
 }
 
+namespace {
+/// The library a harness was loaded from; null for a built-in.
+json harness_of(const inputs::search_options& o) {
+  return o.kernel->is_builtin() ? json(nullptr) : json(o.kernel->source());
+}
+}  // namespace
+
 json inputs_run_json(const inputs::search_options& o, const inputs::search_result& r) {
   json history = json::array();
   for (const auto& p : r.trace.history) history.push_back({p.evaluation, p.best});
-  json j{{"kernel", inputs::info(o.kernel).name},
+  json j{{"kernel", o.kernel->name()},
+         {"harness", harness_of(o)},
          {"threads", o.threads},
          {"method", inputs::to_string(o.method)},
          {"seed", o.ga.seed},
@@ -320,7 +328,7 @@ json inputs_run_json(const inputs::search_options& o, const inputs::search_resul
       levels.push_back({{"threads", l.threads}, {"covered", l.covered}, {"legs", l.legs}, {"runs", l.runs}, {"atoms", l.atoms}});
     j["atoms"] = {{"threads", r.atoms.threads}, {"count", r.atoms.atoms.size()}, {"seconds", r.atom_seconds}, {"levels", levels}};
   }
-  if (o.fitness == inputs::fitness_kind::gpu) j["device"] = inputs::gpu_fitness_note();
+  if (o.fitness == inputs::fitness_kind::gpu) j["device"] = inputs::gpu_fitness_note(*o.kernel);
   return j;
 }
 
@@ -331,16 +339,16 @@ json inputs_runs_json(const inputs::search_runs& runs, bool compare) {
     return j;
   }
   const inputs::search_options& o = runs.runs.at(0);
-  json j{{"kernel", inputs::info(o.kernel).name}, {"threads", o.threads}, {"runs", json::array()}};
+  json j{{"kernel", o.kernel->name()}, {"harness", harness_of(o)}, {"threads", o.threads}, {"runs", json::array()}};
   for (std::size_t i = 0; i < runs.results.size(); ++i) j["runs"].push_back(inputs_run_json(runs.runs[i], runs.results[i]));
   j["interrupted"] = runs.interrupted;
   j["model"] = o.fitness == inputs::fitness_kind::model ? json{{"sm", o.model.sm_name}, {"sms", o.model.sms}} : json(nullptr);
-  if (o.fitness == inputs::fitness_kind::gpu) j["device"] = inputs::gpu_fitness_note();
+  if (o.fitness == inputs::fitness_kind::gpu) j["device"] = inputs::gpu_fitness_note(*o.kernel);
   return j;
 }
 
 json inputs_evaluation_json(const inputs::search_options& o, const std::string& path, const inputs::input_evaluation& e) {
-  return {{"kernel", inputs::info(o.kernel).name}, {"threads", o.threads}, {"fitness", inputs::to_string(o.fitness)},
+  return {{"kernel", o.kernel->name()}, {"harness", harness_of(o)}, {"threads", o.threads}, {"fitness", inputs::to_string(o.fitness)},
           {"input", path}, {"best_fitness", e.value}, {"fitness_unit", e.unit}, {"launches", e.launches}};
 }
 

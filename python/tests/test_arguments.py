@@ -134,7 +134,10 @@ def test_a_number_for_a_string_is_a_type_error(function, param):
 def test_none_kernel_is_a_type_error_not_an_unknown_name():
     with pytest.raises(TypeError, match=r"warpspan\.bound\(\): kernel must be a string, not None"):
         warpspan.bound(None, 4, "L=1,C=4")
-    with pytest.raises(TypeError, match=r"warpspan\.inputs\(\): kernel must be a string, not None"):
+    with pytest.raises(TypeError, match=r"warpspan\.inputs\(\): kernel must be a string, not int"):
+        warpspan.inputs(3)
+    # inputs() takes a kernel or a harness: None is "not given", and one of them is required
+    with pytest.raises(warpspan.InputError, match=r"or harness= \(a harness library of your own\) is required"):
         warpspan.inputs(None)
     with pytest.raises(TypeError, match=r"prune must be True or False, not int \(1\)"):
         warpspan.exact(VORONOI, 2, "L=1,C=4", prune=1)

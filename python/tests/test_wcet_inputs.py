@@ -1,4 +1,5 @@
 """wcet (hybrid WCET from traces, paper 002) and inputs (GDivAn, paper 004) give the CLI's answers."""
+import os
 from pathlib import Path
 
 import numpy as np
@@ -61,7 +62,8 @@ def test_wcet_ptx():
      f"wcet --cfg {FIG4[0]} --trace {FIG4[1]} --trace-format xml", [("--trace-format:", "trace_format:")]),
     (lambda: warpspan.wcet("/nonexistent.json", FIG4[1]), f"wcet --cfg /nonexistent.json --trace {FIG4[1]}", []),
     (lambda: warpspan.wcet(FIG4[0], "/nonexistent.trace"), f"wcet --cfg {FIG4[0]} --trace /nonexistent.trace", []),
-    (lambda: warpspan.inputs("nosuch"), "inputs --kernel nosuch", []),
+    (lambda: warpspan.inputs("nosuch"), "inputs --kernel nosuch", [("--harness", "harness=")]),
+    (lambda: warpspan.inputs(harness="/no/such/lib.so"), "inputs --harness /no/such/lib.so", []),
     (lambda: warpspan.inputs("artificial", threads=0), "inputs --kernel artificial --threads 0", [("--threads", "threads=")]),
     (lambda: warpspan.inputs("artificial", method="hill"), "inputs --kernel artificial --method hill", []),
     (lambda: warpspan.inputs("artificial", evaluations=0), "inputs --kernel artificial --evaluations 0",
@@ -100,6 +102,33 @@ def test_inputs_best_input_is_what_the_cli_saves(tmp_path):
     assert r.best_input.tolist() == numbers
     c = cli_json(f"inputs --kernel artificial --threads 64 --eval-input {saved} --json")
     assert c["best_fitness"] == r.best_fitness
+
+
+HARNESS = os.environ.get("WARPSPAN_TEST_HARNESS", "")
+needs_harness = pytest.mark.skipif(not HARNESS, reason="WARPSPAN_TEST_HARNESS (set by ctest) names no test harness")
+
+
+@needs_harness
+@pytest.mark.parametrize("method", ["gdivan", "random-ga", "random"])
+def test_harness_matches_cli_seed_for_seed(method):
+    """A harness library (tests/inputs/harness/) searched from Python: the CLI's answer."""
+    r = warpspan.inputs(harness=HARNESS, threads=70, method=method, evaluations=150, seed=5, jobs=1)
+    c = cli_json(f"inputs --harness {HARNESS} --threads 70 --method {method} --evaluations 150 --seed 5 --jobs 1 --json")
+    assert (r.kernel, r.harness) == ("fixture", HARNESS) == (c["kernel"], c["harness"])
+    assert (r.best_fitness, r.evaluations, r.reached_at) == (c["best_fitness"], c["evaluations"], c["reached_at"])
+    assert r.history.tolist() == c["history"]
+    assert len(r.best_input) == 70 * 2 + 2  # 70 records of (n, x), then 2 blocks' (mode)
+
+
+@needs_harness
+def test_harness_or_kernel_not_both_not_neither():
+    with pytest.raises(warpspan.InputError, match=r"^kernel= and harness= are exclusive"):
+        warpspan.inputs("bfs", harness=HARNESS)
+    with pytest.raises(warpspan.InputError, match=r"^kernel= \(one of: artificial, bfs, petri, bisect, lbm\) or harness="):
+        warpspan.inputs()
+    with pytest.raises(TypeError, match=r"warpspan\.inputs\(\): harness must be a path"):
+        warpspan.inputs(harness=3)
+    assert warpspan.inputs(harness=Path(HARNESS), threads=8, evaluations=20, population=10).harness == HARNESS
 
 
 @pytest.mark.parametrize("method", ["gdivan", "random"])

@@ -251,7 +251,8 @@ class WcetResult(Result):
 class InputsResult(Result):
     """A worst-case input search: ``best_fitness`` (in ``fitness_unit``), ``evaluations``,
     ``reached_at``, ``coverage`` (gdivan), ``method``, ``seed``, ``history`` (n x 2: evaluation,
-    best), ``best_input`` (the raw input, numpy int32), ``atoms`` (gdivan), ``model``, ..."""
+    best), ``best_input`` (the raw input, numpy int32), ``atoms`` (gdivan), ``model``, ``kernel`` and
+    ``harness`` (the library's path, None for a built-in), ..."""
 
 
 # ---------------------------------------------------------------------------------- makespan
@@ -498,13 +499,15 @@ def wcet(cfg=None, trace=None, *, trace_text=None, ptx=None, entry="", trace_for
 
 
 # ---------------------------------------------------------------------------------- inputs
-def inputs(kernel, *, threads=None, method="gdivan", evaluations=2000, seed=1, fitness="model", sm="kepler-3.5",
-           sms=1, population=100, patience=2, tolerance=0.0, atom_threads=8, atom_runs=400, jobs=0):
+def inputs(kernel=None, *, harness=None, threads=None, method="gdivan", evaluations=2000, seed=1, fitness="model",
+           sm="kepler-3.5", sms=1, population=100, patience=2, tolerance=0.0, atom_threads=8, atom_runs=400, jobs=0):
     """Searches for the inputs that make a GPU kernel slowest (``warpspan inputs``, GDivAn):
-    ``kernel`` artificial, bfs, petri or bisect; ``threads`` default the kernel's."""
+    ``kernel`` a built-in (artificial, bfs, petri, bisect, lbm) or ``harness`` the path of a harness
+    library of your own kernel (docs/harness.md), not both; ``threads`` default the kernel's."""
     a = _Args("inputs")
     r = _core._SearchRequest()
-    r.kernel = a.str("kernel", kernel)
+    r.kernel = "" if kernel is None else a.str("kernel", kernel)
+    r.harness = "" if harness is None else a.path("harness", harness)
     r.method, r.fitness, r.sm = a.str("method", method), a.str("fitness", fitness), a.str("sm", sm)
     r.threads = None if threads is None else a.int("threads", threads, *_INT64)
     for name, value in (("evaluations", evaluations), ("population", population), ("patience", patience),

@@ -87,14 +87,14 @@ TEST(CliInputs, BadInputIsOneLineAndExitTwo) {
   const std::string outside = scratch(".outside");
   std::ofstream(outside) << "42 300\n";
 
-  expect_one_line_exit_2("inputs --kernel lbm", "unknown kernel 'lbm'");
+  expect_one_line_exit_2("inputs --kernel nosuch", "unknown kernel 'nosuch'");
   expect_one_line_exit_2("inputs --kernel artificial --threads 0", "--threads");
   expect_one_line_exit_2("inputs --kernel bfs --threads 2 --eval-input " + short_file, "found 8");
   expect_one_line_exit_2("inputs --kernel artificial --threads 2 --eval-input " + outside, "outside [0, 255]");
   expect_one_line_exit_2("inputs --kernel artificial --method annealing", "unknown method");
   expect_one_line_exit_2("inputs --kernel artificial --fitness cpu", "unknown fitness");
   expect_one_line_exit_2("inputs --kernel artificial --evaluations 0", "--evaluations");
-  expect_one_line_exit_2("inputs", "--kernel is required");
+  expect_one_line_exit_2("inputs", "--harness (a harness library of your own) is required");
   expect_one_line_exit_2("inputs --kernel bfs --jobs -1", "--jobs");
 }
 
@@ -105,7 +105,45 @@ TEST(CliInputs, HelpAndList) {
   EXPECT_EQ(help.code, 0);
   EXPECT_NE(help.out.find("--fitness"), std::string::npos);
   EXPECT_EQ(list.code, 0);
-  EXPECT_EQ(count_lines(list.out), 4);
+  EXPECT_EQ(count_lines(list.out), 5);
+}
+
+std::string fixture(const std::string& variant) {
+  return std::string(WARPSPAN_HARNESS_FIXTURES) + "/libfixture_" + variant + ".so";
+}
+
+TEST(CliInputs, HarnessIsSearchedLikeABuiltin) {
+  const auto r = run_warpspan("inputs --harness " + fixture("good") + " --compare --evaluations 150 --json");
+
+  ASSERT_EQ(r.code, 0) << r.err;
+  const json j = json::parse(r.out);
+  EXPECT_EQ(j["kernel"], "fixture");
+  EXPECT_EQ(j["harness"], fixture("good"));
+  EXPECT_EQ(j["threads"], 100);  // the harness's default
+  ASSERT_EQ(j["runs"].size(), 3u);
+  for (const auto& run : j["runs"]) EXPECT_EQ(run["evaluations"], 150) << run["method"];
+  EXPECT_EQ(json::parse(run_warpspan("inputs --kernel bisect --threads 8 --evaluations 100 --json").out)["harness"], nullptr);
+}
+
+TEST(CliInputs, ListDescribesAHarness) {
+  const auto r = run_warpspan("inputs --list --harness " + fixture("good"));
+
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("fixture (harness " + fixture("good") + ", ABI version 1)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("x  per thread, float in [-1, 1], 16 steps"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("mode  per block, int in [0, 3]"), std::string::npos) << r.out;
+}
+
+TEST(CliInputs, HarnessErrorsAreOneLineAndExitTwo) {
+  expect_one_line_exit_2("inputs --harness ./no_such_lib.so", "harness './no_such_lib.so': no such file");
+  expect_one_line_exit_2("inputs --harness " + fixture("no_entry"), "no entry point warpspan_harness_entry");
+  expect_one_line_exit_2("inputs --harness " + fixture("bad_abi"), "built for harness ABI version 99");
+  expect_one_line_exit_2("inputs --harness " + fixture("zero_genes"), "zero genes");
+  expect_one_line_exit_2("inputs --harness " + fixture("bad_range"), "bad range [5, 1]");
+  expect_one_line_exit_2("inputs --harness " + fixture("throws") + " --threads 64 --method random --evaluations 50",
+                         "threw: n = 7 is not allowed");
+  expect_one_line_exit_2("inputs --harness " + fixture("good") + " --fitness gpu", "has no GPU entry");
+  expect_one_line_exit_2("inputs --kernel bfs --harness " + fixture("good"), "--harness");
 }
 
 }  // namespace

@@ -4,14 +4,7 @@
 # PYTHON_DIR, the package's directory under the prefix), also imports the installed Python module
 # from there. Variables: BUILD PREFIX SOURCE GENERATOR CXX [CUDA CUDA_ARCHITECTURES (comma-separated)]
 # [EMULATION] [PYTHON PYTHON_DIR].
-function(run what)
-  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-  message("${out}${err}")
-  if(NOT rc EQUAL 0)
-    message(FATAL_ERROR "${what} failed (${rc})")
-  endif()
-  set(run_output "${out}" PARENT_SCOPE)
-endfunction()
+include(${CMAKE_CURRENT_LIST_DIR}/run_step.cmake)
 
 file(REMOVE_RECURSE ${PREFIX} ${PREFIX}-consumer)
 run("cmake --install" ${CMAKE_COMMAND} --install ${BUILD} --prefix ${PREFIX})

@@ -299,18 +299,18 @@ fuzz_outcome fuzz_one_input(const std::uint8_t* data, std::size_t size) {
     std::string name;
     std::int64_t threads = 0;
     if (!(head >> name >> threads)) throw input_error("fuzz input: the first line is 'KERNEL THREADS'");
-    const inputs::kernel_info& k = inputs::find_kernel(name);
+    const inputs::kernel_harness& k = *inputs::find_kernel(name);
     if (threads < 1 || threads > 64) throw input_error("fuzz input: 1 to 64 threads");
     const auto n = static_cast<std::uint32_t>(threads);
     const std::string file(text.substr(std::min(eol + 1, text.size())));
-    const std::vector<std::int32_t> g = inputs::parse_input(file, "fuzz", k.id, n);
-    const auto ranges = inputs::genome_ranges(k.id, n);
+    const std::vector<std::int32_t> g = inputs::parse_input(file, "fuzz", k, n);
+    const auto ranges = k.genome_ranges(n);
     require(g.size() == ranges.size(), "input: accepted with the wrong length");
     for (std::size_t i = 0; i < g.size(); ++i)
       require(g[i] >= ranges[i].lo && g[i] <= ranges[i].hi, "input: accepted a value outside its range");
-    require(inputs::parse_input(inputs::format_input(k.id, n, g), "again", k.id, n) == g,
+    require(inputs::parse_input(inputs::format_input(k, n, g), "again", k, n) == g,
             "input: the saved form does not read back");
-    const inputs::model_run r = inputs::run_model(k.id, inputs::make_model(), g, n);
+    const inputs::model_run r = inputs::run_model(k, inputs::make_model(), g, n);
     require(r.launches >= 1 && r.cycles >= 1, "input: a run without launches or cycles");
   });
 }

@@ -15,15 +15,24 @@ class CudaInputs : public ::testing::Test {
   void SetUp() override { WARPSPAN_REQUIRE_GPU(); }
 };
 
-void expect_same_outputs(kernel_id k, std::uint32_t threads, int inputs) {
-  const auto ranges = genome_ranges(k, threads);
+void expect_same_outputs(const std::string& name, std::uint32_t threads, int inputs) {
+  const kernel_harness& k = *find_kernel(name);
+  const auto ranges = k.genome_ranges(threads);
   std::vector<genome> batch;
   for (int i = 0; i < inputs; ++i) batch.push_back(random_genome(ranges, 77, 1, static_cast<std::uint64_t>(i)));
-  if (k == kernel_id::artificial) batch.push_back(genome(threads, 42));  // the worst case: atomics on one address
-  if (k == kernel_id::bfs) {  // a chain: one level per node
+  if (name == "artificial") batch.push_back(genome(threads, 42));  // the worst case: atomics on one address
+  if (name == "bfs") {  // a chain: one level per node
     genome chain(ranges.size(), 0);
-    for (std::uint32_t v = 0; v < threads; ++v) chain[std::size_t{v} * info(k).genes_per_thread] = 1, chain[std::size_t{v} * info(k).genes_per_thread + 1] = 1;
+    for (std::uint32_t v = 0; v < threads; ++v) chain[std::size_t{v} * k.genes_per_thread()] = 1, chain[std::size_t{v} * k.genes_per_thread() + 1] = 1;
     batch.push_back(chain);
+  }
+  if (name == "lbm") {  // every cell type, in stripes, and distributions at both ends of their range
+    genome cells(ranges.size(), 0);
+    for (std::uint32_t v = 0; v < threads; ++v) {
+      cells[std::size_t{v} * 10] = static_cast<std::int32_t>(v % 7 < 4 ? v % 7 : 0);
+      for (std::uint32_t d = 0; d < 9; ++d) cells[std::size_t{v} * 10 + 1 + d] = (v + d) % 3 ? 1024 : 0;
+    }
+    batch.push_back(cells);
   }
 
   const auto gpu = cuda_time_inputs(k, threads, batch, 2);
@@ -31,20 +40,22 @@ void expect_same_outputs(kernel_id k, std::uint32_t threads, int inputs) {
   ASSERT_EQ(gpu.size(), batch.size());
   for (std::size_t i = 0; i < batch.size(); ++i) {
     const model_run cpu = run_model(k, make_model(), batch[i], threads);
-    EXPECT_EQ(gpu[i].output, cpu.output) << info(k).name << " input " << i;
-    EXPECT_EQ(gpu[i].launches, cpu.launches) << info(k).name << " input " << i;
+    EXPECT_EQ(gpu[i].output, cpu.output) << name << " input " << i;
+    EXPECT_EQ(gpu[i].launches, cpu.launches) << name << " input " << i;
   }
 }
 
 // Thread counts that are not multiples of the warp or the block.
-TEST_F(CudaInputs, ArtificialMatchesCpu) { expect_same_outputs(kernel_id::artificial, 300, test::gpu_test_size(20, 3)); }
-TEST_F(CudaInputs, BfsMatchesCpu) { expect_same_outputs(kernel_id::bfs, test::gpu_test_size(1000, 70), test::gpu_test_size(20, 3)); }
-TEST_F(CudaInputs, PetriMatchesCpu) { expect_same_outputs(kernel_id::petri, 130, test::gpu_test_size(20, 3)); }
-TEST_F(CudaInputs, BisectMatchesCpu) { expect_same_outputs(kernel_id::bisect, 201, test::gpu_test_size(20, 3)); }
+TEST_F(CudaInputs, ArtificialMatchesCpu) { expect_same_outputs("artificial", 300, test::gpu_test_size(20, 3)); }
+TEST_F(CudaInputs, BfsMatchesCpu) { expect_same_outputs("bfs", test::gpu_test_size(1000, 70), test::gpu_test_size(20, 3)); }
+TEST_F(CudaInputs, PetriMatchesCpu) { expect_same_outputs("petri", 130, test::gpu_test_size(20, 3)); }
+TEST_F(CudaInputs, BisectMatchesCpu) { expect_same_outputs("bisect", 201, test::gpu_test_size(20, 3)); }
+// A 15 x 14 lattice of 203 cells (the last row short): walls inside and at the edges.
+TEST_F(CudaInputs, LbmMatchesCpu) { expect_same_outputs("lbm", 203, test::gpu_test_size(20, 3)); }
 
 TEST_F(CudaInputs, GpuFitnessSearchSpendsItsEvaluations) {
   search_options o;
-  o.kernel = kernel_id::artificial;
+  o.kernel = find_kernel("artificial");
   o.threads = 100;
   o.method = search_method::random_ga;
   o.fitness = fitness_kind::gpu;

@@ -139,16 +139,17 @@ TEST(InputsGa, StopsWhenTheBestStopsGrowing) {
 TEST(InputsGa, ModelBatchEqualsOneByOne) {
   const model_config cfg = make_model();
   const std::uint32_t threads = 300;
-  const auto ranges = genome_ranges(kernel_id::petri, threads);
+  const kernel_harness& petri = *find_kernel("petri");
+  const auto ranges = petri.genome_ranges(threads);
   std::vector<genome> batch;
   for (std::uint64_t i = 0; i < 9; ++i) batch.push_back(random_genome(ranges, 5, 1, i));
   thread_pool pool(3);
 
-  const auto together = model_cycles_batch(kernel_id::petri, cfg, batch, threads, pool);
+  const auto together = model_cycles_batch(petri, cfg, batch, threads, pool);
 
   ASSERT_EQ(together.size(), batch.size());
   for (std::size_t i = 0; i < batch.size(); ++i)
-    EXPECT_EQ(together[i], run_model(kernel_id::petri, cfg, batch[i], threads).cycles) << i;
+    EXPECT_EQ(together[i], run_model(petri, cfg, batch[i], threads).cycles) << i;
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 
 #include "test_util.hpp"
 #include "warpspan/inputs/kernels.hpp"
+#include "warpspan/inputs/search.hpp"
 #include "warpspan/inputs/model.hpp"
 
 namespace warpspan::inputs {
@@ -19,18 +20,21 @@ model_config unlimited(std::uint32_t sms = 1) {
   return cfg;
 }
 
+namespace hx = warpspan::harness;
+
+// Test kernels, written against warpspan/harness.hpp as a user's harness is; g is the thread's
+// one input word.
+
 // work 2; if (g > 0) work 5 else work 3; join; work 1
 struct if_else_kernel {
-  static constexpr std::uint32_t genes_per_thread = 1, block = 64, branches = 1, stages = 1;
-  static constexpr bool iterative = false;
-  static std::size_t scratch_size(std::uint32_t) { return 1; }
-  static std::size_t flag_index(std::uint32_t) { return 0; }
-  static void init_scratch(const std::int32_t*, std::int32_t* s, std::uint32_t) { s[0] = 0; }
-  static output_range output(std::uint32_t) { return {0, 1}; }
+  static constexpr const char* name = "if_else";
+  static constexpr std::uint32_t block = 64, branches = 1;
+  static constexpr warpspan_field fields[] = {hx::thread_int("g", 0, 4096)};
+  static std::uint64_t scratch_words(std::uint32_t) { return 1; }
   template <class H>
-  static void thread(H& h, const std::int32_t* g, std::int32_t*, std::uint32_t, std::uint32_t tid, std::uint32_t, int) {
+  static void thread(H& h, const hx::args& a) {
     h.work(2);
-    if (h.branch(0, g[tid] > 0))
+    if (h.branch(0, a.input[a.tid] > 0))
       h.work(5);
     else
       h.work(3);
@@ -42,9 +46,9 @@ struct if_else_kernel {
 // work 1; for (i = 0; i < g; ++i) work 4; join; work 2
 struct loop_kernel : if_else_kernel {
   template <class H>
-  static void thread(H& h, const std::int32_t* g, std::int32_t*, std::uint32_t, std::uint32_t tid, std::uint32_t, int) {
+  static void thread(H& h, const hx::args& a) {
     h.work(1);
-    for (std::int32_t i = 0; h.branch(0, i < g[tid]); ++i) h.work(4);
+    for (std::int32_t i = 0; h.branch(0, i < a.input[a.tid]); ++i) h.work(4);
     h.join(0);
     h.work(2);
   }
@@ -52,15 +56,11 @@ struct loop_kernel : if_else_kernel {
 
 // two atomics per thread: on s[g] and on s[64 + tid % 2]
 struct atomic_kernel : if_else_kernel {
-  static std::size_t scratch_size(std::uint32_t) { return 66; }
-  static void init_scratch(const std::int32_t*, std::int32_t* s, std::uint32_t) {
-    for (int i = 0; i < 66; ++i) s[i] = 0;
-  }
-  static output_range output(std::uint32_t) { return {0, 66}; }
+  static std::uint64_t scratch_words(std::uint32_t) { return 66; }
   template <class H>
-  static void thread(H& h, const std::int32_t* g, std::int32_t* s, std::uint32_t, std::uint32_t tid, std::uint32_t, int) {
-    h.atomic_add(&s[g[tid]], 1);
-    h.atomic_add(&s[64 + tid % 2], 1);
+  static void thread(H& h, const hx::args& a) {
+    h.atomic_add(&a.scratch[a.input[a.tid]], 1);
+    h.atomic_add(&a.scratch[64 + a.tid % 2], 1);
   }
 };
 
@@ -68,11 +68,12 @@ struct atomic_kernel : if_else_kernel {
 struct nested_kernel : if_else_kernel {
   static constexpr std::uint32_t branches = 2;
   template <class H>
-  static void thread(H& h, const std::int32_t* g, std::int32_t*, std::uint32_t, std::uint32_t tid, std::uint32_t, int) {
+  static void thread(H& h, const hx::args& a) {
+    const std::int32_t g = a.input[a.tid];
     h.work(1);
-    if (h.branch(0, g[tid] >= 1)) {
+    if (h.branch(0, g >= 1)) {
       h.work(2);
-      if (h.branch(1, g[tid] == 2))
+      if (h.branch(1, g == 2))
         h.work(3);
       else
         h.work(4);
@@ -89,29 +90,26 @@ struct nested_kernel : if_else_kernel {
 // one load per thread of word g[tid] of the scratch memory (aligned to 256 bytes by the model)
 template <space Space>
 struct load_kernel : if_else_kernel {
-  static std::size_t scratch_size(std::uint32_t) { return 2048; }
-  static void init_scratch(const std::int32_t*, std::int32_t* s, std::uint32_t) {
-    for (int i = 0; i < 2048; ++i) s[i] = 0;
-  }
+  static std::uint64_t scratch_words(std::uint32_t) { return 2048; }
   template <class H>
-  static void thread(H& h, const std::int32_t* g, std::int32_t* s, std::uint32_t, std::uint32_t tid, std::uint32_t, int) {
-    h.load(&s[g[tid]], 4, Space);
+  static void thread(H& h, const hx::args& a) {
+    h.load(&a.scratch[a.input[a.tid]], 4, Space);
   }
 };
 
 // warp 0 (threads 0..31) works 10, then 1; warp 1 works 2, then 7; a barrier between
 struct barrier_kernel : if_else_kernel {
   template <class H>
-  static void thread(H& h, const std::int32_t* g, std::int32_t*, std::uint32_t, std::uint32_t tid, std::uint32_t, int) {
-    h.work(tid < 32 ? 10 : 2);
-    if (g[tid] != 0) h.barrier();
-    h.work(tid < 32 ? 1 : 7);
+  static void thread(H& h, const hx::args& a) {
+    h.work(a.tid < 32 ? 10 : 2);
+    if (a.input[a.tid] != 0) h.barrier();
+    h.work(a.tid < 32 ? 1 : 7);
   }
 };
 
 template <class K>
 model_run run(const std::vector<std::int32_t>& g, const model_config& cfg = unlimited()) {
-  return run_model<K>(cfg, g.data(), static_cast<std::uint32_t>(g.size()));
+  return run_model(*make_harness(hx::describe<K>()), cfg, g, static_cast<std::uint32_t>(g.size()));
 }
 
 TEST(InputsModel, DivergentIfElsePaysBothLegs) {
@@ -159,7 +157,7 @@ TEST(InputsModel, ImmediatePostDominatorsOfTheObservedGraph) {
   const std::vector<std::int32_t> g{2, 1, 0};
   for (std::uint32_t t = 0; t < 3; ++t) {
     h.begin(nullptr);
-    nested_kernel::thread(h, g.data(), nullptr, 3, t, 0, 0);
+    nested_kernel::thread(h, hx::args{g.data(), nullptr, nullptr, 3, t, 0, 0, 1, 0});
     h.end();
   }
   h.finish();
@@ -259,10 +257,10 @@ TEST(InputsModel, ArtificialWorstCaseByHand) {
   const std::vector<std::int32_t> all(256, artificial_kernel::constant);
   std::vector<std::int32_t> none(256, 0);
 
-  EXPECT_EQ(run_model(kernel_id::artificial, cfg, all, 256).cycles, 8u * 260);
+  EXPECT_EQ(run_model(*find_kernel("artificial"), cfg, all, 256).cycles, 8u * 260);
   // No value 42: a warp issues 4 C and 4 + 1 L (32 atomics on 32 addresses: one round); the L units
   // bind: 8 x 5 (the schedulers 8 x 9 / 4 = 18, sigma_C = 6: 32 / 6 rounds up to 6, a warp alone 9).
-  EXPECT_EQ(run_model(kernel_id::artificial, cfg, none, 256).cycles, 40u);
+  EXPECT_EQ(run_model(*find_kernel("artificial"), cfg, none, 256).cycles, 40u);
 }
 
 TEST(InputsModel, BfsOnAChainTakesALevelPerNode) {
@@ -275,7 +273,7 @@ TEST(InputsModel, BfsOnAChainTakesALevelPerNode) {
     g[v * bfs_kernel::genes_per_thread + 1] = 1;
   }
 
-  const auto r = run_model(kernel_id::bfs, make_model(), g, n);
+  const auto r = run_model(*find_kernel("bfs"), make_model(), g, n);
 
   EXPECT_EQ(r.output, (std::vector<std::int32_t>{0, 1, 2, 3, 4}));
   EXPECT_EQ(r.launches, 2u * n);
@@ -290,10 +288,10 @@ TEST(InputsModel, BisectEarlyExitAndFullDepthShareAWarp) {
   // the 4 schedulers and sigma_C = 6 do not bind.)
   const model_config cfg = make_model();
 
-  EXPECT_EQ(run_model(kernel_id::bisect, cfg, {1001}, 1).cycles, 12u);
-  EXPECT_EQ(run_model(kernel_id::bisect, cfg, {0}, 1).cycles, 65u);
-  EXPECT_EQ(run_model(kernel_id::bisect, cfg, {0, 1001}, 2).cycles, 67u);
-  EXPECT_EQ(run_model(kernel_id::bisect, cfg, {0, 1001}, 2).output, (std::vector<std::int32_t>{-1, 500}));
+  EXPECT_EQ(run_model(*find_kernel("bisect"), cfg, {1001}, 1).cycles, 12u);
+  EXPECT_EQ(run_model(*find_kernel("bisect"), cfg, {0}, 1).cycles, 65u);
+  EXPECT_EQ(run_model(*find_kernel("bisect"), cfg, {0, 1001}, 2).cycles, 67u);
+  EXPECT_EQ(run_model(*find_kernel("bisect"), cfg, {0, 1001}, 2).output, (std::vector<std::int32_t>{-1, 500}));
 }
 
 TEST(InputsModel, BisectPairDivergesInEveryIteration) {
@@ -304,9 +302,9 @@ TEST(InputsModel, BisectPairDivergesInEveryIteration) {
   // 4 + 1 + 10 x 6 = 65.
   const model_config cfg = make_model();
 
-  EXPECT_EQ(run_model(kernel_id::bisect, cfg, {62, 62}, 2).cycles, 65u);
-  EXPECT_EQ(run_model(kernel_id::bisect, cfg, {62, 1940}, 2).cycles, 75u);
-  EXPECT_EQ(run_model(kernel_id::bisect, cfg, {1940, 1940}, 2).cycles, 65u);
+  EXPECT_EQ(run_model(*find_kernel("bisect"), cfg, {62, 62}, 2).cycles, 65u);
+  EXPECT_EQ(run_model(*find_kernel("bisect"), cfg, {62, 1940}, 2).cycles, 75u);
+  EXPECT_EQ(run_model(*find_kernel("bisect"), cfg, {1940, 1940}, 2).cycles, 65u);
 }
 
 TEST(InputsModel, PetriNetByHand) {
@@ -318,14 +316,46 @@ TEST(InputsModel, PetriNetByHand) {
   std::vector<std::int32_t> empty(16, 0), one = empty;
   one[0] = one[3] = 1;
 
-  EXPECT_EQ(run_model(kernel_id::petri, cfg, empty, 1).cycles, 130u);
-  const auto r = run_model(kernel_id::petri, cfg, one, 1);
+  EXPECT_EQ(run_model(*find_kernel("petri"), cfg, empty, 1).cycles, 130u);
+  const auto r = run_model(*find_kernel("petri"), cfg, one, 1);
   EXPECT_EQ(r.cycles, 154u);
   EXPECT_EQ(r.output, (std::vector<std::int32_t>{0, 1, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}));
 }
 
+TEST(InputsModel, LbmByHand) {
+  // One cell (a 1 x 1 lattice), every distribution 0 (gene 0). A fluid cell: entry work 4 + the
+  // load of its type 1; the 9 loads of f 9, work 20; not inlet, not outlet; rho = 0 is below the
+  // floor (work 2); work 8 (u = 0: not capped); the collision 63 and the store of f_0 1; then 8
+  // directions, each the load of a type 1 + work 6 + a bounce-back store 1 (every neighbour is off
+  // the lattice): 5 + 9 + 20 + 2 + 8 + 64 + 64 = 172. An obstacle: 5 + 9 x (load + store) + 2 = 25.
+  const model_config cfg = make_model();
+  std::vector<std::int32_t> fluid(10, 0), wall = fluid;
+  wall[0] = lbm_kernel::obstacle;
+
+  EXPECT_EQ(run_model(*find_kernel("lbm"), cfg, fluid, 1).cycles, 172u);
+  EXPECT_EQ(run_model(*find_kernel("lbm"), cfg, wall, 1).cycles, 25u);
+}
+
+TEST(InputsModel, LbmTwoCellsStreamAcrossAndDiverge) {
+  // Two fluid cells side by side (a 2-wide lattice, one row): one warp of two lanes. As one cell,
+  // but each access of both lanes is one sector, and in direction 1 (+x) cell 0 streams into cell 1
+  // while cell 1 bounces back off the edge (and the other way round in direction 3): those two
+  // directions run both legs, 1 + 6 + 1 + 1 = 9 each instead of 8: 172 + 2 = 174. Every cell ends
+  // at the equilibrium of the floored density, f_d = w_d x 0.05, wherever it streamed.
+  const std::vector<std::int32_t> cells(20, 0);
+
+  const model_run r = run_model(*find_kernel("lbm"), make_model(), cells, 2);
+
+  EXPECT_EQ(r.cycles, 174u);
+  ASSERT_EQ(r.output.size(), 18u);
+  for (int d = 0; d < 9; ++d)
+    for (int cell = 0; cell < 2; ++cell)
+      EXPECT_EQ(r.output[static_cast<std::size_t>(d * 2 + cell)], harness::word_of(lbm_kernel::weight(d) * 0.05f * 1.0f))
+          << d << " " << cell;
+}
+
 TEST(InputsModel, WrongLengthIsAnInputError) {
-  EXPECT_NE(test::error_of([] { run_model(kernel_id::petri, make_model(), std::vector<std::int32_t>(7), 1); }), "");
+  EXPECT_NE(test::error_of([] { run_model(*find_kernel("petri"), make_model(), std::vector<std::int32_t>(7), 1); }), "");
 }
 
 }  // namespace

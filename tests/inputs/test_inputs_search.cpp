@@ -10,9 +10,9 @@
 namespace warpspan::inputs {
 namespace {
 
-search_options options(kernel_id k, std::uint32_t threads, search_method m, std::uint64_t seed, std::uint64_t evaluations) {
+search_options options(const std::string& k, std::uint32_t threads, search_method m, std::uint64_t seed, std::uint64_t evaluations) {
   search_options o;
-  o.kernel = k;
+  o.kernel = find_kernel(k);
   o.threads = threads;
   o.method = m;
   o.model = make_model();
@@ -29,7 +29,7 @@ TEST(InputsSearch, ArtificialGdivanFindsTheKnownWorstOnEverySeed) {
   const double worst = 1024.0 * (4 + 8 * 32);
 
   for (std::uint64_t seed : {1, 2, 3}) {
-    const auto r = run_search(options(kernel_id::artificial, threads, search_method::gdivan, seed, 2000));
+    const auto r = run_search(options("artificial", threads, search_method::gdivan, seed, 2000));
 
     EXPECT_EQ(r.trace.best_fitness, worst) << "seed " << seed;
     EXPECT_LE(r.trace.reached_at, 2000u);
@@ -43,7 +43,7 @@ TEST(InputsSearch, ArtificialAtomsAreThePathsOfTwoThreads) {
   atom_options o;
   o.seed = 9;
 
-  const atom_set a = find_atoms(kernel_id::artificial, o);
+  const atom_set a = find_atoms(*find_kernel("artificial"), o);
 
   // Two threads, each 42 or not: the four paths of 004 Fig. 1, one atom each.
   ASSERT_EQ(a.threads, 2u);
@@ -67,9 +67,9 @@ TEST(InputsSearch, ScalingConcatenatesAtomsAndCutsTheLast) {
   a.atoms.push_back({{1, 2}, 0, 0});
   a.atoms.push_back({{7, 8}, 0, 0});
 
-  EXPECT_EQ(scale(a, {1, 0, 1}, 5, kernel_id::artificial), (genome{7, 8, 1, 2, 7}));
-  EXPECT_EQ(scale(a, {0, 0, 0}, 6, kernel_id::artificial), (genome{1, 2, 1, 2, 1, 2}));
-  EXPECT_NE(test::error_of([&] { scale(a, {0}, 5, kernel_id::artificial); }), "");
+  EXPECT_EQ(scale(a, {1, 0, 1}, 5, *find_kernel("artificial")), (genome{7, 8, 1, 2, 7}));
+  EXPECT_EQ(scale(a, {0, 0, 0}, 6, *find_kernel("artificial")), (genome{1, 2, 1, 2, 1, 2}));
+  EXPECT_NE(test::error_of([&] { scale(a, {0}, 5, *find_kernel("artificial")); }), "");
 }
 
 TEST(InputsSearch, ThirtyPercentSpecialIndividualsLeadThePopulation) {
@@ -95,8 +95,8 @@ TEST(InputsSearch, ThirtyPercentSpecialIndividualsLeadThePopulation) {
 TEST(InputsSearch, BfsGdivanBeatsRandomWithTheSameEvaluations) {
   // Atoms of two threads hold the chain edge (offset 1); their concatenation is a path through all
   // nodes, one BFS level each; random graphs have about log n levels.
-  const auto g = run_search(options(kernel_id::bfs, 200, search_method::gdivan, 1, 300));
-  const auto r = run_search(options(kernel_id::bfs, 200, search_method::random, 1, 300));
+  const auto g = run_search(options("bfs", 200, search_method::gdivan, 1, 300));
+  const auto r = run_search(options("bfs", 200, search_method::random, 1, 300));
 
   EXPECT_GT(g.trace.best_fitness, 3 * r.trace.best_fitness);
   EXPECT_EQ(r.trace.evaluations, 300u);
@@ -105,15 +105,15 @@ TEST(InputsSearch, BfsGdivanBeatsRandomWithTheSameEvaluations) {
 
 TEST(InputsSearch, SameSeedSameSearch) {
   for (search_method m : {search_method::gdivan, search_method::random_ga, search_method::random}) {
-    const auto a = run_search(options(kernel_id::petri, 100, m, 5, 300));
-    const auto b = run_search(options(kernel_id::petri, 100, m, 5, 300));
+    const auto a = run_search(options("petri", 100, m, 5, 300));
+    const auto b = run_search(options("petri", 100, m, 5, 300));
 
     EXPECT_EQ(a.trace.best, b.trace.best) << to_string(m);
     EXPECT_EQ(a.trace.best_fitness, b.trace.best_fitness);
     EXPECT_EQ(a.trace.reached_at, b.trace.reached_at);
     EXPECT_EQ(a.trace.evaluations, b.trace.evaluations);
     // the best input really has the reported fitness
-    EXPECT_EQ(static_cast<double>(run_model(kernel_id::petri, make_model(), a.trace.best, 100).cycles),
+    EXPECT_EQ(static_cast<double>(run_model(*find_kernel("petri"), make_model(), a.trace.best, 100).cycles),
               a.trace.best_fitness);
   }
 }
@@ -123,7 +123,7 @@ TEST(InputsSearch, MethodsAndFitnessNames) {
   EXPECT_EQ(to_string(parse_method("gdivan")), "gdivan");
   EXPECT_NE(test::error_of([] { parse_method("ga"); }), "");
   EXPECT_NE(test::error_of([] { parse_fitness("cpu"); }), "");
-  EXPECT_NE(test::error_of([] { find_kernel("lbm"); }), "");
+  EXPECT_NE(test::error_of([] { find_kernel("nosuch"); }), "");
   EXPECT_NE(test::error_of([] { check_threads(0); }), "");
 }
 

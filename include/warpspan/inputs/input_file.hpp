@@ -1,5 +1,6 @@
 // A kernel input saved by `warpspan inputs --save-input` and read back by `--eval-input`: a comment
-// line naming the kernel and the thread count, then each thread's integers on a line.
+// line naming the kernel and the thread count, then each thread's integers on a line, then each
+// block's (a kernel with per-block fields). A float field is saved as its searched integer.
 #pragma once
 
 #include <cstdint>
@@ -10,11 +11,11 @@
 
 namespace warpspan::inputs {
 
-std::string format_input(kernel_id kernel, std::uint32_t threads, const std::vector<std::int32_t>& genome);
+std::string format_input(const kernel_harness& kernel, std::uint32_t threads, const std::vector<std::int32_t>& genome);
 /// Parses `text` (from `where`) as an input for `threads` threads of `kernel`: every integer (lines
 /// starting with '#' are comments) must lie in its gene's range and there must be exactly
-/// threads x genes_per_thread of them; otherwise an input_error naming `where`.
-std::vector<std::int32_t> parse_input(const std::string& text, const std::string& where, kernel_id kernel,
+/// kernel.genes(threads) of them; otherwise an input_error naming `where`.
+std::vector<std::int32_t> parse_input(const std::string& text, const std::string& where, const kernel_harness& kernel,
                                       std::uint32_t threads);
 
 }  // namespace warpspan::inputs

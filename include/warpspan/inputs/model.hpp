@@ -1,6 +1,7 @@
 // The deterministic SIMT cost model of `warpspan inputs --fitness model`, run on the CPU.
 //
-// Recording: the threads of a block run one after another under lane_hooks, each recorded as a
+// Recording: the threads of a block run one after another under lane_hooks (through the C hook
+// table of warpspan/harness.hpp, the harness's thread function being a C function), each recorded as a
 // sequence of *nodes* (program points the hooks mark: the kernel entry, each branch leg, each join,
 // and EXIT), every node execution with its operations in order: work(n), global and shared loads
 // and stores (address, bytes), atomics (address) and barriers.
@@ -142,6 +143,11 @@ class lane_hooks {
   }
   void load(const void* p, std::uint32_t bytes, space s = space::global) { access(p, bytes, s); }
   void store(const void* p, std::uint32_t bytes, space s = space::global) { access(p, bytes, s); }
+  /// The atomic_add hook's record without the add (the caller checked the address and adds).
+  void atomic_record(const void* p) {
+    rec_.ops.push_back({op_kind::atomic, 4, reinterpret_cast<std::uintptr_t>(p)});
+    if (trace_) ++trace_->instructions;
+  }
   void barrier() { rec_.ops.push_back({op_kind::barrier, 0, 0}); }
 
  private:
@@ -178,23 +184,6 @@ block_cost simulate_block(const model_config& cfg, const block_record& record, s
 std::uint64_t sm_cycles(const model_config& cfg, std::uint64_t max_block, std::uint64_t compute,
                         std::uint64_t memory);
 
-/// Buffers the model works in, aligned as cudaMalloc's (256 bytes), so that sector and bank
-/// numbers do not depend on where the host allocator put them.
-class aligned_ints {
- public:
-  void assign(std::size_t n, std::int32_t value) {
-    storage_.assign(n + 64, value);
-    const auto at = reinterpret_cast<std::uintptr_t>(storage_.data());
-    offset_ = ((256 - at % 256) % 256) / sizeof(std::int32_t);
-  }
-  std::int32_t* data() { return storage_.data() + offset_; }
-  const std::int32_t* data() const { return storage_.data() + offset_; }
-
- private:
-  std::vector<std::int32_t> storage_;
-  std::size_t offset_ = 0;
-};
-
 /// The result of running a kernel under the model.
 struct model_run {
   std::uint64_t cycles = 0;
@@ -202,82 +191,25 @@ struct model_run {
   std::vector<std::int32_t> output;  ///< the kernel's output range of its scratch memory
 };
 
-/// Runs kernel K on `threads` threads with `genome` under the model. With `traces` (one per thread,
-/// resized here) every thread's path, instructions, covered legs and compare operands are recorded
-/// over all the launches of the run (a BFS thread's trace spans every level).
-template <class K>
-model_run run_model(const model_config& cfg, const std::int32_t* genome, std::uint32_t threads,
-                    std::vector<thread_trace>* traces = nullptr) {
-  thread_local aligned_ints input, scratch_buffer;
-  thread_local block_record record;
-  input.assign(std::size_t{threads} * K::genes_per_thread, 0);
-  std::copy(genome, genome + std::size_t{threads} * K::genes_per_thread, input.data());
-  scratch_buffer.assign(K::scratch_size(threads), 0);
-  std::int32_t* scratch = scratch_buffer.data();
-  K::init_scratch(input.data(), scratch, threads);
-  const std::uint32_t nodes = exit_node(K::branches) + 1;
-  lane_hooks hooks(record, K::branches);
-  thread_trace scratch_trace;
-  if (traces) traces->assign(threads, thread_trace{});
-  const std::uint32_t blocks = blocks_of<K>(threads);
-  struct sm_totals {
-    std::uint64_t max_block = 0, compute = 0, memory = 0;
-  };
-  // Only the SMs that receive a block: block b goes to SM b mod sms, so with fewer blocks than SMs
-  // the others stay idle and cost nothing (--sms 100000 runs as fast as --sms = blocks).
-  std::vector<sm_totals> sms(std::min(cfg.sms, std::max<std::uint32_t>(blocks, 1)));
-  model_run run;
-  for (std::uint32_t round = 0;; ++round) {
-    if (K::iterative) scratch[K::flag_index(threads)] = 0;
-    for (std::uint32_t stage = 0; stage < K::stages; ++stage) {
-      std::fill(sms.begin(), sms.end(), sm_totals{});
-      for (std::uint32_t b = 0; b < blocks; ++b) {
-        auto& sm = sms[b % cfg.sms];
-        record.clear();
-        const std::uint64_t first = std::uint64_t{b} * K::block;
-        const std::uint64_t last = std::min<std::uint64_t>(first + K::block, threads);
-        for (std::uint64_t tid = first; tid < last; ++tid) {
-          thread_trace* t = traces ? &scratch_trace : nullptr;
-          hooks.begin(t);
-          K::thread(hooks, input.data(), scratch, threads, static_cast<std::uint32_t>(tid), b, static_cast<int>(stage));
-          hooks.end();
-          if (traces) {
-            auto& into = (*traces)[tid];
-            if (into.legs.empty()) {
-              into = scratch_trace;
-            } else {
-              into.path = (into.path ^ scratch_trace.path) * 1099511628211ull;
-              into.instructions += scratch_trace.instructions;
-              for (std::size_t i = 0; i < into.legs.size(); ++i) into.legs[i] |= scratch_trace.legs[i];
-              into.compares.insert(into.compares.end(), scratch_trace.compares.begin(), scratch_trace.compares.end());
-            }
-          }
-        }
-        hooks.finish();
-        const block_cost c = simulate_block(cfg, record, nodes);
-        sm.max_block = std::max(sm.max_block, c.cycles);
-        sm.compute += c.compute;
-        sm.memory += c.memory;
-      }
-      std::uint64_t launch = 0;
-      for (const auto& sm : sms) launch = std::max(launch, sm_cycles(cfg, sm.max_block, sm.compute, sm.memory));
-      run.cycles += launch;
-      ++run.launches;
-    }
-    if (!K::iterative || scratch[K::flag_index(threads)] == 0 || round >= threads) break;
-  }
-  const output_range out = K::output(threads);
-  run.output.assign(scratch + out.offset, scratch + out.offset + out.size);
-  return run;
-}
+/// Most hook calls one thread may make in one launch; more is taken for an endless loop (an
+/// input_error naming the thread).
+inline constexpr std::uint64_t max_hook_calls = std::uint64_t{1} << 22;
+/// Most bytes one load or store hook may name.
+inline constexpr std::uint32_t max_access_bytes = 256;
 
-/// run_model for a shipped kernel.
-model_run run_model(kernel_id id, const model_config& cfg, const std::vector<std::int32_t>& genome,
+/// Runs kernel `k` on `threads` threads with `genome` under the model: every thread of a block
+/// through the harness's thread function with recording hooks (the C table of warpspan/harness.hpp),
+/// then the block in lockstep. With `traces` (one per thread, resized here) every thread's path,
+/// instructions, covered legs and compare operands are recorded over all the launches of the run
+/// (a BFS thread's trace spans every level). An exception the harness throws, or a hook called
+/// wrongly (a branch id out of range, an atomic outside scratch and shared memory, ...), is an
+/// input_error naming the thread.
+model_run run_model(const kernel_harness& k, const model_config& cfg, const std::vector<std::int32_t>& genome,
                     std::uint32_t threads, std::vector<thread_trace>* traces = nullptr);
 
 /// Model cycles of every genome, on all threads of `pool` (one genome per task); equal to calling
 /// run_model one by one.
-std::vector<std::uint64_t> model_cycles_batch(kernel_id id, const model_config& cfg,
+std::vector<std::uint64_t> model_cycles_batch(const kernel_harness& k, const model_config& cfg,
                                               const std::vector<std::vector<std::int32_t>>& genomes,
                                               std::uint32_t threads, thread_pool& pool);
 

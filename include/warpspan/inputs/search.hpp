@@ -61,18 +61,20 @@ struct atom_options {
 };
 
 /// Step 1 for one kernel. Deterministic for a seed.
-atom_set find_atoms(kernel_id kernel, const atom_options& options);
+atom_set find_atoms(const kernel_harness& kernel, const atom_options& options);
 
 /// Step 2: the raw input for `threads` threads that concatenates atoms[ids[0]] || atoms[ids[1]] ...
-/// (the last one cut where the genome ends).
-genome scale(const atom_set& atoms, const std::vector<std::int32_t>& ids, std::uint32_t threads, kernel_id kernel);
+/// thread by thread (the last one cut where the threads end); a block's record comes from the atom
+/// that holds the block's first thread.
+genome scale(const atom_set& atoms, const std::vector<std::int32_t>& ids, std::uint32_t threads,
+             const kernel_harness& kernel);
 
 /// Step 2: the first GA population over atom indices, `special` of it the special individuals.
 std::vector<genome> initial_population(const atom_set& atoms, std::uint32_t threads,
                                        std::uint32_t population, double special, std::uint64_t seed);
 
 struct search_options {
-  kernel_id kernel = kernel_id::artificial;
+  harness_ref kernel;         ///< a built-in (find_kernel) or a loaded harness (load_harness)
   std::uint32_t threads = 0;
   search_method method = search_method::gdivan;
   fitness_kind fitness = fitness_kind::model;
@@ -100,7 +102,9 @@ struct search_result {
 /// The options of `inputs` as the command line (and the Python module) take them, with its
 /// defaults; make_search_options checks them as `inputs` does (input_error with its messages).
 struct search_request {
-  std::string kernel, method = "gdivan", fitness = "model", sm = "kepler-3.5";
+  std::string kernel;   ///< a built-in's name, or
+  std::string harness;  ///< the path of a harness library (exactly one of the two)
+  std::string method = "gdivan", fitness = "model", sm = "kepler-3.5";
   std::optional<std::int64_t> threads;  ///< default: the kernel's
   std::int64_t evaluations = 2000, population = 100, patience = 2, atom_threads = 8, atom_runs = 400, sms = 1, jobs = 0;
   std::uint64_t seed = 1;
@@ -128,8 +132,9 @@ struct search_runs {
 search_runs run_searches(const search_options& options, const std::vector<search_method>& methods,
                          const std::function<void(search_method, std::uint64_t, std::uint64_t, double)>& progress = {});
 
-/// What the GPU fitness measures, named for results: the backend and device, and how it times.
-std::string gpu_fitness_note();
+/// What the GPU fitness of `k` measures, named for results: the backend and device (or the
+/// harness's own CUDA entry), and how it times.
+std::string gpu_fitness_note(const kernel_harness& k);
 
 /// A saved input's fitness (`inputs --eval-input`): cycles of the model or ms on the GPU.
 struct input_evaluation {

@@ -1,0 +1,47 @@
+# cmake -P check_example_spmv.cmake: installs the build BUILD into PREFIX (emptied first), builds the
+# example examples/spmv against it as a user would (find_package(warpspan)), and searches the harness
+# it makes with the installed `warpspan inputs --harness` (as check_install.cmake does for the
+# consumer project). With nvcc (CUDA), the GPU variant must carry its GPU entry.
+# Variables: BUILD PREFIX SOURCE GENERATOR CXX [CUDA CUDA_ARCHITECTURES (comma-separated)].
+include(${CMAKE_CURRENT_LIST_DIR}/run_step.cmake)
+
+file(REMOVE_RECURSE ${PREFIX} ${PREFIX}-spmv)
+run("cmake --install" ${CMAKE_COMMAND} --install ${BUILD} --prefix ${PREFIX})
+if(NOT EXISTS ${PREFIX}/include/warpspan/harness.hpp)
+  message(FATAL_ERROR "the install has no include/warpspan/harness.hpp")
+endif()
+
+set(args -S ${SOURCE}/examples/spmv -B ${PREFIX}-spmv -G ${GENERATOR} -DCMAKE_PREFIX_PATH=${PREFIX}
+         -DCMAKE_CXX_COMPILER=${CXX} -DCMAKE_BUILD_TYPE=Release)
+if(CUDA)
+  list(APPEND args -DCMAKE_CUDA_COMPILER=${CUDA})
+  string(REPLACE "," ";" ENV{CUDAARCHS} "${CUDA_ARCHITECTURES}")
+endif()
+run("configuring examples/spmv" ${CMAKE_COMMAND} ${args})
+run("building examples/spmv" ${CMAKE_COMMAND} --build ${PREFIX}-spmv)
+
+set(warpspan ${PREFIX}/bin/warpspan)
+set(harness ${PREFIX}-spmv/libspmv.so)
+run("inputs --list --harness" ${warpspan} inputs --list --harness ${harness})
+if(NOT run_output MATCHES "^spmv \\(harness .*libspmv.so, ABI version 1\\)\n.*weight  per thread, int in \\[0, 15\\]")
+  message(FATAL_ERROR "inputs --list --harness: not the spmv harness:\n${run_output}")
+endif()
+run("inputs --harness --compare" ${warpspan} inputs --harness ${harness} --threads 256 --compare --evaluations 200
+    --jobs 1 --json)
+string(JSON kernel GET "${run_output}" kernel)
+string(JSON runs LENGTH "${run_output}" runs)
+string(JSON gdivan GET "${run_output}" runs 0 best_fitness)
+string(JSON random GET "${run_output}" runs 2 best_fitness)
+if(NOT kernel STREQUAL "spmv" OR NOT runs EQUAL 3 OR gdivan LESS random)
+  message(FATAL_ERROR "inputs --harness --compare: kernel ${kernel}, ${runs} runs, gdivan ${gdivan} < random ${random}")
+endif()
+message("spmv, 256 rows: gdivan ${gdivan} cycles, random ${random}")
+
+if(EXISTS ${PREFIX}-spmv/libspmv_gpu.so)
+  run("inputs --list --harness (nvcc)" ${warpspan} inputs --list --harness ${PREFIX}-spmv/libspmv_gpu.so)
+  if(NOT run_output MATCHES ", GPU entry\n")
+    message(FATAL_ERROR "libspmv_gpu.so, built by nvcc, has no GPU entry:\n${run_output}")
+  endif()
+elseif(CUDA)
+  message(FATAL_ERROR "nvcc was given but examples/spmv built no libspmv_gpu.so")
+endif()

@@ -1,0 +1,203 @@
+// Harnesses of one's own kernel (warpspan/harness.hpp): loaded from the test libraries of
+// tests/inputs/harness/ with dlopen, checked, costed by hand, searched, and every error reported.
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "inputs/harness/fixture_kernel.hpp"
+#include "test_util.hpp"
+#include "warpspan/inputs/input_file.hpp"
+#include "warpspan/inputs/model.hpp"
+#include "warpspan/inputs/search.hpp"
+
+namespace warpspan::inputs {
+namespace {
+
+namespace hx = warpspan::harness;
+
+std::string fixture(const std::string& variant) {
+  return std::string(WARPSPAN_HARNESS_FIXTURES) + "/libfixture_" + variant + ".so";
+}
+
+/// A model without throughput limits: a launch costs its slowest warp.
+model_config unlimited() {
+  model_config cfg;
+  cfg.sm.sigma = {1000, 1000, 0, 0};
+  cfg.sm.copies = {1, 1, 0, 0};
+  return cfg;
+}
+
+TEST(InputsHarness, LoadsWhatTheLibraryDeclares) {
+  const harness_ref k = load_harness(fixture("good"));
+
+  EXPECT_EQ(k->name(), "fixture");
+  EXPECT_EQ(k->source(), fixture("good"));
+  EXPECT_FALSE(k->is_builtin());
+  EXPECT_FALSE(k->has_gpu_entry());  // built by the host compiler
+  EXPECT_EQ(k->block(), 64u);
+  EXPECT_EQ(k->branches(), 2u);
+  EXPECT_EQ(k->default_threads(), 100u);
+  EXPECT_EQ(k->genes_per_thread(), 2u);
+  EXPECT_EQ(k->genes_per_block(), 1u);
+  ASSERT_EQ(k->fields().size(), 3u);
+  EXPECT_TRUE(k->fields()[1].is_float);
+  EXPECT_TRUE(k->fields()[2].per_block);
+  // 100 threads: 100 records of (n, x), then 2 blocks' records of (mode).
+  EXPECT_EQ(k->genes(100), 202u);
+  const auto ranges = k->genome_ranges(100);
+  EXPECT_EQ(ranges[0].hi, 8);
+  EXPECT_EQ(ranges[1].hi, 16);
+  EXPECT_EQ(ranges[200].hi, 3);
+  EXPECT_EQ(ranges[201].hi, 3);
+}
+
+TEST(InputsHarness, ModelCostByHand) {
+  // Two lanes of one warp: lane 0 has n = 2, x = -1 (gene 0); lane 1 n = 0, x = 1 (gene 16); the
+  // block's mode 0. Entry: the loads of n, x (one sector each: the records are 16 bytes) and of the
+  // mode (one word) 3 + work 2 = 5; lane 0 loops twice alone (2 x 3; lane 1 waits at the loop's
+  // exit); lane 0 alone stores to shared memory (1); together the atomic on scratch[0] (2 lanes on
+  // one address: 2), work 1 and the store of x (one sector) 1: 5 + 6 + 1 + 4 = 16.
+  const harness_ref k = load_harness(fixture("good"));
+
+  const model_run r = run_model(*k, unlimited(), {2, 0, 0, 16, 0}, 2);
+
+  EXPECT_EQ(r.cycles, 16u);
+  EXPECT_EQ(r.output, (std::vector<std::int32_t>{2, hx::word_of(-1.0f), hx::word_of(1.0f)}));
+}
+
+TEST(InputsHarness, BlockFieldSetsTheBankConflict) {
+  // 32 lanes, n = 0, x = -1: entry 8 + 8 sectors (n and x at a stride of 8 bytes) + 1 + work 2 =
+  // 19; the shared store at word tid << mode: 1, 2, 4, 8-way conflicts; the atomic of 32 lanes on
+  // one address 32, work 1, the stores of x to scratch[1..32] (bytes 4..131) 5 sectors: 57 + degree.
+  const harness_ref k = load_harness(fixture("good"));
+  std::vector<std::int32_t> g(2 * 32 + 1, 0);
+
+  for (std::int32_t mode = 0; mode <= 3; ++mode) {
+    g.back() = mode;
+    EXPECT_EQ(run_model(*k, unlimited(), g, 32).cycles, 57u + (1u << mode)) << mode;
+  }
+}
+
+TEST(InputsHarness, FloatFieldsAreOnTheirGrid) {
+  // x in [-1, 1] on 16 steps: gene 4 is -0.5, gene 9 is 0.125.
+  const harness_ref k = load_harness(fixture("good"));
+
+  const model_run r = run_model(*k, unlimited(), {0, 4, 0, 9, 0}, 2);
+
+  EXPECT_EQ(r.output[1], hx::word_of(-0.5f));
+  EXPECT_EQ(r.output[2], hx::word_of(0.125f));
+}
+
+TEST(InputsHarness, LoadedEqualsCompiledIn) {
+  // The same kernel through dlopen and compiled into this test: the same cycles and outputs.
+  const harness_ref loaded = load_harness(fixture("good"));
+  const harness_ref inside = make_harness(hx::describe<fixture::kernel>(), "test");
+  const auto ranges = loaded->genome_ranges(150);
+
+  for (std::uint64_t i = 0; i < 5; ++i) {
+    const genome g = random_genome(ranges, 3, 1, i);
+    const model_run a = run_model(*loaded, make_model(), g, 150), b = run_model(*inside, make_model(), g, 150);
+    EXPECT_EQ(a.cycles, b.cycles) << i;
+    EXPECT_EQ(a.output, b.output) << i;
+  }
+}
+
+TEST(InputsHarness, EveryMethodSearchesIt) {
+  // Every block's mode 3 (8-way conflict) and every thread's n = 8 with x < 0 is the worst input;
+  // the atoms cover all 4 legs.
+  search_options o;
+  o.kernel = load_harness(fixture("good"));
+  o.threads = 100;
+  o.model = make_model();
+  o.ga.evaluations = 300;
+  o.ga.patience = 0;
+  o.ga.seed = 2;
+
+  const search_runs all = run_searches(o, {search_method::gdivan, search_method::random_ga, search_method::random});
+  const search_runs again = run_searches(o, {search_method::gdivan, search_method::random_ga, search_method::random});
+
+  ASSERT_EQ(all.results.size(), 3u);
+  EXPECT_EQ(all.results[0].atoms.coverage(), 1.0);
+  for (std::size_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(all.results[i].trace.evaluations, 300u) << i;
+    EXPECT_EQ(all.results[i].trace.best, again.results[i].trace.best) << i;
+    EXPECT_EQ(all.results[i].trace.best.size(), 202u);
+    EXPECT_EQ(static_cast<double>(run_model(*o.kernel, o.model, all.results[i].trace.best, 100).cycles),
+              all.results[i].trace.best_fitness);
+  }
+}
+
+TEST(InputsHarness, SavedInputReadsBackWithItsBlockRecords) {
+  const harness_ref k = load_harness(fixture("good"));
+  const genome g{1, 2, 3, 4, 5, 6, 3};  // three threads, then one block
+
+  const std::string text = format_input(*k, 3, g);
+
+  EXPECT_NE(text.find("2 integers per thread, then 1 per block"), std::string::npos) << text;
+  EXPECT_EQ(parse_input(text, "saved", *k, 3), g);
+  EXPECT_NE(test::error_of([&] { parse_input("1 2 3 4 5 6 4", "saved", *k, 3); }).find("outside [0, 3]"),
+            std::string::npos);
+}
+
+TEST(InputsHarness, ErrorsAreReportedNotCrashes) {
+  const std::string text_file = ::testing::TempDir() + "not_a_library.so";
+  std::ofstream(text_file) << "not an ELF file\n";
+  const harness_ref throws = load_harness(fixture("throws"));
+  std::vector<std::int32_t> seven{0, 0, 7, 0, 0};  // thread 1 has n = 7
+
+  EXPECT_NE(test::error_of([] { load_harness("/no/such/libkernel.so"); }).find("no such file"), std::string::npos);
+  EXPECT_NE(test::error_of([&] { load_harness(text_file); }).find("cannot load it"), std::string::npos);
+  EXPECT_NE(test::error_of([] { load_harness(fixture("no_entry")); }).find("no entry point warpspan_harness_entry"),
+            std::string::npos);
+  EXPECT_NE(test::error_of([] { load_harness(fixture("bad_abi")); }).find("harness ABI version 99"), std::string::npos);
+  EXPECT_NE(test::error_of([] { load_harness(fixture("zero_genes")); }).find("zero genes"), std::string::npos);
+  EXPECT_NE(test::error_of([] { load_harness(fixture("bad_range")); }).find("bad range [5, 1]"), std::string::npos);
+  EXPECT_EQ(test::error_of([&] { run_model(*throws, make_model(), seven, 2); }),
+            "harness 'fixture' (" + fixture("throws") + "): thread 1 (block 0, stage 0) threw: n = 7 is not allowed");
+  EXPECT_NE(test::error_of([] { run_model(*load_harness(fixture("bad_branch")), make_model(), std::vector<std::int32_t>(9), 4); })
+                .find("thread 3 (block 0, stage 0): branch(2): the id must be below its branches (2)"),
+            std::string::npos);
+  EXPECT_NE(test::error_of([] { run_model(*load_harness(fixture("bad_atomic")), make_model(), {0, 0, 0}, 1); })
+                .find("atomic_add on an address outside its scratch and shared memory"),
+            std::string::npos);
+  EXPECT_NE(test::error_of([] { run_model(*load_harness(fixture("endless")), make_model(), {0, 0, 0}, 1); })
+                .find("more than 4194304 times in one launch"),
+            std::string::npos);
+}
+
+TEST(InputsHarness, ASearchReportsTheThrowingThread) {
+  search_request r;
+  r.harness = fixture("throws");
+  r.threads = 64;
+  r.method = "random";
+  r.evaluations = 50;
+  const search_options o = make_search_options(r);
+
+  EXPECT_NE(test::error_of([&] { run_search(o); }).find("threw: n = 7 is not allowed"), std::string::npos);
+}
+
+TEST(InputsHarness, KernelOrHarnessNotBoth) {
+  search_request both, neither, gpu;
+  both.kernel = "bfs";
+  both.harness = fixture("good");
+  gpu.harness = fixture("good");
+  gpu.fitness = "gpu";
+
+  EXPECT_NE(test::error_of([&] { make_search_options(both); }).find("exclusive"), std::string::npos);
+  EXPECT_NE(test::error_of([&] { make_search_options(neither); }).find("is required"), std::string::npos);
+  EXPECT_NE(test::error_of([&] { make_search_options(gpu); }).find("has no GPU entry"), std::string::npos);
+}
+
+TEST(InputsHarness, BuiltinsAreHarnessesToo) {
+  // The built-ins go through the same descriptors: lbm's record is its type and 9 floats.
+  const harness_ref lbm = find_kernel("lbm");
+
+  EXPECT_TRUE(lbm->is_builtin());
+  EXPECT_EQ(lbm->label(), "kernel 'lbm'");
+  EXPECT_EQ(lbm->genes_per_thread(), 10u);
+  EXPECT_EQ(lbm->branches(), 13u);
+  EXPECT_EQ(find_kernel("bfs")->genome_ranges(5)[1].hi, 4);  // bfs's offsets: range() narrows them to [0, n - 1]
+}
+
+}  // namespace
+}  // namespace warpspan::inputs
