@@ -10,14 +10,7 @@ include(${CMAKE_CURRENT_LIST_DIR}/../../tests/consumer/run_step.cmake)  # run(WH
 
 file(REMOVE_RECURSE ${PREFIX} ${PREFIX}-histogram)
 run("cmake --install" ${CMAKE_COMMAND} --install ${BUILD} --prefix ${PREFIX})
-set(args -S ${CMAKE_CURRENT_LIST_DIR} -B ${PREFIX}-histogram -G ${GENERATOR} -DCMAKE_PREFIX_PATH=${PREFIX}
-         -DCMAKE_CXX_COMPILER=${CXX} -DCMAKE_BUILD_TYPE=Release)
-if(CUDA)
-  list(APPEND args -DCMAKE_CUDA_COMPILER=${CUDA})
-  string(REPLACE "," ";" ENV{CUDAARCHS} "${CUDA_ARCHITECTURES}")
-endif()
-run("configuring the example" ${CMAKE_COMMAND} ${args})
-run("building the example" ${CMAKE_COMMAND} --build ${PREFIX}-histogram)
+build_against_install("the example" ${CMAKE_CURRENT_LIST_DIR} ${PREFIX}-histogram)
 set(trace ${PREFIX}-histogram/histogram.trace)
 run("the example" ${PREFIX}-histogram/histogram ${N} ${RUNS} ${trace} ${PREFIX}-histogram/histogram.bin)
 if(run_output MATCHES "no CUDA device")

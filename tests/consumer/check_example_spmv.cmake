@@ -11,14 +11,7 @@ if(NOT EXISTS ${PREFIX}/include/warpspan/harness.hpp)
   message(FATAL_ERROR "the install has no include/warpspan/harness.hpp")
 endif()
 
-set(args -S ${SOURCE}/examples/spmv -B ${PREFIX}-spmv -G ${GENERATOR} -DCMAKE_PREFIX_PATH=${PREFIX}
-         -DCMAKE_CXX_COMPILER=${CXX} -DCMAKE_BUILD_TYPE=Release)
-if(CUDA)
-  list(APPEND args -DCMAKE_CUDA_COMPILER=${CUDA})
-  string(REPLACE "," ";" ENV{CUDAARCHS} "${CUDA_ARCHITECTURES}")
-endif()
-run("configuring examples/spmv" ${CMAKE_COMMAND} ${args})
-run("building examples/spmv" ${CMAKE_COMMAND} --build ${PREFIX}-spmv)
+build_against_install("examples/spmv" ${SOURCE}/examples/spmv ${PREFIX}-spmv)
 
 set(warpspan ${PREFIX}/bin/warpspan)
 set(harness ${PREFIX}-spmv/libspmv.so)

@@ -23,15 +23,7 @@ foreach(f IN LISTS package_files)
   endforeach()
 endforeach()
 
-set(args -S ${CMAKE_CURRENT_LIST_DIR} -B ${PREFIX}-consumer -G ${GENERATOR} -DCMAKE_PREFIX_PATH=${PREFIX}
-         -DCMAKE_CXX_COMPILER=${CXX} -DCMAKE_BUILD_TYPE=Release)
-if(CUDA)
-  list(APPEND args -DCMAKE_CUDA_COMPILER=${CUDA})
-  # A list cannot be one argument of execute_process; CMake reads CUDAARCHS when nothing is given.
-  string(REPLACE "," ";" ENV{CUDAARCHS} "${CUDA_ARCHITECTURES}")
-endif()
-run("configuring the consumer" ${CMAKE_COMMAND} ${args})
-run("building the consumer" ${CMAKE_COMMAND} --build ${PREFIX}-consumer)
+build_against_install("the consumer" ${CMAKE_CURRENT_LIST_DIR} ${PREFIX}-consumer)
 run("the consumer" ${PREFIX}-consumer/consumer ${PREFIX}/share/warpspan/data)
 if(CUDA OR EMULATION)
   if(NOT EXISTS ${PREFIX}-consumer/consumer_probe)
