@@ -139,6 +139,11 @@ const char* cudaGetErrorName(cudaError_t error);
 const char* cudaGetErrorString(cudaError_t error);
 
 cudaError_t cudaMalloc(void** ptr, std::size_t bytes);
+/// The runtime's typed overload (cuda_runtime.h declares it for C++ callers too).
+template <class T>
+cudaError_t cudaMalloc(T** ptr, std::size_t bytes) {
+  return cudaMalloc(reinterpret_cast<void**>(ptr), bytes);
+}
 cudaError_t cudaFree(void* ptr);
 cudaError_t cudaMallocAsync(void** ptr, std::size_t bytes, cudaStream_t stream);
 cudaError_t cudaFreeAsync(void* ptr, cudaStream_t stream);

@@ -193,7 +193,11 @@ search_runs run_searches(const search_options& options, const std::vector<search
 }
 
 std::string gpu_fitness_note(const kernel_harness& k) {
-  if (!k.is_builtin()) return "the harness's own CUDA entry (clocks as the driver sets them; warm-up, then the median of 10 runs)";
+  if (!k.is_builtin())
+    return cuda_emulated()
+               ? "the harness's own CUDA entry (if built against this emulation build's runtime, run on the CPU: times "
+                 "are the CPU's; warm-up, then the median of 10 runs)"
+               : "the harness's own CUDA entry (clocks as the driver sets them; warm-up, then the median of 10 runs)";
   return cuda_backend_name() + " " + cuda_device_name() + " (clocks as the driver sets them; warm-up, then the median of 10 runs)";
 }
 

@@ -57,7 +57,9 @@
 // thread() runs once per thread and launch, possibly on several CPU threads at once (for different
 // inputs): keep no state outside its arguments. An exception it throws is reported by warpspan as
 // an error naming the thread. With nvcc, mark thread() WARPSPAN_HARNESS_HD and the same body also
-// runs on the GPU (`--fitness gpu`), hooks compiled away except atomics and barriers.
+// runs on the GPU (`--fitness gpu`), hooks compiled away except atomics and barriers. Compiled as C++
+// against warpspan's emulated CUDA runtime (target warpspan::cuda_emulation of an emulation build),
+// the same GPU entry runs on the emulated device inside that build's `warpspan` (docs/harness.md).
 #pragma once
 
 #include <cstddef>
@@ -470,15 +472,21 @@ struct device_hooks {
 };
 #endif
 
-#if defined(__CUDACC__) && !defined(WARPSPAN_CUDA_EMULATED)
+#if defined(__CUDACC__) || defined(WARPSPAN_CUDA_EMULATED)
 namespace detail {
 
 /// One thread of K on the device. Threads past `threads` return at once (a kernel that calls
-/// barrier() must then be launched with whole blocks).
+/// barrier() must then be launched with whole blocks). In warpspan's CUDA emulation (a harness
+/// compiled as C++ against its emulated cuda_runtime.h, docs/harness.md) the block's dynamic shared
+/// memory comes from the emulated runtime, which has no per-block `extern __shared__`.
 template <class K>
 __global__ void __launch_bounds__(K::block) harness_kernel(const std::int32_t* input, std::int32_t* scratch,
                                                            std::uint32_t threads, std::uint32_t stage) {
+#if defined(WARPSPAN_CUDA_EMULATED)
+  unsigned char* const warpspan_harness_shared = ::warpspan::emu::current().dynamic_shared;
+#else
   extern __shared__ __align__(16) unsigned char warpspan_harness_shared[];
+#endif
   const std::uint64_t tid = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x;
   if (tid >= threads) return;
   device_hooks h;
@@ -565,7 +573,12 @@ int time_gpu(const std::int32_t* input, std::uint64_t input_words, std::uint32_t
           ok = !cuda_failed(cudaMemcpyAsync(d_scratch + flag, &zero, 4, cudaMemcpyHostToDevice, stream),
                             "cudaMemcpyAsync", error);
         for (std::uint32_t stage = 0; ok && stage < stages_of<K>::value; ++stage) {
+#if defined(WARPSPAN_CUDA_EMULATED)
+          ::warpspan::emu::make_launcher(&harness_kernel<K>, blocks, K::block, shared_bytes_of<K>::value, stream,
+                                         K::name)(d_input, d_scratch, threads, stage);
+#else
           harness_kernel<K><<<blocks, K::block, shared_bytes_of<K>::value, stream>>>(d_input, d_scratch, threads, stage);
+#endif
           ok = !cuda_failed(cudaGetLastError(), "the kernel launch", error);
           ++n;
         }
@@ -609,7 +622,7 @@ struct gpu_entry_cuda {
 
 }  // namespace detail
 
-/// With nvcc, WARPSPAN_HARNESS exports the GPU entry too.
+/// With nvcc (or against the emulated runtime), WARPSPAN_HARNESS exports the GPU entry too.
 template <class K>
 const warpspan_harness_v1* describe_with_gpu() {
   static const warpspan_harness_v1 d = [] {
