@@ -8,6 +8,7 @@
 
 #include "warpspan/core/backend.hpp"
 #include "warpspan/makespan/chains.hpp"
+#include "warpspan/makespan/checkpoints.hpp"
 #include "warpspan/makespan/estimate.hpp"
 #include "../cases.hpp"
 
@@ -39,8 +40,10 @@ void anneal_step_full(const problem_view& p, const chain_view& c, chain_state& s
   }
 }
 
+/// One chain at equal iterations: mode 0 the full rebuild, 1 the shared incremental step (000 VII),
+/// 2 the CPU runner's checkpointed rebuild every `interval` positions (0: its default; issue 26).
 void BM_OneChainRebuild(benchmark::State& state) {
-  const bool incremental = state.range(0) != 0;
+  const auto mode = state.range(0);
   const problem prob = voronoi();
   const problem_view p = prob.view();
   const chain_layout layout = make_chain_layout(p);
@@ -54,17 +57,27 @@ void BM_OneChainRebuild(benchmark::State& state) {
   a.reach = static_cast<std::uint32_t>(state.range(1));
   chain_state s;
   anneal_init(p, c, chain_best_at(block.data(), layout), s);
+  chain_checkpoints checkpoints(p, static_cast<std::uint32_t>(state.range(2)));
+  checkpoints.capture(p, c);
   for (auto _ : state) {
-    if (incremental)
+    if (mode == 1)
       anneal_step(p, c, chain_best_at(block.data(), layout), s, a, 0);
+    else if (mode == 2)
+      anneal_step_by(p, c, chain_best_at(block.data(), layout), s, a, 0, checkpoints);
     else
       anneal_step_full(p, c, s, a);
   }
   benchmark::DoNotOptimize(s.best);
   state.SetItemsProcessed(state.iterations());
-  state.SetLabel(incremental ? "incremental (000 VII)" : "full rebuild");
+  state.SetLabel(mode == 1   ? "incremental (000 VII)"
+                 : mode == 2 ? "checkpoints every " + std::to_string(checkpoints.interval())
+                             : "full rebuild");
 }
-BENCHMARK(BM_OneChainRebuild)->ArgsProduct({{0, 1}, {0, 16, 64}})->ArgNames({"incremental", "reach"});
+BENCHMARK(BM_OneChainRebuild)
+    ->ArgsProduct({{0, 1, 2}, {0, 16, 64}, {0}})
+    ->Args({2, 64, 16})
+    ->Args({2, 64, 64})
+    ->ArgNames({"mode", "reach", "interval"});
 
 /// All chains of one backend, `iters` iterations each, timed as one advance() (CUDA: the launch
 /// plus synchronisation, measured by wall clock since a launch covers the whole round).
