@@ -3,10 +3,11 @@
 // before re-placing it and, on a rejection, walks it again to put it back: two passes over half the
 // string on average whatever the move changed (bench/results/anneal_issue26_profile.md). Here the
 // builder's state (usage table, bitsets of full cycles, every warp's progress and last cycle) is
-// kept every `interval` positions; a move starts from the checkpoint at or before its first position, re-places until the
-// new schedule rejoins the old one, and touches nothing after that. The schedules are exactly those
-// of build_full(), so a chain's trajectory is that of anneal_step(). Host only: the checkpoints are
-// many times the on-chip state the CUDA kernel keeps per chain.
+// kept every `interval` positions; a move starts from the checkpoint at or before its first
+// position, re-places until the new schedule rejoins the old one, and touches nothing after that.
+// The schedules are exactly those of build_full(), so a chain's trajectory is that of
+// anneal_step(). Host only: the checkpoints are many times the on-chip state the CUDA kernel keeps
+// per chain.
 #pragma once
 
 #include <cstddef>
