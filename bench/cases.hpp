@@ -3,10 +3,13 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
+#include <vector>
 
 #include "warpspan/dbf/dbf.hpp"
 #include "warpspan/dbf/generate.hpp"
 #include "warpspan/makespan/chains.hpp"
+#include "warpspan/makespan/checkpoints.hpp"
 #include "warpspan/makespan/estimate.hpp"
 #include "warpspan/sm/kernel_string.hpp"
 
@@ -35,6 +38,69 @@ inline chain_setup chains_of(const problem& prob, std::uint32_t chains) {
   }
   return setup;
 }
+
+/// The annealing step with a full rebuild of every candidate: the baseline of 000 VII.
+inline void anneal_step_full(const problem_view& p, const chain_view& c, chain_state& s, const anneal_params& a) {
+  const philox_out r = draw(a.seed, 0, s.iter);
+  const std::uint64_t iter = s.iter++;
+  const std::uint32_t i = bounded(r.v[0], p.length);
+  std::uint32_t j = 0;
+  if (!pick_partner(p, c.str, i, r.v[1], a.reach, j)) return;
+  std::swap(c.str[i], c.str[j]);
+  const std::uint32_t candidate = build_full(p, c);
+  bool accept = candidate >= s.makespan;
+  if (!accept) {
+    const double temperature = a.t0 * (1.0 - static_cast<double>(iter) / static_cast<double>(a.iter_max));
+    accept = unit_double(r.v[2], r.v[3]) < temperature / static_cast<double>(s.makespan - candidate);
+  }
+  if (accept) {
+    s.makespan = candidate;
+    s.best = candidate > s.best ? candidate : s.best;
+  } else {
+    std::swap(c.str[i], c.str[j]);
+    build_full(p, c);
+  }
+}
+
+/// One chain of Voronoi W = 16 from round robin at the estimator's T0 (most worse moves are
+/// rejected and restored), seed 1, chain 0, a cooling schedule too long to matter: the case of
+/// BM_OneChainRebuild and warpspan_one_chain (issue 26, bench/results/anneal_issue26_profile.md).
+struct one_chain {
+  problem prob = voronoi();
+  problem_view p = prob.view();
+  chain_layout layout = make_chain_layout(p);
+  std::vector<unsigned char> block = std::vector<unsigned char>(layout.bytes);
+  chain_view c = chain_view_at(block.data(), layout);
+  anneal_params a;
+  chain_state state;
+  chain_checkpoints checkpoints;
+
+  one_chain(std::uint32_t reach, std::uint32_t interval) {
+    const auto start = round_robin_string(p);
+    std::copy(start.begin(), start.end(), c.str);
+    a.iter_max = std::uint64_t{1} << 40;
+    a.t0 = estimate_options{}.t0;
+    a.reach = reach;
+    anneal_init(p, c, chain_best_at(block.data(), layout), state);
+    checkpoints = chain_checkpoints(p, interval);
+    checkpoints.capture(p, c);
+  }
+  /// One iteration: mode 0 the full rebuild, 1 the shared incremental step (000 VII), 2 the CPU
+  /// runner's checkpointed rebuild.
+  void step(int mode) {
+    if (mode == 1)
+      anneal_step(p, c, chain_best_at(block.data(), layout), state, a, 0);
+    else if (mode == 2)
+      anneal_step_by(p, c, chain_best_at(block.data(), layout), state, a, 0, checkpoints);
+    else
+      anneal_step_full(p, c, state, a);
+  }
+  std::string label(int mode) const {
+    return mode == 1   ? "incremental (000 VII)"
+           : mode == 2 ? "checkpoints every " + std::to_string(checkpoints.interval())
+                       : "full rebuild";
+  }
+};
 
 /// The Table I graph of paper 003 with `vertices` vertices (seed 1, set 0, task 0, e up to 10,000).
 inline unrolled_graph table_one_graph(std::uint32_t vertices) {

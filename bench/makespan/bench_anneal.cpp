@@ -16,55 +16,21 @@ namespace {
 
 using bench_cases::voronoi;
 
-/// The annealing step with a full rebuild of every candidate: the baseline of 000 VII.
-void anneal_step_full(const problem_view& p, const chain_view& c, chain_state& s, const anneal_params& a) {
-  const philox_out r = draw(a.seed, 0, s.iter);
-  const std::uint64_t iter = s.iter++;
-  const std::uint32_t i = bounded(r.v[0], p.length);
-  std::uint32_t j = 0;
-  if (!pick_partner(p, c.str, i, r.v[1], a.reach, j)) return;
-  std::swap(c.str[i], c.str[j]);
-  const std::uint32_t candidate = build_full(p, c);
-  bool accept = candidate >= s.makespan;
-  if (!accept) {
-    const double temperature = a.t0 * (1.0 - static_cast<double>(iter) / static_cast<double>(a.iter_max));
-    accept = unit_double(r.v[2], r.v[3]) < temperature / static_cast<double>(s.makespan - candidate);
-  }
-  if (accept) {
-    s.makespan = candidate;
-    s.best = candidate > s.best ? candidate : s.best;
-  } else {
-    std::swap(c.str[i], c.str[j]);
-    build_full(p, c);
-  }
-}
-
+/// One chain at equal iterations: mode 0 the full rebuild, 1 the shared incremental step (000 VII),
+/// 2 the CPU runner's checkpointed rebuild every `interval` positions (0: its default; issue 26).
+/// warpspan_one_chain (bench/count/one_chain.cpp) runs the same loop for valgrind's counts.
 void BM_OneChainRebuild(benchmark::State& state) {
-  const bool incremental = state.range(0) != 0;
-  const problem prob = voronoi();
-  const problem_view p = prob.view();
-  const chain_layout layout = make_chain_layout(p);
-  std::vector<unsigned char> block(layout.bytes);
-  const chain_view c = chain_view_at(block.data(), layout);
-  const auto start = round_robin_string(p);
-  std::copy(start.begin(), start.end(), c.str);
-  anneal_params a;
-  a.iter_max = std::uint64_t{1} << 40;
-  a.t0 = estimate_options{}.t0;  // the estimator's default: most worse moves are rejected and restored
-  a.reach = static_cast<std::uint32_t>(state.range(1));
-  chain_state s;
-  anneal_init(p, c, chain_best_at(block.data(), layout), s);
-  for (auto _ : state) {
-    if (incremental)
-      anneal_step(p, c, chain_best_at(block.data(), layout), s, a, 0);
-    else
-      anneal_step_full(p, c, s, a);
-  }
-  benchmark::DoNotOptimize(s.best);
+  bench_cases::one_chain chain(static_cast<std::uint32_t>(state.range(1)), static_cast<std::uint32_t>(state.range(2)));
+  for (auto _ : state) chain.step(static_cast<int>(state.range(0)));
+  benchmark::DoNotOptimize(chain.state.best);
   state.SetItemsProcessed(state.iterations());
-  state.SetLabel(incremental ? "incremental (000 VII)" : "full rebuild");
+  state.SetLabel(chain.label(static_cast<int>(state.range(0))));
 }
-BENCHMARK(BM_OneChainRebuild)->ArgsProduct({{0, 1}, {0, 16, 64}})->ArgNames({"incremental", "reach"});
+BENCHMARK(BM_OneChainRebuild)
+    ->ArgsProduct({{0, 1, 2}, {0, 16, 64}, {0}})
+    ->Args({2, 64, 16})
+    ->Args({2, 64, 64})
+    ->ArgNames({"mode", "reach", "interval"});
 
 /// All chains of one backend, `iters` iterations each, timed as one advance() (CUDA: the launch
 /// plus synchronisation, measured by wall clock since a launch covers the whole round).

@@ -1,6 +1,8 @@
 // CPU backend of the annealing chains: each chain's state is one block of host memory laid out
 // like the GPU's, and chains are split over a pool of threads kept for the whole run (a round
-// only hands the chains to the waiting workers).
+// only hands the chains to the waiting workers). Each chain also keeps checkpoints of its schedule
+// builder (checkpoints.hpp; unless chain_setup::checkpoints is off), so a move re-places only the
+// positions it changes: the trajectory is the shared step's (and the GPU's), in fewer instructions.
 #include <algorithm>
 #include <atomic>
 #include <thread>
@@ -8,6 +10,7 @@
 #include "warpspan/core/error.hpp"
 #include "warpspan/core/resources.hpp"
 #include "warpspan/makespan/chains.hpp"
+#include "warpspan/makespan/checkpoints.hpp"
 #include "warpspan/makespan/schedule_table.hpp"
 
 namespace warpspan {
@@ -29,6 +32,7 @@ class cpu_runner final : public chain_runner {
     if (setup.initial.size() != chains * p.length) throw std::logic_error("cpu_runner: initial strings size");
     blocks_.assign(layout_.bytes * chains, 0);
     states_.resize(chains);
+    if (setup.checkpoints) checkpoints_.resize(chains);
     pool_.run(chains, [&](std::size_t c) {
       unsigned char* block = blocks_.data() + c * layout_.bytes;
       const chain_view v = chain_view_at(block, layout_);
@@ -41,6 +45,10 @@ class cpu_runner final : public chain_runner {
       s.makespan = build_full_host(p, v);
       s.best = s.makespan;
       std::copy_n(v.str, p.length, chain_best_at(block, layout_));
+      if (setup.checkpoints) {
+        checkpoints_[c] = chain_checkpoints(p);
+        checkpoints_[c].capture(p, v);
+      }
     });
   }
 
@@ -53,8 +61,14 @@ class cpu_runner final : public chain_runner {
       unsigned char* block = blocks_.data() + c * layout_.bytes;
       const chain_view v = chain_view_at(block, layout_);
       std::uint16_t* best = chain_best_at(block, layout_);
+      const auto run = [&](std::uint64_t count) {
+        if (checkpoints_.empty())
+          anneal_run(p, v, best, states_[c], params_, ids_[c], count);
+        else
+          anneal_run_by(p, v, best, states_[c], params_, ids_[c], count, checkpoints_[c]);
+      };
       if (!stop) {
-        anneal_run(p, v, best, states_[c], params_, ids_[c], iterations);
+        run(iterations);
         return;
       }
       // One iteration at a time, asking before each: iterations differ widely in cost (a move near
@@ -65,7 +79,7 @@ class cpu_runner final : public chain_runner {
           skipped.store(true, std::memory_order_relaxed);
           return;
         }
-        anneal_run(p, v, best, states_[c], params_, ids_[c], 1);
+        run(1);
       }
     });
     return !skipped.load();
@@ -94,6 +108,7 @@ class cpu_runner final : public chain_runner {
   chain_layout layout_;
   std::vector<unsigned char> blocks_;
   std::vector<chain_state> states_;
+  std::vector<chain_checkpoints> checkpoints_;  // one per chain, or none
   thread_pool pool_;  // last: its workers stop before the chains they work on go
 };
 

@@ -10,6 +10,7 @@
 #include "warpspan/core/interrupt.hpp"
 #include "warpspan/core/resources.hpp"
 #include "warpspan/makespan/bounds.hpp"
+#include "warpspan/makespan/checkpoints.hpp"
 
 namespace warpspan {
 
@@ -152,6 +153,10 @@ estimate_result run_estimate(const problem& prob, const estimate_options& option
     throw input_error(param("chains", local_chains) + " would need " + std::to_string(state_bytes >> 20) +
                       " MiB of chain state (over the " + std::to_string(budget >> 20) +
                       " MiB allowed: 8 GiB or 3/4 of the memory available); use fewer chains");
+  // The CPU chains' checkpoints (checkpoints.hpp) only make iterations cheaper: where they would
+  // not fit beside the state, the chains run without them (the same trajectories).
+  const std::uint64_t checkpoint_total = checkpoint_bytes(p, checkpoint_interval(p)) * local_chains;
+  const bool checkpoints = backend == backend_kind::cpu && state_bytes + checkpoint_total <= budget;
 
   anneal_params params;
   params.seed = options.seed;
@@ -166,7 +171,8 @@ estimate_result run_estimate(const problem& prob, const estimate_options& option
   for (std::uint32_t c = 0; c < local_chains; ++c) ids[c] = chain_begin + c;
   std::unique_ptr<chain_runner> runner;
   {
-    const chain_setup setup = make_setup(prob, options, params, ids);
+    chain_setup setup = make_setup(prob, options, params, ids);
+    setup.checkpoints = checkpoints;
     runner = backend == backend_kind::cuda ? make_cuda_runner(setup) : make_cpu_runner(setup, threads);
   }
 

@@ -89,10 +89,32 @@ WARPSPAN_HD_INLINE bool pick_partner(const problem_view& p, const Str& str, std:
   return true;
 }
 
-/// One annealing iteration.
-template <class View, class Best>
-WARPSPAN_HD_INLINE void anneal_step(const problem_view& p, const View& c, Best best_str,
-                                    chain_state& s, const anneal_params& a, std::uint32_t chain_id) {
+/// How anneal_step_by() rebuilds a candidate's schedule and puts the old one back: the shared
+/// incremental rebuild of 000 VII (rebuild_from, restore_suffix), which both backends run. The CPU
+/// runner may use a checkpointed one instead (chain_checkpoints, checkpoints.hpp) that makes the
+/// same schedules, so the trajectory is the same.
+struct suffix_rebuild {
+  /// The schedule of c.str, changed at positions z..settle only; returns its makespan.
+  template <class View>
+  WARPSPAN_HD_INLINE std::uint32_t candidate(const problem_view& p, const View& c, std::uint32_t z,
+                                             std::uint32_t settle, std::uint32_t old_makespan) const {
+    return rebuild_from(p, c, z, settle, old_makespan, true);
+  }
+  /// The candidate is taken.
+  WARPSPAN_HD_INLINE void accepted() const {}
+  /// The candidate is rejected: back to the old schedule (the string is swapped back afterwards).
+  /// Only a full-suffix rebuild can be rejected (a settled one equals m), so the recorded old cycles
+  /// restore the schedule exactly.
+  template <class View>
+  WARPSPAN_HD_INLINE void rejected(const problem_view& p, const View& c, std::uint32_t z) const {
+    restore_suffix(p, c, z);
+  }
+};
+
+/// One annealing iteration, the schedule rebuilt by `rebuild` (see suffix_rebuild).
+template <class View, class Best, class Rebuild>
+WARPSPAN_HD_INLINE void anneal_step_by(const problem_view& p, const View& c, Best best_str, chain_state& s,
+                                       const anneal_params& a, std::uint32_t chain_id, Rebuild& rebuild) {
   const philox_out r = draw(a.seed, chain_id, s.iter);
   const std::uint64_t iter = s.iter++;
   if (p.length < 2) return;
@@ -107,7 +129,7 @@ WARPSPAN_HD_INLINE void anneal_step(const problem_view& p, const View& c, Best b
   std::uint16_t tmp = c.str[i];
   c.str[i] = c.str[j];
   c.str[j] = tmp;
-  const std::uint32_t candidate = rebuild_from(p, c, z, settle, s.makespan, true);
+  const std::uint32_t candidate = rebuild.candidate(p, c, z, settle, s.makespan);
 
   bool accept = candidate >= s.makespan;
   if (!accept) {
@@ -119,6 +141,7 @@ WARPSPAN_HD_INLINE void anneal_step(const problem_view& p, const View& c, Best b
     accept = unit_double(r.v[2], r.v[3]) < probability;
   }
   if (accept) {
+    rebuild.accepted();
     s.makespan = candidate;
     if (candidate > s.best) {
       s.best = candidate;
@@ -126,25 +149,40 @@ WARPSPAN_HD_INLINE void anneal_step(const problem_view& p, const View& c, Best b
       for (std::uint32_t k = 0; k < p.length; ++k) best_str[k] = c.str[k];
     }
   } else {
-    // Rejected: only a full-suffix rebuild can be rejected (a settled one equals m), so the
-    // recorded old cycles restore the schedule exactly.
-    restore_suffix(p, c, z);
+    rebuild.rejected(p, c, z);
     tmp = c.str[i];
     c.str[i] = c.str[j];
     c.str[j] = tmp;
   }
 }
 
-/// Runs up to `count` iterations, never past iter_max.
+/// One annealing iteration with the shared incremental rebuild.
+template <class View, class Best>
+WARPSPAN_HD_INLINE void anneal_step(const problem_view& p, const View& c, Best best_str,
+                                    chain_state& s, const anneal_params& a, std::uint32_t chain_id) {
+  suffix_rebuild rebuild;
+  anneal_step_by(p, c, best_str, s, a, chain_id, rebuild);
+}
+
+/// Runs up to `count` iterations, never past iter_max, rebuilding by `rebuild`.
+template <class View, class Best, class Rebuild>
+WARPSPAN_HD_INLINE void anneal_run_by(const problem_view& p, const View& c, Best best_str, chain_state& s,
+                                      const anneal_params& a, std::uint32_t chain_id, std::uint64_t count,
+                                      Rebuild& rebuild) {
+  const std::uint64_t end = s.iter + count < a.iter_max ? s.iter + count : a.iter_max;
+  while (s.iter < end) {
+    WARPSPAN_WARP_RECONVERGE();
+    anneal_step_by(p, c, best_str, s, a, chain_id, rebuild);
+  }
+}
+
+/// Runs up to `count` iterations with the shared incremental rebuild.
 template <class View, class Best>
 WARPSPAN_HD_INLINE void anneal_run(const problem_view& p, const View& c, Best best_str,
                                    chain_state& s, const anneal_params& a, std::uint32_t chain_id,
                                    std::uint64_t count) {
-  const std::uint64_t end = s.iter + count < a.iter_max ? s.iter + count : a.iter_max;
-  while (s.iter < end) {
-    WARPSPAN_WARP_RECONVERGE();
-    anneal_step(p, c, best_str, s, a, chain_id);
-  }
+  suffix_rebuild rebuild;
+  anneal_run_by(p, c, best_str, s, a, chain_id, count, rebuild);
 }
 
 }  // namespace warpspan

@@ -136,6 +136,9 @@ struct chain_setup {
   anneal_params params;
   std::vector<std::uint32_t> chain_ids;      ///< RNG stream of each chain
   std::vector<std::uint16_t> initial;        ///< chain_ids.size() strings of length n, back to back
+  /// CPU backend: keep checkpoints of each chain's schedule builder (checkpoints.hpp), the same
+  /// trajectory in fewer instructions for checkpoint_bytes() more memory a chain. CUDA ignores it.
+  bool checkpoints = true;
 };
 
 /// Where one chain stands.
