@@ -98,9 +98,10 @@ std::vector<std::uint16_t> starved_string(const problem_view& p, std::uint32_t j
 }
 
 std::vector<std::uint16_t> starved_string(const problem_view& p) {
-  // Where the starved warp waits matters (in one corpus case's worst schedule it runs its first 4
-  // instructions with the others, in another none), so try several points and keep the longest
-  // schedule (the first among equals). Each try is one build of about n steps; at most 32 tries,
+  // Where the starved warp starts to wait matters (on one corpus kernel, Volta's, the string that
+  // starves it after its first 4 instructions builds the worst case; on Kepler's, starving it from
+  // the start comes closest), so try several points and keep the longest schedule (the first among
+  // equals). Each try is one build of about n steps; at most 32 tries,
   // fewer for long strings, so that the set-up stays within about 2^24 steps.
   const std::uint32_t tries = static_cast<std::uint32_t>(
       std::clamp<std::uint64_t>((std::uint64_t{1} << 24) / std::max<std::uint32_t>(p.length, 1), 1, 32));
