@@ -284,7 +284,7 @@ py::dict build(const std::string& kernel, std::int64_t warps, const std::optiona
     s = parse_warp_string(prob, *string);
   } else {
     const auto kind = parse_initial_kind(init.value_or("rr"));
-    if (!kind || *kind == initial_kind::random) throw input_error(param("init") + ": use rr, fp or mpwf with build");
+    if (!kind || *kind == initial_kind::random) throw input_error(param("init") + ": use rr, fp, mpwf or starve with build");
     s = initial_string(prob.view(), *kind, 1, 0);
   }
   const built_schedule b = build_schedule(prob, s);

@@ -10,7 +10,11 @@ and for a machine that is not quite idle. Each setting then runs `warpspan estim
 --threads 2` (counter-based randomness: the result of a seed does not depend on timing) for seeds 1..S;
 a case counts as reached when the best makespan equals its exact T(W).
 
-  tune.py WARPSPAN [--seeds S] [--split tune|confirm|all] [--settings NAME,...] [--out FILE.json]
+  tune.py WARPSPAN [--seeds S] [--split tune|confirm|all] [--settings NAME,...] [--budgets OLD.json] [--out FILE.json]
+
+--budgets takes the iterations per chain from an earlier results file instead of measuring them, so a
+new build runs exactly the budgets of an earlier table (the runs are deterministic: equal settings
+give equal bests).
 """
 import argparse
 import json
@@ -79,6 +83,8 @@ def main():
     ap.add_argument("--min-warps", type=int, default=4)
     ap.add_argument("--corpus", default=str(ROOT / "bench/corpus/makespan_corpus.json"))
     ap.add_argument("--out")
+    ap.add_argument("--budgets", help="take every case's iterations per chain from this earlier results file "
+                    "instead of measuring them (the same budgets, so settings compare across builds)")
     args = ap.parse_args()
     corpus = json.loads(Path(args.corpus).read_text())
     cases = [c for c in corpus["cases"] if (args.split == "all" or c["split"] == args.split) and c["warps"] >= args.min_warps]
@@ -86,11 +92,15 @@ def main():
     results = {"what": "issue 26: estimator settings on the corpus, iterations = the annealing's share of --seconds 1 on 2 idle cores",
                "seeds": args.seeds, "split": args.split, "chains": CHAINS, "cases": []}
     totals = {n: 0 for n in names}
+    budgets = {}
+    if args.budgets:
+        budgets = {(r["family"], r["warps"]): r["iterations_per_chain"] for r in json.loads(Path(args.budgets).read_text())["cases"]}
     for case in cases:
         kernel_info = run([args.warpspan, "kernel", *case["kernel"], *case["sm"], "--json"])
         n = kernel_info["normalized_instructions"] * case["warps"]
-        rate = calibrate(args.warpspan, case)
-        per_chain = int(rate * ANNEAL_CPU_SECONDS / CHAINS)
+        per_chain = budgets.get((case["family"], case["warps"]))
+        if per_chain is None:
+            per_chain = int(calibrate(args.warpspan, case) * ANNEAL_CPU_SECONDS / CHAINS)
         row = {"family": case["family"], "warps": case["warps"], "exact": case["exact"], "string_length": n,
                "iterations_per_chain": per_chain, "settings": {}}
         for name in names:

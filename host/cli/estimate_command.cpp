@@ -39,7 +39,7 @@ struct estimate_cmd {
     sub->add_option("--far-moves", eo.far_moves,
                     "share of moves (0 to 1) whose swap distance is drawn over the whole string, whatever --reach says")
         ->capture_default_str();
-    sub->add_option("--init", init, "initial strings: rr, fp, mpwf, random or mix")->capture_default_str();
+    sub->add_option("--init", init, "initial strings: rr, fp, mpwf, starve (one warp after all the others), random or mix (all in turn)")->capture_default_str();
     sub->add_option("--backend", backend, "cpu, cuda or auto (CUDA when a device is present)")->capture_default_str();
     sub->add_option("--threads", eo.threads, "CPU threads (0: all cores; at most 4 per core)")->capture_default_str();
     sub->add_option("--validate", eo.validate, "re-run N of the GPU chains on the CPU; fail if any differs")

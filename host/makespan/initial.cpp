@@ -4,6 +4,7 @@
 
 #include "warpspan/core/error.hpp"
 #include "warpspan/makespan/chains.hpp"
+#include "warpspan/makespan/schedule_table.hpp"
 
 namespace warpspan {
 
@@ -13,6 +14,7 @@ std::string to_string(initial_kind k) {
     case initial_kind::fixed_priority: return "fp";
     case initial_kind::most_pending: return "mpwf";
     case initial_kind::random: return "random";
+    case initial_kind::starve: return "starve";
   }
   return "?";
 }
@@ -23,7 +25,9 @@ std::optional<initial_kind> parse_initial_kind(std::string_view word) {
   if (word == "fp") return initial_kind::fixed_priority;
   if (word == "mpwf") return initial_kind::most_pending;
   if (word == "random") return initial_kind::random;
-  throw input_error(param("init") + ": unknown kind '" + std::string(word) + "' (expected rr, fp, mpwf, random or mix)");
+  if (word == "starve") return initial_kind::starve;
+  throw input_error(param("init") + ": unknown kind '" + std::string(word) +
+                    "' (expected rr, fp, mpwf, starve, random or mix)");
 }
 
 std::vector<std::uint16_t> round_robin_string(const problem_view& p) {
@@ -77,6 +81,49 @@ std::vector<std::uint16_t> most_pending_string(const problem_view& p) {
   return s;
 }
 
+std::vector<std::uint16_t> starved_string(const problem_view& p, std::uint32_t joined) {
+  // The worst schedules of the corpus cases the other starts missed (issue 26) keep the busiest unit
+  // full with W - 1 warps and leave one warp waiting until they are done, to run it alone at the end.
+  // The builder places each instruction in the earliest cycle with room, so putting the last warp's
+  // instructions after all the others' starves it exactly while they fill the units. Warps are
+  // identical, so which one is starved does not matter.
+  std::vector<std::uint16_t> s;
+  s.reserve(p.length);
+  const std::uint32_t others = p.warps - 1;
+  joined = std::min(joined, p.instructions);
+  for (std::uint32_t j = 0; j < p.instructions; ++j)
+    for (std::uint32_t w = 0; w < (j < joined ? p.warps : others); ++w) s.push_back(static_cast<std::uint16_t>(w));
+  for (std::uint32_t j = joined; j < p.instructions; ++j) s.push_back(static_cast<std::uint16_t>(others));
+  return s;
+}
+
+std::vector<std::uint16_t> starved_string(const problem_view& p) {
+  // Where the starved warp starts to wait matters (on one corpus kernel, Volta's, the string that
+  // starves it after its first 4 instructions builds the worst case; on Kepler's, starving it from
+  // the start comes closest), so try several points and keep the longest schedule (the first among
+  // equals). Each try is one build of about n steps; at most 32 tries,
+  // fewer for long strings, so that the set-up stays within about 2^24 steps.
+  const std::uint32_t tries = static_cast<std::uint32_t>(
+      std::clamp<std::uint64_t>((std::uint64_t{1} << 24) / std::max<std::uint32_t>(p.length, 1), 1, 32));
+  const std::uint32_t points = std::min(tries, p.instructions);
+  const chain_layout layout = make_chain_layout(p);
+  std::vector<unsigned char> block(layout.bytes);
+  const chain_view c = chain_view_at(block.data(), layout);
+  std::vector<std::uint16_t> best;
+  std::uint32_t longest = 0;
+  for (std::uint32_t k = 0; k < points; ++k) {
+    const auto joined = static_cast<std::uint32_t>(std::uint64_t{k} * p.instructions / points);
+    auto s = starved_string(p, joined);
+    std::copy(s.begin(), s.end(), c.str);
+    const std::uint32_t makespan = build_full_host(p, c);
+    if (best.empty() || makespan > longest) {
+      longest = makespan;
+      best = std::move(s);
+    }
+  }
+  return best;
+}
+
 std::vector<std::uint16_t> random_string(const problem_view& p, std::uint64_t seed, std::uint32_t chain) {
   // Fisher-Yates over the round-robin multiset with counter-based draws.
   std::vector<std::uint16_t> s = round_robin_string(p);
@@ -95,6 +142,7 @@ std::vector<std::uint16_t> initial_string(const problem_view& p, initial_kind ki
     case initial_kind::fixed_priority: return fixed_priority_string(p);
     case initial_kind::most_pending: return most_pending_string(p);
     case initial_kind::random: return random_string(p, seed, chain);
+    case initial_kind::starve: return starved_string(p);
   }
   throw input_error("unknown initial solution kind");
 }

@@ -305,7 +305,7 @@ def bound(kernel, warps, sigma=None, *, sm=None, schedulers=None, exact_up_to=0,
 
 def build(kernel, warps, sigma=None, string=None, *, sm=None, schedulers=None, init=None):
     """The schedule of one pseudo-precedence string (``warpspan build``): ``string`` is 1-based warp
-    ids, as text ("1 1 2 2") or a sequence of ints; or ``init`` = rr, fp or mpwf (default rr)."""
+    ids, as text ("1 1 2 2") or a sequence of ints; or ``init`` = rr, fp, mpwf or starve (default rr)."""
     a = _Args("build")
     args = _problem_args(a, kernel, warps, sigma, sm, schedulers)
     if string is not None and not isinstance(string, str):

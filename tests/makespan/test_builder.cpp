@@ -80,6 +80,33 @@ TEST(Builder, Fig7MostPendingWarpFirstLccl) {
   EXPECT_EQ(str, ids({1, 2, 1, 3, 2, 1, 3, 1, 2, 3, 2, 3}));
 }
 
+TEST(Builder, StarvedStringRunsTheLastWarpAloneAfterTheOthers) {
+  // Round robin over warps 1-3, then warp 4: the others take L in cycles 1, 2, 3 and again in 4, 5,
+  // 6 (C in 2, 3, 4), so warp 4 finds the L unit full until cycle 7 and runs L C L in 7, 8, 9,
+  // one cycle longer than round robin's 8 (Fig. 2).
+  const problem prob = test::make("LCL", 4, 1, 1);
+
+  const auto str = starved_string(prob.view());
+  const built_schedule s = build_schedule(prob, str);
+
+  EXPECT_EQ(str, ids({1, 2, 3, 1, 2, 3, 1, 2, 3, 4, 4, 4}));
+  EXPECT_EQ(s.cycle, (std::vector<std::uint32_t>{1, 2, 4, 2, 3, 5, 3, 4, 6, 7, 8, 9}));
+  EXPECT_EQ(s.makespan, 9u);
+  EXPECT_EQ(initial_string(prob.view(), initial_kind::starve, 1, 0), str);
+  // Warp 4 joining the first round instead takes L in 4 and C in 5, and its last L finds room in
+  // 8 (the others' second L are in 5, 6, 7): 8 cycles. Joining two rounds is round robin (8 too),
+  // so the starved string keeps joined = 0, the longest.
+  EXPECT_EQ(starved_string(prob.view(), 0), str);
+  const auto joined_one = starved_string(prob.view(), 1);
+  EXPECT_EQ(joined_one, ids({1, 2, 3, 4, 1, 2, 3, 1, 2, 3, 4, 4}));
+  EXPECT_EQ(build_schedule(prob, joined_one).cycle, (std::vector<std::uint32_t>{1, 2, 5, 2, 3, 6, 3, 4, 7, 4, 5, 8}));
+  EXPECT_EQ(starved_string(prob.view(), 2), round_robin_string(prob.view()));
+  EXPECT_EQ(to_string(initial_kind::starve), "starve");
+  EXPECT_EQ(parse_initial_kind("starve"), initial_kind::starve);
+  // One warp: nothing to starve it behind, the warp's instructions in order.
+  EXPECT_EQ(starved_string(test::make("LCL", 1, 1, 1).view()), ids({1, 1, 1}));
+}
+
 TEST(Builder, SchedulerLimitCapsIssuesPerCycle) {
   // LC with sigma_L = sigma_C = 2 but one scheduler: one instruction per cycle, so 2 warps need
   // exactly W * I = 4 cycles whatever the string.

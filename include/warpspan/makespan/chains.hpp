@@ -113,9 +113,9 @@ WARPSPAN_HD_INLINE void copy_working_state(const problem_view& p, const To& to, 
 }
 
 /// How a chain's first string is made (000 VI).
-enum class initial_kind { round_robin, fixed_priority, most_pending, random };
+enum class initial_kind { round_robin, fixed_priority, most_pending, random, starve };
 std::string to_string(initial_kind k);
-/// `--init`: rr, fp, mpwf, random, or mix (nullopt: the kinds in turn across chains); anything else
+/// `--init`: rr, fp, mpwf, starve, random, or mix (nullopt: the kinds in turn across chains); anything else
 /// is an input_error.
 std::optional<initial_kind> parse_initial_kind(std::string_view word);
 
@@ -125,6 +125,13 @@ std::vector<std::uint16_t> round_robin_string(const problem_view& p);
 std::vector<std::uint16_t> fixed_priority_string(const problem_view& p);
 /// Most pending warp executes first (000 VI-C, Fig. 8).
 std::vector<std::uint16_t> most_pending_string(const problem_view& p);
+/// Round robin over all warps for `joined` rounds, then over warps 1 .. W - 1 only, then warp W's
+/// remaining instructions: W starves until the others are done (issue 26: the shape of the worst
+/// schedules the other starts missed).
+std::vector<std::uint16_t> starved_string(const problem_view& p, std::uint32_t joined);
+/// The starved string whose schedule is longest over up to 32 values of `joined` spread over
+/// [0, I) (the first among equals; fewer values for strings over 2^19 ids).
+std::vector<std::uint16_t> starved_string(const problem_view& p);
 /// A uniformly random permutation of the multiset, from draw(seed, chain, ..., init_tag).
 std::vector<std::uint16_t> random_string(const problem_view& p, std::uint64_t seed, std::uint32_t chain);
 std::vector<std::uint16_t> initial_string(const problem_view& p, initial_kind kind, std::uint64_t seed,

@@ -33,7 +33,7 @@ struct estimate_options {
   /// could not (Voronoi W = 4 ended at 44 < T(4) = 45); 1/4 chosen on the makespan corpus
   /// (bench/results/corpus_*.json, docs/makespan.md).
   double far_moves = 0.25;
-  std::optional<initial_kind> init;  ///< nullopt: mix rr, fp, mpwf, random across chains (000 VIII)
+  std::optional<initial_kind> init;  ///< nullopt: mix rr, fp, mpwf, starve, random across chains (000 VIII, issue 26)
   backend_kind backend = backend_kind::automatic;
   int threads = 0;                   ///< CPU threads; 0 = all cores (resolve_threads: at most 4 per core)
   std::uint32_t validate = 0;        ///< re-run this many chains on the CPU and compare
@@ -79,7 +79,7 @@ struct estimate_result {
 /// Called after every round: seconds so far, iterations done, iterations planned, best so far.
 using progress_fn = std::function<void(double, std::uint64_t, std::uint64_t, std::uint32_t)>;
 
-/// The kind of chain `index` under `options.init` (mix: rr, fp, mpwf, random in turn).
+/// The kind of chain `index` under `options.init` (mix: rr, fp, mpwf, starve, random in turn).
 initial_kind chain_initial_kind(const estimate_options& options, std::uint32_t index);
 
 /// Runs the search on `prob`. Rounds start at one iteration per chain and grow towards 0.05 s, so
