@@ -9,6 +9,12 @@
 
 namespace warpspan::inputs {
 
+std::string no_gpu_entry(const kernel_harness& k) {
+  return k.label() +
+         " has no GPU entry (compile it with nvcc, which makes WARPSPAN_HARNESS export one, or against an emulation "
+         "build's warpspan::cuda_emulation: docs/harness.md)";
+}
+
 std::vector<gpu_timing> cuda_time_inputs(const kernel_harness& k, std::uint32_t threads,
                                          const std::vector<std::vector<std::int32_t>>& genomes, int repetitions) {
   check_threads(threads);
@@ -26,7 +32,7 @@ std::vector<gpu_timing> cuda_time_inputs(const kernel_harness& k, std::uint32_t 
     return cuda_time_builtin(k.builtin_index(), threads, inputs, k.flag_index(threads), out, repetitions);
   }
   if (!k.has_gpu_entry())
-    throw input_error(k.label() + " has no GPU entry (compile it with nvcc, which makes WARPSPAN_HARNESS export one)");
+    throw input_error(no_gpu_entry(k));
   std::vector<gpu_timing> timings;
   std::vector<std::int32_t> input;
   for (const auto& g : genomes) {

@@ -88,9 +88,7 @@ search_options make_search_options(const search_request& r) {
   resolve_threads(r.jobs, param("jobs"));
   if (o.fitness == fitness_kind::gpu && !o.kernel->is_builtin()) {
     if (!o.kernel->has_gpu_entry())
-      throw input_error(param("fitness", "gpu") + ": " + o.kernel->label() +
-                        " has no GPU entry (compile it with nvcc, which makes WARPSPAN_HARNESS export one); use " +
-                        param("fitness", "model"));
+      throw input_error(param("fitness", "gpu") + ": " + no_gpu_entry(*o.kernel) + "; use " + param("fitness", "model"));
   } else if (o.fitness == fitness_kind::gpu) {
     if (!cuda_compiled())
       throw input_error(param("fitness", "gpu") + ": this build has no CUDA backend (built without nvcc); use " +

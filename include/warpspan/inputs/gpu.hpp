@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "warpspan/inputs/harness.hpp"
@@ -18,6 +19,9 @@ struct gpu_timing {
   std::uint32_t launches = 0;        ///< kernel launches of one run (BFS: two per level)
   std::vector<std::int32_t> output;  ///< the kernel's output range after the last run
 };
+
+/// "<harness> has no GPU entry (...how to give it one)": the one wording for a harness without one.
+std::string no_gpu_entry(const kernel_harness& k);
 
 /// Times every genome of kernel `k` in turn (back to back). Each run starts from the kernel's
 /// initial scratch memory, copied in before the timed region.
