@@ -39,7 +39,7 @@ struct bound_cmd {
       progress_line bar(!quiet, "T(y)");
       runs = exact_t_runs(prob, static_cast<std::uint32_t>(exact_up_to), time_limit,
                           [&bar](std::uint32_t y, std::uint32_t up_to, std::uint32_t done, std::uint32_t sums, double) {
-                            bar.update(y, up_to, "progress sum " + std::to_string(done) + "/" + std::to_string(sums));
+                            bar.update(y, up_to, "swept " + std::to_string(done) + "/" + std::to_string(sums));
                           });
       bar.clear();
       was_interrupted = interrupted();
@@ -146,7 +146,7 @@ struct exact_cmd {
     if (method == "ilp") return run_ilp(prob, form, lp_note);
     install_interrupt_handlers();
     xo.prune = !no_prune;
-    progress_line bar(!quiet, "progress sum");
+    progress_line bar(!quiet, "swept");
     if (bar.shown())
       xo.progress = [&bar](std::uint32_t done, std::uint32_t all, std::uint64_t states, double) {
         bar.update(done, all, std::to_string(states) + " states");

@@ -337,6 +337,18 @@ exact_result exact_search_cpu(const problem& prob, const exact_options& options)
   return r;
 }
 
+bool dense_sweep_fits(const problem& prob, const exact_options& options) {
+  // Every multiset in a table of at most half the free memory; a state limit asks for the hash sweep.
+  const bool packs = prob.warps <= frontier_max_warps && prob.instructions() <= frontier_max_instructions;
+  return packs && options.max_states == 0 && dense_sweep_bytes(prob) <= available_memory_bytes() / 2;
+}
+
+bool exact_search_is_dense(const problem& prob, const exact_options& options, backend_kind backend, rank_group* ranks) {
+  if (ranks && ranks->size() > 1) return false;
+  if (backend == backend_kind::cuda && resolve_backend(backend) == backend_kind::cuda) return false;
+  return dense_sweep_fits(prob, options);
+}
+
 exact_result exact_search(const problem& prob, const exact_options& options, backend_kind backend, std::string* used,
                           rank_group* ranks) {
   const bool packs = prob.warps <= frontier_max_warps && prob.instructions() <= frontier_max_instructions;
@@ -354,6 +366,9 @@ exact_result exact_search(const problem& prob, const exact_options& options, bac
                         std::to_string(frontier_max_instructions) + " instructions");
     name = "sweep";
     r = exact_sweep_cuda(prob, options);
+  } else if (dense_sweep_fits(prob, options)) {
+    name = "dense";
+    r = exact_dense_cpu(prob, options);
   } else if (packs) {
     name = "sweep";
     r = exact_sweep_cpu(prob, options);

@@ -88,10 +88,18 @@ TEST(RunExact, WarmStartKeepsTheAnswerAndPrunesAgainstIt) {
 
 TEST(RunExact, WarmStartAcrossThreadRanksIsRankZerosForAll) {
   const problem prob = test::make("5L9C2L9C", 6, 1, 4);
-  const exact_result one = run_exact(prob, one_thread(), 5000, backend_kind::cpu);
+  // One process would take the dense sweep (no warm start); a state limit asks for the hash sweep,
+  // the one the ranks run, so that counts and witness compare.
+  exact_options o = one_thread();
+  o.max_states = std::uint64_t{1} << 40;
+  std::string used;
+  const exact_result one = run_exact(prob, o, 5000, backend_kind::cpu, &used);
+  EXPECT_EQ(used, "sweep");
   EXPECT_EQ(one.makespan, 67u);
+  EXPECT_EQ(run_exact(prob, one_thread(), 5000, backend_kind::cpu, &used).makespan, 67u);
+  EXPECT_EQ(used, "dense");
   const auto results =
-      test::on_thread_ranks<exact_result>(2, [&](rank_group& g) { return run_exact(prob, one_thread(), 5000, backend_kind::cpu, nullptr, &g); });
+      test::on_thread_ranks<exact_result>(2, [&](rank_group& g) { return run_exact(prob, o, 5000, backend_kind::cpu, nullptr, &g); });
   for (const exact_result& r : results) expect_same(r, one, "2 ranks");
 }
 

@@ -85,26 +85,49 @@ WARPSPAN_HD_INLINE packed_state final_state(const frontier_view& v) {
   return key;
 }
 
+/// The lowest min(cap[t], W) warps still holding type t, gathered once per state for stalls_on:
+/// what a warp has left of t falls with its level, so the m largest amounts are those of the m lowest.
+struct stall_holders {
+  std::uint32_t n = 0;
+  std::uint8_t level[frontier_max_warps];
+  std::uint8_t left[frontier_max_warps];  ///< what the warp has left of t
+};
+
+WARPSPAN_HD_INLINE void gather_holders(const frontier_view& v, const std::uint8_t* count, std::uint32_t t,
+                                       stall_holders& h) {
+  const std::uint32_t want = v.cap[t] < v.warps ? v.cap[t] : v.warps;
+  h.n = 0;
+  for (std::uint32_t l = 0; l < v.instructions && h.n < want; ++l) {
+    const std::uint8_t r = v.rem[l][t];
+    if (r == 0) break;  // this level and every later one have no t left
+    for (std::uint32_t c = count[l]; c > 0 && h.n < want; --c) {
+      h.level[h.n] = static_cast<std::uint8_t>(l);
+      h.left[h.n] = r;
+      ++h.n;
+    }
+  }
+}
+
 /// At most how many cycles the warp at level k can stall on type t, given `others`, what the other
 /// warps have left of t. Each such cycle issues cap[t] instructions of t by cap[t] distinct other
 /// warps, so any m < cap[t] of the others take part in at most s of those cycles each and the rest
 /// supply the other (cap[t] - m) s: s <= (others - the m largest amounts) / (cap[t] - m). m = 0 is
 /// the plain count floor(others / cap[t]); with fewer than cap[t] other warps holding t, m = all
-/// of them gives 0.
-/// What a warp has left of t falls with its level, so the m largest are those of the m lowest.
-WARPSPAN_HD_INLINE std::uint32_t stalls_on(const frontier_view& v, const std::uint8_t* count, std::uint32_t k,
+/// of them gives 0. The m largest of the others: the holders `h`, less one warp at level k.
+WARPSPAN_HD_INLINE std::uint32_t stalls_on(const frontier_view& v, const stall_holders& h, std::uint32_t k,
                                            std::uint32_t t, std::uint32_t others) {
   const std::uint32_t cap = v.cap[t];
   std::uint32_t best = others / cap, m = 0, top = 0;
-  for (std::uint32_t l = 0; l < v.instructions && m + 1 < cap; ++l) {
-    const std::uint32_t r = v.rem[l][t];
-    if (r == 0) break;  // this level and every later one have no t left
-    for (std::uint32_t c = count[l] - (l == k ? 1u : 0u); c > 0 && m + 1 < cap; --c) {
-      ++m;
-      top += r;
-      const std::uint32_t b = (others - top) / (cap - m);
-      if (b < best) best = b;
+  bool skipped = false;
+  for (std::uint32_t j = 0; j < h.n && m + 1 < cap; ++j) {
+    if (!skipped && h.level[j] == k) {  // w itself
+      skipped = true;
+      continue;
     }
+    ++m;
+    top += h.left[j];
+    const std::uint32_t b = (others - top) / (cap - m);
+    if (b < best) best = b;
   }
   return best;
 }
@@ -124,13 +147,15 @@ WARPSPAN_HD_INLINE std::uint32_t remaining_bound(const frontier_view& v, const s
   for (std::uint32_t k = 0; k < v.instructions; ++k)
     for (std::uint32_t t = 0; t < v.ntypes; ++t) total[t] += count[k] * static_cast<std::uint32_t>(v.rem[k][t]);
   for (std::uint32_t t = 0; t < v.ntypes; ++t) all += total[t];
+  stall_holders holders[4];
+  for (std::uint32_t t = 0; t < v.ntypes; ++t) gather_holders(v, count, t, holders[t]);
   std::uint32_t by_warp = 0, by_type[4] = {};
   for (std::uint32_t k = 0; k < v.instructions; ++k) {
     if (count[k] == 0) continue;
     const std::uint32_t left = v.instructions - k;
     std::uint32_t stall = v.limit ? (all - left) / v.limit : 0, per_type[4] = {};
     for (std::uint32_t t = 0; t < v.ntypes; ++t) {
-      per_type[t] = stalls_on(v, count, k, t, total[t] - v.rem[k][t]);
+      per_type[t] = stalls_on(v, holders[t], k, t, total[t] - v.rem[k][t]);
       stall += per_type[t];
     }
     if (left + stall > by_warp) by_warp = left + stall;
@@ -186,26 +211,48 @@ struct successor_enum {
 
   /// Sets up the first successor; false when the state has none (all warps done).
   WARPSPAN_HD bool start(const frontier_view& v, packed_state state) {
-    key = state;
     unpack_counts(state, v.warps, v.instructions, count);
-    if (count[v.instructions] == v.warps) return false;
-    std::uint8_t higher[256];  // warps at levels above k
-    higher[v.instructions] = 0;
-    for (std::uint32_t k = v.instructions; k-- > 0;) higher[k] = static_cast<std::uint8_t>(higher[k + 1] + count[k + 1]);
-    std::uint32_t total = 0, n = 0;
+    return start_slots(v, state);
+  }
+
+  /// start() without filling `count` (for callers that do not compute the bound from it).
+  WARPSPAN_HD bool start_slots(const frontier_view& v, packed_state state) {
+    key = state;
+    // The runs of equal levels, from the key's most significant byte (the lowest level) down: a
+    // run of the bytes j in [lo, hi] has lo warps above it. O(W), not O(I): the slots of a type are
+    // its runs in ascending level, as a walk over the type's levels would list them.
+    std::uint8_t run_level[frontier_max_warps], run_size[frontier_max_warps], run_above[frontier_max_warps];
+    std::uint32_t runs = 0, per_type[4] = {};
+    for (std::uint32_t j = v.warps; j-- > 0;) {
+      const std::uint32_t k = static_cast<std::uint32_t>(state >> (8 * j)) & 0xFFu;  // level + 1
+      if (k - 1 == v.instructions) break;  // done warps: the rest of the key
+      if (runs > 0 && run_level[runs - 1] == k - 1) {
+        ++run_size[runs - 1];
+      } else {
+        run_level[runs] = static_cast<std::uint8_t>(k - 1);
+        run_size[runs] = 1;
+        ++per_type[v.type_of[k - 1]];
+        ++runs;
+      }
+      run_above[runs - 1] = static_cast<std::uint8_t>(j);
+    }
+    if (runs == 0) return false;  // every warp done
+    std::uint32_t total = 0, n = 0, fill[4];
     for (std::uint32_t t = 0; t < v.ntypes; ++t) {
       slot_begin[t] = static_cast<std::uint8_t>(n);
-      std::uint32_t ready = 0;
-      for (std::uint32_t s = v.level_begin[t]; s < v.level_begin[t + 1]; ++s) {
-        const std::uint32_t k = v.level_list[s];
-        if (count[k] == 0) continue;
-        level[n] = static_cast<std::uint8_t>(k);
-        avail[n] = count[k];
-        above[n] = higher[k];
-        ready += count[k];
-        ++n;
-      }
-      most[t] = static_cast<std::uint8_t>(ready < v.cap[t] ? ready : v.cap[t]);
+      fill[t] = n;
+      n += per_type[t];
+    }
+    std::uint32_t ready[4] = {};
+    for (std::uint32_t r = 0; r < runs; ++r) {
+      const std::uint32_t t = v.type_of[run_level[r]], s = fill[t]++;
+      level[s] = run_level[r];
+      avail[s] = run_size[r];
+      above[s] = run_above[r];
+      ready[t] += run_size[r];
+    }
+    for (std::uint32_t t = 0; t < v.ntypes; ++t) {
+      most[t] = static_cast<std::uint8_t>(ready[t] < v.cap[t] ? ready[t] : v.cap[t]);
       total += most[t];
     }
     slot_begin[v.ntypes] = static_cast<std::uint8_t>(n);

@@ -33,7 +33,8 @@ struct exact_options {
   /// just the states that can lie on a path as long as the answer.
   std::uint64_t witness_states = 0;
   /// Progress sweep: called after each progress sum with (sums done, all sums, states so far,
-  /// seconds so far); for a progress line on long runs.
+  /// seconds so far); for a progress line on long runs. The dense sweep calls it with the ranks
+  /// swept in thousandths (done of 1,000).
   std::function<void(std::uint32_t, std::uint32_t, std::uint64_t, double)> progress;
   /// Device sweep: a pending buffer of successors is reduced in place (sorted, one entry per state)
   /// once it holds more than this many entries (0: 2^26). Smaller values trade sorts for memory.
@@ -71,16 +72,39 @@ exact_result exact_search_cpu(const problem& prob, const exact_options& options 
 /// hash tables sharded by key, one shard per thread. At most 16 warps and 254 instructions.
 exact_result exact_sweep_cpu(const problem& prob, const exact_options& options = {});
 
+/// The same answer by a dense sweep: one way in per multiset of progress levels, C(I + W, W) of them
+/// (a byte each while the pessimistic bound is under 255, else two), indexed by colex rank, which a
+/// cycle only raises (include/warpspan/exact/dense_index.hpp); the ranks are taken in order, so a
+/// successor costs an addition and a store instead of a hash insert. Every reached state is
+/// expanded (`states`: reached; `prune` is not used: the bound costs more than it saves here); a
+/// run stopped by the time limit or an interrupt proves [lower, max over the reached states not yet
+/// taken of way in + bound]; the witness is backtracked through the table. With `threads` of 2 or
+/// more, one thread sweeps while both work out the successors of the next run of ranks (more
+/// threads are not used). `max_states` is not used. At most 16 warps and 254 instructions; the
+/// caller checks dense_sweep_bytes.
+exact_result exact_dense_cpu(const problem& prob, const exact_options& options = {});
+
+/// The bytes the dense sweep's table takes for `prob` (saturating; 0 when the states do not pack).
+std::uint64_t dense_sweep_bytes(const problem& prob);
+/// Whether the CPU search takes the dense sweep: the states pack, no `max_states` is asked for
+/// (that asks for the hash sweep) and the table takes at most half the memory available now.
+bool dense_sweep_fits(const problem& prob, const exact_options& options);
+/// Whether exact_search runs the dense sweep for these arguments (then a lower string only saves
+/// backtracking the witness: run_exact skips its warm start).
+bool exact_search_is_dense(const problem& prob, const exact_options& options, backend_kind backend,
+                           rank_group* ranks = nullptr);
+
 /// The progress sweep on a CUDA device: each sum's states sorted and reduced by key on the device,
 /// expanded by one thread per state (count, scan, write), successors appended to the buffers of the
 /// sums they reach. Same answer and `states` as the CPU sweep (stubs throw not_compiled without CUDA).
 exact_result exact_sweep_cuda(const problem& prob, const exact_options& options = {});
 
-/// What `exact --method search` runs: on the CPU, the progress sweep where states pack (at most
-/// 16 warps and 254 instructions) and the depth-first search beyond; on CUDA, the progress sweep on
+/// What `exact --method search` runs: on the CPU, the dense sweep where its table fits
+/// (dense_sweep_fits), else the progress sweep where states pack (at most 16 warps and 254
+/// instructions) and the depth-first search beyond; on CUDA, the progress sweep on
 /// the device (input_error when the build or the machine has no CUDA, or the states do not pack);
 /// auto is the CPU (the device sweep has not been measured yet). `used` receives the algorithm's
-/// name: "sweep" or "depth-first". With `ranks` of more than one rank (mpirun), the CPU sweep runs
+/// name: "dense", "sweep" or "depth-first". With `ranks` of more than one rank (mpirun), the CPU sweep runs
 /// across them (states partitioned by hash, exact_sweep_ranks); every rank gets the same result.
 /// The warm start of `exact` (an annealing run first) is orchestrator/exact_run.hpp's run_exact.
 exact_result exact_search(const problem& prob, const exact_options& options, backend_kind backend,

@@ -63,7 +63,7 @@ nlohmann::ordered_json sweep_summary_json(const std::vector<sweep_point>& grid, 
 
 /// `exact --method search --json` / warpspan.exact: complete, makespan (null unless complete), lower,
 /// upper, elapsed_s, best_string, pessimistic, problem, stop_reason (null when complete), method,
-/// algorithm ("sweep" or "depth-first"), backend, states, pruned, interrupted.
+/// algorithm ("dense", "sweep" or "depth-first"), backend, states, pruned, interrupted.
 nlohmann::json exact_search_json(const problem& prob, const exact_result& r, const std::string& algorithm,
                                  const std::string& backend);
 /// `exact --method ilp --json`: the same common fields, method "ilp", solver, constraint_form,

@@ -17,7 +17,8 @@ namespace warpspan {
 inline constexpr std::uint64_t default_warm_start = 200'000;
 
 /// exact_search(prob, options, backend, used, ranks), first warm-started where it runs the progress
-/// sweep (the states pack) and `options` has no lower_string: 2 annealing chains (CPU, seed 1,
+/// sweep (the states pack, but not the dense sweep, which expands every reached state anyway) and
+/// `options` has no lower_string: 2 annealing chains (CPU, seed 1,
 /// options.threads, a quarter of options.time_limit_s at most) of `warm_start` iterations each,
 /// and the sweep prunes against their best string when it beats the standard strings. With ranks
 /// of more than one rank, rank 0 anneals and sends the string and its time to all. The annealing's

@@ -1,0 +1,443 @@
+// The exact search over a dense table of every multiset (see exact_dense_cpu in search.hpp).
+//
+// A state is the multiset of the W warps' progress levels 0..I, sorted ascending a_1 <= .. <= a_W.
+// With b_i = a_i + i - 1 (strictly increasing in [0, I + W)) its colex rank is sum_i C(b_i, i), a
+// bijection onto [0, C(I + W, W)). One cycle moves some warps up one level each and keeps the order
+// (the warps that leave a level are the top of its run), so every b_i it touches rises by one and
+// the rank rises by sum C(b_i, i - 1): the rank is a topological order of the successor relation.
+// Taking the ranks in increasing order therefore visits each state after all its predecessors, with
+// its longest way in final, and a successor's rank is the state's plus a few table entries. The
+// table holds one way in (plus one; 0: not reached) per multiset, a byte while the pessimistic bound
+// fits one. No hashing: a successor costs an addition and one store. Every reached state is
+// expanded: the remaining bound costs more per state than the few states it would drop save.
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <cstring>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "warpspan/core/error.hpp"
+#include "warpspan/core/interrupt.hpp"
+#include "warpspan/core/resources.hpp"
+#include "warpspan/exact/dense_index.hpp"
+#include "warpspan/exact/frontier.hpp"
+#include "warpspan/exact/frontier_host.hpp"
+#include "warpspan/exact/search.hpp"
+#include "warpspan/exact/sweep_host.hpp"
+#include "warpspan/makespan/bounds.hpp"
+#include "warpspan/makespan/schedule_table.hpp"
+
+namespace warpspan {
+
+namespace {
+
+using clock_type = std::chrono::steady_clock;
+
+/// A zeroed table of n values in anonymous memory, on huge pages where the kernel gives them (the
+/// sweep's stores land all over it: with 4 KiB pages nearly each one would also miss the TLB).
+template <class V>
+class zeroed_table {
+ public:
+  explicit zeroed_table(std::uint64_t n) : bytes_((n * sizeof(V) + huge - 1) / huge * huge) {
+    void* p = mmap(nullptr, bytes_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p == MAP_FAILED)
+      throw std::runtime_error("the dense sweep's table of " + std::to_string(bytes_ >> 20) + " MiB could not be mapped");
+#ifdef MADV_HUGEPAGE
+    madvise(p, bytes_, MADV_HUGEPAGE);  // a hint: without huge pages the sweep is slower, not wrong
+#endif
+#ifdef MADV_POPULATE_WRITE
+    madvise(p, bytes_, MADV_POPULATE_WRITE);  // fault it in now, in huge pages where it can (Linux 5.14+)
+#endif
+    data_ = static_cast<V*>(p);
+  }
+  ~zeroed_table() { munmap(data_, bytes_); }
+  zeroed_table(const zeroed_table&) = delete;
+  zeroed_table& operator=(const zeroed_table&) = delete;
+  V& operator[](std::uint64_t i) { return data_[i]; }
+  const V& operator[](std::uint64_t i) const { return data_[i]; }
+
+ private:
+  static constexpr std::uint64_t huge = std::uint64_t{2} << 20;
+  std::uint64_t bytes_;
+  V* data_ = nullptr;
+};
+
+/// The successors of a run of ranks, worked out ahead of the sweep (they depend on the state, not
+/// on its way in): per rank, up to four lists of rank gains whose sums over one entry of each list
+/// are its successors' ranks minus its own (the types' choices, or every successor in one list when
+/// the scheduler limit splits the issues); no lists for the final state.
+struct rank_run {
+  std::uint64_t first = 0, end = 0;                  ///< the ranks [first, end)
+  std::vector<std::uint32_t> offset;                 ///< per rank: its lists' start in `gains`
+  std::vector<std::array<std::uint16_t, 4>> counts;  ///< per rank: the lists' lengths (all 0: final)
+  std::vector<std::uint64_t> gains;
+};
+
+/// One pass over the table (values of type V: way in + 1, 0 when not reached).
+template <class V>
+class dense_pass {
+ public:
+  dense_pass(const frontier_view& v, const dense_index& index, const exact_options& o)
+      : v_(v), index_(index), o_(o), g_(index.size()) {}
+
+  /// Runs from the initial state to the final one or to a limit; returns the stop reason ("" when
+  /// complete). With two threads one works out the successors of the next run of ranks while the
+  /// other sweeps the current one (the table is written by the sweeping thread only).
+  std::string run(clock_type::time_point start) {
+    const std::uint64_t n = index_.size();
+    const bool two = resolve_threads(o_.threads, param("threads")) >= 2;
+    thread_pool pool(two ? 2 : 1);
+    rank_run runs[2][2];  // [step % 2][part]: the run being swept and the one being worked out
+    g_[0] = 1;            // the initial state, all at level 0, has rank 0
+    auto produce = [&](rank_run& run, std::uint64_t first, std::uint64_t end) {
+      run.first = first;
+      run.end = end;
+      run.offset.clear();
+      run.counts.clear();
+      run.gains.clear();
+      if (first == end) return;
+      std::uint8_t a[frontier_max_warps + 1] = {};
+      index_.unrank(first, a);
+      for (std::uint64_t r = first; r < end; ++r) {
+        successors_of(a, run);
+        index_.next(a);
+      }
+    };
+    // The sweeping thread also works out the later part of the next run, a share chosen so that both
+    // threads finish a step together: with sweeping taking S and working a run out P (smoothed over
+    // the steps), the sweeper takes (P - S) / 2P of the run.
+    double share = 3.0 / 8, sweep_s = 0, produce_s = 0;
+    auto split = [&](std::uint64_t first) {
+      const std::uint64_t end = std::min(n, first + run_length);
+      const auto mine = static_cast<std::uint64_t>(static_cast<double>(end - first) * share);
+      return std::array<std::uint64_t, 3>{first, two ? end - mine : end, end};
+    };
+    auto cut = split(0);
+    produce(runs[0][0], cut[0], cut[1]);
+    produce(runs[0][1], cut[1], cut[2]);
+    for (std::uint64_t k = 0;; ++k) {
+      rank_run* current = runs[k % 2];
+      rank_run* ahead = runs[(k + 1) % 2];
+      const std::uint64_t done = current[1].end;
+      cut = split(done);
+      if (two && done < n) {
+        double busy[3] = {};  // sweeping; working out the later part; the earlier part
+        pool.run(2, [&](std::size_t i) {
+          const auto t0 = clock_type::now();
+          if (i == 0) {
+            sweep(current[0]);
+            sweep(current[1]);
+            const auto t1 = clock_type::now();
+            produce(ahead[1], cut[1], cut[2]);
+            busy[0] = std::chrono::duration<double>(t1 - t0).count();
+            busy[1] = std::chrono::duration<double>(clock_type::now() - t1).count();
+          } else {
+            produce(ahead[0], cut[0], cut[1]);
+            busy[2] = std::chrono::duration<double>(clock_type::now() - t0).count();
+          }
+        });
+        sweep_s = 0.8 * sweep_s + 0.2 * busy[0];
+        produce_s = 0.8 * produce_s + 0.2 * (busy[1] + busy[2]);
+        if (produce_s > 0) share = std::clamp((produce_s - sweep_s) / (2 * produce_s), 0.0, 0.5);
+      } else {
+        sweep(current[0]);
+        sweep(current[1]);
+        produce(ahead[0], cut[0], cut[1]);
+        produce(ahead[1], cut[1], cut[2]);
+      }
+      const double elapsed = std::chrono::duration<double>(clock_type::now() - start).count();
+      if (o_.progress && (k % 64 == 63 || done == n))
+        o_.progress(static_cast<std::uint32_t>(done * 1000 / n), 1000, states_, elapsed);
+      if (done == n) return {};
+      std::string stop;
+      if (o_.time_limit_s > 0 && elapsed > o_.time_limit_s) stop = "time limit reached";
+      if (interrupted()) stop = "interrupted";
+      if (!stop.empty()) {
+        stopped_at_ = done;
+        return stop;
+      }
+    }
+  }
+
+  /// Over the reached states from the stop on: the largest way in plus remaining bound (every path
+  /// still to finish passes through one of them with at least its way in so far recorded).
+  std::uint32_t held_bound() const {
+    std::uint32_t upper = 0;
+    std::uint8_t a[frontier_max_warps + 1] = {};
+    index_.unrank(stopped_at_, a);
+    for (std::uint64_t r = stopped_at_; r < index_.size(); ++r) {
+      if (g_[r] != 0)
+        upper = std::max(upper, exact_detail::held_bound(v_, index_.pack(a), static_cast<std::uint32_t>(g_[r] - 1)));
+      if (!index_.next(a)) break;
+    }
+    return upper;
+  }
+
+  /// A path of `length` cycles from the initial to the final state through the recorded ways in,
+  /// as a pseudo-precedence string: from the final state back, a predecessor recorded one cycle
+  /// shorter whose successors include the current state.
+  std::vector<std::uint16_t> witness(std::uint32_t length) const {
+    std::vector<std::vector<std::uint8_t>> takes(length);
+    std::uint8_t count[256];
+    packed_state cur = final_state(v_);
+    for (std::uint32_t t = length; t-- > 0;) {
+      unpack_counts(cur, v_.warps, v_.instructions, count);
+      std::uint8_t back[256] = {};  // warps moved back from level k to k - 1
+      packed_state found = 0;
+      const std::uint32_t reach = exact_detail::most_issues(v_);
+      // Depth-first over the levels, moving back at most `reach` warps in all.
+      auto try_levels = [&](auto&& self, std::uint32_t k, std::uint32_t left, std::uint32_t moved) -> bool {
+        if (k > v_.instructions) {
+          if (moved == 0) return false;
+          std::uint8_t prev[256];
+          for (std::uint32_t l = 0; l <= v_.instructions; ++l) prev[l] = static_cast<std::uint8_t>(count[l] - back[l]);
+          for (std::uint32_t l = 1; l <= v_.instructions; ++l) prev[l - 1] = static_cast<std::uint8_t>(prev[l - 1] + back[l]);
+          const packed_state key = pack_counts(prev, v_.instructions);
+          if (g_[index_.rank_of(key)] != t + 1) return false;
+          if (!exact_detail::takes_between(v_, key, cur, takes[t])) return false;
+          found = key;
+          return true;
+        }
+        for (std::uint32_t y = 0; y <= std::min<std::uint32_t>(left, count[k]); ++y) {
+          back[k] = static_cast<std::uint8_t>(y);
+          if (self(self, k + 1, left - y, moved + y)) return true;
+        }
+        back[k] = 0;
+        return false;
+      };
+      if (!try_levels(try_levels, 1, reach, 0))
+        throw std::logic_error("dense sweep: no predecessor found while backtracking the witness");
+      cur = found;
+    }
+    return exact_detail::string_from_takes(v_, std::move(takes));
+  }
+
+  std::uint64_t states() const { return states_; }
+  std::uint32_t reached() const { return reached_; }
+
+ private:
+  static constexpr std::uint64_t run_length = std::uint64_t{1} << 15;
+
+  /// Appends the rank gains of the successors of the state with ascending levels `a` to `run`.
+  void successors_of(const std::uint8_t* a, rank_run& run) {
+    run.offset.push_back(static_cast<std::uint32_t>(run.gains.size()));
+    std::array<std::uint16_t, 4> count{};
+    successor_enum e;
+    if (!e.start_slots(v_, index_.pack(a))) {  // the final state
+      run.counts.push_back(count);
+      return;
+    }
+    std::uint32_t issues = 0;
+    for (std::uint32_t t = 0; t < v_.ntypes; ++t) issues += e.most[t];
+    if (v_.limit != 0 && issues > v_.limit) {  // the limit splits over the types: successor by successor
+      std::uint32_t m = 0;
+      do {
+        std::uint64_t d = 0;
+        for (std::uint32_t s = 0; s < e.slots; ++s)
+          if (e.x[s] != 0) d += index_.move_delta(e.level[s], v_.warps - e.above[s], e.x[s]);
+        run.gains.push_back(d);
+        ++m;
+      } while (e.advance(v_));
+      run.counts.push_back({static_cast<std::uint16_t>(m), 1, 1, 1});
+      run.gains.insert(run.gains.end(), 3, 0);
+      return;
+    }
+    // Every type issues its whole quota, chosen among its levels independently of the others: the
+    // successors are the product of the types' choices, and so are their rank gains.
+    for (std::uint32_t t = 0; t < 4; ++t) {
+      const std::size_t before = run.gains.size();
+      const std::uint32_t b = t < v_.ntypes ? e.slot_begin[t] : 0;
+      const std::uint32_t slots = t < v_.ntypes ? e.slot_begin[t + 1] - b : 0;
+      if (slots == 0) {
+        run.gains.push_back(0);
+      } else {
+        // gain[j][x]: x warps of slot j move; room[j]: the warps at slots j.. (what they can take).
+        std::uint64_t gain[frontier_max_warps][frontier_max_warps + 1];
+        std::uint32_t room[frontier_max_warps + 1];
+        room[slots] = 0;
+        for (std::uint32_t j = slots; j-- > 0;) {
+          const std::uint32_t level = e.level[b + j], top = v_.warps - e.above[b + j];
+          for (std::uint32_t x = 0; x <= e.avail[b + j]; ++x) gain[j][x] = index_.move_delta(level, top, x);
+          room[j] = room[j + 1] + e.avail[b + j];
+        }
+        choices(e, b, slots, gain, room, 0, e.quota[t], 0, run.gains);
+      }
+      count[t] = static_cast<std::uint16_t>(run.gains.size() - before);
+    }
+    run.counts.push_back(count);
+  }
+
+  /// Appends the rank gain of every way to take `quota` warps from slots j.. of one type.
+  static void choices(const successor_enum& e, std::uint32_t b, std::uint32_t slots,
+                      const std::uint64_t (*gain)[frontier_max_warps + 1], const std::uint32_t* room, std::uint32_t j,
+                      std::uint32_t quota, std::uint64_t partial, std::vector<std::uint64_t>& out) {
+    if (j + 1 == slots) {  // the last slot takes what is left
+      out.push_back(partial + gain[j][quota]);
+      return;
+    }
+    const std::uint32_t most = quota < e.avail[b + j] ? quota : e.avail[b + j];
+    const std::uint32_t least = quota > room[j + 1] ? quota - room[j + 1] : 0;
+    for (std::uint32_t x = least; x <= most; ++x) choices(e, b, slots, gain, room, j + 1, quota - x, partial + gain[j][x], out);
+  }
+
+  /// Takes the ranks of `run` in order: each reached state raises the way in of its successors.
+  /// The successors of the rank `ahead` places on are fetched into the cache meanwhile (whether it
+  /// is reached is known only when its turn comes; most are): the stores land all over the table.
+  void sweep(const rank_run& run) {
+    constexpr std::uint64_t ahead = 2;
+    const std::uint64_t count = run.end - run.first;
+    for (std::uint64_t i = 0; i < count; ++i) {
+      if (i + ahead < count) for_each_successor(run, i + ahead, [&](std::uint64_t to) { __builtin_prefetch(&g_[to], 1); });
+      const V here = g_[run.first + i];
+      if (here == 0) continue;
+      ++states_;
+      if (run.counts[i][0] == 0) {  // the final state
+        reached_ = static_cast<std::uint32_t>(here - 1);
+        continue;
+      }
+      const V value = static_cast<V>(here + 1);
+      for_each_successor(run, i, [&](std::uint64_t to) {
+        V& slot = g_[to];
+        if (slot < value) slot = value;
+      });
+    }
+  }
+
+  /// Calls f(rank) for each successor of the i-th rank of `run`.
+  template <class F>
+  static void for_each_successor(const rank_run& run, std::uint64_t i, F&& f) {
+    const std::array<std::uint16_t, 4>& c = run.counts[i];
+    const std::uint64_t r = run.first + i;
+    const std::uint64_t* g0 = run.gains.data() + run.offset[i];
+    const std::uint64_t *g1 = g0 + c[0], *g2 = g1 + c[1], *g3 = g2 + c[2];
+    for (std::uint32_t i0 = 0; i0 < c[0]; ++i0)
+      for (std::uint32_t i1 = 0; i1 < c[1]; ++i1)
+        for (std::uint32_t i2 = 0; i2 < c[2]; ++i2) {
+          const std::uint64_t base = r + g0[i0] + g1[i1] + g2[i2];
+          for (std::uint32_t i3 = 0; i3 < c[3]; ++i3) f(base + g3[i3]);
+        }
+  }
+
+  const frontier_view& v_;
+  const dense_index& index_;
+  const exact_options& o_;
+  zeroed_table<V> g_;
+  std::uint64_t states_ = 0, stopped_at_ = 0;
+  std::uint32_t reached_ = 0;
+};
+
+template <class V>
+exact_result run_dense(const problem& prob, const frontier_view& v, const dense_index& index, const exact_options& options) {
+  const auto start = clock_type::now();
+  exact_result r;
+  if (!options.lower_string.empty()) {
+    r.lower = build_schedule(prob, options.lower_string).makespan;
+    r.best_string = options.lower_string;
+  } else {
+    exact_detail::fill_interval(prob, r);
+  }
+  dense_pass<V> pass(v, index, options);
+  const std::string stop = pass.run(start);
+  r.states = pass.states();
+  if (!stop.empty()) {
+    r.complete = false;
+    r.stop_reason = stop;
+    r.upper = std::max(r.lower, std::min(static_cast<std::uint32_t>(pessimistic_bound(prob)), pass.held_bound()));
+    r.interrupted = interrupted();
+  } else {
+    r.complete = true;
+    if (pass.reached() > r.lower) {
+      r.lower = pass.reached();
+      r.best_string = pass.witness(r.lower);
+    }
+    r.makespan = r.upper = r.lower;
+  }
+  r.elapsed_s = std::chrono::duration<double>(clock_type::now() - start).count();
+  return r;
+}
+
+}  // namespace
+
+dense_index::dense_index(std::uint32_t warps, std::uint32_t instructions) : warps_(warps), instructions_(instructions) {
+  // C(n, k) for n < I + W + 1 and k <= W, saturating (only used when the total fits).
+  const std::uint32_t n_max = instructions + warps + 1;
+  binom_.assign(static_cast<std::size_t>(n_max) * (warps + 1), 0);
+  for (std::uint32_t n = 0; n < n_max; ++n)
+    for (std::uint32_t k = 0; k <= warps; ++k) {
+      std::uint64_t c = 0;
+      if (k == 0) c = 1;
+      else if (n > 0) {
+        const std::uint64_t x = choose(n - 1, k - 1), y = choose(n - 1, k);
+        c = x > ~std::uint64_t{0} - y ? ~std::uint64_t{0} : x + y;
+      }
+      binom_[static_cast<std::size_t>(n) * (warps + 1) + k] = c;
+    }
+  size_ = choose(instructions + warps, warps);
+  // D[k][i] = sum_{j=1..i} C(k + j - 1, j - 1): moving the warps at positions (i - x, i] from level k.
+  delta_.assign(static_cast<std::size_t>(instructions + 1) * (warps + 1), 0);
+  for (std::uint32_t k = 0; k <= instructions; ++k)
+    for (std::uint32_t i = 1; i <= warps; ++i)
+      delta_[k * (warps + 1) + i] = delta_[k * (warps + 1) + i - 1] + choose(k + i - 1, i - 1);
+}
+
+std::uint64_t dense_index::rank_of(packed_state key) const {
+  // The key's least significant byte is the highest level (a_W).
+  std::uint64_t rank = 0;
+  for (std::uint32_t i = warps_; i >= 1; --i) {
+    const std::uint32_t a = static_cast<std::uint32_t>(key & 0xFF) - 1;
+    key >>= 8;
+    rank += choose(a + i - 1, i);
+  }
+  return rank;
+}
+
+void dense_index::unrank(std::uint64_t rank, std::uint8_t* a) const {
+  // Position by position from the top: b_i is the largest b with C(b, i) <= what is left.
+  std::uint32_t b = instructions_ + warps_;
+  for (std::uint32_t i = warps_; i >= 1; --i) {
+    while (b > 0 && choose(b, i) > rank) --b;
+    rank -= choose(b, i);
+    a[i - 1] = static_cast<std::uint8_t>(b - (i - 1));
+  }
+}
+
+packed_state dense_index::pack(const std::uint8_t* a) const {
+  packed_state key = 0;
+  for (std::uint32_t i = 0; i < warps_; ++i) key = (key << 8) | (a[i] + 1u);
+  return key;
+}
+
+bool dense_index::next(std::uint8_t* a) const {
+  std::uint32_t i = 0;
+  while (i + 1 < warps_ && a[i] == a[i + 1]) ++i;
+  if (i + 1 == warps_ && a[i] == instructions_) return false;
+  ++a[i];
+  for (std::uint32_t j = 0; j < i; ++j) a[j] = 0;
+  return true;
+}
+
+std::uint64_t dense_sweep_bytes(const problem& prob) {
+  if (prob.warps == 0 || prob.warps > frontier_max_warps || prob.instructions() > frontier_max_instructions) return 0;
+  const dense_index index(prob.warps, static_cast<std::uint32_t>(prob.instructions()));
+  if (index.size() == ~std::uint64_t{0}) return ~std::uint64_t{0};
+  const std::uint64_t per = pessimistic_bound(prob) + 1 <= 0xFF ? 1 : 2;
+  return index.size() > ~std::uint64_t{0} / per ? ~std::uint64_t{0} : index.size() * per;
+}
+
+exact_result exact_dense_cpu(const problem& prob, const exact_options& options) {
+  const frontier_view v = exact_detail::checked_view(prob);
+  if (pessimistic_bound(prob) + 1 > 0xFFFF)
+    throw input_error("the dense sweep stores ways in of at most 65,534 cycles; this problem's bound is " +
+                      std::to_string(pessimistic_bound(prob)));
+  const dense_index index(v.warps, v.instructions);
+  if (pessimistic_bound(prob) + 1 <= 0xFF) return run_dense<std::uint8_t>(prob, v, index, options);
+  return run_dense<std::uint16_t>(prob, v, index, options);
+}
+
+}  // namespace warpspan

@@ -1,0 +1,145 @@
+// The dense sweep (host/exact/dense_sweep.cpp): its colex index against counting, the rank gains of
+// every successor against ranking the successor, and its answers against the depth-first search.
+#include <gtest/gtest.h>
+
+#include <random>
+#include <set>
+
+#include "test_util.hpp"
+#include "warpspan/core/error.hpp"
+#include "warpspan/core/interrupt.hpp"
+#include "warpspan/exact/dense_index.hpp"
+#include "warpspan/exact/frontier.hpp"
+#include "warpspan/exact/search.hpp"
+#include "warpspan/makespan/bounds.hpp"
+#include "warpspan/makespan/schedule_table.hpp"
+
+namespace warpspan {
+namespace {
+
+TEST(DenseIndex, RanksEveryMultisetOnceInOrder) {
+  // W = 4 warps over levels 0..5: C(9, 4) = 126 multisets, visited by next() in rank order.
+  const dense_index index(4, 5);
+  ASSERT_EQ(index.size(), 126u);
+  std::uint8_t a[17] = {};
+  std::set<packed_state> seen;
+  std::uint64_t r = 0;
+  do {
+    for (int i = 0; i + 1 < 4; ++i) ASSERT_LE(a[i], a[i + 1]);
+    const packed_state key = index.pack(a);
+    EXPECT_TRUE(seen.insert(key).second);
+    EXPECT_EQ(index.rank_of(key), r);
+    std::uint8_t b[17] = {};
+    index.unrank(r, b);
+    for (int i = 0; i < 4; ++i) EXPECT_EQ(b[i], a[i]) << r;
+    ++r;
+  } while (index.next(a));
+  EXPECT_EQ(r, 126u);
+  EXPECT_EQ(index.rank_of(initial_state(make_frontier_view(test::make("LCLCL", 4, 1, 1).view()))), 0u);
+  EXPECT_EQ(index.rank_of(final_state(make_frontier_view(test::make("LCLCL", 4, 1, 1).view()))), 125u);
+}
+
+TEST(DenseIndex, SuccessorsRaiseTheRankByTheirGain) {
+  // For every successor of every reachable state of random problems: its rank is the state's plus
+  // the move gains of the moved runs, and larger (the sweep's order).
+  std::mt19937_64 rng(77);
+  int checked = 0;
+  for (int k = 0; k < 60; ++k) {
+    const problem prob = test::random_problem(rng, 6, 7);
+    const frontier_view v = make_frontier_view(prob.view());
+    const dense_index index(v.warps, v.instructions);
+    std::set<packed_state> seen{initial_state(v)};
+    std::vector<packed_state> todo{initial_state(v)};
+    while (!todo.empty()) {
+      const packed_state s = todo.back();
+      todo.pop_back();
+      successor_enum e;
+      if (!e.start(v, s)) continue;
+      const std::uint64_t r = index.rank_of(s);
+      do {
+        const packed_state next = e.successor(v);
+        std::uint64_t to = r;
+        for (std::uint32_t j = 0; j < e.slots; ++j)
+          if (e.x[j] != 0) to += index.move_delta(e.level[j], v.warps - e.above[j], e.x[j]);
+        ASSERT_EQ(to, index.rank_of(next)) << to_run_length(prob.kernel) << " W=" << prob.warps;
+        ASSERT_GT(to, r);
+        ++checked;
+        if (seen.insert(next).second) todo.push_back(next);
+      } while (e.advance(v));
+    }
+  }
+  EXPECT_GT(checked, 1000);
+}
+
+TEST(DenseSweep, EqualsDepthFirstSearch) {
+  // Random kernels of up to four types, sigma 1..3, sometimes a scheduler limit (whose splits take
+  // the successor-by-successor path), one and two threads.
+  std::mt19937_64 rng(2718);
+  for (int k = 0; k < 200; ++k) {
+    const problem prob = test::random_problem(rng, 6, 7);
+    const exact_result dfs = exact_search_cpu(prob);
+    exact_options o;
+    o.threads = 1 + k % 2;
+    const exact_result r = exact_dense_cpu(prob, o);
+    ASSERT_TRUE(r.complete);
+    ASSERT_EQ(r.makespan, dfs.makespan) << to_run_length(prob.kernel) << " W=" << prob.warps;
+    ASSERT_EQ(r.states, dfs.states + 1) << "every reachable state once (the DFS memo lacks the final one)";
+    ASSERT_EQ(build_schedule(prob, r.best_string).makespan, r.makespan);
+  }
+}
+
+TEST(DenseSweep, VoronoiValuesAndWitnesses) {
+  // MODEL.md: T(1..4) = 25, 31, 37, 45; T(5), T(6) as the progress sweep and the DFS give them.
+  const std::uint32_t expected[] = {25, 31, 37, 45, 57, 67};
+  for (int w = 1; w <= 6; ++w) {
+    const problem voronoi = test::make("5L9C2L9C", w, 1, 4);
+    exact_options o;
+    o.threads = 2;
+    const exact_result r = exact_dense_cpu(voronoi, o);
+    EXPECT_EQ(r.makespan, expected[w - 1]) << w;
+    EXPECT_EQ(build_schedule(voronoi, r.best_string).makespan, r.makespan) << w;
+  }
+}
+
+TEST(DenseSweep, TwoByteTableBeyond254Cycles) {
+  // 128 L on one unit, two warps: every L its own cycle, 256 cycles, beyond a byte.
+  const problem prob = test::make(std::string(128, 'L'), 2, 1, 1);
+  ASSERT_GT(pessimistic_bound(prob), 254u);
+  const exact_result r = exact_dense_cpu(prob);
+  EXPECT_EQ(r.makespan, 256u);
+  EXPECT_EQ(r.states, exact_search_cpu(prob).states + 1);
+  EXPECT_EQ(build_schedule(prob, r.best_string).makespan, 256u);
+}
+
+TEST(DenseSweep, InterruptGivesAProvenInterval) {
+  // Stopped after the first run of ranks: the interval holds the exact value.
+  const problem prob = test::make("5L9C2L9C", 6, 1, 4);
+  request_interrupt();
+  const exact_result r = exact_dense_cpu(prob);
+  clear_interrupt();
+  EXPECT_FALSE(r.complete);
+  EXPECT_TRUE(r.interrupted);
+  EXPECT_LE(r.lower, 67u);
+  EXPECT_GE(r.upper, 67u);
+  EXPECT_LE(r.upper, pessimistic_bound(prob));
+  EXPECT_EQ(build_schedule(prob, r.best_string).makespan, r.lower);
+}
+
+TEST(DenseSweep, ChosenWhereTheTableFits) {
+  const problem voronoi = test::make("5L9C2L9C", 6, 1, 4);
+  std::string used;
+  exact_options o;
+  const exact_result r = exact_search(voronoi, o, backend_kind::cpu, &used);
+  EXPECT_EQ(used, "dense");
+  EXPECT_EQ(r.makespan, 67u);
+  EXPECT_EQ(dense_sweep_bytes(voronoi), 736'281u);  // C(31, 6) multisets, a byte each
+  o.max_states = 1'000'000;  // a state limit asks for the hash sweep
+  EXPECT_FALSE(dense_sweep_fits(voronoi, o));
+  EXPECT_EQ(exact_search(voronoi, o, backend_kind::cpu, &used).makespan, 67u);
+  EXPECT_EQ(used, "sweep");
+  // 16 warps of Voronoi: C(41, 16), about 1.0e11 bytes: never dense on a machine of under 200 GB.
+  EXPECT_EQ(dense_sweep_bytes(test::make("5L9C2L9C", 16, 1, 4)), 103'077'446'706u);
+}
+
+}  // namespace
+}  // namespace warpspan
