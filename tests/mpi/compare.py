@@ -103,8 +103,9 @@ with tempfile.TemporaryDirectory() as tmp:
                   f"rc {c1} {c2}: {e2}\n--- whole\n{o1}\n--- other\n{o2}")
 
     if MODE == "mpi":
-        # exact: answers, witnesses and state counts of one process.
-        for extra in ([], ["--no-prune"]):
+        # exact: answers, witnesses and state counts of one process. One process would take the dense
+        # sweep where its table fits; a state limit asks it for the hash sweep, the one the ranks run.
+        for extra in (["--max-states", "1000000000000"], ["--no-prune", "--max-states", "1000000000000"]):
             for kernel, warps in (("--kernel=@data/kernels/voronoi.txt", w) for w in ("4", "6")):
                 args = ["exact", kernel, "--sm", "fermi-2.0", "--warps", warps, "--json", "-q", "--threads", "1"] + extra
                 c1, o1, _ = run(args)
@@ -114,6 +115,12 @@ with tempfile.TemporaryDirectory() as tmp:
             c1, o1, _ = run(args)
             c2, o2, e2 = run(args, mpirun())
             check(f"exact 5L9C2L9C W=5 {' '.join(extra)}", c1 == c2 == 0 and without_timings(o1) == without_timings(o2), e2)
+        # The dense sweep of one process and the ranks' hash sweep: the same answer.
+        args = ["exact", "--kernel", "5L9C2L9C", "--sigma", "L=1,C=4", "--warps", "6", "--json", "-q", "--threads", "1"]
+        c1, o1, _ = run(args)
+        c2, o2, e2 = run(args, mpirun())
+        check("exact dense (one process) == sweep (ranks)", c1 == c2 == 0 and json.loads(o1)["algorithm"] == "dense"
+              and json.loads(o2)["algorithm"] == "sweep" and json.loads(o1)["makespan"] == json.loads(o2)["makespan"] == 67, e2)
         # A sweep stopped by the state limit proves the same interval (the held states' bound, agreed).
         args = ["exact", "--kernel", "5L9C2L9C", "--sigma", "L=1,C=4", "--warps", "6", "--json", "-q", "--threads", "1",
                 "--max-states", "50000"]
