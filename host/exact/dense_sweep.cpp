@@ -263,7 +263,8 @@ class dense_pass {
         room[slots] = 0;
         for (std::uint32_t j = slots; j-- > 0;) {
           const std::uint32_t level = e.level[b + j], top = v_.warps - e.above[b + j];
-          for (std::uint32_t x = 0; x <= e.avail[b + j]; ++x) gain[j][x] = index_.move_delta(level, top, x);
+          const std::uint32_t most = e.avail[b + j] < e.quota[t] ? e.avail[b + j] : e.quota[t];
+          for (std::uint32_t x = 0; x <= most; ++x) gain[j][x] = index_.move_delta(level, top, x);
           room[j] = room[j + 1] + e.avail[b + j];
         }
         choices(e, b, slots, gain, room, 0, e.quota[t], 0, run.gains);
@@ -277,6 +278,10 @@ class dense_pass {
   static void choices(const successor_enum& e, std::uint32_t b, std::uint32_t slots,
                       const std::uint64_t (*gain)[frontier_max_warps + 1], const std::uint32_t* room, std::uint32_t j,
                       std::uint32_t quota, std::uint64_t partial, std::vector<std::uint64_t>& out) {
+    if (quota == 0) {  // the rest take nothing (without this each choice walked the remaining slots)
+      out.push_back(partial);
+      return;
+    }
     if (j + 1 == slots) {  // the last slot takes what is left
       out.push_back(partial + gain[j][quota]);
       return;
