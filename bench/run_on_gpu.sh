@@ -1,69 +1,183 @@
 #!/usr/bin/env bash
-# Builds for an H100 here (sm_90, CUDA runtime and GoogleTest static) and stages into .device/ what a
-# bare GPU machine needs: the test and benchmark binaries, warpspan, and the shared libraries it
-# lacks (Google Benchmark). Then, on the GPU machine, from the repository root:
-#   bash bench/run_on_gpu.sh --run OUTDIR
-# runs the whole GPU suite and the benchmarks and writes logs and JSON into OUTDIR, and ends by printing
-# the emulated model's predicted rates beside the measured ones (bench/compare_model.py).
-set -euo pipefail
+# The GPU suite and benchmarks on a GPU machine, in two steps.
+#
+# Here (a machine with nvcc, no GPU needed):
+#   bash bench/run_on_gpu.sh
+# builds for Hopper (preset gpu-h100: sm_90, CUDA runtime and GoogleTest static) and stages into
+# .device/ what a bare GPU machine needs: the test, benchmark and CLI binaries, the test harness
+# modules, and every shared library they use beyond the C and C++ runtimes (Google Benchmark, CBC
+# and the rest of COIN-OR, BLAS/LAPACK, OpenMP, ...), with the source and build paths the tests
+# were compiled with.
+#
+# There, from a copy of the repository with .device/ beside it:
+#   bash bench/run_on_gpu.sh --run OUTDIR [PHASES]
+# PHASES is a comma-separated list (default: tests,sanitize,bench,cli,ncu):
+#   tests     the whole test suite (8 shards side by side), WARPSPAN_REQUIRE_GPU=1 so that a GPU test
+#             that would skip fails; failures are rerun alone once to tell load from bugs
+#   sanitize  compute-sanitizer racecheck, synccheck and memcheck over the kernels' GPU tests, at
+#             the emulation's sizes (WARPSPAN_GPU_TEST_SIZE=small)
+#   bench     warpspan_bench: CPU, CPU-parallel, GPU and GPU-shared-memory side by side (JSON)
+#   cli       warpspan on the shipped data with --backend cuda: estimate, exact, dbf, wcet-collect
+#   ncu       Nsight Compute's view of the dbf row kernels (global vs shared-memory tuples)
+# Every step is time-boxed; logs and JSON go to OUTDIR/run/, packed into OUTDIR/gpu_run.tar.gz,
+# and OUTDIR/summary.txt says what passed, failed, skipped and ran out of time.
+set -uo pipefail
 cd "$(dirname "$0")/.."
 
-if [ "${1:-}" = "--run" ]; then
-  out=${2:?usage: bench/run_on_gpu.sh --run OUTDIR}
-  mkdir -p "$out"
-  export LD_LIBRARY_PATH="$PWD/.device/lib:${LD_LIBRARY_PATH:-}"
-  export WARPSPAN_REQUIRE_GPU=1  # a GPU test that skips on the GPU machine is a failure
-  { nvidia-smi -L; nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv; } > "$out/device.txt" 2>&1 || true
-  cat .device/commit.txt >> "$out/device.txt" 2>/dev/null || true
-  .device/warpspan_tests --gtest_filter='*MatchesCpu*:*Gpu*' > "$out/gpu_tests.log" 2>&1 || echo "GPU TESTS FAILED" >> "$out/gpu_tests.log"
-  .device/warpspan_tests > "$out/all_tests.log" 2>&1 || echo "TESTS FAILED" >> "$out/all_tests.log"
-  .device/warpspan_bench --benchmark_repetitions=3 --benchmark_report_aggregates_only=true \
-    --benchmark_format=json --benchmark_out="$out/bench.json" > "$out/bench.log" 2>&1 || true
-  .device/warpspan estimate --kernel 5L9C2L9C --warps 16 --sigma L=1,C=4 --backend cuda --seconds 10 \
-    --validate 16 --json --quiet > "$out/voronoi_cuda.json" 2> "$out/voronoi_cuda.err" || true
-  # The exact progress sweep on the device for growing W (the CPU sweep: W = 9 in 76 s, 10 in 914 s
-  # on 2 cores), each stopped after 150 s with its proven interval.
-  for w in 8 9 10 11 12; do
-    timeout 200 .device/warpspan exact --kernel 5L9C2L9C --warps $w --sigma L=1,C=4 --backend cuda \
-      --time-limit 150 --json --no-table > "$out/exact_sweep_cuda_w$w.json" 2>&1 || true
-  done
-  for b in cpu cuda cuda-sm; do
-    .device/warpspan dbf data/tasks/fig2_example.json --at 10,50,100,1000 --backend $b --json \
-      > "$out/dbf_fig2_$b.json" 2>&1 || true
-    .device/warpspan dbf --batch data/tasks/variants.jsonl --backend $b --json > "$out/dbf_batch_$b.jsonl" 2>&1 || true
-  done
-  # Hybrid WCET from traces (002): every instrumented kernel collected on the device with the probe,
-  # then analysed (the --probe-cost auto run subtracts the measured empty-probe cost).
-  mkdir -p "$out/wcet"
-  for k in vector_add reduce_interleaved reduce_sequential transpose_naive transpose_shared scan histogram bitonic_sort; do
-    .device/warpspan wcet-collect $k --runs 64 --seed 1 --out "$out/wcet/$k.bin" --cfg-out "$out/wcet/$k.cfg.json" \
-      > "$out/wcet/$k.collect.txt" 2>&1 || continue
-    .device/warpspan wcet --cfg "$out/wcet/$k.cfg.json" --trace "$out/wcet/$k.bin" --json \
-      > "$out/wcet/$k.json" 2> "$out/wcet/$k.err" || true
-    .device/warpspan wcet --cfg "$out/wcet/$k.cfg.json" --trace "$out/wcet/$k.bin" --probe-cost auto \
-      --svg-dir "$out/wcet/${k}_svg" > "$out/wcet/$k.txt" 2>> "$out/wcet/$k.err" || true
-  done
-  # The profiler's view of the dbf row kernels (global vs shared-memory tuples) on the 50-vertex graph.
-  if command -v ncu >/dev/null 2>&1; then
-    for b in 2 3; do  # 2: cuda (tuples from global memory), 3: cuda-sm (staged in shared memory)
-      ncu --kernel-name regex:dbf_row_kernel --launch-skip 50 --launch-count 2 --section SpeedOfLight \
-        --section MemoryWorkloadAnalysis .device/warpspan_bench \
-        --benchmark_filter="BM_DbfTable/backend:$b/vertices:50/block:256" --benchmark_min_time=0.01s \
-        > "$out/ncu_dbf_backend$b.txt" 2>&1 || true
-    done
-  fi
-  # Predicted beside measured: the emulated bandwidth model (bench/results/gpu_model_emulated.json,
-  # from warpspan_gpu_model) against this run's benchmark rates.
-  python3 bench/compare_model.py "$out/bench.json" --device-file "$out/device.txt" | tee "$out/model_vs_measured.md" || true
+if [ "${1:-}" != "--run" ]; then
+  set -e
+  cmake --preset gpu-h100 >/dev/null
+  cmake --build --preset gpu-h100 -j "$(nproc)"
+  rm -rf .device && mkdir -p .device/lib .device/harness_fixtures
+  cp build-gpu/tests/warpspan_tests build-gpu/bench/warpspan_bench build-gpu/warpspan .device/
+  cp build-gpu/tests/harness_fixtures/*.so .device/harness_fixtures/
+  strip --strip-unneeded .device/warpspan_tests .device/warpspan_bench .device/warpspan
+  for f in .device/warpspan_tests .device/warpspan_bench .device/warpspan .device/harness_fixtures/*.so; do
+    ldd "$f" | awk '/=> \// {print $3}'
+  done | sort -u | grep -v -E '/(libc|libm|libpthread|libdl|librt|libstdc\+\+|libgcc_s|ld-linux[^/]*)\.so' \
+    | xargs -r -I{} cp -L {} .device/lib/
+  {
+    echo "source_dir=$PWD"
+    echo "build_dir=$PWD/build-gpu"
+    echo "commit=$(git rev-parse HEAD)$(git diff --quiet HEAD || echo ' (with uncommitted changes)')"
+    echo "built=$(date -u +%Y-%m-%dT%H:%M:%SZ) on $(hostname) with $(nvcc --version | tail -1)"
+  } > .device/paths.txt
+  du -sh .device
+  echo "staged in .device/; on the GPU machine: bash bench/run_on_gpu.sh --run OUT (carry .device)"
   exit 0
 fi
 
-cmake --preset gpu-h100 -DGTEST_ROOT=/usr >/dev/null
-cmake --build --preset gpu-h100 -j "$(nproc)"
-rm -rf .device && mkdir -p .device/lib
-cp build-gpu/tests/warpspan_tests build-gpu/bench/warpspan_bench build-gpu/warpspan .device/
-for bin in .device/warpspan_tests .device/warpspan_bench .device/warpspan; do
-  ldd "$bin" | awk '/=> \// {print $3}' | grep -E 'benchmark|gtest|gmock|Cbc|Clp|Cgl|Osi|Coin|lapack|blas|gfortran|quadmath' | xargs -r -I{} cp -L {} .device/lib/
-done
-git rev-parse HEAD > .device/commit.txt
-echo "staged in .device/; on the GPU machine run: bash bench/run_on_gpu.sh --run OUT"
+out=${2:?usage: bench/run_on_gpu.sh --run OUTDIR [PHASES]}
+phases=",${3:-tests,sanitize,bench,cli,ncu},"
+run="$out/run"
+mkdir -p "$run"
+summary="$out/summary.txt"
+note() { echo "$*" | tee -a "$summary"; }
+# step NAME SECONDS CMD...: runs CMD with a time limit, logs to run/NAME.log, notes how it ended.
+step() {
+  local name=$1 limit=$2 t0 rc
+  shift 2
+  t0=$(date +%s)
+  timeout --kill-after=10 "$limit" "$@" > "$run/$name.log" 2>&1
+  rc=$?
+  note "$(printf '%-28s rc=%-3s %4ss%s' "$name" "$rc" "$(($(date +%s) - t0))" \
+    "$([ $rc = 124 ] || [ $rc = 137 ] && echo '  (ran out of time)')")"
+  return $rc
+}
+
+# The paths the tests were compiled with (the source tree, the CLI binary, the harness modules).
+source_dir=$(sed -n 's/^source_dir=//p' .device/paths.txt)
+build_dir=$(sed -n 's/^build_dir=//p' .device/paths.txt)
+# Where this tree is elsewhere, a link from the compiled-in path to it; never anything removed.
+if [ "$(readlink -f "$source_dir" 2>/dev/null)" != "$(readlink -f "$PWD")" ]; then
+  if [ -e "$source_dir" ] || [ -L "$source_dir" ]; then
+    echo "bench/run_on_gpu.sh: the tests were built for $source_dir, which is another tree here; run from it" >&2
+    exit 2
+  fi
+  mkdir -p "$(dirname "$source_dir")" && ln -s "$PWD" "$source_dir"
+fi
+mkdir -p "$build_dir/tests/harness_fixtures"
+cp .device/warpspan "$build_dir/warpspan"
+cp .device/harness_fixtures/*.so "$build_dir/tests/harness_fixtures/"
+export LD_LIBRARY_PATH="$PWD/.device/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+export WARPSPAN_REQUIRE_GPU=1
+W=.device/warpspan
+
+{
+  date -u +%Y-%m-%dT%H:%M:%SZ
+  cat .device/paths.txt
+  nvidia-smi -L
+  nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem --format=csv
+  nproc
+} > "$run/device.txt" 2>&1
+note "== $(nvidia-smi -L 2>&1 | head -1); $(sed -n 's/^commit=//p' .device/paths.txt)"
+step smoke 30 $W exact --kernel 5L9C2L9C --warps 4 --sigma L=1,C=4 --backend cuda --json || true
+
+if [[ $phases == *,tests,* ]]; then
+  t0=$(date +%s)
+  for i in 0 1 2 3 4 5 6 7; do
+    GTEST_TOTAL_SHARDS=8 GTEST_SHARD_INDEX=$i timeout --kill-after=10 240 .device/warpspan_tests \
+      --gtest_output=xml:"$run/tests_shard$i.xml" > "$run/tests_shard$i.log" 2>&1 &
+  done
+  wait
+  names() { cat "$run"/tests_shard*.log | grep "^\[ *$1 *\] [A-Za-z]" | sed 's/^\[[A-Z ]*\] //; s/, where .*//; s/ (.*//' | sort -u; }
+  passed=$(names OK | grep -c .)
+  skipped=$(names SKIPPED)
+  failed=$(names FAILED)
+  note "tests (8 shards)              ${passed} passed, $(echo -n "$skipped" | grep -c .) skipped, $(echo -n "$failed" | grep -c .) failed, $(($(date +%s) - t0))s"
+  [ -z "$skipped" ] || echo "$skipped" | sed 's/^/  skipped: /' >> "$summary"
+  if [ -n "$failed" ]; then
+    note "  failed under load: $(echo $failed | tr ' ' ':')"
+    step tests_failed_rerun 120 .device/warpspan_tests --gtest_filter="$(echo $failed | tr ' ' ':')" || true
+    grep -E '^\[  (FAILED|PASSED) ' "$run/tests_failed_rerun.log" | sed 's/^/  rerun alone: /' >> "$summary"
+  fi
+fi
+
+if [[ $phases == *,sanitize,* ]]; then
+  kernels='CudaDbf.RowKernelsMatchesCpu:CudaDbf.BatchKernelMatchesCpu:CudaAnneal.VoronoiChainsMatchesCpu'
+  kernels+=':CudaAnneal.OnChipVoronoiFewWarpsMatchesCpu:CudaAnneal.LargeStateInGlobalMemoryMatchesCpu'
+  kernels+=':CudaAnneal.SchedulerLimitAndAllUnitsMatchesCpu:ExactSweep.CudaSweepMatchesCpu'
+  kernels+=':ExactSweep.CompactedPendingBuffersMatchCpuGpu:ExactFrontier.CudaSearchMatchesCpu'
+  kernels+=':CudaInputs.ArtificialMatchesCpu:CudaInputs.BfsMatchesCpu:CudaInputs.LbmMatchesCpu'
+  kernels+=':WcetGpu.VectorAddRecordsEveryWarpOnce:WcetGpu.SequentialReductionRecordsTheStepsEachWarpTakes'
+  if command -v compute-sanitizer >/dev/null; then
+    for tool in racecheck synccheck memcheck; do
+      extra=()
+      [ $tool = racecheck ] && extra=(--racecheck-report all)
+      WARPSPAN_GPU_TEST_SIZE=small step "sanitize_$tool" 200 compute-sanitizer --tool $tool "${extra[@]}" \
+        --error-exitcode 3 --print-limit 20 .device/warpspan_tests --gtest_filter="$kernels" &
+    done
+    wait
+    for tool in racecheck synccheck memcheck; do
+      grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|^\[  (PASSED|FAILED) ' "$run/sanitize_$tool.log" | sed "s/^/  $tool: /" >> "$summary"
+    done
+  else
+    note "sanitize: compute-sanitizer not found"
+  fi
+fi
+
+if [[ $phases == *,bench,* ]]; then
+  step bench 150 .device/warpspan_bench \
+    --benchmark_filter='BM_DbfTable|BM_DbfBatch|BM_Chains|model_all_cores|gpu_backend' \
+    --benchmark_min_time=0.1 --benchmark_repetitions=3 --benchmark_report_aggregates_only=true \
+    --benchmark_format=json --benchmark_out="$run/bench.json" || true
+  step bench_exact 90 .device/warpspan_bench \
+    --benchmark_filter='BM_ExactSweep/[4-7]/|BM_ExactSweep/8/0|BM_ExactFrontier|BM_TimeTo160Cuda' \
+    --benchmark_format=json --benchmark_out="$run/bench_exact.json" || true
+  (unset LD_LIBRARY_PATH; python3 bench/compare_model.py "$run/bench.json" --device-file "$run/device.txt" \
+    > "$run/model_vs_measured.md" 2>&1) || true
+fi
+
+if [[ $phases == *,cli,* ]]; then
+  step estimate_voronoi_cuda 40 $W estimate --kernel 5L9C2L9C --warps 16 --sigma L=1,C=4 --backend cuda \
+    --seconds 10 --validate 16 --exact-seconds 0 --json --quiet || true
+  for w in 9 10 11; do
+    step "exact_sweep_cuda_w$w" 45 $W exact --kernel 5L9C2L9C --warps $w --sigma L=1,C=4 --backend cuda \
+      --time-limit 30 --json --no-table || true
+  done
+  for b in cpu cuda cuda-sm; do
+    step "dbf_fig2_$b" 30 $W dbf data/tasks/fig2_example.json --at 10,50,100,1000 --backend $b --json || true
+    step "dbf_batch_$b" 60 $W dbf --batch data/tasks/variants.jsonl --backend $b --json || true
+  done
+  # Hybrid WCET from traces (002): every instrumented kernel collected on the device, then analysed
+  # (--probe-cost auto subtracts the measured cost of an empty probe).
+  mkdir -p "$run/wcet"
+  for k in vector_add reduce_interleaved reduce_sequential transpose_naive transpose_shared scan histogram bitonic_sort; do
+    step "wcet_collect_$k" 30 $W wcet-collect $k --runs 64 --seed 1 --out "$run/wcet/$k.bin" \
+      --cfg-out "$run/wcet/$k.cfg.json" || continue
+    step "wcet_$k" 30 $W wcet --cfg "$run/wcet/$k.cfg.json" --trace "$run/wcet/$k.bin" --probe-cost auto --json || true
+    rm -f "$run/wcet/$k.bin"
+  done
+fi
+
+if [[ $phases == *,ncu,* ]] && command -v ncu >/dev/null; then
+  for b in 2 3; do  # 2: cuda (tuples from global memory), 3: cuda-sm (staged in shared memory)
+    step "ncu_dbf_backend$b" 40 ncu --clock-control none --kernel-name regex:dbf_row_kernel --launch-skip 20 \
+      --launch-count 2 --section SpeedOfLight --section MemoryWorkloadAnalysis --section Occupancy \
+      .device/warpspan_bench --benchmark_filter="BM_DbfTable/backend:$b/vertices:50/block:256" \
+      --benchmark_min_time=0.01 || true
+  done
+fi
+
+tar -C "$out" -czf "$out/gpu_run.tar.gz" run && rm -rf "$run"
+exit 0

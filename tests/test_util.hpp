@@ -57,8 +57,13 @@ namespace warpspan::test {
 /// How many random instances a GPU test checks: `device` on a real GPU, `emulated` in the CUDA
 /// emulation build, which runs the kernels' threads one after another on the CPU (under the
 /// sanitizers in CI). The same code paths and configurations run either way; only the number of
-/// random instances and their sizes shrink.
-inline int gpu_test_size(int device, int emulated) { return ::warpspan::cuda_emulated() ? emulated : device; }
+/// random instances and their sizes shrink. WARPSPAN_GPU_TEST_SIZE=small asks for the emulation's sizes
+/// on a real GPU too: compute-sanitizer's race and sync checkers slow kernels a hundredfold.
+inline int gpu_test_size(int device, int emulated) {
+  const char* v = std::getenv("WARPSPAN_GPU_TEST_SIZE");
+  const bool small = ::warpspan::cuda_emulated() || (v != nullptr && std::string(v) == "small");
+  return small ? emulated : device;
+}
 
 inline bool gpu_required() {
   const char* v = std::getenv("WARPSPAN_REQUIRE_GPU");
