@@ -11,15 +11,19 @@
 #
 # There, from a copy of the repository with .device/ beside it:
 #   bash bench/run_on_gpu.sh --run OUTDIR [PHASES]
-# PHASES is a comma-separated list (default: tests,sanitize,bench,cli,ncu):
+# PHASES is a comma-separated list (default: tests,sanitize,bench,bench_exact,cli,ncu):
 #   tests     the whole test suite (8 shards side by side), WARPSPAN_REQUIRE_GPU=1 so that a GPU test
 #             that would skip fails; failures are rerun alone once to tell load from bugs
+#             (WARPSPAN_TEST_FILTER=...: only those tests, in one process)
 #   sanitize  compute-sanitizer racecheck, synccheck and memcheck over the kernels' GPU tests, at
-#             the emulation's sizes (WARPSPAN_GPU_TEST_SIZE=small)
-#   bench     warpspan_bench: CPU, CPU-parallel, GPU and GPU-shared-memory side by side (JSON)
+#             the emulation's sizes (WARPSPAN_GPU_TEST_SIZE=small), side by side
+#             (WARPSPAN_SANITIZE_TOOLS, _FILTER, _SECONDS override the tools, tests and time box)
+#   bench     warpspan_bench: CPU, CPU-parallel, GPU and GPU-shared-memory side by side (JSON;
+#             WARPSPAN_BENCH_FILTER, _SECONDS override the filter and time box)
+#   bench_exact  the exact searches' benchmarks, CPU against CUDA, one iteration each
 #   cli       warpspan on the shipped data with --backend cuda: estimate, exact, dbf, wcet-collect
 #   ncu       Nsight Compute's view of the dbf row kernels (global vs shared-memory tuples)
-# Every step is time-boxed; logs and JSON go to OUTDIR/run/, packed into OUTDIR/gpu_run.tar.gz,
+# Every step is time-boxed; logs and JSON go to OUTDIR/run/, packed into OUTDIR/gpu_<PHASES>.tar.gz,
 # and OUTDIR/summary.txt says what passed, failed, skipped and ran out of time.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -48,7 +52,7 @@ if [ "${1:-}" != "--run" ]; then
 fi
 
 out=${2:?usage: bench/run_on_gpu.sh --run OUTDIR [PHASES]}
-phases=",${3:-tests,sanitize,bench,cli,ncu},"
+phases=",${3:-tests,sanitize,bench,bench_exact,cli,ncu},"
 run="$out/run"
 mkdir -p "$run"
 summary="$out/summary.txt"
@@ -93,7 +97,10 @@ W=.device/warpspan
 note "== $(nvidia-smi -L 2>&1 | head -1); $(sed -n 's/^commit=//p' .device/paths.txt)"
 step smoke 30 $W exact --kernel 5L9C2L9C --warps 4 --sigma L=1,C=4 --backend cuda --json || true
 
-if [[ $phases == *,tests,* ]]; then
+if [[ $phases == *,tests,* ]] && [ -n "${WARPSPAN_TEST_FILTER:-}" ]; then
+  step tests_filtered 300 .device/warpspan_tests --gtest_filter="$WARPSPAN_TEST_FILTER" || true
+  grep -E '^\[  (FAILED|PASSED|SKIPPED) ' "$run/tests_filtered.log" | sed 's/^/  /' >> "$summary"
+elif [[ $phases == *,tests,* ]]; then
   t0=$(date +%s)
   for i in 0 1 2 3 4 5 6 7; do
     GTEST_TOTAL_SHARDS=8 GTEST_SHARD_INDEX=$i timeout --kill-after=10 240 .device/warpspan_tests \
@@ -120,15 +127,17 @@ if [[ $phases == *,sanitize,* ]]; then
   kernels+=':ExactSweep.CompactedPendingBuffersMatchCpuGpu:ExactFrontier.CudaSearchMatchesCpu'
   kernels+=':CudaInputs.ArtificialMatchesCpu:CudaInputs.BfsMatchesCpu:CudaInputs.LbmMatchesCpu'
   kernels+=':WcetGpu.VectorAddRecordsEveryWarpOnce:WcetGpu.SequentialReductionRecordsTheStepsEachWarpTakes'
+  kernels=${WARPSPAN_SANITIZE_FILTER:-$kernels}
+  tools=${WARPSPAN_SANITIZE_TOOLS:-racecheck synccheck memcheck}
   if command -v compute-sanitizer >/dev/null; then
-    for tool in racecheck synccheck memcheck; do
+    for tool in $tools; do
       extra=()
       [ $tool = racecheck ] && extra=(--racecheck-report all)
-      WARPSPAN_GPU_TEST_SIZE=small step "sanitize_$tool" 200 compute-sanitizer --tool $tool "${extra[@]}" \
+      WARPSPAN_GPU_TEST_SIZE=small step "sanitize_$tool" "${WARPSPAN_SANITIZE_SECONDS:-200}" compute-sanitizer --tool $tool "${extra[@]}" \
         --error-exitcode 3 --print-limit 20 .device/warpspan_tests --gtest_filter="$kernels" &
     done
     wait
-    for tool in racecheck synccheck memcheck; do
+    for tool in $tools; do
       grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|^\[  (PASSED|FAILED) ' "$run/sanitize_$tool.log" | sed "s/^/  $tool: /" >> "$summary"
     done
   else
@@ -137,15 +146,18 @@ if [[ $phases == *,sanitize,* ]]; then
 fi
 
 if [[ $phases == *,bench,* ]]; then
-  step bench 150 .device/warpspan_bench \
-    --benchmark_filter='BM_DbfTable|BM_DbfBatch|BM_Chains|model_all_cores|gpu_backend' \
+  step bench "${WARPSPAN_BENCH_SECONDS:-150}" .device/warpspan_bench \
+    --benchmark_filter="${WARPSPAN_BENCH_FILTER:-BM_DbfTable|BM_DbfBatch|BM_Chains|model_all_cores|gpu_backend}" \
     --benchmark_min_time=0.1 --benchmark_repetitions=3 --benchmark_report_aggregates_only=true \
     --benchmark_format=json --benchmark_out="$run/bench.json" || true
+  (unset LD_LIBRARY_PATH; python3 bench/compare_model.py "$run/bench.json" --device-file "$run/device.txt" \
+    > "$run/model_vs_measured.md" 2>&1) || true
+fi
+
+if [[ $phases == *,bench_exact,* ]]; then
   step bench_exact 90 .device/warpspan_bench \
     --benchmark_filter='BM_ExactSweep/[4-7]/|BM_ExactSweep/8/0|BM_ExactFrontier|BM_TimeTo160Cuda' \
     --benchmark_format=json --benchmark_out="$run/bench_exact.json" || true
-  (unset LD_LIBRARY_PATH; python3 bench/compare_model.py "$run/bench.json" --device-file "$run/device.txt" \
-    > "$run/model_vs_measured.md" 2>&1) || true
 fi
 
 if [[ $phases == *,cli,* ]]; then
@@ -179,5 +191,5 @@ if [[ $phases == *,ncu,* ]] && command -v ncu >/dev/null; then
   done
 fi
 
-tar -C "$out" -czf "$out/gpu_run.tar.gz" run && rm -rf "$run"
+tar -C "$out" -czf "$out/gpu_$(echo "${3:-all}" | tr ',' '_').tar.gz" run && rm -rf "$run"
 exit 0
