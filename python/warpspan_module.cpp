@@ -55,6 +55,7 @@ namespace {
 /// package's functions. A parameter Python does not have keeps the library's name.
 constexpr parameter_spelling python_spellings[] = {
     {"atom_runs", "atom_runs="}, {"atom_threads", "atom_threads="}, {"backend", "backend="},
+    {"beam_share", "beam_share="}, {"beam_width", "beam_width="},
     {"block", "block="}, {"cfg_path", "cfg="}, {"chains", "chains="}, {"clock", "clock="}, {"constraints", "constraints="},
     {"edf", "edf="}, {"evaluations", "evaluations="}, {"exact_seconds", "exact_seconds="},
     {"exact_up_to", "exact_up_to="}, {"far_moves", "far_moves="}, {"fitness", "fitness="}, {"harness", "harness="},
@@ -181,7 +182,8 @@ py::dict estimate(const std::string& kernel, std::int64_t warps, const std::opti
                   const std::optional<std::string>& sm, int schedulers, std::uint32_t chains,
                   std::optional<std::uint64_t> iterations, double seconds, std::uint64_t seed, double t0,
                   std::uint32_t reach, double far_moves, const std::string& init, const std::string& backend,
-                  int threads, std::uint32_t validate, double exact_seconds) {
+                  int threads, std::uint32_t validate, double exact_seconds, double beam_share,
+                  std::uint32_t beam_width) {
   // The same request as `warpspan estimate`, run by the same library function.
   estimate_request request;
   estimate_options& eo = request.search;
@@ -192,6 +194,8 @@ py::dict estimate(const std::string& kernel, std::int64_t warps, const std::opti
   eo.t0 = t0;
   eo.reach = reach;
   eo.far_moves = far_moves;
+  eo.beam_share = beam_share;
+  eo.beam_width = beam_width;
   eo.threads = threads;
   eo.validate = validate;
   eo.init = parse_initial_kind(init);
@@ -283,9 +287,7 @@ py::dict build(const std::string& kernel, std::int64_t warps, const std::optiona
   if (string) {
     s = parse_warp_string(prob, *string);
   } else {
-    const auto kind = parse_initial_kind(init.value_or("rr"));
-    if (!kind || *kind == initial_kind::random) throw input_error(param("init") + ": use rr, fp, mpwf or starve with build");
-    s = initial_string(prob.view(), *kind, 1, 0);
+    s = constructed_string(prob, init.value_or("rr"));
   }
   const built_schedule b = build_schedule(prob, s);
   py::dict d;

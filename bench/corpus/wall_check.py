@@ -4,7 +4,7 @@ corpus case with W >= 4 (bench/corpus/makespan_corpus.json), seeds 1..N. Prints,
 makespans against the exact T(W) and the proven intervals; times depend on the machine and its load,
 so run it on an idle one and say which.
 
-  wall_check.py WARPSPAN [--seconds 1] [--seeds 3] [--out FILE.json]
+  wall_check.py WARPSPAN [--seconds 1] [--seeds 3] [--split tune|confirm] [--out FILE.json]
 """
 import argparse
 import json
@@ -21,10 +21,12 @@ def main():
     ap.add_argument("--seconds", type=float, default=1.0)
     ap.add_argument("--seeds", type=int, default=3)
     ap.add_argument("--min-warps", type=int, default=4)
+    ap.add_argument("--split", choices=["tune", "confirm"], help="only the cases of this part of the corpus")
     ap.add_argument("--corpus", default=str(ROOT / "bench/corpus/makespan_corpus.json"))
     ap.add_argument("--out")
     args = ap.parse_args()
-    cases = [c for c in json.loads(Path(args.corpus).read_text())["cases"] if c["warps"] >= args.min_warps]
+    cases = [c for c in json.loads(Path(args.corpus).read_text())["cases"] if c["warps"] >= args.min_warps
+             and (args.split is None or c["split"] == args.split)]
     rows, reached, proven, runs = [], 0, 0, 0
     for case in cases:
         row = {"family": case["family"], "split": case["split"], "warps": case["warps"], "exact": case["exact"], "runs": []}

@@ -39,7 +39,16 @@ struct estimate_cmd {
     sub->add_option("--far-moves", eo.far_moves,
                     "share of moves (0 to 1) whose swap distance is drawn over the whole string, whatever --reach says")
         ->capture_default_str();
-    sub->add_option("--init", init, "initial strings: rr, fp, mpwf, starve (one warp after all the others), random or mix (all in turn)")->capture_default_str();
+    sub->add_option("--init", init,
+                    "initial strings: rr, fp, mpwf, starve (one warp after all the others), beam (a beam search over "
+                    "the exact search's states), random or mix (all in turn)")
+        ->capture_default_str();
+    sub->add_option("--beam-share", eo.beam_share,
+                    "with --seconds: the share of it (0 to 1) for the beam search behind the beam chains, in beams of "
+                    "widening width")
+        ->capture_default_str();
+    sub->add_option("--beam-width", eo.beam_width, "without --seconds: the width of the one beam behind the beam chains")
+        ->capture_default_str();
     sub->add_option("--backend", backend, "cpu, cuda or auto (CUDA when a device is present)")->capture_default_str();
     sub->add_option("--threads", eo.threads, "CPU threads (0: all cores; at most 4 per core)")->capture_default_str();
     sub->add_option("--validate", eo.validate, "re-run N of the GPU chains on the CPU; fail if any differs")
@@ -123,7 +132,7 @@ struct estimate_cmd {
                         // Every setting that changes a chain's trajectory or its stop: merge refuses
                         // shards that differ in any (the problem, seed and chains are compared too).
                         {"settings", {{"--iterations", eo.iterations}, {"--t0", eo.t0}, {"--reach", eo.reach}, {"--far-moves", eo.far_moves},
-                                      {"--init", init}, {"--seconds", seconds}}}};
+                                      {"--init", init}, {"--seconds", seconds}, {"--beam-width", eo.beam_width}}}};
       std::cout << out.dump() << '\n';
       return exit_code;
     }
@@ -155,6 +164,10 @@ struct estimate_cmd {
       std::cout << "proven      (skipped: interrupted)\n";
     }
     if (r.validated) std::cout << "validated   " << r.validated << " chains identical on the CPU\n";
+    if (r.beam.ran && r.beam.applicable)
+      std::cout << "beam        " << r.beam.makespan << " cycles (width " << r.beam.width << ", "
+                << std::setprecision(3) << r.beam.seconds << " s" << (r.beam.exact ? ", pruned nothing: exact" : "")
+                << "; a start of the beam chains)\n";
     std::cout << "envelope    ";
     for (std::size_t k = 0; k < r.envelope.size(); ++k)
       std::cout << (k ? ", " : "") << std::setprecision(3) << r.envelope[k].seconds << " s: " << r.envelope[k].best;

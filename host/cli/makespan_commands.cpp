@@ -17,7 +17,7 @@ struct build_cmd {
     auto* sub = app.add_subcommand("build", "build the schedule of one pseudo-precedence string (the builder of Berezovskyi et al. 2013)");
     po.add(sub);
     sub->add_option("--string", str, "warp ids, 1-based, e.g. \"1 1 2 2 3 3 1 2 3 4 4 4\"");
-    sub->add_option("--init", init, "or a constructed string: rr, fp, mpwf or starve");
+    sub->add_option("--init", init, "or a constructed string: rr, fp, mpwf, starve or beam (a beam search over the exact search's states)");
     sub->add_option("--svg", svg, "also draw the schedule into this SVG file");
     sub->add_flag("--json", as_json, "print one JSON object");
     commands.emplace_back(sub, [this] { return run(); });
@@ -30,9 +30,7 @@ struct build_cmd {
     if (!str.empty()) {
       s = parse_warp_string(prob, str);
     } else {
-      const auto kind = parse_initial_kind(init.empty() ? "rr" : init);
-      if (!kind || *kind == initial_kind::random) throw input_error("--init: use rr, fp, mpwf or starve with build");
-      s = initial_string(prob.view(), *kind, 1, 0);
+      s = constructed_string(prob, init);
     }
     const built_schedule b = build_schedule(prob, s);
     std::string written;

@@ -17,6 +17,7 @@ namespace {
 // keeps the library's name in a message.
 constexpr parameter_spelling cli_spellings[] = {
     {"atom_runs", "--atom-runs"}, {"atom_threads", "--atom-threads"}, {"backend", "--backend"},
+    {"beam_share", "--beam-share"}, {"beam_width", "--beam-width"},
     {"block", "--block"}, {"cfg_path", "--cfg"}, {"chains", "--chains"}, {"clock", "--clock"}, {"constraints", "--constraints"},
     {"edf", "--edf"}, {"evaluations", "--evaluations"}, {"exact_seconds", "--exact-seconds"},
     {"exact_up_to", "--exact-up-to"}, {"far_moves", "--far-moves"}, {"fitness", "--fitness"}, {"harness", "--harness"},

@@ -172,6 +172,10 @@ int merge_estimate(const std::vector<std::string>& files, const std::vector<std:
     }
   json out = *best;
   out.erase("shard");
+  // Every shard ran the same beam (a fixed width): its summary, with the longest time any took.
+  for (const json* part : by_index)
+    if (part->contains("beam") && (*part)["beam"].is_object() && out["beam"].is_object())
+      out["beam"]["elapsed_s"] = std::max(out["beam"]["elapsed_s"].get<double>(), (*part)["beam"]["elapsed_s"].get<double>());
   out["iterations"] = iterations;
   out["iterations_per_chain"] = per_chain;
   out["validated_chains"] = validated;

@@ -172,6 +172,10 @@ json estimate_json(const problem& prob, const estimate_request& request, const e
               {"proven", nullptr},
               {"safe_upper_bound", report.safe_upper_bound},
               {"safe_upper_bound_from", report.safe_upper_bound_from}};
+  out["beam"] = nullptr;
+  if (r.beam.ran)
+    out["beam"] = {{"applicable", r.beam.applicable}, {"makespan", r.beam.makespan}, {"width", r.beam.width},
+                   {"expanded", r.beam.expanded},     {"exact", r.beam.exact},       {"elapsed_s", r.beam.seconds}};
   if (const auto& p = report.proven)
     out["proven"] = {{"lower", p->lower},         {"upper", p->upper},
                      {"exact", p->exact},         {"upper_from", p->upper_from},

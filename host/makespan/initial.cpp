@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "warpspan/core/error.hpp"
+#include "warpspan/exact/beam.hpp"
 #include "warpspan/makespan/chains.hpp"
 #include "warpspan/makespan/schedule_table.hpp"
 
@@ -15,6 +16,7 @@ std::string to_string(initial_kind k) {
     case initial_kind::most_pending: return "mpwf";
     case initial_kind::random: return "random";
     case initial_kind::starve: return "starve";
+    case initial_kind::beam: return "beam";
   }
   return "?";
 }
@@ -26,8 +28,9 @@ std::optional<initial_kind> parse_initial_kind(std::string_view word) {
   if (word == "mpwf") return initial_kind::most_pending;
   if (word == "random") return initial_kind::random;
   if (word == "starve") return initial_kind::starve;
+  if (word == "beam") return initial_kind::beam;
   throw input_error(param("init") + ": unknown kind '" + std::string(word) +
-                    "' (expected rr, fp, mpwf, starve, random or mix)");
+                    "' (expected rr, fp, mpwf, starve, beam, random or mix)");
 }
 
 std::vector<std::uint16_t> round_robin_string(const problem_view& p) {
@@ -143,8 +146,21 @@ std::vector<std::uint16_t> initial_string(const problem_view& p, initial_kind ki
     case initial_kind::most_pending: return most_pending_string(p);
     case initial_kind::random: return random_string(p, seed, chain);
     case initial_kind::starve: return starved_string(p);
+    case initial_kind::beam: break;  // made by the estimate, from the whole problem
   }
   throw input_error("unknown initial solution kind");
+}
+
+std::vector<std::uint16_t> constructed_string(const problem& prob, std::string_view word) {
+  const auto kind = parse_initial_kind(word.empty() ? "rr" : word);
+  if (!kind || *kind == initial_kind::random)
+    throw input_error(param("init") + ": use rr, fp, mpwf, starve or beam with build");
+  if (*kind != initial_kind::beam) return initial_string(prob.view(), *kind, 1, 0);
+  beam_result b = beam_search(prob);
+  if (!b.applicable)
+    throw input_error(param("init") + ": beam takes at most 16 warps and 254 instructions (have " +
+                      std::to_string(prob.warps) + " and " + std::to_string(prob.instructions()) + ")");
+  return std::move(b.string);
 }
 
 }  // namespace warpspan

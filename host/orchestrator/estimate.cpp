@@ -10,6 +10,7 @@
 #include "warpspan/core/error.hpp"
 #include "warpspan/core/interrupt.hpp"
 #include "warpspan/core/resources.hpp"
+#include "warpspan/exact/beam.hpp"
 #include "warpspan/makespan/bounds.hpp"
 #include "warpspan/makespan/checkpoints.hpp"
 
@@ -24,7 +25,7 @@ double seconds_since(clock_type::time_point start) {
 }
 
 chain_setup make_setup(const problem& prob, const estimate_options& options, const anneal_params& params,
-                       const std::vector<std::uint32_t>& ids) {
+                       const std::vector<std::uint32_t>& ids, const std::vector<std::uint16_t>& beam_string) {
   const problem_view p = prob.view();
   chain_setup setup;
   setup.prob = &prob;
@@ -32,7 +33,7 @@ chain_setup make_setup(const problem& prob, const estimate_options& options, con
   setup.chain_ids = ids;
   setup.initial.reserve(ids.size() * p.length);
   // Deterministic strings are built once and copied to every chain of that kind.
-  std::vector<std::vector<std::uint16_t>> fixed(static_cast<std::size_t>(initial_kind::starve) + 1);
+  std::vector<std::vector<std::uint16_t>> fixed(static_cast<std::size_t>(initial_kind::beam) + 1);
   for (std::uint32_t id : ids) {
     const initial_kind kind = chain_initial_kind(options, id);
     const auto k = static_cast<std::size_t>(kind);
@@ -41,7 +42,10 @@ chain_setup make_setup(const problem& prob, const estimate_options& options, con
       setup.initial.insert(setup.initial.end(), s.begin(), s.end());
       continue;
     }
-    if (fixed[k].empty()) fixed[k] = initial_string(p, kind, options.seed, id);
+    if (fixed[k].empty())  // the beam's string, or the starved one where the beam does not apply
+      fixed[k] = kind != initial_kind::beam ? initial_string(p, kind, options.seed, id)
+                 : beam_string.empty()      ? starved_string(p)
+                                            : beam_string;
     setup.initial.insert(setup.initial.end(), fixed[k].begin(), fixed[k].end());
   }
   return setup;
@@ -102,12 +106,13 @@ void agree(rank_group* ranks, round_state& st) {
 
 initial_kind chain_initial_kind(const estimate_options& options, std::uint32_t index) {
   if (options.init) return *options.init;
-  // The paper's three constructed starts and random ones (000 VIII), with the starved string before
-  // the random one: on the corpus it reached T(W) where the others did not, and with the default
-  // 4 chains (2 CPU threads) it takes the random chain's place (docs/makespan.md, issue 26).
+  // The paper's three constructed starts and random ones (000 VIII), with the beam search's string
+  // and the starved one before mpwf and random: on the corpus each reached T(W) where the others
+  // did not, and the default 4 chains (2 CPU threads) start from rr, fp, beam and starve
+  // (docs/makespan.md, issue 26).
   static constexpr initial_kind order[] = {initial_kind::round_robin, initial_kind::fixed_priority,
-                                           initial_kind::most_pending, initial_kind::starve,
-                                           initial_kind::random};
+                                           initial_kind::beam,        initial_kind::starve,
+                                           initial_kind::most_pending, initial_kind::random};
   return order[index % std::size(order)];
 }
 
@@ -174,9 +179,36 @@ estimate_result run_estimate(const problem& prob, const estimate_options& option
 
   std::vector<std::uint32_t> ids(local_chains);
   for (std::uint32_t c = 0; c < local_chains; ++c) ids[c] = chain_begin + c;
+  // The beam search, once, when some chain of the whole run starts from it (every shard and rank
+  // runs it, so each reports it alike): within a share of the budget when the cooling follows it,
+  // else one beam of the fixed width (the same string in every run and shard).
+  estimate_result::beam_summary beam_info;
+  std::vector<std::uint16_t> beam_string;
+  for (std::uint32_t c = 0; c < chains && !beam_info.ran; ++c)
+    beam_info.ran = chain_initial_kind(options, c) == initial_kind::beam;
+  if (beam_info.ran) {
+    if (!(options.beam_share >= 0 && options.beam_share <= 1))
+      throw input_error(param("beam_share") + " must be a share between 0 and 1");
+    if (options.beam_width < 1) throw input_error(param("beam_width") + " must be at least 1");
+    beam_result b;
+    if (options.fit_to_seconds && options.seconds > 0) {
+      b = widening_beam(prob, std::max(options.seconds * options.beam_share - seconds_since(t_setup), 1e-3));
+    } else {
+      beam_options bo;
+      bo.width = options.beam_width;
+      b = beam_search(prob, bo);
+    }
+    beam_info.applicable = b.applicable;
+    beam_info.makespan = b.makespan;
+    beam_info.width = b.width;
+    beam_info.expanded = b.expanded;
+    beam_info.exact = b.exact;
+    beam_info.seconds = b.elapsed_s;
+    beam_string = std::move(b.string);
+  }
   std::unique_ptr<chain_runner> runner;
   {
-    chain_setup setup = make_setup(prob, options, params, ids);
+    chain_setup setup = make_setup(prob, options, params, ids, beam_string);
     setup.checkpoints = checkpoints;
     runner = backend == backend_kind::cuda ? make_cuda_runner(setup) : make_cpu_runner(setup, threads);
   }
@@ -187,6 +219,7 @@ estimate_result run_estimate(const problem& prob, const estimate_options& option
   result.chain_begin = chain_begin;
   result.chain_end = chain_end;
   result.upper_bound = pessimistic_bound(prob);
+  result.beam = beam_info;
   result.setup_s = seconds_since(t_setup);
 
   // The budget counts from the call: set-up, rounds, and the rebuild of the best string at the end
@@ -334,7 +367,7 @@ estimate_result run_estimate(const problem& prob, const estimate_options& option
       if (id >= chain_begin && id < chain_end) pick.push_back(id);
     }
     pick.erase(std::unique(pick.begin(), pick.end()), pick.end());
-    const chain_setup cpu_setup = make_setup(prob, options, params, pick);
+    const chain_setup cpu_setup = make_setup(prob, options, params, pick, beam_string);
     auto cpu = make_cpu_runner(cpu_setup, threads);
     if (!pick.empty()) {
       // Replay the run's plan: the same cooling schedule at the same iterations.

@@ -39,7 +39,15 @@ estimate_report run_estimate_request(const problem& prob, estimate_request reque
   const double interval_s = request.seconds > 0
                                 ? std::min(request.exact_seconds, std::max(request.seconds - since_start(), 0.01))
                                 : request.exact_seconds;
-  if (request.exact_seconds > 0 && !r.interrupted) {
+  if (request.exact_seconds > 0 && !r.interrupted && r.beam.exact) {
+    // The beam pruned nothing: it was the exact sweep by progress sums, and its answer is T(W).
+    proven_interval p;
+    p.lower = p.upper = r.beam.makespan;
+    p.exact = true;
+    p.upper_from = "exact";
+    p.elapsed_s = r.beam.seconds;
+    report.proven = p;
+  } else if (request.exact_seconds > 0 && !r.interrupted) {
     if (on_proving) on_proving(interval_s);
     report.proven = prove_interval(prob, r.best_string, interval_s);
   }

@@ -22,7 +22,7 @@ def test_build_reproduces_fig5():
     assert warpspan.build("LCL", 4, "L=1,C=1", [1, 1, 2, 2, 3, 3, 1, 2, 3, 4, 4, 4]).makespan == 9
 
 
-@pytest.mark.parametrize("init", ["rr", "fp", "mpwf", "starve"])
+@pytest.mark.parametrize("init", ["rr", "fp", "mpwf", "starve", "beam"])
 def test_build_constructed_strings_match_cli(init):
     r = warpspan.build(VORONOI, 8, "L=1,C=4", init=init)
     c = cli_json(f"build --kernel {VORONOI} --warps 8 --sigma L=1,C=4 --init {init} --json")

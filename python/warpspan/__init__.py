@@ -263,17 +263,21 @@ def _problem_args(a, kernel, warps, sigma, sm, schedulers):
 
 
 def estimate(kernel, warps, sigma=None, *, sm=None, schedulers=None, chains=0, iterations=None, seconds=0.0,
-             seed=1, t0=0.01, reach=0, far_moves=0.25, init="mix", backend="auto", threads=0, validate=0, exact_seconds=2.0):
+             seed=1, t0=0.01, reach=0, far_moves=0.25, init="mix", backend="auto", threads=0, validate=0, exact_seconds=2.0,
+             beam_share=0.25, beam_width=1024):
     """The worst-case makespan by simulated annealing (``warpspan estimate``). ``iterations`` per
     chain default 200,000; with ``seconds`` and no ``iterations`` the cooling follows the budget
-    (``cooling_fitted_to_seconds``), as on the command line."""
+    (``cooling_fitted_to_seconds``), as on the command line. The beam chains' string comes from a
+    beam search: with ``seconds``, widening beams within ``beam_share`` of it; else one beam of
+    ``beam_width`` (the result's ``beam``)."""
     a = _Args("estimate")
     args = _problem_args(a, kernel, warps, sigma, sm, schedulers) + (
         a.count("chains", chains, _UINT32[1]),
         None if iterations is None else a.count("iterations", iterations, _UINT64[1]),
         a.float("seconds", seconds), a.seed(seed), a.float("t0", t0), a.count("reach", reach, _UINT32[1]),
         a.float("far_moves", far_moves), a.str("init", init), a.str("backend", backend), a.int("threads", threads, *_INT32),
-        a.count("validate", validate, _UINT32[1]), a.float("exact_seconds", exact_seconds))
+        a.count("validate", validate, _UINT32[1]), a.float("exact_seconds", exact_seconds),
+        a.float("beam_share", beam_share), a.count("beam_width", beam_width, _UINT32[1]))
     _numpy("estimate")
     return EstimateResult(_core.estimate(*args))
 
@@ -305,7 +309,7 @@ def bound(kernel, warps, sigma=None, *, sm=None, schedulers=None, exact_up_to=0,
 
 def build(kernel, warps, sigma=None, string=None, *, sm=None, schedulers=None, init=None):
     """The schedule of one pseudo-precedence string (``warpspan build``): ``string`` is 1-based warp
-    ids, as text ("1 1 2 2") or a sequence of ints; or ``init`` = rr, fp, mpwf or starve (default rr)."""
+    ids, as text ("1 1 2 2") or a sequence of ints; or ``init`` = rr, fp, mpwf, starve or beam (default rr)."""
     a = _Args("build")
     args = _problem_args(a, kernel, warps, sigma, sm, schedulers)
     if string is not None and not isinstance(string, str):

@@ -263,11 +263,12 @@ TEST(CliLimits, ProvenIntervalStopsAtTheExactSearchLimit) {
 }
 
 TEST(CliEstimate, ALongerScheduleFromTheProvenIntervalBecomesTheEstimate) {
-  // Four chains of two iterations find less than T(8) = 67 (`exact`, and the sweep's witness); the
-  // interval's search solves W = 8 within its seconds, and its witness, built again, is the estimate.
-  // The chains are counted: by default there are two per core, and 32 of them (16 cores) reach 67.
+  // Four round-robin chains of two iterations find less than T(8) = 67 (`exact`, and the sweep's
+  // witness); the interval's search solves W = 8 within its seconds, and its witness, built again,
+  // is the estimate. The chains are counted (by default there are two per core, and 32 of them, on
+  // 16 cores, reach 67) and start from rr (the default mix's beam chain starts at 67).
   const run_result r = run_under("timeout 120", "estimate --kernel CCCCCCLCCLCCLLCCCCCLCCCC --warps 8 --sigma L=1,C=4 "
-                                                "--iterations 2 --chains 4 --exact-seconds 60 --backend cpu --json --quiet");
+                                                "--iterations 2 --chains 4 --init rr --exact-seconds 60 --backend cpu --json --quiet");
   ASSERT_EQ(r.code, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
   ASSERT_TRUE(j["proven"]["exact"].get<bool>());

@@ -199,15 +199,16 @@ TEST(Estimate, WithoutABudgetTheFitChangesNothing) {
   EXPECT_EQ(fitted.iterations_planned, 3000u);
 }
 
-TEST(Estimate, MixCyclesThroughThePapersFourStartsAndTheStarvedOne) {
+TEST(Estimate, MixCyclesThroughThePapersFourStartsTheBeamAndTheStarvedOne) {
   estimate_options o;
 
   EXPECT_EQ(chain_initial_kind(o, 0), initial_kind::round_robin);
   EXPECT_EQ(chain_initial_kind(o, 1), initial_kind::fixed_priority);
-  EXPECT_EQ(chain_initial_kind(o, 2), initial_kind::most_pending);
+  EXPECT_EQ(chain_initial_kind(o, 2), initial_kind::beam);
   EXPECT_EQ(chain_initial_kind(o, 3), initial_kind::starve);
-  EXPECT_EQ(chain_initial_kind(o, 4), initial_kind::random);
-  EXPECT_EQ(chain_initial_kind(o, 8), initial_kind::starve);
+  EXPECT_EQ(chain_initial_kind(o, 4), initial_kind::most_pending);
+  EXPECT_EQ(chain_initial_kind(o, 5), initial_kind::random);
+  EXPECT_EQ(chain_initial_kind(o, 9), initial_kind::starve);
   o.init = initial_kind::starve;
   EXPECT_EQ(chain_initial_kind(o, 0), initial_kind::starve);
 }

@@ -103,6 +103,8 @@ TEST(Builder, StarvedStringRunsTheLastWarpAloneAfterTheOthers) {
   EXPECT_EQ(starved_string(prob.view(), 2), round_robin_string(prob.view()));
   EXPECT_EQ(to_string(initial_kind::starve), "starve");
   EXPECT_EQ(parse_initial_kind("starve"), initial_kind::starve);
+  EXPECT_EQ(to_string(initial_kind::beam), "beam");
+  EXPECT_EQ(parse_initial_kind("beam"), initial_kind::beam);
   // One warp: nothing to starve it behind, the warp's instructions in order.
   EXPECT_EQ(starved_string(test::make("LCL", 1, 1, 1).view()), ids({1, 1, 1}));
 }

@@ -42,6 +42,8 @@ def without_timings(text):
     j = json.loads(text)
     for k in TIMINGS:
         j.pop(k, None)
+    if isinstance(j.get("beam"), dict):
+        j["beam"].pop("elapsed_s", None)
     return j
 
 

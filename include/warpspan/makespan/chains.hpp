@@ -112,10 +112,11 @@ WARPSPAN_HD_INLINE void copy_working_state(const problem_view& p, const To& to, 
   for (std::uint32_t w = 0; w < p.warps; ++w) to.progress[w] = p.instructions;
 }
 
-/// How a chain's first string is made (000 VI).
-enum class initial_kind { round_robin, fixed_priority, most_pending, random, starve };
+/// How a chain's first string is made (000 VI). `beam`: the beam search's string (exact/beam.hpp),
+/// made once by the estimate (initial_string does not make it).
+enum class initial_kind { round_robin, fixed_priority, most_pending, random, starve, beam };
 std::string to_string(initial_kind k);
-/// `--init`: rr, fp, mpwf, starve, random, or mix (nullopt: the kinds in turn across chains); anything else
+/// `--init`: rr, fp, mpwf, starve, random, beam, or mix (nullopt: the kinds in turn across chains); anything else
 /// is an input_error.
 std::optional<initial_kind> parse_initial_kind(std::string_view word);
 
@@ -136,6 +137,10 @@ std::vector<std::uint16_t> starved_string(const problem_view& p);
 std::vector<std::uint16_t> random_string(const problem_view& p, std::uint64_t seed, std::uint32_t chain);
 std::vector<std::uint16_t> initial_string(const problem_view& p, initial_kind kind, std::uint64_t seed,
                                           std::uint32_t chain);
+/// The string `build --init WORD` builds (the command line and Python both call this): rr (also for
+/// an empty word), fp, mpwf, starve, or beam (one beam of the default width, exact/beam.hpp);
+/// random and mix are an input_error.
+std::vector<std::uint16_t> constructed_string(const problem& prob, std::string_view word);
 
 /// Everything a backend needs to run a set of chains.
 struct chain_setup {

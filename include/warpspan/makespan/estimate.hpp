@@ -33,7 +33,12 @@ struct estimate_options {
   /// could not (Voronoi W = 4 ended at 44 < T(4) = 45); 1/4 chosen on the makespan corpus
   /// (bench/results/corpus_*.json, docs/makespan.md).
   double far_moves = 0.25;
-  std::optional<initial_kind> init;  ///< nullopt: mix rr, fp, mpwf, starve, random across chains (000 VIII, issue 26)
+  std::optional<initial_kind> init;  ///< nullopt: the mix of chain_initial_kind across chains (000 VIII, issue 26)
+  /// The beam search behind the chains that start from it (initial_kind::beam): with fit_to_seconds
+  /// and `seconds`, beams of widening width for at most this share of `seconds` (widening_beam);
+  /// otherwise one beam of `beam_width` (the same string every run, so shards merge alike).
+  double beam_share = 0.25;
+  std::uint32_t beam_width = 1024;
   backend_kind backend = backend_kind::automatic;
   int threads = 0;                   ///< CPU threads; 0 = all cores (resolve_threads: at most 4 per core)
   std::uint32_t validate = 0;        ///< re-run this many chains on the CPU and compare
@@ -74,12 +79,22 @@ struct estimate_result {
   std::uint32_t chain_begin = 0;     ///< the slice of chains run here: [chain_begin, chain_end)
   std::uint32_t chain_end = 0;
   std::uint64_t rounds = 0;          ///< rounds run (with ranks: agreements)
+  /// The beam search, when a chain here starts from it (in the set-up time).
+  struct beam_summary {
+    bool ran = false;
+    bool applicable = false;         ///< else the beam chains started from the starved string
+    std::uint32_t makespan = 0;
+    std::uint32_t width = 0;         ///< of the beam that found it
+    std::uint64_t expanded = 0;
+    bool exact = false;              ///< it pruned nothing: makespan is T(W)
+    double seconds = 0;
+  } beam;
 };
 
 /// Called after every round: seconds so far, iterations done, iterations planned, best so far.
 using progress_fn = std::function<void(double, std::uint64_t, std::uint64_t, std::uint32_t)>;
 
-/// The kind of chain `index` under `options.init` (mix: rr, fp, mpwf, starve, random in turn).
+/// The kind of chain `index` under `options.init` (mix: rr, fp, beam, starve, mpwf, random in turn).
 initial_kind chain_initial_kind(const estimate_options& options, std::uint32_t index);
 
 /// Runs the search on `prob`. Rounds start at one iteration per chain and grow towards 0.05 s, so

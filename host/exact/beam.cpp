@@ -1,0 +1,218 @@
+// The beam search over the exact search's states (see beam.hpp).
+#include "warpspan/exact/beam.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <stdexcept>
+
+#include "warpspan/core/interrupt.hpp"
+#include "warpspan/core/resources.hpp"
+#include "warpspan/exact/frontier.hpp"
+#include "warpspan/exact/frontier_host.hpp"
+#include "warpspan/makespan/schedule_table.hpp"
+
+namespace warpspan {
+
+namespace {
+
+using clock_type = std::chrono::steady_clock;
+
+/// A state reached at some progress sum: its longest way in found and where that came from.
+struct candidate {
+  packed_state key;            ///< 0: an empty slot (a real key's bytes are levels plus one)
+  std::uint32_t way_in;
+  std::uint32_t parent_sum;    ///< the parent's progress sum
+  std::uint32_t parent_index;  ///< the parent's index among the states kept at that sum
+};
+
+/// The states reached at one progress sum, one entry each (open addressing, linear probing): the
+/// first way in among the longest is kept, so the result does not depend on the table's layout.
+class candidate_set {
+ public:
+  void offer(const candidate& c) {
+    if (2 * (size_ + 1) > slots_.size()) grow();
+    candidate* slot = find(c.key);
+    if (slot->key == 0) {
+      *slot = c;
+      ++size_;
+    } else if (c.way_in > slot->way_in) {
+      slot->way_in = c.way_in;
+      slot->parent_sum = c.parent_sum;
+      slot->parent_index = c.parent_index;
+    }
+  }
+  bool empty() const { return size_ == 0; }
+  std::size_t size() const { return size_; }
+  const std::vector<candidate>& slots() const { return slots_; }
+  void clear() {
+    std::vector<candidate>().swap(slots_);
+    size_ = 0;
+  }
+
+ private:
+  static std::uint64_t hash(packed_state key) {
+    const auto lo = static_cast<std::uint64_t>(key), hi = static_cast<std::uint64_t>(key >> 64);
+    std::uint64_t h = (lo ^ (hi * 0x9E3779B97F4A7C15ull)) * 0xBF58476D1CE4E5B9ull;
+    return h ^ (h >> 31);
+  }
+  candidate* find(packed_state key) {
+    const std::size_t mask = slots_.size() - 1;
+    for (std::size_t i = hash(key) & mask;; i = (i + 1) & mask)
+      if (slots_[i].key == key || slots_[i].key == 0) return &slots_[i];
+  }
+  void grow() {
+    std::vector<candidate> old(std::max<std::size_t>(64, 2 * slots_.size()), candidate{0, 0, 0, 0});
+    old.swap(slots_);
+    for (const candidate& c : old)
+      if (c.key != 0) *find(c.key) = c;
+  }
+  std::vector<candidate> slots_;
+  std::size_t size_ = 0;
+};
+
+struct kept_state {
+  packed_state key;
+  std::uint32_t way_in, parent_sum, parent_index;
+  std::uint32_t high;  ///< way in + remaining_bound: the longest the state may still make it
+  std::uint32_t low;   ///< way in + remaining_low: the least it will make
+};
+
+/// Cycles the state needs at least, by any schedule: its least advanced warp's instructions, and
+/// each type's (and the scheduler limit's) instructions left over what one cycle can issue.
+std::uint32_t remaining_low(const frontier_view& v, const std::uint8_t* count) {
+  std::uint32_t low = 0, left[4] = {}, all = 0;
+  for (std::uint32_t k = 0; k < v.instructions; ++k) {
+    if (count[k] == 0) continue;
+    low = std::max(low, v.instructions - k);
+    for (std::uint32_t t = 0; t < v.ntypes; ++t) left[t] += count[k] * std::uint32_t{v.rem[k][t]};
+  }
+  for (std::uint32_t t = 0; t < v.ntypes; ++t) {
+    low = std::max(low, (left[t] + v.cap[t] - 1) / v.cap[t]);
+    all += left[t];
+  }
+  if (v.limit != 0) low = std::max(low, (all + v.limit - 1) / v.limit);
+  return low;
+}
+
+}  // namespace
+
+beam_result beam_search(const problem& prob, const beam_options& options) {
+  const auto start = clock_type::now();
+  beam_result out;
+  if (prob.warps == 0 || prob.warps > frontier_max_warps || prob.instructions() > frontier_max_instructions) return out;
+  out.applicable = true;
+  const frontier_view v = make_frontier_view(prob.view());
+  const std::uint32_t last = v.warps * v.instructions;  // the progress sum of "all done"
+  std::vector<candidate_set> pending(last + 1);
+  std::vector<std::vector<kept_state>> kept(last + 1);
+  pending[0].offer({initial_state(v), 0, 0, 0});
+  std::uint32_t width = std::max<std::uint32_t>(options.width, 1);
+  out.width = width;
+  out.exact = true;
+  // Ties go to the longer way in, then to the smaller key: the same states every run.
+  const auto by_high = [](const kept_state& a, const kept_state& b) {
+    if (a.high != b.high) return a.high > b.high;
+    if (a.way_in != b.way_in) return a.way_in > b.way_in;
+    return a.key < b.key;
+  };
+  const auto by_low = [](const kept_state& a, const kept_state& b) {
+    if (a.low != b.low) return a.low > b.low;
+    if (a.way_in != b.way_in) return a.way_in > b.way_in;
+    return a.key < b.key;
+  };
+  successor_enum e;
+  for (std::uint32_t s = 0; s <= last; ++s) {
+    candidate_set& here = pending[s];
+    if (here.empty()) continue;
+    const bool out_of_time =
+        options.time_limit_s > 0 && std::chrono::duration<double>(clock_type::now() - start).count() > options.time_limit_s;
+    if (width > 1 && (out_of_time || interrupted())) {
+      width = 1;
+      out.narrowed = true;
+    }
+    std::vector<kept_state>& keep = kept[s];
+    keep.reserve(here.size());
+    for (const candidate& c : here.slots()) {
+      if (c.key == 0) continue;
+      unpack_counts(c.key, v.warps, v.instructions, e.count);
+      keep.push_back({c.key, c.way_in, c.parent_sum, c.parent_index, c.way_in + remaining_bound(v, e.count),
+                      c.way_in + remaining_low(v, e.count)});
+    }
+    here.clear();
+    if (keep.size() > width) {
+      // The most promising by the upper bound, and by the lower bound among the rest: either alone
+      // misses worst cases the other finds (issue 26, bench/results/corpus_issue26c.md).
+      out.exact = false;
+      const double low_share = std::clamp(options.low_share, 0.0, 1.0);
+      const auto by_bound = static_cast<std::uint32_t>(std::lround(width * (1 - low_share)));
+      std::nth_element(keep.begin(), keep.begin() + by_bound, keep.end(), by_high);
+      std::nth_element(keep.begin() + by_bound, keep.begin() + width, keep.end(), by_low);
+      keep.resize(width);
+      keep.shrink_to_fit();
+    }
+    for (std::uint32_t i = 0; i < keep.size(); ++i) {
+      if (!e.start(v, keep[i].key)) continue;  // all done
+      ++out.expanded;
+      do {
+        std::uint32_t moved = 0;
+        for (std::uint32_t j = 0; j < e.slots; ++j) moved += e.x[j];
+        pending[s + moved].offer({e.successor(v), keep[i].way_in + 1, s, i});
+      } while (e.advance(v));
+    }
+  }
+  if (kept[last].empty()) throw std::logic_error("beam search: the final state was not reached");
+  // Back from "all done" through the recorded parents.
+  const kept_state* cur = &kept[last][0];
+  out.makespan = cur->way_in;
+  std::vector<std::vector<std::uint8_t>> takes(out.makespan);
+  for (std::uint32_t t = out.makespan; t-- > 0;) {
+    const kept_state* parent = &kept[cur->parent_sum][cur->parent_index];
+    if (!exact_detail::takes_between(v, parent->key, cur->key, takes[t]))
+      throw std::logic_error("beam search: a recorded parent does not lead to its state");
+    cur = parent;
+  }
+  out.string = exact_detail::string_from_takes(v, std::move(takes));
+  const std::uint32_t built = build_schedule(prob, out.string).makespan;
+  if (built != out.makespan)
+    throw std::logic_error("beam search: the witness string builds " + std::to_string(built) + " cycles, not " +
+                           std::to_string(out.makespan));
+  out.exact = out.exact && !out.narrowed;
+  out.elapsed_s = std::chrono::duration<double>(clock_type::now() - start).count();
+  return out;
+}
+
+beam_result widening_beam(const problem& prob, double seconds, std::uint32_t first_width, std::uint32_t max_width) {
+  const auto start = clock_type::now();
+  const auto since = [&] { return std::chrono::duration<double>(clock_type::now() - start).count(); };
+  // The kept states of every sum stay for the witness, and a sum's successors arrive in sets of a
+  // few times the width: at most a quarter of the memory budget for them.
+  if (prob.warps > 0 && prob.warps <= frontier_max_warps && prob.instructions() <= frontier_max_instructions) {
+    const std::uint64_t sums = std::uint64_t{prob.warps} * prob.instructions() + 1;
+    const std::uint64_t fit = memory_budget_bytes(std::uint64_t{4} << 30) / (sums * sizeof(kept_state) * 2);
+    max_width = static_cast<std::uint32_t>(std::clamp<std::uint64_t>(fit, 1, max_width));
+  }
+  beam_options o;
+  o.width = std::clamp<std::uint32_t>(first_width, 1, max_width);
+  o.time_limit_s = seconds;
+  beam_result best = beam_search(prob, o);
+  std::uint64_t expanded = best.expanded;
+  double last_s = best.elapsed_s;
+  while (best.applicable && !best.exact && !best.narrowed && !interrupted() && o.width < max_width) {
+    const double left = seconds - since();
+    if (!(2.2 * last_s < left)) break;  // the next beam, about twice this one, would not end in time
+    o.width = o.width > max_width / 2 ? max_width : 2 * o.width;
+    o.time_limit_s = left;
+    beam_result next = beam_search(prob, o);
+    expanded += next.expanded;
+    last_s = next.elapsed_s;
+    const bool cut = next.narrowed;
+    if (next.makespan > best.makespan || next.exact) best = std::move(next);
+    if (cut) break;  // cut short by the time: the next would be too
+  }
+  best.expanded = expanded;
+  best.elapsed_s = since();
+  return best;
+}
+
+}  // namespace warpspan

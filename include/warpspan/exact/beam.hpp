@@ -1,0 +1,55 @@
+// A beam search over the exact search's states: a long schedule quickly, with no claim that it is
+// the longest (issue 26). Host code.
+//
+// The states are those of the exact search (frontier.hpp: the multiset of the warps' progress
+// levels); one cycle raises the progress sum by the number of warps it issues, so the sums order
+// the states topologically. The beam takes the sums in increasing order and expands, at each sum,
+// only `width` of the reached states: half those whose way in (the cycles so far, the longest
+// found) plus the remaining bound is largest, half those whose way in plus a remaining lower bound
+// is (the two orders find different worst cases); a successor keeps the longest way in it is
+// given. With a width that holds every state this is the exact sweep by progress sums; narrower,
+// it is a heuristic whose answer is a real schedule (its string is checked by build_schedule), so
+// a lower bound on the worst case.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "warpspan/makespan/problem.hpp"
+
+namespace warpspan {
+
+struct beam_options {
+  std::uint32_t width = 1024;  ///< states expanded per progress sum (at least 1)
+  /// The share of the width that goes to the states with the longest way in plus remaining lower
+  /// bound; the rest to way in plus remaining (upper) bound, taken first (clamped to [0, 1]).
+  double low_share = 0.5;
+  /// 0: none; when reached (or on an interrupt), the beam narrows to one state per sum and ends soon.
+  double time_limit_s = 0;
+};
+
+struct beam_result {
+  bool applicable = false;            ///< the states pack (at most 16 warps, 254 instructions)
+  std::uint32_t makespan = 0;         ///< the schedule's length (0 when not applicable)
+  std::vector<std::uint16_t> string;  ///< a pseudo-precedence string whose schedule has `makespan`
+  std::uint32_t width = 0;            ///< the width of the beam that found it
+  std::uint64_t expanded = 0;         ///< states expanded (all beams of a widening together)
+  /// No sum held more states than the width: every state was expanded, so `makespan` is the
+  /// worst case T(W) itself.
+  bool exact = false;
+  bool narrowed = false;              ///< the time limit or an interrupt cut the width down on the way
+  double elapsed_s = 0;
+};
+
+/// One beam of `options.width`; deterministic unless the time limit or an interrupt narrows it.
+/// Throws std::logic_error if its witness does not build `makespan` (a bug, never expected).
+beam_result beam_search(const problem& prob, const beam_options& options = {});
+
+/// Beams of width `first_width`, twice that, ... (each costs about twice the one before), while the
+/// next is expected to end within `seconds` in all, at most `max_width`, until one is exact; the
+/// longest schedule found (the first among equals). At least the first beam runs, with `seconds`
+/// as its time limit.
+beam_result widening_beam(const problem& prob, double seconds, std::uint32_t first_width = 256,
+                          std::uint32_t max_width = 1u << 20);
+
+}  // namespace warpspan
