@@ -26,8 +26,9 @@ struct candidate {
   std::uint32_t parent_index;  ///< the parent's index among the states kept at that sum
 };
 
-/// The states reached at one progress sum, one entry each (open addressing, linear probing): the
-/// first way in among the longest is kept, so the result does not depend on the table's layout.
+/// The states reached at one progress sum, one entry each (open addressing, linear probing): of the
+/// longest ways in, the one from the lowest parent sum and index is kept, whatever the order of
+/// the offers, so the result depends neither on the table's layout nor on the threads.
 class candidate_set {
  public:
   void offer(const candidate& c) {
@@ -36,11 +37,18 @@ class candidate_set {
     if (slot->key == 0) {
       *slot = c;
       ++size_;
-    } else if (c.way_in > slot->way_in) {
+    } else if (c.way_in > slot->way_in ||
+               (c.way_in == slot->way_in && (c.parent_sum < slot->parent_sum ||
+                                             (c.parent_sum == slot->parent_sum && c.parent_index < slot->parent_index)))) {
       slot->way_in = c.way_in;
       slot->parent_sum = c.parent_sum;
       slot->parent_index = c.parent_index;
     }
+  }
+  /// Offers every state of `other` (another thread's successors of the same sums).
+  void merge(const candidate_set& other) {
+    for (const candidate& c : other.slots_)
+      if (c.key != 0) offer(c);
   }
   bool empty() const { return size_ == 0; }
   std::size_t size() const { return size_; }
@@ -104,9 +112,15 @@ beam_result beam_search(const problem& prob, const beam_options& options) {
   out.applicable = true;
   const frontier_view v = make_frontier_view(prob.view());
   const std::uint32_t last = v.warps * v.instructions;  // the progress sum of "all done"
-  std::vector<candidate_set> pending(last + 1);
+  // With two threads each expands half of a sum's kept states into its own sets, merged when their
+  // sum comes; which parent a state keeps does not depend on the order of the offers, and the kept
+  // states are put in key order, so the result does not depend on the thread count.
+  const int threads = std::clamp(options.threads, 1, 2);
+  thread_pool pool(threads);
+  std::vector<candidate_set> pending[2] = {std::vector<candidate_set>(last + 1),
+                                          std::vector<candidate_set>(threads > 1 ? last + 1 : 0)};
   std::vector<std::vector<kept_state>> kept(last + 1);
-  pending[0].offer({initial_state(v), 0, 0, 0});
+  pending[0][0].offer({initial_state(v), 0, 0, 0});
   std::uint32_t width = std::max<std::uint32_t>(options.width, 1);
   out.width = width;
   out.exact = true;
@@ -121,9 +135,13 @@ beam_result beam_search(const problem& prob, const beam_options& options) {
     if (a.way_in != b.way_in) return a.way_in > b.way_in;
     return a.key < b.key;
   };
-  successor_enum e;
+  std::uint64_t expanded[2] = {};
   for (std::uint32_t s = 0; s <= last; ++s) {
-    candidate_set& here = pending[s];
+    candidate_set& here = pending[0][s];
+    if (threads > 1) {
+      here.merge(pending[1][s]);
+      pending[1][s].clear();
+    }
     if (here.empty()) continue;
     const bool out_of_time =
         options.time_limit_s > 0 && std::chrono::duration<double>(clock_type::now() - start).count() > options.time_limit_s;
@@ -133,13 +151,18 @@ beam_result beam_search(const problem& prob, const beam_options& options) {
     }
     std::vector<kept_state>& keep = kept[s];
     keep.reserve(here.size());
-    for (const candidate& c : here.slots()) {
-      if (c.key == 0) continue;
-      unpack_counts(c.key, v.warps, v.instructions, e.count);
-      keep.push_back({c.key, c.way_in, c.parent_sum, c.parent_index, c.way_in + remaining_bound(v, e.count),
-                      c.way_in + remaining_low(v, e.count)});
-    }
+    for (const candidate& c : here.slots())
+      if (c.key != 0) keep.push_back({c.key, c.way_in, c.parent_sum, c.parent_index, 0, 0});
     here.clear();
+    const std::size_t n = keep.size();
+    pool.run(static_cast<std::size_t>(threads), [&](std::size_t t) {
+      std::uint8_t count[256];
+      for (std::size_t i = t * n / threads; i < (t + 1) * n / threads; ++i) {
+        unpack_counts(keep[i].key, v.warps, v.instructions, count);
+        keep[i].high = keep[i].way_in + remaining_bound(v, count);
+        keep[i].low = keep[i].way_in + remaining_low(v, count);
+      }
+    });
     if (keep.size() > width) {
       // The most promising by the upper bound, and by the lower bound among the rest: either alone
       // misses worst cases the other finds (issue 26, bench/results/corpus_issue26c.md).
@@ -151,16 +174,24 @@ beam_result beam_search(const problem& prob, const beam_options& options) {
       keep.resize(width);
       keep.shrink_to_fit();
     }
-    for (std::uint32_t i = 0; i < keep.size(); ++i) {
-      if (!e.start(v, keep[i].key)) continue;  // all done
-      ++out.expanded;
-      do {
-        std::uint32_t moved = 0;
-        for (std::uint32_t j = 0; j < e.slots; ++j) moved += e.x[j];
-        pending[s + moved].offer({e.successor(v), keep[i].way_in + 1, s, i});
-      } while (e.advance(v));
-    }
+    std::sort(keep.begin(), keep.end(), [](const kept_state& a, const kept_state& b) { return a.key < b.key; });
+    const auto kept_here = static_cast<std::uint32_t>(keep.size());
+    pool.run(static_cast<std::size_t>(threads), [&](std::size_t t) {
+      successor_enum e;
+      std::vector<candidate_set>& into = pending[t];
+      for (std::uint32_t i = static_cast<std::uint32_t>(t * kept_here / threads);
+           i < static_cast<std::uint32_t>((t + 1) * kept_here / threads); ++i) {
+        if (!e.start(v, keep[i].key)) continue;  // all done
+        ++expanded[t];
+        do {
+          std::uint32_t moved = 0;
+          for (std::uint32_t j = 0; j < e.slots; ++j) moved += e.x[j];
+          into[s + moved].offer({e.successor(v), keep[i].way_in + 1, s, i});
+        } while (e.advance(v));
+      }
+    });
   }
+  out.expanded = expanded[0] + expanded[1];
   if (kept[last].empty()) throw std::logic_error("beam search: the final state was not reached");
   // Back from "all done" through the recorded parents.
   const kept_state* cur = &kept[last][0];
@@ -182,7 +213,8 @@ beam_result beam_search(const problem& prob, const beam_options& options) {
   return out;
 }
 
-beam_result widening_beam(const problem& prob, double seconds, std::uint32_t first_width, std::uint32_t max_width) {
+beam_result widening_beam(const problem& prob, double seconds, std::uint32_t first_width, std::uint32_t max_width,
+                          int threads) {
   const auto start = clock_type::now();
   const auto since = [&] { return std::chrono::duration<double>(clock_type::now() - start).count(); };
   // The kept states of every sum stay for the witness, and a sum's successors arrive in sets of a
@@ -193,6 +225,7 @@ beam_result widening_beam(const problem& prob, double seconds, std::uint32_t fir
     max_width = static_cast<std::uint32_t>(std::clamp<std::uint64_t>(fit, 1, max_width));
   }
   beam_options o;
+  o.threads = threads;
   o.width = std::clamp<std::uint32_t>(first_width, 1, max_width);
   o.time_limit_s = seconds;
   beam_result best = beam_search(prob, o);

@@ -165,8 +165,7 @@ class dense_pass {
         o_.progress(static_cast<std::uint32_t>(done * 1000 / n), 1000, states_, elapsed);
       if (done == n) return {};
       std::string stop;
-      // A quarter of the limit is kept for the bound over the held states (held_bound).
-      if (o_.time_limit_s > 0 && elapsed > 0.75 * o_.time_limit_s) stop = "time limit reached";
+      if (o_.time_limit_s > 0 && elapsed > o_.time_limit_s) stop = "time limit reached";
       if (interrupted()) stop = "interrupted";
       if (!stop.empty()) {
         stopped_at_ = done;
@@ -180,8 +179,8 @@ class dense_pass {
   /// The reached ones are few after an early stop and the table is large: the scan skips blocks of
   /// unreached entries and unranks only the reached ones (stepping every rank with next() took
   /// seconds on a 600 MB table stopped after a quarter of a second).
-  /// Past `deadline` (with a time limit: the limit's end) it gives up and returns the largest value,
-  /// which leaves the pessimistic bound as the upper end.
+  /// Past `deadline` (with a time limit: a tenth of it after its end) it gives up and returns the
+  /// largest value, which leaves the pessimistic bound as the upper end.
   std::uint32_t held_bound(clock_type::time_point deadline) const {
     std::uint32_t upper = 0;
     std::uint64_t seen = 0;
@@ -383,7 +382,7 @@ exact_result run_dense(const problem& prob, const frontier_view& v, const dense_
     r.stop_reason = stop;
     r.upper = std::max(r.lower, std::min(static_cast<std::uint32_t>(pessimistic_bound(prob)), pass.held_bound(
                                               start + std::chrono::duration_cast<clock_type::duration>(
-                                                          std::chrono::duration<double>(options.time_limit_s)))));
+                                                          std::chrono::duration<double>(1.1 * options.time_limit_s)))));
     r.interrupted = interrupted();
   } else {
     r.complete = true;

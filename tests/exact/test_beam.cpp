@@ -82,6 +82,25 @@ TEST(Beam, TheSameOptionsGiveTheSameString) {
   EXPECT_EQ(a.expanded, b.expanded);
 }
 
+TEST(Beam, TwoThreadsGiveTheSameStringAsOne) {
+  // Each thread expands half of a sum's states into its own sets; the merge keeps the first parent
+  // among the longest ways in, and the kept states go in key order: nothing depends on the split.
+  std::mt19937_64 rng(4242);
+  for (int k = 0; k < 30; ++k) {
+    const problem prob = test::random_problem(rng, 8, 12);
+    for (std::uint32_t width : {1u, 7u, 100u}) {
+      beam_options one, two;
+      one.width = two.width = width;
+      two.threads = 2;
+      const beam_result a = beam_search(prob, one), b = beam_search(prob, two);
+      EXPECT_EQ(a.makespan, b.makespan) << k << " " << width;
+      EXPECT_EQ(a.string, b.string) << k << " " << width;
+      EXPECT_EQ(a.expanded, b.expanded) << k << " " << width;
+      EXPECT_EQ(a.exact, b.exact) << k << " " << width;
+    }
+  }
+}
+
 TEST(Beam, OutOfTimeItNarrowsAndStillEndsWithASchedule) {
   const problem prob = test::make("5L9C2L9C", 10, 1, 4);
   beam_options o;

@@ -129,8 +129,9 @@ TEST(DenseSweep, InterruptGivesAProvenInterval) {
 TEST(DenseSweep, ATimeLimitBoundsTheWholeCallOnALargeTable) {
   // Voronoi W = 11: a 600 MB table. Stopped by a limit of 0.3 s, the call (table, sweep, the bound
   // over the held states) ended 3.4 s after its start on the 2-core VM before the table was faulted
-  // in lazily and the bound time-boxed (a regression test of the limit as a contract, with ten
-  // times the limit for slow builds, not of speed). The interval still holds T(11) = 114.
+  // in lazily and the bound given at most a tenth of the limit more (a regression test of the limit
+  // as a contract, with ten times the limit for slow builds, not of speed). The interval still
+  // holds T(11) = 114.
   const problem prob = test::make("5L9C2L9C", 11, 1, 4);
   exact_options o;
   o.time_limit_s = 0.3;

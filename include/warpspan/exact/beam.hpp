@@ -26,6 +26,9 @@ struct beam_options {
   double low_share = 0.5;
   /// 0: none; when reached (or on an interrupt), the beam narrows to one state per sum and ends soon.
   double time_limit_s = 0;
+  /// 1 or 2 (more count as 2): the second expands half of each sum's states and works out half
+  /// of the bounds; the result is the same.
+  int threads = 1;
 };
 
 struct beam_result {
@@ -50,6 +53,6 @@ beam_result beam_search(const problem& prob, const beam_options& options = {});
 /// longest schedule found (the first among equals). At least the first beam runs, with `seconds`
 /// as its time limit.
 beam_result widening_beam(const problem& prob, double seconds, std::uint32_t first_width = 256,
-                          std::uint32_t max_width = 1u << 20);
+                          std::uint32_t max_width = 1u << 20, int threads = 1);
 
 }  // namespace warpspan
