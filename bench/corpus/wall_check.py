@@ -4,7 +4,7 @@ corpus case with W >= 4 (bench/corpus/makespan_corpus.json), seeds 1..N. Prints,
 makespans against the exact T(W) and the proven intervals; times depend on the machine and its load,
 so run it on an idle one and say which.
 
-  wall_check.py WARPSPAN [--seconds 1] [--seeds 3] [--split tune|confirm] [--out FILE.json]
+  wall_check.py WARPSPAN [--seconds 1] [--seeds 3] [--split tune|confirm] [--extra OPTIONS] [--out FILE.json]
 """
 import argparse
 import json
@@ -23,6 +23,7 @@ def main():
     ap.add_argument("--min-warps", type=int, default=4)
     ap.add_argument("--split", choices=["tune", "confirm"], help="only the cases of this part of the corpus")
     ap.add_argument("--corpus", default=str(ROOT / "bench/corpus/makespan_corpus.json"))
+    ap.add_argument("--extra", default="", help="more estimate options, e.g. \"--beam-share 0.4\"")
     ap.add_argument("--out")
     args = ap.parse_args()
     cases = [c for c in json.loads(Path(args.corpus).read_text())["cases"] if c["warps"] >= args.min_warps
@@ -32,7 +33,7 @@ def main():
         row = {"family": case["family"], "split": case["split"], "warps": case["warps"], "exact": case["exact"], "runs": []}
         for seed in range(1, args.seeds + 1):
             cmd = [args.warpspan, "estimate", *case["kernel"], *case["sm"], "--warps", str(case["warps"]),
-                   "--seconds", str(args.seconds), "--seed", str(seed), "--backend", "cpu", "--json", "-q", "--no-table"]
+                   "--seconds", str(args.seconds), "--seed", str(seed), "--backend", "cpu", "--json", "-q", "--no-table", *args.extra.split()]
             d = json.loads(subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT, check=True).stdout)
             p = d.get("proven") or {}
             row["runs"].append({"seed": seed, "best": d["best_makespan"], "elapsed_s": round(d["elapsed_s"], 3),
@@ -47,7 +48,7 @@ def main():
     summary = {"runs": runs, "best_equals_exact": reached, "proven_exactly": proven}
     print(summary)
     if args.out:
-        Path(args.out).write_text(json.dumps({"what": f"estimate --seconds {args.seconds}, defaults, seeds 1..{args.seeds}",
+        Path(args.out).write_text(json.dumps({"what": f"estimate --seconds {args.seconds} {args.extra}, defaults, seeds 1..{args.seeds}",
                                               "load_average_at_end": os.getloadavg(), "summary": summary,
                                               "cases": rows}, indent=1) + "\n")
 

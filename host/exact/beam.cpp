@@ -232,9 +232,12 @@ beam_result widening_beam(const problem& prob, double seconds, std::uint32_t fir
   std::uint64_t expanded = best.expanded;
   double last_s = best.elapsed_s;
   while (best.applicable && !best.exact && !best.narrowed && !interrupted() && o.width < max_width) {
+    // A beam's time grows about in proportion to its width: the next is the widest that fits 80 %
+    // of what is left, at most 8 times the last; none when not even twice the last would fit.
     const double left = seconds - since();
-    if (!(2.2 * last_s < left)) break;  // the next beam, about twice this one, would not end in time
-    o.width = o.width > max_width / 2 ? max_width : 2 * o.width;
+    const double scale = std::min(8.0, 0.8 * left / std::max(last_s, 1e-6));
+    if (!(scale >= 2)) break;
+    o.width = static_cast<std::uint32_t>(std::min<double>(max_width, o.width * scale));
     o.time_limit_s = left;
     beam_result next = beam_search(prob, o);
     expanded += next.expanded;

@@ -48,10 +48,10 @@ struct beam_result {
 /// Throws std::logic_error if its witness does not build `makespan` (a bug, never expected).
 beam_result beam_search(const problem& prob, const beam_options& options = {});
 
-/// Beams of width `first_width`, twice that, ... (each costs about twice the one before), while the
-/// next is expected to end within `seconds` in all, at most `max_width`, until one is exact; the
-/// longest schedule found (the first among equals). At least the first beam runs, with `seconds`
-/// as its time limit.
+/// Beams of width `first_width`, then each as wide as 80 % of the time left allows at the last
+/// one's speed (2 to 8 times the last; none when not even twice fits), at most `max_width`, until
+/// one is exact; the longest schedule found (the first among equals). At least the first beam
+/// runs, with `seconds` as its time limit.
 beam_result widening_beam(const problem& prob, double seconds, std::uint32_t first_width = 256,
                           std::uint32_t max_width = 1u << 20, int threads = 1);
 
