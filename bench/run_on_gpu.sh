@@ -22,6 +22,8 @@
 #             WARPSPAN_BENCH_FILTER, _SECONDS override the filter and time box)
 #   bench_exact  the exact searches' benchmarks, CPU against CUDA, one iteration each
 #   cli       warpspan on the shipped data with --backend cuda: estimate, exact, dbf, wcet-collect
+#   dense     not in the default: the dense sweep on the device, Voronoi W = 12 and 13, then W = 16
+#             (a 103 GB table: an H200, not an H100) within WARPSPAN_DENSE_SECONDS (default 420)
 #   ncu       Nsight Compute's view of the dbf row kernels (global vs shared-memory tuples)
 # Every step is time-boxed; logs and JSON go to OUTDIR/run/, packed into OUTDIR/gpu_<PHASES>.tar.gz,
 # and OUTDIR/summary.txt says what passed, failed, skipped and ran out of time.
@@ -163,8 +165,8 @@ fi
 if [[ $phases == *,cli,* ]]; then
   step estimate_voronoi_cuda 40 $W estimate --kernel 5L9C2L9C --warps 16 --sigma L=1,C=4 --backend cuda \
     --seconds 10 --validate 16 --exact-seconds 0 --json --quiet || true
-  for w in 9 10 11; do
-    step "exact_sweep_cuda_w$w" 45 $W exact --kernel 5L9C2L9C --warps $w --sigma L=1,C=4 --backend cuda \
+  for w in 9 10 11; do  # the dense sweep where the device holds its table, else the progress sweep
+    step "exact_cuda_w$w" 45 $W exact --kernel 5L9C2L9C --warps $w --sigma L=1,C=4 --backend cuda \
       --time-limit 30 --json --no-table || true
   done
   for b in cpu cuda cuda-sm; do
@@ -180,6 +182,16 @@ if [[ $phases == *,cli,* ]]; then
     step "wcet_$k" 30 $W wcet --cfg "$run/wcet/$k.cfg.json" --trace "$run/wcet/$k.bin" --probe-cost auto --json || true
     rm -f "$run/wcet/$k.bin"
   done
+fi
+
+if [[ $phases == *,dense,* ]]; then
+  for w in 12 13; do
+    step "exact_dense_cuda_w$w" 120 $W exact --kernel 5L9C2L9C --warps $w --sigma L=1,C=4 --backend cuda \
+      --time-limit 100 --json --no-table || true
+  done
+  s=${WARPSPAN_DENSE_SECONDS:-420}
+  step exact_dense_cuda_w16 $((s + 60)) $W exact --kernel 5L9C2L9C --warps 16 --sigma L=1,C=4 --backend cuda \
+    --time-limit "$s" --json --no-table || true
 fi
 
 if [[ $phases == *,ncu,* ]] && command -v ncu >/dev/null; then

@@ -12,4 +12,12 @@ exact_result exact_sweep_cuda(const problem&, const exact_options&) {
   throw not_compiled("the CUDA backend was not compiled into this build (configure with nvcc available)");
 }
 
+exact_result exact_dense_cuda(const problem&, const exact_options&) {
+  throw not_compiled("the CUDA backend was not compiled into this build (configure with nvcc available)");
+}
+
+std::uint64_t dense_sweep_device_bytes(const problem& prob) { return dense_sweep_bytes(prob); }
+
+bool dense_sweep_fits_device(const problem&, const exact_options&) { return false; }
+
 }  // namespace warpspan

@@ -155,14 +155,15 @@ beam_result beam_search(const problem& prob, const beam_options& options) {
       if (c.key != 0) keep.push_back({c.key, c.way_in, c.parent_sum, c.parent_index, 0, 0});
     here.clear();
     const std::size_t n = keep.size();
-    pool.run(static_cast<std::size_t>(threads), [&](std::size_t t) {
-      std::uint8_t count[256];
-      for (std::size_t i = t * n / threads; i < (t + 1) * n / threads; ++i) {
-        unpack_counts(keep[i].key, v.warps, v.instructions, count);
-        keep[i].high = keep[i].way_in + remaining_bound(v, count);
-        keep[i].low = keep[i].way_in + remaining_low(v, count);
-      }
-    });
+    if (n > width)  // the bounds only order the states to choose from
+      pool.run(static_cast<std::size_t>(threads), [&](std::size_t t) {
+        std::uint8_t count[256];
+        for (std::size_t i = t * n / threads; i < (t + 1) * n / threads; ++i) {
+          unpack_counts(keep[i].key, v.warps, v.instructions, count);
+          keep[i].high = keep[i].way_in + remaining_bound(v, count);
+          keep[i].low = keep[i].way_in + remaining_low(v, count);
+        }
+      });
     if (keep.size() > width) {
       // The most promising by the upper bound, and by the lower bound among the rest: either alone
       // misses worst cases the other finds (issue 26, bench/results/corpus_issue26c.md).

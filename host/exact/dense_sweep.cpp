@@ -14,6 +14,7 @@
 #include <array>
 #include <chrono>
 #include <cstring>
+#include <functional>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -26,6 +27,7 @@
 #include "warpspan/core/interrupt.hpp"
 #include "warpspan/core/resources.hpp"
 #include "warpspan/exact/dense_index.hpp"
+#include "warpspan/exact/dense_sum_index.hpp"
 #include "warpspan/exact/frontier.hpp"
 #include "warpspan/exact/frontier_host.hpp"
 #include "warpspan/exact/search.hpp"
@@ -206,43 +208,9 @@ class dense_pass {
     return upper;
   }
 
-  /// A path of `length` cycles from the initial to the final state through the recorded ways in,
-  /// as a pseudo-precedence string: from the final state back, a predecessor recorded one cycle
-  /// shorter whose successors include the current state.
+  /// A path of `length` cycles through the recorded ways in (exact_detail::dense_witness).
   std::vector<std::uint16_t> witness(std::uint32_t length) const {
-    std::vector<std::vector<std::uint8_t>> takes(length);
-    std::uint8_t count[256];
-    packed_state cur = final_state(v_);
-    for (std::uint32_t t = length; t-- > 0;) {
-      unpack_counts(cur, v_.warps, v_.instructions, count);
-      std::uint8_t back[256] = {};  // warps moved back from level k to k - 1
-      packed_state found = 0;
-      const std::uint32_t reach = exact_detail::most_issues(v_);
-      // Depth-first over the levels, moving back at most `reach` warps in all.
-      auto try_levels = [&](auto&& self, std::uint32_t k, std::uint32_t left, std::uint32_t moved) -> bool {
-        if (k > v_.instructions) {
-          if (moved == 0) return false;
-          std::uint8_t prev[256];
-          for (std::uint32_t l = 0; l <= v_.instructions; ++l) prev[l] = static_cast<std::uint8_t>(count[l] - back[l]);
-          for (std::uint32_t l = 1; l <= v_.instructions; ++l) prev[l - 1] = static_cast<std::uint8_t>(prev[l - 1] + back[l]);
-          const packed_state key = pack_counts(prev, v_.instructions);
-          if (g_[index_.rank_of(key)] != t + 1) return false;
-          if (!exact_detail::takes_between(v_, key, cur, takes[t])) return false;
-          found = key;
-          return true;
-        }
-        for (std::uint32_t y = 0; y <= std::min<std::uint32_t>(left, count[k]); ++y) {
-          back[k] = static_cast<std::uint8_t>(y);
-          if (self(self, k + 1, left - y, moved + y)) return true;
-        }
-        back[k] = 0;
-        return false;
-      };
-      if (!try_levels(try_levels, 1, reach, 0))
-        throw std::logic_error("dense sweep: no predecessor found while backtracking the witness");
-      cur = found;
-    }
-    return exact_detail::string_from_takes(v_, std::move(takes));
+    return exact_detail::dense_witness(v_, index_, length, [this](std::uint64_t r) { return static_cast<std::uint32_t>(g_[r]); });
   }
 
   std::uint64_t states() const { return states_; }
@@ -368,12 +336,7 @@ template <class V>
 exact_result run_dense(const problem& prob, const frontier_view& v, const dense_index& index, const exact_options& options) {
   const auto start = clock_type::now();
   exact_result r;
-  if (!options.lower_string.empty()) {
-    r.lower = build_schedule(prob, options.lower_string).makespan;
-    r.best_string = options.lower_string;
-  } else {
-    exact_detail::fill_interval(prob, r);
-  }
+  exact_detail::start_interval(prob, options, r);
   dense_pass<V> pass(v, index, options);
   const std::string stop = pass.run(start);
   r.states = pass.states();
@@ -475,3 +438,85 @@ exact_result exact_dense_cpu(const problem& prob, const exact_options& options) 
 }
 
 }  // namespace warpspan
+
+namespace warpspan {
+
+dense_sum_tables build_dense_sum_tables(std::uint32_t warps, std::uint32_t instructions) {
+  dense_sum_tables t;
+  t.warps = warps;
+  t.instructions = instructions;
+  t.sums = warps * instructions + 1;
+  const auto add = [](std::uint64_t x, std::uint64_t y) { return x > ~std::uint64_t{0} - y ? ~std::uint64_t{0} : x + y; };
+  const dense_index index(warps, instructions);
+  t.binom.assign(static_cast<std::size_t>(instructions + warps + 1) * (warps + 1), 0);
+  for (std::uint32_t n = 0; n <= instructions + warps; ++n)
+    for (std::uint32_t k = 0; k <= warps; ++k) t.binom[static_cast<std::size_t>(n) * (warps + 1) + k] = index.choose(n, k);
+  const std::size_t per_w = static_cast<std::size_t>(instructions + 1) * t.sums;
+  t.count.assign((warps + 1) * per_w, 0);
+  for (std::uint32_t m = 0; m <= instructions; ++m) t.count[m * t.sums] = 1;  // no levels: sum 0 only
+  for (std::uint32_t w = 1; w <= warps; ++w) {
+    t.count[w * per_w] = 1;  // all at level 0: sum 0
+    for (std::uint32_t m = 1; m <= instructions; ++m)
+      for (std::uint32_t s = 0; s < t.sums; ++s) {
+        // The largest level is below m, or it is m and the other w - 1 (at most m) sum to s - m.
+        std::uint64_t c = t.count[w * per_w + (m - 1) * t.sums + s];
+        if (s >= m) c = add(c, t.count[(w - 1) * per_w + m * t.sums + (s - m)]);
+        t.count[w * per_w + m * t.sums + s] = c;
+      }
+  }
+  return t;
+}
+
+}  // namespace warpspan
+
+namespace warpspan::exact_detail {
+
+void start_interval(const problem& prob, const exact_options& options, exact_result& r) {
+  if (!options.lower_string.empty()) {
+    r.lower = build_schedule(prob, options.lower_string).makespan;
+    r.best_string = options.lower_string;
+  } else {
+    fill_interval(prob, r);
+  }
+}
+
+std::vector<std::uint16_t> dense_witness(const frontier_view& v, const dense_index& index, std::uint32_t length,
+                                         const std::function<std::uint32_t(std::uint64_t)>& entry) {
+  // From the final state back: a predecessor recorded one cycle shorter whose successors include
+  // the current state.
+  std::vector<std::vector<std::uint8_t>> takes(length);
+  std::uint8_t count[256];
+  packed_state cur = final_state(v);
+  const std::uint32_t reach = most_issues(v);
+  for (std::uint32_t t = length; t-- > 0;) {
+    unpack_counts(cur, v.warps, v.instructions, count);
+    std::uint8_t back[256] = {};  // warps moved back from level k to k - 1
+    packed_state found = 0;
+    // Depth-first over the levels, moving back at most `reach` warps in all.
+    auto try_levels = [&](auto&& self, std::uint32_t k, std::uint32_t left, std::uint32_t moved) -> bool {
+      if (k > v.instructions) {
+        if (moved == 0) return false;
+        std::uint8_t prev[256];
+        for (std::uint32_t l = 0; l <= v.instructions; ++l) prev[l] = static_cast<std::uint8_t>(count[l] - back[l]);
+        for (std::uint32_t l = 1; l <= v.instructions; ++l) prev[l - 1] = static_cast<std::uint8_t>(prev[l - 1] + back[l]);
+        const packed_state key = pack_counts(prev, v.instructions);
+        if (entry(index.rank_of(key)) != t + 1) return false;
+        if (!takes_between(v, key, cur, takes[t])) return false;
+        found = key;
+        return true;
+      }
+      for (std::uint32_t y = 0; y <= std::min<std::uint32_t>(left, count[k]); ++y) {
+        back[k] = static_cast<std::uint8_t>(y);
+        if (self(self, k + 1, left - y, moved + y)) return true;
+      }
+      back[k] = 0;
+      return false;
+    };
+    if (!try_levels(try_levels, 1, reach, 0))
+      throw std::logic_error("dense sweep: no predecessor found while backtracking the witness");
+    cur = found;
+  }
+  return string_from_takes(v, std::move(takes));
+}
+
+}  // namespace warpspan::exact_detail

@@ -345,7 +345,8 @@ bool dense_sweep_fits(const problem& prob, const exact_options& options) {
 
 bool exact_search_is_dense(const problem& prob, const exact_options& options, backend_kind backend, rank_group* ranks) {
   if (ranks && ranks->size() > 1) return false;
-  if (backend == backend_kind::cuda && resolve_backend(backend) == backend_kind::cuda) return false;
+  if (backend == backend_kind::cuda && resolve_backend(backend) == backend_kind::cuda)
+    return dense_sweep_fits_device(prob, options);
   return dense_sweep_fits(prob, options);
 }
 
@@ -364,8 +365,14 @@ exact_result exact_search(const problem& prob, const exact_options& options, bac
       throw input_error(param("backend", "cuda") + ": the device search takes at most " +
                         std::to_string(frontier_max_warps) + " warps and " +
                         std::to_string(frontier_max_instructions) + " instructions");
-    name = "sweep";
-    r = exact_sweep_cuda(prob, options);
+    // The dense table where the device holds it (Voronoi W = 16 on an H200), else the sweep.
+    if (dense_sweep_fits_device(prob, options)) {
+      name = "dense";
+      r = exact_dense_cuda(prob, options);
+    } else {
+      name = "sweep";
+      r = exact_sweep_cuda(prob, options);
+    }
   } else if (dense_sweep_fits(prob, options)) {
     name = "dense";
     r = exact_dense_cpu(prob, options);

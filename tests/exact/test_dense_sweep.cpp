@@ -10,6 +10,7 @@
 #include "warpspan/core/error.hpp"
 #include "warpspan/core/interrupt.hpp"
 #include "warpspan/exact/dense_index.hpp"
+#include "warpspan/exact/dense_sum_index.hpp"
 #include "warpspan/exact/frontier.hpp"
 #include "warpspan/exact/search.hpp"
 #include "warpspan/makespan/bounds.hpp"
@@ -38,6 +39,36 @@ TEST(DenseIndex, RanksEveryMultisetOnceInOrder) {
   EXPECT_EQ(r, 126u);
   EXPECT_EQ(index.rank_of(initial_state(make_frontier_view(test::make("LCLCL", 4, 1, 1).view()))), 0u);
   EXPECT_EQ(index.rank_of(final_state(make_frontier_view(test::make("LCLCL", 4, 1, 1).view()))), 125u);
+}
+
+TEST(DenseSumIndex, UnranksEveryMultisetOfEachSumOnce) {
+  // W = 4 over levels 0..5 and W = 3 over 0..7: per sum, the j-th multiset is ascending, has that
+  // sum, is new, and its colex rank is dense_index's; over all sums, every one of C(I + W, W).
+  for (const auto& [w, levels] : {std::pair<std::uint32_t, std::uint32_t>{4, 5}, {3, 7}}) {
+    const dense_index index(w, levels);
+    const dense_sum_tables t = build_dense_sum_tables(w, levels);
+    const dense_sum_view d = t.view();
+    std::set<std::uint64_t> ranks;
+    for (std::uint32_t s = 0; s < t.sums; ++s) {
+      const std::uint64_t n = dense_sum_count(d, w, levels, s);
+      for (std::uint64_t j = 0; j < n; ++j) {
+        std::uint8_t a[17] = {};
+        dense_sum_unrank(d, s, j, a);
+        std::uint32_t sum = 0;
+        for (std::uint32_t i = 0; i < w; ++i) {
+          sum += a[i];
+          if (i + 1 < w) ASSERT_LE(a[i], a[i + 1]);
+          ASSERT_LE(a[i], levels);
+        }
+        ASSERT_EQ(sum, s);
+        const std::uint64_t r = dense_sum_rank(d, a);
+        EXPECT_EQ(r, index.rank_of(index.pack(a)));
+        EXPECT_EQ(dense_sum_rank_of(d, dense_sum_pack(d, a)), r);
+        EXPECT_TRUE(ranks.insert(r).second) << s << " " << j;
+      }
+    }
+    EXPECT_EQ(ranks.size(), index.size());
+  }
 }
 
 TEST(DenseIndex, SuccessorsRaiseTheRankByTheirGain) {
@@ -144,6 +175,50 @@ TEST(DenseSweep, ATimeLimitBoundsTheWholeCallOnALargeTable) {
   EXPECT_LE(r.lower, 114u);
   EXPECT_GE(r.upper, 114u);
   EXPECT_LE(r.upper, pessimistic_bound(prob));
+}
+
+TEST(DenseSweep, CudaDenseMatchesCpu) {
+  // The device's dense sweep against the CPU's: the same answer and reached states, a witness that
+  // builds to it; random problems (scheduler limits, every type count), Voronoi, a two-byte table.
+  WARPSPAN_REQUIRE_GPU();
+  std::mt19937_64 rng(2611);
+  for (int k = 0; k < test::gpu_test_size(60, 15); ++k) {
+    const problem prob = test::random_problem(rng, 5, 7);
+    const exact_result cpu = exact_dense_cpu(prob), gpu = exact_dense_cuda(prob);
+    ASSERT_TRUE(gpu.complete) << gpu.stop_reason;
+    ASSERT_EQ(gpu.makespan, cpu.makespan) << k;
+    EXPECT_EQ(gpu.states, cpu.states) << k;
+    EXPECT_EQ(build_schedule(prob, gpu.best_string).makespan, gpu.makespan) << k;
+  }
+  for (int w = 3; w <= test::gpu_test_size(9, 5); ++w) {
+    const problem voronoi = test::make("5L9C2L9C", w, 1, 4);
+    const exact_result cpu = exact_dense_cpu(voronoi), gpu = exact_dense_cuda(voronoi);
+    EXPECT_EQ(gpu.makespan, cpu.makespan) << w;
+    EXPECT_EQ(gpu.states, cpu.states) << w;
+    EXPECT_EQ(build_schedule(voronoi, gpu.best_string).makespan, gpu.makespan) << w;
+  }
+  const problem two_bytes = test::make(std::string(128, 'L'), 2, 1, 1);
+  const exact_result gpu = exact_dense_cuda(two_bytes);
+  EXPECT_EQ(gpu.makespan, 256u);
+  EXPECT_EQ(gpu.states, exact_dense_cpu(two_bytes).states);
+  EXPECT_EQ(build_schedule(two_bytes, gpu.best_string).makespan, 256u);
+  // `exact --backend cuda` takes it where the device holds the table.
+  std::string used;
+  EXPECT_EQ(exact_search(test::make("5L9C2L9C", 4, 1, 4), {}, backend_kind::cuda, &used).makespan, 45u);
+  EXPECT_EQ(used, "dense");
+}
+
+TEST(DenseSweep, CudaDenseStoppedGivesAProvenIntervalGpu) {
+  WARPSPAN_REQUIRE_GPU();
+  const problem prob = test::make("5L9C2L9C", 6, 1, 4);
+  request_interrupt();
+  const exact_result r = exact_dense_cuda(prob);
+  clear_interrupt();
+  EXPECT_FALSE(r.complete);
+  EXPECT_TRUE(r.interrupted);
+  EXPECT_LE(r.lower, 67u);
+  EXPECT_EQ(r.upper, pessimistic_bound(prob));
+  EXPECT_EQ(build_schedule(prob, r.best_string).makespan, r.lower);
 }
 
 TEST(DenseSweep, ChosenWhereTheTableFits) {

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "warpspan/exact/dense_index.hpp"
 #include "warpspan/exact/frontier.hpp"
 #include "warpspan/exact/search.hpp"
 
@@ -44,6 +45,16 @@ std::vector<std::uint16_t> string_from_takes(const frontier_view& v, std::vector
 /// The issue vector (warps leaving each level) of the successor of `from` equal to `to`; false when
 /// `to` is not a successor.
 bool takes_between(const frontier_view& v, packed_state from, packed_state to, std::vector<std::uint8_t>& takes);
+
+/// The lower end a dense sweep starts from: the given lower string's schedule, or else the best of
+/// the standard strings (fill_interval).
+void start_interval(const problem& prob, const exact_options& options, exact_result& r);
+
+/// The witness of a dense sweep (a path of `length` cycles, as a pseudo-precedence string) from its
+/// table: `entry(rank)` is the way in plus one of the multiset of that colex rank (0: not reached),
+/// from the CPU's table or, a few entries at a time, the device's.
+std::vector<std::uint16_t> dense_witness(const frontier_view& v, const dense_index& index, std::uint32_t length,
+                                         const std::function<std::uint32_t(std::uint64_t)>& entry);
 
 /// For a run stopped early: lower = the best of the standard strings (or more, if r.lower already
 /// holds more), upper = the pessimistic bound; best_string attains lower.

@@ -99,6 +99,17 @@ bool exact_search_is_dense(const problem& prob, const exact_options& options, ba
 /// sums they reach. Same answer and `states` as the CPU sweep (stubs throw not_compiled without CUDA).
 exact_result exact_sweep_cuda(const problem& prob, const exact_options& options = {});
 
+/// The dense sweep on a CUDA device (cuda/exact/dense_kernels.cu): the CPU's table of every multiset
+/// in device memory, the states of one progress sum expanded at once, one thread each, successors'
+/// entries raised by compare-and-swap. Same answer and `states` as exact_dense_cpu; stopped by the
+/// time limit or an interrupt, the upper end is the pessimistic bound. Stubs throw not_compiled.
+exact_result exact_dense_cuda(const problem& prob, const exact_options& options = {});
+/// The device memory exact_dense_cuda takes (its table in 32-bit words, and room for the rest).
+std::uint64_t dense_sweep_device_bytes(const problem& prob);
+/// Whether exact_dense_cuda fits: the states pack, no `max_states`, and its memory is at most 90 %
+/// of the device's free memory (false without CUDA).
+bool dense_sweep_fits_device(const problem& prob, const exact_options& options);
+
 /// What `exact --method search` runs: on the CPU, the dense sweep where its table fits
 /// (dense_sweep_fits), else the progress sweep where states pack (at most 16 warps and 254
 /// instructions) and the depth-first search beyond; on CUDA, the progress sweep on

@@ -1,0 +1,169 @@
+// The dense sweep on a CUDA device (issue 26; the CPU form is host/exact/dense_sweep.cpp). The
+// table holds one entry per multiset of progress levels, C(I + W, W) of them, indexed by colex rank:
+// the way in plus one (0: not reached), a byte while the pessimistic bound fits one. A cycle raises
+// the progress sum, so the sweep takes the sums in order and expands every state of one sum at once,
+// one thread each: the thread finds its multiset by its index among the multisets of that sum
+// (include/warpspan/exact/dense_sum_index.hpp), reads its entry, and raises its successors' entries
+// to its own plus one with a compare-and-swap on the 32-bit word that holds them (the successor
+// enumeration is frontier.hpp's, as the CPU's). Nothing else lives on the device: Voronoi W = 16
+// (C(41, 16) = 1.03e11 multisets) needs 103 GB, which an H200 holds and an H100 does not. The entry
+// of a state is read with an atomic too: its word may hold entries of later sums that other threads
+// are raising. The witness is backtracked on the host, reading the few entries it tests.
+#include <algorithm>
+#include <chrono>
+
+#include "common/cuda_check.cuh"
+#include "common/device_buffer.cuh"
+#include "common/launch.cuh"
+#include "warpspan/core/error.hpp"
+#include "warpspan/core/interrupt.hpp"
+#include "warpspan/exact/dense_index.hpp"
+#include "warpspan/exact/dense_sum_index.hpp"
+#include "warpspan/exact/frontier.hpp"
+#include "warpspan/exact/frontier_host.hpp"
+#include "warpspan/exact/search.hpp"
+#include "warpspan/makespan/bounds.hpp"
+
+namespace warpspan {
+namespace {
+
+constexpr int block_threads = 128;
+
+/// Entries per 32-bit word: 4 bytes, or 2 halves when the bound needs 16 bits.
+template <class V>
+constexpr std::uint32_t per_word = 4 / sizeof(V);
+
+template <class V>
+WARPSPAN_HD_INLINE std::uint32_t lane_of(std::uint32_t word, std::uint64_t rank) {
+  const std::uint32_t shift = static_cast<std::uint32_t>(rank % per_word<V>) * 8 * sizeof(V);
+  return (word >> shift) & ((1u << (8 * sizeof(V))) - 1);
+}
+
+/// Raises the entry of `rank` to `value` (never lowers it).
+template <class V>
+__device__ void raise_entry(unsigned* words, std::uint64_t rank, std::uint32_t value) {
+  unsigned* word = words + rank / per_word<V>;
+  const std::uint32_t shift = static_cast<std::uint32_t>(rank % per_word<V>) * 8 * sizeof(V);
+  const unsigned mask = ((1u << (8 * sizeof(V))) - 1) << shift;
+  unsigned old = atomicAdd(word, 0u);
+  while (((old & mask) >> shift) < value) {
+    const unsigned seen = atomicCAS(word, old, (old & ~mask) | (value << shift));
+    if (seen == old) break;
+    old = seen;
+  }
+}
+
+/// Expands the states of progress sum `sum` (n of them): counts the reached ones into *states and
+/// puts the final state's way in into *reached.
+template <class V>
+__global__ void dense_sum_step(frontier_view v, dense_sum_view d, std::uint32_t sum, std::uint64_t n, unsigned* words,
+                               unsigned* reached, unsigned long long* states) {
+  WARPSPAN_DYNAMIC_SHARED(unsigned, block_states);
+  if (threadIdx.x == 0) block_states[0] = 0;
+  __syncthreads();
+  const std::uint64_t i = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x;
+  if (i < n) {
+    std::uint8_t a[frontier_max_warps];
+    dense_sum_unrank(d, sum, i, a);
+    const std::uint64_t rank = dense_sum_rank(d, a);
+    const std::uint32_t here = lane_of<V>(atomicAdd(words + rank / per_word<V>, 0u), rank);
+    if (here != 0) {
+      atomicAdd(block_states, 1u);
+      successor_enum e;
+      if (!e.start_slots(v, dense_sum_pack(d, a))) {
+        atomicMax(reached, here - 1);
+      } else {
+        do raise_entry<V>(words, dense_sum_rank_of(d, e.successor(v)), here + 1);
+        while (e.advance(v));
+      }
+    }
+  }
+  __syncthreads();
+  if (threadIdx.x == 0 && block_states[0] != 0) atomicAdd(states, static_cast<unsigned long long>(block_states[0]));
+}
+
+template <class V>
+exact_result run_dense_cuda(const problem& prob, const frontier_view& v, const exact_options& options) {
+  using clock_type = std::chrono::steady_clock;
+  const auto start = clock_type::now();
+  exact_result r;
+  exact_detail::start_interval(prob, options, r);
+  const dense_index index(v.warps, v.instructions);
+  const dense_sum_tables tables = build_dense_sum_tables(v.warps, v.instructions);
+  const std::uint64_t words_n = (index.size() + per_word<V> - 1) / per_word<V>;
+  device_buffer<std::uint64_t> binom(tables.binom, nullptr), count(tables.count, nullptr);
+  device_buffer<unsigned> words(words_n, nullptr);
+  WARPSPAN_CUDA_TRY(cudaMemset(words.data(), 0, words_n * sizeof(unsigned)));
+  const unsigned one = 1;  // the initial state (rank 0) is reached with way in 0
+  WARPSPAN_CUDA_TRY(cudaMemcpy(words.data(), &one, sizeof(one), cudaMemcpyHostToDevice));
+  device_buffer<unsigned> reached(std::vector<unsigned>{0}, nullptr);
+  device_buffer<unsigned long long> states(std::vector<unsigned long long>{0}, nullptr);
+  const dense_sum_view d{binom.data(), count.data(), tables.warps, tables.instructions, tables.sums};
+  const dense_sum_view host_d = tables.view();
+  std::string stop;
+  for (std::uint32_t sum = 0; sum < tables.sums; ++sum) {
+    const std::uint64_t n = dense_sum_count(host_d, v.warps, v.instructions, sum);
+    if (n > 0) {
+      const std::uint64_t blocks = (n + block_threads - 1) / block_threads;
+      if (blocks > 0x7FFFFFFFull) throw std::runtime_error("dense sweep on the device: too many states in one progress sum");
+      WARPSPAN_LAUNCH(dense_sum_step<V>, static_cast<unsigned>(blocks), block_threads, sizeof(unsigned), nullptr)(
+          v, d, sum, n, words.data(), reached.data(), states.data());
+      WARPSPAN_CUDA_CHECK_LAST();
+      WARPSPAN_CUDA_TRY(cudaDeviceSynchronize());
+    }
+    const double elapsed = std::chrono::duration<double>(clock_type::now() - start).count();
+    if (options.progress) options.progress(sum + 1, tables.sums, states.to_host()[0], elapsed);
+    if (sum + 1 == tables.sums) break;
+    if (options.time_limit_s > 0 && elapsed > options.time_limit_s) stop = "time limit reached";
+    if (interrupted()) stop = "interrupted";
+    if (!stop.empty()) break;
+  }
+  r.states = states.to_host()[0];
+  if (!stop.empty()) {
+    r.complete = false;
+    r.stop_reason = stop;
+    r.upper = std::max(r.lower, static_cast<std::uint32_t>(pessimistic_bound(prob)));
+    r.interrupted = interrupted();
+  } else {
+    r.complete = true;
+    const std::uint32_t length = reached.to_host()[0];
+    if (length > r.lower) {
+      r.lower = length;
+      // A few entries at a time from the device: one word per entry the backtracking tests.
+      r.best_string = exact_detail::dense_witness(v, index, length, [&](std::uint64_t rank) {
+        unsigned w = 0;
+        words.copy_to_host(&w, 1, rank / per_word<V>);
+        return lane_of<V>(w, rank);
+      });
+    }
+    r.makespan = r.upper = r.lower;
+  }
+  r.elapsed_s = std::chrono::duration<double>(clock_type::now() - start).count();
+  return r;
+}
+
+}  // namespace
+
+std::uint64_t dense_sweep_device_bytes(const problem& prob) {
+  const std::uint64_t table = dense_sweep_bytes(prob);
+  return table == ~std::uint64_t{0} ? table : (table + 3) / 4 * 4 + (std::uint64_t{1} << 24);
+}
+
+bool dense_sweep_fits_device(const problem& prob, const exact_options& options) {
+  const bool packs = prob.warps <= frontier_max_warps && prob.instructions() <= frontier_max_instructions;
+  if (!packs || options.max_states != 0) return false;
+  std::size_t free = 0, all = 0;
+  WARPSPAN_CUDA_TRY(cudaMemGetInfo(&free, &all));
+  return dense_sweep_device_bytes(prob) <= free / 10 * 9;
+}
+
+exact_result exact_dense_cuda(const problem& prob, const exact_options& options) {
+  const frontier_view v = exact_detail::checked_view(prob);
+  if (pessimistic_bound(prob) + 1 > 0xFFFF)
+    throw input_error("the dense sweep stores ways in of at most 65,534 cycles; this problem's bound is " +
+                      std::to_string(pessimistic_bound(prob)));
+  if (pessimistic_bound(prob) + 1 <= 0xFF) return run_dense_cuda<std::uint8_t>(prob, v, options);
+  return run_dense_cuda<std::uint16_t>(prob, v, options);
+}
+
+}  // namespace warpspan
