@@ -30,12 +30,8 @@ inline chain_setup chains_of(const problem& prob, std::uint32_t chains) {
   setup.prob = &prob;
   setup.params.iter_max = std::uint64_t{1} << 40;
   setup.params.t0 = estimate_options{}.t0;
-  estimate_options mix;
-  for (std::uint32_t c = 0; c < chains; ++c) {
-    setup.chain_ids.push_back(c);
-    const auto s = initial_string(prob.view(), chain_initial_kind(mix, c), 1, c);
-    setup.initial.insert(setup.initial.end(), s.begin(), s.end());
-  }
+  for (std::uint32_t c = 0; c < chains; ++c) setup.chain_ids.push_back(c);
+  setup.initial = chain_initial_strings(prob, estimate_options{}, setup.chain_ids);  // seed 1
   return setup;
 }
 

@@ -24,14 +24,13 @@ double seconds_since(clock_type::time_point start) {
   return std::chrono::duration<double>(clock_type::now() - start).count();
 }
 
-chain_setup make_setup(const problem& prob, const estimate_options& options, const anneal_params& params,
-                       const std::vector<std::uint32_t>& ids, const std::vector<std::uint16_t>& beam_string) {
+/// The first strings of chains `ids`, concatenated, with `beam_string` for the beam chains (the
+/// starved string where it is empty: the beam did not apply).
+std::vector<std::uint16_t> strings_of(const problem& prob, const estimate_options& options,
+                                      const std::vector<std::uint32_t>& ids, const std::vector<std::uint16_t>& beam_string) {
   const problem_view p = prob.view();
-  chain_setup setup;
-  setup.prob = &prob;
-  setup.params = params;
-  setup.chain_ids = ids;
-  setup.initial.reserve(ids.size() * p.length);
+  std::vector<std::uint16_t> out;
+  out.reserve(ids.size() * p.length);
   // Deterministic strings are built once and copied to every chain of that kind.
   std::vector<std::vector<std::uint16_t>> fixed(static_cast<std::size_t>(initial_kind::beam) + 1);
   for (std::uint32_t id : ids) {
@@ -39,15 +38,25 @@ chain_setup make_setup(const problem& prob, const estimate_options& options, con
     const auto k = static_cast<std::size_t>(kind);
     if (kind == initial_kind::random) {
       const auto s = random_string(p, options.seed, id);
-      setup.initial.insert(setup.initial.end(), s.begin(), s.end());
+      out.insert(out.end(), s.begin(), s.end());
       continue;
     }
-    if (fixed[k].empty())  // the beam's string, or the starved one where the beam does not apply
+    if (fixed[k].empty())
       fixed[k] = kind != initial_kind::beam ? initial_string(p, kind, options.seed, id)
                  : beam_string.empty()      ? starved_string(p)
                                             : beam_string;
-    setup.initial.insert(setup.initial.end(), fixed[k].begin(), fixed[k].end());
+    out.insert(out.end(), fixed[k].begin(), fixed[k].end());
   }
+  return out;
+}
+
+chain_setup make_setup(const problem& prob, const estimate_options& options, const anneal_params& params,
+                       const std::vector<std::uint32_t>& ids, const std::vector<std::uint16_t>& beam_string) {
+  chain_setup setup;
+  setup.prob = &prob;
+  setup.params = params;
+  setup.chain_ids = ids;
+  setup.initial = strings_of(prob, options, ids, beam_string);
   return setup;
 }
 
@@ -114,6 +123,19 @@ initial_kind chain_initial_kind(const estimate_options& options, std::uint32_t i
                                            initial_kind::beam,        initial_kind::starve,
                                            initial_kind::most_pending, initial_kind::random};
   return order[index % std::size(order)];
+}
+
+std::vector<std::uint16_t> chain_initial_strings(const problem& prob, const estimate_options& options,
+                                                 const std::vector<std::uint32_t>& ids) {
+  std::vector<std::uint16_t> beam_string;
+  for (std::uint32_t id : ids)
+    if (chain_initial_kind(options, id) == initial_kind::beam) {
+      beam_options bo;
+      bo.width = options.beam_width;
+      beam_string = beam_search(prob, bo).string;
+      break;
+    }
+  return strings_of(prob, options, ids, beam_string);
 }
 
 estimate_result run_estimate(const problem& prob, const estimate_options& options, const progress_fn& progress) {

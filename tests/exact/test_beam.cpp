@@ -167,6 +167,12 @@ TEST(Beam, TheEstimatesBeamChainStartsFromTheBeamsString) {
   EXPECT_EQ(r.beam.makespan, b.makespan);
   EXPECT_EQ(r.beam.width, 200u);
   EXPECT_GE(r.best_makespan, b.makespan);
+  // The library's list of first strings (what benchmarks and GPU tests start from) agrees.
+  const std::vector<std::uint16_t> starts = chain_initial_strings(prob, eo, {0, 1, 2, 3});
+  const std::size_t n = prob.view().length;
+  ASSERT_EQ(starts.size(), 4 * n);
+  EXPECT_EQ(std::vector<std::uint16_t>(starts.begin() + 2 * n, starts.begin() + 3 * n), b.string);
+  EXPECT_EQ(std::vector<std::uint16_t>(starts.begin() + 3 * n, starts.end()), starved_string(prob.view()));
   // No chain starts from it: no beam.
   eo.init = initial_kind::round_robin;
   EXPECT_FALSE(run_estimate(prob, eo).beam.ran);

@@ -21,12 +21,10 @@ void expect_same_chains(const problem& prob, std::uint32_t chains, std::uint64_t
   setup.params.seed = 2026;
   setup.params.iter_max = iterations;
   setup.params.reach = reach;
-  estimate_options mix;
-  for (std::uint32_t c = 0; c < chains; ++c) {
-    setup.chain_ids.push_back(c * 3 + 1);  // ids that are not 0..n-1 on purpose
-    const auto s = initial_string(prob.view(), chain_initial_kind(mix, c), setup.params.seed, c * 3 + 1);
-    setup.initial.insert(setup.initial.end(), s.begin(), s.end());
-  }
+  estimate_options mix;  // the estimate's mix of first strings, the beam's among them
+  mix.seed = setup.params.seed;
+  for (std::uint32_t c = 0; c < chains; ++c) setup.chain_ids.push_back(c * 3 + 1);  // ids that are not 0..n-1 on purpose
+  setup.initial = chain_initial_strings(prob, mix, setup.chain_ids);
   auto cpu = make_cpu_runner(setup, 0);
   auto gpu = make_cuda_runner(setup);
 

@@ -97,6 +97,12 @@ using progress_fn = std::function<void(double, std::uint64_t, std::uint64_t, std
 /// The kind of chain `index` under `options.init` (mix: rr, fp, beam, starve, mpwf, random in turn).
 initial_kind chain_initial_kind(const estimate_options& options, std::uint32_t index);
 
+/// The first strings of the chains `ids` (concatenated) as run_estimate starts them without a time
+/// budget: by chain_initial_kind, random ones from `options.seed`, the beam chains' from one beam of
+/// `options.beam_width` (the starved string where the beam does not apply).
+std::vector<std::uint16_t> chain_initial_strings(const problem& prob, const estimate_options& options,
+                                                 const std::vector<std::uint32_t>& ids);
+
 /// Runs the search on `prob`. Rounds start at one iteration per chain and grow towards 0.05 s, so
 /// with `seconds` the run (set-up, rounds and the final rebuild) ends about then; between rounds and
 /// between chains it also stops on interrupted(). Throws input_error for impossible options,
