@@ -39,6 +39,7 @@
 #include "warpspan/io/result_json.hpp"
 #include "warpspan/makespan/bounds.hpp"
 #include "warpspan/makespan/estimate.hpp"
+#include "warpspan/orchestrator/build_string.hpp"
 #include "warpspan/orchestrator/estimate_run.hpp"
 #include "warpspan/orchestrator/exact_run.hpp"
 #include "warpspan/makespan/schedule_table.hpp"

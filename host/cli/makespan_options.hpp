@@ -37,6 +37,7 @@
 #include "warpspan/io/svg.hpp"
 #include "warpspan/makespan/bounds.hpp"
 #include "warpspan/makespan/estimate.hpp"
+#include "warpspan/orchestrator/build_string.hpp"
 #include "warpspan/orchestrator/estimate_run.hpp"
 #include "warpspan/orchestrator/exact_run.hpp"
 #include "warpspan/sm/presets.hpp"

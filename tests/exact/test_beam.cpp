@@ -12,6 +12,7 @@
 #include "warpspan/makespan/chains.hpp"
 #include "warpspan/makespan/estimate.hpp"
 #include "warpspan/makespan/schedule_table.hpp"
+#include "warpspan/orchestrator/build_string.hpp"
 #include "warpspan/orchestrator/estimate_run.hpp"
 
 namespace warpspan {

@@ -137,10 +137,6 @@ std::vector<std::uint16_t> starved_string(const problem_view& p);
 std::vector<std::uint16_t> random_string(const problem_view& p, std::uint64_t seed, std::uint32_t chain);
 std::vector<std::uint16_t> initial_string(const problem_view& p, initial_kind kind, std::uint64_t seed,
                                           std::uint32_t chain);
-/// The string `build --init WORD` builds (the command line and Python both call this): rr (also for
-/// an empty word), fp, mpwf, starve, or beam (one beam of the default width, exact/beam.hpp);
-/// random and mix are an input_error.
-std::vector<std::uint16_t> constructed_string(const problem& prob, std::string_view word);
 
 /// Everything a backend needs to run a set of chains.
 struct chain_setup {
