@@ -158,7 +158,7 @@ fi
 
 if [[ $phases == *,bench_exact,* ]]; then
   step bench_exact 90 .device/warpspan_bench \
-    --benchmark_filter='BM_ExactSweep/[4-7]/|BM_ExactSweep/8/0|BM_ExactFrontier|BM_TimeTo160Cuda' \
+    --benchmark_filter='BM_ExactSweep/[4-7]/|BM_ExactSweep/8/0|BM_ExactFrontier|BM_ExactDense|BM_TimeTo160Cuda' \
     --benchmark_format=json --benchmark_out="$run/bench_exact.json" || true
 fi
 

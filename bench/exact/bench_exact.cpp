@@ -5,6 +5,7 @@
 #include <string>
 
 #include "warpspan/core/backend.hpp"
+#include "warpspan/exact/beam.hpp"
 #include "warpspan/exact/search.hpp"
 
 namespace warpspan {
@@ -82,6 +83,49 @@ void BM_ExactSweep(benchmark::State& state) {
 BENCHMARK(BM_ExactSweep)->ArgsProduct({{4, 5, 6}, {0, 1, 2}})->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_ExactSweep)->ArgsProduct({{7, 8}, {0, 1, 2}})->Iterations(1)->Unit(benchmark::kMillisecond);
 // Larger W: `warpspan exact --backend cuda` in bench/run_on_gpu.sh (one run each, time-limited).
+
+/// The dense sweep (every multiset in a table; `states` = those reached). Arg 1: CPU threads, or 0
+/// for the device's dense sweep (by progress sum, compare-and-swap on the table).
+void BM_ExactDense(benchmark::State& state) {
+  const bool cuda = state.range(1) == 0;
+  if (cuda && (!cuda_compiled() || cuda_device_count() == 0)) {
+    state.SkipWithError(cuda_compiled() ? "no CUDA device present" : "built without CUDA");
+    return;
+  }
+  const problem prob = voronoi(state.range(0));
+  exact_options o;
+  o.threads = static_cast<unsigned>(state.range(1));
+  exact_result r;
+  for (auto _ : state) {
+    r = cuda ? exact_dense_cuda(prob, o) : exact_dense_cpu(prob, o);
+    benchmark::DoNotOptimize(r.makespan);
+  }
+  state.counters["T"] = r.makespan;
+  state.counters["states"] = static_cast<double>(r.states);
+  state.counters["states/s"] =
+      benchmark::Counter(static_cast<double>(r.states), benchmark::Counter::kIsIterationInvariantRate);
+  state.SetLabel(cuda ? "cuda dense" : "cpu dense, " + std::to_string(o.threads) + " thread(s)");
+}
+BENCHMARK(BM_ExactDense)->ArgsProduct({{6, 7, 8}, {0, 1, 2}})->Iterations(1)->Unit(benchmark::kMillisecond);
+
+/// One beam (exact/beam.hpp) on Voronoi: W, width, threads; `T` is the beam's makespan (a lower
+/// bound), `expanded` the states it expanded.
+void BM_Beam(benchmark::State& state) {
+  const problem prob = voronoi(state.range(0));
+  beam_options o;
+  o.width = static_cast<std::uint32_t>(state.range(1));
+  o.threads = static_cast<int>(state.range(2));
+  beam_result r;
+  for (auto _ : state) {
+    r = beam_search(prob, o);
+    benchmark::DoNotOptimize(r.makespan);
+  }
+  state.counters["T"] = r.makespan;
+  state.counters["expanded"] = static_cast<double>(r.expanded);
+  state.counters["expanded/s"] =
+      benchmark::Counter(static_cast<double>(r.expanded), benchmark::Counter::kIsIterationInvariantRate);
+}
+BENCHMARK(BM_Beam)->ArgsProduct({{8, 11, 16}, {256, 1024}, {1, 2}})->Unit(benchmark::kMillisecond);
 
 }  // namespace
 }  // namespace warpspan
