@@ -103,6 +103,16 @@ std::uint32_t remaining_low(const frontier_view& v, const std::uint8_t* count) {
   return low;
 }
 
+/// The widest beam the memory holds: the kept states of every sum (for the witness) and, for the sums
+/// in flight, the successors of a width's states (a few dozen each, at most 16 sums ahead, in hash
+/// sets at most half full), within a quarter of the memory budget (at most 4 GiB).
+std::uint32_t widest_beam(const problem& prob) {
+  const std::uint64_t sums = std::uint64_t{prob.warps} * prob.instructions() + 1;
+  const std::uint64_t per_width = sums * sizeof(kept_state) + 16 * 64 * 2 * sizeof(candidate);
+  return static_cast<std::uint32_t>(
+      std::clamp<std::uint64_t>(memory_budget_bytes(std::uint64_t{4} << 30) / per_width, 1, std::uint64_t{1} << 30));
+}
+
 }  // namespace
 
 beam_result beam_search(const problem& prob, const beam_options& options) {
@@ -121,7 +131,8 @@ beam_result beam_search(const problem& prob, const beam_options& options) {
                                           std::vector<candidate_set>(threads > 1 ? last + 1 : 0)};
   std::vector<std::vector<kept_state>> kept(last + 1);
   pending[0][0].offer({initial_state(v), 0, 0, 0});
-  std::uint32_t width = std::max<std::uint32_t>(options.width, 1);
+  // A width beyond the memory is cut down to what it holds (the result says which width ran).
+  std::uint32_t width = std::clamp<std::uint32_t>(options.width, 1, widest_beam(prob));
   out.width = width;
   out.exact = true;
   // Ties go to the longer way in, then to the smaller key: the same states every run.
@@ -218,13 +229,8 @@ beam_result widening_beam(const problem& prob, double seconds, std::uint32_t fir
                           int threads) {
   const auto start = clock_type::now();
   const auto since = [&] { return std::chrono::duration<double>(clock_type::now() - start).count(); };
-  // The kept states of every sum stay for the witness, and a sum's successors arrive in sets of a
-  // few times the width: at most a quarter of the memory budget for them.
-  if (prob.warps > 0 && prob.warps <= frontier_max_warps && prob.instructions() <= frontier_max_instructions) {
-    const std::uint64_t sums = std::uint64_t{prob.warps} * prob.instructions() + 1;
-    const std::uint64_t fit = memory_budget_bytes(std::uint64_t{4} << 30) / (sums * sizeof(kept_state) * 2);
-    max_width = static_cast<std::uint32_t>(std::clamp<std::uint64_t>(fit, 1, max_width));
-  }
+  if (prob.warps > 0 && prob.warps <= frontier_max_warps && prob.instructions() <= frontier_max_instructions)
+    max_width = std::min(max_width, widest_beam(prob));
   beam_options o;
   o.threads = threads;
   o.width = std::clamp<std::uint32_t>(first_width, 1, max_width);

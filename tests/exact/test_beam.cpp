@@ -127,6 +127,19 @@ TEST(Beam, WideningStopsAtTheFirstExactBeam) {
   EXPECT_EQ(build_schedule(prob, w.string).makespan, 45u);
 }
 
+TEST(Beam, AWidthBeyondTheMemoryIsCutDown) {
+  // --beam-width 4294967295 on Voronoi W = 16 would hold every state of a crowded sum (and keep
+  // them all for the witness): the beam runs at the widest width the memory holds and says so.
+  const problem prob = test::make("5L9C2L9C", 16, 1, 4);
+  beam_options o;
+  o.width = ~std::uint32_t{0};
+  o.time_limit_s = 1e-9;  // one state a sum after the first: the cut is what is checked, not a long run
+  const beam_result b = beam_search(prob, o);
+  EXPECT_LT(b.width, 1u << 20);
+  EXPECT_GE(b.width, 1u);
+  EXPECT_EQ(build_schedule(prob, b.string).makespan, b.makespan);
+}
+
 TEST(Beam, BeyondThePackedStatesItDoesNotApply) {
   EXPECT_FALSE(beam_search(test::make("LC", 17, 1, 1)).applicable);
   EXPECT_FALSE(widening_beam(test::make("LC", 17, 1, 1), 1).applicable);

@@ -20,7 +20,9 @@
 namespace warpspan {
 
 struct beam_options {
-  std::uint32_t width = 1024;  ///< states expanded per progress sum (at least 1)
+  /// States expanded per progress sum (at least 1; at most what a quarter of the memory budget
+  /// holds, about 25,000 for Voronoi W = 16 within 4 GiB: wider is cut down, see beam_result::width).
+  std::uint32_t width = 1024;
   /// The share of the width that goes to the states with the longest way in plus remaining lower
   /// bound; the rest to way in plus remaining (upper) bound, taken first (clamped to [0, 1]).
   double low_share = 0.5;
