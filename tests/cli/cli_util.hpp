@@ -1,6 +1,9 @@
 // Running the real warpspan binary from a test: stdout, stderr and the exit code.
 #pragma once
 
+#include <system_error>
+#include <filesystem>
+#include <set>
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -25,7 +28,15 @@ inline std::string scratch(const std::string& suffix) {
   std::string name = std::string(info->test_suite_name()) + "_" + info->name() + "_" + std::to_string(getpid());
   for (char& ch : name)
     if (ch == '/') ch = '_';
-  return ::testing::TempDir() + name + suffix;
+  const std::string path = ::testing::TempDir() + name + suffix;
+  // The first time this process hands the path out, whatever is there is stale: an earlier process
+  // with the same pid (a run killed before it cleaned up) left it, and a test must start empty.
+  static std::set<std::string> handed;
+  if (handed.insert(path).second) {
+    std::error_code ec;
+    std::filesystem::remove_all(path, ec);
+  }
+  return path;
 }
 
 /// Writes `text` to a scratch file of this test ending in `suffix` (bytes as they are); its path.
