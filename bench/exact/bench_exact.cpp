@@ -57,9 +57,11 @@ void BM_ExactFrontier(benchmark::State& state) {
 BENCHMARK(BM_ExactFrontier)->ArgsProduct({{4, 5, 6}, {0, 1}})->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_ExactFrontier)->ArgsProduct({{7}, {0, 1}})->Iterations(1)->Unit(benchmark::kMillisecond);
 
-/// The progress sweep (each state once; `states` = the depth-first count + 1). Arg 1: CPU threads,
-/// or 0 for the CUDA sweep. Pruning on, against the best standard string, as `exact` runs it.
-void BM_ExactSweep(benchmark::State& state) {
+using exact_fn = exact_result (*)(const problem&, const exact_options&);
+
+/// One exact search on Voronoi W = arg 0 with arg 1 CPU threads, or on the device when arg 1 is 0;
+/// `name` labels it ("sweep", "dense").
+void run_exact_bench(benchmark::State& state, exact_fn cpu_search, exact_fn cuda_search, const std::string& name) {
   const bool cuda = state.range(1) == 0;
   if (cuda && (!cuda_compiled() || cuda_device_count() == 0)) {
     state.SkipWithError(cuda_compiled() ? "no CUDA device present" : "built without CUDA");
@@ -70,42 +72,27 @@ void BM_ExactSweep(benchmark::State& state) {
   o.threads = static_cast<unsigned>(state.range(1));
   exact_result r;
   for (auto _ : state) {
-    r = cuda ? exact_sweep_cuda(prob, o) : exact_sweep_cpu(prob, o);
+    r = (cuda ? cuda_search : cpu_search)(prob, o);
     benchmark::DoNotOptimize(r.makespan);
   }
   state.counters["T"] = r.makespan;
   state.counters["states"] = static_cast<double>(r.states);
-  state.counters["pruned"] = static_cast<double>(r.pruned);
+  if (name == "sweep") state.counters["pruned"] = static_cast<double>(r.pruned);
   state.counters["states/s"] =
       benchmark::Counter(static_cast<double>(r.states), benchmark::Counter::kIsIterationInvariantRate);
-  state.SetLabel(cuda ? "cuda sweep" : "cpu sweep, " + std::to_string(o.threads) + " thread(s)");
+  state.SetLabel(cuda ? "cuda " + name : "cpu " + name + ", " + std::to_string(o.threads) + " thread(s)");
 }
+
+/// The progress sweep (each state once; `states` = the depth-first count + 1). Arg 1: CPU threads,
+/// or 0 for the CUDA sweep. Pruning on, against the best standard string, as `exact` runs it.
+void BM_ExactSweep(benchmark::State& state) { run_exact_bench(state, exact_sweep_cpu, exact_sweep_cuda, "sweep"); }
 BENCHMARK(BM_ExactSweep)->ArgsProduct({{4, 5, 6}, {0, 1, 2}})->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_ExactSweep)->ArgsProduct({{7, 8}, {0, 1, 2}})->Iterations(1)->Unit(benchmark::kMillisecond);
 // Larger W: `warpspan exact --backend cuda` in bench/run_on_gpu.sh (one run each, time-limited).
 
 /// The dense sweep (every multiset in a table; `states` = those reached). Arg 1: CPU threads, or 0
 /// for the device's dense sweep (by progress sum, compare-and-swap on the table).
-void BM_ExactDense(benchmark::State& state) {
-  const bool cuda = state.range(1) == 0;
-  if (cuda && (!cuda_compiled() || cuda_device_count() == 0)) {
-    state.SkipWithError(cuda_compiled() ? "no CUDA device present" : "built without CUDA");
-    return;
-  }
-  const problem prob = voronoi(state.range(0));
-  exact_options o;
-  o.threads = static_cast<unsigned>(state.range(1));
-  exact_result r;
-  for (auto _ : state) {
-    r = cuda ? exact_dense_cuda(prob, o) : exact_dense_cpu(prob, o);
-    benchmark::DoNotOptimize(r.makespan);
-  }
-  state.counters["T"] = r.makespan;
-  state.counters["states"] = static_cast<double>(r.states);
-  state.counters["states/s"] =
-      benchmark::Counter(static_cast<double>(r.states), benchmark::Counter::kIsIterationInvariantRate);
-  state.SetLabel(cuda ? "cuda dense" : "cpu dense, " + std::to_string(o.threads) + " thread(s)");
-}
+void BM_ExactDense(benchmark::State& state) { run_exact_bench(state, exact_dense_cpu, exact_dense_cuda, "dense"); }
 BENCHMARK(BM_ExactDense)->ArgsProduct({{6, 7, 8}, {0, 1, 2}})->Iterations(1)->Unit(benchmark::kMillisecond);
 
 /// One beam (exact/beam.hpp) on Voronoi: W, width, threads; `T` is the beam's makespan (a lower
