@@ -2,9 +2,13 @@
 #include "warpspan/exact/beam.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
+#include <exception>
+#include <mutex>
 #include <stdexcept>
+#include <thread>
 
 #include "warpspan/core/interrupt.hpp"
 #include "warpspan/core/resources.hpp"
@@ -126,7 +130,6 @@ beam_result beam_search(const problem& prob, const beam_options& options) {
   // sum comes; which parent a state keeps does not depend on the order of the offers, and the kept
   // states are put in key order, so the result does not depend on the thread count.
   const int threads = std::clamp(options.threads, 1, 2);
-  thread_pool pool(threads);
   std::vector<candidate_set> pending[2] = {std::vector<candidate_set>(last + 1),
                                           std::vector<candidate_set>(threads > 1 ? last + 1 : 0)};
   std::vector<std::vector<kept_state>> kept(last + 1);
@@ -146,63 +149,121 @@ beam_result beam_search(const problem& prob, const beam_options& options) {
     if (a.way_in != b.way_in) return a.way_in > b.way_in;
     return a.key < b.key;
   };
+  // The threads go through the sums together, meeting at a barrier between the steps of each sum
+  // (thread 0 alone gathers, chooses and sorts; both bound and expand): one wake-up per run, not
+  // two per sum (a pool's hand-over cost 5-50 us a time on the 2-core VM, as much as a narrow
+  // beam's sum). Every thread meets every barrier, also after an exception (kept for the end).
+  struct spin_barrier {
+    std::atomic<std::uint32_t> arrived{0}, generation{0};
+    std::uint32_t n;
+    void arrive_and_wait() {
+      const std::uint32_t gen = generation.load(std::memory_order_acquire);
+      if (arrived.fetch_add(1, std::memory_order_acq_rel) + 1 == n) {
+        arrived.store(0, std::memory_order_relaxed);
+        generation.fetch_add(1, std::memory_order_release);
+        return;
+      }
+      for (std::uint32_t spins = 0; generation.load(std::memory_order_acquire) == gen; ++spins)
+        if (spins >= 1024) std::this_thread::yield();
+    }
+  } sync{{0}, {0}, static_cast<std::uint32_t>(threads)};
+  std::atomic<bool> failed{false};
+  std::mutex error_mutex;
+  std::exception_ptr error;
+  const auto guarded = [&](auto&& step) {
+    if (failed.load(std::memory_order_relaxed)) return;
+    try {
+      step();
+    } catch (...) {
+      const std::lock_guard<std::mutex> lock(error_mutex);
+      if (!error) error = std::current_exception();
+      failed = true;
+    }
+  };
+  const auto meet = [&] {
+    if (threads > 1) sync.arrive_and_wait();
+  };
+  bool choose = false;          // written by thread 0 before the first barrier of a sum
+  std::uint32_t kept_here = 0;  // written by thread 0 before the third
   std::uint64_t expanded[2] = {};
-  for (std::uint32_t s = 0; s <= last; ++s) {
-    candidate_set& here = pending[0][s];
-    if (threads > 1) {
-      here.merge(pending[1][s]);
-      pending[1][s].clear();
-    }
-    if (here.empty()) continue;
-    const bool out_of_time =
-        options.time_limit_s > 0 && std::chrono::duration<double>(clock_type::now() - start).count() > options.time_limit_s;
-    if (width > 1 && (out_of_time || interrupted())) {
-      width = 1;
-      out.narrowed = true;
-    }
-    std::vector<kept_state>& keep = kept[s];
-    keep.reserve(here.size());
-    for (const candidate& c : here.slots())
-      if (c.key != 0) keep.push_back({c.key, c.way_in, c.parent_sum, c.parent_index, 0, 0});
-    here.clear();
-    const std::size_t n = keep.size();
-    if (n > width)  // the bounds only order the states to choose from
-      pool.run(static_cast<std::size_t>(threads), [&](std::size_t t) {
-        std::uint8_t count[256];
-        for (std::size_t i = t * n / threads; i < (t + 1) * n / threads; ++i) {
-          unpack_counts(keep[i].key, v.warps, v.instructions, count);
-          keep[i].high = keep[i].way_in + remaining_bound(v, count);
-          keep[i].low = keep[i].way_in + remaining_low(v, count);
+  const auto run = [&](std::size_t t) {
+    std::uint64_t expanded_here = 0;
+    std::uint8_t count[256];
+    successor_enum e;
+    for (std::uint32_t s = 0; s <= last; ++s) {
+      std::vector<kept_state>& keep = kept[s];
+      if (t == 0)
+        guarded([&] {
+          candidate_set& here = pending[0][s];
+          if (threads > 1) {
+            here.merge(pending[1][s]);
+            pending[1][s].clear();
+          }
+          const bool out_of_time = options.time_limit_s > 0 &&
+                                   std::chrono::duration<double>(clock_type::now() - start).count() > options.time_limit_s;
+          if (!here.empty() && width > 1 && (out_of_time || interrupted())) {
+            width = 1;
+            out.narrowed = true;
+          }
+          keep.reserve(here.size());
+          for (const candidate& c : here.slots())
+            if (c.key != 0) keep.push_back({c.key, c.way_in, c.parent_sum, c.parent_index, 0, 0});
+          here.clear();
+          choose = keep.size() > width;  // the bounds only order the states to choose from
+        });
+      meet();
+      const std::size_t n = keep.size();
+      if (choose)
+        guarded([&] {
+          for (std::size_t i = t * n / threads; i < (t + 1) * n / threads; ++i) {
+            unpack_counts(keep[i].key, v.warps, v.instructions, count);
+            keep[i].high = keep[i].way_in + remaining_bound(v, count);
+            keep[i].low = keep[i].way_in + remaining_low(v, count);
+          }
+        });
+      meet();
+      if (t == 0)
+        guarded([&] {
+          if (choose) {
+            // The most promising by the upper bound, and by the lower bound among the rest: either
+            // alone misses worst cases the other finds (issue 26, bench/results/corpus_issue26c.md).
+            out.exact = false;
+            const double low_share = std::clamp(options.low_share, 0.0, 1.0);
+            const auto by_bound = static_cast<std::uint32_t>(std::lround(width * (1 - low_share)));
+            std::nth_element(keep.begin(), keep.begin() + by_bound, keep.end(), by_high);
+            std::nth_element(keep.begin() + by_bound, keep.begin() + width, keep.end(), by_low);
+            keep.resize(width);
+            keep.shrink_to_fit();
+          }
+          std::sort(keep.begin(), keep.end(), [](const kept_state& a, const kept_state& b) { return a.key < b.key; });
+          kept_here = static_cast<std::uint32_t>(keep.size());
+        });
+      meet();
+      guarded([&] {
+        std::vector<candidate_set>& into = pending[t];
+        for (std::uint32_t i = static_cast<std::uint32_t>(t * kept_here / threads);
+             i < static_cast<std::uint32_t>((t + 1) * kept_here / threads); ++i) {
+          if (!e.start(v, keep[i].key)) continue;  // all done
+          ++expanded_here;
+          do {
+            std::uint32_t moved = 0;
+            for (std::uint32_t j = 0; j < e.slots; ++j) moved += e.x[j];
+            into[s + moved].offer({e.successor(v), keep[i].way_in + 1, s, i});
+          } while (e.advance(v));
         }
       });
-    if (keep.size() > width) {
-      // The most promising by the upper bound, and by the lower bound among the rest: either alone
-      // misses worst cases the other finds (issue 26, bench/results/corpus_issue26c.md).
-      out.exact = false;
-      const double low_share = std::clamp(options.low_share, 0.0, 1.0);
-      const auto by_bound = static_cast<std::uint32_t>(std::lround(width * (1 - low_share)));
-      std::nth_element(keep.begin(), keep.begin() + by_bound, keep.end(), by_high);
-      std::nth_element(keep.begin() + by_bound, keep.begin() + width, keep.end(), by_low);
-      keep.resize(width);
-      keep.shrink_to_fit();
+      meet();
+      if (failed.load()) break;  // every thread sees it after the same barrier
     }
-    std::sort(keep.begin(), keep.end(), [](const kept_state& a, const kept_state& b) { return a.key < b.key; });
-    const auto kept_here = static_cast<std::uint32_t>(keep.size());
-    pool.run(static_cast<std::size_t>(threads), [&](std::size_t t) {
-      successor_enum e;
-      std::vector<candidate_set>& into = pending[t];
-      for (std::uint32_t i = static_cast<std::uint32_t>(t * kept_here / threads);
-           i < static_cast<std::uint32_t>((t + 1) * kept_here / threads); ++i) {
-        if (!e.start(v, keep[i].key)) continue;  // all done
-        ++expanded[t];
-        do {
-          std::uint32_t moved = 0;
-          for (std::uint32_t j = 0; j < e.slots; ++j) moved += e.x[j];
-          into[s + moved].offer({e.successor(v), keep[i].way_in + 1, s, i});
-        } while (e.advance(v));
-      }
-    });
+    expanded[t] = expanded_here;
+  };
+  if (threads > 1) {
+    thread_pool pool(threads);
+    pool.run(static_cast<std::size_t>(threads), run);  // both at once: they meet at the barriers
+  } else {
+    run(0);
   }
+  if (error) std::rethrow_exception(error);
   out.expanded = expanded[0] + expanded[1];
   if (kept[last].empty()) throw std::logic_error("beam search: the final state was not reached");
   // Back from "all done" through the recorded parents.
