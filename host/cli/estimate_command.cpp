@@ -44,8 +44,8 @@ struct estimate_cmd {
                     "the exact search's states), random or mix (all in turn)")
         ->capture_default_str();
     sub->add_option("--beam-share", eo.beam_share,
-                    "with --seconds: the share of it (0 to 1) for the beam search behind the beam chains, in beams of "
-                    "widening width")
+                    "with --seconds: the share (0 to 1) of the search's time (--seconds less the proven interval's) "
+                    "for the beam search behind the beam chains, in beams of widening width")
         ->capture_default_str();
     sub->add_option("--beam-width", eo.beam_width, "without --seconds: the width of the one beam behind the beam chains")
         ->capture_default_str();

@@ -264,11 +264,12 @@ def _problem_args(a, kernel, warps, sigma, sm, schedulers):
 
 def estimate(kernel, warps, sigma=None, *, sm=None, schedulers=None, chains=0, iterations=None, seconds=0.0,
              seed=1, t0=0.01, reach=0, far_moves=0.25, init="mix", backend="auto", threads=0, validate=0, exact_seconds=2.0,
-             beam_share=0.25, beam_width=1024):
+             beam_share=0.4, beam_width=1024):
     """The worst-case makespan by simulated annealing (``warpspan estimate``). ``iterations`` per
     chain default 200,000; with ``seconds`` and no ``iterations`` the cooling follows the budget
     (``cooling_fitted_to_seconds``), as on the command line. The beam chains' string comes from a
-    beam search: with ``seconds``, widening beams within ``beam_share`` of it; else one beam of
+    beam search: with ``seconds``, widening beams within ``beam_share`` of the search's time (``seconds``
+    less the proven interval's); else one beam of
     ``beam_width`` (the result's ``beam``)."""
     a = _Args("estimate")
     args = _problem_args(a, kernel, warps, sigma, sm, schedulers) + (

@@ -37,7 +37,7 @@ struct estimate_options {
   /// The beam search behind the chains that start from it (initial_kind::beam): with fit_to_seconds
   /// and `seconds`, beams of widening width for at most this share of `seconds` (widening_beam);
   /// otherwise one beam of `beam_width` (the same string every run, so shards merge alike).
-  double beam_share = 0.25;
+  double beam_share = 0.4;
   std::uint32_t beam_width = 1024;
   backend_kind backend = backend_kind::automatic;
   int threads = 0;                   ///< CPU threads; 0 = all cores (resolve_threads: at most 4 per core)
