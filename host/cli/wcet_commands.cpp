@@ -97,6 +97,8 @@ void print_report(const wcet_program& p, const wcet_report& r) {
             << "  waves: Omega " << c.waves << ", phi " << c.warps_per_wave << ", Delta " << c.delta << '\n'
             << "  Z_hybrid   " << std::setw(12) << r.z_hybrid << "  eq. (2)  " << percent(r.z_hybrid, c) << '\n'
             << "  HWMT/SM    " << std::setw(12) << c.hwmt << "  per SM (longest warp " << r.observed.longest_wst << ")\n";
+  if (r.probe_cost > 0)
+    std::cout << "  HWMT net   " << std::setw(12) << c.hwmt_net << "  per SM, each warp's probes off its span (the warnings' side)\n";
   if (c.hwmt_launch)
     std::cout << "  HWMT/launch" << std::setw(12) << *c.hwmt_launch << "  whole launch (one clock across SMs)\n";
   else

@@ -268,6 +268,7 @@ json wcet_report_json(const wcet::wcet_program& p, const wcet::wcet_report& r) {
               {"z_hybrid", r.z_hybrid},
               {"hwmt", c.hwmt},
               {"hwmt_per_sm", c.hwmt},
+              {"hwmt_net", c.hwmt_net},
               {"hwmt_launch", launch},
               {"clock", r.one_clock ? "global" : "sm"},
               {"jitter", c.jitter},

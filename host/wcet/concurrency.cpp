@@ -27,7 +27,7 @@ wave_stats find_waves(const std::vector<wave_event>& events) {
   return w;
 }
 
-concurrency_stats analyse_concurrency(const std::vector<wst>& wsts, bool one_clock) {
+concurrency_stats analyse_concurrency(const std::vector<wst>& wsts, bool one_clock, std::int64_t probe_cost) {
   concurrency_stats c;
   std::map<std::uint64_t, std::pair<std::int64_t, std::int64_t>> launch;  // run -> first, last on any SM
   std::map<std::pair<std::uint64_t, std::uint64_t>, std::vector<std::size_t>> groups;
@@ -57,6 +57,12 @@ concurrency_stats analyse_concurrency(const std::vector<wst>& wsts, bool one_clo
     r.waves = find_waves(events);
     c.jitter = std::max(c.jitter, r.jitter);
     c.hwmt = std::max(c.hwmt, r.last - r.first);
+    for (std::size_t i : members) {
+      const auto& w = wsts[i];
+      const auto transitions = static_cast<std::int64_t>(w.time.size()) - 1;
+      const std::int64_t span = std::max<std::int64_t>(0, w.time.back() - w.time.front() - probe_cost * transitions);
+      c.hwmt_net = std::max(c.hwmt_net, w.time.front() - r.first + span);
+    }
     c.waves = std::max(c.waves, r.waves.waves);
     c.warps_per_wave = std::max(c.warps_per_wave, r.waves.warps_per_wave);
     c.delta = std::max(c.delta, r.waves.delta);

@@ -14,7 +14,7 @@ FIG1 = (data("wcet", "fig1.cfg.json"), data("wcet", "fig1.trace"))
 WCET_KEYS = ["kernel", "z_warp", "z_dynamic", "z_hybrid", "hwmt", "jitter", "waves", "warps_per_wave", "delta",
              "longest_wst", "overestimation_percent", "method", "tree", "runs", "warps", "ipoints", "edges",
              "divergent_edges", "loops", "probe_cost", "skipped_lines", "warnings", "hwmt_per_sm", "hwmt_launch", "clock",
-             "overestimation_percent_launch", "visit_bounds", "visits_unbounded"]
+             "hwmt_net", "overestimation_percent_launch", "visit_bounds", "visits_unbounded"]
 
 
 def test_wcet_fig4_matches_cli():

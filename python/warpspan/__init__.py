@@ -241,7 +241,8 @@ class DbfSweep(Result):
 
 class WcetResult(Result):
     """Hybrid WCET from traces: ``z_warp``, ``z_dynamic``, ``z_hybrid``, ``hwmt`` (per SM, also
-    ``hwmt_per_sm``), ``hwmt_launch`` (the whole launch, None without one clock across SMs), ``clock``,
+    ``hwmt_per_sm``), ``hwmt_net`` (per SM, each warp's probes off its span: the warnings' side),
+    ``hwmt_launch`` (the whole launch, None without one clock across SMs), ``clock``,
     ``overestimation_percent_launch``, ``visit_bounds``, ``jitter``,
     ``waves``, ``warps_per_wave``, ``delta``, ``longest_wst``, ``overestimation_percent``,
     ``method``, ``tree``, ``runs``, ``warps``, ``ipoints``, ``edges`` (per IPG edge: from, to, wcet,

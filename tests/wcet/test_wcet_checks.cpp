@@ -163,9 +163,10 @@ TEST(WcetSafety, JsonAndTextNameTheProbeCost) {
   EXPECT_EQ(nlohmann::json::parse(none.out)["probe_cost"], 0);
 }
 
-TEST(WcetSafety, ConcurrencyEstimateBelowTheHwmtIsAWarning) {
+TEST(WcetSafety, WithAProbeCostTheWarningsCompareWithTheHwmtNetOfTheProbes) {
   // One warp, 9 cycles; with 2 cycles of probe taken off each of its two transitions Z_warp is 5,
-  // and Z_dynamic = Z_hybrid = 5 fall below the HWMT 9 the trace shows.
+  // and so is the HWMT without the probes: Z_dynamic = Z_hybrid = 5 do not fall below what the trace
+  // shows of the kernel without its probes (the raw HWMT, 9, includes them: no warning against it).
   const std::string cfg = write(".json", test::fig1_cfg);
   const std::string trace = write(".trace", "0 0 0 0 i1 0\n0 0 0 0 i3 5\n0 0 0 0 i4 9\n");
 
@@ -174,13 +175,51 @@ TEST(WcetSafety, ConcurrencyEstimateBelowTheHwmtIsAWarning) {
   ASSERT_EQ(r.code, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["z_warp"], 5);
-  EXPECT_EQ(j["warnings"].size(), 2u);
-  EXPECT_NE(r.err.find("warning: Z_dynamic 5 is below the observed high-water-mark time 9"), std::string::npos) << r.err;
-  EXPECT_NE(r.err.find("warning: Z_hybrid 5 is below"), std::string::npos) << r.err;
-  // Without the probe cost every estimate covers what the trace shows: no warning.
+  EXPECT_EQ(j["hwmt"], 9);
+  EXPECT_EQ(j["hwmt_net"], 5);
+  EXPECT_TRUE(j["warnings"].empty()) << r.err;
+  EXPECT_EQ(r.err, "");
+  const auto text = run_warpspan("wcet --cfg " + cfg + " --trace " + trace + " --probe-cost 2");
+  EXPECT_NE(text.out.find("HWMT net"), std::string::npos) << text.out;
+  // Without the probe cost the two HWMTs are one.
   const auto quiet = run_warpspan("wcet --cfg " + cfg + " --trace " + trace + " --json");
   EXPECT_EQ(quiet.err, "");
+  EXPECT_EQ(nlohmann::json::parse(quiet.out)["hwmt_net"], 9);
   EXPECT_TRUE(nlohmann::json::parse(quiet.out)["warnings"].empty());
+}
+
+TEST(WcetSafety, ConcurrencyEstimateBelowTheHwmtIsAWarning) {
+  // Three warps one after another on one SM, 10 cycles each (5 + 5), with a cycle between them:
+  // three waves of one warp, so Z_hybrid = 3 x Z_warp leaves out the gaps. Without probes: Z_warp
+  // 10, Z_hybrid 30 below the HWMT 32; Z_dynamic = 10 + 22 = 32 is not. With 2 cycles of probe a
+  // transition: Z_warp 6, Z_hybrid 18 below the net HWMT 22 + 6 = 28; Z_dynamic 28 is not.
+  const std::string cfg = write(".json", test::fig1_cfg);
+  const std::string trace = write(".trace",
+                                  "0 0 0 0 i1 0\n0 0 0 0 i3 5\n0 0 0 0 i4 10\n"
+                                  "0 0 0 1 i1 11\n0 0 0 1 i3 16\n0 0 0 1 i4 21\n"
+                                  "0 0 0 2 i1 22\n0 0 0 2 i3 27\n0 0 0 2 i4 32\n");
+
+  const auto raw = run_warpspan("wcet --cfg " + cfg + " --trace " + trace + " --json");
+  ASSERT_EQ(raw.code, 0) << raw.err;
+  auto j = nlohmann::json::parse(raw.out);
+  EXPECT_EQ(j["z_hybrid"], 30);
+  EXPECT_EQ(j["z_dynamic"], 32);
+  EXPECT_EQ(j["hwmt"], 32);
+  ASSERT_EQ(j["warnings"].size(), 1u);
+  EXPECT_NE(raw.err.find("warning: Z_hybrid 30 is below the observed high-water-mark time 32: it underestimates"),
+            std::string::npos) << raw.err;
+
+  const auto net = run_warpspan("wcet --cfg " + cfg + " --trace " + trace + " --probe-cost 2 --json");
+  ASSERT_EQ(net.code, 0) << net.err;
+  j = nlohmann::json::parse(net.out);
+  EXPECT_EQ(j["z_warp"], 6);
+  EXPECT_EQ(j["z_hybrid"], 18);
+  EXPECT_EQ(j["z_dynamic"], 28);
+  EXPECT_EQ(j["hwmt_net"], 28);
+  ASSERT_EQ(j["warnings"].size(), 1u);
+  EXPECT_NE(net.err.find("warning: Z_hybrid 18 is below the observed high-water-mark time 28 net of the probes' "
+                         "cost (32 with them)"),
+            std::string::npos) << net.err;
 }
 
 TEST(WcetSafety, ZWarpCoversTheLongestObservedWarpOnThePapersExamples) {

@@ -40,6 +40,10 @@ struct sm_run {
 struct concurrency_stats {
   std::int64_t jitter = 0;            ///< max over runs and SMs (eq. 1's delta)
   std::int64_t hwmt = 0;              ///< per SM: max last - first over runs and SMs (Table II)
+  /// The HWMT with the probes' cost taken off each warp's own span, as Z_warp takes it off each
+  /// transition: max over warps of (its first Ipoint - the SM's first) + (its span - probe cost x
+  /// its transitions), per SM and run. Equals hwmt without a probe cost. Z_dynamic is never below it.
+  std::int64_t hwmt_net = 0;
   /// Over the whole launch: max over runs of the last Ipoint time on any SM minus the first on any
   /// SM, when the times share one clock across SMs (nullopt otherwise: per-SM clocks do not compare).
   std::optional<std::int64_t> hwmt_launch;
@@ -49,7 +53,7 @@ struct concurrency_stats {
 };
 
 /// `one_clock`: the WSTs' times share one clock across SMs (trace_set::one_clock), which makes the
-/// whole-launch HWMT meaningful.
-concurrency_stats analyse_concurrency(const std::vector<wst>& wsts, bool one_clock = false);
+/// whole-launch HWMT meaningful. `probe_cost`: cycles per transition for hwmt_net.
+concurrency_stats analyse_concurrency(const std::vector<wst>& wsts, bool one_clock = false, std::int64_t probe_cost = 0);
 
 }  // namespace warpspan::wcet
