@@ -47,7 +47,8 @@ struct estimate_cmd {
                     "with --seconds: the share (0 to 1) of the search's time (--seconds less the proven interval's) "
                     "for the beam search behind the beam chains, in beams of widening width")
         ->capture_default_str();
-    sub->add_option("--beam-width", eo.beam_width, "without --seconds: the width of the one beam behind the beam chains")
+    sub->add_option("--beam-width", eo.beam_width, "without --seconds or with --iterations: the width of the one beam behind the beam chains (with "
+                    "--seconds it narrows if it outlasts its share)")
         ->capture_default_str();
     sub->add_option("--backend", backend, "cpu, cuda or auto (CUDA when a device is present)")->capture_default_str();
     sub->add_option("--threads", eo.threads, "CPU threads (0: all cores; at most 4 per core)")->capture_default_str();

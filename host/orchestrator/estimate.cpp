@@ -203,7 +203,8 @@ estimate_result run_estimate(const problem& prob, const estimate_options& option
   for (std::uint32_t c = 0; c < local_chains; ++c) ids[c] = chain_begin + c;
   // The beam search, once, when some chain of the whole run starts from it (every shard and rank
   // runs it, so each reports it alike): within a share of the budget when the cooling follows it,
-  // else one beam of the fixed width (the same string in every run and shard).
+  // else one beam of the fixed width (the same string in every run and shard unless a budget
+  // cuts it short).
   estimate_result::beam_summary beam_info;
   std::vector<std::uint16_t> beam_string;
   for (std::uint32_t c = 0; c < chains && !beam_info.ran; ++c)
@@ -220,6 +221,10 @@ estimate_result run_estimate(const problem& prob, const estimate_options& option
       beam_options bo;
       bo.width = options.beam_width;
       bo.threads = threads;
+      // A budget still holds: the beam narrows to one state per sum at its share (the string is
+      // then the time's, as every result of a run the budget cut is).
+      if (options.seconds > 0)
+        bo.time_limit_s = std::max(options.seconds * options.beam_share - seconds_since(t_setup), 1e-3);
       b = beam_search(prob, bo);
     }
     beam_info.applicable = b.applicable;

@@ -213,7 +213,10 @@ TEST(CliLimits, SecondsWithoutIterationsFitTheCoolingAndIterationsKeepIt) {
   ASSERT_EQ(fitted.code, 0) << fitted.err;
   EXPECT_TRUE(nlohmann::json::parse(fitted.out)["cooling_fitted_to_seconds"].get<bool>());
 
-  const run_result fixed = run_under("timeout 60", base + " --iterations 500");
+  // A fixed count with a budget it cannot exhaust: the beam's set-up takes 0.2 s here and more
+  // than 0.6 s under the sanitizers on a loaded machine, which left no time for one iteration.
+  const run_result fixed = run_under("timeout 60", "estimate --kernel 5L9C2L9C --warps 6 --sigma L=1,C=4 --seconds 30 "
+                                                   "--exact-seconds 0 --backend cpu --json --quiet --iterations 500");
   ASSERT_EQ(fixed.code, 0) << fixed.err;
   const auto j = nlohmann::json::parse(fixed.out);
   EXPECT_FALSE(j["cooling_fitted_to_seconds"].get<bool>());

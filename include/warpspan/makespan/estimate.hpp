@@ -36,7 +36,8 @@ struct estimate_options {
   std::optional<initial_kind> init;  ///< nullopt: the mix of chain_initial_kind across chains (000 VIII, issue 26)
   /// The beam search behind the chains that start from it (initial_kind::beam): with fit_to_seconds
   /// and `seconds`, beams of widening width for at most this share of `seconds` (widening_beam);
-  /// otherwise one beam of `beam_width` (the same string every run, so shards merge alike).
+  /// otherwise one beam of `beam_width` (the same string every run, so shards merge alike), cut
+  /// to one state per sum when `seconds` is set and its share runs out.
   double beam_share = 0.4;
   std::uint32_t beam_width = 1024;
   backend_kind backend = backend_kind::automatic;
