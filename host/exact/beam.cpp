@@ -149,119 +149,155 @@ beam_result beam_search(const problem& prob, const beam_options& options) {
     if (a.way_in != b.way_in) return a.way_in > b.way_in;
     return a.key < b.key;
   };
-  // The threads go through the sums together, meeting at a barrier between the steps of each sum
-  // (thread 0 alone gathers, chooses and sorts; both bound and expand): one wake-up per run, not
-  // two per sum (a pool's hand-over cost 5-50 us a time on the 2-core VM, as much as a narrow
-  // beam's sum). Every thread meets every barrier, also after an exception (kept for the end).
-  // A spinning barrier, not std::barrier (as the dbf rows use): std::barrier's futex wait made a
-  // width-1,024 beam 183-228 ms on two threads here, this one 158 ms; a sum's steps are too short.
-  struct spin_barrier {
-    std::atomic<std::uint32_t> arrived{0}, generation{0};
-    std::uint32_t n;
-    void arrive_and_wait() {
-      const std::uint32_t gen = generation.load(std::memory_order_acquire);
-      if (arrived.fetch_add(1, std::memory_order_acq_rel) + 1 == n) {
-        arrived.store(0, std::memory_order_relaxed);
-        generation.fetch_add(1, std::memory_order_release);
-        return;
-      }
-      for (std::uint32_t spins = 0; generation.load(std::memory_order_acquire) == gen; ++spins)
-        if (spins >= 1024) std::this_thread::yield();
-    }
-  } sync{{0}, {0}, static_cast<std::uint32_t>(threads)};
+  // Each sum has two parallel steps, bounding the states reached (when there are more than the
+  // width) and expanding those kept, split into chunks that the threads take as they come. The
+  // thread that finishes a step's last chunk does the serial work before the next step (gathers
+  // and chooses, or sorts) and publishes it. No thread waits for another to arrive, only for
+  // chunks taken and not yet done, so on a loaded machine a thread that has lost its core holds
+  // the others up by at most the chunk it had. (A barrier per step, both threads meeting, made a
+  // width-256 beam of 0.09 s on the idle 2-core VM take 1.8-2.4 s while two compilers ran: each
+  // step waited for the other thread's next time slice. A pool's hand-over per step was worse
+  // still on an idle machine, 5-50 us each, as much as a narrow beam's step.)
+  // Step 2 s bounds sum s, step 2 s + 1 expands it; a step with nothing to do is skipped.
+  const std::uint32_t steps = 2 * (last + 1);
+  constexpr std::uint32_t finished = ~std::uint32_t{0};
+  constexpr std::uint32_t bound_chunk = 256, expand_chunk = 16;  // states per chunk
+  std::atomic<std::uint64_t> ticket{0};          // (step << 32) | next chunk to take
+  std::atomic<std::uint32_t> chunks{0};          // of the published step
+  std::atomic<std::uint32_t> done{0};            // chunks of the published step done
+  std::atomic<std::uint32_t> published{0};       // the step the threads work on, or `finished`
+  std::atomic<std::uint32_t> sleepers{0};
   std::atomic<bool> failed{false};
   std::mutex error_mutex;
   std::exception_ptr error;
-  const auto guarded = [&](auto&& step) {
+  const auto guarded = [&](auto&& work) {
     if (failed.load(std::memory_order_relaxed)) return;
     try {
-      step();
+      work();
     } catch (...) {
       const std::lock_guard<std::mutex> lock(error_mutex);
       if (!error) error = std::current_exception();
       failed = true;
     }
   };
-  const auto meet = [&] {
-    if (threads > 1) sync.arrive_and_wait();
+  bool choose = false;  // of the sum being bounded: more states than the width
+  // The serial work before step p (one thread at a time); the number of chunks of step p.
+  const auto prepare = [&](std::uint32_t p) -> std::uint32_t {
+    const std::uint32_t s = p / 2;
+    std::vector<kept_state>& keep = kept[s];
+    if (p % 2 == 0) {
+      candidate_set& here = pending[0][s];
+      if (threads > 1) {
+        here.merge(pending[1][s]);
+        pending[1][s].clear();
+      }
+      const bool out_of_time = options.time_limit_s > 0 &&
+                               std::chrono::duration<double>(clock_type::now() - start).count() > options.time_limit_s;
+      if (!here.empty() && width > 1 && (out_of_time || interrupted())) {
+        width = 1;
+        out.narrowed = true;
+      }
+      keep.reserve(here.size());
+      for (const candidate& c : here.slots())
+        if (c.key != 0) keep.push_back({c.key, c.way_in, c.parent_sum, c.parent_index, 0, 0});
+      here.clear();
+      choose = keep.size() > width;  // the bounds only order the states to choose from
+      return choose ? static_cast<std::uint32_t>((keep.size() + bound_chunk - 1) / bound_chunk) : 0;
+    }
+    if (choose) {
+      // The most promising by the upper bound, and by the lower bound among the rest: either
+      // alone misses worst cases the other finds (issue 26, bench/results/corpus_issue26c.md).
+      out.exact = false;
+      const double low_share = std::clamp(options.low_share, 0.0, 1.0);
+      const auto by_bound = static_cast<std::uint32_t>(std::lround(width * (1 - low_share)));
+      std::nth_element(keep.begin(), keep.begin() + by_bound, keep.end(), by_high);
+      std::nth_element(keep.begin() + by_bound, keep.begin() + width, keep.end(), by_low);
+      keep.resize(width);
+      keep.shrink_to_fit();
+    }
+    std::sort(keep.begin(), keep.end(), [](const kept_state& a, const kept_state& b) { return a.key < b.key; });
+    return static_cast<std::uint32_t>((keep.size() + expand_chunk - 1) / expand_chunk);
   };
-  bool choose = false;          // written by thread 0 before the first barrier of a sum
-  std::uint32_t kept_here = 0;  // written by thread 0 before the third
+  // Prepares the steps after `p` up to the first with work and publishes it (or the end).
+  const auto advance = [&](std::uint32_t p) {
+    std::uint32_t next = p, n = 0;
+    while (n == 0 && !failed.load(std::memory_order_relaxed) && ++next < steps) guarded([&] { n = prepare(next); });
+    if (failed.load(std::memory_order_relaxed) || next >= steps) next = finished;
+    chunks.store(n, std::memory_order_relaxed);
+    done.store(0, std::memory_order_relaxed);
+    ticket.store(std::uint64_t{next} << 32, std::memory_order_release);
+    published.store(next, std::memory_order_seq_cst);
+    if (sleepers.load(std::memory_order_seq_cst) != 0) published.notify_all();
+  };
   std::uint64_t expanded[2] = {};
   const auto run = [&](std::size_t t) {
     std::uint64_t expanded_here = 0;
     std::uint8_t count[256];
     successor_enum e;
-    for (std::uint32_t s = 0; s <= last; ++s) {
+    const auto work = [&](std::uint32_t p, std::uint32_t c) {
+      const std::uint32_t s = p / 2;
       std::vector<kept_state>& keep = kept[s];
-      if (t == 0)
-        guarded([&] {
-          candidate_set& here = pending[0][s];
-          if (threads > 1) {
-            here.merge(pending[1][s]);
-            pending[1][s].clear();
-          }
-          const bool out_of_time = options.time_limit_s > 0 &&
-                                   std::chrono::duration<double>(clock_type::now() - start).count() > options.time_limit_s;
-          if (!here.empty() && width > 1 && (out_of_time || interrupted())) {
-            width = 1;
-            out.narrowed = true;
-          }
-          keep.reserve(here.size());
-          for (const candidate& c : here.slots())
-            if (c.key != 0) keep.push_back({c.key, c.way_in, c.parent_sum, c.parent_index, 0, 0});
-          here.clear();
-          choose = keep.size() > width;  // the bounds only order the states to choose from
-        });
-      meet();
-      const std::size_t n = keep.size();
-      if (choose)
-        guarded([&] {
-          for (std::size_t i = t * n / threads; i < (t + 1) * n / threads; ++i) {
-            unpack_counts(keep[i].key, v.warps, v.instructions, count);
-            keep[i].high = keep[i].way_in + remaining_bound(v, count);
-            keep[i].low = keep[i].way_in + remaining_low(v, count);
-          }
-        });
-      meet();
-      if (t == 0)
-        guarded([&] {
-          if (choose) {
-            // The most promising by the upper bound, and by the lower bound among the rest: either
-            // alone misses worst cases the other finds (issue 26, bench/results/corpus_issue26c.md).
-            out.exact = false;
-            const double low_share = std::clamp(options.low_share, 0.0, 1.0);
-            const auto by_bound = static_cast<std::uint32_t>(std::lround(width * (1 - low_share)));
-            std::nth_element(keep.begin(), keep.begin() + by_bound, keep.end(), by_high);
-            std::nth_element(keep.begin() + by_bound, keep.begin() + width, keep.end(), by_low);
-            keep.resize(width);
-            keep.shrink_to_fit();
-          }
-          std::sort(keep.begin(), keep.end(), [](const kept_state& a, const kept_state& b) { return a.key < b.key; });
-          kept_here = static_cast<std::uint32_t>(keep.size());
-        });
-      meet();
-      guarded([&] {
-        std::vector<candidate_set>& into = pending[t];
-        for (std::uint32_t i = static_cast<std::uint32_t>(t * kept_here / threads);
-             i < static_cast<std::uint32_t>((t + 1) * kept_here / threads); ++i) {
-          if (!e.start(v, keep[i].key)) continue;  // all done
-          ++expanded_here;
-          do {
-            std::uint32_t moved = 0;
-            for (std::uint32_t j = 0; j < e.slots; ++j) moved += e.x[j];
-            into[s + moved].offer({e.successor(v), keep[i].way_in + 1, s, i});
-          } while (e.advance(v));
+      if (p % 2 == 0) {
+        for (std::size_t i = std::size_t{c} * bound_chunk; i < std::min<std::size_t>(keep.size(), (c + 1) * std::size_t{bound_chunk}); ++i) {
+          unpack_counts(keep[i].key, v.warps, v.instructions, count);
+          keep[i].high = keep[i].way_in + remaining_bound(v, count);
+          keep[i].low = keep[i].way_in + remaining_low(v, count);
         }
-      });
-      meet();
-      if (failed.load()) break;  // every thread sees it after the same barrier
+        return;
+      }
+      std::vector<candidate_set>& into = pending[t];
+      const auto end = static_cast<std::uint32_t>(std::min<std::size_t>(keep.size(), (c + 1) * std::size_t{expand_chunk}));
+      for (std::uint32_t i = c * expand_chunk; i < end; ++i) {
+        if (!e.start(v, keep[i].key)) continue;  // all done
+        ++expanded_here;
+        do {
+          std::uint32_t moved = 0;
+          for (std::uint32_t j = 0; j < e.slots; ++j) moved += e.x[j];
+          into[s + moved].offer({e.successor(v), keep[i].way_in + 1, s, i});
+        } while (e.advance(v));
+      }
+    };
+    for (;;) {
+      const std::uint32_t p = published.load(std::memory_order_acquire);
+      if (p == finished) break;
+      // Take the step's chunks while there are any (a ticket of another step: it has moved on).
+      for (std::uint64_t tk = ticket.load(std::memory_order_acquire);;) {
+        const auto c = static_cast<std::uint32_t>(tk);
+        const std::uint32_t n = chunks.load(std::memory_order_relaxed);
+        if (tk >> 32 != p || c >= n) break;
+        if (!ticket.compare_exchange_weak(tk, tk + 1, std::memory_order_acq_rel, std::memory_order_acquire)) continue;
+        guarded([&] { work(p, c); });
+        if (done.fetch_add(1, std::memory_order_acq_rel) + 1 == n) {
+          advance(p);  // the last chunk of the step: on to the next
+          break;
+        }
+        tk = ticket.load(std::memory_order_acquire);
+      }
+      // Wait until the step is no longer p: spin, yielding, for up to 200 us (a serial step takes
+      // about that on a wide beam; waking from a sleep at every step made a narrow beam 30 % slower
+      // on the idle VM), then sleep (the publisher wakes sleepers only when there are any;
+      // seq_cst on both sides: either it sees the sleeper, or the sleeper's wait sees the new step).
+      bool moved = false;
+      const auto spin_until = clock_type::now() + std::chrono::microseconds(200);
+      for (std::uint32_t spins = 0; !moved; ++spins) {
+        moved = published.load(std::memory_order_acquire) != p;
+        if (!moved && spins >= 1024) {
+          if (spins % 64 == 0 && clock_type::now() > spin_until) break;
+          std::this_thread::yield();
+        }
+      }
+      if (!moved) {
+        sleepers.fetch_add(1, std::memory_order_seq_cst);
+        while (published.load(std::memory_order_seq_cst) == p) published.wait(p, std::memory_order_seq_cst);
+        sleepers.fetch_sub(1, std::memory_order_relaxed);
+      }
     }
     expanded[t] = expanded_here;
   };
+  advance(~std::uint32_t{0});  // the first step with work (step 0 has one state: none to bound)
   if (threads > 1) {
     thread_pool pool(threads);
-    pool.run(static_cast<std::size_t>(threads), run);  // both at once: they meet at the barriers
+    pool.run(static_cast<std::size_t>(threads), run);
   } else {
     run(0);
   }
