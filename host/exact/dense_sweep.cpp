@@ -12,6 +12,7 @@
 // expanded: the remaining bound costs more per state than the few states it would drop save.
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <chrono>
 #include <cstring>
 #include <functional>
@@ -124,6 +125,8 @@ class dense_pass {
     // threads finish a step together: with sweeping taking S and working a run out P (smoothed over
     // the steps), the sweeper takes (P - S) / 2P of the run.
     double share = 3.0 / 8, sweep_s = 0, produce_s = 0;
+    double bound_s_per_state = -1, last_elapsed = 0;
+    const int scan_threads = resolve_threads(o_.threads, param("threads"));
     auto split = [&](std::uint64_t first) {
       const std::uint64_t end = std::min(n, first + run_length);
       const auto mine = static_cast<std::uint64_t>(static_cast<double>(end - first) * share);
@@ -167,7 +170,18 @@ class dense_pass {
         o_.progress(static_cast<std::uint32_t>(done * 1000 / n), 1000, states_, elapsed);
       if (done == n) return {};
       std::string stop;
-      if (o_.time_limit_s > 0 && elapsed > o_.time_limit_s) stop = "time limit reached";
+      // The time limit covers the bound over the held states after the stop (held_bound): the
+      // pass stops when one more step (about as long as the last) and that scan would pass it.
+      // The scan's cost: the states reached and not yet taken, at the rate timed once on a sample
+      // of 4,096, over the threads, plus reading the rest of the table (10 GB/s: Voronoi W = 12
+      // and 13, 1.8 and 5.1 GB mostly never written, scanned in well under a tenth of a second).
+      // On Voronoi W = 9 the limit now holds (0.23, 1.01, 3.05, 5.06 s for 0.25 to 5) with upper
+      // ends 114-112; stopping at the limit and scanning till 1.1 times it gave up every time (117).
+      if (o_.time_limit_s > 0 && bound_s_per_state < 0 && states_ >= 4096) bound_s_per_state = time_bound_sample(done);
+      const double scan_s = std::max(bound_s_per_state, 0.0) * static_cast<double>(reached_states_ - states_) / scan_threads +
+                            static_cast<double>((n - done) * sizeof(V)) * 1e-10;
+      if (o_.time_limit_s > 0 && elapsed + (elapsed - last_elapsed) + scan_s > o_.time_limit_s) stop = "time limit reached";
+      last_elapsed = elapsed;
       if (interrupted()) stop = "interrupted";
       if (!stop.empty()) {
         stopped_at_ = done;
@@ -179,33 +193,72 @@ class dense_pass {
   /// Over the reached states from the stop on: the largest way in plus remaining bound (every path
   /// still to finish passes through one of them with at least its way in so far recorded).
   /// The reached ones are few after an early stop and the table is large: the scan skips blocks of
-  /// unreached entries and unranks only the reached ones (stepping every rank with next() took
-  /// seconds on a 600 MB table stopped after a quarter of a second).
+  /// unreached entries, unranks the first reached entry after a gap and steps with next() through
+  /// a run of them (stepping every rank with next() took seconds on a 600 MB table stopped after a
+  /// quarter of a second; unranking every reached one, 0.6-1.9 s for Voronoi W = 9 stopped at
+  /// 1-5 s). On all threads, segments of ranks taken as they come.
   /// Past `deadline` (with a time limit: a tenth of it after its end) it gives up and returns the
   /// largest value, which leaves the pessimistic bound as the upper end.
   std::uint32_t held_bound(clock_type::time_point deadline) const {
-    std::uint32_t upper = 0;
-    std::uint64_t seen = 0;
-    std::uint8_t a[frontier_max_warps + 1] = {};
-    constexpr std::uint64_t block = 64;
+    constexpr std::uint64_t block = 64, segment = std::uint64_t{1} << 20;
     const std::uint64_t n = index_.size();
-    for (std::uint64_t r = stopped_at_; r < n;) {
-      if (r % block == 0 && r + block <= n) {
-        V any = 0;
-        for (std::uint64_t i = 0; i < block; ++i) any |= g_[r + i];
-        if (any == 0) {
-          r += block;
-          continue;
+    const int threads = resolve_threads(o_.threads, param("threads"));
+    std::atomic<std::uint64_t> next_segment{stopped_at_};
+    std::atomic<bool> gave_up{false};
+    std::vector<std::uint32_t> upper(static_cast<std::size_t>(threads), 0);
+    auto scan = [&](std::size_t t) {
+      std::uint8_t a[frontier_max_warps + 1] = {};
+      std::uint64_t seen = 0, at = n;  // `a` holds the levels of rank `at`
+      for (;;) {
+        const std::uint64_t lo = next_segment.fetch_add(segment);
+        if (lo >= n || gave_up.load(std::memory_order_relaxed)) return;
+        const std::uint64_t hi = std::min(n, lo + segment);
+        for (std::uint64_t r = lo; r < hi;) {
+          if (r % block == 0 && r + block <= hi) {
+            V any = 0;
+            for (std::uint64_t i = 0; i < block; ++i) any |= g_[r + i];
+            if (any == 0) {
+              r += block;
+              continue;
+            }
+          }
+          if (g_[r] != 0) {
+            if (++seen % 4096 == 0 && o_.time_limit_s > 0 &&
+                (gave_up.load(std::memory_order_relaxed) || clock_type::now() > deadline)) {
+              gave_up = true;
+              return;
+            }
+            if (at != r) index_.unrank(r, a);
+            upper[t] = std::max(upper[t], exact_detail::held_bound(v_, index_.pack(a), static_cast<std::uint32_t>(g_[r] - 1)));
+            at = r + 1 < n && index_.next(a) ? r + 1 : n;
+          }
+          ++r;
         }
       }
-      if (g_[r] != 0) {
-        if (++seen % 4096 == 0 && o_.time_limit_s > 0 && clock_type::now() > deadline) return ~std::uint32_t{0};
-        index_.unrank(r, a);
-        upper = std::max(upper, exact_detail::held_bound(v_, index_.pack(a), static_cast<std::uint32_t>(g_[r] - 1)));
-      }
-      ++r;
+    };
+    if (threads > 1) {
+      thread_pool pool(threads);
+      pool.run(static_cast<std::size_t>(threads), scan);
+    } else {
+      scan(0);
     }
-    return upper;
+    return gave_up ? ~std::uint32_t{0} : *std::max_element(upper.begin(), upper.end());
+  }
+
+  /// Seconds per held state of the bound in held_bound(), timed on up to 4,096 reached entries
+  /// before rank `end` (a millisecond).
+  double time_bound_sample(std::uint64_t end) const {
+    std::uint8_t a[frontier_max_warps + 1] = {};
+    [[maybe_unused]] volatile std::uint32_t sink = 0;  // the calls are for their time only
+    std::uint32_t timed = 0;
+    const auto t0 = clock_type::now();
+    for (std::uint64_t r = end; r-- > 0 && timed < 4096;)
+      if (g_[r] != 0) {
+        index_.unrank(r, a);
+        sink = exact_detail::held_bound(v_, index_.pack(a), static_cast<std::uint32_t>(g_[r] - 1));
+        ++timed;
+      }
+    return timed == 0 ? 0 : std::chrono::duration<double>(clock_type::now() - t0).count() / timed;
   }
 
   /// A path of `length` cycles through the recorded ways in (exact_detail::dense_witness).
@@ -304,7 +357,10 @@ class dense_pass {
       const V value = static_cast<V>(here + 1);
       for_each_successor(run, i, [&](std::uint64_t to) {
         V& slot = g_[to];
-        if (slot < value) slot = value;
+        if (slot < value) {
+          reached_states_ += slot == 0;
+          slot = value;
+        }
       });
     }
   }
@@ -329,6 +385,7 @@ class dense_pass {
   const exact_options& o_;
   zeroed_table<V> g_;
   std::uint64_t states_ = 0, stopped_at_ = 0;
+  std::uint64_t reached_states_ = 1;  ///< entries ever reached (the initial state's included)
   std::uint32_t reached_ = 0;
 };
 
