@@ -45,7 +45,7 @@ struct estimate_cmd {
         ->capture_default_str();
     sub->add_option("--beam-share", eo.beam_share,
                     "with --seconds: the share (0 to 1) of the search's time (--seconds less the proven interval's) "
-                    "for the beam search behind the beam chains, in beams of widening width")
+                    "for the beam search behind the beam chains, each progress sum as wide as the time left allows")
         ->capture_default_str();
     sub->add_option("--beam-width", eo.beam_width, "without --seconds or with --iterations: the width of the one beam behind the beam chains (with "
                     "--seconds it narrows if it outlasts its share)")

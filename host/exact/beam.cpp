@@ -117,6 +117,39 @@ std::uint32_t widest_beam(const problem& prob) {
       std::clamp<std::uint64_t>(memory_budget_bytes(std::uint64_t{4} << 30) / per_width, 1, std::uint64_t{1} << 30));
 }
 
+/// How many states (multisets of W levels in [0, I]) each progress sum has, a cap on what a sum
+/// can reach; empty when the table would cost more than the beam (then no cap is used).
+std::vector<double> states_by_sum(std::uint32_t warps, std::uint32_t instructions) {
+  const std::uint64_t sums = std::uint64_t{warps} * instructions + 1;
+  if (std::uint64_t{instructions + 1} * warps * sums > 50'000'000) return {};
+  // dp[w][s]: multisets of w levels among those taken so far with sum s; each level in turn may
+  // hold any number of warps (counted as in coin change: one more warp at the level at a time).
+  std::vector<double> dp((warps + 1) * sums, 0.0);
+  dp[0] = 1;
+  for (std::uint32_t level = 0; level <= instructions; ++level)
+    for (std::uint32_t w = 1; w <= warps; ++w)
+      for (std::uint64_t s = level; s < sums; ++s) dp[w * sums + s] += dp[(w - 1) * sums + s - level];
+  return {dp.begin() + static_cast<std::ptrdiff_t>(warps * sums), dp.end()};
+}
+
+/// The widest width (1 to `most`) whose sums from `from` on, each at min(width, its states), cost at
+/// most `seconds` at `per_state` seconds a kept state.
+std::uint32_t fitted_width(const std::vector<double>& states, std::uint32_t from, std::uint32_t sums, double per_state,
+                           double seconds, std::uint32_t most) {
+  const auto cost = [&](double width) {
+    double kept = 0;
+    for (std::uint32_t s = from; s < sums; ++s) kept += states.empty() ? width : std::min(width, states[s]);
+    return kept * per_state;
+  };
+  if (cost(most) <= seconds) return most;
+  std::uint32_t lo = 1, hi = most;  // cost(hi) > seconds; lo fits or is the least there is
+  while (hi - lo > 1) {
+    const std::uint32_t mid = lo + (hi - lo) / 2;
+    (cost(mid) <= seconds ? lo : hi) = mid;
+  }
+  return lo;
+}
+
 }  // namespace
 
 beam_result beam_search(const problem& prob, const beam_options& options) {
@@ -135,8 +168,15 @@ beam_result beam_search(const problem& prob, const beam_options& options) {
   std::vector<std::vector<kept_state>> kept(last + 1);
   pending[0][0].offer({initial_state(v), 0, 0, 0});
   // A width beyond the memory is cut down to what it holds (the result says which width ran).
-  std::uint32_t width = std::clamp<std::uint32_t>(options.width, 1, widest_beam(prob));
-  out.width = width;
+  const std::uint32_t full_width = std::clamp<std::uint32_t>(options.width, 1, widest_beam(prob));
+  std::uint32_t width = full_width, narrowest = full_width;
+  // fit_width: the seconds and kept states of the sums so far (all, and those cut to the width,
+  // which also pay for bounding), and when the last sum with states began.
+  const bool fit = options.fit_width && options.time_limit_s > 0;
+  const std::vector<double> states = fit ? states_by_sum(v.warps, v.instructions) : std::vector<double>{};
+  double all_s = 0, cut_s = 0, last_began = -1;
+  std::uint64_t all_kept = 0, cut_kept = 0, last_kept = 0;
+  bool last_cut = false;
   out.exact = true;
   // Ties go to the longer way in, then to the smaller key: the same states every run.
   const auto by_high = [](const kept_state& a, const kept_state& b) {
@@ -191,8 +231,26 @@ beam_result beam_search(const problem& prob, const beam_options& options) {
         here.merge(pending[1][s]);
         pending[1][s].clear();
       }
-      const bool out_of_time = options.time_limit_s > 0 &&
-                               std::chrono::duration<double>(clock_type::now() - start).count() > options.time_limit_s;
+      const double now = std::chrono::duration<double>(clock_type::now() - start).count();
+      const bool out_of_time = options.time_limit_s > 0 && now > options.time_limit_s;
+      if (fit && !here.empty() && !out_of_time) {
+        if (last_began >= 0) {  // the last sum with states ran from then to now
+          all_s += now - last_began;
+          all_kept += last_kept;
+          if (last_cut) {
+            cut_s += now - last_began;
+            cut_kept += last_kept;
+          }
+        }
+        last_began = now;
+        // Until the cost is measured on a few thousand states the width stays full (the first
+        // sums reach few states). A sum not cut costs no bounds: twice its cost until one is.
+        if (all_kept >= 2048) {
+          const double per_state = cut_kept > 0 ? cut_s / static_cast<double>(cut_kept)
+                                                : 2 * all_s / static_cast<double>(all_kept);
+          width = fitted_width(states, s, last + 1, per_state, 0.9 * (options.time_limit_s - now), full_width);
+        }
+      }
       if (!here.empty() && width > 1 && (out_of_time || interrupted())) {
         width = 1;
         out.narrowed = true;
@@ -202,6 +260,9 @@ beam_result beam_search(const problem& prob, const beam_options& options) {
         if (c.key != 0) keep.push_back({c.key, c.way_in, c.parent_sum, c.parent_index, 0, 0});
       here.clear();
       choose = keep.size() > width;  // the bounds only order the states to choose from
+      if (choose && fit && !out.narrowed) narrowest = std::min(narrowest, width);
+      last_kept = std::min<std::uint64_t>(keep.size(), width);
+      last_cut = choose;
       return choose ? static_cast<std::uint32_t>((keep.size() + bound_chunk - 1) / bound_chunk) : 0;
     }
     if (choose) {
@@ -303,6 +364,7 @@ beam_result beam_search(const problem& prob, const beam_options& options) {
   }
   if (error) std::rethrow_exception(error);
   out.expanded = expanded[0] + expanded[1];
+  out.width = narrowest;
   if (kept[last].empty()) throw std::logic_error("beam search: the final state was not reached");
   // Back from "all done" through the recorded parents.
   const kept_state* cur = &kept[last][0];
@@ -324,37 +386,13 @@ beam_result beam_search(const problem& prob, const beam_options& options) {
   return out;
 }
 
-beam_result widening_beam(const problem& prob, double seconds, std::uint32_t first_width, std::uint32_t max_width,
-                          int threads) {
-  const auto start = clock_type::now();
-  const auto since = [&] { return std::chrono::duration<double>(clock_type::now() - start).count(); };
-  if (prob.warps > 0 && prob.warps <= frontier_max_warps && prob.instructions() <= frontier_max_instructions)
-    max_width = std::min(max_width, widest_beam(prob));
+beam_result budget_beam(const problem& prob, double seconds, std::uint32_t max_width, int threads) {
   beam_options o;
   o.threads = threads;
-  o.width = std::clamp<std::uint32_t>(first_width, 1, max_width);
-  o.time_limit_s = seconds;
-  beam_result best = beam_search(prob, o);
-  std::uint64_t expanded = best.expanded;
-  double last_s = best.elapsed_s;
-  while (best.applicable && !best.exact && !best.narrowed && !interrupted() && o.width < max_width) {
-    // A beam's time grows about in proportion to its width: the next is the widest that fits 80 %
-    // of what is left, at most 8 times the last; none when not even twice the last would fit.
-    const double left = seconds - since();
-    const double scale = std::min(8.0, 0.8 * left / std::max(last_s, 1e-6));
-    if (!(scale >= 2)) break;
-    o.width = static_cast<std::uint32_t>(std::min<double>(max_width, o.width * scale));
-    o.time_limit_s = left;
-    beam_result next = beam_search(prob, o);
-    expanded += next.expanded;
-    last_s = next.elapsed_s;
-    const bool cut = next.narrowed;
-    if (next.makespan > best.makespan || next.exact) best = std::move(next);
-    if (cut) break;  // cut short by the time: the next would be too
-  }
-  best.expanded = expanded;
-  best.elapsed_s = since();
-  return best;
+  o.width = std::max<std::uint32_t>(max_width, 1);
+  o.time_limit_s = seconds > 0 ? seconds : 1e-9;
+  o.fit_width = true;
+  return beam_search(prob, o);
 }
 
 }  // namespace warpspan

@@ -215,8 +215,8 @@ estimate_result run_estimate(const problem& prob, const estimate_options& option
     if (options.beam_width < 1) throw input_error(param("beam_width") + " must be at least 1");
     beam_result b;
     if (options.fit_to_seconds && options.seconds > 0) {
-      b = widening_beam(prob, std::max(options.seconds * options.beam_share - seconds_since(t_setup), 1e-3), 256,
-                        1u << 20, threads);
+      b = budget_beam(prob, std::max(options.seconds * options.beam_share - seconds_since(t_setup), 1e-3), 1u << 20,
+                      threads);
     } else {
       beam_options bo;
       bo.width = options.beam_width;

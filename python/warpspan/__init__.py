@@ -269,9 +269,9 @@ def estimate(kernel, warps, sigma=None, *, sm=None, schedulers=None, chains=0, i
     """The worst-case makespan by simulated annealing (``warpspan estimate``). ``iterations`` per
     chain default 200,000; with ``seconds`` and no ``iterations`` the cooling follows the budget
     (``cooling_fitted_to_seconds``), as on the command line. The beam chains' string comes from a
-    beam search: with ``seconds`` and no ``iterations``, widening beams within ``beam_share`` of the
-    search's time (``seconds`` less the proven interval's); else one beam of ``beam_width`` (the
-    result's ``beam``), narrowed if ``seconds`` is set and its share runs out."""
+    beam search: with ``seconds`` and no ``iterations``, one beam as wide as ``beam_share`` of the
+    search's time (``seconds`` less the proven interval's) allows; else one beam of ``beam_width``
+    (the result's ``beam``), narrowed if ``seconds`` is set and its share runs out."""
     a = _Args("estimate")
     args = _problem_args(a, kernel, warps, sigma, sm, schedulers) + (
         a.count("chains", chains, _UINT32[1]),

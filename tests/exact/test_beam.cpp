@@ -1,6 +1,7 @@
 // The beam search (host/exact/beam.cpp): wide enough it is the exact sweep by progress sums (against
 // the brute force and the dense sweep); narrower, a real schedule no longer than the worst case,
 // the same every run; and as the estimate's beam chains.
+#include <chrono>
 #include <gtest/gtest.h>
 
 #include <random>
@@ -111,20 +112,42 @@ TEST(Beam, OutOfTimeItNarrowsAndStillEndsWithASchedule) {
   EXPECT_TRUE(b.narrowed);
   EXPECT_FALSE(b.exact);
   EXPECT_EQ(build_schedule(prob, b.string).makespan, b.makespan);
-  // Widening within no time: the first beam only, narrowed, still a schedule.
-  const beam_result w = widening_beam(prob, 1e-9);
+  // A budget beam within no time: narrowed, still a schedule.
+  const beam_result w = budget_beam(prob, 1e-9);
   EXPECT_TRUE(w.narrowed);
   EXPECT_EQ(build_schedule(prob, w.string).makespan, w.makespan);
 }
 
-TEST(Beam, WideningStopsAtTheFirstExactBeam) {
-  // Voronoi W = 4: a beam of 64 prunes, the widths double until one holds every state (exact).
+TEST(Beam, ABudgetBeamWithTimeToSpareHoldsEveryStateAndIsExact) {
+  // Voronoi W = 4: a beam of 64 prunes; within a minute every sum keeps all its states.
   const problem prob = test::make("5L9C2L9C", 4, 1, 4);
-  const beam_result w = widening_beam(prob, 60, 64);
+  beam_options narrow;
+  narrow.width = 64;
+  EXPECT_FALSE(beam_search(prob, narrow).exact);
+  const beam_result w = budget_beam(prob, 60);
   EXPECT_TRUE(w.exact);
+  EXPECT_FALSE(w.narrowed);
   EXPECT_EQ(w.makespan, 45u);
   EXPECT_GT(w.width, 64u);
   EXPECT_EQ(build_schedule(prob, w.string).makespan, 45u);
+}
+
+TEST(Beam, ABudgetBeamFitsItsWidthToTheTime) {
+  // Voronoi W = 16 at full width would keep tens of thousands of states a sum for minutes; within
+  // 0.3 s the sums are cut to what the time allows, and the beam still ends with a schedule. (The
+  // slack is for a loaded machine: the widths follow the measured cost, and the limit's narrowing
+  // to one state a sum is the backstop.)
+  const problem prob = test::make("5L9C2L9C", 16, 1, 4);
+  const auto start = std::chrono::steady_clock::now();
+  const beam_result b = budget_beam(prob, 0.3, 1u << 20, 2);
+  const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_LT(took, 0.3 + 1.5);
+  EXPECT_FALSE(b.exact);
+  EXPECT_LT(b.width, 1u << 20);
+  EXPECT_GE(b.width, 1u);
+  // One state a sum gives 128, a width of 4 already 151 (and 0.3 s about 250 on the 2-core VM, 154).
+  if (!b.narrowed) EXPECT_GE(b.makespan, 140u);
+  EXPECT_EQ(build_schedule(prob, b.string).makespan, b.makespan);
 }
 
 TEST(Beam, AWidthBeyondTheMemoryIsCutDown) {
@@ -142,7 +165,7 @@ TEST(Beam, AWidthBeyondTheMemoryIsCutDown) {
 
 TEST(Beam, BeyondThePackedStatesItDoesNotApply) {
   EXPECT_FALSE(beam_search(test::make("LC", 17, 1, 1)).applicable);
-  EXPECT_FALSE(widening_beam(test::make("LC", 17, 1, 1), 1).applicable);
+  EXPECT_FALSE(budget_beam(test::make("LC", 17, 1, 1), 1).applicable);
   // build --init beam says so; the estimate's beam chains start from the starved string instead.
   EXPECT_NE(test::error_of([] { constructed_string(test::make("LC", 17, 1, 1), "beam"); }).find("at most 16 warps"),
             std::string::npos);

@@ -35,7 +35,7 @@ struct estimate_options {
   double far_moves = 0.25;
   std::optional<initial_kind> init;  ///< nullopt: the mix of chain_initial_kind across chains (000 VIII, issue 26)
   /// The beam search behind the chains that start from it (initial_kind::beam): with fit_to_seconds
-  /// and `seconds`, beams of widening width for at most this share of `seconds` (widening_beam);
+  /// and `seconds`, one beam fitted to this share of `seconds` (budget_beam);
   /// otherwise one beam of `beam_width` (the same string every run, so shards merge alike), cut
   /// to one state per sum when `seconds` is set and its share runs out.
   double beam_share = 0.4;
