@@ -23,7 +23,8 @@
 #   bench_exact  the exact searches' benchmarks, CPU against CUDA, one iteration each
 #   cli       warpspan on the shipped data with --backend cuda: estimate, exact, dbf, wcet-collect
 #   dense     not in the default: the dense sweep on the device, Voronoi W = 12 and 13, then W = 16
-#             (a 103 GB table: an H200, not an H100) within WARPSPAN_DENSE_SECONDS (default 420)
+#             within WARPSPAN_DENSE_SECONDS (default 420): its 103 GB table on an H200, its window
+#             of sums (6.5 GB) on an H100
 #   ncu       Nsight Compute's view of the dbf row kernels (global vs shared-memory tuples)
 # Every step is time-boxed; logs and JSON go to OUTDIR/run/, packed into OUTDIR/gpu_<PHASES>.tar.gz,
 # and OUTDIR/summary.txt says what passed, failed, skipped and ran out of time.

@@ -22,6 +22,7 @@
 #include "warpspan/exact/frontier.hpp"
 #include "warpspan/exact/frontier_host.hpp"
 #include "warpspan/exact/search.hpp"
+#include "warpspan/exact/sweep_host.hpp"
 #include "warpspan/makespan/bounds.hpp"
 
 namespace warpspan {
@@ -82,6 +83,133 @@ __global__ void dense_sum_step(frontier_view v, dense_sum_view d, std::uint32_t 
   if (threadIdx.x == 0 && block_states[0] != 0) atomicAdd(states, static_cast<unsigned long long>(block_states[0]));
 }
 
+/// The windowed form: `slots` holds the entries of `slot_count` progress sums (a cycle raises the
+/// sum by 1 to slot_count - 1), sum s in slot s % slot_count at its multisets' indices among that
+/// sum's (dense_sum_index), `slot_words` words a slot. Expands sum `sum` (n states); a successor
+/// outside the window sets *bad (never expected: the host checks it).
+template <class V>
+__global__ void dense_window_step(frontier_view v, dense_sum_view d, std::uint32_t sum, std::uint64_t n,
+                                  unsigned* slots, std::uint64_t slot_words, std::uint32_t slot_count,
+                                  unsigned* reached, unsigned long long* states, unsigned* bad) {
+  WARPSPAN_DYNAMIC_SHARED(unsigned, block_states);
+  if (threadIdx.x == 0) block_states[0] = 0;
+  __syncthreads();
+  const std::uint64_t i = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x;
+  if (i < n) {
+    // Only this sum's slot is read and no thread writes it: every successor lies in a later sum.
+    const std::uint32_t here = lane_of<V>(slots[(sum % slot_count) * slot_words + i / per_word<V>], i);
+    if (here != 0) {
+      atomicAdd(block_states, 1u);
+      std::uint8_t a[frontier_max_warps];
+      dense_sum_unrank(d, sum, i, a);
+      successor_enum e;
+      if (!e.start_slots(v, dense_sum_pack(d, a))) {
+        atomicMax(reached, here - 1);
+      } else {
+        do {
+          std::uint32_t to = 0;
+          const std::uint64_t j = dense_sum_index_of(d, e.successor(v), to);
+          if (to <= sum || to - sum >= slot_count) {
+            atomicExch(bad, 1u);
+          } else {
+            raise_entry<V>(slots + (to % slot_count) * slot_words, j, here + 1);
+          }
+        } while (e.advance(v));
+      }
+    }
+  }
+  __syncthreads();
+  if (threadIdx.x == 0 && block_states[0] != 0) atomicAdd(states, static_cast<unsigned long long>(block_states[0]));
+}
+
+/// The sums in order: `launch(sum, n, blocks)` expands each sum's n states (one thread each), then
+/// the device is synchronised, progress told, and the time limit and interrupts checked. Returns why
+/// it stopped early ("" when every sum was expanded) and fills r.states; stopped, r is the interval
+/// [lower, the pessimistic bound].
+template <class Launch>
+std::string sweep_sums(const problem& prob, const dense_sum_tables& tables, const exact_options& options,
+                       std::chrono::steady_clock::time_point start, const device_buffer<unsigned long long>& states,
+                       exact_result& r, const Launch& launch) {
+  const dense_sum_view host_d = tables.view();
+  std::string stop;
+  for (std::uint32_t sum = 0; sum < tables.sums; ++sum) {
+    const std::uint64_t n = dense_sum_count(host_d, tables.warps, tables.instructions, sum);
+    if (n > 0) {
+      const std::uint64_t blocks = (n + block_threads - 1) / block_threads;
+      if (blocks > 0x7FFFFFFFull) throw std::runtime_error("dense sweep on the device: too many states in one progress sum");
+      launch(sum, n, static_cast<unsigned>(blocks));
+      WARPSPAN_CUDA_TRY(cudaDeviceSynchronize());
+    }
+    const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (options.progress) options.progress(sum + 1, tables.sums, states.to_host()[0], elapsed);
+    if (sum + 1 == tables.sums) break;
+    if (options.time_limit_s > 0 && elapsed > options.time_limit_s) stop = "time limit reached";
+    if (interrupted()) stop = "interrupted";
+    if (!stop.empty()) break;
+  }
+  r.states = states.to_host()[0];
+  if (!stop.empty()) {
+    r.complete = false;
+    r.stop_reason = stop;
+    r.upper = std::max(r.lower, static_cast<std::uint32_t>(pessimistic_bound(prob)));
+    r.interrupted = interrupted();
+  }
+  return stop;
+}
+
+/// The words of one slot of the windowed sweep and the slots (the largest sum's entries; one slot
+/// per sum a cycle can reach, and the sum being expanded).
+template <class V>
+std::pair<std::uint64_t, std::uint32_t> window_shape(const dense_sum_tables& tables, const frontier_view& v) {
+  std::uint64_t most = 0;
+  for (std::uint32_t s = 0; s < tables.sums; ++s)
+    most = std::max(most, dense_sum_count(tables.view(), v.warps, v.instructions, s));
+  return {(most + per_word<V> - 1) / per_word<V>, exact_detail::most_issues(v) + 1};
+}
+
+template <class V>
+exact_result run_dense_window_cuda(const problem& prob, const frontier_view& v, const exact_options& options) {
+  using clock_type = std::chrono::steady_clock;
+  const auto start = clock_type::now();
+  exact_result r;
+  exact_detail::start_interval(prob, options, r);
+  const dense_sum_tables tables = build_dense_sum_tables(v.warps, v.instructions);
+  const auto [slot_words, slot_count] = window_shape<V>(tables, v);
+  device_buffer<std::uint64_t> binom(tables.binom, nullptr), count(tables.count, nullptr);
+  device_buffer<unsigned> slots(slot_words * slot_count, nullptr);
+  WARPSPAN_CUDA_TRY(cudaMemset(slots.data(), 0, slots.size() * sizeof(unsigned)));
+  const unsigned one = 1;  // the initial state (sum 0, index 0) is reached with way in 0
+  WARPSPAN_CUDA_TRY(cudaMemcpy(slots.data(), &one, sizeof(one), cudaMemcpyHostToDevice));
+  device_buffer<unsigned> reached(std::vector<unsigned>{0}, nullptr), bad(std::vector<unsigned>{0}, nullptr);
+  device_buffer<unsigned long long> states(std::vector<unsigned long long>{0}, nullptr);
+  const dense_sum_view d{binom.data(), count.data(), tables.warps, tables.instructions, tables.sums};
+  const std::string stop = sweep_sums(prob, tables, options, start, states, r, [&](std::uint32_t sum, std::uint64_t n, unsigned blocks) {
+    WARPSPAN_LAUNCH(dense_window_step<V>, blocks, block_threads, sizeof(unsigned), nullptr)(
+        v, d, sum, n, slots.data(), slot_words, slot_count, reached.data(), states.data(), bad.data());
+    WARPSPAN_CUDA_CHECK_LAST();
+    // The slot is free for the sum slot_count on (its words of this sum's entries).
+    WARPSPAN_CUDA_TRY(cudaMemset(slots.data() + (sum % slot_count) * slot_words, 0,
+                                 (n + per_word<V> - 1) / per_word<V> * sizeof(unsigned)));
+  });
+  if (bad.to_host()[0] != 0) throw std::logic_error("windowed dense sweep: a successor outside the window of sums");
+  if (stop.empty()) {
+    const std::uint32_t length = reached.to_host()[0];
+    r.upper = std::max(r.lower, length);
+    if (length > r.lower) {
+      // The sums behind the window are gone, so no schedule of that length to show: proven is
+      // the interval from the longest string in hand (the caller's warm start) to the answer.
+      r.complete = false;
+      r.stop_reason = "the windowed dense sweep keeps no table to trace a schedule back: the worst case is " +
+                      std::to_string(length) + " cycles, the longest schedule in hand " + std::to_string(r.lower);
+    } else {
+      r.complete = true;
+      r.makespan = r.lower;
+    }
+  }
+  r.elapsed_s = std::chrono::duration<double>(clock_type::now() - start).count();
+  return r;
+}
+
 template <class V>
 exact_result run_dense_cuda(const problem& prob, const frontier_view& v, const exact_options& options) {
   using clock_type = std::chrono::steady_clock;
@@ -99,32 +227,12 @@ exact_result run_dense_cuda(const problem& prob, const frontier_view& v, const e
   device_buffer<unsigned> reached(std::vector<unsigned>{0}, nullptr);
   device_buffer<unsigned long long> states(std::vector<unsigned long long>{0}, nullptr);
   const dense_sum_view d{binom.data(), count.data(), tables.warps, tables.instructions, tables.sums};
-  const dense_sum_view host_d = tables.view();
-  std::string stop;
-  for (std::uint32_t sum = 0; sum < tables.sums; ++sum) {
-    const std::uint64_t n = dense_sum_count(host_d, v.warps, v.instructions, sum);
-    if (n > 0) {
-      const std::uint64_t blocks = (n + block_threads - 1) / block_threads;
-      if (blocks > 0x7FFFFFFFull) throw std::runtime_error("dense sweep on the device: too many states in one progress sum");
-      WARPSPAN_LAUNCH(dense_sum_step<V>, static_cast<unsigned>(blocks), block_threads, sizeof(unsigned), nullptr)(
-          v, d, sum, n, words.data(), reached.data(), states.data());
-      WARPSPAN_CUDA_CHECK_LAST();
-      WARPSPAN_CUDA_TRY(cudaDeviceSynchronize());
-    }
-    const double elapsed = std::chrono::duration<double>(clock_type::now() - start).count();
-    if (options.progress) options.progress(sum + 1, tables.sums, states.to_host()[0], elapsed);
-    if (sum + 1 == tables.sums) break;
-    if (options.time_limit_s > 0 && elapsed > options.time_limit_s) stop = "time limit reached";
-    if (interrupted()) stop = "interrupted";
-    if (!stop.empty()) break;
-  }
-  r.states = states.to_host()[0];
-  if (!stop.empty()) {
-    r.complete = false;
-    r.stop_reason = stop;
-    r.upper = std::max(r.lower, static_cast<std::uint32_t>(pessimistic_bound(prob)));
-    r.interrupted = interrupted();
-  } else {
+  const std::string stop = sweep_sums(prob, tables, options, start, states, r, [&](std::uint32_t sum, std::uint64_t n, unsigned blocks) {
+    WARPSPAN_LAUNCH(dense_sum_step<V>, blocks, block_threads, sizeof(unsigned), nullptr)(v, d, sum, n, words.data(),
+                                                                                         reached.data(), states.data());
+    WARPSPAN_CUDA_CHECK_LAST();
+  });
+  if (stop.empty()) {
     r.complete = true;
     const std::uint32_t length = reached.to_host()[0];
     if (length > r.lower) {
@@ -157,13 +265,42 @@ bool dense_sweep_fits_device(const problem& prob, const exact_options& options) 
   return dense_sweep_device_bytes(prob) <= free / 10 * 9;
 }
 
-exact_result exact_dense_cuda(const problem& prob, const exact_options& options) {
+std::uint64_t dense_window_device_bytes(const problem& prob) {
+  const bool packs = prob.warps >= 1 && prob.warps <= frontier_max_warps && prob.instructions() <= frontier_max_instructions;
+  if (!packs || pessimistic_bound(prob) + 1 > 0xFFFF) return ~std::uint64_t{0};
+  const frontier_view v = make_frontier_view(prob.view());
+  const dense_sum_tables tables = build_dense_sum_tables(v.warps, v.instructions);
+  const auto [words, slots] = pessimistic_bound(prob) + 1 <= 0xFF ? window_shape<std::uint8_t>(tables, v)
+                                                                  : window_shape<std::uint16_t>(tables, v);
+  return words * slots * sizeof(unsigned) + (tables.binom.size() + tables.count.size()) * sizeof(std::uint64_t) +
+         (std::uint64_t{1} << 24);
+}
+
+bool dense_window_fits_device(const problem& prob, const exact_options& options) {
+  if (options.max_states != 0) return false;
+  std::size_t free = 0, all = 0;
+  WARPSPAN_CUDA_TRY(cudaMemGetInfo(&free, &all));
+  return dense_window_device_bytes(prob) <= free / 10 * 9;
+}
+
+namespace {
+
+exact_result dense_cuda(const problem& prob, const exact_options& options, bool window) {
   const frontier_view v = exact_detail::checked_view(prob);
   if (pessimistic_bound(prob) + 1 > 0xFFFF)
     throw input_error("the dense sweep stores ways in of at most 65,534 cycles; this problem's bound is " +
                       std::to_string(pessimistic_bound(prob)));
-  if (pessimistic_bound(prob) + 1 <= 0xFF) return run_dense_cuda<std::uint8_t>(prob, v, options);
-  return run_dense_cuda<std::uint16_t>(prob, v, options);
+  if (pessimistic_bound(prob) + 1 <= 0xFF)
+    return window ? run_dense_window_cuda<std::uint8_t>(prob, v, options) : run_dense_cuda<std::uint8_t>(prob, v, options);
+  return window ? run_dense_window_cuda<std::uint16_t>(prob, v, options) : run_dense_cuda<std::uint16_t>(prob, v, options);
+}
+
+}  // namespace
+
+exact_result exact_dense_cuda(const problem& prob, const exact_options& options) { return dense_cuda(prob, options, false); }
+
+exact_result exact_dense_window_cuda(const problem& prob, const exact_options& options) {
+  return dense_cuda(prob, options, true);
 }
 
 }  // namespace warpspan

@@ -20,4 +20,12 @@ std::uint64_t dense_sweep_device_bytes(const problem& prob) { return dense_sweep
 
 bool dense_sweep_fits_device(const problem&, const exact_options&) { return false; }
 
+exact_result exact_dense_window_cuda(const problem&, const exact_options&) {
+  throw not_compiled("the CUDA backend was not compiled into this build (configure with nvcc available)");
+}
+
+std::uint64_t dense_window_device_bytes(const problem&) { return ~std::uint64_t{0}; }
+
+bool dense_window_fits_device(const problem&, const exact_options&) { return false; }
+
 }  // namespace warpspan

@@ -62,7 +62,8 @@ std::vector<t_run> exact_t_runs(
   return runs;
 }
 
-proven_interval prove_interval(const problem& prob, const std::vector<std::uint16_t>& lower_string, double seconds) {
+proven_interval prove_interval(const problem& prob, const std::vector<std::uint16_t>& lower_string, double seconds,
+                               backend_kind backend) {
   const auto start = clock_type::now();
   proven_interval out;
   out.lower = build_schedule(prob, lower_string).makespan;
@@ -72,7 +73,7 @@ proven_interval prove_interval(const problem& prob, const std::vector<std::uint1
     exact_options o;
     o.time_limit_s = seconds;
     o.lower_string = lower_string;
-    const exact_result r = exact_search(prob, o, backend_kind::cpu);
+    const exact_result r = exact_search(prob, o, backend);
     const std::uint32_t found = r.complete ? r.makespan : r.lower;
     if (found > out.lower && !r.best_string.empty()) out.witness = r.best_string;
     out.lower = std::max(out.lower, r.lower);

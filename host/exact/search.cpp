@@ -365,10 +365,14 @@ exact_result exact_search(const problem& prob, const exact_options& options, bac
       throw input_error(param("backend", "cuda") + ": the device search takes at most " +
                         std::to_string(frontier_max_warps) + " warps and " +
                         std::to_string(frontier_max_instructions) + " instructions");
-    // The dense table where the device holds it (Voronoi W = 16 on an H200), else the sweep.
+    // The dense table where the device holds it (Voronoi W = 16 on an H200), else its window of
+    // sums (W = 16 on an H100), else the sweep.
     if (dense_sweep_fits_device(prob, options)) {
       name = "dense";
       r = exact_dense_cuda(prob, options);
+    } else if (dense_window_fits_device(prob, options)) {
+      name = "dense-window";
+      r = exact_dense_window_cuda(prob, options);
     } else {
       name = "sweep";
       r = exact_sweep_cuda(prob, options);

@@ -49,7 +49,9 @@ estimate_report run_estimate_request(const problem& prob, estimate_request reque
     report.proven = p;
   } else if (request.exact_seconds > 0 && !r.interrupted) {
     if (on_proving) on_proving(interval_s);
-    report.proven = prove_interval(prob, r.best_string, interval_s);
+    // On the device only when asked for by name: auto keeps the CPU's search, as `exact` does.
+    report.proven = prove_interval(prob, r.best_string, interval_s,
+                                   eo.backend == backend_kind::cuda ? backend_kind::cuda : backend_kind::cpu);
   }
   report.annealing_best = r.best_makespan;
   // The search behind the interval may find a longer schedule than the chains (a small W solved

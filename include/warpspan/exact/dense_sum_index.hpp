@@ -43,6 +43,33 @@ WARPSPAN_HD_INLINE void dense_sum_unrank(const dense_sum_view& d, std::uint32_t 
   }
 }
 
+/// The inverse of dense_sum_unrank: the index j of ascending levels a[0..W) among the multisets of
+/// their sum `s`. Unranking skips, for each w from W down, the multisets whose w-th level is above
+/// a[w - 1]: those of w levels in [0, m] with the sum left, less those in [0, a[w - 1]].
+WARPSPAN_HD_INLINE std::uint64_t dense_sum_index(const dense_sum_view& d, std::uint32_t s, const std::uint8_t* a) {
+  std::uint64_t j = 0;
+  std::uint32_t m = d.instructions, left = s;
+  for (std::uint32_t w = d.warps; w >= 1; --w) {
+    const std::uint32_t level = a[w - 1];
+    j += dense_sum_count(d, w, m, left) - dense_sum_count(d, w, level, left);
+    m = level;
+    left -= level;
+  }
+  return j;
+}
+
+/// The progress sum of a packed state and its index among that sum's multisets.
+WARPSPAN_HD_INLINE std::uint64_t dense_sum_index_of(const dense_sum_view& d, packed_state key, std::uint32_t& sum) {
+  std::uint8_t a[frontier_max_warps];
+  sum = 0;
+  for (std::uint32_t i = d.warps; i >= 1; --i) {  // the highest level in the low byte
+    a[i - 1] = static_cast<std::uint8_t>((key & 0xFF) - 1);
+    sum += a[i - 1];
+    key >>= 8;
+  }
+  return dense_sum_index(d, sum, a);
+}
+
 /// The colex rank of ascending levels: sum over i of C(a_i + i - 1, i), i = 1..W.
 WARPSPAN_HD_INLINE std::uint64_t dense_sum_rank(const dense_sum_view& d, const std::uint8_t* a) {
   std::uint64_t rank = 0;

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "warpspan/core/backend.hpp"
 #include "warpspan/makespan/problem.hpp"
 
 namespace warpspan {
@@ -47,7 +48,9 @@ std::vector<t_run> exact_t_runs(
     const std::function<void(std::uint32_t, std::uint32_t, std::uint32_t, std::uint32_t, double)>& progress = {});
 
 /// The interval, spending about `seconds` on the exact search for W itself, pruned against
-/// `lower_string`, a string of this problem (e.g. the annealing's best).
-proven_interval prove_interval(const problem& prob, const std::vector<std::uint16_t>& lower_string, double seconds);
+/// `lower_string`, a string of this problem (e.g. the annealing's best), on `backend` as
+/// exact_search runs it (the device's dense table, its window of sums or its sweep for cuda).
+proven_interval prove_interval(const problem& prob, const std::vector<std::uint16_t>& lower_string, double seconds,
+                               backend_kind backend = backend_kind::cpu);
 
 }  // namespace warpspan

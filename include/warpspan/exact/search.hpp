@@ -110,12 +110,29 @@ std::uint64_t dense_sweep_device_bytes(const problem& prob);
 /// of the device's free memory (false without CUDA).
 bool dense_sweep_fits_device(const problem& prob, const exact_options& options);
 
+/// The dense sweep on a device holding only a window of progress sums: one slot per sum that a
+/// cycle can reach from the sum being expanded (one more than the most instructions a cycle
+/// issues), each entry at its multiset's index among that sum's (dense_sum_index), a slot cleared
+/// once its sum is expanded. Memory: the busiest window instead of every multiset (Voronoi W = 16:
+/// 6 slots of 1.09e9 entries, 6.5 GB, against 103 GB), the same work. Same answer and `states` as
+/// exact_dense_cuda, but the sums behind the window are gone: when the answer beats the lower
+/// string (options.lower_string, else the standard strings) there is no schedule of that length to
+/// show, and the result is the proven interval [lower, answer] (not complete, stop_reason says
+/// so). Stubs throw not_compiled.
+exact_result exact_dense_window_cuda(const problem& prob, const exact_options& options = {});
+/// The device memory exact_dense_window_cuda takes (~0 when the states do not pack).
+std::uint64_t dense_window_device_bytes(const problem& prob);
+/// Whether exact_dense_window_cuda fits: no `max_states`, and its memory at most 90 % of the
+/// device's free memory (false without CUDA).
+bool dense_window_fits_device(const problem& prob, const exact_options& options);
+
 /// What `exact --method search` runs: on the CPU, the dense sweep where its table fits
 /// (dense_sweep_fits), else the progress sweep where states pack (at most 16 warps and 254
-/// instructions) and the depth-first search beyond; on CUDA, the progress sweep on
-/// the device (input_error when the build or the machine has no CUDA, or the states do not pack);
-/// auto is the CPU (the device sweep has not been measured yet). `used` receives the algorithm's
-/// name: "dense", "sweep" or "depth-first". With `ranks` of more than one rank (mpirun), the CPU sweep runs
+/// instructions) and the depth-first search beyond; on CUDA, the device's dense sweep where its
+/// table fits, else its window of sums where that fits, else the progress sweep on the device
+/// (input_error when the build or the machine has no CUDA, or the states do not pack); auto is the
+/// CPU (the device sweep has not been measured yet). `used` receives the algorithm's name:
+/// "dense", "dense-window", "sweep" or "depth-first". With `ranks` of more than one rank (mpirun), the CPU sweep runs
 /// across them (states partitioned by hash, exact_sweep_ranks); every rank gets the same result.
 /// The warm start of `exact` (an annealing run first) is orchestrator/exact_run.hpp's run_exact.
 exact_result exact_search(const problem& prob, const exact_options& options, backend_kind backend,
