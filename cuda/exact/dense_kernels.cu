@@ -174,7 +174,9 @@ exact_result run_dense_window_cuda(const problem& prob, const frontier_view& v, 
   exact_result r;
   exact_detail::start_interval(prob, options, r);
   const dense_sum_tables tables = build_dense_sum_tables(v.warps, v.instructions);
-  const auto [slot_words, slot_count] = window_shape<V>(tables, v);
+  const auto shape = window_shape<V>(tables, v);  // named, not bound: the launch lambda captures them
+  const std::uint64_t slot_words = shape.first;
+  const std::uint32_t slot_count = shape.second;
   device_buffer<std::uint64_t> binom(tables.binom, nullptr), count(tables.count, nullptr);
   device_buffer<unsigned> slots(slot_words * slot_count, nullptr);
   WARPSPAN_CUDA_TRY(cudaMemset(slots.data(), 0, slots.size() * sizeof(unsigned)));
