@@ -22,9 +22,12 @@
 #             WARPSPAN_BENCH_FILTER, _SECONDS override the filter and time box)
 #   bench_exact  the exact searches' benchmarks, CPU against CUDA, one iteration each
 #   cli       warpspan on the shipped data with --backend cuda: estimate, exact, dbf, wcet-collect
-#   dense     not in the default: the dense sweep on the device, Voronoi W = 12 and 13, then W = 16
-#             within WARPSPAN_DENSE_SECONDS (default 420): its 103 GB table on an H200, its window
-#             of sums (6.5 GB) on an H100
+#   dense     not in the default: the dense sweep on the device, Voronoi W = 12 (exact, and asked
+#             whether T <= 128), then W = 16 asked whether T <= 170 (exact --at-most 170: the upper
+#             end issue 26 wants) within WARPSPAN_DENSE_SECONDS (default 300): its 103 GB table on
+#             an H200, its window of sums (6.5 GB) on an H100; about 7 minutes at most in all
+#   dense_exact  not in the default: the exact T(13) and T(16) on the device (the latter within
+#             WARPSPAN_DENSE_SECONDS, default 300)
 #   ncu       Nsight Compute's view of the dbf row kernels (global vs shared-memory tuples)
 # Every step is time-boxed; logs and JSON go to OUTDIR/run/, packed into OUTDIR/gpu_<PHASES>.tar.gz,
 # and OUTDIR/summary.txt says what passed, failed, skipped and ran out of time.
@@ -186,11 +189,19 @@ if [[ $phases == *,cli,* ]]; then
 fi
 
 if [[ $phases == *,dense,* ]]; then
-  for w in 12 13; do
-    step "exact_dense_cuda_w$w" 120 $W exact --kernel 5L9C2L9C --warps $w --sigma L=1,C=4 --backend cuda \
-      --time-limit 100 --json --no-table || true
-  done
-  s=${WARPSPAN_DENSE_SECONDS:-420}
+  step exact_dense_cuda_w12 75 $W exact --kernel 5L9C2L9C --warps 12 --sigma L=1,C=4 --backend cuda \
+    --time-limit 60 --json --no-table || true
+  step exact_dense_cuda_w12_at_most_128 45 $W exact --kernel 5L9C2L9C --warps 12 --sigma L=1,C=4 --backend cuda \
+    --at-most 128 --time-limit 30 --json --no-table || true
+  s=${WARPSPAN_DENSE_SECONDS:-300}
+  step exact_dense_cuda_w16_at_most_170 $((s + 60)) $W exact --kernel 5L9C2L9C --warps 16 --sigma L=1,C=4 \
+    --backend cuda --at-most 170 --time-limit "$s" --json --no-table || true
+fi
+
+if [[ $phases == *,dense_exact,* ]]; then
+  step exact_dense_cuda_w13 130 $W exact --kernel 5L9C2L9C --warps 13 --sigma L=1,C=4 --backend cuda \
+    --time-limit 100 --json --no-table || true
+  s=${WARPSPAN_DENSE_SECONDS:-300}
   step exact_dense_cuda_w16 $((s + 60)) $W exact --kernel 5L9C2L9C --warps 16 --sigma L=1,C=4 --backend cuda \
     --time-limit "$s" --json --no-table || true
 fi

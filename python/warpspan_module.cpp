@@ -55,7 +55,7 @@ namespace {
 /// Python's spelling of the library's parameters (core/error.hpp): the keyword arguments of the
 /// package's functions. A parameter Python does not have keeps the library's name.
 constexpr parameter_spelling python_spellings[] = {
-    {"atom_runs", "atom_runs="}, {"atom_threads", "atom_threads="}, {"backend", "backend="},
+    {"at_most", "at_most="}, {"atom_runs", "atom_runs="}, {"atom_threads", "atom_threads="}, {"backend", "backend="},
     {"beam_share", "beam_share="}, {"beam_width", "beam_width="},
     {"block", "block="}, {"cfg_path", "cfg="}, {"chains", "chains="}, {"clock", "clock="}, {"constraints", "constraints="},
     {"edf", "edf="}, {"evaluations", "evaluations="}, {"exact_seconds", "exact_seconds="},
@@ -225,7 +225,7 @@ py::dict estimate(const std::string& kernel, std::int64_t warps, const std::opti
 py::dict exact(const std::string& kernel, std::int64_t warps, const std::optional<std::string>& sigma,
                const std::optional<std::string>& sm, int schedulers, const std::string& method,
                const std::string& constraints, const std::string& backend, double time_limit, long long max_states,
-               long long threads, bool prune, std::uint64_t warm_start) {
+               long long threads, bool prune, std::uint64_t warm_start, long long at_most) {
   if (method != "search" && method != "ilp" && method != "auto")
     throw input_error(param("method") + ": '" + method + "' is not a method (expected search, ilp or auto)");
   if (constraints != "short" && constraints != "long")
@@ -238,6 +238,7 @@ py::dict exact(const std::string& kernel, std::int64_t warps, const std::optiona
   xo.max_states = static_cast<std::uint64_t>(max_states);
   xo.threads = resolve_threads(threads);
   xo.prune = prune;
+  xo.at_most = checked_at_most(at_most, prune, method == "ilp");
   const problem prob = make(kernel, warps, sigma, sm, schedulers);
   // The CLI's JSON (exact --json), then the schedule's arrays.
   py::dict d;
@@ -252,7 +253,8 @@ py::dict exact(const std::string& kernel, std::int64_t warps, const std::optiona
   } else {
     std::string algorithm;
     const exact_result r = interruptible([&] { return run_exact(prob, xo, prune ? warm_start : 0, kind, &algorithm); });
-    d = to_dict(exact_search_json(prob, r, algorithm, kind == backend_kind::cuda ? cuda_backend_name() : std::string("cpu")));
+    d = to_dict(exact_search_json(prob, r, algorithm, kind == backend_kind::cuda ? cuda_backend_name() : std::string("cpu"),
+                                  xo.at_most));
     best = r.best_string;
   }
   d["best_string"] = one_based(best);

@@ -54,13 +54,46 @@ __device__ void raise_entry(unsigned* words, std::uint64_t rank, std::uint32_t v
   }
 }
 
-/// Expands the states of progress sum `sum` (n of them): counts the reached ones into *states and
-/// puts the final state's way in into *reached.
+/// The counters of a step: states reached and taken, and those dropped by the floor.
+struct step_counts {
+  unsigned long long states = 0;
+  unsigned long long pruned = 0;
+};
+
+/// Sets up the successors of a reached state `key` with way in plus one `here`: false when it has
+/// none to raise, because it is the final state (its way in goes to *reached) or, with a floor
+/// (exact_options::at_most), it lies on no schedule longer than the floor (counted in
+/// block_counts[1]). The CPU's dense sweep drops the same states.
+__device__ bool start_expanding(const frontier_view& v, packed_state key, std::uint32_t here,
+                                            std::uint32_t floor_value, successor_enum& e, unsigned* reached,
+                                            unsigned* block_counts) {
+  atomicAdd(block_counts, 1u);
+  // The bound reads the per-level counts, which only start() fills.
+  if (!(floor_value ? e.start(v, key) : e.start_slots(v, key))) {
+    atomicMax(reached, here - 1);
+    return false;
+  }
+  if (floor_value && here - 1 + remaining_bound(v, e.count) <= floor_value) {
+    atomicAdd(block_counts + 1, 1u);
+    return false;
+  }
+  return true;
+}
+
+/// Adds a block's counts (block_counts[0..1], in shared memory) to the totals.
+__device__ void add_block_counts(const unsigned* block_counts, step_counts* counts) {
+  if (threadIdx.x != 0) return;
+  if (block_counts[0] != 0) atomicAdd(&counts->states, static_cast<unsigned long long>(block_counts[0]));
+  if (block_counts[1] != 0) atomicAdd(&counts->pruned, static_cast<unsigned long long>(block_counts[1]));
+}
+
+/// Expands the states of progress sum `sum` (n of them): counts the reached ones (and those the
+/// floor drops) into *counts and puts the final state's way in into *reached.
 template <class V>
 __global__ void dense_sum_step(frontier_view v, dense_sum_view d, std::uint32_t sum, std::uint64_t n, unsigned* words,
-                               unsigned* reached, unsigned long long* states) {
-  WARPSPAN_DYNAMIC_SHARED(unsigned, block_states);
-  if (threadIdx.x == 0) block_states[0] = 0;
+                               std::uint32_t floor_value, unsigned* reached, step_counts* counts) {
+  WARPSPAN_DYNAMIC_SHARED(unsigned, block_counts);
+  if (threadIdx.x < 2) block_counts[threadIdx.x] = 0;
   __syncthreads();
   const std::uint64_t i = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x;
   if (i < n) {
@@ -68,19 +101,14 @@ __global__ void dense_sum_step(frontier_view v, dense_sum_view d, std::uint32_t 
     dense_sum_unrank(d, sum, i, a);
     const std::uint64_t rank = dense_sum_rank(d, a);
     const std::uint32_t here = lane_of<V>(atomicAdd(words + rank / per_word<V>, 0u), rank);
-    if (here != 0) {
-      atomicAdd(block_states, 1u);
-      successor_enum e;
-      if (!e.start_slots(v, dense_sum_pack(d, a))) {
-        atomicMax(reached, here - 1);
-      } else {
-        do raise_entry<V>(words, dense_sum_rank_of(d, e.successor(v)), here + 1);
-        while (e.advance(v));
-      }
+    successor_enum e;
+    if (here != 0 && start_expanding(v, dense_sum_pack(d, a), here, floor_value, e, reached, block_counts)) {
+      do raise_entry<V>(words, dense_sum_rank_of(d, e.successor(v)), here + 1);
+      while (e.advance(v));
     }
   }
   __syncthreads();
-  if (threadIdx.x == 0 && block_states[0] != 0) atomicAdd(states, static_cast<unsigned long long>(block_states[0]));
+  add_block_counts(block_counts, counts);
 }
 
 /// The windowed form: `slots` holds the entries of `slot_count` progress sums (a cycle raises the
@@ -90,22 +118,19 @@ __global__ void dense_sum_step(frontier_view v, dense_sum_view d, std::uint32_t 
 template <class V>
 __global__ void dense_window_step(frontier_view v, dense_sum_view d, std::uint32_t sum, std::uint64_t n,
                                   unsigned* slots, std::uint64_t slot_words, std::uint32_t slot_count,
-                                  unsigned* reached, unsigned long long* states, unsigned* bad) {
-  WARPSPAN_DYNAMIC_SHARED(unsigned, block_states);
-  if (threadIdx.x == 0) block_states[0] = 0;
+                                  std::uint32_t floor_value, unsigned* reached, step_counts* counts, unsigned* bad) {
+  WARPSPAN_DYNAMIC_SHARED(unsigned, block_counts);
+  if (threadIdx.x < 2) block_counts[threadIdx.x] = 0;
   __syncthreads();
   const std::uint64_t i = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x;
   if (i < n) {
     // Only this sum's slot is read and no thread writes it: every successor lies in a later sum.
     const std::uint32_t here = lane_of<V>(slots[(sum % slot_count) * slot_words + i / per_word<V>], i);
     if (here != 0) {
-      atomicAdd(block_states, 1u);
       std::uint8_t a[frontier_max_warps];
       dense_sum_unrank(d, sum, i, a);
       successor_enum e;
-      if (!e.start_slots(v, dense_sum_pack(d, a))) {
-        atomicMax(reached, here - 1);
-      } else {
+      if (start_expanding(v, dense_sum_pack(d, a), here, floor_value, e, reached, block_counts)) {
         do {
           std::uint32_t to = 0;
           const std::uint64_t j = dense_sum_index_of(d, e.successor(v), to);
@@ -119,16 +144,16 @@ __global__ void dense_window_step(frontier_view v, dense_sum_view d, std::uint32
     }
   }
   __syncthreads();
-  if (threadIdx.x == 0 && block_states[0] != 0) atomicAdd(states, static_cast<unsigned long long>(block_states[0]));
+  add_block_counts(block_counts, counts);
 }
 
 /// The sums in order: `launch(sum, n, blocks)` expands each sum's n states (one thread each), then
 /// the device is synchronised, progress told, and the time limit and interrupts checked. Returns why
-/// it stopped early ("" when every sum was expanded) and fills r.states; stopped, r is the interval
-/// [lower, the pessimistic bound].
+/// it stopped early ("" when every sum was expanded) and fills r.states and r.pruned; stopped, r is
+/// the interval [lower, the pessimistic bound].
 template <class Launch>
 std::string sweep_sums(const problem& prob, const dense_sum_tables& tables, const exact_options& options,
-                       std::chrono::steady_clock::time_point start, const device_buffer<unsigned long long>& states,
+                       std::chrono::steady_clock::time_point start, const device_buffer<step_counts>& counts,
                        exact_result& r, const Launch& launch) {
   const dense_sum_view host_d = tables.view();
   std::string stop;
@@ -141,13 +166,15 @@ std::string sweep_sums(const problem& prob, const dense_sum_tables& tables, cons
       WARPSPAN_CUDA_TRY(cudaDeviceSynchronize());
     }
     const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    if (options.progress) options.progress(sum + 1, tables.sums, states.to_host()[0], elapsed);
+    if (options.progress) options.progress(sum + 1, tables.sums, counts.to_host()[0].states, elapsed);
     if (sum + 1 == tables.sums) break;
     if (options.time_limit_s > 0 && elapsed > options.time_limit_s) stop = "time limit reached";
     if (interrupted()) stop = "interrupted";
     if (!stop.empty()) break;
   }
-  r.states = states.to_host()[0];
+  const step_counts total = counts.to_host()[0];
+  r.states = total.states;
+  r.pruned = total.pruned;
   if (!stop.empty()) {
     r.complete = false;
     r.stop_reason = stop;
@@ -173,6 +200,7 @@ exact_result run_dense_window_cuda(const problem& prob, const frontier_view& v, 
   const auto start = clock_type::now();
   exact_result r;
   exact_detail::start_interval(prob, options, r);
+  const std::uint32_t floor = exact_detail::at_most_floor(prob, options, r.lower);
   const dense_sum_tables tables = build_dense_sum_tables(v.warps, v.instructions);
   const auto shape = window_shape<V>(tables, v);  // named, not bound: the launch lambda captures them
   const std::uint64_t slot_words = shape.first;
@@ -183,31 +211,21 @@ exact_result run_dense_window_cuda(const problem& prob, const frontier_view& v, 
   const unsigned one = 1;  // the initial state (sum 0, index 0) is reached with way in 0
   WARPSPAN_CUDA_TRY(cudaMemcpy(slots.data(), &one, sizeof(one), cudaMemcpyHostToDevice));
   device_buffer<unsigned> reached(std::vector<unsigned>{0}, nullptr), bad(std::vector<unsigned>{0}, nullptr);
-  device_buffer<unsigned long long> states(std::vector<unsigned long long>{0}, nullptr);
+  device_buffer<step_counts> counts(std::vector<step_counts>(1), nullptr);
   const dense_sum_view d{binom.data(), count.data(), tables.warps, tables.instructions, tables.sums};
-  const std::string stop = sweep_sums(prob, tables, options, start, states, r, [&](std::uint32_t sum, std::uint64_t n, unsigned blocks) {
-    WARPSPAN_LAUNCH(dense_window_step<V>, blocks, block_threads, sizeof(unsigned), nullptr)(
-        v, d, sum, n, slots.data(), slot_words, slot_count, reached.data(), states.data(), bad.data());
+  const std::string stop = sweep_sums(prob, tables, options, start, counts, r, [&](std::uint32_t sum, std::uint64_t n, unsigned blocks) {
+    WARPSPAN_LAUNCH(dense_window_step<V>, blocks, block_threads, 2 * sizeof(unsigned), nullptr)(
+        v, d, sum, n, slots.data(), slot_words, slot_count, floor, reached.data(), counts.data(), bad.data());
     WARPSPAN_CUDA_CHECK_LAST();
     // The slot is free for the sum slot_count on (its words of this sum's entries).
     WARPSPAN_CUDA_TRY(cudaMemset(slots.data() + (sum % slot_count) * slot_words, 0,
                                  (n + per_word<V> - 1) / per_word<V> * sizeof(unsigned)));
   });
   if (bad.to_host()[0] != 0) throw std::logic_error("windowed dense sweep: a successor outside the window of sums");
-  if (stop.empty()) {
-    const std::uint32_t length = reached.to_host()[0];
-    r.upper = std::max(r.lower, length);
-    if (length > r.lower) {
-      // The sums behind the window are gone, so no schedule of that length to show: proven is
-      // the interval from the longest string in hand (the caller's warm start) to the answer.
-      r.complete = false;
-      r.stop_reason = "the windowed dense sweep keeps no table to trace a schedule back: the worst case is " +
-                      std::to_string(length) + " cycles, the longest schedule in hand " + std::to_string(r.lower);
-    } else {
-      r.complete = true;
-      r.makespan = r.lower;
-    }
-  }
+  // The sums behind the window are gone, so no schedule longer than the string in hand can be
+  // shown: where the answer beats it, proven is the interval from that string (the caller's warm
+  // start) to the answer.
+  if (stop.empty()) exact_detail::settle_finished(r, floor, reached.to_host()[0]);
   r.elapsed_s = std::chrono::duration<double>(clock_type::now() - start).count();
   return r;
 }
@@ -218,6 +236,7 @@ exact_result run_dense_cuda(const problem& prob, const frontier_view& v, const e
   const auto start = clock_type::now();
   exact_result r;
   exact_detail::start_interval(prob, options, r);
+  const std::uint32_t floor = exact_detail::at_most_floor(prob, options, r.lower);
   const dense_index index(v.warps, v.instructions);
   const dense_sum_tables tables = build_dense_sum_tables(v.warps, v.instructions);
   const std::uint64_t words_n = (index.size() + per_word<V> - 1) / per_word<V>;
@@ -227,15 +246,14 @@ exact_result run_dense_cuda(const problem& prob, const frontier_view& v, const e
   const unsigned one = 1;  // the initial state (rank 0) is reached with way in 0
   WARPSPAN_CUDA_TRY(cudaMemcpy(words.data(), &one, sizeof(one), cudaMemcpyHostToDevice));
   device_buffer<unsigned> reached(std::vector<unsigned>{0}, nullptr);
-  device_buffer<unsigned long long> states(std::vector<unsigned long long>{0}, nullptr);
+  device_buffer<step_counts> counts(std::vector<step_counts>(1), nullptr);
   const dense_sum_view d{binom.data(), count.data(), tables.warps, tables.instructions, tables.sums};
-  const std::string stop = sweep_sums(prob, tables, options, start, states, r, [&](std::uint32_t sum, std::uint64_t n, unsigned blocks) {
-    WARPSPAN_LAUNCH(dense_sum_step<V>, blocks, block_threads, sizeof(unsigned), nullptr)(v, d, sum, n, words.data(),
-                                                                                         reached.data(), states.data());
+  const std::string stop = sweep_sums(prob, tables, options, start, counts, r, [&](std::uint32_t sum, std::uint64_t n, unsigned blocks) {
+    WARPSPAN_LAUNCH(dense_sum_step<V>, blocks, block_threads, 2 * sizeof(unsigned), nullptr)(
+        v, d, sum, n, words.data(), floor, reached.data(), counts.data());
     WARPSPAN_CUDA_CHECK_LAST();
   });
   if (stop.empty()) {
-    r.complete = true;
     const std::uint32_t length = reached.to_host()[0];
     if (length > r.lower) {
       r.lower = length;
@@ -246,7 +264,7 @@ exact_result run_dense_cuda(const problem& prob, const frontier_view& v, const e
         return lane_of<V>(w, rank);
       });
     }
-    r.makespan = r.upper = r.lower;
+    exact_detail::settle_finished(r, floor, length);
   }
   r.elapsed_s = std::chrono::duration<double>(clock_type::now() - start).count();
   return r;

@@ -159,7 +159,7 @@ struct estimate_cmd {
       else if (proven->exact)
         std::cout << "the " << proven->upper_from << " bound is attained";
       else
-        std::cout << "upper from the " << proven->upper_from << (proven->upper_from == "search" ? " stopped by time" : " bound");
+        std::cout << "upper from the " << proven->upper_from << (proven->upper_from == "search" ? " within the time" : " bound");
       std::cout << ", " << std::setprecision(3) << proven->elapsed_s << " s)\n";
     } else if (exact_seconds > 0 && r.interrupted) {
       std::cout << "proven      (skipped: interrupted)\n";

@@ -85,6 +85,7 @@ struct exact_cmd {
   long long max_states = 0;
   long long threads = 0;
   long long warm_start = static_cast<long long>(default_warm_start);
+  long long at_most = 0;
   bool as_json = false;
   bool no_table = false;
   bool no_prune = false;
@@ -108,6 +109,9 @@ struct exact_cmd {
                     "search: stop after reaching this many states (default: no limit; the held states may take at most half the memory)");
     sub->add_option("--threads", threads, "search: CPU threads (default: all cores; at most 4 per core)");
     sub->add_flag("--quiet,-q", quiet, "no progress line");
+    sub->add_option("--at-most", at_most,
+                    "search: is the worst case at most N cycles? Drops every state on no longer schedule, then proves it "
+                    "(without the exact value) or finds a longer schedule and the exact worst case; faster near the answer");
     sub->add_flag("--no-prune", no_prune, "search: expand every reachable state (no bound against the lower bound)");
     sub->add_option("--warm-start", warm_start,
                     "search: first anneal 2 chains for N iterations each (seed 1) and prune against the best string found "
@@ -127,6 +131,7 @@ struct exact_cmd {
     if (xo.time_limit_s < 0 || !std::isfinite(xo.time_limit_s)) throw input_error("--time-limit must be 0 or more");
     if (max_states < 0) throw input_error("--max-states must be 0 (no limit) or more");
     if (warm_start < 0) throw input_error("--warm-start must be 0 (none) or more");
+    xo.at_most = checked_at_most(at_most, !no_prune, method == "ilp");
     xo.max_states = static_cast<std::uint64_t>(max_states);
     xo.threads = resolve_threads(threads, "--threads");
     const problem prob = po.make();
@@ -159,7 +164,7 @@ struct exact_cmd {
     const bool on_gpu = kind == backend_kind::cuda;
     const built_schedule b = build_schedule(prob, r.best_string);
     if (as_json) {
-      json out = exact_search_json(prob, r, algorithm, on_gpu ? cuda_backend_name() : "cpu");
+      json out = exact_search_json(prob, r, algorithm, on_gpu ? cuda_backend_name() : "cpu", xo.at_most);
       if (!lp_file.empty()) out["lp_file"] = lp_file;
       std::cout << out.dump() << '\n';
       return r.interrupted ? interrupted_exit_code : 0;
@@ -170,9 +175,16 @@ struct exact_cmd {
       std::cout << "exact       " << r.makespan << " cycles (" << algorithm << " search on " << (on_gpu ? cuda_backend_name() : std::string("cpu"))
                 << ", " << r.states << " states, " << r.pruned << " pruned, " << std::setprecision(3) << r.elapsed_s
                 << " s)\n";
+    else if (r.at_most_proven)
+      std::cout << "at most     " << r.upper << " cycles proven: no schedule is longer (" << algorithm << " search on "
+                << (on_gpu ? cuda_backend_name() : std::string("cpu")) << ", " << r.states << " states, " << r.pruned
+                << " pruned, " << std::setprecision(3) << r.elapsed_s << " s)\nproven      " << r.lower
+                << " <= worst case <= " << r.upper << " cycles\n";
     else
       std::cout << "stopped     " << r.stop_reason << " after " << r.states << " states, " << std::setprecision(3)
                 << r.elapsed_s << " s\nproven      " << r.lower << " <= worst case <= " << r.upper << " cycles\n";
+    if (r.complete && xo.at_most > 0 && r.makespan > xo.at_most)
+      std::cout << "at most     " << xo.at_most << " cycles does not hold: the witness takes " << r.makespan << "\n";
     std::cout << "witness     " << join(one_based(r.best_string)) << "\n";
     if (r.interrupted) std::cout << "interrupted (SIGINT or SIGTERM): the interval above is what the search proved so far\n";
     if (!no_table) std::cout << "\n" << render_table(prob, b, terminal_columns());

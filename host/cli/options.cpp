@@ -16,7 +16,7 @@ namespace {
 // The library's parameter names and the options that set them. One table: a parameter missing here
 // keeps the library's name in a message.
 constexpr parameter_spelling cli_spellings[] = {
-    {"atom_runs", "--atom-runs"}, {"atom_threads", "--atom-threads"}, {"backend", "--backend"},
+    {"at_most", "--at-most"}, {"atom_runs", "--atom-runs"}, {"atom_threads", "--atom-threads"}, {"backend", "--backend"},
     {"beam_share", "--beam-share"}, {"beam_width", "--beam-width"},
     {"block", "--block"}, {"cfg_path", "--cfg"}, {"chains", "--chains"}, {"clock", "--clock"}, {"constraints", "--constraints"},
     {"edf", "--edf"}, {"evaluations", "--evaluations"}, {"exact_seconds", "--exact-seconds"},

@@ -9,7 +9,9 @@
 // its longest way in final, and a successor's rank is the state's plus a few table entries. The
 // table holds one way in (plus one; 0: not reached) per multiset, a byte while the pessimistic bound
 // fits one. No hashing: a successor costs an addition and one store. Every reached state is
-// expanded: the remaining bound costs more per state than the few states it would drop save.
+// expanded: the remaining bound costs more per state than the few states it would drop save, unless
+// options.at_most asks whether the worst case stays under a value above the string in hand; then
+// the states that lie on no longer schedule are dropped.
 #include <algorithm>
 #include <array>
 #include <atomic>
@@ -82,14 +84,17 @@ struct rank_run {
   std::vector<std::uint32_t> offset;                 ///< per rank: its lists' start in `gains`
   std::vector<std::array<std::uint16_t, 4>> counts;  ///< per rank: the lists' lengths (all 0: final)
   std::vector<std::uint64_t> gains;
+  std::vector<std::uint16_t> bound;                  ///< per rank: remaining_bound (when pruning; 0 if not reached)
 };
 
 /// One pass over the table (values of type V: way in + 1, 0 when not reached).
 template <class V>
 class dense_pass {
  public:
-  dense_pass(const frontier_view& v, const dense_index& index, const exact_options& o)
-      : v_(v), index_(index), o_(o), g_(index.size(), populate_table(index.size() * sizeof(V), o.time_limit_s)) {}
+  /// `floor`: drop the reached states whose way in plus remaining bound is at most this (0: none).
+  dense_pass(const frontier_view& v, const dense_index& index, const exact_options& o, std::uint32_t floor)
+      : v_(v), index_(index), o_(o), g_(index.size(), populate_table(index.size() * sizeof(V), o.time_limit_s)),
+        floor_(floor) {}
 
   /// Whether to fault the table in up front: without a time limit, or when the limit leaves time
   /// to zero it many times over (zeroing ran at about 0.5 GB/s on the 2-core VM: a 600 MB table
@@ -113,11 +118,21 @@ class dense_pass {
       run.offset.clear();
       run.counts.clear();
       run.gains.clear();
+      run.bound.clear();
       if (first == end) return;
       std::uint8_t a[frontier_max_warps + 1] = {};
       index_.unrank(first, a);
       for (std::uint64_t r = first; r < end; ++r) {
-        successors_of(a, run);
+        // Not reached yet: most such states never are (a fifth of the multisets for the exact
+        // answer, most of them once at_most drops states), so they are left for the sweep to work
+        // out should one be reached meanwhile by a state before it.
+        if (entry(r).load(std::memory_order_relaxed) == 0) {
+          run.offset.push_back(static_cast<std::uint32_t>(run.gains.size()));
+          run.counts.push_back(later);
+          if (floor_) run.bound.push_back(0);
+        } else {
+          successors_of(a, run);
+        }
         index_.next(a);
       }
     };
@@ -267,20 +282,29 @@ class dense_pass {
   }
 
   std::uint64_t states() const { return states_; }
+  std::uint64_t pruned() const { return pruned_; }
   std::uint32_t reached() const { return reached_; }
 
  private:
   static constexpr std::uint64_t run_length = std::uint64_t{1} << 15;
+  /// The lists' lengths of a rank not reached when its run was worked out.
+  static constexpr std::array<std::uint16_t, 4> later{0xFFFF, 0xFFFF, 0xFFFF, 0xFFFF};
+
+  std::atomic_ref<V> entry(std::uint64_t rank) { return std::atomic_ref<V>(g_[rank]); }
 
   /// Appends the rank gains of the successors of the state with ascending levels `a` to `run`.
   void successors_of(const std::uint8_t* a, rank_run& run) {
     run.offset.push_back(static_cast<std::uint32_t>(run.gains.size()));
     std::array<std::uint16_t, 4> count{};
     successor_enum e;
-    if (!e.start_slots(v_, index_.pack(a))) {  // the final state
+    // The bound (worked out here, ahead, on both threads) reads the per-level counts, which only
+    // start() fills.
+    if (!(floor_ ? e.start(v_, index_.pack(a)) : e.start_slots(v_, index_.pack(a)))) {  // the final state
       run.counts.push_back(count);
+      if (floor_) run.bound.push_back(0);
       return;
     }
+    if (floor_) run.bound.push_back(static_cast<std::uint16_t>(remaining_bound(v_, e.count)));
     std::uint32_t issues = 0;
     for (std::uint32_t t = 0; t < v_.ntypes; ++t) issues += e.most[t];
     if (v_.limit != 0 && issues > v_.limit) {  // the limit splits over the types: successor by successor
@@ -346,20 +370,44 @@ class dense_pass {
     constexpr std::uint64_t ahead = 2;
     const std::uint64_t count = run.end - run.first;
     for (std::uint64_t i = 0; i < count; ++i) {
-      if (i + ahead < count) for_each_successor(run, i + ahead, [&](std::uint64_t to) { __builtin_prefetch(&g_[to], 1); });
+      if (i + ahead < count && run.counts[i + ahead] != later)
+        for_each_successor(run, i + ahead, [&](std::uint64_t to) { __builtin_prefetch(&g_[to], 1); });
       const V here = g_[run.first + i];
       if (here == 0) continue;
       ++states_;
-      if (run.counts[i][0] == 0) {  // the final state
+      if (run.first + i + 1 == index_.size()) {  // the final state (all done) has the last rank
         reached_ = static_cast<std::uint32_t>(here - 1);
         continue;
       }
+      const rank_run* from = &run;
+      std::uint64_t at = i;
+      if (run.counts[i] == later) {  // reached after its run was worked out: its successors now
+        std::uint8_t a[frontier_max_warps + 1] = {};
+        index_.unrank(run.first + i, a);
+        late_.first = run.first + i;
+        late_.end = late_.first + 1;
+        late_.offset.clear();
+        late_.counts.clear();
+        late_.gains.clear();
+        late_.bound.clear();
+        successors_of(a, late_);
+        from = &late_;
+        at = 0;
+      }
+      // On no schedule longer than the floor? Then its successors are not raised.
+      if (floor_ && here - 1u + from->bound[at] <= floor_) {
+        ++pruned_;
+        continue;
+      }
       const V value = static_cast<V>(here + 1);
-      for_each_successor(run, i, [&](std::uint64_t to) {
-        V& slot = g_[to];
-        if (slot < value) {
-          reached_states_ += slot == 0;
-          slot = value;
+      for_each_successor(*from, at, [&](std::uint64_t to) {
+        // Relaxed atomics: the other thread reads entries of the next run meanwhile (a zero it
+        // sees there only means its successors are worked out later).
+        const std::atomic_ref<V> slot = entry(to);
+        const V old = slot.load(std::memory_order_relaxed);
+        if (old < value) {
+          reached_states_ += old == 0;
+          slot.store(value, std::memory_order_relaxed);
         }
       });
     }
@@ -384,7 +432,9 @@ class dense_pass {
   const dense_index& index_;
   const exact_options& o_;
   zeroed_table<V> g_;
-  std::uint64_t states_ = 0, stopped_at_ = 0;
+  std::uint32_t floor_ = 0;
+  std::uint64_t states_ = 0, pruned_ = 0, stopped_at_ = 0;
+  rank_run late_;  ///< the successors of a state reached after its run was worked out
   std::uint64_t reached_states_ = 1;  ///< entries ever reached (the initial state's included)
   std::uint32_t reached_ = 0;
 };
@@ -394,23 +444,26 @@ exact_result run_dense(const problem& prob, const frontier_view& v, const dense_
   const auto start = clock_type::now();
   exact_result r;
   exact_detail::start_interval(prob, options, r);
-  dense_pass<V> pass(v, index, options);
+  const std::uint32_t floor = exact_detail::at_most_floor(prob, options, r.lower);
+  dense_pass<V> pass(v, index, options, floor);
   const std::string stop = pass.run(start);
   r.states = pass.states();
+  r.pruned = pass.pruned();
   if (!stop.empty()) {
     r.complete = false;
     r.stop_reason = stop;
-    r.upper = std::max(r.lower, std::min(static_cast<std::uint32_t>(pessimistic_bound(prob)), pass.held_bound(
-                                              start + std::chrono::duration_cast<clock_type::duration>(
-                                                          std::chrono::duration<double>(1.1 * options.time_limit_s)))));
+    // The dropped states lie on no schedule longer than the floor.
+    r.upper = std::max({r.lower, floor,
+                        std::min(static_cast<std::uint32_t>(pessimistic_bound(prob)),
+                                 pass.held_bound(start + std::chrono::duration_cast<clock_type::duration>(
+                                                             std::chrono::duration<double>(1.1 * options.time_limit_s))))});
     r.interrupted = interrupted();
   } else {
-    r.complete = true;
     if (pass.reached() > r.lower) {
       r.lower = pass.reached();
       r.best_string = pass.witness(r.lower);
     }
-    r.makespan = r.upper = r.lower;
+    exact_detail::settle_finished(r, floor, pass.reached());
   }
   r.elapsed_s = std::chrono::duration<double>(clock_type::now() - start).count();
   return r;
@@ -535,6 +588,36 @@ void start_interval(const problem& prob, const exact_options& options, exact_res
   } else {
     fill_interval(prob, r);
   }
+}
+
+std::uint32_t at_most_floor(const problem& prob, const exact_options& options, std::uint32_t lower) {
+  const auto bound = static_cast<std::uint32_t>(std::min<std::uint64_t>(pessimistic_bound(prob), 0xFFFFFFFFu));
+  const std::uint32_t floor = std::min(options.at_most, bound);
+  return floor > lower ? floor : 0;
+}
+
+void settle_finished(exact_result& r, std::uint32_t floor, std::uint32_t reached) {
+  if (floor > std::max(r.lower, reached)) {
+    // Every schedule longer than the floor passes only through states the search expanded, and
+    // none reached the end: the floor is proven, the exact value not worked out.
+    r.complete = false;
+    r.at_most_proven = true;
+    r.upper = floor;
+    r.stop_reason = "at most " + std::to_string(floor) + " cycles proven: no schedule is longer (the states that could " +
+                    "lie on one were all searched)";
+    if (reached > r.lower)
+      r.stop_reason += "; one of " + std::to_string(reached) + " cycles was met but cannot be shown (no table to trace it back)";
+    return;
+  }
+  if (reached > r.lower) {  // the answer, with no table to show a schedule of that length
+    r.complete = false;
+    r.upper = reached;
+    r.stop_reason = "the windowed dense sweep keeps no table to trace a schedule back: the worst case is " +
+                    std::to_string(reached) + " cycles, the longest schedule in hand " + std::to_string(r.lower);
+    return;
+  }
+  r.complete = true;
+  r.makespan = r.upper = r.lower;
 }
 
 std::vector<std::uint16_t> dense_witness(const frontier_view& v, const dense_index& index, std::uint32_t length,

@@ -71,25 +71,39 @@ proven_interval prove_interval(const problem& prob, const std::vector<std::uint1
   out.upper_from = "pessimistic";
   if (prob.warps <= frontier_max_warps && prob.instructions() <= frontier_max_instructions) {
     exact_options o;
-    o.time_limit_s = seconds;
     o.lower_string = lower_string;
-    const exact_result r = exact_search(prob, o, backend);
-    const std::uint32_t found = r.complete ? r.makespan : r.lower;
-    if (found > out.lower && !r.best_string.empty()) out.witness = r.best_string;
-    out.lower = std::max(out.lower, r.lower);
-    if (r.complete) {
-      out.upper = r.makespan;
-      out.exact = true;
-      out.upper_from = "exact";
-      out.elapsed_s = since(start);
-      return out;
-    }
-    if (r.upper < out.upper) {
-      out.upper = r.upper;
-      out.upper_from = "search";
+    // The CPU's dense sweep works out every multiset's successors whether it is reached or not,
+    // so dropping states saves it little: one pass for the exact value. The other searches expand
+    // only what they reach, and a pass asked whether the worst case is at most a value above the
+    // lower end drops most states near it (exact_options::at_most): they halve the gap, pass by
+    // pass, each proving its value (or finding the exact one), down to an exact pass at the lower
+    // end, while the time lasts.
+    const bool halve = backend == backend_kind::cuda || !exact_search_is_dense(prob, o, backend);
+    while (out.lower < out.upper) {
+      o.time_limit_s = seconds - since(start);
+      if (o.time_limit_s <= 0 || interrupted()) break;
+      o.at_most = halve ? out.lower + (out.upper - out.lower) / 2 : 0;
+      const exact_result r = exact_search(prob, o, backend);
+      const std::uint32_t found = r.complete ? r.makespan : r.lower;
+      if (found > out.lower && !r.best_string.empty() && build_schedule(prob, r.best_string).makespan == found)
+        out.witness = r.best_string;
+      out.lower = std::max(out.lower, r.lower);
+      if (r.complete) {
+        out.upper = r.makespan;
+        out.exact = true;
+        out.upper_from = "exact";
+        out.elapsed_s = since(start);
+        return out;
+      }
+      if (r.upper < out.upper) {
+        out.upper = r.upper;
+        out.upper_from = "search";
+      }
+      if (!r.at_most_proven || o.at_most == 0) break;  // stopped by the time or an interrupt
     }
   }
   out.exact = out.lower == out.upper;  // e.g. W warps of one L: the bound is attained
+  if (out.exact && out.upper_from != "pessimistic") out.upper_from = "exact";
   out.elapsed_s = since(start);
   return out;
 }

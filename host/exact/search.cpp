@@ -420,4 +420,13 @@ std::pair<std::uint64_t, std::uint32_t> tractable_estimate(std::uint64_t warps, 
   return best;
 }
 
+std::uint32_t checked_at_most(long long at_most, bool prune, bool ilp) {
+  if (at_most < 0 || at_most > 0xFFFFFFFFll)
+    throw input_error(param("at_most") + " must be a number of cycles, 0 (not asked) or more, at most 4294967295");
+  if (at_most > 0 && !prune)
+    throw input_error(param("at_most") + " drops states, so it cannot be combined with turning pruning off");
+  if (at_most > 0 && ilp) throw input_error(param("at_most") + " is an option of the search, not of the ILP");
+  return static_cast<std::uint32_t>(at_most);
+}
+
 }  // namespace warpspan

@@ -253,31 +253,34 @@ exact_result run_sweeps(const problem& prob, const frontier_view& v, const exact
   } else {
     fill_interval(prob, r);
   }
-  const std::unique_ptr<sweep_pass> first = make(options.prune ? r.lower : 0u, keep_limit);
+  // Pruned against the lower string, or against options.at_most when that asks about a higher value.
+  const std::uint32_t at_most = at_most_floor(prob, options, r.lower);
+  const std::uint32_t floor = std::max(options.prune ? r.lower : 0u, at_most);
+  const std::unique_ptr<sweep_pass> first = make(floor, keep_limit);
   first->run(start);
   r.states = first->states();
   r.pruned = first->pruned();
   if (first->stopped()) {
     // Every path to completion passes through a held state (or a pruned one, which cannot beat
-    // the lower bound): the largest way in plus bound over them is a proven upper bound.
+    // the floor): the largest way in plus bound over them is a proven upper bound.
     r.complete = false;
     r.stop_reason = first->stop_reason();
-    r.upper = std::max(r.lower, std::min(static_cast<std::uint32_t>(pessimistic_bound(prob)), first->held_bound()));
+    r.upper = std::max({r.lower, at_most, std::min(static_cast<std::uint32_t>(pessimistic_bound(prob)), first->held_bound())});
   } else {
-    r.complete = true;
     if (first->reached() > r.lower) {
       if (first->kept_all()) {
         r.lower = first->reached();
         r.best_string = sweep_witness(v, first->taken(), first->reach(), r.lower);
       } else {
-        const std::unique_ptr<sweep_pass> second = make(first->reached() - 1, ~std::uint64_t{0});
+        // Pruned no less than the first pass, so that it finds the same longest schedule.
+        const std::unique_ptr<sweep_pass> second = make(std::max(floor, first->reached() - 1), ~std::uint64_t{0});
         second->run(start);
         if (second->stopped()) {
           // A limit or an interrupt in the second pass: the first proved the answer, only its
           // witness is missing. The answer stays as the upper end, the best string known as the lower.
           r.complete = false;
           r.stop_reason = second->stop_reason() + " while sweeping again for the witness";
-          r.upper = first->reached();
+          r.upper = std::max(first->reached(), at_most);
           r.interrupted = interrupted();
           r.elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
           return r;
@@ -288,7 +291,7 @@ exact_result run_sweeps(const problem& prob, const frontier_view& v, const exact
         r.best_string = sweep_witness(v, second->taken(), second->reach(), r.lower);
       }
     }
-    r.makespan = r.upper = r.lower;
+    settle_finished(r, at_most, first->reached());
   }
   r.interrupted = !r.complete && interrupted();
   r.elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

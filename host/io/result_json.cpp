@@ -116,7 +116,7 @@ json exact_common_json(const problem& prob, bool complete, std::uint32_t makespa
 }  // namespace
 
 json exact_search_json(const problem& prob, const exact_result& r, const std::string& algorithm,
-                       const std::string& backend) {
+                       const std::string& backend, std::uint32_t at_most) {
   json out = exact_common_json(prob, r.complete, r.makespan, r.lower, r.upper, r.elapsed_s, r.best_string, r.stop_reason);
   out["method"] = "search";
   out["algorithm"] = algorithm;
@@ -124,6 +124,11 @@ json exact_search_json(const problem& prob, const exact_result& r, const std::st
   out["states"] = r.states;
   out["pruned"] = r.pruned;
   out["interrupted"] = r.interrupted;
+  if (at_most > 0) {
+    // The question asked: true (proven at most), false (a longer schedule shown), null (stopped).
+    out["at_most"] = at_most;
+    out["at_most_holds"] = r.complete ? json(r.makespan <= at_most) : r.at_most_proven ? json(true) : json(nullptr);
+  }
   return out;
 }
 

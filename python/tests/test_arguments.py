@@ -21,7 +21,8 @@ VARIANTS = data("tasks", "variants.jsonl")
 CALLS = {
     "estimate": (dict(kernel=VORONOI, warps=4, sigma="L=1,C=4", iterations=100, threads=1, exact_seconds=0),
                  ["warps", "schedulers", "chains", "iterations", "seed", "reach", "threads", "validate", "beam_width"]),
-    "exact": (dict(kernel=VORONOI, warps=2, sigma="L=1,C=4"), ["warps", "schedulers", "max_states", "threads", "warm_start"]),
+    "exact": (dict(kernel=VORONOI, warps=2, sigma="L=1,C=4"), ["warps", "schedulers", "max_states", "threads", "warm_start",
+                                                                  "at_most"]),
     "bound": (dict(kernel=VORONOI, warps=4, sigma="L=1,C=4"), ["warps", "schedulers", "exact_up_to"]),
     "build": (dict(kernel=VORONOI, warps=4, sigma="L=1,C=4"), ["warps", "schedulers"]),
     "kernel_from_ptx": (dict(path=data("kernels", "voronoi_fig11.ptx")), ["loops"]),

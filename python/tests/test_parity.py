@@ -74,6 +74,19 @@ def test_exact_without_the_warm_start():
     assert r.makespan == c["makespan"] == 57
 
 
+def test_exact_asked_whether_at_most():
+    # Voronoi W = 6: T = 67. At 70 the question is proven without the exact value; at 60 a longer
+    # schedule answers it, and the exact value with it. As the CLI says it.
+    for at_most, holds in ((70, True), (60, False)):
+        r = warpspan.exact(VORONOI, 6, "L=1,C=4", threads=1, at_most=at_most)
+        c = cli_json(f"exact --kernel {VORONOI} --warps 6 --sigma L=1,C=4 --threads 1 --at-most {at_most} --json -q")
+        same(r, c, ignore={"elapsed_s", "states_per_s"})
+        assert r.at_most == at_most and r.at_most_holds is holds
+        assert r.upper == (70 if holds else 67) and r.complete is (not holds)
+    with pytest.raises(warpspan.InputError, match="at_most"):
+        warpspan.exact(VORONOI, 6, "L=1,C=4", at_most=70, prune=False)
+
+
 def test_bound_with_and_without_a_time_limit():
     same(warpspan.bound(VORONOI, 16, "L=1,C=4"), cli_json(f"bound --kernel {VORONOI} --warps 16 --sigma L=1,C=4 --json"))
     r = warpspan.bound(VORONOI, 9, "L=1,C=4", exact_up_to=3, time_limit=30)

@@ -202,7 +202,7 @@ class EstimateResult(Result):
 
 class ExactResult(Result):
     """``complete``, ``makespan`` (None unless complete), ``lower``, ``upper``, ``best_string``,
-    ``cycles``, ``table``, ``method``, ..."""
+    ``cycles``, ``table``, ``method``, ...; with ``at_most``: ``at_most_holds``."""
 
 
 class BoundResult(Result):
@@ -285,15 +285,17 @@ def estimate(kernel, warps, sigma=None, *, sm=None, schedulers=None, chains=0, i
 
 
 def exact(kernel, warps, sigma=None, *, sm=None, schedulers=None, method="auto", constraints="short",
-          backend="auto", time_limit=0.0, max_states=0, threads=0, prune=True, warm_start=200000):
+          backend="auto", time_limit=0.0, max_states=0, threads=0, prune=True, warm_start=200000, at_most=0):
     """The exact worst-case makespan, or the interval proven within the limits (``warpspan exact``).
-    ``warm_start``: annealing iterations per chain before the search (2 chains, seed 1; 0: none)."""
+    ``warm_start``: annealing iterations per chain before the search (2 chains, seed 1; 0: none).
+    ``at_most``: is the worst case at most this many cycles? ``at_most_holds`` answers it (True:
+    proven, without the exact value; False: ``makespan`` is the exact worst case, longer)."""
     a = _Args("exact")
     args = _problem_args(a, kernel, warps, sigma, sm, schedulers) + (
         a.str("method", method), a.str("constraints", constraints), a.str("backend", backend),
         a.float("time_limit", time_limit), a.int("max_states", max_states, *_INT64),
         a.int("threads", threads, *_INT64), a.bool("prune", prune),
-        a.count("warm_start", warm_start, _UINT64[1]))
+        a.count("warm_start", warm_start, _UINT64[1]), a.count("at_most", at_most, 0xFFFFFFFF))
     _numpy("exact")
     return ExactResult(_core.exact(*args))
 

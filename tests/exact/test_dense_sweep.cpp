@@ -279,6 +279,42 @@ TEST(DenseSweep, CudaDenseWindowMatchesCpu) {
   EXPECT_EQ(on_device.upper_from, on_cpu.upper_from);
 }
 
+TEST(DenseSweep, CudaAtMostMatchesCpu) {
+  // exact_options::at_most on the device's dense sweeps (the full table and the window of sums)
+  // against the CPU's: the same states reached and dropped, the same upper end and verdict; random
+  // problems and Voronoi, asked at, just above and well above the worst case.
+  WARPSPAN_REQUIRE_GPU();
+  std::mt19937_64 rng(2613);
+  int dropped = 0;
+  const auto check = [&](const problem& prob, std::uint32_t a, const std::string& what) {
+    exact_options o;
+    o.at_most = a;
+    const exact_result cpu = exact_dense_cpu(prob, o);
+    for (const bool window : {false, true}) {
+      const exact_result gpu = window ? exact_dense_window_cuda(prob, o) : exact_dense_cuda(prob, o);
+      const std::string where = what + (window ? " window" : " table");
+      EXPECT_EQ(gpu.states, cpu.states) << where;
+      EXPECT_EQ(gpu.pruned, cpu.pruned) << where;
+      EXPECT_EQ(gpu.upper, cpu.upper) << where;
+      EXPECT_EQ(gpu.at_most_proven, cpu.at_most_proven) << where;
+      EXPECT_EQ(build_schedule(prob, gpu.best_string).makespan, gpu.lower) << where;
+      if (!window) EXPECT_EQ(gpu.lower, cpu.lower) << where;  // the window shows no longer schedule
+    }
+    dropped += cpu.pruned > 0;
+  };
+  for (int k = 0; k < test::gpu_test_size(40, 10); ++k) {
+    const problem prob = test::random_problem(rng, 5, 7);
+    const std::uint32_t t = exact_dense_cpu(prob).makespan;
+    for (const std::uint32_t a : {t, t + 1, t + 4}) check(prob, a, "random " + std::to_string(k) + " a=" + std::to_string(a));
+  }
+  for (int w = 4; w <= test::gpu_test_size(8, 6); ++w)
+    for (const std::uint32_t a : {10u, 4u}) {
+      const problem voronoi = test::make("5L9C2L9C", w, 1, 4);
+      check(voronoi, exact_dense_cpu(voronoi).makespan + a, "voronoi " + std::to_string(w));
+    }
+  EXPECT_GT(dropped, 10);
+}
+
 TEST(DenseSweep, CudaDenseStoppedGivesAProvenIntervalGpu) {
   WARPSPAN_REQUIRE_GPU();
   const problem prob = test::make("5L9C2L9C", 6, 1, 4);

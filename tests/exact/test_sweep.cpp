@@ -12,7 +12,9 @@
 #include "warpspan/core/error.hpp"
 #include "warpspan/core/interrupt.hpp"
 #include "warpspan/exact/frontier.hpp"
+#include "warpspan/exact/frontier_host.hpp"
 #include "warpspan/exact/search.hpp"
+#include "warpspan/makespan/bounds.hpp"
 #include "warpspan/makespan/schedule_table.hpp"
 
 namespace warpspan {
@@ -138,6 +140,57 @@ TEST(ExactSweep, PruningAgainstAGivenLowerString) {
   EXPECT_EQ(pruned.makespan, full.makespan);
   EXPECT_GT(pruned.pruned, 0u);
   EXPECT_EQ(build_schedule(prob, pruned.best_string).makespan, pruned.makespan);
+}
+
+TEST(ExactSweep, AtMostProvesItOrFindsTheExactValue) {
+  // exact_options::at_most against the depth-first search, on the hash sweep (one and two
+  // threads, with and without a lower string) and the dense sweep: asked whether the worst case T
+  // is at most a value a, a search either finds T exactly (it must when a < T: a longer schedule
+  // exists and all its states are expanded) or proves min(a, bound) >= T, without reaching more
+  // states than the plain search; a string in hand longer than a leaves the plain search.
+  std::mt19937_64 rng(4242);
+  int proven = 0, exact_longer = 0, dropped = 0;
+  for (int k = 0; k < 120; ++k) {
+    const problem prob = random_problem(rng, 6);
+    const std::uint32_t t = exact_search_cpu(prob).makespan;
+    const auto bound = static_cast<std::uint32_t>(pessimistic_bound(prob));
+    exact_result standard;
+    exact_detail::fill_interval(prob, standard);
+    for (const std::uint32_t a : {t - 1, t, t + 1, (t + bound) / 2, bound + 3}) {
+      if (a == 0) continue;
+      for (int form = 0; form < 4; ++form) {
+        exact_options o;
+        o.at_most = a;
+        o.threads = 1 + form % 2;
+        if (form == 2) o.lower_string = standard.best_string;
+        const exact_options plain_o = [&] { exact_options p = o; p.at_most = 0; return p; }();
+        const exact_result r = form == 3 ? exact_dense_cpu(prob, o) : exact_sweep_cpu(prob, o);
+        const exact_result plain = form == 3 ? exact_dense_cpu(prob, plain_o) : exact_sweep_cpu(prob, plain_o);
+        const std::string what = to_run_length(prob.kernel) + " W=" + std::to_string(prob.warps) + " a=" +
+                                 std::to_string(a) + " form " + std::to_string(form);
+        ASSERT_EQ(build_schedule(prob, r.best_string).makespan, r.lower) << what;
+        ASSERT_LE(r.lower, t) << what;
+        ASSERT_LE(r.states, plain.states) << what;
+        if (r.complete) {
+          ASSERT_EQ(r.makespan, t) << what;
+          ASSERT_FALSE(r.at_most_proven) << what;
+          exact_longer += t > a;
+        } else {
+          ASSERT_TRUE(r.at_most_proven) << what << ": " << r.stop_reason;
+          ASSERT_EQ(r.upper, std::min(a, bound)) << what;
+          ASSERT_GE(r.upper, t) << what;
+          ASSERT_GT(r.upper, r.lower) << what;
+          ++proven;
+        }
+        if (a < t) ASSERT_TRUE(r.complete) << what;
+        if (std::min(a, bound) > t) ASSERT_TRUE(r.at_most_proven) << what;
+        dropped += r.states < plain.states;
+      }
+    }
+  }
+  EXPECT_GT(proven, 200);
+  EXPECT_GT(exact_longer, 200);
+  EXPECT_GT(dropped, 100);  // the question drops states the plain search reaches
 }
 
 TEST(ExactSweep, LimitGivesAProvenInterval) {

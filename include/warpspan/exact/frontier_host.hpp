@@ -56,6 +56,18 @@ void start_interval(const problem& prob, const exact_options& options, exact_res
 std::vector<std::uint16_t> dense_witness(const frontier_view& v, const dense_index& index, std::uint32_t length,
                                          const std::function<std::uint32_t(std::uint64_t)>& entry);
 
+/// The way in plus bound at or below which a search drops a state because of options.at_most
+/// (see exact_options::at_most): at_most, at most the pessimistic bound, when it is above `lower`
+/// (the string in hand); 0 (nothing dropped for it) otherwise.
+std::uint32_t at_most_floor(const problem& prob, const exact_options& options, std::uint32_t lower);
+
+/// After a search that finished, dropping the states whose way in plus bound is at most `floor`
+/// (0: none) and reaching the final state with `reached` cycles at most (0: not reached): proven
+/// are max(r.lower, reached) <= T <= max(floor, reached). Sets r to the exact answer (complete,
+/// makespan) when the two meet, else to that interval with at_most_proven. The caller has already
+/// raised r.lower to `reached` where it could show a schedule of that length.
+void settle_finished(exact_result& r, std::uint32_t floor, std::uint32_t reached);
+
 /// For a run stopped early: lower = the best of the standard strings (or more, if r.lower already
 /// holds more), upper = the pessimistic bound; best_string attains lower.
 void fill_interval(const problem& prob, exact_result& r, std::uint32_t unused = 0);

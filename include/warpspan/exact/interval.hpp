@@ -50,6 +50,10 @@ std::vector<t_run> exact_t_runs(
 /// The interval, spending about `seconds` on the exact search for W itself, pruned against
 /// `lower_string`, a string of this problem (e.g. the annealing's best), on `backend` as
 /// exact_search runs it (the device's dense table, its window of sums or its sweep for cuda).
+/// Except on the CPU's dense sweep (one exact pass: dropping states saves it little), passes ask
+/// whether the worst case is at most the middle of the interval proven so far
+/// (exact_options::at_most), halving it each time one proves its value, until an exact pass or
+/// the end of the time; the last upper end proven stands.
 proven_interval prove_interval(const problem& prob, const std::vector<std::uint16_t>& lower_string, double seconds,
                                backend_kind backend = backend_kind::cpu);
 

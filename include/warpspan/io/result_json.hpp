@@ -63,9 +63,11 @@ nlohmann::ordered_json sweep_summary_json(const std::vector<sweep_point>& grid, 
 
 /// `exact --method search --json` / warpspan.exact: complete, makespan (null unless complete), lower,
 /// upper, elapsed_s, best_string, pessimistic, problem, stop_reason (null when complete), method,
-/// algorithm ("dense", "sweep" or "depth-first"), backend, states, pruned, interrupted.
+/// algorithm ("dense", "dense-window", "sweep" or "depth-first"), backend, states, pruned, interrupted;
+/// with `at_most` (exact_options::at_most, 0: not asked) also at_most and at_most_holds (true:
+/// proven, false: a longer schedule is the witness, null: the search stopped first).
 nlohmann::json exact_search_json(const problem& prob, const exact_result& r, const std::string& algorithm,
-                                 const std::string& backend);
+                                 const std::string& backend, std::uint32_t at_most = 0);
 /// `exact --method ilp --json`: the same common fields, method "ilp", solver, constraint_form,
 /// variables, constraints.
 nlohmann::json exact_ilp_json(const problem& prob, const ilp_result& r, const std::string& constraint_form);
