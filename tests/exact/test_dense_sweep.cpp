@@ -313,6 +313,19 @@ TEST(DenseSweep, CudaAtMostMatchesCpu) {
       check(voronoi, exact_dense_cpu(voronoi).makespan + a, "voronoi " + std::to_string(w));
     }
   EXPECT_GT(dropped, 10);
+  // The estimate's interval on the device halves [lower, bound] by such questions down to an exact
+  // pass: with time to spare it ends at the exact value, as the CPU's single exact pass does.
+  for (int k = 0; k < test::gpu_test_size(12, 4); ++k) {
+    const problem prob = test::random_problem(rng, 5, 7);
+    exact_result standard;
+    exact_detail::fill_interval(prob, standard);
+    const proven_interval on_device = prove_interval(prob, standard.best_string, 60, backend_kind::cuda);
+    const std::uint32_t t = exact_dense_cpu(prob).makespan;
+    EXPECT_TRUE(on_device.exact) << k;
+    EXPECT_EQ(on_device.lower, t) << k;
+    EXPECT_EQ(on_device.upper, t) << k;
+    if (!on_device.witness.empty()) EXPECT_EQ(build_schedule(prob, on_device.witness).makespan, t) << k;
+  }
 }
 
 TEST(DenseSweep, CudaDenseStoppedGivesAProvenIntervalGpu) {
