@@ -72,8 +72,9 @@ proven_interval prove_interval(const problem& prob, const std::vector<std::uint1
   if (prob.warps <= frontier_max_warps && prob.instructions() <= frontier_max_instructions) {
     exact_options o;
     o.lower_string = lower_string;
-    // The CPU's dense sweep works out every multiset's successors whether it is reached or not,
-    // so dropping states saves it little: one pass for the exact value. The other searches expand
+    // The CPU's dense sweep works out the remaining bound ahead for every state reached, which
+    // costs about what dropping states saves it unless most are: one pass for the exact value
+    // (bench/results/exact_at_most_cpu_2core.md). The other searches expand
     // only what they reach, and a pass asked whether the worst case is at most a value above the
     // lower end drops most states near it (exact_options::at_most): they halve the gap, pass by
     // pass, each proving its value (or finding the exact one), down to an exact pass at the lower
