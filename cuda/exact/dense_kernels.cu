@@ -8,7 +8,8 @@
 // enumeration is frontier.hpp's, as the CPU's). Nothing else lives on the device: Voronoi W = 16
 // (C(41, 16) = 1.03e11 multisets) needs 103 GB, which an H200 holds and an H100 does not. The entry
 // of a state is read with an atomic too: its word may hold entries of later sums that other threads
-// are raising. The witness is backtracked on the host, reading the few entries it tests.
+// are raising. The witness is backtracked on the host, reading the few entries it tests. Stopped
+// early, the sweep bounds the states it holds on the device (dense_held_step).
 #include <algorithm>
 #include <chrono>
 
@@ -147,28 +148,70 @@ __global__ void dense_window_step(frontier_view v, dense_sum_view d, std::uint32
   add_block_counts(block_counts, counts);
 }
 
+/// After a stop: the largest way in plus remaining bound over the reached states of sum `sum` (n of
+/// them), raised into *upper. Every schedule still to finish passes through a reached state of a sum
+/// not yet expanded, and only the few sums one cycle reaches past the last expanded one hold any
+/// (the CPU's dense sweep bounds its held states so too). `words` holds the entries by colex rank
+/// (the full table) or, `by_index`, the sum's slot by its multisets' indices among the sum's.
+template <class V>
+__global__ void dense_held_step(frontier_view v, dense_sum_view d, std::uint32_t sum, std::uint64_t n,
+                                const unsigned* words, bool by_index, unsigned* upper) {
+  WARPSPAN_DYNAMIC_SHARED(unsigned, block_upper);
+  if (threadIdx.x == 0) block_upper[0] = 0;
+  __syncthreads();
+  const std::uint64_t i = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x;
+  if (i < n) {
+    std::uint8_t a[frontier_max_warps];
+    if (!by_index) dense_sum_unrank(d, sum, i, a);
+    const std::uint64_t at = by_index ? i : dense_sum_rank(d, a);
+    const std::uint32_t here = lane_of<V>(words[at / per_word<V>], at);
+    if (here != 0) {
+      if (by_index) dense_sum_unrank(d, sum, i, a);
+      std::uint8_t count[256];
+      unpack_counts(dense_sum_pack(d, a), v.warps, v.instructions, count);
+      atomicMax(block_upper, here - 1 + remaining_bound(v, count));
+    }
+  }
+  __syncthreads();
+  if (threadIdx.x == 0 && block_upper[0] != 0) atomicMax(upper, block_upper[0]);
+}
+
+/// The blocks of one thread per state for a sum of n states.
+unsigned sum_blocks(std::uint64_t n) {
+  const std::uint64_t blocks = (n + block_threads - 1) / block_threads;
+  if (blocks > 0x7FFFFFFFull) throw std::runtime_error("dense sweep on the device: too many states in one progress sum");
+  return static_cast<unsigned>(blocks);
+}
+
 /// The sums in order: `launch(sum, n, blocks)` expands each sum's n states (one thread each), then
 /// the device is synchronised, progress told, and the time limit and interrupts checked. Returns why
-/// it stopped early ("" when every sum was expanded) and fills r.states and r.pruned; stopped, r is
-/// the interval [lower, the pessimistic bound].
-template <class Launch>
-std::string sweep_sums(const problem& prob, const dense_sum_tables& tables, const exact_options& options,
-                       std::chrono::steady_clock::time_point start, const device_buffer<step_counts>& counts,
-                       exact_result& r, const Launch& launch) {
+/// it stopped early ("" when every sum was expanded) and fills r.states and r.pruned. Stopped, r is
+/// the interval from r.lower to the largest way in plus bound over the held states (at least
+/// `floor`, the states dropped by it lie on no longer schedule; at most the pessimistic bound),
+/// which `held(sum, n, blocks, upper)` raises *upper to, sum by sum, for the sums one cycle reaches
+/// past the last expanded. A time limit covers that scan: the sweep stops when one more sum and a
+/// scan as long would pass it, and the scan gives up (leaving the pessimistic bound) past 1.1 times it.
+template <class Launch, class Held>
+std::string sweep_sums(const problem& prob, const frontier_view& v, const dense_sum_tables& tables,
+                       const exact_options& options, std::uint32_t floor, std::chrono::steady_clock::time_point start,
+                       const device_buffer<step_counts>& counts, exact_result& r, const Launch& launch,
+                       const Held& held) {
+  using clock_type = std::chrono::steady_clock;
   const dense_sum_view host_d = tables.view();
   std::string stop;
-  for (std::uint32_t sum = 0; sum < tables.sums; ++sum) {
+  std::uint32_t sum = 0;
+  double last_elapsed = 0;
+  for (; sum < tables.sums; ++sum) {
     const std::uint64_t n = dense_sum_count(host_d, tables.warps, tables.instructions, sum);
     if (n > 0) {
-      const std::uint64_t blocks = (n + block_threads - 1) / block_threads;
-      if (blocks > 0x7FFFFFFFull) throw std::runtime_error("dense sweep on the device: too many states in one progress sum");
-      launch(sum, n, static_cast<unsigned>(blocks));
+      launch(sum, n, sum_blocks(n));
       WARPSPAN_CUDA_TRY(cudaDeviceSynchronize());
     }
-    const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const double elapsed = std::chrono::duration<double>(clock_type::now() - start).count();
     if (options.progress) options.progress(sum + 1, tables.sums, counts.to_host()[0].states, elapsed);
     if (sum + 1 == tables.sums) break;
-    if (options.time_limit_s > 0 && elapsed > options.time_limit_s) stop = "time limit reached";
+    if (options.time_limit_s > 0 && elapsed + 2 * (elapsed - last_elapsed) > options.time_limit_s) stop = "time limit reached";
+    last_elapsed = elapsed;
     if (interrupted()) stop = "interrupted";
     if (!stop.empty()) break;
   }
@@ -178,8 +221,23 @@ std::string sweep_sums(const problem& prob, const dense_sum_tables& tables, cons
   if (!stop.empty()) {
     r.complete = false;
     r.stop_reason = stop;
-    r.upper = std::max(r.lower, static_cast<std::uint32_t>(pessimistic_bound(prob)));
     r.interrupted = interrupted();
+    std::uint32_t bound = static_cast<std::uint32_t>(pessimistic_bound(prob));
+    device_buffer<unsigned> upper(std::vector<unsigned>{0}, nullptr);
+    const auto deadline = start + std::chrono::duration_cast<clock_type::duration>(
+                                      std::chrono::duration<double>(1.1 * options.time_limit_s));
+    bool gave_up = false;
+    const std::uint32_t last = std::min(tables.sums - 1, sum + exact_detail::most_issues(v));
+    for (std::uint32_t s = sum + 1; s <= last && !gave_up; ++s) {
+      gave_up = options.time_limit_s > 0 && clock_type::now() > deadline;
+      const std::uint64_t n = dense_sum_count(host_d, tables.warps, tables.instructions, s);
+      if (n > 0 && !gave_up) {
+        held(s, n, sum_blocks(n), upper.data());
+        WARPSPAN_CUDA_TRY(cudaDeviceSynchronize());
+      }
+    }
+    if (!gave_up) bound = std::min(bound, upper.to_host()[0]);
+    r.upper = std::max({r.lower, floor, bound});
   }
   return stop;
 }
@@ -213,14 +271,20 @@ exact_result run_dense_window_cuda(const problem& prob, const frontier_view& v, 
   device_buffer<unsigned> reached(std::vector<unsigned>{0}, nullptr), bad(std::vector<unsigned>{0}, nullptr);
   device_buffer<step_counts> counts(std::vector<step_counts>(1), nullptr);
   const dense_sum_view d{binom.data(), count.data(), tables.warps, tables.instructions, tables.sums};
-  const std::string stop = sweep_sums(prob, tables, options, start, counts, r, [&](std::uint32_t sum, std::uint64_t n, unsigned blocks) {
+  auto launch = [&](std::uint32_t sum, std::uint64_t n, unsigned blocks) {
     WARPSPAN_LAUNCH(dense_window_step<V>, blocks, block_threads, 2 * sizeof(unsigned), nullptr)(
         v, d, sum, n, slots.data(), slot_words, slot_count, floor, reached.data(), counts.data(), bad.data());
     WARPSPAN_CUDA_CHECK_LAST();
     // The slot is free for the sum slot_count on (its words of this sum's entries).
     WARPSPAN_CUDA_TRY(cudaMemset(slots.data() + (sum % slot_count) * slot_words, 0,
                                  (n + per_word<V> - 1) / per_word<V> * sizeof(unsigned)));
-  });
+  };
+  auto held = [&](std::uint32_t sum, std::uint64_t n, unsigned blocks, unsigned* upper) {
+    WARPSPAN_LAUNCH(dense_held_step<V>, blocks, block_threads, sizeof(unsigned), nullptr)(
+        v, d, sum, n, slots.data() + (sum % slot_count) * slot_words, true, upper);
+    WARPSPAN_CUDA_CHECK_LAST();
+  };
+  const std::string stop = sweep_sums(prob, v, tables, options, floor, start, counts, r, launch, held);
   if (bad.to_host()[0] != 0) throw std::logic_error("windowed dense sweep: a successor outside the window of sums");
   // The sums behind the window are gone, so no schedule longer than the string in hand can be
   // shown: where the answer beats it, proven is the interval from that string (the caller's warm
@@ -248,11 +312,16 @@ exact_result run_dense_cuda(const problem& prob, const frontier_view& v, const e
   device_buffer<unsigned> reached(std::vector<unsigned>{0}, nullptr);
   device_buffer<step_counts> counts(std::vector<step_counts>(1), nullptr);
   const dense_sum_view d{binom.data(), count.data(), tables.warps, tables.instructions, tables.sums};
-  const std::string stop = sweep_sums(prob, tables, options, start, counts, r, [&](std::uint32_t sum, std::uint64_t n, unsigned blocks) {
+  auto launch = [&](std::uint32_t sum, std::uint64_t n, unsigned blocks) {
     WARPSPAN_LAUNCH(dense_sum_step<V>, blocks, block_threads, 2 * sizeof(unsigned), nullptr)(
         v, d, sum, n, words.data(), floor, reached.data(), counts.data());
     WARPSPAN_CUDA_CHECK_LAST();
-  });
+  };
+  auto held = [&](std::uint32_t sum, std::uint64_t n, unsigned blocks, unsigned* upper) {
+    WARPSPAN_LAUNCH(dense_held_step<V>, blocks, block_threads, sizeof(unsigned), nullptr)(v, d, sum, n, words.data(), false, upper);
+    WARPSPAN_CUDA_CHECK_LAST();
+  };
+  const std::string stop = sweep_sums(prob, v, tables, options, floor, start, counts, r, launch, held);
   if (stop.empty()) {
     const std::uint32_t length = reached.to_host()[0];
     if (length > r.lower) {

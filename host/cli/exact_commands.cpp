@@ -171,15 +171,14 @@ struct exact_cmd {
     }
     std::cout << "kernel      " << to_run_length(prob.kernel) << ", W = " << prob.warps << ", " << describe(prob.sm) << "\n";
     if (!lp_note.empty()) std::cout << "lp          " << lp_note << "\n";
+    std::ostringstream how;  // what searched, on what, and its cost
+    how << "(" << algorithm << " search on " << (on_gpu ? cuda_backend_name() : std::string("cpu")) << ", " << r.states
+        << " states, " << r.pruned << " pruned, " << std::setprecision(3) << r.elapsed_s << " s)";
     if (r.complete)
-      std::cout << "exact       " << r.makespan << " cycles (" << algorithm << " search on " << (on_gpu ? cuda_backend_name() : std::string("cpu"))
-                << ", " << r.states << " states, " << r.pruned << " pruned, " << std::setprecision(3) << r.elapsed_s
-                << " s)\n";
+      std::cout << "exact       " << r.makespan << " cycles " << how.str() << "\n";
     else if (r.at_most_proven)
-      std::cout << "at most     " << r.upper << " cycles proven: no schedule is longer (" << algorithm << " search on "
-                << (on_gpu ? cuda_backend_name() : std::string("cpu")) << ", " << r.states << " states, " << r.pruned
-                << " pruned, " << std::setprecision(3) << r.elapsed_s << " s)\nproven      " << r.lower
-                << " <= worst case <= " << r.upper << " cycles\n";
+      std::cout << "at most     " << r.upper << " cycles proven: no schedule is longer " << how.str() << "\nproven      "
+                << r.lower << " <= worst case <= " << r.upper << " cycles\n";
     else
       std::cout << "stopped     " << r.stop_reason << " after " << r.states << " states, " << std::setprecision(3)
                 << r.elapsed_s << " s\nproven      " << r.lower << " <= worst case <= " << r.upper << " cycles\n";

@@ -85,6 +85,16 @@ struct rank_run {
   std::vector<std::array<std::uint16_t, 4>> counts;  ///< per rank: the lists' lengths (all 0: final)
   std::vector<std::uint64_t> gains;
   std::vector<std::uint16_t> bound;                  ///< per rank: remaining_bound (when pruning; 0 if not reached)
+
+  /// Empties the run and makes it [f, e) (the vectors keep their capacity).
+  void reset(std::uint64_t f, std::uint64_t e) {
+    first = f;
+    end = e;
+    offset.clear();
+    counts.clear();
+    gains.clear();
+    bound.clear();
+  }
 };
 
 /// One pass over the table (values of type V: way in + 1, 0 when not reached).
@@ -113,12 +123,7 @@ class dense_pass {
     rank_run runs[2][2];  // [step % 2][part]: the run being swept and the one being worked out
     g_[0] = 1;            // the initial state, all at level 0, has rank 0
     auto produce = [&](rank_run& run, std::uint64_t first, std::uint64_t end) {
-      run.first = first;
-      run.end = end;
-      run.offset.clear();
-      run.counts.clear();
-      run.gains.clear();
-      run.bound.clear();
+      run.reset(first, end);
       if (first == end) return;
       std::uint8_t a[frontier_max_warps + 1] = {};
       index_.unrank(first, a);
@@ -384,12 +389,7 @@ class dense_pass {
       if (run.counts[i] == later) {  // reached after its run was worked out: its successors now
         std::uint8_t a[frontier_max_warps + 1] = {};
         index_.unrank(run.first + i, a);
-        late_.first = run.first + i;
-        late_.end = late_.first + 1;
-        late_.offset.clear();
-        late_.counts.clear();
-        late_.gains.clear();
-        late_.bound.clear();
+        late_.reset(run.first + i, run.first + i + 1);
         successors_of(a, late_);
         from = &late_;
         at = 0;

@@ -83,6 +83,7 @@ class ranks_sweep final : public exact_detail::sweep_pass {
     const packed_state init = initial_state(v_);
     if (owner_of(init, ranks) == me) window_[0].insert_max(init, 0);
     taken_.assign(last_sum_ + 1, exact_detail::taken_states{});
+    double last_elapsed = 0, bound_s_per_state = -1;
     for (std::uint32_t sum = 0; sum <= last_sum_; ++sum) {
       std::vector<sweep_entry> here;
       packed_table& table = window_[sum % (reach_ + 1)];
@@ -90,6 +91,13 @@ class ranks_sweep final : public exact_detail::sweep_pass {
       table.reset(16);
       sum_state mine;
       mine.taken = here.size();
+      // The cost of bounding one held state, timed once on a slice of a sum, for the stop below.
+      if (o_.time_limit_s > 0 && bound_s_per_state < 0 && here.size() >= 4096) {
+        const auto t0 = clock_type::now();
+        [[maybe_unused]] volatile std::uint32_t sink = 0;  // the calls are for their time only
+        for (std::size_t i = 0; i < 4096; ++i) sink = exact_detail::held_bound(v_, here[i].key, here[i].way_in);
+        bound_s_per_state = std::chrono::duration<double>(clock_type::now() - t0).count() / 4096;
+      }
       // Expand this rank's states. A successor this rank owns goes straight into its table; the
       // others are first merged per owner and sum (a state has many ways in: merging them here
       // keeps only the longest, and cuts what is sent several times over).
@@ -134,10 +142,19 @@ class ranks_sweep final : public exact_detail::sweep_pass {
           const wire_entry w = get(part.data() + i);
           window_[(sum + w.ahead) % (reach_ + 1)].insert_max(w.key, w.way_in);
         }
-      for (const packed_table& t : window_) mine.bytes += t.bytes();
+      std::uint64_t held = 0;
+      for (const packed_table& t : window_) {
+        mine.bytes += t.bytes();
+        held += t.size();
+      }
       mine.elapsed = std::chrono::duration<double>(clock_type::now() - start).count();
       mine.stop_memory = mine.bytes > memory_limit_;
-      mine.stop_time = o_.time_limit_s > 0 && mine.elapsed > o_.time_limit_s;
+      // The time limit covers the bound over the held states after the stop (held_bound), as in
+      // the threads' sweep: stop when one more sum (about as long as the last) and that bound would
+      // pass it. Rank 0's clock decides; the ranks hold about equal shares.
+      const double bound_s = std::max(bound_s_per_state, 0.0) * static_cast<double>(held);
+      mine.stop_time = o_.time_limit_s > 0 && mine.elapsed + (mine.elapsed - last_elapsed) + bound_s > o_.time_limit_s;
+      last_elapsed = mine.elapsed;
       mine.stop_interrupt = interrupted();
       // One agreement: counts, stops, rank 0's clock, and the states kept for the witness.
       const auto all = g_.allgather(to_bytes(mine) + kept);

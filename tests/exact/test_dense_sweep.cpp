@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <map>
 #include <random>
 #include <set>
 
@@ -15,6 +16,7 @@
 #include "warpspan/exact/frontier_host.hpp"
 #include "warpspan/exact/interval.hpp"
 #include "warpspan/exact/search.hpp"
+#include "warpspan/exact/sweep_host.hpp"
 #include "warpspan/makespan/bounds.hpp"
 #include "warpspan/makespan/schedule_table.hpp"
 
@@ -328,19 +330,73 @@ TEST(DenseSweep, CudaAtMostMatchesCpu) {
   }
 }
 
-TEST(DenseSweep, CudaDenseStoppedGivesAProvenIntervalGpu) {
-  WARPSPAN_REQUIRE_GPU();
-  const problem prob = test::make("5L9C2L9C", 6, 1, 4);
-  for (const bool window : {false, true}) {
-    request_interrupt();
-    const exact_result r = window ? exact_dense_window_cuda(prob) : exact_dense_cuda(prob);
-    clear_interrupt();
-    EXPECT_FALSE(r.complete) << window;
-    EXPECT_TRUE(r.interrupted) << window;
-    EXPECT_LE(r.lower, 67u) << window;
-    EXPECT_EQ(r.upper, pessimistic_bound(prob)) << window;
-    EXPECT_EQ(build_schedule(prob, r.best_string).makespan, r.lower) << window;
+/// The upper end a sweep stopped after progress sum `last` proves, worked out here from scratch:
+/// the longest ways in through sums 0..last (a map per sum), then the largest way in plus remaining
+/// bound over the states reached beyond, at most the pessimistic bound. `beyond_next`: whether that
+/// needs a sum past last + 1.
+std::uint32_t held_after_sum(const problem& prob, std::uint32_t last, bool* beyond_next = nullptr) {
+  const frontier_view v = make_frontier_view(prob.view());
+  std::vector<std::map<packed_state, std::uint32_t>> by_sum(v.warps * v.instructions + 1);
+  by_sum[0][initial_state(v)] = 0;
+  for (std::uint32_t s = 0; s <= last; ++s)
+    for (const auto& [key, way_in] : by_sum[s]) {
+      successor_enum e;
+      if (!e.start(v, key)) continue;
+      do {
+        std::uint32_t issues = 0;
+        for (std::uint32_t t = 0; t < v.ntypes; ++t) issues += e.quota[t];
+        std::uint32_t& to = by_sum[s + issues][e.successor(v)];
+        to = std::max(to, way_in + 1);
+      } while (e.advance(v));
+    }
+  const std::uint32_t pessimistic = static_cast<std::uint32_t>(pessimistic_bound(prob));
+  std::uint32_t held = 0, next = 0;
+  for (std::uint32_t s = last + 1; s < by_sum.size(); ++s) {
+    for (const auto& [key, way_in] : by_sum[s]) held = std::max(held, exact_detail::held_bound(v, key, way_in));
+    if (s == last + 1) next = held;
   }
+  if (beyond_next) *beyond_next = std::min(next, pessimistic) < std::min(held, pessimistic);
+  return std::min(held, pessimistic);
+}
+
+TEST(DenseSweep, CudaDenseStoppedBoundsTheHeldStatesGpu) {
+  // Stopped after a chosen progress sum (an interrupt from the progress call), both device sweeps
+  // prove as upper end the largest way in plus bound over the states they hold, worked out by
+  // held_after_sum; past the middle of the sums that is well below the pessimistic bound.
+  WARPSPAN_REQUIRE_GPU();
+  int beyond = 0;  // cases whose bound needs a held sum past the first
+  const auto check = [&beyond](const problem& prob, std::uint32_t last, const std::string& what) {
+    bool past_first = false;
+    const std::uint32_t expected = held_after_sum(prob, last, &past_first);
+    beyond += past_first;
+    for (const bool window : {false, true}) {
+      exact_options o;
+      o.progress = [last](std::uint32_t done, std::uint32_t, std::uint64_t, double) {
+        if (done == last + 1) request_interrupt();
+      };
+      const exact_result r = window ? exact_dense_window_cuda(prob, o) : exact_dense_cuda(prob, o);
+      clear_interrupt();
+      EXPECT_FALSE(r.complete) << what << window;
+      EXPECT_TRUE(r.interrupted) << what << window;
+      EXPECT_EQ(r.upper, std::max(r.lower, expected)) << what << window;
+      EXPECT_GE(r.upper, exact_dense_cpu(prob).makespan) << what << window;
+      EXPECT_EQ(build_schedule(prob, r.best_string).makespan, r.lower) << what << window;
+    }
+    return expected;
+  };
+  const problem voronoi = test::make("5L9C2L9C", 6, 1, 4);
+  check(voronoi, 0, "voronoi 6 at 0");  // the first state's successors: the pessimistic bound, 82
+  check(voronoi, 50, "voronoi 6 at 50");
+  // T(6) = 67: after 90 of the 150 sums the held states prove 74.
+  EXPECT_LT(check(voronoi, 90, "voronoi 6 at 90"), pessimistic_bound(voronoi));
+  std::mt19937_64 rng(1126);
+  for (int k = 0; k < test::gpu_test_size(20, 6); ++k) {
+    const problem prob = test::random_problem(rng, 5, 6);
+    const std::uint32_t sums = prob.warps * prob.instructions() + 1;
+    // The early sums, where the largest held bound often lies past the first held sum.
+    check(prob, static_cast<std::uint32_t>(rng() % (sums / 3 + 1)), "random " + std::to_string(k));
+  }
+  EXPECT_GT(beyond, 0);
 }
 
 TEST(DenseSweep, ChosenWhereTheTableFits) {
