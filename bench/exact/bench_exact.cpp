@@ -2,10 +2,13 @@
 // second for W warps. The goal: T(4) in under a second.
 #include <benchmark/benchmark.h>
 
+#include <random>
 #include <string>
+#include <vector>
 
 #include "warpspan/core/backend.hpp"
 #include "warpspan/exact/beam.hpp"
+#include "warpspan/exact/frontier.hpp"
 #include "warpspan/exact/search.hpp"
 
 namespace warpspan {
@@ -113,6 +116,32 @@ void BM_Beam(benchmark::State& state) {
       benchmark::Counter(static_cast<double>(r.expanded), benchmark::Counter::kIsIterationInvariantRate);
 }
 BENCHMARK(BM_Beam)->ArgsProduct({{8, 11, 16}, {256, 1024}, {1, 2}})->Unit(benchmark::kMillisecond);
+
+/// The remaining-work bound every pruning search takes per state (exact/frontier.hpp), on 4,096
+/// random multisets of W warps: Voronoi (Arg 1 = 1) or Voronoi four times over (100 instructions,
+/// Arg 1 = 4), where a bound by the levels rather than the warps' runs would cost four times more.
+void BM_RemainingBound(benchmark::State& state) {
+  normalized_sm sm;
+  sm.sigma = {1, 4, 0, 0};
+  sm.copies = {1, 1, 0, 0};
+  std::string kernel;
+  for (std::int64_t i = 0; i < state.range(1); ++i) kernel += "5L9C2L9C";
+  const problem prob = make_problem(parse_kernel_string(kernel), sm, state.range(0));
+  const frontier_view v = make_frontier_view(prob.view());
+  std::mt19937_64 rng(42);
+  std::vector<packed_state> keys(4096);
+  for (packed_state& key : keys) {
+    std::uint8_t count[256] = {};
+    for (std::uint32_t w = 0; w < v.warps; ++w) ++count[rng() % (v.instructions + 1)];
+    key = pack_counts(count, v.instructions);
+  }
+  std::uint64_t sum = 0;
+  for (auto _ : state)
+    for (const packed_state key : keys) sum += remaining_bound(v, key);
+  benchmark::DoNotOptimize(sum);
+  state.counters["states/s"] = benchmark::Counter(static_cast<double>(keys.size()), benchmark::Counter::kIsIterationInvariantRate);
+}
+BENCHMARK(BM_RemainingBound)->ArgsProduct({{8, 16}, {1, 4}})->Unit(benchmark::kMicrosecond);
 
 }  // namespace
 }  // namespace warpspan

@@ -69,12 +69,11 @@ __device__ bool start_expanding(const frontier_view& v, packed_state key, std::u
                                             std::uint32_t floor_value, successor_enum& e, unsigned* reached,
                                             unsigned* block_counts) {
   atomicAdd(block_counts, 1u);
-  // The bound reads the per-level counts, which only start() fills.
-  if (!(floor_value ? e.start(v, key) : e.start_slots(v, key))) {
+  if (!e.start(v, key)) {
     atomicMax(reached, here - 1);
     return false;
   }
-  if (floor_value && here - 1 + remaining_bound(v, e.count) <= floor_value) {
+  if (floor_value && here - 1 + remaining_bound(v, key) <= floor_value) {
     atomicAdd(block_counts + 1, 1u);
     return false;
   }
@@ -167,9 +166,7 @@ __global__ void dense_held_step(frontier_view v, dense_sum_view d, std::uint32_t
     const std::uint32_t here = lane_of<V>(words[at / per_word<V>], at);
     if (here != 0) {
       if (by_index) dense_sum_unrank(d, sum, i, a);
-      std::uint8_t count[256];
-      unpack_counts(dense_sum_pack(d, a), v.warps, v.instructions, count);
-      atomicMax(block_upper, here - 1 + remaining_bound(v, count));
+      atomicMax(block_upper, here - 1 + remaining_bound(v, dense_sum_pack(d, a)));
     }
   }
   __syncthreads();

@@ -79,7 +79,7 @@ __global__ void sweep_count(frontier_view v, const packed_state* keys, const std
   successor_enum e;
   if (!e.start(v, keys[i])) {
     atomicMax(reached, way_in[i]);
-  } else if (!prune || way_in[i] + remaining_bound(v, e.count) > floor_value) {
+  } else if (!prune || way_in[i] + remaining_bound(v, keys[i]) > floor_value) {
     expanded[i] = 1;
     do ++c[issues_of(v, e) - 1];
     while (e.advance(v));

@@ -92,13 +92,10 @@ struct kept_state {
 
 /// Cycles the state needs at least, by any schedule: its least advanced warp's instructions, and
 /// each type's (and the scheduler limit's) instructions left over what one cycle can issue.
-std::uint32_t remaining_low(const frontier_view& v, const std::uint8_t* count) {
-  std::uint32_t low = 0, left[4] = {}, all = 0;
-  for (std::uint32_t k = 0; k < v.instructions; ++k) {
-    if (count[k] == 0) continue;
-    low = std::max(low, v.instructions - k);
-    for (std::uint32_t t = 0; t < v.ntypes; ++t) left[t] += count[k] * std::uint32_t{v.rem[k][t]};
-  }
+std::uint32_t remaining_low(const frontier_view& v, const level_runs& runs) {
+  std::uint32_t low = runs.n == 0 ? 0 : v.instructions - runs.level[0], left[4] = {}, all = 0;
+  for (std::uint32_t i = 0; i < runs.n; ++i)
+    for (std::uint32_t t = 0; t < v.ntypes; ++t) left[t] += runs.size[i] * std::uint32_t{v.rem[runs.level[i]][t]};
   for (std::uint32_t t = 0; t < v.ntypes; ++t) {
     low = std::max(low, (left[t] + v.cap[t] - 1) / v.cap[t]);
     all += left[t];
@@ -293,16 +290,16 @@ beam_result beam_search(const problem& prob, const beam_options& options) {
   std::uint64_t expanded[2] = {};
   const auto run = [&](std::size_t t) {
     std::uint64_t expanded_here = 0;
-    std::uint8_t count[256];
+    level_runs runs;
     successor_enum e;
     const auto work = [&](std::uint32_t p, std::uint32_t c) {
       const std::uint32_t s = p / 2;
       std::vector<kept_state>& keep = kept[s];
       if (p % 2 == 0) {
         for (std::size_t i = std::size_t{c} * bound_chunk; i < std::min<std::size_t>(keep.size(), (c + 1) * std::size_t{bound_chunk}); ++i) {
-          unpack_counts(keep[i].key, v.warps, v.instructions, count);
-          keep[i].high = keep[i].way_in + remaining_bound(v, count);
-          keep[i].low = keep[i].way_in + remaining_low(v, count);
+          runs_of_key(v, keep[i].key, runs);
+          keep[i].high = keep[i].way_in + remaining_bound(v, runs);
+          keep[i].low = keep[i].way_in + remaining_low(v, runs);
         }
         return;
       }

@@ -302,14 +302,14 @@ class dense_pass {
     run.offset.push_back(static_cast<std::uint32_t>(run.gains.size()));
     std::array<std::uint16_t, 4> count{};
     successor_enum e;
-    // The bound (worked out here, ahead, on both threads) reads the per-level counts, which only
-    // start() fills.
-    if (!(floor_ ? e.start(v_, index_.pack(a)) : e.start_slots(v_, index_.pack(a)))) {  // the final state
+    const packed_state key = index_.pack(a);
+    if (!e.start(v_, key)) {  // the final state
       run.counts.push_back(count);
       if (floor_) run.bound.push_back(0);
       return;
     }
-    if (floor_) run.bound.push_back(static_cast<std::uint16_t>(remaining_bound(v_, e.count)));
+    // The bound is worked out here, ahead, on both threads.
+    if (floor_) run.bound.push_back(static_cast<std::uint16_t>(remaining_bound(v_, key)));
     std::uint32_t issues = 0;
     for (std::uint32_t t = 0; t < v_.ntypes; ++t) issues += e.most[t];
     if (v_.limit != 0 && issues > v_.limit) {  // the limit splits over the types: successor by successor

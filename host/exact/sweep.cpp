@@ -142,7 +142,7 @@ class sweep final : public exact_detail::sweep_pass {
             reached[t] = p.way_in;
             continue;
           }
-          if (o_.prune && p.way_in + remaining_bound(v_, e.count) <= floor_) {
+          if (o_.prune && p.way_in + remaining_bound(v_, p.key) <= floor_) {
             ++pruned[t];
             continue;
           }
@@ -299,9 +299,7 @@ exact_result run_sweeps(const problem& prob, const frontier_view& v, const exact
 }
 
 std::uint32_t held_bound(const frontier_view& v, packed_state key, std::uint32_t way_in) {
-  std::uint8_t count[256];
-  unpack_counts(key, v.warps, v.instructions, count);
-  return way_in + remaining_bound(v, count);
+  return way_in + remaining_bound(v, key);
 }
 
 }  // namespace exact_detail

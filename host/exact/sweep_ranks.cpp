@@ -111,7 +111,7 @@ class ranks_sweep final : public exact_detail::sweep_pass {
           mine.reached = p.way_in;
           continue;
         }
-        if (o_.prune && p.way_in + remaining_bound(v_, e.count) <= floor_) {
+        if (o_.prune && p.way_in + remaining_bound(v_, p.key) <= floor_) {
           ++mine.pruned;
           continue;
         }

@@ -47,6 +47,7 @@ TEST(ExactSweep, RemainingBoundHoldsInEveryReachableState) {
       unpack_counts(s, v.warps, v.instructions, count);
       const std::uint32_t bound = remaining_bound(v, count);
       ASSERT_GE(bound, longest) << to_run_length(prob.kernel) << " W=" << prob.warps;
+      ASSERT_EQ(remaining_bound(v, s), bound);  // from the packed key's runs, as the searches take it
       tight += bound == longest;
       ++states;
     }

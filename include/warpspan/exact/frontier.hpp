@@ -85,6 +85,41 @@ WARPSPAN_HD_INLINE packed_state final_state(const frontier_view& v) {
   return key;
 }
 
+/// The occupied levels below I of a state, ascending, with the warps at each: at most one run per
+/// warp, so the bound below costs O(W), not O(I) (kernels of the corpus run to over 100 levels).
+struct level_runs {
+  std::uint32_t n = 0;
+  std::uint8_t level[frontier_max_warps];
+  std::uint8_t size[frontier_max_warps];
+};
+
+/// The runs of a packed state: its bytes from the most significant (the lowest level) down.
+WARPSPAN_HD_INLINE void runs_of_key(const frontier_view& v, packed_state key, level_runs& r) {
+  r.n = 0;
+  for (std::uint32_t j = v.warps; j-- > 0;) {
+    const std::uint32_t k = (static_cast<std::uint32_t>(key >> (8 * j)) & 0xFFu) - 1;
+    if (k == v.instructions) break;  // done warps: the rest of the key
+    if (r.n > 0 && r.level[r.n - 1] == k) {
+      ++r.size[r.n - 1];
+    } else {
+      r.level[r.n] = static_cast<std::uint8_t>(k);
+      r.size[r.n] = 1;
+      ++r.n;
+    }
+  }
+}
+
+/// The runs of a state given by its per-level warp counts.
+WARPSPAN_HD_INLINE void runs_of_counts(const frontier_view& v, const std::uint8_t* count, level_runs& r) {
+  r.n = 0;
+  for (std::uint32_t k = 0; k < v.instructions; ++k)
+    if (count[k] != 0) {
+      r.level[r.n] = static_cast<std::uint8_t>(k);
+      r.size[r.n] = count[k];
+      ++r.n;
+    }
+}
+
 /// The lowest min(cap[t], W) warps still holding type t, gathered once per state for stalls_on:
 /// what a warp has left of t falls with its level, so the m largest amounts are those of the m lowest.
 struct stall_holders {
@@ -93,15 +128,15 @@ struct stall_holders {
   std::uint8_t left[frontier_max_warps];  ///< what the warp has left of t
 };
 
-WARPSPAN_HD_INLINE void gather_holders(const frontier_view& v, const std::uint8_t* count, std::uint32_t t,
+WARPSPAN_HD_INLINE void gather_holders(const frontier_view& v, const level_runs& runs, std::uint32_t t,
                                        stall_holders& h) {
   const std::uint32_t want = v.cap[t] < v.warps ? v.cap[t] : v.warps;
   h.n = 0;
-  for (std::uint32_t l = 0; l < v.instructions && h.n < want; ++l) {
-    const std::uint8_t r = v.rem[l][t];
+  for (std::uint32_t i = 0; i < runs.n && h.n < want; ++i) {
+    const std::uint8_t r = v.rem[runs.level[i]][t];
     if (r == 0) break;  // this level and every later one have no t left
-    for (std::uint32_t c = count[l]; c > 0 && h.n < want; --c) {
-      h.level[h.n] = static_cast<std::uint8_t>(l);
+    for (std::uint32_t c = runs.size[i]; c > 0 && h.n < want; --c) {
+      h.level[h.n] = runs.level[i];
       h.left[h.n] = r;
       ++h.n;
     }
@@ -140,19 +175,18 @@ WARPSPAN_HD_INLINE std::uint32_t stalls_on(const frontier_view& v, const stall_h
 /// left of U, and less when a few others hold most of it (stalls_on). Second form, for any
 /// type V: a cycle either issues a V (at most R_V such cycles) or not, and then w issues a non-V or
 /// stalls on a full non-V type or the limit. The bound is the smaller of the forms, maximised over
-/// the levels where w may be. `count` is the state's per-level warp count (successor_enum::count).
-WARPSPAN_HD_INLINE std::uint32_t remaining_bound(const frontier_view& v, const std::uint8_t* count) {
-  if (count[v.instructions] == v.warps) return 0;
+/// the levels where w may be (the state's runs).
+WARPSPAN_HD_INLINE std::uint32_t remaining_bound(const frontier_view& v, const level_runs& runs) {
+  if (runs.n == 0) return 0;  // every warp done
   std::uint32_t total[4] = {}, all = 0;
-  for (std::uint32_t k = 0; k < v.instructions; ++k)
-    for (std::uint32_t t = 0; t < v.ntypes; ++t) total[t] += count[k] * static_cast<std::uint32_t>(v.rem[k][t]);
+  for (std::uint32_t i = 0; i < runs.n; ++i)
+    for (std::uint32_t t = 0; t < v.ntypes; ++t) total[t] += runs.size[i] * static_cast<std::uint32_t>(v.rem[runs.level[i]][t]);
   for (std::uint32_t t = 0; t < v.ntypes; ++t) all += total[t];
   stall_holders holders[4];
-  for (std::uint32_t t = 0; t < v.ntypes; ++t) gather_holders(v, count, t, holders[t]);
+  for (std::uint32_t t = 0; t < v.ntypes; ++t) gather_holders(v, runs, t, holders[t]);
   std::uint32_t by_warp = 0, by_type[4] = {};
-  for (std::uint32_t k = 0; k < v.instructions; ++k) {
-    if (count[k] == 0) continue;
-    const std::uint32_t left = v.instructions - k;
+  for (std::uint32_t i = 0; i < runs.n; ++i) {
+    const std::uint32_t k = runs.level[i], left = v.instructions - k;
     std::uint32_t stall = v.limit ? (all - left) / v.limit : 0, per_type[4] = {};
     for (std::uint32_t t = 0; t < v.ntypes; ++t) {
       per_type[t] = stalls_on(v, holders[t], k, t, total[t] - v.rem[k][t]);
@@ -168,6 +202,20 @@ WARPSPAN_HD_INLINE std::uint32_t remaining_bound(const frontier_view& v, const s
   for (std::uint32_t t = 0; t < v.ntypes; ++t)
     if (by_type[t] < bound) bound = by_type[t];
   return bound;
+}
+
+/// The bound of a packed state.
+WARPSPAN_HD_INLINE std::uint32_t remaining_bound(const frontier_view& v, packed_state key) {
+  level_runs runs;
+  runs_of_key(v, key, runs);
+  return remaining_bound(v, runs);
+}
+
+/// The bound of a state given by its per-level warp counts (count[k] warps at level k <= I).
+WARPSPAN_HD_INLINE std::uint32_t remaining_bound(const frontier_view& v, const std::uint8_t* count) {
+  level_runs runs;
+  runs_of_counts(v, count, runs);
+  return remaining_bound(v, runs);
 }
 
 /// Lexicographically next vector x over slots [0, n) with x[i] <= cap[i] and the same sum; false
@@ -196,7 +244,6 @@ WARPSPAN_HD_INLINE bool next_composition(std::uint8_t* x, const std::uint8_t* ca
 /// Enumerates the successors of one state. Usage: `successor_enum e; if (e.start(v, key)) do {
 /// use e.successor(v) / e.take(level) } while (e.advance(v));`
 struct successor_enum {
-  std::uint8_t count[256];   ///< warps at each level of the state
   std::uint8_t most[4];      ///< min(cap, ready) per type
   std::uint8_t quota[4];     ///< issues per type in the current split
   /// Slots are the occupied levels below I, grouped by type: those of type t are
@@ -211,12 +258,6 @@ struct successor_enum {
 
   /// Sets up the first successor; false when the state has none (all warps done).
   WARPSPAN_HD bool start(const frontier_view& v, packed_state state) {
-    unpack_counts(state, v.warps, v.instructions, count);
-    return start_slots(v, state);
-  }
-
-  /// start() without filling `count` (for callers that do not compute the bound from it).
-  WARPSPAN_HD bool start_slots(const frontier_view& v, packed_state state) {
     key = state;
     // The runs of equal levels, from the key's most significant byte (the lowest level) down: a
     // run of the bytes j in [lo, hi] has lo warps above it. O(W), not O(I): the slots of a type are
