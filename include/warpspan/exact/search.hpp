@@ -119,7 +119,9 @@ exact_result exact_sweep_cuda(const problem& prob, const exact_options& options 
 /// The dense sweep on a CUDA device (cuda/exact/dense_kernels.cu): the CPU's table of every multiset
 /// in device memory, the states of one progress sum expanded at once, one thread each, successors'
 /// entries raised by compare-and-swap. Same answer and `states` as exact_dense_cpu; stopped by the
-/// time limit or an interrupt, the upper end is the pessimistic bound. Stubs throw not_compiled.
+/// time limit or an interrupt, the upper end is the largest way in plus remaining bound over the
+/// states it holds (a kernel over the sums past the last expanded; the pessimistic bound if that
+/// scan would pass 1.1 times the limit). Stubs throw not_compiled.
 exact_result exact_dense_cuda(const problem& prob, const exact_options& options = {});
 /// The device memory exact_dense_cuda takes (its table in 32-bit words, and room for the rest).
 std::uint64_t dense_sweep_device_bytes(const problem& prob);
