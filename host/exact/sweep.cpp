@@ -67,14 +67,8 @@ class sweep final : public exact_detail::sweep_pass {
         shard.reset(16);
       }
       states_ += here.size();
-      // The cost of bounding one held state, timed once on a slice of a sum (a millisecond), for
-      // the stop below.
-      if (o_.time_limit_s > 0 && bound_s_per_state < 0 && here.size() >= 4096) {
-        const auto t0 = clock_type::now();
-        [[maybe_unused]] volatile std::uint32_t sink = 0;  // the calls are for their time only
-        for (std::size_t i = 0; i < 4096; ++i) sink = exact_detail::held_bound(v_, here[i].key, here[i].way_in);
-        bound_s_per_state = std::chrono::duration<double>(clock_type::now() - t0).count() / 4096;
-      }
+      // The cost of bounding one held state, timed once, for the stop below.
+      if (o_.time_limit_s > 0 && bound_s_per_state < 0) bound_s_per_state = exact_detail::time_held_bound(v_, here);
       expand(sum, here);
       if (keeping_) keep(sum, expanded_);
       expanded_.clear();
@@ -300,6 +294,15 @@ exact_result run_sweeps(const problem& prob, const frontier_view& v, const exact
 
 std::uint32_t held_bound(const frontier_view& v, packed_state key, std::uint32_t way_in) {
   return way_in + remaining_bound(v, key);
+}
+
+double time_held_bound(const frontier_view& v, const std::vector<sweep_entry>& states) {
+  constexpr std::size_t sample = 4096;
+  if (states.size() < sample) return -1;
+  const auto t0 = std::chrono::steady_clock::now();
+  [[maybe_unused]] volatile std::uint32_t sink = 0;  // the calls are for their time only
+  for (std::size_t i = 0; i < sample; ++i) sink = held_bound(v, states[i].key, states[i].way_in);
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() / sample;
 }
 
 }  // namespace exact_detail

@@ -91,13 +91,8 @@ class ranks_sweep final : public exact_detail::sweep_pass {
       table.reset(16);
       sum_state mine;
       mine.taken = here.size();
-      // The cost of bounding one held state, timed once on a slice of a sum, for the stop below.
-      if (o_.time_limit_s > 0 && bound_s_per_state < 0 && here.size() >= 4096) {
-        const auto t0 = clock_type::now();
-        [[maybe_unused]] volatile std::uint32_t sink = 0;  // the calls are for their time only
-        for (std::size_t i = 0; i < 4096; ++i) sink = exact_detail::held_bound(v_, here[i].key, here[i].way_in);
-        bound_s_per_state = std::chrono::duration<double>(clock_type::now() - t0).count() / 4096;
-      }
+      // The cost of bounding one held state, timed once, for the stop below.
+      if (o_.time_limit_s > 0 && bound_s_per_state < 0) bound_s_per_state = exact_detail::time_held_bound(v_, here);
       // Expand this rank's states. A successor this rank owns goes straight into its table; the
       // others are first merged per owner and sum (a state has many ways in: merging them here
       // keeps only the longest, and cuts what is sent several times over).

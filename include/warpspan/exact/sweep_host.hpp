@@ -42,6 +42,10 @@ std::vector<std::uint16_t> sweep_witness(const frontier_view& v, const std::vect
 /// way_in + remaining_bound of a packed state.
 std::uint32_t held_bound(const frontier_view& v, packed_state key, std::uint32_t way_in);
 
+/// Seconds one held_bound call takes, timed on the first 4,096 of `states` (about a millisecond),
+/// for a time limit that must leave room for bounding the held states; -1 when there are fewer.
+double time_held_bound(const frontier_view& v, const std::vector<sweep_entry>& states);
+
 /// One pass of a sweep; the backends fill in run() and held_bound().
 class sweep_pass {
  public:
