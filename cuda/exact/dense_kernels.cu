@@ -12,12 +12,15 @@
 // early, the sweep bounds the states it holds on the device (dense_held_step).
 #include <algorithm>
 #include <chrono>
+#include <string>
+#include <vector>
 
 #include "common/cuda_check.cuh"
 #include "common/device_buffer.cuh"
 #include "common/launch.cuh"
 #include "warpspan/core/error.hpp"
 #include "warpspan/core/interrupt.hpp"
+#include "warpspan/core/resources.hpp"
 #include "warpspan/exact/dense_index.hpp"
 #include "warpspan/exact/dense_sum_index.hpp"
 #include "warpspan/exact/frontier.hpp"
@@ -249,6 +252,132 @@ std::pair<std::uint64_t, std::uint32_t> window_shape(const dense_sum_tables& tab
   return {(most + per_word<V> - 1) / per_word<V>, exact_detail::most_issues(v) + 1};
 }
 
+/// The window of sums on the device and how to expand one sum into it: what the windowed sweep and
+/// its replays (window_witness) share.
+template <class V>
+struct dense_window {
+  const frontier_view& v;
+  const dense_sum_tables& tables;
+  dense_sum_view d;                 ///< the tables on the device
+  device_buffer<unsigned>& slots;   ///< slot_count slots of slot_words words
+  std::uint64_t slot_words;
+  std::uint32_t slot_count;
+  std::uint32_t floor;
+
+  /// The words that hold sum s's entries (the front of its slot).
+  std::uint64_t words_of(std::uint32_t s) const {
+    return (dense_sum_count(tables.view(), v.warps, v.instructions, s) + per_word<V> - 1) / per_word<V>;
+  }
+  unsigned* slot(std::uint32_t s) const { return slots.data() + (s % slot_count) * slot_words; }
+
+  /// Every slot empty but the initial state's (sum 0, index 0), reached with way in 0.
+  void reset() const {
+    WARPSPAN_CUDA_TRY(cudaMemset(slots.data(), 0, slots.size() * sizeof(unsigned)));
+    const unsigned one = 1;
+    WARPSPAN_CUDA_TRY(cudaMemcpy(slots.data(), &one, sizeof(one), cudaMemcpyHostToDevice));
+  }
+
+  /// Expands sum `sum` into the later sums' slots, then clears its slot for the sum slot_count on;
+  /// `keep`, when given, first receives the sum's entries (final once every earlier sum is expanded).
+  void expand(std::uint32_t sum, unsigned* reached, step_counts* counts, unsigned* bad,
+              std::vector<unsigned>* keep = nullptr) const {
+    const std::uint64_t n = dense_sum_count(tables.view(), v.warps, v.instructions, sum);
+    if (n == 0) return;
+    WARPSPAN_LAUNCH(dense_window_step<V>, sum_blocks(n), block_threads, 2 * sizeof(unsigned), nullptr)(
+        v, d, sum, n, slots.data(), slot_words, slot_count, floor, reached, counts, bad);
+    WARPSPAN_CUDA_CHECK_LAST();
+    if (keep) {
+      keep->resize(words_of(sum));
+      slots.copy_to_host(keep->data(), keep->size(), (sum % slot_count) * slot_words);
+    }
+    WARPSPAN_CUDA_TRY(cudaMemset(slot(sum), 0, words_of(sum) * sizeof(unsigned)));
+  }
+};
+
+/// Thrown inside the replay when the time limit or an interrupt ends it.
+struct replay_stopped {};
+
+/// A schedule of `length` cycles (the answer of a finished windowed sweep, beyond the string in
+/// hand) traced back by replaying the sweep as exact_detail::plan_window_replay says. Empty, with
+/// `why`, when the host has not the memory or the time limit or an interrupt cuts it short. The
+/// replays raise the same entries as the sweep did (a maximum does not depend on the order).
+template <class V>
+std::vector<std::uint16_t> window_witness(const dense_window<V>& w, std::uint32_t length, const exact_options& options,
+                                          std::chrono::steady_clock::time_point start, std::uint64_t states,
+                                          std::string& why) {
+  using clock_type = std::chrono::steady_clock;
+  const std::uint32_t sums = w.tables.sums;
+  std::vector<std::uint64_t> sum_bytes(sums);
+  for (std::uint32_t s = 0; s < sums; ++s) sum_bytes[s] = w.words_of(s) * sizeof(unsigned);
+  const exact_detail::window_replay_plan plan =
+      exact_detail::plan_window_replay(sum_bytes, w.slot_count, memory_budget_bytes(~std::uint64_t{0}));
+  if (plan.span == 0) {
+    why = "tracing it back would take " + std::to_string((plan.bytes >> 20) + 1) + " MiB of host memory, more than is free";
+    return {};
+  }
+  const std::uint32_t span = options.window_replay_span ? std::min(options.window_replay_span, sums) : plan.span;
+  const std::uint32_t segments = (sums + span - 1) / span;
+  device_buffer<unsigned> reached(std::vector<unsigned>{0}, nullptr), bad(std::vector<unsigned>{0}, nullptr);
+  device_buffer<step_counts> counts(std::vector<step_counts>(1), nullptr);
+  // Progress over both replays: the sums to the last checkpoint, then every sum once more.
+  const std::uint32_t work = (segments - 1) * span + sums;
+  std::uint32_t done = 0;
+  const auto step = [&](std::uint32_t sum, std::vector<unsigned>* keep) {
+    w.expand(sum, reached.data(), counts.data(), bad.data(), keep);
+    WARPSPAN_CUDA_TRY(cudaDeviceSynchronize());
+    const double elapsed = std::chrono::duration<double>(clock_type::now() - start).count();
+    if (options.progress) options.progress(++done, work, states, elapsed);
+    if ((options.time_limit_s > 0 && elapsed > options.time_limit_s) || interrupted()) throw replay_stopped{};
+  };
+  try {
+    // The first replay: the window at each segment's first sum (its slot_count sums' words).
+    std::vector<std::vector<std::vector<unsigned>>> checkpoint(segments);
+    w.reset();
+    for (std::uint32_t sum = 0;; ++sum) {
+      if (sum % span == 0) {
+        auto& c = checkpoint[sum / span];
+        for (std::uint32_t s = sum; s < std::min(sums, sum + w.slot_count); ++s) {
+          c.emplace_back(w.words_of(s));
+          w.slots.copy_to_host(c.back().data(), c.back().size(), (s % w.slot_count) * w.slot_words);
+        }
+        if (sum / span + 1 == segments) break;
+      }
+      step(sum, nullptr);
+    }
+    // Then segment by segment from the last, as the backtracking asks for their sums.
+    std::vector<std::vector<unsigned>> kept(sums);
+    std::vector<char> held(sums, 0);
+    const dense_sum_view host_d = w.tables.view();
+    const auto load = [&](std::uint32_t seg) {
+      const std::uint32_t first = seg * span, end = std::min(sums, first + span);
+      // The walk is below first + span + slot_count once it reaches back into this segment.
+      for (std::uint32_t s = std::min(sums, first + span + w.slot_count); s < sums && held[s]; ++s) {
+        held[s] = 0;
+        std::vector<unsigned>().swap(kept[s]);
+      }
+      WARPSPAN_CUDA_TRY(cudaMemset(w.slots.data(), 0, w.slots.size() * sizeof(unsigned)));
+      auto& c = checkpoint[seg];
+      for (std::uint32_t j = 0; j < c.size(); ++j) w.slots.copy_from_host(c[j].data(), c[j].size(), ((first + j) % w.slot_count) * w.slot_words);
+      std::vector<std::vector<unsigned>>().swap(c);
+      for (std::uint32_t s = first; s < end; ++s) {
+        step(s, &kept[s]);
+        held[s] = 1;
+      }
+    };
+    auto string = exact_detail::dense_witness(w.v, length, [&](packed_state key) {
+      std::uint32_t sum = 0;
+      const std::uint64_t j = dense_sum_index_of(host_d, key, sum);
+      if (!held[sum]) load(sum / span);
+      return lane_of<V>(kept[sum][j / per_word<V>], j);
+    });
+    if (bad.to_host()[0] != 0) throw std::logic_error("windowed dense sweep: a successor outside the window of sums");
+    return string;
+  } catch (const replay_stopped&) {
+    why = interrupted() ? "tracing it back was interrupted" : "the time limit ended tracing it back";
+    return {};
+  }
+}
+
 template <class V>
 exact_result run_dense_window_cuda(const problem& prob, const frontier_view& v, const exact_options& options) {
   using clock_type = std::chrono::steady_clock;
@@ -258,35 +387,37 @@ exact_result run_dense_window_cuda(const problem& prob, const frontier_view& v, 
   const std::uint32_t floor = exact_detail::at_most_floor(prob, options, r.lower);
   const dense_sum_tables tables = build_dense_sum_tables(v.warps, v.instructions);
   const auto shape = window_shape<V>(tables, v);  // named, not bound: the launch lambda captures them
-  const std::uint64_t slot_words = shape.first;
-  const std::uint32_t slot_count = shape.second;
   device_buffer<std::uint64_t> binom(tables.binom, nullptr), count(tables.count, nullptr);
-  device_buffer<unsigned> slots(slot_words * slot_count, nullptr);
-  WARPSPAN_CUDA_TRY(cudaMemset(slots.data(), 0, slots.size() * sizeof(unsigned)));
-  const unsigned one = 1;  // the initial state (sum 0, index 0) is reached with way in 0
-  WARPSPAN_CUDA_TRY(cudaMemcpy(slots.data(), &one, sizeof(one), cudaMemcpyHostToDevice));
+  device_buffer<unsigned> slots(shape.first * shape.second, nullptr);
+  const dense_window<V> w{v, tables, {binom.data(), count.data(), tables.warps, tables.instructions, tables.sums},
+                          slots, shape.first, shape.second, floor};
+  w.reset();
   device_buffer<unsigned> reached(std::vector<unsigned>{0}, nullptr), bad(std::vector<unsigned>{0}, nullptr);
   device_buffer<step_counts> counts(std::vector<step_counts>(1), nullptr);
-  const dense_sum_view d{binom.data(), count.data(), tables.warps, tables.instructions, tables.sums};
-  auto launch = [&](std::uint32_t sum, std::uint64_t n, unsigned blocks) {
-    WARPSPAN_LAUNCH(dense_window_step<V>, blocks, block_threads, 2 * sizeof(unsigned), nullptr)(
-        v, d, sum, n, slots.data(), slot_words, slot_count, floor, reached.data(), counts.data(), bad.data());
-    WARPSPAN_CUDA_CHECK_LAST();
-    // The slot is free for the sum slot_count on (its words of this sum's entries).
-    WARPSPAN_CUDA_TRY(cudaMemset(slots.data() + (sum % slot_count) * slot_words, 0,
-                                 (n + per_word<V> - 1) / per_word<V> * sizeof(unsigned)));
-  };
+  auto launch = [&](std::uint32_t sum, std::uint64_t, unsigned) { w.expand(sum, reached.data(), counts.data(), bad.data()); };
   auto held = [&](std::uint32_t sum, std::uint64_t n, unsigned blocks, unsigned* upper) {
-    WARPSPAN_LAUNCH(dense_held_step<V>, blocks, block_threads, sizeof(unsigned), nullptr)(
-        v, d, sum, n, slots.data() + (sum % slot_count) * slot_words, true, upper);
+    WARPSPAN_LAUNCH(dense_held_step<V>, blocks, block_threads, sizeof(unsigned), nullptr)(v, w.d, sum, n, w.slot(sum), true, upper);
     WARPSPAN_CUDA_CHECK_LAST();
   };
   const std::string stop = sweep_sums(prob, v, tables, options, floor, start, counts, r, launch, held);
   if (bad.to_host()[0] != 0) throw std::logic_error("windowed dense sweep: a successor outside the window of sums");
-  // The sums behind the window are gone, so no schedule longer than the string in hand can be
-  // shown: where the answer beats it, proven is the interval from that string (the caller's warm
-  // start) to the answer.
-  if (stop.empty()) exact_detail::settle_finished(r, floor, reached.to_host()[0]);
+  if (stop.empty()) {
+    // The sums behind the window are gone: a schedule longer than the string in hand is traced back
+    // by replaying the sweep (window_witness); without one, proven is the interval from that string
+    // (the caller's warm start) to the answer.
+    const std::uint32_t length = reached.to_host()[0];
+    std::string why;
+    if (length > r.lower) {
+      auto string = window_witness<V>(w, length, options, start, r.states, why);
+      if (!string.empty()) {
+        r.lower = length;
+        r.best_string = std::move(string);
+      }
+    }
+    exact_detail::settle_finished(r, floor, length);
+    if (!why.empty()) r.stop_reason += " (" + why + ")";
+    r.interrupted = !r.complete && interrupted();
+  }
   r.elapsed_s = std::chrono::duration<double>(clock_type::now() - start).count();
   return r;
 }

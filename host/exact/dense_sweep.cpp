@@ -612,7 +612,7 @@ void settle_finished(exact_result& r, std::uint32_t floor, std::uint32_t reached
   if (reached > r.lower) {  // the answer, with no table to show a schedule of that length
     r.complete = false;
     r.upper = reached;
-    r.stop_reason = "the windowed dense sweep keeps no table to trace a schedule back: the worst case is " +
+    r.stop_reason = "no schedule of the answer's length could be traced back: the worst case is " +
                     std::to_string(reached) + " cycles, the longest schedule in hand " + std::to_string(r.lower);
     return;
   }
@@ -622,6 +622,11 @@ void settle_finished(exact_result& r, std::uint32_t floor, std::uint32_t reached
 
 std::vector<std::uint16_t> dense_witness(const frontier_view& v, const dense_index& index, std::uint32_t length,
                                          const std::function<std::uint32_t(std::uint64_t)>& entry) {
+  return dense_witness(v, length, [&](packed_state key) { return entry(index.rank_of(key)); });
+}
+
+std::vector<std::uint16_t> dense_witness(const frontier_view& v, std::uint32_t length,
+                                         const std::function<std::uint32_t(packed_state)>& entry) {
   // From the final state back: a predecessor recorded one cycle shorter whose successors include
   // the current state.
   std::vector<std::vector<std::uint8_t>> takes(length);
@@ -640,7 +645,7 @@ std::vector<std::uint16_t> dense_witness(const frontier_view& v, const dense_ind
         for (std::uint32_t l = 0; l <= v.instructions; ++l) prev[l] = static_cast<std::uint8_t>(count[l] - back[l]);
         for (std::uint32_t l = 1; l <= v.instructions; ++l) prev[l - 1] = static_cast<std::uint8_t>(prev[l - 1] + back[l]);
         const packed_state key = pack_counts(prev, v.instructions);
-        if (entry(index.rank_of(key)) != t + 1) return false;
+        if (entry(key) != t + 1) return false;
         if (!takes_between(v, key, cur, takes[t])) return false;
         found = key;
         return true;
@@ -657,6 +662,26 @@ std::vector<std::uint16_t> dense_witness(const frontier_view& v, const dense_ind
     cur = found;
   }
   return string_from_takes(v, std::move(takes));
+}
+
+window_replay_plan plan_window_replay(const std::vector<std::uint64_t>& sum_bytes, std::uint32_t slot_count,
+                                      std::uint64_t budget) {
+  const auto sums = static_cast<std::uint32_t>(sum_bytes.size());
+  std::vector<std::uint64_t> prefix(sums + 1, 0);
+  for (std::uint32_t s = 0; s < sums; ++s) prefix[s + 1] = prefix[s] + sum_bytes[s];
+  const auto between = [&](std::uint32_t a, std::uint32_t b) { return prefix[std::min(b, sums)] - prefix[std::min(a, sums)]; };
+  window_replay_plan best;
+  for (std::uint32_t span = 1; span <= sums; ++span) {
+    std::uint64_t checkpoints = 0, segment = 0;
+    for (std::uint32_t c = 0; c < sums; c += span) {
+      checkpoints += between(c, c + slot_count);
+      segment = std::max(segment, between(c, c + span + slot_count));
+    }
+    const std::uint64_t bytes = checkpoints + segment;
+    if (best.span == 0 || bytes < best.bytes) best = {span, bytes};
+  }
+  if (best.bytes > budget) best.span = 0;
+  return best;
 }
 
 }  // namespace warpspan::exact_detail

@@ -232,35 +232,43 @@ TEST(DenseSweep, CudaDenseMatchesCpu) {
 TEST(DenseSweep, CudaDenseWindowMatchesCpu) {
   // The windowed device sweep (a slot per sum within a cycle's reach) against the CPU's dense
   // sweep: the same answer and reached states on random problems (scheduler limits, every type
-  // count), Voronoi and a two-byte table. Given no lower string it starts from the standard ones,
-  // so where the answer beats them it proves [their best, answer] and says why.
+  // count), Voronoi and a two-byte table. Given no lower string it starts from the standard ones;
+  // where the answer beats them it traces a schedule of the answer's length back by replaying the
+  // sweep from checkpoints (window_witness), across several segments of sums.
   WARPSPAN_REQUIRE_GPU();
-  const auto check = [](const problem& prob, const std::string& what) {
+  int beaten = 0;
+  const auto check = [&](const problem& prob, const std::string& what) {
     const exact_result cpu = exact_dense_cpu(prob), gpu = exact_dense_window_cuda(prob);
     EXPECT_EQ(gpu.states, cpu.states) << what;
+    EXPECT_TRUE(gpu.complete) << what << ": " << gpu.stop_reason;
+    EXPECT_EQ(gpu.makespan, cpu.makespan) << what;
     EXPECT_EQ(gpu.upper, cpu.makespan) << what;
-    EXPECT_EQ(build_schedule(prob, gpu.best_string).makespan, gpu.lower) << what;
-    if (gpu.complete) {
-      EXPECT_EQ(gpu.makespan, cpu.makespan) << what;
-    } else {
-      EXPECT_LT(gpu.lower, cpu.makespan) << what;
-      EXPECT_NE(gpu.stop_reason.find("worst case is " + std::to_string(cpu.makespan)), std::string::npos) << what;
+    EXPECT_EQ(build_schedule(prob, gpu.best_string).makespan, cpu.makespan) << what;
+    exact_result standard;
+    exact_detail::fill_interval(prob, standard);
+    if (standard.lower < cpu.makespan) {
+      ++beaten;
+      // The same across segments of 1 to 3 sums (a cycle then reaches back over several) and of
+      // half the sums (small problems take one segment by memory).
+      for (const std::uint32_t span : {1u, 2u, 3u, prob.warps * prob.instructions() / 2 + 1}) {
+        exact_options o;
+        o.window_replay_span = span;
+        const exact_result by = exact_dense_window_cuda(prob, o);
+        EXPECT_TRUE(by.complete) << what << " span " << span;
+        EXPECT_EQ(build_schedule(prob, by.best_string).makespan, cpu.makespan) << what << " span " << span;
+      }
     }
-    // With the CPU's witness as the lower string, complete with the answer.
+    // With the CPU's witness as the lower string, complete with the answer (no replay).
     exact_options with;
     with.lower_string = cpu.best_string;
     const exact_result given = exact_dense_window_cuda(prob, with);
     EXPECT_TRUE(given.complete) << what;
     EXPECT_EQ(given.makespan, cpu.makespan) << what;
-    return gpu.complete;
+    EXPECT_EQ(given.best_string, cpu.best_string) << what;
   };
   std::mt19937_64 rng(2612);
-  int beaten = 0;
-  for (int k = 0; k < test::gpu_test_size(60, 15); ++k) {
-    const problem prob = test::random_problem(rng, 5, 7);
-    beaten += !check(prob, "random " + std::to_string(k));
-  }
-  EXPECT_GT(beaten, 0);  // some answers beat the standard strings: the interval path ran
+  for (int k = 0; k < test::gpu_test_size(60, 15); ++k) check(test::random_problem(rng, 5, 7), "random " + std::to_string(k));
+  EXPECT_GT(beaten, 0);  // some answers beat the standard strings: the trace back ran
   for (int w = 3; w <= test::gpu_test_size(9, 5); ++w) check(test::make("5L9C2L9C", w, 1, 4), "voronoi " + std::to_string(w));
   check(test::make(std::string(128, 'L'), 2, 1, 1), "two bytes");
   // The window is the busiest sums' entries, not every multiset: Voronoi W = 16 needs 6.5 GB
@@ -300,7 +308,7 @@ TEST(DenseSweep, CudaAtMostMatchesCpu) {
       EXPECT_EQ(gpu.upper, cpu.upper) << where;
       EXPECT_EQ(gpu.at_most_proven, cpu.at_most_proven) << where;
       EXPECT_EQ(build_schedule(prob, gpu.best_string).makespan, gpu.lower) << where;
-      if (!window) EXPECT_EQ(gpu.lower, cpu.lower) << where;  // the window shows no longer schedule
+      EXPECT_EQ(gpu.lower, cpu.lower) << where;  // the window traces a longer schedule back too
     }
     dropped += cpu.pruned > 0;
   };
@@ -397,6 +405,64 @@ TEST(DenseSweep, CudaDenseStoppedBoundsTheHeldStatesGpu) {
     check(prob, static_cast<std::uint32_t>(rng() % (sums / 3 + 1)), "random " + std::to_string(k));
   }
   EXPECT_GT(beyond, 0);
+}
+
+TEST(DenseSweep, CudaDenseWindowTraceBackStopsCleanlyGpu) {
+  // Interrupted while replaying to trace the schedule back (the progress calls go on past the
+  // sums), the window keeps what it proved: the answer as upper end, the string in hand as lower.
+  WARPSPAN_REQUIRE_GPU();
+  std::mt19937_64 rng(2611);
+  int replayed = 0;
+  for (int k = 0; k < test::gpu_test_size(30, 10); ++k) {
+    const problem prob = test::random_problem(rng, 5, 7);
+    exact_result standard;
+    exact_detail::fill_interval(prob, standard);
+    const std::uint32_t t = exact_dense_cpu(prob).makespan, sums = prob.warps * prob.instructions() + 1;
+    if (standard.lower == t) continue;
+    ++replayed;
+    std::uint32_t calls = 0;
+    exact_options o;
+    o.progress = [&calls, sums](std::uint32_t, std::uint32_t, std::uint64_t, double) {
+      if (++calls == sums + 2) request_interrupt();  // the second sum of the replay
+    };
+    const exact_result r = exact_dense_window_cuda(prob, o);
+    clear_interrupt();
+    EXPECT_FALSE(r.complete) << k;
+    EXPECT_TRUE(r.interrupted) << k;
+    EXPECT_EQ(r.upper, t) << k;
+    EXPECT_EQ(r.lower, standard.lower) << k;
+    EXPECT_EQ(build_schedule(prob, r.best_string).makespan, r.lower) << k;
+    EXPECT_NE(r.stop_reason.find("tracing it back was interrupted"), std::string::npos) << r.stop_reason;
+  }
+  EXPECT_GT(replayed, 0);
+}
+
+TEST(DenseSweep, WindowReplayPlanTakesTheLeastMemory) {
+  // 400 sums of one byte, checkpoints of 6 sums: checkpoints 6 ceil(400 / s) plus a segment and
+  // the 6 sums above it, least at s = 50 (6 * 8 + 56 = 104; s = 45 and 51 give 105).
+  const std::vector<std::uint64_t> even(400, 1);
+  const auto plan = exact_detail::plan_window_replay(even, 6, 1000);
+  EXPECT_EQ(plan.span, 50u);
+  EXPECT_EQ(plan.bytes, 104u);
+  // A budget below that: no plan (the window then proves the interval without a schedule).
+  EXPECT_EQ(exact_detail::plan_window_replay(even, 6, 103).span, 0u);
+  // One sum: one segment, its checkpoint and the segment.
+  EXPECT_EQ(exact_detail::plan_window_replay({5}, 6, 100).bytes, 10u);
+  // A peak in the middle: every span's memory against the chosen one (never less).
+  std::vector<std::uint64_t> peaked(120);
+  for (std::uint32_t s = 0; s < 120; ++s) peaked[s] = 1 + (60 - (s > 60 ? s - 60 : 60 - s)) * 10;
+  const auto best = exact_detail::plan_window_replay(peaked, 4, ~std::uint64_t{0});
+  for (std::uint32_t span = 1; span <= 120; ++span) {
+    std::uint64_t checkpoints = 0, segment = 0;
+    for (std::uint32_t c = 0; c < 120; c += span) {
+      std::uint64_t in = 0;
+      for (std::uint32_t s = c; s < std::min(120u, c + span + 4); ++s) in += peaked[s];
+      segment = std::max(segment, in);
+      for (std::uint32_t s = c; s < std::min(120u, c + 4); ++s) checkpoints += peaked[s];
+    }
+    EXPECT_LE(best.bytes, checkpoints + segment) << span;
+    if (span == best.span) EXPECT_EQ(best.bytes, checkpoints + segment);
+  }
 }
 
 TEST(DenseSweep, ChosenWhereTheTableFits) {

@@ -55,6 +55,26 @@ void start_interval(const problem& prob, const exact_options& options, exact_res
 /// from the CPU's table or, a few entries at a time, the device's.
 std::vector<std::uint16_t> dense_witness(const frontier_view& v, const dense_index& index, std::uint32_t length,
                                          const std::function<std::uint32_t(std::uint64_t)>& entry);
+/// The same from entries looked up by multiset: `entry(key)` for a packed state (the device's window
+/// of sums traces its schedule back so, from host copies of replayed sums).
+std::vector<std::uint16_t> dense_witness(const frontier_view& v, std::uint32_t length,
+                                         const std::function<std::uint32_t(packed_state)>& entry);
+
+/// How a windowed dense sweep, which keeps only the sums a cycle can reach, traces a schedule back
+/// when its answer beats the string in hand: the sweep is replayed once, keeping a checkpoint (the
+/// window's entries) at the first sum of every segment of `span` sums; then, from the last segment
+/// down, each segment is replayed from its checkpoint with every sum's entries copied to the host,
+/// and the backtracking reads them there (with the first slot_count sums of the segment above: a
+/// cycle reaches back across a segment's start). About two passes more; `bytes` of host memory at most.
+struct window_replay_plan {
+  std::uint32_t span = 0;   ///< sums a segment; 0 when no span fits the budget
+  std::uint64_t bytes = 0;  ///< the checkpoints and the largest segment's entries (with the overlap)
+};
+
+/// The span of least memory for sums whose entries take `sum_bytes[s]` bytes each, a checkpoint
+/// holding `slot_count` sums (the window); span 0 when even that needs more than `budget` bytes.
+window_replay_plan plan_window_replay(const std::vector<std::uint64_t>& sum_bytes, std::uint32_t slot_count,
+                                      std::uint64_t budget);
 
 /// The way in plus bound at or below which a search drops a state because of options.at_most
 /// (see exact_options::at_most): at_most, at most the pessimistic bound, when it is above `lower`

@@ -41,6 +41,9 @@ struct exact_options {
   /// Beyond it the sweep drops them and, only if it beats the lower bound, sweeps again keeping
   /// just the states that can lie on a path as long as the answer.
   std::uint64_t witness_states = 0;
+  /// Windowed dense sweep on a device: sums a segment when it replays itself to trace a schedule
+  /// back (exact_detail::plan_window_replay; 0: the span of least host memory).
+  std::uint32_t window_replay_span = 0;
   /// Progress sweep: called after each progress sum with (sums done, all sums, states so far,
   /// seconds so far); for a progress line on long runs. The dense sweep calls it with the ranks
   /// swept in thousandths (done of 1,000).
@@ -133,11 +136,13 @@ bool dense_sweep_fits_device(const problem& prob, const exact_options& options);
 /// cycle can reach from the sum being expanded (one more than the most instructions a cycle
 /// issues), each entry at its multiset's index among that sum's (dense_sum_index), a slot cleared
 /// once its sum is expanded. Memory: the busiest window instead of every multiset (Voronoi W = 16:
-/// 6 slots of 1.09e9 entries, 6.5 GB, against 103 GB), the same work. Same answer and `states` as
-/// exact_dense_cuda, but the sums behind the window are gone: when the answer beats the lower
-/// string (options.lower_string, else the standard strings) there is no schedule of that length to
-/// show, and the result is the proven interval [lower, answer] (not complete, stop_reason says
-/// so). Stubs throw not_compiled.
+/// 6 slots of 1.09e9 entries, 6.5 GB, against 103 GB), the same work. Same answer, `states` and
+/// schedule length as exact_dense_cuda; the sums behind the window are gone, so when the answer
+/// beats the lower string (options.lower_string, else the standard strings) a schedule of that
+/// length is traced back by replaying the sweep from checkpoints (about two passes more, host memory
+/// by exact_detail::plan_window_replay: 56 GB for Voronoi W = 16). Where the host lacks that memory
+/// or the time limit or an interrupt ends the replay, the result is the proven interval [lower,
+/// answer] (not complete, stop_reason says why). Stubs throw not_compiled.
 exact_result exact_dense_window_cuda(const problem& prob, const exact_options& options = {});
 /// The device memory exact_dense_window_cuda takes (~0 when the states do not pack).
 std::uint64_t dense_window_device_bytes(const problem& prob);
