@@ -27,7 +27,8 @@
 #             end issue 26 wants) within WARPSPAN_DENSE_SECONDS (default 300): its 103 GB table on
 #             an H200, its window of sums (6.5 GB) on an H100; about 7 minutes at most in all
 #   dense_exact  not in the default: the exact T(13) and T(16) on the device (the latter within
-#             WARPSPAN_DENSE_SECONDS, default 300)
+#             WARPSPAN_DENSE_SECONDS, default 300; a T(16) beyond the warm start's string is traced
+#             back within the same limit, about two passes more and up to 56 GB of host memory)
 #   ncu       Nsight Compute's view of the dbf row kernels (global vs shared-memory tuples)
 # Every step is time-boxed; logs and JSON go to OUTDIR/run/, packed into OUTDIR/gpu_<PHASES>.tar.gz,
 # and OUTDIR/summary.txt says what passed, failed, skipped and ran out of time.

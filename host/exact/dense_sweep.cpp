@@ -11,7 +11,9 @@
 // fits one. No hashing: a successor costs an addition and one store. Every reached state is
 // expanded: the remaining bound costs more per state than the few states it would drop save, unless
 // options.at_most asks whether the worst case stays under a value above the string in hand; then
-// the states that lie on no longer schedule are dropped.
+// the states that lie on no longer schedule are dropped. The successors are worked out ahead, on
+// the other thread, for the reached ranks of the next run, except those the floor already drops at
+// the way in known then: the sweep works theirs out only should a later raise lift them past it.
 #include <algorithm>
 #include <array>
 #include <atomic>
@@ -131,12 +133,24 @@ class dense_pass {
         // Not reached yet: most such states never are (a fifth of the multisets for the exact
         // answer, most of them once at_most drops states), so they are left for the sweep to work
         // out should one be reached meanwhile by a state before it.
-        if (entry(r).load(std::memory_order_relaxed) == 0) {
+        const V seen = entry(r).load(std::memory_order_relaxed);
+        if (seen == 0) {
           run.offset.push_back(static_cast<std::uint32_t>(run.gains.size()));
           run.counts.push_back(later);
           if (floor_) run.bound.push_back(0);
-        } else {
+        } else if (!floor_ || r + 1 == index_.size()) {
           successors_of(a, run);
+        } else {
+          const auto bound = static_cast<std::uint16_t>(remaining_bound(v_, index_.pack(a)));
+          if (seen - 1u + bound <= floor_) {
+            // Dropped by the floor at the way in known now: most such states stay dropped, so their
+            // successors are left for the sweep, which works them out should a later raise lift it.
+            run.offset.push_back(static_cast<std::uint32_t>(run.gains.size()));
+            run.counts.push_back(dropped);
+            run.bound.push_back(bound);
+          } else {
+            successors_of(a, run, &bound);
+          }
         }
         index_.next(a);
       }
@@ -294,11 +308,14 @@ class dense_pass {
   static constexpr std::uint64_t run_length = std::uint64_t{1} << 15;
   /// The lists' lengths of a rank not reached when its run was worked out.
   static constexpr std::array<std::uint16_t, 4> later{0xFFFF, 0xFFFF, 0xFFFF, 0xFFFF};
+  /// ... and of one the floor dropped then (its bound is kept, its successors are not worked out).
+  static constexpr std::array<std::uint16_t, 4> dropped{0xFFFE, 0xFFFE, 0xFFFE, 0xFFFE};
 
   std::atomic_ref<V> entry(std::uint64_t rank) { return std::atomic_ref<V>(g_[rank]); }
 
-  /// Appends the rank gains of the successors of the state with ascending levels `a` to `run`.
-  void successors_of(const std::uint8_t* a, rank_run& run) {
+  /// Appends the rank gains of the successors of the state with ascending levels `a` to `run`
+  /// (and, with a floor, its remaining bound: `known` when the caller has worked it out).
+  void successors_of(const std::uint8_t* a, rank_run& run, const std::uint16_t* known = nullptr) {
     run.offset.push_back(static_cast<std::uint32_t>(run.gains.size()));
     std::array<std::uint16_t, 4> count{};
     successor_enum e;
@@ -309,7 +326,7 @@ class dense_pass {
       return;
     }
     // The bound is worked out here, ahead, on both threads.
-    if (floor_) run.bound.push_back(static_cast<std::uint16_t>(remaining_bound(v_, key)));
+    if (floor_) run.bound.push_back(known ? *known : static_cast<std::uint16_t>(remaining_bound(v_, key)));
     std::uint32_t issues = 0;
     for (std::uint32_t t = 0; t < v_.ntypes; ++t) issues += e.most[t];
     if (v_.limit != 0 && issues > v_.limit) {  // the limit splits over the types: successor by successor
@@ -375,7 +392,7 @@ class dense_pass {
     constexpr std::uint64_t ahead = 2;
     const std::uint64_t count = run.end - run.first;
     for (std::uint64_t i = 0; i < count; ++i) {
-      if (i + ahead < count && run.counts[i + ahead] != later)
+      if (i + ahead < count && run.counts[i + ahead] != later && run.counts[i + ahead] != dropped)
         for_each_successor(run, i + ahead, [&](std::uint64_t to) { __builtin_prefetch(&g_[to], 1); });
       const V here = g_[run.first + i];
       if (here == 0) continue;
@@ -386,7 +403,11 @@ class dense_pass {
       }
       const rank_run* from = &run;
       std::uint64_t at = i;
-      if (run.counts[i] == later) {  // reached after its run was worked out: its successors now
+      if (run.counts[i] == dropped && here - 1u + run.bound[i] <= floor_) {  // still dropped
+        ++pruned_;
+        continue;
+      }
+      if (run.counts[i] == later || run.counts[i] == dropped) {  // its successors now
         std::uint8_t a[frontier_max_warps + 1] = {};
         index_.unrank(run.first + i, a);
         late_.reset(run.first + i, run.first + i + 1);
@@ -434,7 +455,7 @@ class dense_pass {
   zeroed_table<V> g_;
   std::uint32_t floor_ = 0;
   std::uint64_t states_ = 0, pruned_ = 0, stopped_at_ = 0;
-  rank_run late_;  ///< the successors of a state reached after its run was worked out
+  rank_run late_;  ///< the successors of a state reached after its run was worked out (or raised past the floor)
   std::uint64_t reached_states_ = 1;  ///< entries ever reached (the initial state's included)
   std::uint32_t reached_ = 0;
 };
