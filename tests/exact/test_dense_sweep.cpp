@@ -270,6 +270,25 @@ TEST(DenseSweep, CudaDenseWindowMatchesCpu) {
   for (int k = 0; k < test::gpu_test_size(60, 15); ++k) check(test::random_problem(rng, 5, 7), "random " + std::to_string(k));
   EXPECT_GT(beaten, 0);  // some answers beat the standard strings: the trace back ran
   for (int w = 3; w <= test::gpu_test_size(9, 5); ++w) check(test::make("5L9C2L9C", w, 1, 4), "voronoi " + std::to_string(w));
+  // Two-byte entries (bounds past 254 cycles), traced back too: long kernels of two types on 3
+  // warps, until two answers beat the standard strings (the default span only: these are slow).
+  int two_bytes = 0;
+  for (int k = 0; k < 12 && two_bytes < 2; ++k) {
+    std::string kernel;
+    for (int i = 0, n = 90 + static_cast<int>(rng() % 10); i < n; ++i) kernel.push_back("LC"[rng() % 2]);
+    const problem prob = test::make(kernel, 3, 1, 1);
+    ASSERT_GT(pessimistic_bound(prob), 254u);
+    exact_result standard;
+    exact_detail::fill_interval(prob, standard);
+    const exact_result cpu = exact_dense_cpu(prob);
+    if (standard.lower == cpu.makespan) continue;
+    ++two_bytes;
+    const exact_result gpu = exact_dense_window_cuda(prob);
+    EXPECT_TRUE(gpu.complete) << kernel;
+    EXPECT_EQ(gpu.states, cpu.states) << kernel;
+    EXPECT_EQ(build_schedule(prob, gpu.best_string).makespan, cpu.makespan) << kernel;
+  }
+  EXPECT_EQ(two_bytes, 2);
   check(test::make(std::string(128, 'L'), 2, 1, 1), "two bytes");
   // The window is the busiest sums' entries, not every multiset: Voronoi W = 16 needs 6.5 GB
   // (6 slots of 1,085,984,406 byte entries) against the full table's 103 GB.
