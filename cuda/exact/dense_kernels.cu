@@ -269,6 +269,14 @@ struct dense_window {
     return (dense_sum_count(tables.view(), v.warps, v.instructions, s) + per_word<V> - 1) / per_word<V>;
   }
   unsigned* slot(std::uint32_t s) const { return slots.data() + (s % slot_count) * slot_words; }
+  /// Copies sum s's entries to the host, or back into its slot.
+  void save(std::uint32_t s, std::vector<unsigned>& to) const {
+    to.resize(words_of(s));
+    slots.copy_to_host(to.data(), to.size(), (s % slot_count) * slot_words);
+  }
+  void restore(std::uint32_t s, const std::vector<unsigned>& from) const {
+    slots.copy_from_host(from.data(), from.size(), (s % slot_count) * slot_words);
+  }
 
   /// Every slot empty but the initial state's (sum 0, index 0), reached with way in 0.
   void reset() const {
@@ -286,10 +294,7 @@ struct dense_window {
     WARPSPAN_LAUNCH(dense_window_step<V>, sum_blocks(n), block_threads, 2 * sizeof(unsigned), nullptr)(
         v, d, sum, n, slots.data(), slot_words, slot_count, floor, reached, counts, bad);
     WARPSPAN_CUDA_CHECK_LAST();
-    if (keep) {
-      keep->resize(words_of(sum));
-      slots.copy_to_host(keep->data(), keep->size(), (sum % slot_count) * slot_words);
-    }
+    if (keep) save(sum, *keep);
     WARPSPAN_CUDA_TRY(cudaMemset(slot(sum), 0, words_of(sum) * sizeof(unsigned)));
   }
 };
@@ -336,10 +341,7 @@ std::vector<std::uint16_t> window_witness(const dense_window<V>& w, std::uint32_
     for (std::uint32_t sum = 0;; ++sum) {
       if (sum % span == 0) {
         auto& c = checkpoint[sum / span];
-        for (std::uint32_t s = sum; s < std::min(sums, sum + w.slot_count); ++s) {
-          c.emplace_back(w.words_of(s));
-          w.slots.copy_to_host(c.back().data(), c.back().size(), (s % w.slot_count) * w.slot_words);
-        }
+        for (std::uint32_t s = sum; s < std::min(sums, sum + w.slot_count); ++s) w.save(s, c.emplace_back());
         if (sum / span + 1 == segments) break;
       }
       step(sum, nullptr);
@@ -357,7 +359,7 @@ std::vector<std::uint16_t> window_witness(const dense_window<V>& w, std::uint32_
       }
       WARPSPAN_CUDA_TRY(cudaMemset(w.slots.data(), 0, w.slots.size() * sizeof(unsigned)));
       auto& c = checkpoint[seg];
-      for (std::uint32_t j = 0; j < c.size(); ++j) w.slots.copy_from_host(c[j].data(), c[j].size(), ((first + j) % w.slot_count) * w.slot_words);
+      for (std::uint32_t j = 0; j < c.size(); ++j) w.restore(first + j, c[j]);
       std::vector<std::vector<unsigned>>().swap(c);
       for (std::uint32_t s = first; s < end; ++s) {
         step(s, &kept[s]);
@@ -386,7 +388,7 @@ exact_result run_dense_window_cuda(const problem& prob, const frontier_view& v, 
   exact_detail::start_interval(prob, options, r);
   const std::uint32_t floor = exact_detail::at_most_floor(prob, options, r.lower);
   const dense_sum_tables tables = build_dense_sum_tables(v.warps, v.instructions);
-  const auto shape = window_shape<V>(tables, v);  // named, not bound: the launch lambda captures them
+  const auto shape = window_shape<V>(tables, v);
   device_buffer<std::uint64_t> binom(tables.binom, nullptr), count(tables.count, nullptr);
   device_buffer<unsigned> slots(shape.first * shape.second, nullptr);
   const dense_window<V> w{v, tables, {binom.data(), count.data(), tables.warps, tables.instructions, tables.sums},

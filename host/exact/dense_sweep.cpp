@@ -310,6 +310,7 @@ class dense_pass {
   static constexpr std::array<std::uint16_t, 4> later{0xFFFF, 0xFFFF, 0xFFFF, 0xFFFF};
   /// ... and of one the floor dropped then (its bound is kept, its successors are not worked out).
   static constexpr std::array<std::uint16_t, 4> dropped{0xFFFE, 0xFFFE, 0xFFFE, 0xFFFE};
+  static bool worked_out(const std::array<std::uint16_t, 4>& c) { return c != later && c != dropped; }
 
   std::atomic_ref<V> entry(std::uint64_t rank) { return std::atomic_ref<V>(g_[rank]); }
 
@@ -392,7 +393,7 @@ class dense_pass {
     constexpr std::uint64_t ahead = 2;
     const std::uint64_t count = run.end - run.first;
     for (std::uint64_t i = 0; i < count; ++i) {
-      if (i + ahead < count && run.counts[i + ahead] != later && run.counts[i + ahead] != dropped)
+      if (i + ahead < count && worked_out(run.counts[i + ahead]))
         for_each_successor(run, i + ahead, [&](std::uint64_t to) { __builtin_prefetch(&g_[to], 1); });
       const V here = g_[run.first + i];
       if (here == 0) continue;
@@ -407,7 +408,7 @@ class dense_pass {
         ++pruned_;
         continue;
       }
-      if (run.counts[i] == later || run.counts[i] == dropped) {  // its successors now
+      if (!worked_out(run.counts[i])) {  // its successors now
         std::uint8_t a[frontier_max_warps + 1] = {};
         index_.unrank(run.first + i, a);
         late_.reset(run.first + i, run.first + i + 1);
