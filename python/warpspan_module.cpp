@@ -57,7 +57,7 @@ namespace {
 constexpr parameter_spelling python_spellings[] = {
     {"at_most", "at_most="}, {"atom_runs", "atom_runs="}, {"atom_threads", "atom_threads="}, {"backend", "backend="},
     {"beam_share", "beam_share="}, {"beam_width", "beam_width="},
-    {"block", "block="}, {"cfg_path", "cfg="}, {"chains", "chains="}, {"clock", "clock="}, {"constraints", "constraints="},
+    {"block", "block="}, {"block_warps", "block_warps="}, {"cfg_path", "cfg="}, {"chains", "chains="}, {"clock", "clock="}, {"constraints", "constraints="},
     {"edf", "edf="}, {"evaluations", "evaluations="}, {"exact_seconds", "exact_seconds="},
     {"exact_up_to", "exact_up_to="}, {"far_moves", "far_moves="}, {"fitness", "fitness="}, {"harness", "harness="},
     {"init", "init="}, {"iterations", "iterations="},
@@ -315,12 +315,7 @@ py::dict kernel_from_ptx(const std::string& path, std::optional<std::pair<int, i
     if (o.first_line < 1 || o.last_line < o.first_line) throw input_error(param("lines") + ": need 1 <= A <= B");
   }
   const ptx_import_result r = import_ptx_file(path, o);
-  py::dict d;
-  d["kernel"] = to_run_length(r.kernel);
-  d["plain"] = to_plain(r.kernel);
-  d["instructions"] = r.kernel.size();
-  d["entry"] = r.entry;
-  d["stop_reason"] = r.stop_reason;
+  py::dict d = to_dict(ptx_import_json(r, false));
   py::list trace;
   for (const auto& i : r.trace) trace.append(py::make_tuple(i.line, i.opcode, std::string(1, letter(i.type))));
   d["trace"] = trace;

@@ -16,15 +16,28 @@ namespace warpspan::test {
 /// set is allowed when it respects the capacities (each type's and, when limited, the schedulers')
 /// and every ready warp left out finds its type (or the scheduler limit) full. Written independently
 /// of the builder and the exact search on purpose.
+///
+/// Barriers (B in the kernel, read from the kernel itself): a barrier needs no unit (only a
+/// scheduler, with a limit), and a warp whose previous instruction was a barrier is ready only once
+/// every warp of its block (prob.block_warps() consecutive ids) has issued that barrier.
 inline std::uint32_t brute_worst(const problem& prob) {
   const problem_view p = prob.view();
+  const std::uint32_t block = prob.block_warps();
+  const auto is_barrier = [&](std::uint32_t j) { return prob.kernel[j] == unit::B; };
   std::map<std::vector<std::uint32_t>, std::uint32_t> memo;
   std::function<std::uint32_t(std::vector<std::uint32_t>&)> longest = [&](std::vector<std::uint32_t>& done) {
     if (const auto it = memo.find(done); it != memo.end()) return it->second;
     std::vector<std::uint32_t> ready;
-    for (std::uint32_t w = 0; w < p.warps; ++w)
-      if (done[w] < p.instructions) ready.push_back(w);
-    if (ready.empty()) return 0u;
+    bool unfinished = false;
+    for (std::uint32_t w = 0; w < p.warps; ++w) {
+      if (done[w] >= p.instructions) continue;
+      unfinished = true;
+      bool waits = false;
+      if (done[w] > 0 && is_barrier(done[w] - 1))
+        for (std::uint32_t v = w / block * block; v < (w / block + 1) * block; ++v) waits = waits || done[v] < done[w];
+      if (!waits) ready.push_back(w);
+    }
+    if (!unfinished) return 0u;
     std::uint32_t best = 0;
     for (std::uint32_t mask = 1; mask < (1u << ready.size()); ++mask) {
       std::vector<int> use(p.ntypes + 1, 0);
@@ -32,12 +45,12 @@ inline std::uint32_t brute_worst(const problem& prob) {
       for (std::size_t k = 0; k < ready.size() && ok; ++k)
         if (mask >> k & 1) {
           const int ty = p.types[done[ready[k]]];
-          ok = ++use[ty] <= p.cap[ty] && (!p.limited || ++use[p.ntypes] <= p.cap[p.ntypes]);
+          ok = (is_barrier(done[ready[k]]) || ++use[ty] <= p.cap[ty]) && (!p.limited || ++use[p.ntypes] <= p.cap[p.ntypes]);
         }
       for (std::size_t k = 0; k < ready.size() && ok; ++k)
         if (!(mask >> k & 1)) {
           const int ty = p.types[done[ready[k]]];
-          ok = use[ty] >= p.cap[ty] || (p.limited && use[p.ntypes] >= p.cap[p.ntypes]);
+          ok = (!is_barrier(done[ready[k]]) && use[ty] >= p.cap[ty]) || (p.limited && use[p.ntypes] >= p.cap[p.ntypes]);
         }
       if (!ok) continue;
       for (std::size_t k = 0; k < ready.size(); ++k)

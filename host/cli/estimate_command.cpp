@@ -143,7 +143,7 @@ struct estimate_cmd {
     std::cout << "kernel      " << to_run_length(prob.kernel) << " (" << prob.instructions()
               << " instructions after normalisation, from " << origin << ")\n"
               << "SM          " << describe(prob.sm) << "\n"
-              << "warps       " << prob.warps << "\n"
+              << "warps       " << prob.warps << barrier_note(prob) << "\n"
               << "search      " << r.chains << " chains x " << r.iterations_per_chain << " iterations on " << r.backend
               << " in " << std::fixed << std::setprecision(2) << r.elapsed_s << " s ("
               << std::setprecision(3) << std::scientific << static_cast<double>(r.iterations) / std::max(r.elapsed_s, 1e-9)

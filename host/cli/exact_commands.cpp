@@ -54,7 +54,7 @@ struct bound_cmd {
       return code;
     }
     std::cout << "pessimistic bound " << b << " cycles (" << to_run_length(prob.kernel) << ", W = " << prob.warps
-              << ", " << describe(prob.sm) << ")\n";
+              << barrier_note(prob) << ", " << describe(prob.sm) << ")\n";
     if (formula != b)
       std::cout << "001 Sec. 4        " << formula << " cycles (the paper's formula, "
                 << (formula < b ? "not a bound in general: docs/makespan.md" : "looser here") << ")\n";
@@ -169,7 +169,8 @@ struct exact_cmd {
       std::cout << out.dump() << '\n';
       return r.interrupted ? interrupted_exit_code : 0;
     }
-    std::cout << "kernel      " << to_run_length(prob.kernel) << ", W = " << prob.warps << ", " << describe(prob.sm) << "\n";
+    std::cout << "kernel      " << to_run_length(prob.kernel) << ", W = " << prob.warps << barrier_note(prob) << ", "
+              << describe(prob.sm) << "\n";
     if (!lp_note.empty()) std::cout << "lp          " << lp_note << "\n";
     std::ostringstream how;  // what searched, on what, and its cost
     how << "(" << algorithm << " search on " << (on_gpu ? cuda_backend_name() : std::string("cpu")) << ", " << r.states
@@ -203,7 +204,8 @@ struct exact_cmd {
       std::cout << out.dump() << '\n';
       return 0;
     }
-    std::cout << "kernel      " << to_run_length(prob.kernel) << ", W = " << prob.warps << ", " << describe(prob.sm) << "\n"
+    std::cout << "kernel      " << to_run_length(prob.kernel) << ", W = " << prob.warps << barrier_note(prob) << ", "
+              << describe(prob.sm) << "\n"
               << "ilp         " << r.variables << " binary variables, " << r.constraints << " constraints (" << constraints
               << " work-conserving constraints)\n";
     if (!lp_note.empty()) std::cout << "lp          " << lp_note << "\n";

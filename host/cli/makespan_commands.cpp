@@ -82,11 +82,13 @@ struct kernel_cmd {
     if (po.has_ptx()) {
       if (!po.kernel.empty() || given(po.kernel_opt)) throw input_error("give either --kernel or --ptx, not both");
       imported = import_ptx_file(po.ptx, po.make_ptx_options());
+      warn_unwalked_loops(po.ptx, po.make_ptx_options(), imported);
       raw = imported.kernel;
     } else {
       raw = po.raw_kernel();
     }
-    json out = {{"kernel", to_run_length(raw)}, {"plain", to_plain(raw)}, {"instructions", raw.size()}};
+    json out = po.has_ptx() ? ptx_import_json(imported, trace)
+                            : json{{"kernel", to_run_length(raw)}, {"plain", to_plain(raw)}, {"instructions", raw.size()}};
     std::string normalized;
     if (po.has_sm()) {
       const normalized_sm norm = normalize(po.make_sm());
@@ -94,15 +96,6 @@ struct kernel_cmd {
       out["normalized"] = to_run_length(nk);
       out["normalized_instructions"] = nk.size();
       normalized = to_run_length(nk) + " (" + std::to_string(nk.size()) + " instructions; " + describe(norm) + ")";
-    }
-    if (po.has_ptx()) {
-      out["entry"] = imported.entry;
-      out["stop_reason"] = imported.stop_reason;
-      if (trace) {
-        json t = json::array();
-        for (const auto& i : imported.trace) t.push_back({{"line", i.line}, {"opcode", i.opcode}, {"class", std::string(1, letter(i.type))}});
-        out["trace"] = t;
-      }
     }
     if (as_json) {
       std::cout << out.dump() << '\n';
@@ -112,6 +105,9 @@ struct kernel_cmd {
     if (!normalized.empty()) std::cout << "normalised  " << normalized << "\n";
     if (po.has_ptx()) {
       std::cout << "entry       " << imported.entry << "\nwalk ended  " << imported.stop_reason << "\n";
+      for (const auto& l : imported.loops)
+        std::cout << "loop        lines " << l.head_line << "-" << l.back_line << ": " << l.passes
+                  << (l.passes == 1 ? " pass" : " passes") << " walked\n";
       if (trace)
         for (const auto& i : imported.trace)
           std::cout << "  line " << std::setw(5) << i.line << "  " << letter(i.type) << "  " << i.opcode << "\n";

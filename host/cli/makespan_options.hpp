@@ -77,6 +77,17 @@ inline std::optional<int> whole_number(std::string_view text) {
   return v;
 }
 
+/// One line on stderr for each loop of a PTX body that the walk never reached (within the lines
+/// asked for): the kernel string lacks it.
+inline void warn_unwalked_loops(const std::string& path, const ptx_options& o, const ptx_import_result& r) {
+  for (const auto& l : r.loops) {
+    const bool in_range = (o.first_line == 0 || l.head_line >= o.first_line) && (o.last_line == 0 || l.back_line <= o.last_line);
+    if (l.passes == 0 && in_range)
+      std::cerr << "warpspan: warning: " << path << ": the loop at lines " << l.head_line << "-" << l.back_line
+                << " is not on the path walked; the kernel string leaves it out\n";
+  }
+}
+
 /// The options every makespan command shares: what kernel, how many warps, which SM.
 struct problem_options {
   std::string kernel;
@@ -86,6 +97,7 @@ struct problem_options {
   std::string ptx_entry;
   std::string ptx_map;
   std::int64_t warps = 0;
+  std::int64_t block_warps = 0;
   std::string sigma;
   std::string sm;
   int schedulers = -1;
@@ -109,6 +121,11 @@ struct problem_options {
     app->add_option("--ptx-map", ptx_map, "with --ptx: override classes, e.g. mov=L,mul.f32=D");
     auto* w = app->add_option("--warps,-w", warps, "number of warps W");
     if (need_warps) w->required();
+    app->add_option("--block-warps", block_warps,
+                    "warps per thread block, for the barriers (B, bar.sync): a warp past a barrier waits for "
+                    "every warp of its block to issue it; a divisor of W (default: one block of all W warps, as "
+                    "when one block fills the SM)")
+        ->check(integer_range(1, 1 << 30));
     sigma_opt = app->add_option("--sigma", sigma, "units per warp per cycle, e.g. L=1,C=4 or L=1/2 (overrides --sm)");
     sm_opt = app->add_option("--sm", sm, "SM preset name (see `warpspan sm`) or JSON file");
     app->add_option("--schedulers", schedulers, "at most N warps issue per cycle (0: no limit)")->check(not_negative());
@@ -161,6 +178,7 @@ struct problem_options {
     if (has_kernel && has_ptx()) throw input_error("give either --kernel or --ptx, not both");
     if (has_ptx()) {
       auto r = import_ptx_file(ptx, make_ptx_options());
+      warn_unwalked_loops(ptx, make_ptx_options(), r);
       if (origin) *origin = ptx + " (" + r.entry + ")";
       return r.kernel;
     }
@@ -173,10 +191,20 @@ struct problem_options {
   problem make(std::string* origin = nullptr) const {
     const kernel_string raw = raw_kernel(origin);
     const normalized_sm norm = normalize(make_sm());
-    return make_problem(normalize_kernel(raw, norm), norm, warps);
+    return make_problem(normalize_kernel(raw, norm), norm, warps, block_warps);
   }
 };
 
+
+/// What the text output says of the barriers, after the warps: "" without any, else e.g. ", 2
+/// barriers (one block of all 16 warps)" or ", 1 barrier (blocks of 4 warps)".
+inline std::string barrier_note(const problem& prob) {
+  const std::uint32_t n = prob.barriers();
+  if (n == 0) return "";
+  return ", " + std::to_string(n) + (n == 1 ? " barrier (" : " barriers (") +
+         (prob.block_warps() == prob.warps ? "one block of all " + std::to_string(prob.warps) + " warps)"
+                                           : "blocks of " + std::to_string(prob.block_warps()) + " warps)");
+}
 
 inline std::string join(const std::vector<int>& v) {
   std::ostringstream os;

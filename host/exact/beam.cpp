@@ -93,7 +93,7 @@ struct kept_state {
 /// Cycles the state needs at least, by any schedule: its least advanced warp's instructions, and
 /// each type's (and the scheduler limit's) instructions left over what one cycle can issue.
 std::uint32_t remaining_low(const frontier_view& v, const level_runs& runs) {
-  std::uint32_t low = runs.n == 0 ? 0 : v.instructions - runs.level[0], left[4] = {}, all = 0;
+  std::uint32_t low = runs.n == 0 ? 0 : v.instructions - runs.level[0], left[max_types] = {}, all = 0;
   for (std::uint32_t i = 0; i < runs.n; ++i)
     for (std::uint32_t t = 0; t < v.ntypes; ++t) left[t] += runs.size[i] * std::uint32_t{v.rem[runs.level[i]][t]};
   for (std::uint32_t t = 0; t < v.ntypes; ++t) {
@@ -152,7 +152,7 @@ std::uint32_t fitted_width(const std::vector<double>& states, std::uint32_t from
 beam_result beam_search(const problem& prob, const beam_options& options) {
   const auto start = clock_type::now();
   beam_result out;
-  if (prob.warps == 0 || prob.warps > frontier_max_warps || prob.instructions() > frontier_max_instructions) return out;
+  if (!frontier_packs(prob)) return out;
   out.applicable = true;
   const frontier_view v = make_frontier_view(prob.view());
   const std::uint32_t last = v.warps * v.instructions;  // the progress sum of "all done"

@@ -552,7 +552,7 @@ bool dense_index::next(std::uint8_t* a) const {
 }
 
 std::uint64_t dense_sweep_bytes(const problem& prob) {
-  if (prob.warps == 0 || prob.warps > frontier_max_warps || prob.instructions() > frontier_max_instructions) return 0;
+  if (!frontier_packs(prob)) return 0;
   const dense_index index(prob.warps, static_cast<std::uint32_t>(prob.instructions()));
   if (index.size() == ~std::uint64_t{0}) return ~std::uint64_t{0};
   const std::uint64_t per = pessimistic_bound(prob) + 1 <= 0xFF ? 1 : 2;

@@ -17,6 +17,9 @@ frontier_view checked_view(const problem& prob) {
     throw input_error("the level-by-level search takes at most " + std::to_string(frontier_max_warps) + " warps and " +
                       std::to_string(frontier_max_instructions) + " instructions (have " + std::to_string(prob.warps) +
                       " and " + std::to_string(prob.instructions()) + ")");
+  if (prob.view().barrier != no_barrier && prob.block_warps() != prob.warps)
+    throw input_error("the level-by-level search takes the barriers of one block of all W warps (have blocks of " +
+                      std::to_string(prob.block_warps()) + " of " + std::to_string(prob.warps) + " warps)");
   return make_frontier_view(prob.view());
 }
 

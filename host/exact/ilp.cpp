@@ -99,6 +99,9 @@ class ilp_model {
   ilp_model(const problem& prob, std::uint32_t horizon, ilp_constraints form)
       : prob_(prob), form_(form) {
     const problem_view p = prob.view();
+    if (p.barrier != no_barrier)
+      throw input_error("the ILP does not model barriers (the kernel has " + std::to_string(prob.barriers()) +
+                        "): use the state-space search (" + param("method", "search") + ")");
     W_ = p.warps;
     I_ = p.instructions;
     K_ = p.ntypes;
@@ -478,7 +481,7 @@ class ilp_model {
   bool limited_ = false;
   std::uint64_t T_ = 0, D_ = 0;
   std::vector<std::uint8_t> types_;
-  std::int32_t cap_[unit_count + 1] = {};
+  std::int32_t cap_[max_types + 1] = {};
   std::uint64_t nx_ = 0, ncov_ = 0, ncols_ = 0, nrows_ = 0;
   std::vector<std::int64_t> full_col_;  ///< [k * (T + 1) + t] -> column or -1
   std::vector<std::pair<std::uint32_t, std::uint32_t>> full_cols_;  ///< column - nx -> (k, t)

@@ -69,7 +69,7 @@ proven_interval prove_interval(const problem& prob, const std::vector<std::uint1
   out.lower = build_schedule(prob, lower_string).makespan;
   out.upper = static_cast<std::uint32_t>(pessimistic_bound(prob));
   out.upper_from = "pessimistic";
-  if (prob.warps <= frontier_max_warps && prob.instructions() <= frontier_max_instructions) {
+  if (frontier_packs(prob)) {
     exact_options o;
     o.lower_string = lower_string;
     // The CPU's dense sweep works out the remaining bound ahead for every state reached, which

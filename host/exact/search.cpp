@@ -212,7 +212,9 @@ class searcher {
   void successors(const state& s, std::vector<state>& out, std::vector<std::vector<std::uint8_t>>* takes) const {
     std::vector<std::vector<std::uint32_t>> slots(p_.ntypes);  // entries of s below I, per type
     for (std::uint32_t e = 0; e < s.size(); ++e)
-      if (s[e].level < p_.instructions) slots[p_.types[s[e].level]].push_back(e);
+      // Past a barrier a level waits unless it is the lowest (every warp has issued the barrier).
+      if (s[e].level < p_.instructions && (e == 0 || !after_barrier(p_, s[e].level)))
+        slots[p_.types[s[e].level]].push_back(e);
     std::vector<std::uint32_t> most(p_.ntypes, 0);
     std::uint32_t total = 0;
     for (std::uint32_t t = 0; t < p_.ntypes; ++t) {
@@ -319,6 +321,9 @@ exact_result exact_search_cpu(const problem& prob, const exact_options& options)
   if (prob.warps > exact_max_warps)
     throw input_error("the exact search takes at most " + std::to_string(exact_max_warps) + " warps, not " +
                       std::to_string(prob.warps) + " (use the tractable estimate for large W)");
+  if (prob.view().barrier != no_barrier && prob.block_warps() != prob.warps)
+    throw input_error("the exact search takes the barriers of one block of all W warps (have blocks of " +
+                      std::to_string(prob.block_warps()) + " of " + std::to_string(prob.warps) + " warps)");
   const auto start = clock_type::now();
   exact_result r;
   searcher s(prob, options);
@@ -339,7 +344,7 @@ exact_result exact_search_cpu(const problem& prob, const exact_options& options)
 
 bool dense_sweep_fits(const problem& prob, const exact_options& options) {
   // Every multiset in a table of at most half the free memory; a state limit asks for the hash sweep.
-  const bool packs = prob.warps <= frontier_max_warps && prob.instructions() <= frontier_max_instructions;
+  const bool packs = frontier_packs(prob);
   return packs && options.max_states == 0 && dense_sweep_bytes(prob) <= available_memory_bytes() / 2;
 }
 
@@ -352,7 +357,7 @@ bool exact_search_is_dense(const problem& prob, const exact_options& options, ba
 
 exact_result exact_search(const problem& prob, const exact_options& options, backend_kind backend, std::string* used,
                           rank_group* ranks) {
-  const bool packs = prob.warps <= frontier_max_warps && prob.instructions() <= frontier_max_instructions;
+  const bool packs = frontier_packs(prob);
   if (ranks && ranks->size() > 1 && backend != backend_kind::cuda && packs) {
     if (used) *used = "sweep";
     return exact_sweep_ranks(prob, options, *ranks);

@@ -23,7 +23,23 @@ json problem_json(const problem& prob) {
           {"kernel", to_run_length(prob.kernel)},
           {"instructions", prob.instructions()},
           {"sigma", sigma},
-          {"schedulers", prob.sm.schedulers}};
+          {"schedulers", prob.sm.schedulers},
+          {"barriers", prob.barriers()},
+          {"block_warps", prob.block_warps()}};
+}
+
+json ptx_import_json(const ptx_import_result& r, bool trace) {
+  json out = {{"kernel", to_run_length(r.kernel)}, {"plain", to_plain(r.kernel)}, {"instructions", r.kernel.size()},
+              {"entry", r.entry}, {"stop_reason", r.stop_reason}};
+  json loops = json::array();
+  for (const auto& l : r.loops) loops.push_back({{"head_line", l.head_line}, {"back_line", l.back_line}, {"passes", l.passes}});
+  out["loops"] = loops;
+  if (trace) {
+    json t = json::array();
+    for (const auto& i : r.trace) t.push_back({{"line", i.line}, {"opcode", i.opcode}, {"class", std::string(1, letter(i.type))}});
+    out["trace"] = t;
+  }
+  return out;
 }
 
 nlohmann::ordered_json dbf_set_json(const task_set& set, const std::vector<unrolled_graph>& graphs,

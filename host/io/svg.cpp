@@ -18,6 +18,7 @@ const char* unit_colour(unit u) {
     case unit::C: return "#f28e2b";
     case unit::S: return "#59a14f";
     case unit::D: return "#e15759";
+    case unit::B: return "#222222";
   }
   return "#999";
 }
@@ -79,11 +80,11 @@ std::string schedule_svg(const problem& prob, const built_schedule& s, const std
        << left + cell * static_cast<int>(t) - cell / 2 << "' y='" << axis_y + 2 << "' text-anchor='middle'>" << t
        << "</text>\n";
   int lx = left;
-  for (int u = 0; u < unit_count; ++u) {
+  for (int u = 0; u <= unit_count; ++u) {  // the units, then the barrier
     if (std::find(prob.kernel.begin(), prob.kernel.end(), static_cast<unit>(u)) == prob.kernel.end()) continue;
     os << "<rect x='" << lx << "' y='" << axis_y + 10 << "' width='10' height='10' fill='"
        << unit_colour(static_cast<unit>(u)) << "'/><text x='" << lx + 14 << "' y='" << axis_y + 19 << "'>"
-       << unit_letters[u] << "</text>\n";
+       << letter(static_cast<unit>(u)) << "</text>\n";
     lx += 40;
   }
   os << "<text x='" << lx + 10 << "' y='" << axis_y + 19 << "'>clock cycle (makespan " << s.makespan

@@ -43,6 +43,9 @@ std::uint64_t pessimistic_bound(const problem& prob) {
     others += R[u];
     type_stalls += full[u];
   }
+  // Barriers never stall the path (bounds.hpp) but take scheduler slots.
+  const std::uint64_t barrier_others = (W - 1) * prob.barriers();
+  others += barrier_others;
   const std::uint64_t limit_stalls = S > 0 && S <= W - 1 ? others / S : 0;
   // First form: the last warp issues (I cycles) or stalls on a full type or the limit.
   std::uint64_t bound = I + type_stalls + limit_stalls;
@@ -50,7 +53,9 @@ std::uint64_t pessimistic_bound(const problem& prob) {
     std::uint64_t denominator = 1, numerator = 0;
     for (int u = 0; u < unit_count; ++u)
       if (t.count[u]) denominator = std::lcm(denominator, t.m[u]);
+    if (barrier_others) denominator = std::lcm(denominator, S);
     for (int u = 0; u < unit_count; ++u) numerator += R[u] * (denominator / t.m[u]);
+    numerator += barrier_others * (denominator / S);  // a barrier's m is S: only the limit stalls on it
     bound = std::min(bound, I + numerator / denominator);
   }
   // Second form, for each type V: a cycle issues a V (W I_V of them at most) or the last warp issues

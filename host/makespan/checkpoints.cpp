@@ -78,12 +78,13 @@ struct builder {
   std::uint64_t* full;  // per type, `words` words: bit t set when cycle t has no room for the type
   const std::uint8_t* types;
   std::size_t I, stride, words, all;
-  std::uint16_t cap[unit_count + 1];
+  std::uint16_t cap[max_types + 1];
+  const problem_view& view;
 
   builder(const problem_view& p, const chain_view& c, std::uint64_t* full_cycles, std::size_t type_words)
       : usage(c.usage), cycle(c.cycle), progress(c.progress), last(c.last), str(c.str), full(full_cycles),
-        types(p.types), I(p.instructions), stride(p.stride), words(type_words), all(p.ntypes) {
-    std::copy_n(p.cap, unit_count + 1, cap);
+        types(p.types), I(p.instructions), stride(p.stride), words(type_words), all(p.ntypes), view(p) {
+    std::copy_n(p.cap, max_types + 1, cap);
   }
 
   /// Counts one more instruction of type ty in cycle t and marks the cycle full for the type (and
@@ -104,7 +105,16 @@ struct builder {
   std::uint32_t place(std::uint32_t w) {
     const std::uint32_t j = progress[w];
     const std::size_t ty = types[j];
-    const std::uint32_t from = last[w] + 1;
+    std::uint32_t from = last[w] + 1;
+    if (after_barrier(view, j)) {
+      const struct {
+        std::uint32_t* cycle;
+        std::uint32_t* progress;
+      } placed{cycle, progress};
+      const std::uint32_t release = barrier_release(view, placed, w, j);
+      if (release == no_schedule) return no_schedule;
+      from = release + 1;
+    }
     const std::uint64_t* own = full + ty * words;
     const std::uint64_t* any = Limited ? full + all * words : own;
     std::size_t at = from >> 6;
@@ -198,6 +208,7 @@ std::uint32_t chain_checkpoints::candidate_as(const problem_view& p, const chain
   };
 
   std::uint32_t moved = 0;
+  bool barrier_moved = false;
   std::uint32_t next = (m0 + 1) * K;  // the next checkpoint's position
   std::uint32_t k = z;
   for (; k < n; ++k) {
@@ -210,7 +221,19 @@ std::uint32_t chain_checkpoints::candidate_as(const problem_view& p, const chain
     const std::size_t at = w * I + j;
     const std::uint32_t before = b.cycle[at];
     const std::uint32_t t = b.place(w);
+    if (t == no_schedule) {  // the string breaks a barrier: the old schedule back, no candidate
+      for (std::uint32_t q = 0; q < moved; ++q) b.cycle[moved_at[q]] = moved_old[q];
+      std::fill(delta_.begin(), delta_.end(), std::int16_t{0});
+      std::fill(warp_off_.begin(), warp_off_.end(), std::uint8_t{0});
+      placed_ += k + 1 - z;
+      first_ = end_ = 0;
+      moves_ = 0;
+      return no_schedule;
+    }
     if (t != before) {
+      // A barrier issued in another cycle changes when its block goes on, which the table and the
+      // last cycles do not show: no rejoin after that (kernels with barriers only).
+      barrier_moved = barrier_moved || b.types[j] == p.barrier;
       moved_at[moved] = static_cast<std::uint32_t>(at);
       moved_old[moved] = before;
       ++moved;
@@ -227,7 +250,7 @@ std::uint32_t chain_checkpoints::candidate_as(const problem_view& p, const chain
       warps_off -= warp_off[w];
       warp_off[w] = 0;
     }
-    if (k >= settle && cells_off == 0 && warps_off == 0) break;
+    if (k >= settle && cells_off == 0 && warps_off == 0 && !barrier_moved) break;
   }
   placed_ += (k < n ? k + 1 : n) - z;
   // Back to clear for the next move (a rebuild that ran to the end without rejoining): clearing

@@ -116,6 +116,7 @@ std::vector<std::uint16_t> starved_string(const problem_view& p) {
   for (std::uint32_t k = 0; k < points; ++k) {
     const auto joined = static_cast<std::uint32_t>(std::uint64_t{k} * p.instructions / points);
     auto s = starved_string(p, joined);
+    keep_barriers(p, s);
     std::copy(s.begin(), s.end(), c.str);
     const std::uint32_t makespan = build_full_host(p, c);
     if (best.empty() || makespan > longest) {
@@ -139,15 +140,19 @@ std::vector<std::uint16_t> random_string(const problem_view& p, std::uint64_t se
 
 std::vector<std::uint16_t> initial_string(const problem_view& p, initial_kind kind, std::uint64_t seed,
                                           std::uint32_t chain) {
+  // Each kind as the paper makes it, then kept to the barriers (a warp's ids past one it may not
+  // pass yet wait until its block has issued it): every chain starts from a string with a schedule.
+  std::vector<std::uint16_t> s;
   switch (kind) {
-    case initial_kind::round_robin: return round_robin_string(p);
-    case initial_kind::fixed_priority: return fixed_priority_string(p);
-    case initial_kind::most_pending: return most_pending_string(p);
-    case initial_kind::random: return random_string(p, seed, chain);
-    case initial_kind::starve: return starved_string(p);
-    case initial_kind::beam: break;  // made by the estimate, from the whole problem
+    case initial_kind::round_robin: s = round_robin_string(p); break;
+    case initial_kind::fixed_priority: s = fixed_priority_string(p); break;
+    case initial_kind::most_pending: s = most_pending_string(p); break;
+    case initial_kind::random: s = random_string(p, seed, chain); break;
+    case initial_kind::starve: return starved_string(p);  // kept to the barriers already
+    case initial_kind::beam: throw input_error("unknown initial solution kind");  // made by the estimate
   }
-  throw input_error("unknown initial solution kind");
+  keep_barriers(p, s);
+  return s;
 }
 
 }  // namespace warpspan

@@ -8,7 +8,8 @@
 
 namespace warpspan {
 
-problem make_problem(const kernel_string& kernel, const normalized_sm& sm, std::int64_t warps) {
+problem make_problem(const kernel_string& kernel, const normalized_sm& sm, std::int64_t warps,
+                     std::int64_t block_warps) {
   if (warps < 1) throw input_error(param("warps") + " must be at least 1 (got " + std::to_string(warps) + ")");
   if (warps > static_cast<std::int64_t>(max_warps))
     throw input_error(param("warps", warps) + " is more than the " + std::to_string(max_warps) +
@@ -18,6 +19,10 @@ problem make_problem(const kernel_string& kernel, const normalized_sm& sm, std::
   if (length > max_string_length)
     throw input_error("W x I = " + std::to_string(length) + " instructions is more than the " +
                       std::to_string(max_string_length) + " a pseudo-precedence string may hold");
+
+  if (block_warps < 0 || block_warps > warps || (block_warps > 0 && warps % block_warps != 0))
+    throw input_error(param("block_warps", block_warps) + " must divide the " + std::to_string(warps) +
+                      " warps into blocks of equal size (1 to W; 0 or none: one block of all W)");
 
   problem p;
   p.kernel = kernel;
@@ -38,8 +43,18 @@ problem make_problem(const kernel_string& kernel, const normalized_sm& sm, std::
     p.flat.cap[ntypes] = static_cast<std::uint16_t>(std::min<std::int64_t>(sm.sigma[u], warps));
     ++ntypes;
   }
+  // The barrier last: it needs no unit, so its capacity is W (a cycle is never full of barriers).
+  const bool has_barrier = std::find(kernel.begin(), kernel.end(), unit::B) != kernel.end();
+  if (has_barrier) {
+    p.flat.barrier = ntypes;
+    p.type_unit[ntypes] = unit::B;
+    p.flat.cap[ntypes] = static_cast<std::uint16_t>(warps);
+    ++ntypes;
+  }
   p.types.reserve(kernel.size());
-  for (unit u : kernel) p.types.push_back(static_cast<std::uint8_t>(dense[static_cast<int>(u)]));
+  for (unit u : kernel)
+    p.types.push_back(static_cast<std::uint8_t>(u == unit::B ? p.flat.barrier : dense[static_cast<int>(u)]));
+  p.flat.block = static_cast<std::uint32_t>(block_warps > 0 ? block_warps : warps);
 
   std::int64_t all_caps = 0;
   for (std::uint32_t k = 0; k < ntypes; ++k) all_caps += p.flat.cap[k];
@@ -55,6 +70,10 @@ problem make_problem(const kernel_string& kernel, const normalized_sm& sm, std::
   p.flat.stride = ntypes + (limited ? 1 : 0);
   if (limited) p.flat.cap[ntypes] = static_cast<std::uint16_t>(sm.schedulers);
   return p;
+}
+
+std::uint32_t problem::barriers() const {
+  return static_cast<std::uint32_t>(std::count(kernel.begin(), kernel.end(), unit::B));
 }
 
 std::uint64_t chain_state_bytes(const problem_view& p) { return make_chain_layout(p).bytes; }

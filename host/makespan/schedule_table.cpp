@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <sstream>
+#include <stdexcept>
 #include <string_view>
 
 #include "warpspan/core/error.hpp"
@@ -51,7 +52,13 @@ std::uint32_t build_full_host(const problem_view& p, const chain_view& c) {
     const std::uint32_t j = c.progress[w];
     const std::uint32_t ty = p.types[j];
     std::uint32_t* link = next.data() + ty * slots;
-    const std::uint32_t t = find(link, c.last[w] + 1);
+    std::uint32_t from = c.last[w] + 1;
+    if (after_barrier(p, j)) {
+      const std::uint32_t release = barrier_release(p, c, w, j);
+      if (release == no_schedule) return no_schedule;
+      from = release + 1;
+    }
+    const std::uint32_t t = find(link, from);
     std::uint16_t* row = c.usage + static_cast<std::size_t>(t) * p.stride;
     if (++row[ty] >= p.cap[ty]) link[t] = t + 1;
     if (p.limited && ++row[p.ntypes] >= p.cap[p.ntypes])
@@ -64,6 +71,70 @@ std::uint32_t build_full_host(const problem_view& p, const chain_view& c) {
   return makespan;
 }
 
+namespace {
+/// Whether warp w's next instruction (its progress[w]-th) waits for a warp of its block to issue
+/// the barrier before it.
+bool waits(const problem_view& p, const std::vector<std::uint32_t>& progress, std::uint32_t w) {
+  const std::uint32_t j = progress[w];
+  if (j >= p.instructions || !after_barrier(p, j)) return false;
+  const std::uint32_t first = w / p.block * p.block;
+  for (std::uint32_t v = first; v < first + p.block; ++v)
+    if (progress[v] < j) return true;
+  return false;
+}
+}  // namespace
+
+void keep_barriers(const problem_view& p, std::vector<std::uint16_t>& str) {
+  if (p.barrier == no_barrier) return;
+  std::vector<std::uint32_t> progress(p.warps, 0), held(p.warps, 0);
+  std::vector<std::uint16_t> out;
+  out.reserve(str.size());
+  for (const std::uint16_t w : str) {
+    if (held[w] > 0 || waits(p, progress, w)) {
+      ++held[w];
+      continue;
+    }
+    out.push_back(w);
+    ++progress[w];
+    // w may have been the last of its block at a barrier: its held warps go on, in warp order, as
+    // far as they may, until none can.
+    const std::uint32_t first = w / p.block * p.block;
+    for (bool again = true; again;) {
+      again = false;
+      for (std::uint32_t v = first; v < first + p.block; ++v)
+        while (held[v] > 0 && !waits(p, progress, v)) {
+          out.push_back(static_cast<std::uint16_t>(v));
+          ++progress[v];
+          --held[v];
+          again = true;
+        }
+    }
+  }
+  // The least advanced held warp of a block never waits (the barrier before it was issued by all,
+  // those at or above it), so nothing is held at the end.
+  if (out.size() != str.size()) throw std::logic_error("keep_barriers: ids left held");
+  str = std::move(out);
+}
+
+std::string barrier_breach(const problem& prob, std::span<const std::uint16_t> str) {
+  const problem_view p = prob.view();
+  if (p.barrier == no_barrier) return {};
+  std::vector<std::uint32_t> progress(p.warps, 0);
+  for (std::size_t k = 0; k < str.size(); ++k) {
+    const std::uint32_t w = str[k];
+    if (waits(p, progress, w)) {
+      const std::uint32_t j = progress[w], first = w / p.block * p.block;
+      std::uint32_t v = first;
+      while (progress[v] >= j) ++v;
+      return "warp string: position " + std::to_string(k + 1) + " puts warp " + std::to_string(w + 1) + "'s instruction " +
+             std::to_string(j + 1) + " (after the barrier at instruction " + std::to_string(j) + ") before warp " +
+             std::to_string(v + 1) + " of its block has issued that barrier: no schedule does that";
+    }
+    ++progress[w];
+  }
+  return {};
+}
+
 built_schedule build_schedule(const problem& prob, std::span<const std::uint16_t> str) {
   check_multiset(prob, str);
   const problem_view p = prob.view();
@@ -74,6 +145,7 @@ built_schedule build_schedule(const problem& prob, std::span<const std::uint16_t
 
   built_schedule out;
   out.makespan = build_full_host(p, c);
+  if (out.makespan == no_schedule) throw input_error(barrier_breach(prob, str));  // never empty here
   out.cycle.assign(c.cycle, c.cycle + p.length);
   out.warp_cycle.resize(p.length);
   std::vector<std::uint32_t> seen(p.warps, 0);

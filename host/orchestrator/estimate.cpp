@@ -37,7 +37,7 @@ std::vector<std::uint16_t> strings_of(const problem& prob, const estimate_option
     const initial_kind kind = chain_initial_kind(options, id);
     const auto k = static_cast<std::size_t>(kind);
     if (kind == initial_kind::random) {
-      const auto s = random_string(p, options.seed, id);
+      const auto s = initial_string(p, initial_kind::random, options.seed, id);
       out.insert(out.end(), s.begin(), s.end());
       continue;
     }

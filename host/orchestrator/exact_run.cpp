@@ -33,7 +33,7 @@ std::vector<std::uint16_t> warm_start_string(const problem& prob, const exact_op
 
 exact_result run_exact(const problem& prob, const exact_options& options, std::uint64_t warm_start, backend_kind backend,
                        std::string* used, rank_group* ranks) {
-  const bool packs = prob.warps <= frontier_max_warps && prob.instructions() <= frontier_max_instructions;
+  const bool packs = frontier_packs(prob);
   // The dense sweeps prune nothing against the lower string, so it only saves their witness's
   // backtracking; with at_most it decides whether they drop states at all.
   if (warm_start == 0 || !options.lower_string.empty() || prob.length() < 2 || !packs ||

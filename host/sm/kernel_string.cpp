@@ -16,10 +16,10 @@ kernel_string parse_kernel_string(std::string_view text) {
         throw input_error("kernel string: run length at position " + std::to_string(i + 1) + " is too large");
       continue;
     }
-    const auto u = unit_from_letter(c);
+    const auto u = instruction_from_letter(c);
     if (!u)
       throw input_error("kernel string: unknown instruction type '" + std::string(1, c) + "' at position " +
-                        std::to_string(i + 1) + " (expected L, C, S or D, optionally preceded by a count)");
+                        std::to_string(i + 1) + " (expected L, C, S, D or the barrier B, optionally preceded by a count)");
     if (count == 0)
       throw input_error("kernel string: run length 0 at position " + std::to_string(i + 1));
     const long long n = count < 0 ? 1 : count;
@@ -55,7 +55,15 @@ std::string to_run_length(const kernel_string& k) {
 kernel_string normalize_kernel(const kernel_string& k, const normalized_sm& norm) {
   // The length first (in 64 bits), so that a huge copy count is refused before any allocation.
   long long length = 0;
+  // A barrier is no unit's instruction: it stays one instruction of one cycle.
+  const auto copies = [&](unit u) { return u == unit::B ? 1 : norm.copies[static_cast<int>(u)]; };
   for (unit u : k) {
+    if (u == unit::B) {
+      if (++length > max_kernel_length)
+        throw input_error("kernel string: longer than " + std::to_string(max_kernel_length) +
+                          " instructions after normalisation");
+      continue;
+    }
     const int idx = static_cast<int>(u);
     if (norm.sigma[idx] == 0)
       throw input_error(std::string("the kernel uses ") + letter(u) +
@@ -71,7 +79,7 @@ kernel_string normalize_kernel(const kernel_string& k, const normalized_sm& norm
   }
   kernel_string out;
   out.reserve(static_cast<std::size_t>(length));
-  for (unit u : k) out.insert(out.end(), static_cast<std::size_t>(norm.copies[static_cast<int>(u)]), u);
+  for (unit u : k) out.insert(out.end(), static_cast<std::size_t>(copies(u)), u);
   return out;
 }
 

@@ -132,6 +132,7 @@ struct body_item {
 
 struct function_body {
   std::string name;
+  bool entry = false;  // .entry (a kernel), not a .func
   int first_line = 0;  // line of the opening '{'
   int last_line = 0;   // line of the closing '}'
   std::vector<body_item> items;
@@ -162,6 +163,7 @@ class reader {
 
   listing out_;
   std::string pending_name_;  // a .entry/.func header was read; its body '{' may follow
+  bool pending_entry_ = false;  // and it was a .entry
   bool in_body_ = false;
   int depth_ = 0;             // '{' nesting inside a body (or in a bare listing)
   function_body body_;
@@ -202,7 +204,7 @@ class reader {
       advance();
       if (!pending_name_.empty() && !in_body_) {
         in_body_ = true;
-        body_ = function_body{pending_name_, line_, 0, {}};
+        body_ = function_body{pending_name_, pending_entry_, line_, 0, {}};
         pending_name_.clear();
       } else {
         ++depth_;
@@ -259,6 +261,7 @@ class reader {
         if (w == ".entry" || w == ".func") {
           function_header = true;
           expect_name = true;
+          pending_entry_ = w == ".entry";
         } else if (expect_name && parens == 0 && w[0] != '.') {
           pending_name_ = w;  // the first plain word after .entry/.func outside (...) is the name
           expect_name = false;
@@ -329,6 +332,14 @@ std::string branch_target(const body_item& item) {
 
 bool is_branch(std::string_view opcode) { return opcode_base(opcode) == "bra"; }
 
+/// The body read by default: the first .entry (a kernel), else the first .func (a listing of device
+/// functions only, or one compiled with -rdc where a .func comes first).
+const function_body* first_body(const listing& lst) {
+  for (const auto& f : lst.functions)
+    if (f.entry) return &f;
+  return &lst.functions.front();
+}
+
 std::string list_names(const std::vector<function_body>& functions) {
   std::string names;
   for (const auto& f : functions) names += (names.empty() ? "" : ", ") + f.name;
@@ -342,9 +353,16 @@ unit classify_opcode(std::string_view opcode, const std::map<std::string, unit>&
   const std::string_view base = opcode_base(opcode);
   if (auto it = overrides.find(std::string(base)); it != overrides.end()) return it->second;
 
-  if (contains(load_store_bases, base)) return unit::L;
   const auto parts = opcode_parts(opcode);
   const auto has_part = [&](std::string_view p) { return std::find(parts.begin() + 1, parts.end(), p) != parts.end(); };
+  // The block's barriers (__syncthreads: bar.sync, barrier.sync, bar.red): the warp waits until
+  // every warp of its block has issued one. bar.arrive does not wait, bar.warp.sync is within a warp.
+  if ((base == "bar" || base == "barrier") && !has_part("arrive") && !has_part("warp")) return unit::B;
+  // Kernel parameters and constants live in the constant bank: the hardware reads them as operands
+  // of other instructions (c[0x0][...]) or moves them in one core instruction, not through the
+  // load/store unit.
+  if ((base == "ld" || base == "ldu") && (has_part("param") || has_part("const"))) return unit::C;
+  if (contains(load_store_bases, base)) return unit::L;
   if (contains(special_bases, base)) return unit::S;
   if (contains(approx_special_bases, base) && has_part("approx")) return unit::S;
   if (has_part("f64")) return unit::D;
@@ -362,7 +380,7 @@ std::map<std::string, unit> parse_ptx_overrides(std::string_view text) {
     const std::size_t eq = item.find('=');
     const auto bad = [&](const std::string& why) {
       return input_error(param("overrides") + ": '" + std::string(item) + "' " + why +
-                         " (expected OPCODE=TYPE, e.g. mov=L,mul.f32=D; TYPE one of L, C, S, D)");
+                         " (expected OPCODE=TYPE, e.g. mov=L,mul.f32=D; TYPE one of L, C, S, D or B, a barrier)");
     };
     if (eq == std::string_view::npos) throw bad("has no '='");
     const std::string_view key = trim(item.substr(0, eq));
@@ -371,7 +389,7 @@ std::map<std::string, unit> parse_ptx_overrides(std::string_view text) {
         !std::all_of(key.begin(), key.end(), [](char c) { return is_ident_char(c) && c != '$' && c != '%'; }))
       throw bad("does not name an opcode");
     if (value.size() != 1) throw bad("does not give one type letter");
-    const auto u = unit_from_letter(static_cast<char>(std::toupper(static_cast<unsigned char>(value[0]))));
+    const auto u = instruction_from_letter(static_cast<char>(std::toupper(static_cast<unsigned char>(value[0]))));
     if (!u) throw bad("has an unknown type letter");
     const auto [it, inserted] = out.emplace(std::string(key), *u);
     if (!inserted && it->second != *u) throw bad("contradicts an earlier mapping of the same opcode");
@@ -414,9 +432,9 @@ ptx_import_result import_ptx(std::string_view text, const ptx_options& options, 
   } else if (options.first_line > 0) {
     for (const auto& f : lst.functions)
       if (options.first_line >= f.first_line && options.first_line <= f.last_line) body = &f;
-    if (!body) body = &lst.functions.front();
+    if (!body) body = first_body(lst);
   } else {
-    body = &lst.functions.front();
+    body = first_body(lst);
   }
 
   // Instructions in order, and each label's position: the index of the instruction after it.
@@ -452,6 +470,28 @@ ptx_import_result import_ptx(std::string_view text, const ptx_options& options, 
     result.kernel.push_back(u);
   };
 
+  // The loops: every branch back (to a label at or before it), with the passes walked through it.
+  std::map<std::size_t, std::size_t> loop_of_back;  // back-edge index -> index in result.loops
+  std::vector<std::size_t> heads;                   // loop heads (instruction indices), sorted
+  for (std::size_t b = 0; b < code.size(); ++b) {
+    if (!is_branch(code[b]->opcode)) continue;
+    const std::size_t h = labels.at(branch_target(*code[b]));
+    if (h > b) continue;
+    loop_of_back[b] = result.loops.size();
+    result.loops.push_back({h < code.size() ? code[h]->line : code[b]->line, code[b]->line, 0});
+    heads.push_back(h);
+  }
+  std::sort(heads.begin(), heads.end());
+  const auto is_head = [&](std::size_t t) { return std::binary_search(heads.begin(), heads.end(), t); };
+  // A guarded branch forward into a loop whose fall-through jumps past the loop's head (nvcc's
+  // `@p bra BODY; bra.uni SKIP;` around a loop): taken, so that the loop is walked.
+  const auto enters_loop = [&](std::size_t i, std::size_t t) {
+    if (t <= i || !is_head(t)) return false;
+    for (std::size_t k = i + 1; k < t; ++k)
+      if (is_branch(code[k]->opcode) && !code[k]->guarded) return labels.at(branch_target(*code[k])) > t;
+    return false;
+  };
+
   // How often each backward branch has been taken in the current pass of its enclosing loops.
   std::map<std::size_t, int> taken_back;
   const auto take_back = [&](std::size_t from, std::size_t to) {
@@ -473,32 +513,18 @@ ptx_import_result import_ptx(std::string_view text, const ptx_options& options, 
       break;
     }
     const std::string_view base = opcode_base(ins.opcode);
-    if (is_branch(ins.opcode) && !ins.guarded) {
-      const std::string label = branch_target(ins);
-      const std::size_t to = labels.at(label);
-      if (to <= i && take_back(i, to)) {  // --ptx-loops: another pass
-        walk_one(ins);
-        i = to;
-        continue;
-      }
-      if (to <= i) {  // a back-edge: the walk reads loop_passes passes of the loop (default one)
-        result.stop_reason = "loop back-edge '" + ins.opcode + " " + label + "' at line " + std::to_string(ins.line) +
-                             " (not counted)";
-        break;
-      }
+    if (is_branch(ins.opcode)) {
+      const std::size_t to = labels.at(branch_target(ins));
+      if (to <= i) ++result.loops[loop_of_back.at(i)].passes;  // a pass of this loop ends here
       walk_one(ins);
-      i = to;
+      // A branch back is taken for --ptx-loops passes, then falls through (an unconditional one
+      // too: the loop's exit is a guarded branch inside it, taken on the last pass); an
+      // unconditional branch forward is taken, a guarded one only into a loop it would skip.
+      const bool take = to <= i ? take_back(i, to) : !ins.guarded || enters_loop(i, to);
+      i = take ? to : i + 1;
       continue;
     }
-    if (is_branch(ins.opcode) && ins.guarded) {
-      const std::size_t to = labels.at(branch_target(ins));
-      if (to <= i && take_back(i, to)) {  // a conditional loop branch, taken for another pass
-        walk_one(ins);
-        i = to;
-        continue;
-      }
-    }
-    walk_one(ins);  // a guarded branch (or ret) counts and falls through: not taken
+    walk_one(ins);  // a guarded ret counts and falls through: not taken
     if (!ins.guarded && (base == "ret" || base == "exit" || base == "trap")) {
       result.stop_reason = std::string(base) + " at line " + std::to_string(ins.line);
       break;
@@ -526,8 +552,9 @@ ptx_body read_ptx_body(std::string_view text, const std::string& entry, std::str
     lst.loose.name = "(whole file)";
     body = &lst.loose;
   } else {
+    if (entry.empty()) body = first_body(lst);
     for (const auto& f : lst.functions)
-      if (entry.empty() ? body == nullptr : f.name == entry) body = &f;
+      if (!entry.empty() && f.name == entry) body = &f;
     if (!body)
       throw input_error(std::string(where) + ": no entry '" + entry + "'; entries found: " + list_names(lst.functions));
   }

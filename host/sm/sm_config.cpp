@@ -18,6 +18,11 @@ std::optional<unit> unit_from_letter(char c) {
   }
 }
 
+std::optional<unit> instruction_from_letter(char c) {
+  if (c == 'B') return unit::B;
+  return unit_from_letter(c);
+}
+
 normalized_sm normalize(const sm_config& sm) {
   if (sm.warp_size < 1) throw input_error("SM '" + sm.name + "': warp size must be at least 1");
   if (sm.schedulers < 0) throw input_error("SM '" + sm.name + "': schedulers must be 0 (no limit) or more");

@@ -85,10 +85,12 @@ def test_sm_presets_and_sm_option():
 
 
 def test_kernel_from_ptx_is_voronoi():
-    k = warpspan.kernel_from_ptx(data("kernels", "voronoi_fig11.ptx"))
-    c = cli_json(f"kernel --ptx {data('kernels', 'voronoi_fig11.ptx')} --json")
+    k = warpspan.kernel_from_ptx(data("kernels", "voronoi_fig11.ptx"), lines=(1, 66))
+    c = cli_json(f"kernel --ptx {data('kernels', 'voronoi_fig11.ptx')} --ptx-lines 1:66 --json")
     assert str(k) == k.kernel == c["kernel"] == VORONOI
-    assert k.entry == c["entry"] and k.stop_reason == c["stop_reason"]
+    assert k.entry == c["entry"] and k.stop_reason == c["stop_reason"] and k.loops == c["loops"]
+    whole = warpspan.kernel_from_ptx(data("kernels", "voronoi_fig11.ptx"))
+    assert whole.kernel == "5L9C2L15CLC" and whole.loops == [{"head_line": 53, "back_line": 67, "passes": 1}]
     assert warpspan.bound(k, 16, "L=1,C=4").pessimistic == 197
     two = warpspan.kernel_from_ptx(data("kernels", "voronoi_fig11.ptx"), loops=2)
     c2 = cli_json(f"kernel --ptx {data('kernels', 'voronoi_fig11.ptx')} --ptx-loops 2 --json")

@@ -217,7 +217,8 @@ class BuildResult(Result):
 
 class Kernel(Result):
     """A kernel read from PTX: ``kernel`` (run-length string; also ``str(k)``), ``plain``,
-    ``instructions``, ``entry``, ``stop_reason``, ``trace`` (line, opcode, class)."""
+    ``instructions``, ``entry``, ``stop_reason``, ``loops`` (every loop of the body: ``head_line``,
+    ``back_line``, ``passes`` walked, 0 for one off the path), ``trace`` (line, opcode, class)."""
 
     def __str__(self):
         return self.kernel

@@ -52,7 +52,8 @@ TEST(Cli, BuildReproducesFig5) {
 
 TEST(Cli, BoundOfVoronoiFromPtxIs197) {
   const run_result r =
-      run("bound --ptx " + test::source_path("data/kernels/voronoi_fig11.ptx") + " --warps 16 --sigma L=1,C=4 --json");
+      run("bound --ptx " + test::source_path("data/kernels/voronoi_fig11.ptx") +
+          " --ptx-lines 1:66 --warps 16 --sigma L=1,C=4 --json");
 
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(nlohmann::json::parse(r.out)["pessimistic"].get<int>(), 197);

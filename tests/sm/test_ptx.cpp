@@ -23,6 +23,8 @@ using test::error_of;
 TEST(PtxClassify, DefaultTable) {
   const std::map<std::string, unit> none;
   const std::pair<const char*, unit> table[] = {
+      {"ld.param.u64", unit::C},     {"ld.const.f32", unit::C},      {"ldu.global.f32", unit::L},
+      {"bar.sync", unit::B},         {"barrier.sync.aligned", unit::B}, {"bar.warp.sync", unit::C},
       {"ld.global.f32", unit::L},    {"st.shared.u32", unit::L},     {"atom.global.add.u32", unit::L},
       {"sin.approx.f32", unit::S},   {"rsqrt.approx.f32", unit::S},  {"rcp.rn.f32", unit::C},
       {"sqrt.rn.f64", unit::D},      {"add.f64", unit::D},           {"fma.rn.f32", unit::C},
@@ -53,13 +55,24 @@ TEST(PtxOverrides, Parse) {
 }
 
 TEST(PtxWalk, VoronoiReconstructionIsThePaperString) {
-  const auto r = import_ptx_file(kernels_dir + "voronoi_fig11.ptx", {});
+  // The paper's string is the first pass of the loop: the lines up to its branch back (66).
+  ptx_options o;
+  o.last_line = 66;
+  const auto r = import_ptx_file(kernels_dir + "voronoi_fig11.ptx", o);
   EXPECT_EQ(to_run_length(r.kernel), "5L9C2L9C");
   EXPECT_EQ(r.kernel.size(), 25u);
   EXPECT_EQ(r.entry, "voronoi_fig11");
-  EXPECT_NE(r.stop_reason.find("back-edge"), std::string::npos) << r.stop_reason;
+  EXPECT_NE(r.stop_reason.find("range"), std::string::npos) << r.stop_reason;
   EXPECT_EQ(r.trace.front().opcode, "ld.global.u64");
   EXPECT_EQ(r.trace.back().opcode, "add.u64");
+  // The whole kernel: one pass of the loop, its branch back, the code after it to `ret`.
+  const auto whole = import_ptx_file(kernels_dir + "voronoi_fig11.ptx", {});
+  EXPECT_EQ(to_run_length(whole.kernel), "5L9C2L15CLC");
+  EXPECT_NE(whole.stop_reason.find("ret at line 76"), std::string::npos) << whole.stop_reason;
+  ASSERT_EQ(whole.loops.size(), 1u);
+  EXPECT_EQ(whole.loops[0].head_line, 53);
+  EXPECT_EQ(whole.loops[0].back_line, 67);
+  EXPECT_EQ(whole.loops[0].passes, 1);
 }
 
 TEST(PtxWalk, VoronoiTextFileMatchesReconstruction) {
@@ -100,7 +113,9 @@ TEST(PtxWalk, ForwardUnconditionalBranchJumps) {
   EXPECT_EQ(walk(text), "LCD");
 }
 
-TEST(PtxWalk, BackEdgeStopsUncounted) {
+TEST(PtxWalk, UnconditionalBackEdgeFallsThroughAfterItsPasses) {
+  // A loop left by a guarded branch inside it ends in an unconditional branch back: after its
+  // passes the walk goes on after it (the exit is taken on the last pass), to the store.
   const char* text =
       "mov.u32 %r1, 0;\n"
       "Loop:\n"
@@ -109,13 +124,75 @@ TEST(PtxWalk, BackEdgeStopsUncounted) {
       "bra Loop;\n"
       "st.global.u32 [a], %r1;\n";
   const auto r = import_ptx(text, {}, "t.ptx");
-  EXPECT_EQ(to_run_length(r.kernel), "CLC");
-  EXPECT_NE(r.stop_reason.find("line 5"), std::string::npos) << r.stop_reason;
+  EXPECT_EQ(to_run_length(r.kernel), "CL2CL");
+  EXPECT_NE(r.stop_reason.find("end of"), std::string::npos) << r.stop_reason;
+  ASSERT_EQ(r.loops.size(), 1u);
+  EXPECT_EQ(r.loops[0].head_line, 3);
+  EXPECT_EQ(r.loops[0].back_line, 5);
+  EXPECT_EQ(r.loops[0].passes, 1);
+}
+
+TEST(PtxWalk, GuardedLoopsAreWalked) {
+  // nvcc guards a loop with `@p bra BODY; bra.uni SKIP;`: the walk enters the loop rather than
+  // jumping past it, walks its passes, and goes on to the store and ret.
+  const char* text =
+      "ld.global.u32 %r1, [a];\n"      // 1
+      "@%p1 bra BODY;\n"               // 2
+      "bra.uni SKIP;\n"                // 3
+      "BODY:\n"                        // 4
+      "sin.approx.f32 %f1, %f1;\n"     // 5
+      "@%p2 bra BODY;\n"               // 6
+      "SKIP:\n"                        // 7
+      "st.global.u32 [a], %r1;\n"      // 8
+      "ret;\n";                        // 9
+  const auto r = import_ptx(text, {}, "t.ptx");
+  EXPECT_EQ(to_run_length(r.kernel), "LCSCLC");  // L, @p bra (taken), sin, @q bra, st, ret
+  ASSERT_EQ(r.loops.size(), 1u);
+  EXPECT_EQ(r.loops[0].passes, 1);
+  ptx_options o;
+  o.loop_passes = 3;
+  EXPECT_EQ(walk(text, o), "LCSCSCSCLC");
+  // A loop the path jumps past (no guard into it) is reported with no pass.
+  const char* skipped =
+      "bra.uni END;\n"                 // 1
+      "TOP:\n"                         // 2
+      "add.u32 %r1, %r1, 1;\n"         // 3
+      "@%p1 bra TOP;\n"                // 4
+      "END:\n"                         // 5
+      "ret;\n";                        // 6
+  const auto s = import_ptx(skipped, {}, "t.ptx");
+  EXPECT_EQ(to_run_length(s.kernel), "2C");
+  ASSERT_EQ(s.loops.size(), 1u);
+  EXPECT_EQ(s.loops[0].head_line, 3);
+  EXPECT_EQ(s.loops[0].back_line, 4);
+  EXPECT_EQ(s.loops[0].passes, 0);
+}
+
+TEST(PtxWalk, DefaultBodyIsTheFirstEntry) {
+  // With -rdc=true or a __device__ function first, a .func precedes the kernel: the default body is
+  // the first .entry, not the first body.
+  const char* text =
+      ".func (.param .b32 r) helper(.param .b32 x)\n"
+      "{\n"
+      "  sin.approx.f32 %f1, %f1;\n"
+      "  ret;\n"
+      "}\n"
+      ".visible .entry kernel(.param .u64 a)\n"
+      "{\n"
+      "  ld.global.u32 %r1, [a];\n"
+      "  ret;\n"
+      "}\n";
+  const auto r = import_ptx(text, {}, "t.ptx");
+  EXPECT_EQ(r.entry, "kernel");
+  EXPECT_EQ(to_run_length(r.kernel), "LC");
+  ptx_options o;
+  o.entry = "helper";
+  EXPECT_EQ(walk(text, o), "SC");
 }
 
 TEST(PtxWalk, LoopPassesRepeatTheBody) {
-  // Unconditional back-edge: N passes walk the body N times, taking the branch N - 1 times (each
-  // counted), then stop at it as before.
+  // Unconditional back-edge: N passes walk the body N times, taking the branch N - 1 times, then
+  // fall through it (each counted).
   const char* text =
       "mov.u32 %r1, 0;\n"
       "Loop:\n"
@@ -124,7 +201,7 @@ TEST(PtxWalk, LoopPassesRepeatTheBody) {
       "bra Loop;\n";
   ptx_options o;
   o.loop_passes = 3;
-  EXPECT_EQ(walk(text, o), "CL2CL2CLC");  // C L C, C L C, C L C (run-length)
+  EXPECT_EQ(walk(text, o), "CL2CL2CL2C");  // C, then L C C three times (run-length)
   // Nested conditional loops (as nvcc writes them): the inner loop runs its passes on every pass of
   // the outer one, then each falls through.
   const char* nested =
@@ -143,7 +220,7 @@ TEST(PtxWalk, LoopPassesRepeatTheBody) {
 }
 
 TEST(PtxWalk, BranchToItselfIsABackEdge) {
-  EXPECT_EQ(walk("ld.global.u32 %r1, [a];\nSpin: bra Spin;\nadd.u32 %r1, %r1, 1;\n"), "L");
+  EXPECT_EQ(walk("ld.global.u32 %r1, [a];\nSpin: bra Spin;\nadd.u32 %r1, %r1, 1;\n"), "L2C");
 }
 
 TEST(PtxWalk, RetAndExitStopAndCount) {
@@ -192,7 +269,7 @@ TEST(PtxWalk, SkipsDirectivesCommentsAndParameterLists) {
       "}\n";
   const auto r = import_ptx(text, {}, "t.ptx");
   EXPECT_EQ(r.entry, "first");
-  EXPECT_EQ(to_run_length(r.kernel), "L3C");
+  EXPECT_EQ(to_run_length(r.kernel), "4C");  // ld.param: the constant bank, C
   EXPECT_EQ(r.trace[0].line, 10);
   ptx_options o;
   o.entry = "second";
@@ -206,6 +283,7 @@ TEST(PtxWalk, OverrideChangesTheString) {
   const std::string path = kernels_dir + "voronoi_fig11.ptx";
   ptx_options o;
   o.overrides = parse_ptx_overrides("mov=L");
+  o.last_line = 66;  // the loop's first pass
   // The five movs (md, mdp, i before the loop; md, mdp in the loop body) become loads.
   EXPECT_EQ(to_run_length(import_ptx_file(path, o).kernel), "5L4C3L2C2L6C2LC");
 }
@@ -239,7 +317,7 @@ TEST(PtxErrors, NothingWalked) {
   EXPECT_NE(error_of([] { import_ptx("", {}, "e.ptx"); }).find("e.ptx"), std::string::npos);
   EXPECT_THROW(import_ptx("// only a comment\n.version 8.0\n", {}, "e.ptx"), input_error);
   EXPECT_THROW(import_ptx(".visible .entry k()\n{\n}\n", {}, "e.ptx"), input_error);
-  EXPECT_THROW(import_ptx("Top: bra Top;\n", {}, "e.ptx"), input_error);  // back-edge first
+  EXPECT_EQ(walk("Top: bra Top;\n"), "C");  // a branch back to itself, walked once
   ptx_options o;
   o.first_line = 50;
   EXPECT_THROW(import_ptx("ret;\n", o, "e.ptx"), input_error);

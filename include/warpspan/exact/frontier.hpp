@@ -27,20 +27,36 @@ struct frontier_view {
   std::uint32_t instructions = 0;
   std::uint32_t ntypes = 0;
   std::uint32_t limit = 0;                ///< scheduler limit, 0 when none binds
-  std::uint8_t cap[4] = {};               ///< per dense type
+  std::uint32_t barrier = no_barrier;     ///< the barrier's dense type (problem_view::barrier)
+  std::uint8_t cap[max_types] = {};       ///< per dense type
   std::uint8_t type_of[256] = {};         ///< type of the instruction at each level < I
-  std::uint8_t level_begin[5] = {};       ///< levels of type t: level_list[level_begin[t] .. level_begin[t+1])
+  std::uint8_t level_begin[max_types + 1] = {};  ///< levels of type t: level_list[level_begin[t] .. level_begin[t+1])
   std::uint8_t level_list[256] = {};
-  std::uint8_t rem[256][4] = {};          ///< instructions of type t at levels >= k (for the bound)
+  std::uint8_t rem[256][max_types] = {};  ///< instructions of type t at levels >= k (for the bound)
 };
 
-/// Builds the view; the caller checks W <= 16 and I <= 254.
+/// Whether the level searches (and the beam) take the problem: its states pack into 128 bits (at
+/// most 16 warps and 254 instructions), and its barriers, if any, are those of one block of all W
+/// warps (the states are multisets of all the warps' levels, which blocks would tell apart).
+inline bool frontier_packs(const problem& prob) {
+  return prob.warps >= 1 && prob.warps <= frontier_max_warps && prob.instructions() <= frontier_max_instructions &&
+         (prob.flat.barrier == no_barrier || prob.block_warps() == prob.warps);
+}
+
+/// Whether warps at level k wait for the barrier at level k - 1 until every warp has passed it.
+/// The search's states are multisets of all W warps, so it takes one block (checked_view).
+WARPSPAN_HD_INLINE bool waits_at(const frontier_view& v, std::uint32_t k) {
+  return v.barrier != no_barrier && k != 0 && v.type_of[k - 1] == v.barrier;
+}
+
+/// Builds the view; the caller checks W <= 16, I <= 254 and one block where there are barriers.
 inline frontier_view make_frontier_view(const problem_view& p) {
   frontier_view v;
   v.warps = p.warps;
   v.instructions = p.instructions;
   v.ntypes = p.ntypes;
   v.limit = p.limited ? p.cap[p.ntypes] : 0;
+  v.barrier = p.barrier;
   std::uint32_t n = 0;
   for (std::uint32_t t = 0; t < p.ntypes; ++t) {
     v.cap[t] = static_cast<std::uint8_t>(p.cap[t] > 255 ? 255 : p.cap[t]);
@@ -149,8 +165,16 @@ WARPSPAN_HD_INLINE void gather_holders(const frontier_view& v, const level_runs&
 /// supply the other (cap[t] - m) s: s <= (others - the m largest amounts) / (cap[t] - m). m = 0 is
 /// the plain count floor(others / cap[t]); with fewer than cap[t] other warps holding t, m = all
 /// of them gives 0. The m largest of the others: the holders `h`, less one warp at level k.
+///
+/// With barriers the last warp's cycles are bounded along a path instead (docs/makespan.md,
+/// "Barriers"): from the end back, the warp at hand until it waited at a barrier, then the warp that
+/// issued that barrier last, and so on. The path issues one instruction of every level from k up and
+/// stalls only on full types or the limit, whose issues are instructions off the path; but a few
+/// warps no longer hold what the path does not, so only the plain count stands (m = 0), and a
+/// barrier, never full, never stalls.
 WARPSPAN_HD_INLINE std::uint32_t stalls_on(const frontier_view& v, const stall_holders& h, std::uint32_t k,
                                            std::uint32_t t, std::uint32_t others) {
+  if (v.barrier != no_barrier) return t == v.barrier ? 0 : others / v.cap[t];
   const std::uint32_t cap = v.cap[t];
   std::uint32_t best = others / cap, m = 0, top = 0;
   bool skipped = false;
@@ -178,16 +202,16 @@ WARPSPAN_HD_INLINE std::uint32_t stalls_on(const frontier_view& v, const stall_h
 /// the levels where w may be (the state's runs).
 WARPSPAN_HD_INLINE std::uint32_t remaining_bound(const frontier_view& v, const level_runs& runs) {
   if (runs.n == 0) return 0;  // every warp done
-  std::uint32_t total[4] = {}, all = 0;
+  std::uint32_t total[max_types] = {}, all = 0;
   for (std::uint32_t i = 0; i < runs.n; ++i)
     for (std::uint32_t t = 0; t < v.ntypes; ++t) total[t] += runs.size[i] * static_cast<std::uint32_t>(v.rem[runs.level[i]][t]);
   for (std::uint32_t t = 0; t < v.ntypes; ++t) all += total[t];
-  stall_holders holders[4];
+  stall_holders holders[max_types];
   for (std::uint32_t t = 0; t < v.ntypes; ++t) gather_holders(v, runs, t, holders[t]);
-  std::uint32_t by_warp = 0, by_type[4] = {};
+  std::uint32_t by_warp = 0, by_type[max_types] = {};
   for (std::uint32_t i = 0; i < runs.n; ++i) {
     const std::uint32_t k = runs.level[i], left = v.instructions - k;
-    std::uint32_t stall = v.limit ? (all - left) / v.limit : 0, per_type[4] = {};
+    std::uint32_t stall = v.limit ? (all - left) / v.limit : 0, per_type[max_types] = {};
     for (std::uint32_t t = 0; t < v.ntypes; ++t) {
       per_type[t] = stalls_on(v, holders[t], k, t, total[t] - v.rem[k][t]);
       stall += per_type[t];
@@ -244,11 +268,11 @@ WARPSPAN_HD_INLINE bool next_composition(std::uint8_t* x, const std::uint8_t* ca
 /// Enumerates the successors of one state. Usage: `successor_enum e; if (e.start(v, key)) do {
 /// use e.successor(v) / e.take(level) } while (e.advance(v));`
 struct successor_enum {
-  std::uint8_t most[4];      ///< min(cap, ready) per type
-  std::uint8_t quota[4];     ///< issues per type in the current split
+  std::uint8_t most[max_types];   ///< min(cap, ready) per type
+  std::uint8_t quota[max_types];  ///< issues per type in the current split
   /// Slots are the occupied levels below I, grouped by type: those of type t are
   /// [slot_begin[t], slot_begin[t + 1]). At most one per warp.
-  std::uint8_t slot_begin[5];
+  std::uint8_t slot_begin[max_types + 1];
   std::uint8_t level[frontier_max_warps];  ///< per slot: its level
   std::uint8_t avail[frontier_max_warps];  ///< per slot: warps at that level
   std::uint8_t x[frontier_max_warps];      ///< per slot: warps taken from that level
@@ -263,29 +287,32 @@ struct successor_enum {
     // run of the bytes j in [lo, hi] has lo warps above it. O(W), not O(I): the slots of a type are
     // its runs in ascending level, as a walk over the type's levels would list them.
     std::uint8_t run_level[frontier_max_warps], run_size[frontier_max_warps], run_above[frontier_max_warps];
-    std::uint32_t runs = 0, per_type[4] = {};
+    std::uint32_t runs = 0, per_type[max_types] = {};
     for (std::uint32_t j = v.warps; j-- > 0;) {
       const std::uint32_t k = static_cast<std::uint32_t>(state >> (8 * j)) & 0xFFu;  // level + 1
       if (k - 1 == v.instructions) break;  // done warps: the rest of the key
       if (runs > 0 && run_level[runs - 1] == k - 1) {
         ++run_size[runs - 1];
       } else {
+        // A run past a barrier waits unless it is the lowest (every warp has issued the barrier):
+        // no slot, but still a run, so that the runs above see it.
+        if (runs == 0 || !waits_at(v, k - 1)) ++per_type[v.type_of[k - 1]];
         run_level[runs] = static_cast<std::uint8_t>(k - 1);
         run_size[runs] = 1;
-        ++per_type[v.type_of[k - 1]];
         ++runs;
       }
       run_above[runs - 1] = static_cast<std::uint8_t>(j);
     }
     if (runs == 0) return false;  // every warp done
-    std::uint32_t total = 0, n = 0, fill[4];
+    std::uint32_t total = 0, n = 0, fill[max_types];
     for (std::uint32_t t = 0; t < v.ntypes; ++t) {
       slot_begin[t] = static_cast<std::uint8_t>(n);
       fill[t] = n;
       n += per_type[t];
     }
-    std::uint32_t ready[4] = {};
+    std::uint32_t ready[max_types] = {};
     for (std::uint32_t r = 0; r < runs; ++r) {
+      if (r != 0 && waits_at(v, run_level[r])) continue;
       const std::uint32_t t = v.type_of[run_level[r]], s = fill[t]++;
       level[s] = run_level[r];
       avail[s] = run_size[r];

@@ -14,6 +14,7 @@
 #include "warpspan/exact/interval.hpp"
 #include "warpspan/exact/search.hpp"
 #include "warpspan/makespan/problem.hpp"
+#include "warpspan/sm/ptx.hpp"
 
 namespace warpspan {
 
@@ -32,6 +33,11 @@ struct input_evaluation;
 
 /// {"warps", "kernel" (normalised, run-length), "instructions", "sigma" {letter: sigma}, "schedulers"}.
 nlohmann::json problem_json(const problem& prob);
+
+/// A PTX import (`kernel --ptx`, kernel_from_ptx): the kernel, the body read, why the walk ended and
+/// every loop of the body with the passes walked (0: not walked); with `trace`, every instruction
+/// walked (line, opcode, class).
+nlohmann::json ptx_import_json(const ptx_import_result& r, bool trace);
 
 /// The warp ids of a pseudo-precedence string, 1-based as users write them.
 std::vector<int> one_based(const std::vector<std::uint16_t>& string);

@@ -8,6 +8,7 @@
 // string instead); j = i + d, or i - d when that runs past the end. If the
 // two ids are equal, j walks on in the same direction to the first different id. Swap str[i] and
 // str[j]. When no such j exists the step is a null move (it still counts as an iteration).
+// A swap that breaks a barrier (schedule.hpp, no_schedule) is undone: a null move.
 // Acceptance: a candidate at least as long is taken; a shorter one with probability
 // min(1, T / (m - m')), T = T0 (1 - iter / iter_max). The schedule is rebuilt from min(i, j).
 #pragma once
@@ -94,7 +95,8 @@ WARPSPAN_HD_INLINE bool pick_partner(const problem_view& p, const Str& str, std:
 /// runner may use a checkpointed one instead (chain_checkpoints, checkpoints.hpp) that makes the
 /// same schedules, so the trajectory is the same.
 struct suffix_rebuild {
-  /// The schedule of c.str, changed at positions z..settle only; returns its makespan.
+  /// The schedule of c.str, changed at positions z..settle only; returns its makespan, or
+  /// no_schedule with the old schedule back in place when the string breaks a barrier.
   template <class View>
   WARPSPAN_HD_INLINE std::uint32_t candidate(const problem_view& p, const View& c, std::uint32_t z,
                                              std::uint32_t settle, std::uint32_t old_makespan) const {
@@ -130,6 +132,13 @@ WARPSPAN_HD_INLINE void anneal_step_by(const problem_view& p, const View& c, Bes
   c.str[i] = c.str[j];
   c.str[j] = tmp;
   const std::uint32_t candidate = rebuild.candidate(p, c, z, settle, s.makespan);
+  if (candidate == no_schedule) {
+    // The swap broke a barrier (a warp past one before its block issued it): no schedule, a null
+    // move. The rebuild has put the old schedule back; the string goes back too.
+    c.str[j] = c.str[i];
+    c.str[i] = tmp;
+    return;
+  }
 
   bool accept = candidate >= s.makespan;
   if (!accept) {

@@ -17,6 +17,13 @@ namespace warpspan {
 /// S instructions of others (or, together, sum_U (W - 1) I_U / min(sigma_U, S)); and for any type V,
 /// M <= W I_V + (I - I_V) + the stalls on the other types. The least of these forms is returned;
 /// with every sigma_U = 1 it is W I, the value of 001 Sec. 4's formula.
+///
+/// With barriers (I counts them) the same forms hold along a path instead of one warp: from cycle M
+/// back, the last warp's cycles until it waited at a barrier, then those of the warp of its block
+/// that issued that barrier last (up to that issue), and so on to cycle 1. The path issues one
+/// instruction of each of the I positions, and in each of its other cycles its warp is ready and
+/// finds its type or the limit full, with instructions off the path: so it never waits at a barrier,
+/// and a barrier, no unit's, only adds its (W - 1) I_B issues to what the limit's stalls can take.
 std::uint64_t pessimistic_bound(const problem& prob);
 
 /// The formula of 001 Sec. 4, sum_U ceil(W / m_U) I_U. It is NOT an upper bound in general: with

@@ -44,13 +44,40 @@ struct basic_chain_view {
 using chain_view = basic_chain_view<std::uint16_t*, std::uint32_t*>;
 using interleaved_chain_view = basic_chain_view<strided_ptr<std::uint16_t>, strided_ptr<std::uint32_t>>;
 
-/// Puts warp w's next instruction in the earliest cycle after its previous one that still has
-/// capacity for its type and, with a scheduler limit, in all (000 Fig. 4). Returns that cycle.
+/// What place(), build_full() and rebuild_from() return for a string that has no schedule: one
+/// that puts a warp's instruction after a barrier before a warp of its block issued that barrier
+/// (docs/makespan.md, "Barriers"). Kernels without barriers never see it.
+inline constexpr std::uint32_t no_schedule = 0xFFFFFFFFu;
+
+/// The last cycle in which a warp of w's block issued the barrier before w's instruction j, or
+/// no_schedule when one of them has not issued it yet. The instruction goes in a later cycle.
+template <class View>
+WARPSPAN_HD_INLINE std::uint32_t barrier_release(const problem_view& p, const View& c, std::uint32_t w,
+                                                 std::uint32_t j) {
+  const std::uint32_t first = w / p.block * p.block;
+  std::uint32_t release = 0;
+  for (std::uint32_t v = first; v < first + p.block; ++v) {
+    if (c.progress[v] < j) return no_schedule;
+    const std::uint32_t t = c.cycle[static_cast<std::size_t>(v) * p.instructions + j - 1];
+    release = t > release ? t : release;
+  }
+  return release;
+}
+
+/// Puts warp w's next instruction in the earliest cycle after its previous one (and, after a
+/// barrier, after the barrier's last issue in w's block) that still has capacity for its type and,
+/// with a scheduler limit, in all (000 Fig. 4). Returns that cycle, or no_schedule (placing
+/// nothing) when a warp of w's block has not issued the barrier w waits for.
 template <class View>
 WARPSPAN_HD_INLINE std::uint32_t place(const problem_view& p, const View& c, std::uint32_t w) {
   const std::uint32_t j = c.progress[w];
   const std::uint32_t ty = p.types[j];
   std::uint32_t t = c.last[w] + 1;
+  if (after_barrier(p, j)) {
+    const std::uint32_t release = barrier_release(p, c, w, j);
+    if (release == no_schedule) return no_schedule;
+    t = release + 1;  // >= last[w] + 1: w is in its block
+  }
   auto row = c.usage + static_cast<std::size_t>(t) * p.stride;
   if (p.limited) {
     const std::uint32_t all = p.ntypes;
@@ -83,16 +110,51 @@ WARPSPAN_HD_INLINE void reset_schedule(const problem_view& p, const View& c) {
   }
 }
 
-/// Builds the whole schedule of c.str from scratch; returns the makespan.
+/// Builds the whole schedule of c.str from scratch; returns the makespan, or no_schedule (the
+/// schedule left part-built) for a string that breaks a barrier.
 template <class View>
 WARPSPAN_HD_INLINE std::uint32_t build_full(const problem_view& p, const View& c) {
   reset_schedule(p, c);
   std::uint32_t makespan = 0;
   for (std::uint32_t k = 0; k < p.length; ++k) {
     const std::uint32_t t = place(p, c, c.str[k]);
+    if (t == no_schedule) return no_schedule;
     makespan = t > makespan ? t : makespan;
   }
   return makespan;
+}
+
+/// Puts positions `from`..n-1 back in the usage table at the cycles c.cycle holds for them,
+/// without searching, and every warp's last cycle: the schedule is whole again.
+template <class View>
+WARPSPAN_HD_INLINE void replay_rest(const problem_view& p, const View& c, std::uint32_t from) {
+  const std::size_t I = p.instructions;
+  for (std::uint32_t k = from; k < p.length; ++k) {
+    const std::uint32_t w = c.str[k];
+    const std::uint32_t j = c.progress[w]++;
+    auto row = c.usage + static_cast<std::size_t>(c.cycle[w * I + j]) * p.stride;
+    ++row[p.types[j]];
+    if (p.limited) ++row[p.ntypes];
+  }
+  for (std::uint32_t w = 0; w < p.warps; ++w) c.last[w] = c.cycle[w * I + I - 1];
+}
+
+/// rebuild_from()'s way back from a string that broke a barrier at position `stop`: positions
+/// z..stop-1 were re-placed (their old cycles in c.undo), the rest of the suffix is out of the usage
+/// table with its old cycles still in c.cycle. The suffix holds the same (warp, instruction) pairs
+/// as the old string's, so each pair gets its old cycle back and the whole suffix returns.
+template <class View>
+WARPSPAN_HD_INLINE void restore_broken(const problem_view& p, const View& c, std::uint32_t z, std::uint32_t stop) {
+  const std::size_t I = p.instructions;
+  for (std::uint32_t k = stop; k-- > z;) {
+    const std::uint32_t w = c.str[k];
+    const std::uint32_t j = --c.progress[w];
+    auto row = c.usage + static_cast<std::size_t>(c.cycle[w * I + j]) * p.stride;
+    --row[p.types[j]];
+    if (p.limited) --row[p.ntypes];
+    c.cycle[w * I + j] = c.undo[k - z];
+  }
+  replay_rest(p, c, z);
 }
 
 /// Rebuilds the schedule after c.str changed at positions >= z only (000 VII): the placements of
@@ -108,6 +170,10 @@ WARPSPAN_HD_INLINE std::uint32_t build_full(const problem_view& p, const View& c
 /// With `record`, the old cycle of the instruction placed at each position k >= z goes to
 /// c.undo[k - z], so that restore_suffix() can put the old schedule back without searching. (When
 /// the rebuild settles early nothing needs restoring: the schedule did not change.)
+///
+/// A new string that breaks a barrier (place() finds no schedule) returns no_schedule; with
+/// `record` the old schedule is put back first (the caller then swaps the string back), without it
+/// the schedule is left part-built.
 template <class View>
 WARPSPAN_HD_INLINE std::uint32_t rebuild_from(const problem_view& p, const View& c, std::uint32_t z,
                                               std::uint32_t settle = 0xFFFFFFFFu,
@@ -130,16 +196,13 @@ WARPSPAN_HD_INLINE std::uint32_t rebuild_from(const problem_view& p, const View&
     const std::uint32_t before = c.cycle[w * I + c.progress[w]];
     if (record) c.undo[k - z] = before;
     const std::uint32_t t = place(p, c, w);
+    if (t == no_schedule) {
+      if (record) restore_broken(p, c, z, k);
+      return no_schedule;
+    }
     moved = moved || t != before;
     if (k == settle && !moved) {
-      for (std::uint32_t r = k + 1; r < p.length; ++r) {
-        const std::uint32_t v = c.str[r];
-        const std::uint32_t j = c.progress[v]++;
-        auto row = c.usage + static_cast<std::size_t>(c.cycle[v * I + j]) * p.stride;
-        ++row[p.types[j]];
-        if (p.limited) ++row[p.ntypes];
-      }
-      for (std::uint32_t v = 0; v < p.warps; ++v) c.last[v] = c.cycle[v * I + I - 1];
+      replay_rest(p, c, k + 1);
       return old_makespan;
     }
   }

@@ -17,7 +17,9 @@ struct ptx_options {
   std::string entry;                        ///< .entry/.func to read; empty = the first one
   std::map<std::string, unit> overrides;    ///< opcode (e.g. "mov" or "mov.f32") -> type
   int loop_passes = 1;                      ///< passes through each loop: a branch back (guarded or
-                                            ///< not) is taken loop_passes - 1 times, then not
+                                            ///< not) is taken loop_passes - 1 times, then falls
+                                            ///< through; a guarded branch forward into a loop that
+                                            ///< the path would jump past is taken
 };
 
 struct ptx_instruction {
@@ -26,11 +28,19 @@ struct ptx_instruction {
   unit type = unit::C;
 };
 
+/// A loop of the body read: a branch back to a label at or before it.
+struct ptx_loop {
+  int head_line = 0;                        ///< the loop's first instruction (the branch's target)
+  int back_line = 0;                        ///< the branch back
+  int passes = 0;                           ///< passes the walk made through it (0: not walked)
+};
+
 struct ptx_import_result {
   std::string entry;                        ///< name of the entry read
   kernel_string kernel;
   std::vector<ptx_instruction> trace;       ///< the instructions walked, in order
-  std::string stop_reason;                  ///< why the walk ended (back-edge, ret, end of range)
+  std::string stop_reason;                  ///< why the walk ended (ret, exit, end of body or range)
+  std::vector<ptx_loop> loops;              ///< every loop of the body, in order of its branch back
 };
 
 /// Parses PTX text. `where` names the source for error messages ("file.ptx:12: ...").

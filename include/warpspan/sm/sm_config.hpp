@@ -11,13 +11,19 @@
 
 namespace warpspan {
 
-/// The four kinds of functional unit: load/store, CUDA core, special function, double precision.
-enum class unit : std::uint8_t { L = 0, C = 1, S = 2, D = 3 };
+/// The four kinds of functional unit: load/store, CUDA core, special function, double precision;
+/// and B, a barrier (bar.sync, __syncthreads), which is an instruction of a kernel string but no
+/// unit: it takes its warp's issue slot for one cycle (and a scheduler's, with a limit) and no unit's
+/// capacity, and the warp's next instruction waits until every warp of its block has issued it
+/// (docs/makespan.md, "Barriers"). `unit_count` counts the functional units only.
+enum class unit : std::uint8_t { L = 0, C = 1, S = 2, D = 3, B = 4 };
 inline constexpr int unit_count = 4;
 inline constexpr std::array<char, unit_count> unit_letters{'L', 'C', 'S', 'D'};
-inline char letter(unit u) { return unit_letters[static_cast<int>(u)]; }
-/// 'L' -> unit::L ...; nullopt for any other character.
+inline char letter(unit u) { return u == unit::B ? 'B' : unit_letters[static_cast<int>(u)]; }
+/// 'L' -> unit::L ...; nullopt for any other character (B included: no unit).
 std::optional<unit> unit_from_letter(char c);
+/// An instruction type of a kernel string: the units' letters and B.
+std::optional<unit> instruction_from_letter(char c);
 
 /// Largest sigma_U (warps per cycle) and largest number of notional cycles one instruction may
 /// become (1/k copies times the latency). Far beyond any GPU; above them the numbers are a mistake
