@@ -14,6 +14,7 @@
 #include "warpspan/core/error.hpp"
 #include "warpspan/core/quote.hpp"
 #include "warpspan/io/wcet_svg.hpp"
+#include "warpspan/wcet/calc.hpp"
 #include "warpspan/wcet/trace.hpp"
 #include "wcet_test_util.hpp"
 
@@ -90,6 +91,24 @@ TEST(WcetEnumerate, AgreesWithTheTreeOnFig1) {
 
   EXPECT_EQ(analyse_wcet(p, traces, walk).z_warp, analyse_wcet(p, traces, tree).z_warp);
   EXPECT_EQ(analyse_wcet(p, traces, walk).z_warp, 31);
+}
+
+// Issue 41: the tree-based calculation wrapped a loop bound x a long body around 2^64 and printed
+// the rest with exit 0, where the ILP and the enumeration refuse.
+TEST(WcetTree, EstimateBeyond64BitsIsRefusedAsByTheOtherMethods) {
+  // i5 -> i6 takes 10^18 cycles, i6 -> i5 10: 100 iterations are 100 (10^18 + 10) > 2^63.
+  const std::string cfg = write(".json", loop_cfg),
+                    trace = write(".trace", "0 0 0 0 i1 0\n0 0 0 0 i5 10\n0 0 0 0 i6 1000000000000000010\n"
+                                            "0 0 0 0 i5 1000000000000000020\n0 0 0 0 i7 1000000000000000030\n");
+  const std::string args = "wcet --cfg " + cfg + " --trace " + trace + " --loop-bound b5=100 --method ";
+
+  expect_refused(args + "tree", {"does not fit 64 bits"});
+  expect_refused(args + "enumerate", {"does not fit 64 bits"});
+  if (ipet_compiled()) expect_refused(args + "ilp", {"does not fit 64 bits"});
+  // 9 iterations fit: 10 + 9 (10^18 + 10) + 10 by the tree, as by hand.
+  const auto fits = run_warpspan("wcet --cfg " + cfg + " --trace " + trace + " --loop-bound b5=9 --method tree --json");
+  ASSERT_EQ(fits.code, 0) << fits.err;
+  EXPECT_EQ(nlohmann::json::parse(fits.out)["z_warp"].get<std::int64_t>(), 9000000000000000110);
 }
 
 // Item 4: an estimate below an observed time is never printed silently.
