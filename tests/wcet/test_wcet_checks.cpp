@@ -3,6 +3,7 @@
 // limit, conflicting options, file content quoted in messages and no CUDA device for wcet-collect.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -346,6 +347,30 @@ TEST(WcetGpgpusim, LinesAtOtherPcsAreSkippedAndCounted) {
   expect_refused("wcet --cfg " + cfg + " --trace " + write(".log", "Issued: PC = pc9, Warp = 3, SM = 1, cycle = 1\n") +
                      " --trace-format gpgpusim",
                  {".log:1:", "PC 'pc9' is neither an Ipoint nor an address"});
+}
+
+// Issue 41: a warp-scheduler line about an instruction whose numbers do not parse was skipped
+// without a word (nor a count), and with it a block's start: a loop iteration vanished.
+TEST(WcetGpgpusim, SchedulerLineWithNumbersThatDoNotParseIsRefusedNamingItsLine) {
+  std::ifstream in(data + "count_loop.gpgpusim.log");
+  const std::string log((std::istreambuf_iterator<char>(in)), {});
+  const std::string issued = "GPGPU-Sim Cycle 102: WARP_SCHEDULER - Core 0 - Scheduler 0 - Warp (warp_id 0, dynamic_warp_id 0) issued";
+  const std::size_t at = log.find(issued);
+  ASSERT_NE(at, std::string::npos);
+  const std::string line = std::to_string(std::count(log.begin(), log.begin() + static_cast<std::ptrdiff_t>(at), '\n') + 1);
+  const std::string args = "wcet --ptx " + data + "count_loop.ptx --trace-format gpgpusim --trace ";
+  std::string bad_cycle = log, bad_warp = log, bad_offer = log;
+  bad_cycle.replace(at, issued.size(), "GPGPU-Sim Cycle 1O2: WARP_SCHEDULER - Core 0 - Scheduler 0 - Warp (warp_id 0, dynamic_warp_id 0) issued");
+  bad_warp.replace(at, issued.size(), "GPGPU-Sim Cycle 102: WARP_SCHEDULER - Core 0 - Scheduler 0 - Warp (warp_id 0, dynamic_warp_id -1) issued");
+  const std::string offer = "GPGPU-Sim Cycle 102: WARP_SCHEDULER - Core x - Scheduler 0 - Warp (warp_id 0, dynamic_warp_id 0) has valid";
+  const std::size_t offered = log.find("GPGPU-Sim Cycle 102: WARP_SCHEDULER - Core 0 - Scheduler 0 - Warp (warp_id 0, dynamic_warp_id 0) has valid");
+  ASSERT_NE(offered, std::string::npos);
+  bad_offer.replace(offered, offer.size(), offer);
+
+  EXPECT_EQ(run_warpspan(args + data + "count_loop.gpgpusim.log").code, 0);
+  expect_refused(args + write("_cycle.log", bad_cycle), {"_cycle.log:" + line + ":", "cycle '1O2' is not a non-negative integer"});
+  expect_refused(args + write("_warp.log", bad_warp), {"_warp.log:" + line + ":", "dynamic_warp_id '-1' is not"});
+  expect_refused(args + write("_offer.log", bad_offer), {"_offer.log:" + std::to_string(std::stoi(line) - 2) + ":", "core 'x' is not"});
 }
 
 TEST(WcetTraceSize, MaxTraceMibRaisesTheLimit) {
