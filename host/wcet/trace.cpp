@@ -321,16 +321,21 @@ void read_binary(const std::string& path, std::string_view data, const ipg& grap
                       " is not in 0.." + std::to_string(max_header_probe_cost) + " cycles (or -1: not measured)");
   set.probe_cost = std::max(set.probe_cost, cost);
   const auto count = get<std::uint32_t>(data, pos, path);
-  if (count > data.size()) throw input_error(path + ": binary trace names more Ipoints than it has bytes");
+  // Every name takes its 4-byte length at least, and the record count (8 bytes) follows them: a
+  // header claiming more names than the bytes left can hold is refused before anything is allocated.
+  const std::size_t left = data.size() - pos;
+  if (left < 8 || count > (left - 8) / 4)
+    throw input_error(path + ": malformed binary trace header: " + std::to_string(count) + " Ipoint names, but " +
+                      std::to_string(left) + " bytes follow (a name takes 4 at least)");
   const auto names = name_index(graph);
   std::vector<std::int64_t> map(count, -1);
-  std::vector<std::string> file_names(count);
+  std::vector<std::string_view> file_names(count);  // views into data: no copy per name
   for (std::uint32_t i = 0; i < count; ++i) {
     const auto len = get<std::uint32_t>(data, pos, path);
     if (len > data.size() - pos) throw input_error(path + ": binary trace ends inside an Ipoint name");
-    file_names[i] = std::string(data.substr(pos, len));
+    file_names[i] = data.substr(pos, len);
     pos += len;
-    if (const auto it = names.find(file_names[i]); it != names.end()) map[i] = it->second;
+    if (const auto it = names.find(std::string(file_names[i])); it != names.end()) map[i] = it->second;
   }
   const auto records = get<std::uint64_t>(data, pos, path);
   if (records > (data.size() - pos) / 32) throw input_error(path + ": binary trace holds fewer records than it says");
