@@ -807,12 +807,16 @@ struct generate_cmd {
     }
     const std::string ext = fs::path(out).extension().string();
     if (ext == ".jsonl" || ext == ".txt") {
-      const std::string path = write_path(out, "");  // creates the directory and the file
-      std::ofstream file(path, std::ios::binary | std::ios::trunc);
-      if (!file) throw input_error("cannot write " + path);
-      write_lines(file, path, a, bar);
-      file.close();
-      if (!file) throw input_error("cannot write " + path);
+      const fs::path p(out);
+      if (p.has_parent_path()) {
+        std::error_code ec;
+        fs::create_directories(p.parent_path(), ec);
+        if (ec) throw input_error("cannot create directory " + p.parent_path().string() + ": " + ec.message());
+      }
+      const std::string path = (fs::path(p.has_parent_path() ? p.parent_path().string() : ".") / p.filename()).string();
+      atomic_file file(path);  // the file appears whole, once every set is written
+      write_lines(file.stream(), path, a, bar);
+      file.commit();
       bar.clear();
       std::cout << "wrote " << path << " (" << sets << " sets, one a line)\n";
     } else if (ext == ".json") {
