@@ -57,6 +57,48 @@ std::string read_text_file(const std::string& path, const std::string& what, std
   return text;
 }
 
+namespace {
+
+constexpr std::uint64_t fnv_offset = 14695981039346656037ull, fnv_prime = 1099511628211ull;
+
+void fnv1a(std::uint64_t& h, const char* data, std::size_t n) {
+  for (std::size_t k = 0; k < n; ++k) h = (h ^ static_cast<unsigned char>(data[k])) * fnv_prime;
+}
+
+void hash_file(std::uint64_t& h, const std::string& path, const std::string& what) {
+  std::ifstream in = open_input(path, what);
+  char chunk[1 << 16];
+  while (in) {
+    in.read(chunk, sizeof chunk);
+    fnv1a(h, chunk, static_cast<std::size_t>(in.gcount()));
+  }
+  if (in.bad()) throw input_error(what + " " + path + ": read error");
+}
+
+}  // namespace
+
+std::string content_hash(const std::string& path, const std::string& what) {
+  std::uint64_t h = fnv_offset;
+  std::error_code ec;
+  if (!path.empty() && std::filesystem::is_directory(path, ec)) {
+    std::vector<std::filesystem::path> files;
+    for (const auto& entry : std::filesystem::directory_iterator(path, ec))
+      if (entry.is_regular_file()) files.push_back(entry.path());
+    if (ec) throw input_error(what + " " + path + ": cannot list the directory (" + ec.message() + ")");
+    std::sort(files.begin(), files.end());
+    for (const auto& f : files) {
+      const std::string name = f.filename().string();
+      fnv1a(h, name.c_str(), name.size() + 1);  // with its NUL: names and contents do not run together
+      hash_file(h, f.string(), what);
+    }
+  } else {
+    hash_file(h, path, what);
+  }
+  char text[17];
+  std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(h));
+  return text;
+}
+
 line_reader::line_reader(const std::string& path, const std::string& what, std::size_t max_line_bytes)
     : path_(path), what_(what), max_line_(max_line_bytes), in_(open_input(path, what)) {}
 

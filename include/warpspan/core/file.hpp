@@ -25,6 +25,11 @@ inline constexpr std::size_t default_max_file_bytes = std::size_t{256} << 20;
 std::string read_text_file(const std::string& path, const std::string& what,
                            std::size_t max_bytes = default_max_file_bytes, const message& limit_option = {});
 
+/// FNV-1a (64 bits) of the bytes of `path`, as 16 hex digits; of a directory, the hash of the names
+/// and contents of the regular files directly in it, in name order. It tells apart the inputs of
+/// two runs (the shards of one run carry it). input_error, as read_text_file, when it cannot be read.
+std::string content_hash(const std::string& path, const std::string& what);
+
 /// `text` without a leading UTF-8 byte-order mark (EF BB BF), which editors on Windows write at the
 /// start of text files; text parsers call it first (the JSON parser skips it by itself).
 inline std::string_view without_bom(std::string_view text) {
