@@ -343,7 +343,8 @@ struct dbf_cmd {
                                   {"file", ec ? file : absolute.lexically_normal().string()}, {"batch", batch},
                                   {"sweep", sweep}, {"edf", edf}, {"backend", backend}, {"threads", threads},
                                   {"block", block}, {"max_table_mib", max_table_mib},
-                                  {"backend_label", backend_label(s.options().backend)}}}}
+                                  {"backend_label", backend_label(s.options().backend)},
+                                  {"inputs", json::parse(shard_inputs({{"FILE", file}, {"--batch", batch}}).dump())}}}}
                      .dump()
               << '\n';
   }
@@ -578,12 +579,31 @@ struct dbf_cmd {
         {"command", "command"}, {"json", "--json"},   {"check", "--check"}, {"keep_going", "--keep-going"},
         {"file", "FILE"},       {"batch", "--batch"}, {"sweep", "--sweep"}, {"edf", "--edf"},
         {"backend", "--backend"}, {"threads", "--threads"}, {"block", "--block"},
-        {"max_table_mib", "--max-table-mib"}, {"backend_label", "the backend"}};
+        {"max_table_mib", "--max-table-mib"}, {"backend_label", "the backend"}, {"inputs", "the input files' content"}};
     for (const auto& [key, name] : names)
       if (want.value(key, nlohmann::json()) != got.value(key, nlohmann::json()))
         return std::string(name) + " " + json_excerpt(got.value(key, nlohmann::json())) + ", not " +
                json_excerpt(want.value(key, nlohmann::json()));
     return "the options differ";
+  }
+
+  /// The verdict a shard's record line states (0 schedulable, 1 not, 2 invalid), read from its
+  /// text as this command prints it; nullopt when the line states none.
+  static std::optional<int> stated_verdict(const std::string& line, bool as_json) {
+    if (as_json) {
+      const auto j = nlohmann::json::parse(line, nullptr, false);
+      if (!j.is_object()) return std::nullopt;
+      if (j.contains("error")) return 2;
+      if (!j.contains("schedulable") || !j["schedulable"].is_boolean()) return std::nullopt;
+      return j["schedulable"].get<bool>() ? 0 : 1;
+    }
+    const auto invalid = line.find("  invalid: "), u = line.find("  U ");
+    if (invalid != std::string::npos && invalid < u) return 2;
+    if (u == std::string::npos) return std::nullopt;
+    if (line.find("  NOT schedulable", u) != std::string::npos) return 1;
+    const std::string good = "  schedulable by EDF\n";
+    if (line.size() >= good.size() && line.compare(line.size() - good.size(), good.size(), good) == 0) return 0;
+    return std::nullopt;
   }
 
   /// `warpspan merge` of this command's shards: `parts` are the files' lines, the first the header.
@@ -603,6 +623,9 @@ struct dbf_cmd {
     cmd.max_table_mib = head.at("max_table_mib").get<std::uint64_t>();
     const auto count = head.at("count").get<std::uint32_t>();
     const std::string command = head.at("command").get<std::string>();
+    if (!head.contains("inputs") || !head["inputs"].is_object())
+      throw input_error(files[0] + ": its header names no input files' content (a shard of an older warpspan?): run "
+                        "the shards again");
     std::vector<bool> seen(count, false);
     std::vector<set_record> records;
     bool finished = true;
@@ -632,6 +655,9 @@ struct dbf_cmd {
         }
         set_record r = record_from(j);
         if (r.index % count != index) throw input_error(files[f] + ": set " + std::to_string(r.index) + " is not shard " + std::to_string(index) + "'s");
+        if (r.verdict < 0 || r.verdict > 2 || stated_verdict(r.line, cmd.as_json) != r.verdict)
+          throw input_error(files[f] + ":" + std::to_string(l + 1) + ": set " + std::to_string(r.index) + "'s verdict " +
+                            std::to_string(r.verdict) + " is not what its line says: the shard was altered");
         records.push_back(std::move(r));
       }
       // A shard without its last line was cut off (or is still running): not a run to merge.
@@ -656,6 +682,11 @@ struct dbf_cmd {
     }
     if (command != "dbf-sweep") throw input_error(files[0] + ": a shard of an unknown command '" + command + "'");
     const sweep_spec spec = parse_sweep(cmd.sweep);
+    // The summary reads the task file again: it must be the file the shards analysed.
+    const nlohmann::json& ran = head["inputs"].value("FILE", nlohmann::json::object());
+    if (!ran.contains("fnv1a64") || content_hash(cmd.file, "task set") != ran["fnv1a64"])
+      throw input_error("merge: the task set " + cmd.file + " changed since the shards ran (its content hash is not the "
+                        "one in " + files[0] + "): run the shards again");
     const task_set base = load_task_set(cmd.file);
     const dbf_session& s = cmd.start_session();
     sweep_totals t;
@@ -807,12 +838,16 @@ struct generate_cmd {
     }
     const std::string ext = fs::path(out).extension().string();
     if (ext == ".jsonl" || ext == ".txt") {
-      const std::string path = write_path(out, "");  // creates the directory and the file
-      std::ofstream file(path, std::ios::binary | std::ios::trunc);
-      if (!file) throw input_error("cannot write " + path);
-      write_lines(file, path, a, bar);
-      file.close();
-      if (!file) throw input_error("cannot write " + path);
+      const fs::path p(out);
+      if (p.has_parent_path()) {
+        std::error_code ec;
+        fs::create_directories(p.parent_path(), ec);
+        if (ec) throw input_error("cannot create directory " + p.parent_path().string() + ": " + ec.message());
+      }
+      const std::string path = (fs::path(p.has_parent_path() ? p.parent_path().string() : ".") / p.filename()).string();
+      atomic_file file(path);  // the file appears whole, once every set is written
+      write_lines(file.stream(), path, a, bar);
+      file.commit();
       bar.clear();
       std::cout << "wrote " << path << " (" << sets << " sets, one a line)\n";
     } else if (ext == ".json") {

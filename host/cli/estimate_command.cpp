@@ -127,13 +127,21 @@ struct estimate_cmd {
     if (as_json) {
       json out = estimate_json(prob, request, report);
       if (!written.empty()) out["svg"] = written;
+      std::error_code ec;
+      const bool sm_file = !po.sm.empty() && std::filesystem::is_regular_file(po.sm, ec);
       if (!shard.empty())
         out["shard"] = {{"command", "estimate"}, {"index", eo.slice}, {"count", eo.slices},
                         {"chain_begin", r.chain_begin}, {"chain_end", r.chain_end}, {"iterations_target", eo.iterations},
                         // Every setting that changes a chain's trajectory or its stop: merge refuses
                         // shards that differ in any (the problem, seed and chains are compared too).
                         {"settings", {{"--iterations", eo.iterations}, {"--t0", eo.t0}, {"--reach", eo.reach}, {"--far-moves", eo.far_moves},
-                                      {"--init", init}, {"--seconds", seconds}, {"--beam-width", eo.beam_width}}}};
+                                      {"--init", init}, {"--seconds", seconds}, {"--beam-width", eo.beam_width}}},
+                        // The normalised SM, with the problem's kernel and warps: merge rebuilds the
+                        // problem from them to check every shard's best string.
+                        {"sm", {{"sigma", prob.sm.sigma}, {"copies", prob.sm.copies}, {"schedulers", prob.sm.schedulers}}},
+                        {"inputs", shard_inputs({{"--kernel", po.kernel.rfind('@', 0) == 0 ? po.kernel.substr(1) : ""},
+                                                 {"--ptx", po.ptx},
+                                                 {"--sm", sm_file ? po.sm : ""}})}};
       std::cout << out.dump() << '\n';
       return exit_code;
     }

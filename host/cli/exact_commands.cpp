@@ -1,5 +1,6 @@
 // `warpspan bound` and `warpspan exact`: upper bounds, and the exact worst case by search or ILP.
 #include "makespan_options.hpp"
+#include "warpspan/core/file.hpp"
 
 namespace warpspan::cli {
 
@@ -139,9 +140,11 @@ struct exact_cmd {
     std::string lp_note;
     if (!lp_file.empty()) {
       const std::string text = ilp_lp_text(prob, 0, form);
-      std::ofstream out(lp_file, std::ios::binary);
-      out << text;
-      if (!out) throw input_error("--lp: cannot write '" + lp_file + "'");
+      try {
+        write_file_atomically(lp_file, text);
+      } catch (const input_error& e) {
+        throw input_error("--lp: " + e.description());
+      }
       const auto [vars, rows] = ilp_size(prob, 0, form);
       lp_note = "wrote the ILP (" + std::to_string(vars) + " binary variables, " + std::to_string(rows) + " constraints, " +
                 constraints + " form) to " + lp_file;

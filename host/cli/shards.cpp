@@ -12,6 +12,11 @@
 #include "warpspan/core/interrupt.hpp"
 #include "warpspan/core/quote.hpp"
 #include "warpspan/core/ranks.hpp"
+#include "warpspan/makespan/bounds.hpp"
+#include "warpspan/makespan/problem.hpp"
+#include "warpspan/makespan/schedule_table.hpp"
+#include "warpspan/sm/kernel_string.hpp"
+#include "warpspan/sm/sm_config.hpp"
 
 namespace warpspan::cli {
 
@@ -28,6 +33,13 @@ std::pair<std::uint32_t, std::uint32_t> parse_shard(const std::string& text) {
     throw input_error("--shard: '" + text + "' is not I/N with 0 <= I < N (e.g. --shard 0/4 ... --shard 3/4)");
   if (world().size() > 1) throw input_error("--shard is for runs without mpirun (under mpirun the ranks share the work)");
   return {i, n};
+}
+
+nlohmann::json shard_inputs(const std::vector<std::pair<std::string, std::string>>& files) {
+  json out = json::object();
+  for (const auto& [option, path] : files)
+    if (!path.empty()) out[option] = {{"path", path}, {"fnv1a64", content_hash(path, option)}};
+  return out;
 }
 
 namespace {
@@ -105,6 +117,79 @@ struct merge_cmd {
 }  // namespace
 
 // ------------------------------------------------------------------------------ estimate shards
+namespace {
+
+/// How the input files of shard header `got` differ from `want` ("the content of --ptx F differs"),
+/// or empty when they are the same.
+std::string input_difference(const json& want, const json& got) {
+  const auto path = [](const json& file) {
+    const json p = file.is_object() ? file.value("path", json()) : json();
+    return p.is_string() ? p.get<std::string>() : json_excerpt(p);
+  };
+  for (const auto& [option, file] : want.items())
+    if (got.value(option, json()) != file)
+      return got.contains(option) ? "the content of " + option + " " + path(got[option]) + " differs"
+                                  : "no " + option + " was given";
+  for (const auto& [option, file] : got.items())
+    if (!want.contains(option)) return option + " " + path(file) + " was given";
+  return {};
+}
+
+/// The problem the shards of an estimate ran on: its kernel and warps from "problem", the
+/// normalised SM from the header. Refused unless it prints back as the shards' "problem".
+problem shards_problem(const std::string& file, const json& part) {
+  const json& p = part["problem"];
+  const json& sm = part["shard"]["sm"];
+  normalized_sm norm;
+  norm.sigma = sm.at("sigma").get<std::array<int, unit_count>>();
+  norm.copies = sm.at("copies").get<std::array<int, unit_count>>();
+  norm.schedulers = sm.at("schedulers").get<int>();
+  problem prob;
+  try {
+    prob = make_problem(parse_kernel_string(p.at("kernel").get<std::string>()), norm, p.at("warps").get<std::int64_t>());
+  } catch (const input_error& e) {
+    throw input_error(file + ": its problem is not one estimate runs: " + e.description());
+  }
+  if (to_run_length(prob.kernel) != p.at("kernel").get<std::string>() || prob.instructions() != p.at("instructions").get<std::uint32_t>() ||
+      prob.sm.schedulers != p.at("schedulers").get<int>())
+    throw input_error(file + ": its problem and its SM do not agree: not the output of estimate --shard");
+  return prob;
+}
+
+void check_best_strings(const std::vector<std::string>& files, const std::vector<json>& parts,
+                        const std::vector<const json*>& by_index) {
+  const problem prob = shards_problem(files[0], parts[0]);
+  const std::uint64_t bound = pessimistic_bound(prob);
+  std::uint64_t lowest_upper = bound;
+  for (const json* part : by_index) lowest_upper = std::min(lowest_upper, (*part)["upper_bound"].get<std::uint64_t>());
+  for (std::size_t f = 0; f < parts.size(); ++f) {
+    const json& part = parts[f];
+    const auto claimed = part["best_makespan"].get<std::uint64_t>();
+    if (part["upper_bound"].get<std::uint64_t>() != bound)
+      throw input_error(files[f] + ": upper_bound " + std::to_string(part["upper_bound"].get<std::uint64_t>()) +
+                        ", but the pessimistic bound of its problem is " + std::to_string(bound) + ": the shard was altered");
+    if (claimed > lowest_upper)
+      throw input_error(files[f] + ": best_makespan " + std::to_string(claimed) + " is above the upper bound " +
+                        std::to_string(lowest_upper) + ": the shard was altered");
+    std::string text;
+    for (const auto& id : part["best_string"]) text += (text.empty() ? "" : " ") + std::to_string(id.get<std::int64_t>());
+    std::vector<std::uint16_t> str;
+    try {
+      str = parse_warp_string(prob, text);
+    } catch (const input_error& e) {
+      throw input_error(files[f] + ": best_string: " + e.description());
+    }
+    const built_schedule built = build_schedule(prob, str);
+    if (built.makespan != claimed)
+      throw input_error(files[f] + ": its best_string builds a schedule of " + std::to_string(built.makespan) +
+                        " cycles, not the best_makespan " + std::to_string(claimed) + " it claims: the shard was altered");
+    if (part["warp_cycle_string"] != json(built.warp_cycle))
+      throw input_error(files[f] + ": its warp_cycle_string is not the schedule of its best_string: the shard was altered");
+  }
+}
+
+}  // namespace
+
 int merge_estimate(const std::vector<std::string>& files, const std::vector<std::vector<nlohmann::json>>& lines) {
   // The shards' objects, by index; each must be there once, all of one run.
   std::vector<nlohmann::json> parts;
@@ -132,6 +217,15 @@ int merge_estimate(const std::vector<std::string>& files, const std::vector<std:
                           " has " + name + " " + json_excerpt(value) + ": the shards of different runs");
     if (s["settings"].size() != first["shard"]["settings"].size())
       throw input_error(files[f] + ": its settings differ from " + files[0] + "'s: the shards of different runs");
+    for (const char* key : {"sm", "inputs"})
+      if (!s.contains(key) || !s[key].is_object())
+        throw input_error(files[f] + ": its header has no " + key + " (a shard of an older warpspan?): run the shards again");
+    if (s["sm"] != first["shard"]["sm"])
+      throw input_error(files[f] + ": its SM " + json_excerpt(s["sm"]) + " differs from " + files[0] + "'s " +
+                        json_excerpt(first["shard"]["sm"]) + ": the shards of different runs");
+    if (const std::string d = input_difference(first["shard"]["inputs"], s["inputs"]); !d.empty())
+      throw input_error(files[f] + ": " + d + " from " + files[0] + "'s (another file, or one that changed between "
+                        "the shards): the shards of different runs");
     by_index[index] = &parts[f];
     if (parts[f].value("interrupted", false))
       std::cerr << "warpspan merge: " << files[f] << " is a shard that was interrupted (Ctrl-C or SIGTERM): the merged "
@@ -139,6 +233,10 @@ int merge_estimate(const std::vector<std::string>& files, const std::vector<std:
   }
   for (std::uint32_t i = 0; i < count; ++i)
     if (!by_index[i]) throw input_error("merge: shard " + std::to_string(i) + "/" + std::to_string(count) + " is missing");
+
+  // Every shard's best string, rebuilt by the library's schedule builder on the problem the shards
+  // name, must give the makespan it claims, within the pessimistic bound of that problem.
+  check_best_strings(files, parts, by_index);
 
   // The best: the highest makespan, the lowest chain id among equals (as the whole run picks).
   const json* best = by_index[0];

@@ -29,9 +29,11 @@ using namespace warpspan::wcet;
 constexpr unsigned max_trace_mib = 8192;
 
 void write_output(const std::string& path, const std::string& text, const char* what) {
-  std::ofstream out(path, std::ios::binary);
-  out << text;
-  if (!out) throw input_error(std::string("cannot write the ") + what + " to '" + path + "'");
+  try {
+    write_file_atomically(path, text);
+  } catch (const input_error& e) {
+    throw input_error(std::string("the ") + what + ": " + e.description());
+  }
 }
 
 /// "+8.8% against the HWMT per SM" and, with one clock across SMs, ", -65.7% against the launch's".

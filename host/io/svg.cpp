@@ -8,6 +8,7 @@
 #include <iomanip>
 
 #include "warpspan/core/error.hpp"
+#include "warpspan/core/file.hpp"
 
 namespace warpspan {
 
@@ -155,11 +156,7 @@ std::string write_file(const std::string& dir, const std::string& name, const st
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (ec) throw input_error("cannot create directory " + dir + ": " + ec.message());
-  const std::string path = (std::filesystem::path(dir) / name).string();
-  std::ofstream out(path);
-  out << text;
-  if (!out) throw input_error("cannot write " + path);
-  return path;
+  return write_file_atomically((std::filesystem::path(dir) / name).string(), text);
 }
 
 }  // namespace warpspan

@@ -302,6 +302,21 @@ ipet_solution solve_ipet(const ipet_problem&) {
 
 namespace {
 
+/// a + b and a x b, held at too_long where they pass it: weights are not negative, so a path
+/// through a held value is at least as long, and an estimate that reaches too_long does not fit
+/// 64 bits (tree_wcet refuses it as the ILP and the enumeration do). Paths into dead ends may pass
+/// it without harm: only the longest path from s to t counts.
+constexpr std::int64_t too_long = std::numeric_limits<std::int64_t>::max();
+std::int64_t held_sum(std::int64_t a, std::int64_t b) {
+  std::int64_t out = 0;
+  return __builtin_add_overflow(a, b, &out) ? too_long : out;
+}
+std::int64_t held_product(std::uint64_t a, std::int64_t b) {
+  std::int64_t out = 0;
+  return a > static_cast<std::uint64_t>(too_long) || __builtin_mul_overflow(static_cast<std::int64_t>(a), b, &out) ? too_long
+                                                                                                                   : out;
+}
+
 /// Longest paths from `start` over the edges `use` in topological `order`, with vertex weights
 /// added on arrival; the last edge of each best path, to read the path back.
 struct longest_paths {
@@ -319,7 +334,7 @@ longest_paths longest(const ipet_problem& p, const std::vector<std::uint32_t>& o
     for (std::size_t e = 0; e < p.edges.size(); ++e)
       if (use(e) && p.edges[e].from == u) {
         const std::uint32_t v = p.edges[e].to;
-        const std::int64_t d = *lp.dist[u] + p.edges[e].weight + vertex[v];
+        const std::int64_t d = held_sum(held_sum(*lp.dist[u], p.edges[e].weight), vertex[v]);
         if (!lp.dist[v] || d > *lp.dist[v]) lp.dist[v] = d, lp.via[v] = static_cast<std::int64_t>(e);
       }
   }
@@ -385,10 +400,10 @@ std::optional<std::int64_t> tree_wcet(const ipet_problem& p, std::string* explai
     std::int64_t cycle = 0;
     std::int64_t best = -1;
     for (std::uint32_t e : iterates)
-      if (lp.dist[p.edges[e].from] && *lp.dist[p.edges[e].from] + p.edges[e].weight >= cycle)
-        cycle = *lp.dist[p.edges[e].from] + p.edges[e].weight, best = e;
-    if (best >= 0) cycle += vertex[head];
-    const std::int64_t value = static_cast<std::int64_t>(L.bound) * cycle;
+      if (lp.dist[p.edges[e].from] && held_sum(*lp.dist[p.edges[e].from], p.edges[e].weight) >= cycle)
+        cycle = held_sum(*lp.dist[p.edges[e].from], p.edges[e].weight), best = e;
+    if (best >= 0) cycle = held_sum(cycle, vertex[head]);
+    const std::int64_t value = held_product(L.bound, cycle);
     hung[head].push_back(l);
     if (explain) {
       text << "loop " << L.name << " at " << p.names[head] << ": " << L.bound << " x " << cycle << " = " << value;
@@ -397,7 +412,7 @@ std::optional<std::int64_t> tree_wcet(const ipet_problem& p, std::string* explai
              << p.edges[static_cast<std::size_t>(best)].weight << ")-> " << p.names[head] << note[head] << ")";
       text << "\n";
     }
-    vertex[head] += value;
+    vertex[head] = held_sum(vertex[head], value);
     note[head] += " [loop " + L.name + ": " + std::to_string(value) + "]";
   }
   const std::vector<bool> all(n, true);
@@ -405,6 +420,7 @@ std::optional<std::int64_t> tree_wcet(const ipet_problem& p, std::string* explai
   const auto order = topological(p, all, use);
   if (order.empty()) return std::nullopt;
   const auto lp = longest(p, order, use, p.source, vertex[p.source], vertex);
+  if (lp.dist[p.sink] && *lp.dist[p.sink] == too_long) throw input_error("the WCET estimate does not fit 64 bits");
   if (explain && lp.dist[p.sink]) {
     text << "longest path: " << path_text(p, lp, p.source, p.sink, note) << " = " << *lp.dist[p.sink] << "\n";
     *explain = text.str();

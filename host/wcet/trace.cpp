@@ -6,6 +6,7 @@
 #include <charconv>
 #include <cstring>
 #include <map>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <unordered_map>
@@ -115,6 +116,34 @@ struct scheduler_line {
   std::uint64_t cycle = 0, core = 0, dynamic_warp = 0;
   std::string_view rest;
 };
+
+/// A warp-scheduler line about an instruction ("has valid instruction (" or "issued "), whether or
+/// not its numbers parse: one that does not parse must not vanish (a loop iteration would).
+bool names_an_instruction(std::string_view line) {
+  return line.rfind("GPGPU-Sim Cycle ", 0) == 0 && line.find(": WARP_SCHEDULER - ") != std::string_view::npos &&
+         (line.find(") has valid instruction (") != std::string_view::npos || line.find(") issued ") != std::string_view::npos);
+}
+
+/// What is wrong with a line names_an_instruction() holds that parse_scheduler_line() refuses: the
+/// first of its cycle, core and dynamic warp id that is not a non-negative integer.
+std::string scheduler_line_fault(std::string_view line) {
+  const auto between = [&](std::string_view before, std::string_view after) -> std::optional<std::string_view> {
+    const auto from = line.find(before);
+    if (from == std::string_view::npos) return std::nullopt;
+    const auto start = from + before.size(), end = line.find(after, start);
+    return line.substr(start, end == std::string_view::npos ? std::string_view::npos : end - start);
+  };
+  const std::pair<const char*, std::optional<std::string_view>> fields[] = {
+      {"cycle", between("GPGPU-Sim Cycle ", ": WARP_SCHEDULER")},
+      {"core", between(": WARP_SCHEDULER - Core ", " - ")},
+      {"dynamic_warp_id", between(", dynamic_warp_id ", ")")}};
+  std::uint64_t v = 0;
+  for (const auto& [name, text] : fields) {
+    if (!text) return std::string("no ") + name + " on a warp-scheduler line";
+    if (!parse_int(*text, v)) return std::string(name) + " " + quote_text(*text) + " is not a non-negative integer";
+  }
+  return "not of the form 'GPGPU-Sim Cycle C: WARP_SCHEDULER - Core K - Scheduler S - Warp (warp_id W, dynamic_warp_id D)'";
+}
 
 bool parse_scheduler_line(std::string_view line, scheduler_line& out) {
   constexpr std::string_view head = "GPGPU-Sim Cycle ";
@@ -229,6 +258,8 @@ void read_gpgpusim(const std::string& path, std::string_view content, const ipg&
       emit(r);
       continue;
     }
+    if (names_an_instruction(line))
+      throw input_error(at(path, line_no) + scheduler_line_fault(line) + " (a warp-scheduler line about an instruction)");
     if (line.rfind("Issued:", 0) != 0) continue;
     line.remove_prefix(7);
     std::map<std::string, std::string_view> kv;
@@ -290,16 +321,21 @@ void read_binary(const std::string& path, std::string_view data, const ipg& grap
                       " is not in 0.." + std::to_string(max_header_probe_cost) + " cycles (or -1: not measured)");
   set.probe_cost = std::max(set.probe_cost, cost);
   const auto count = get<std::uint32_t>(data, pos, path);
-  if (count > data.size()) throw input_error(path + ": binary trace names more Ipoints than it has bytes");
+  // Every name takes its 4-byte length at least, and the record count (8 bytes) follows them: a
+  // header claiming more names than the bytes left can hold is refused before anything is allocated.
+  const std::size_t left = data.size() - pos;
+  if (left < 8 || count > (left - 8) / 4)
+    throw input_error(path + ": malformed binary trace header: " + std::to_string(count) + " Ipoint names, but " +
+                      std::to_string(left) + " bytes follow (a name takes 4 at least)");
   const auto names = name_index(graph);
   std::vector<std::int64_t> map(count, -1);
-  std::vector<std::string> file_names(count);
+  std::vector<std::string_view> file_names(count);  // views into data: no copy per name
   for (std::uint32_t i = 0; i < count; ++i) {
     const auto len = get<std::uint32_t>(data, pos, path);
     if (len > data.size() - pos) throw input_error(path + ": binary trace ends inside an Ipoint name");
-    file_names[i] = std::string(data.substr(pos, len));
+    file_names[i] = data.substr(pos, len);
     pos += len;
-    if (const auto it = names.find(file_names[i]); it != names.end()) map[i] = it->second;
+    if (const auto it = names.find(std::string(file_names[i])); it != names.end()) map[i] = it->second;
   }
   const auto records = get<std::uint64_t>(data, pos, path);
   if (records > (data.size() - pos) / 32) throw input_error(path + ": binary trace holds fewer records than it says");

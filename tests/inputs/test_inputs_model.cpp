@@ -107,6 +107,17 @@ struct barrier_kernel : if_else_kernel {
   }
 };
 
+// work 2^31 twice in a row, then work 3 after a branch: the lane's merged work is 2^32 instructions
+struct long_work_kernel : if_else_kernel {
+  template <class H>
+  static void thread(H& h, const hx::args& a) {
+    h.work(std::uint32_t{1} << 31);
+    h.work(std::uint32_t{1} << 31);
+    if (h.branch(0, a.input[a.tid] > 0)) h.work(3);
+    h.join(0);
+  }
+};
+
 template <class K>
 model_run run(const std::vector<std::int32_t>& g, const model_config& cfg = unlimited()) {
   return run_model(*make_harness(hx::describe<K>()), cfg, g, static_cast<std::uint32_t>(g.size()));
@@ -139,6 +150,12 @@ TEST(InputsModel, LoopCostsTheLongestTripCount) {
   // entry 1 + 5 iterations x 4 + exit leg 0 + after the join 2
   EXPECT_EQ(run<loop_kernel>(trips).cycles, 1u + 5 * 4 + 2);
   EXPECT_EQ(run<loop_kernel>({0, 0}).cycles, 1u + 2);
+}
+
+TEST(InputsModel, WorkCallsInARowAddUpBeyond32Bits) {
+  // Issue 41: the merged count was 32 bits, and 2^31 + 2^31 wrapped to 0 (the run cost 3 cycles).
+  EXPECT_EQ(run<long_work_kernel>({0}).cycles, std::uint64_t{1} << 32);
+  EXPECT_EQ(run<long_work_kernel>({1}).cycles, (std::uint64_t{1} << 32) + 3);
 }
 
 TEST(InputsModel, NestedDivergenceReconvergesInnerFirst) {

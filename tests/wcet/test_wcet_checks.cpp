@@ -3,6 +3,7 @@
 // limit, conflicting options, file content quoted in messages and no CUDA device for wcet-collect.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -14,6 +15,7 @@
 #include "warpspan/core/error.hpp"
 #include "warpspan/core/quote.hpp"
 #include "warpspan/io/wcet_svg.hpp"
+#include "warpspan/wcet/calc.hpp"
 #include "warpspan/wcet/trace.hpp"
 #include "wcet_test_util.hpp"
 
@@ -90,6 +92,24 @@ TEST(WcetEnumerate, AgreesWithTheTreeOnFig1) {
 
   EXPECT_EQ(analyse_wcet(p, traces, walk).z_warp, analyse_wcet(p, traces, tree).z_warp);
   EXPECT_EQ(analyse_wcet(p, traces, walk).z_warp, 31);
+}
+
+// Issue 41: the tree-based calculation wrapped a loop bound x a long body around 2^64 and printed
+// the rest with exit 0, where the ILP and the enumeration refuse.
+TEST(WcetTree, EstimateBeyond64BitsIsRefusedAsByTheOtherMethods) {
+  // i5 -> i6 takes 10^18 cycles, i6 -> i5 10: 100 iterations are 100 (10^18 + 10) > 2^63.
+  const std::string cfg = write(".json", loop_cfg),
+                    trace = write(".trace", "0 0 0 0 i1 0\n0 0 0 0 i5 10\n0 0 0 0 i6 1000000000000000010\n"
+                                            "0 0 0 0 i5 1000000000000000020\n0 0 0 0 i7 1000000000000000030\n");
+  const std::string args = "wcet --cfg " + cfg + " --trace " + trace + " --loop-bound b5=100 --method ";
+
+  expect_refused(args + "tree", {"does not fit 64 bits"});
+  expect_refused(args + "enumerate", {"does not fit 64 bits"});
+  if (ipet_compiled()) expect_refused(args + "ilp", {"does not fit 64 bits"});
+  // 9 iterations fit: 10 + 9 (10^18 + 10) + 10 by the tree, as by hand.
+  const auto fits = run_warpspan("wcet --cfg " + cfg + " --trace " + trace + " --loop-bound b5=9 --method tree --json");
+  ASSERT_EQ(fits.code, 0) << fits.err;
+  EXPECT_EQ(nlohmann::json::parse(fits.out)["z_warp"].get<std::int64_t>(), 9000000000000000110);
 }
 
 // Item 4: an estimate below an observed time is never printed silently.
@@ -327,6 +347,30 @@ TEST(WcetGpgpusim, LinesAtOtherPcsAreSkippedAndCounted) {
   expect_refused("wcet --cfg " + cfg + " --trace " + write(".log", "Issued: PC = pc9, Warp = 3, SM = 1, cycle = 1\n") +
                      " --trace-format gpgpusim",
                  {".log:1:", "PC 'pc9' is neither an Ipoint nor an address"});
+}
+
+// Issue 41: a warp-scheduler line about an instruction whose numbers do not parse was skipped
+// without a word (nor a count), and with it a block's start: a loop iteration vanished.
+TEST(WcetGpgpusim, SchedulerLineWithNumbersThatDoNotParseIsRefusedNamingItsLine) {
+  std::ifstream in(data + "count_loop.gpgpusim.log");
+  const std::string log((std::istreambuf_iterator<char>(in)), {});
+  const std::string issued = "GPGPU-Sim Cycle 102: WARP_SCHEDULER - Core 0 - Scheduler 0 - Warp (warp_id 0, dynamic_warp_id 0) issued";
+  const std::size_t at = log.find(issued);
+  ASSERT_NE(at, std::string::npos);
+  const std::string line = std::to_string(std::count(log.begin(), log.begin() + static_cast<std::ptrdiff_t>(at), '\n') + 1);
+  const std::string args = "wcet --ptx " + data + "count_loop.ptx --trace-format gpgpusim --trace ";
+  std::string bad_cycle = log, bad_warp = log, bad_offer = log;
+  bad_cycle.replace(at, issued.size(), "GPGPU-Sim Cycle 1O2: WARP_SCHEDULER - Core 0 - Scheduler 0 - Warp (warp_id 0, dynamic_warp_id 0) issued");
+  bad_warp.replace(at, issued.size(), "GPGPU-Sim Cycle 102: WARP_SCHEDULER - Core 0 - Scheduler 0 - Warp (warp_id 0, dynamic_warp_id -1) issued");
+  const std::string offer = "GPGPU-Sim Cycle 102: WARP_SCHEDULER - Core x - Scheduler 0 - Warp (warp_id 0, dynamic_warp_id 0) has valid";
+  const std::size_t offered = log.find("GPGPU-Sim Cycle 102: WARP_SCHEDULER - Core 0 - Scheduler 0 - Warp (warp_id 0, dynamic_warp_id 0) has valid");
+  ASSERT_NE(offered, std::string::npos);
+  bad_offer.replace(offered, offer.size(), offer);
+
+  EXPECT_EQ(run_warpspan(args + data + "count_loop.gpgpusim.log").code, 0);
+  expect_refused(args + write("_cycle.log", bad_cycle), {"_cycle.log:" + line + ":", "cycle '1O2' is not a non-negative integer"});
+  expect_refused(args + write("_warp.log", bad_warp), {"_warp.log:" + line + ":", "dynamic_warp_id '-1' is not"});
+  expect_refused(args + write("_offer.log", bad_offer), {"_offer.log:" + std::to_string(std::stoi(line) - 2) + ":", "core 'x' is not"});
 }
 
 TEST(WcetTraceSize, MaxTraceMibRaisesTheLimit) {

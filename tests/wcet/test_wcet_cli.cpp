@@ -187,5 +187,28 @@ TEST(WcetCli, BadTraceNamesFileAndLine) {
   expect_input_error("wcet --cfg " + cfg + " --trace " + data + "fig1.trace --method fast", "--method", "fast");
 }
 
+// Issue 41: a header claiming more names than the file holds made wcet allocate them all (100
+// million: gigabytes) before it found the end; the count is checked against the bytes left first.
+TEST(WcetCli, BinaryHeaderClaimingMoreNamesThanItsBytesIsRefusedBeforeReadingThem) {
+  const auto header = [](std::uint32_t names) {
+    std::string out = "WSWCET01";
+    const std::int64_t cost = -1;
+    out.append(reinterpret_cast<const char*>(&cost), sizeof cost);
+    out.append(reinterpret_cast<const char*>(&names), sizeof names);
+    return out;
+  };
+  // 1,000,000 names claimed, 1,000,000 bytes follow: room for 249,998 empty names and the record count.
+  const std::string many = write("_many.bin", header(1'000'000) + std::string(1'000'000, '\0'));
+  const std::string huge = write("_huge.bin", header(100'000'000) + std::string(64, '\0'));
+  // 2 empty names and no records: exactly the bytes the header needs.
+  const std::string fits = write("_fits.bin", header(2) + std::string(16, '\0'));
+
+  expect_input_error("wcet --cfg " + data + "fig1.cfg.json --trace " + many, "_many.bin",
+                     "1000000 Ipoint names, but 1000000 bytes follow");
+  expect_input_error("wcet --cfg " + data + "fig1.cfg.json --trace " + huge, "_huge.bin",
+                     "100000000 Ipoint names, but 64 bytes follow");
+  expect_input_error("wcet --cfg " + data + "fig1.cfg.json --trace " + fits, "", "the traces hold no records");
+}
+
 }  // namespace
 }  // namespace warpspan::wcet

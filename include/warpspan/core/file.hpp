@@ -1,11 +1,14 @@
 // Reading user files with a bound: a missing file, a directory, a read error or a file larger than
 // the limit is an input_error naming the path. Devices and pipes are read too, but never past the
-// limit, so `--ptx /dev/zero` is refused instead of filling memory.
+// limit, so `--ptx /dev/zero` is refused instead of filling memory. Writing output files whole or
+// not at all (atomic_file).
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <fstream>
+#include <memory>
+#include <ostream>
 #include <string>
 #include <string_view>
 
@@ -21,6 +24,11 @@ inline constexpr std::size_t default_max_file_bytes = std::size_t{256} << 20;
 /// core/error.hpp), named when the file is over it.
 std::string read_text_file(const std::string& path, const std::string& what,
                            std::size_t max_bytes = default_max_file_bytes, const message& limit_option = {});
+
+/// FNV-1a (64 bits) of the bytes of `path`, as 16 hex digits; of a directory, the hash of the names
+/// and contents of the regular files directly in it, in name order. It tells apart the inputs of
+/// two runs (the shards of one run carry it). input_error, as read_text_file, when it cannot be read.
+std::string content_hash(const std::string& path, const std::string& what);
 
 /// `text` without a leading UTF-8 byte-order mark (EF BB BF), which editors on Windows write at the
 /// start of text files; text parsers call it first (the JSON parser skips it by itself).
@@ -48,5 +56,36 @@ class line_reader {
   std::size_t number_ = 0;
   std::uint64_t bytes_ = 0;
 };
+
+/// A file that is written whole or not at all. The text goes to a new temporary file beside `path`
+/// (".NAME.tmp-...", created with O_CREAT | O_EXCL | O_NOFOLLOW, so that a link planted in the
+/// output folder is never followed), which commit() flushes, closes, checks and renames onto
+/// `path`; until then nothing at `path` changes, and a file that is not committed (an exception
+/// on the way) is removed. A `path` that exists and is not a regular file (/dev/stdout, a pipe) is
+/// written in place. Every failure is an input_error naming `path` and the reason.
+class atomic_file {
+ public:
+  explicit atomic_file(const std::string& path);
+  ~atomic_file();
+  atomic_file(const atomic_file&) = delete;
+  atomic_file& operator=(const atomic_file&) = delete;
+
+  /// Where the text goes (a failed write shows at commit() at the latest).
+  std::ostream& stream();
+  /// Flushes, closes and checks the file, then renames it onto the path.
+  void commit();
+  const std::string& path() const { return path_; }
+
+ private:
+  class buffer;
+  std::string path_, temp_;  ///< temp_ empty: written in place
+  int fd_ = -1;
+  std::unique_ptr<buffer> buf_;
+  std::unique_ptr<std::ostream> out_;
+  bool committed_ = false;
+};
+
+/// Writes `content` to `path` through an atomic_file; the path back.
+std::string write_file_atomically(const std::string& path, std::string_view content);
 
 }  // namespace warpspan

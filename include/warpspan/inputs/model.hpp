@@ -68,7 +68,7 @@ enum class op_kind : std::uint8_t { work, global, shared, atomic, barrier };
 
 struct lane_op {
   op_kind kind = op_kind::work;
-  std::uint32_t size = 0;     ///< work: instructions; global, shared: bytes
+  std::uint64_t size = 0;     ///< work: instructions (64 bits: a lane's work calls in a row add up); global, shared: bytes
   std::uint64_t address = 0;  ///< global, shared, atomic
 };
 

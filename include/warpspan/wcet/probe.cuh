@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "warpspan/core/error.hpp"
+#include "warpspan/core/file.hpp"
 #include "warpspan/cuda/cuda_check.cuh"
 #include "warpspan/cuda/device_buffer.cuh"
 #include "warpspan/wcet/collect.hpp"
@@ -168,15 +169,12 @@ class probe_session {
   void write_binary(std::ostream& out, std::int64_t probe_cost = -1) const {
     out << probe_binary_trace(records_, probe_cost);
   }
+  /// The traces into a file, written whole or not at all (core/file.hpp, atomic_file).
   void write_text(const std::string& path, const std::string& comment = "") const {
-    std::ofstream f(path, std::ios::binary);
-    write_text(f, comment);
-    check(f, path);
+    write(path, probe_text_trace(records_, comment));
   }
   void write_binary(const std::string& path, std::int64_t probe_cost = -1) const {
-    std::ofstream f(path, std::ios::binary);
-    write_binary(f, probe_cost);
-    check(f, path);
+    write(path, probe_binary_trace(records_, probe_cost));
   }
 
  private:
@@ -187,9 +185,12 @@ class probe_session {
       throw input_error("probe_session: grid, block and capacity must be positive");
     return blocks * ((threads + 31) / 32);
   }
-  static void check(std::ofstream& f, const std::string& path) {
-    f.flush();
-    if (!f) throw input_error("probe_session: cannot write the trace to '" + path + "'");
+  static void write(const std::string& path, const std::string& text) {
+    try {
+      write_file_atomically(path, text);
+    } catch (const input_error& e) {
+      throw input_error("probe_session: the trace: " + e.description());
+    }
   }
 
   unsigned warps_per_block_;
