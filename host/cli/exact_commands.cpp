@@ -151,8 +151,8 @@ struct exact_cmd {
     }
     // CBC's C interface offers no hook to stop a solve, so Ctrl-C keeps its default action for
     // the ILP; the search polls the flag where it checks its time limit.
-    if (method == "ilp") return run_ilp(prob, form, lp_note);
     install_interrupt_handlers();
+    if (method == "ilp") return run_ilp(prob, form, lp_note);
     xo.prune = !no_prune;
     progress_line bar(!quiet, "swept");
     if (bar.shown())
@@ -205,7 +205,7 @@ struct exact_cmd {
       json out = exact_ilp_json(prob, r, constraints);
       if (!lp_file.empty()) out["lp_file"] = lp_file;
       std::cout << out.dump() << '\n';
-      return 0;
+      return r.interrupted ? interrupted_exit_code : 0;
     }
     std::cout << "kernel      " << to_run_length(prob.kernel) << ", W = " << prob.warps << barrier_note(prob) << ", "
               << describe(prob.sm) << "\n"
@@ -219,7 +219,7 @@ struct exact_cmd {
                 << r.lower << " <= worst case <= " << r.upper << " cycles\n";
     std::cout << "witness     " << join(one_based(r.best_string)) << "\n";
     if (!no_table) std::cout << "\n" << render_table(prob, b, terminal_columns());
-    return 0;
+    return r.interrupted ? interrupted_exit_code : 0;
   }
 };
 

@@ -135,7 +135,7 @@ std::string input_difference(const json& want, const json& got) {
   return {};
 }
 
-/// The problem the shards of an estimate ran on: its kernel and warps from "problem", the
+/// The problem the shards of an estimate ran on: its kernel, warps and blocks from "problem", the
 /// normalised SM from the header. Refused unless it prints back as the shards' "problem".
 problem shards_problem(const std::string& file, const json& part) {
   const json& p = part["problem"];
@@ -146,7 +146,8 @@ problem shards_problem(const std::string& file, const json& part) {
   norm.schedulers = sm.at("schedulers").get<int>();
   problem prob;
   try {
-    prob = make_problem(parse_kernel_string(p.at("kernel").get<std::string>()), norm, p.at("warps").get<std::int64_t>());
+    prob = make_problem(parse_kernel_string(p.at("kernel").get<std::string>()), norm, p.at("warps").get<std::int64_t>(),
+                        p.value("block_warps", std::int64_t{0}));
   } catch (const input_error& e) {
     throw input_error(file + ": its problem is not one estimate runs: " + e.description());
   }

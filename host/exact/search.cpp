@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
-#include <unordered_map>
+#include <string_view>
 
 #include "warpspan/core/error.hpp"
 #include "warpspan/core/interrupt.hpp"
@@ -41,6 +41,67 @@ struct stop_search {
   bool interrupted = false;
 };
 
+/// States of more than 16 warps or 254 instructions, by their bytes, with 32-bit values: open
+/// addressing over one array of slots and one of key bytes. Freeing it is freeing two arrays (a
+/// node-based map of 50 million states took seconds to free after the time limit, which the run
+/// then overran by a quarter).
+class byte_key_table {
+ public:
+  bool find(std::string_view key, std::uint32_t& value) const {
+    if (slots_.empty()) return false;
+    for (std::size_t i = hash(key) & mask(); slots_[i].length != 0; i = (i + 1) & mask())
+      if (key_of(slots_[i]) == key) {
+        value = slots_[i].value;
+        return true;
+      }
+    return false;
+  }
+
+  void insert(std::string_view key, std::uint32_t value) {
+    if (2 * (count_ + 1) > slots_.size()) grow();
+    std::size_t i = hash(key) & mask();
+    for (; slots_[i].length != 0; i = (i + 1) & mask())
+      if (key_of(slots_[i]) == key) {
+        slots_[i].value = std::max(slots_[i].value, value);
+        return;
+      }
+    slots_[i] = {bytes_.size(), static_cast<std::uint32_t>(key.size()), value};
+    bytes_.insert(bytes_.end(), key.begin(), key.end());
+    ++count_;
+  }
+
+  std::uint64_t size() const { return count_; }
+  std::uint64_t bytes() const { return bytes_.capacity() + slots_.capacity() * sizeof(slot); }
+
+ private:
+  struct slot {
+    std::uint64_t offset = 0;
+    std::uint32_t length = 0;  ///< 0: empty (keys are never empty: a state has a level)
+    std::uint32_t value = 0;
+  };
+  static std::uint64_t hash(std::string_view key) {  // FNV-1a, then mixed so the low bits spread
+    std::uint64_t h = 1469598103934665603ull;
+    for (const char c : key) h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ull;
+    return h ^ (h >> 29);
+  }
+  std::size_t mask() const { return slots_.size() - 1; }
+  std::string_view key_of(const slot& s) const { return {bytes_.data() + s.offset, s.length}; }
+  void grow() {
+    std::vector<slot> old(std::max<std::size_t>(slots_.size() * 2, 1024));
+    old.swap(slots_);
+    for (const slot& s : old) {
+      if (s.length == 0) continue;
+      std::size_t i = hash(key_of(s)) & mask();
+      while (slots_[i].length != 0) i = (i + 1) & mask();
+      slots_[i] = s;
+    }
+  }
+
+  std::vector<slot> slots_;
+  std::vector<char> bytes_;
+  std::uint64_t count_ = 0;
+};
+
 /// The memo: longest remaining cycles per state. States of up to 16 warps with at most 254
 /// instructions go packed into an open-addressing table; larger ones into a map keyed by the state's
 /// bytes, with 32-bit values (remaining cycles reach W * I, far beyond 16 bits).
@@ -55,24 +116,19 @@ class state_memo {
       if (v) value = *v;
       return v != nullptr;
     }
-    const auto it = map_.find(text(s));
-    if (it == map_.end()) return false;
-    value = it->second;
-    return true;
+    return map_.find(text(s), value);
   }
 
   void insert(const state& s, std::uint32_t value) {
     if (packed_) {
       table_.insert_max(pack(s), static_cast<std::uint16_t>(value));
     } else {
-      std::string key = text(s);
-      bytes_ += key.size() + 64;  // the key's bytes and about a node's overhead
-      map_.emplace(std::move(key), value);
+      map_.insert(text(s), value);
     }
   }
 
   std::uint64_t size() const { return packed_ ? table_.size() : map_.size(); }
-  std::uint64_t bytes() const { return packed_ ? table_.bytes() : bytes_; }
+  std::uint64_t bytes() const { return packed_ ? table_.bytes() : map_.bytes(); }
 
  private:
   /// The packed form of frontier.hpp: each warp's progress plus one, a byte each, in increasing order.
@@ -95,8 +151,7 @@ class state_memo {
 
   bool packed_;
   packed_table table_;
-  std::unordered_map<std::string, std::uint32_t> map_;
-  std::uint64_t bytes_ = 0;
+  byte_key_table map_;
 };
 
 class searcher {
@@ -124,7 +179,9 @@ class searcher {
     };
     std::vector<frame> stack;
     auto open = [&](state s) {
-      if ((++opened_ & 0x3FF) == 0) check_limits();
+      // The clock every 64 states opened (a state's successors cost microseconds, the clock
+      // nanoseconds), so a time limit or Ctrl-C ends the search promptly even where each costs more.
+      if ((++opened_ & 0x3F) == 0) check_limits();
       frame f;
       f.s = std::move(s);
       successors(f.s, f.next, nullptr);

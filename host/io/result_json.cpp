@@ -156,6 +156,7 @@ json exact_ilp_json(const problem& prob, const ilp_result& r, const std::string&
   out["constraint_form"] = constraint_form;
   out["variables"] = r.variables;
   out["constraints"] = r.constraints;
+  out["interrupted"] = r.interrupted;
   return out;
 }
 

@@ -78,6 +78,21 @@ TEST(CliMerge, EstimateShardsOfOneRunMerge) {
   EXPECT_EQ(merged["upper_bound"], 82);  // the pessimistic bound of 5L9C2L9C, W = 6, sigma L=1, C=4
 }
 
+TEST(CliMerge, EstimateShardsWithBarriersInBlocksMerge) {
+  // The shards' best strings keep the barriers of blocks of 2: merge rebuilds them in those blocks
+  // (in one block of 6 some would break a barrier).
+  const std::string barriers = "estimate --kernel 2LCB3CL --warps 6 --block-warps 2 --sigma L=1,C=2 --chains 4 "
+                               "--iterations 300 --exact-seconds 0 --beam-width 8 -q";
+  const auto files = shards(barriers, 2, "_b");
+
+  const cli_result r = run_warpspan(merge(files));
+
+  ASSERT_EQ(r.code, 0) << r.err;
+  const json whole = json::parse(run_warpspan(barriers + " --json").out), merged = json::parse(r.out);
+  EXPECT_EQ(merged["best_makespan"], whole["best_makespan"]);
+  EXPECT_EQ(merged["problem"]["block_warps"], 2);
+}
+
 TEST(CliMerge, EstimateShardClaimingMoreThanItsStringBuildsIsRefused) {
   const auto files = shards(estimate, 2, "_e");
   std::ifstream in(files[0]);

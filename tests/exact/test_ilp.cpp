@@ -2,6 +2,9 @@
 // formulation; the LP text; `exact --method ilp` on the command line.
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <thread>
+
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <random>
@@ -9,6 +12,7 @@
 
 #include "cli/cli_util.hpp"
 #include "test_util.hpp"
+#include "warpspan/core/interrupt.hpp"
 #include "warpspan/exact/ilp.hpp"
 #include "warpspan/exact/search.hpp"
 #include "warpspan/makespan/bounds.hpp"
@@ -220,6 +224,48 @@ TEST(Ilp, TimeLimitGivesAProvenInterval) {
   EXPECT_LE(r.upper, pessimistic_bound(prob));
   EXPECT_EQ(build_schedule(prob, r.best_string).makespan, r.lower);
   EXPECT_LT(r.elapsed_s, 30.0);
+}
+
+TEST(Ilp, TimeLimitBoundsTheWholeCall) {
+  // Voronoi W = 8: CBC's root cuts and preprocessing ignored its own limit (a 5 s limit ended after
+  // 49 s). The limit is the call's: the solve is stopped at it, model building included, and the
+  // interval stands. 2 s of slack for a loaded machine and the sanitizers.
+  WARPSPAN_REQUIRE_CBC();
+  const problem prob = test::make("5L9C2L9C", 8, 1, 4);
+  ilp_options o;
+  o.time_limit_s = 1.0;
+  const auto start = std::chrono::steady_clock::now();
+
+  const ilp_result r = exact_ilp(prob, o);
+
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_LT(wall, o.time_limit_s + 2.0);
+  EXPECT_GE(r.elapsed_s, o.time_limit_s);
+  EXPECT_FALSE(r.complete);
+  EXPECT_FALSE(r.interrupted);
+  EXPECT_EQ(r.status, "stopped by the time limit");
+  EXPECT_LE(r.lower, r.upper);
+  EXPECT_EQ(build_schedule(prob, r.best_string).makespan, r.lower);
+}
+
+TEST(Ilp, InterruptStopsTheSolve) {
+  // Ctrl-C during a solve without a time limit: the child solving is stopped, the interval stays.
+  WARPSPAN_REQUIRE_CBC();
+  const problem prob = test::make("5L9C2L9C", 8, 1, 4);
+  clear_interrupt();
+  std::thread later([] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    request_interrupt();
+  });
+
+  const ilp_result r = exact_ilp(prob, ilp_options{});
+
+  later.join();
+  clear_interrupt();
+  EXPECT_TRUE(r.interrupted);
+  EXPECT_FALSE(r.complete);
+  EXPECT_LE(r.lower, r.upper);
+  EXPECT_LT(r.elapsed_s, 30.0);  // not the minutes CBC takes to prove W = 8
 }
 
 TEST(Ilp, WithoutCbcSaysHowToGetIt) {

@@ -2,6 +2,8 @@
 // and the best over all pseudo-precedence strings), the values MODEL.md gives, and its witnesses.
 #include <gtest/gtest.h>
 
+#include <chrono>
+
 #include <random>
 #include <string>
 
@@ -113,6 +115,25 @@ TEST(ExactSearch, TractableEstimate) {
   const auto [value, y] = tractable_estimate(16, {25, 31, 37, 45});
   EXPECT_EQ(value, 180u);
   EXPECT_EQ(y, 4u);
+}
+
+TEST(ExactSearch, TimeLimitBoundsTheWholeCallBeyondSixteenWarps) {
+  // 20 warps: states by their bytes (not packed). The limit covers the search and freeing its
+  // memo (a node-based map of millions of states took seconds to free: 60 s limits ended at 75-86 s
+  // with elapsed_s saying 60). 2 s of slack for a loaded machine and the sanitizers.
+  const problem prob = test::make("5L9C2L9C", 20, 1, 4);
+  exact_options o;
+  o.time_limit_s = 1.0;
+  const auto start = std::chrono::steady_clock::now();
+
+  const exact_result r = exact_search_cpu(prob, o);
+
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_FALSE(r.complete);
+  EXPECT_EQ(r.stop_reason, "time limit reached");
+  EXPECT_GT(r.states, 0u);
+  EXPECT_LT(wall, o.time_limit_s + 2.0);
+  EXPECT_LT(wall - r.elapsed_s, 0.5);
 }
 
 }  // namespace
