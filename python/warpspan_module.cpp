@@ -154,12 +154,12 @@ py::object to_py(const nlohmann::json& j) {
 py::dict to_dict(const nlohmann::json& j) { return to_py(j).cast<py::dict>(); }
 
 // ---------------------------------------------------------------------------------- makespan
-/// What the makespan functions share: kernel, warps and the SM (as --kernel, --warps, --sm, --sigma,
-/// --schedulers).
+/// What the makespan functions share: kernel, warps, blocks and the SM (as --kernel, --warps,
+/// --block-warps, --sm, --sigma, --schedulers).
 problem make(const std::string& kernel, std::int64_t warps, const std::optional<std::string>& sigma,
-             const std::optional<std::string>& sm, int schedulers) {
+             const std::optional<std::string>& sm, int schedulers, std::int64_t block_warps) {
   const normalized_sm norm = normalize(sm_from_options(sm, sigma, schedulers));
-  return make_problem(normalize_kernel(parse_kernel_string(kernel), norm), norm, warps);
+  return make_problem(normalize_kernel(parse_kernel_string(kernel), norm), norm, warps, block_warps);
 }
 
 py::dict problem_dict(const problem& prob) { return to_dict(problem_json(prob)); }
@@ -180,7 +180,7 @@ void not_negative(double v, const char* parameter) {
 }
 
 py::dict estimate(const std::string& kernel, std::int64_t warps, const std::optional<std::string>& sigma,
-                  const std::optional<std::string>& sm, int schedulers, std::uint32_t chains,
+                  const std::optional<std::string>& sm, int schedulers, std::int64_t block_warps, std::uint32_t chains,
                   std::optional<std::uint64_t> iterations, double seconds, std::uint64_t seed, double t0,
                   std::uint32_t reach, double far_moves, const std::string& init, const std::string& backend,
                   int threads, std::uint32_t validate, double exact_seconds, double beam_share,
@@ -205,7 +205,7 @@ py::dict estimate(const std::string& kernel, std::int64_t warps, const std::opti
   not_negative(exact_seconds, "exact_seconds");
   request.seconds = seconds;
   request.exact_seconds = exact_seconds;
-  const problem prob = make(kernel, warps, sigma, sm, schedulers);
+  const problem prob = make(kernel, warps, sigma, sm, schedulers, block_warps);
   const estimate_report report = interruptible([&] { return run_estimate_request(prob, request); });
   const estimate_result& r = report.result;
   py::dict d = to_dict(estimate_json(prob, request, report));
@@ -223,7 +223,7 @@ py::dict estimate(const std::string& kernel, std::int64_t warps, const std::opti
 }
 
 py::dict exact(const std::string& kernel, std::int64_t warps, const std::optional<std::string>& sigma,
-               const std::optional<std::string>& sm, int schedulers, const std::string& method,
+               const std::optional<std::string>& sm, int schedulers, std::int64_t block_warps, const std::string& method,
                const std::string& constraints, const std::string& backend, double time_limit, long long max_states,
                long long threads, bool prune, std::uint64_t warm_start, long long at_most) {
   if (method != "search" && method != "ilp" && method != "auto")
@@ -239,7 +239,7 @@ py::dict exact(const std::string& kernel, std::int64_t warps, const std::optiona
   xo.threads = resolve_threads(threads);
   xo.prune = prune;
   xo.at_most = checked_at_most(at_most, prune, method == "ilp");
-  const problem prob = make(kernel, warps, sigma, sm, schedulers);
+  const problem prob = make(kernel, warps, sigma, sm, schedulers, block_warps);
   // The CLI's JSON (exact --json), then the schedule's arrays.
   py::dict d;
   std::vector<std::uint16_t> best;
@@ -263,11 +263,11 @@ py::dict exact(const std::string& kernel, std::int64_t warps, const std::optiona
 }
 
 py::dict bound(const std::string& kernel, std::int64_t warps, const std::optional<std::string>& sigma,
-               const std::optional<std::string>& sm, int schedulers, long long exact_up_to, double time_limit) {
+               const std::optional<std::string>& sm, int schedulers, std::int64_t block_warps, long long exact_up_to, double time_limit) {
   not_negative(time_limit, "time_limit");
   if (exact_up_to < 0) throw input_error(param("exact_up_to") + " must be 0 (none) or more");
   if (exact_up_to > exact_max_warps) throw input_error(param("exact_up_to") + " is at most " + std::to_string(exact_max_warps));
-  const problem prob = make(kernel, warps, sigma, sm, schedulers);
+  const problem prob = make(kernel, warps, sigma, sm, schedulers, block_warps);
   py::dict d = to_dict(bound_json(prob));
   d["tractable"] = py::none();
   d["tractable_y"] = py::none();
@@ -282,9 +282,9 @@ py::dict bound(const std::string& kernel, std::int64_t warps, const std::optiona
 }
 
 py::dict build(const std::string& kernel, std::int64_t warps, const std::optional<std::string>& sigma,
-               const std::optional<std::string>& sm, int schedulers, const std::optional<std::string>& string,
+               const std::optional<std::string>& sm, int schedulers, std::int64_t block_warps, const std::optional<std::string>& string,
                const std::optional<std::string>& init) {
-  const problem prob = make(kernel, warps, sigma, sm, schedulers);
+  const problem prob = make(kernel, warps, sigma, sm, schedulers, block_warps);
   if (string && init) throw input_error("give either " + param("string") + " or " + param("init") + ", not both");
   std::vector<std::uint16_t> s;
   if (string) {

@@ -95,3 +95,17 @@ def test_kernel_from_ptx_is_voronoi():
     two = warpspan.kernel_from_ptx(data("kernels", "voronoi_fig11.ptx"), loops=2)
     c2 = cli_json(f"kernel --ptx {data('kernels', 'voronoi_fig11.ptx')} --ptx-loops 2 --json")
     assert two.kernel == c2["kernel"]
+
+
+def test_barriers_and_blocks():
+    # docs/makespan.md's worked example: every schedule of LCCBCL, W = 4, takes 12 cycles
+    assert warpspan.exact("LCCBCL", 4, "L=1,C=4").makespan == 12
+    b = warpspan.build("LBL", 4, "L=1", "1 2 1 2 1 2 3 4 3 4 3 4", block_warps=2)
+    c = cli_json("build --kernel LBL --warps 4 --sigma L=1 --block-warps 2 --string '1 2 1 2 1 2 3 4 3 4 3 4' --json")
+    assert b.makespan == c["makespan"]
+    assert b.problem["block_warps"] == 2 and b.problem["barriers"] == 1
+    # in one block of 4 the same string breaks the barrier: warp 1 goes on before warps 3 and 4
+    with pytest.raises(warpspan.InputError, match="before warp 3 of its block has issued that barrier"):
+        warpspan.build("LBL", 4, "L=1", "1 2 1 2 1 2 3 4 3 4 3 4")
+    with pytest.raises(warpspan.InputError, match="block_warps=3 must divide"):
+        warpspan.bound("LBL", 4, "L=1", block_warps=3)

@@ -258,14 +258,16 @@ class InputsResult(Result):
 
 
 # ---------------------------------------------------------------------------------- makespan
-def _problem_args(a, kernel, warps, sigma, sm, schedulers):
-    """kernel, warps, sigma, sm and schedulers (-1: the SM's) as _core takes them."""
+def _problem_args(a, kernel, warps, sigma, sm, schedulers, block_warps):
+    """kernel, warps, sigma, sm, schedulers (-1: the SM's) and block_warps (0: one block of all the
+    warps) as _core takes them."""
     return (a.kernel(kernel), a.int("warps", warps, *_INT64), a.str("sigma", sigma, none=True),
-            a.str("sm", sm, none=True), -1 if schedulers is None else a.count("schedulers", schedulers, _INT32[1]))
+            a.str("sm", sm, none=True), -1 if schedulers is None else a.count("schedulers", schedulers, _INT32[1]),
+            0 if block_warps is None else a.int("block_warps", block_warps, *_INT64))
 
 
-def estimate(kernel, warps, sigma=None, *, sm=None, schedulers=None, chains=0, iterations=None, seconds=0.0,
-             seed=1, t0=0.01, reach=0, far_moves=0.25, init="mix", backend="auto", threads=0, validate=0, exact_seconds=2.0,
+def estimate(kernel, warps, sigma=None, *, sm=None, schedulers=None, block_warps=None, chains=0, iterations=None,
+             seconds=0.0, seed=1, t0=0.01, reach=0, far_moves=0.25, init="mix", backend="auto", threads=0, validate=0, exact_seconds=2.0,
              beam_share=0.4, beam_width=1024):
     """The worst-case makespan by simulated annealing (``warpspan estimate``). ``iterations`` per
     chain default 200,000; with ``seconds`` and no ``iterations`` the cooling follows the budget
@@ -274,7 +276,7 @@ def estimate(kernel, warps, sigma=None, *, sm=None, schedulers=None, chains=0, i
     search's time (``seconds`` less the proven interval's) allows; else one beam of ``beam_width``
     (the result's ``beam``), narrowed if ``seconds`` is set and its share runs out."""
     a = _Args("estimate")
-    args = _problem_args(a, kernel, warps, sigma, sm, schedulers) + (
+    args = _problem_args(a, kernel, warps, sigma, sm, schedulers, block_warps) + (
         a.count("chains", chains, _UINT32[1]),
         None if iterations is None else a.count("iterations", iterations, _UINT64[1]),
         a.float("seconds", seconds), a.seed(seed), a.float("t0", t0), a.count("reach", reach, _UINT32[1]),
@@ -285,14 +287,14 @@ def estimate(kernel, warps, sigma=None, *, sm=None, schedulers=None, chains=0, i
     return EstimateResult(_core.estimate(*args))
 
 
-def exact(kernel, warps, sigma=None, *, sm=None, schedulers=None, method="auto", constraints="short",
-          backend="auto", time_limit=0.0, max_states=0, threads=0, prune=True, warm_start=200000, at_most=0):
+def exact(kernel, warps, sigma=None, *, sm=None, schedulers=None, block_warps=None, method="auto",
+          constraints="short", backend="auto", time_limit=0.0, max_states=0, threads=0, prune=True, warm_start=200000, at_most=0):
     """The exact worst-case makespan, or the interval proven within the limits (``warpspan exact``).
     ``warm_start``: annealing iterations per chain before the search (2 chains, seed 1; 0: none).
     ``at_most``: is the worst case at most this many cycles? ``at_most_holds`` answers it (True:
     proven, without the exact value; False: ``makespan`` is the exact worst case, longer)."""
     a = _Args("exact")
-    args = _problem_args(a, kernel, warps, sigma, sm, schedulers) + (
+    args = _problem_args(a, kernel, warps, sigma, sm, schedulers, block_warps) + (
         a.str("method", method), a.str("constraints", constraints), a.str("backend", backend),
         a.float("time_limit", time_limit), a.int("max_states", max_states, *_INT64),
         a.int("threads", threads, *_INT64), a.bool("prune", prune),
@@ -301,22 +303,22 @@ def exact(kernel, warps, sigma=None, *, sm=None, schedulers=None, method="auto",
     return ExactResult(_core.exact(*args))
 
 
-def bound(kernel, warps, sigma=None, *, sm=None, schedulers=None, exact_up_to=0, time_limit=0.0):
+def bound(kernel, warps, sigma=None, *, sm=None, schedulers=None, block_warps=None, exact_up_to=0, time_limit=0.0):
     """Upper bounds on the worst-case makespan (``warpspan bound``). Needs numpy only with
     ``exact_up_to`` (``exact_T`` is an array)."""
     a = _Args("bound")
-    args = _problem_args(a, kernel, warps, sigma, sm, schedulers) + (
+    args = _problem_args(a, kernel, warps, sigma, sm, schedulers, block_warps) + (
         a.int("exact_up_to", exact_up_to, *_INT64), a.float("time_limit", time_limit))
     if args[-2] > 0:
         _numpy("bound")
     return BoundResult(_core.bound(*args))
 
 
-def build(kernel, warps, sigma=None, string=None, *, sm=None, schedulers=None, init=None):
+def build(kernel, warps, sigma=None, string=None, *, sm=None, schedulers=None, block_warps=None, init=None):
     """The schedule of one pseudo-precedence string (``warpspan build``): ``string`` is 1-based warp
     ids, as text ("1 1 2 2") or a sequence of ints; or ``init`` = rr, fp, mpwf, starve or beam (default rr)."""
     a = _Args("build")
-    args = _problem_args(a, kernel, warps, sigma, sm, schedulers)
+    args = _problem_args(a, kernel, warps, sigma, sm, schedulers, block_warps)
     if string is not None and not isinstance(string, str):
         if not hasattr(string, "__iter__"):
             raise a.type_error("string", "the warp ids as text or a sequence of integers", string)
