@@ -363,20 +363,21 @@ def _points(a, at):
     if at is None:
         return []
     if _is_int(at):
-        named = [("at", at)]
+        values, one = [at], True
     elif isinstance(at, (str, bytes)) or not hasattr(at, "__iter__"):
         raise a.type_error("at", "an integer or a sequence of integers", at)
     else:
         if hasattr(at, "ravel") and hasattr(at, "tolist"):  # a numpy array: its elements as Python values
             at = at.ravel().tolist()
-        named = [(f"at[{k}]", t) for k, t in enumerate(at)]
+        values, one = at if isinstance(at, list) else list(at), False
     out = []
-    for name, t in named:
-        if not _is_int(t):
-            raise a.type_error(name, "an integer", t)
-        if not 0 <= int(t) < 2**64:
-            raise InputError(f"{name}: '{int(t)}' is not an integer from 0 to 2^64 - 1")
-        out.append(int(t))
+    for k, t in enumerate(values):  # one pass; a point's name is made only for a message
+        if type(t) is not int and not _is_int(t):
+            raise a.type_error("at" if one else f"at[{k}]", "an integer", t)
+        t = int(t)
+        if not 0 <= t < 2**64:
+            raise InputError(f"{'at' if one else f'at[{k}]'}: '{t}' is not an integer from 0 to 2^64 - 1")
+        out.append(t)
     return out
 
 
