@@ -545,6 +545,9 @@ PYBIND11_MODULE(_core, m) {
       .def_readwrite("seed", &inputs::search_request::seed)
       .def_readwrite("tolerance", &inputs::search_request::tolerance);
 
+  // The package calls this once, under its lock, after importing numpy: pybind11 looks numpy up for
+  // the first array, and threads that make their first calls at once would race there.
+  m.def("_numpy_ready", [] { return py::array_t<std::uint8_t>(0).size(); });
   m.def("estimate", &estimate);
   m.def("exact", &exact);
   m.def("bound", &bound);
