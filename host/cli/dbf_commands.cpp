@@ -473,7 +473,14 @@ struct dbf_cmd {
 
   int finish_batch(bool finished, const batch_totals& t, double elapsed_s, const std::string& backend_name) const {
     if (as_json) {
-      if (!finished) std::cout << json{{"interrupted", true}, {"sets_done", t.done}}.dump() << '\n';
+      // The last line says how the stream ended: a file without it was cut off (docs/schedulability.md).
+      if (!finished)
+        std::cout << json{{"interrupted", true}, {"sets_done", t.done}}.dump() << '\n';
+      else
+        std::cout << json{{"end", true}, {"sets", t.done}, {"schedulable", t.schedulable},
+                          {"not_schedulable", t.done - t.schedulable - t.invalid}, {"invalid", t.invalid}}
+                         .dump()
+                  << '\n';
     } else {
       if (!finished) std::cout << "interrupted: ";
       std::cout << t.schedulable << " of " << t.done << " sets schedulable";

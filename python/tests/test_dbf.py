@@ -4,7 +4,7 @@ import json
 import numpy as np
 
 import warpspan
-from conftest import assert_ctrl_c_interrupts, cli, cli_json, data
+from conftest import assert_ctrl_c_interrupts, batch_records, cli, cli_json, data
 
 FIG2 = data("tasks", "fig2_example.json")
 
@@ -45,7 +45,7 @@ def test_batch_matches_cli_batch():
     path = data("tasks", "variants.jsonl")
     with open(path) as f:
         sets = [json.loads(line) for line in f if line.strip()]
-    lines = [json.loads(line) for line in cli(f"dbf --batch {path} --json")[1].splitlines()]
+    lines = batch_records(cli(f"dbf --batch {path} --json")[1])
     got = warpspan.dbf_batch(sets)
     assert len(got) == len(sets) == len(lines)
     keys = ["schedulable", "utilization_exact", "t_max", "checked_to", "first_violation"]
@@ -59,7 +59,7 @@ def test_batch_of_1000_generated_sets_matches_cli(tmp_path):
     cli(f"generate-tasks --sets 1000 --tasks 3 --vertices 5 --utilization 0.9 --seed 3 --out {out}")
     sets = [json.loads(line) for line in out.read_text().splitlines()]
     got = warpspan.dbf_batch(sets, backend="cpu")
-    lines = [json.loads(line) for line in cli(f"dbf --batch {out} --json --backend cpu", expect=None)[1].splitlines()]
+    lines = batch_records(cli(f"dbf --batch {out} --json --backend cpu", expect=None)[1])
     assert [g.schedulable for g in got] == [c["schedulable"] for c in lines]
     assert [g.first_violation for g in got] == [c["first_violation"] for c in lines]
     assert got[0].to_dict()["set"] == "taskset[0]"

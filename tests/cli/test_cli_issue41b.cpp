@@ -1,5 +1,6 @@
 // Small command-line items of issue 41: options a command would ignore or does not know, output
-// that lines up or reads, "wrote" only after writing.
+// that lines up or reads, "wrote" only after writing, and the end record of a dbf --batch --json
+// stream (also after merge).
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -130,6 +131,31 @@ TEST(CliIssue41b, GenerateTasksSaysWroteOnlyAfterWriting) {
   EXPECT_EQ(count_lines(r.err), 1) << r.err;
   EXPECT_EQ(r.out.find("wrote"), std::string::npos) << r.out;
   EXPECT_TRUE(r.out.empty()) << r.out;
+}
+
+TEST(CliIssue41b, BatchJsonEndsWithAnEndRecordAlsoWhenMerged) {
+  // variants.jsonl: 20 sets; the end record's counts are those of the lines before it.
+  const std::string args = "dbf --batch " + task_file("variants.jsonl") + " --backend cpu -q --json";
+  const cli_result whole = run_warpspan(args);
+  ASSERT_EQ(whole.code, 0) << whole.err;
+  const std::vector<std::string> lines = lines_of(whole.out);
+  ASSERT_EQ(lines.size(), 21u) << whole.out;
+  EXPECT_EQ(json::parse(lines.back()),
+            json::parse(R"({"end": true, "sets": 20, "schedulable": 15, "not_schedulable": 5, "invalid": 0})"));
+  std::size_t schedulable = 0;
+  for (std::size_t k = 0; k + 1 < lines.size(); ++k) schedulable += json::parse(lines[k]).at("schedulable").get<bool>();
+  EXPECT_EQ(schedulable, 15u);
+
+  std::vector<std::string> files;
+  for (int i = 0; i < 2; ++i) {
+    const cli_result s = run_warpspan(args + " --shard " + std::to_string(i) + "/2");
+    ASSERT_EQ(s.code, 0) << s.err;
+    EXPECT_EQ(s.out.find("\"end\""), std::string::npos);  // a shard ends with shard_end
+    files.push_back(write("_shard" + std::to_string(i), s.out));
+  }
+  const cli_result merged = run_warpspan("merge " + files[0] + " " + files[1]);
+  ASSERT_EQ(merged.code, 0) << merged.err;
+  EXPECT_EQ(merged.out, whole.out);
 }
 
 }  // namespace
