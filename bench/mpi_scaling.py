@@ -60,8 +60,12 @@ def estimate(ranks, chains, iterations):
 
 def batch(ranks, path, sets):
     out, wall, comm = launch(ranks, ["dbf", "--batch", path, "--backend", "cpu", "--json", "-q"])
-    lines = [l for l in out.splitlines() if l.strip()]
-    return {"ranks": ranks, "sets": sets, "lines": len(lines), "wall_s": wall, "sets_per_s": sets / wall, "comm": comm}
+    records = [json.loads(l) for l in out.splitlines() if l.strip()]
+    # A whole run ends with its end record (docs/schedulability.md); without it the output was cut off.
+    if not records or records[-1].get("end") is not True:
+        raise RuntimeError(f"dbf --batch on {ranks} ranks: no end record, the output is incomplete")
+    return {"ranks": ranks, "sets": sets, "lines": len(records) - 1, "wall_s": wall, "sets_per_s": sets / wall,
+            "comm": comm}
 
 
 def exact(ranks, warps):

@@ -128,15 +128,24 @@ py::array_t<std::int64_t> one_based(const std::vector<std::uint16_t>& s) {
   return out;
 }
 
+/// Python's signal handlers, every 4096th call: where the module loops in C++ holding the GIL (the
+/// conversions of large results), Ctrl-C raises KeyboardInterrupt there instead of at the end.
+void check_signals() {
+  static thread_local std::uint32_t calls = 0;
+  if ((++calls & 4095u) == 0 && PyErr_CheckSignals() != 0) throw py::error_already_set();
+}
+
 /// JSON (the pieces shared with the CLI's --json, io/result_json.hpp) as Python objects.
-py::object to_py(const nlohmann::json& j) {
+template <class Json>
+py::object to_py(const Json& j) {
+  check_signals();
   switch (j.type()) {
     case nlohmann::json::value_t::null: return py::none();
-    case nlohmann::json::value_t::boolean: return py::bool_(j.get<bool>());
-    case nlohmann::json::value_t::number_integer: return py::int_(j.get<std::int64_t>());
-    case nlohmann::json::value_t::number_unsigned: return py::int_(j.get<std::uint64_t>());
-    case nlohmann::json::value_t::number_float: return py::float_(j.get<double>());
-    case nlohmann::json::value_t::string: return py::str(j.get<std::string>());
+    case nlohmann::json::value_t::boolean: return py::bool_(j.template get<bool>());
+    case nlohmann::json::value_t::number_integer: return py::int_(j.template get<std::int64_t>());
+    case nlohmann::json::value_t::number_unsigned: return py::int_(j.template get<std::uint64_t>());
+    case nlohmann::json::value_t::number_float: return py::float_(j.template get<double>());
+    case nlohmann::json::value_t::string: return py::str(j.template get<std::string>());
     case nlohmann::json::value_t::array: {
       py::list out;
       for (const auto& v : j) out.append(to_py(v));
@@ -151,7 +160,10 @@ py::object to_py(const nlohmann::json& j) {
   }
 }
 
-py::dict to_dict(const nlohmann::json& j) { return to_py(j).cast<py::dict>(); }
+template <class Json>
+py::dict to_dict(const Json& j) {
+  return to_py(j).template cast<py::dict>();
+}
 
 // ---------------------------------------------------------------------------------- makespan
 /// What the makespan functions share: kernel, warps, blocks and the SM (as --kernel, --warps,
@@ -363,23 +375,37 @@ std::vector<nlohmann::ordered_json> analyse_sources(const std::vector<set_source
 py::dict dbf(const set_source& source, const std::vector<std::uint64_t>& at, const std::string& backend,
              const std::string& edf, long long threads, unsigned block, std::uint64_t max_table_mib) {
   const dbf_session session(backend, threads, block, max_table_mib, parse_edf_method(edf));
-  double elapsed_s = 0;
-  const analysed_set a = interruptible([&] { return analyse_one(load(source), source.label, session, elapsed_s); });
-  // The CLI's JSON (dbf FILE --json), its {"t": dbf(t)} objects as arrays in the order of `at`, and
-  // what Python adds: the points and each task's steps as arrays.
-  const nlohmann::json j = nlohmann::json::parse(dbf_run_json(a, at, elapsed_s, session).dump());
-  const auto in_order = [&](const nlohmann::json& by_t) {
-    std::vector<std::uint64_t> v;
-    for (std::uint64_t t : at) v.push_back(by_t.at(std::to_string(t)).get<std::uint64_t>());
-    return array(v);
+  // The analysis and dbf at every point on the worker (Ctrl-C reaches both): each task's values and
+  // the total, in the order of `at`, one look-up a point.
+  struct out_t {
+    analysed_set a;
+    double elapsed_s = 0;
+    std::vector<std::vector<std::uint64_t>> task_at;
+    std::vector<std::uint64_t> total_at;
   };
-  py::dict d = to_dict(j);
-  d["total_dbf_at"] = in_order(j["total_dbf_at"]);
+  const out_t o = interruptible([&] {
+    out_t out;
+    out.a = analyse_one(load(source), source.label, session, out.elapsed_s);
+    out.task_at.assign(out.a.curves.size(), {});
+    for (auto& v : out.task_at) v.reserve(at.size());
+    out.total_at.reserve(at.size());
+    for (std::size_t i = 0; i < at.size(); ++i) {
+      if ((i & 4095u) == 0 && interrupted()) break;  // the result is dropped: KeyboardInterrupt
+      for (std::size_t k = 0; k < out.a.curves.size(); ++k) out.task_at[k].push_back(out.a.curves[k].at_checked(at[i]));
+      out.total_at.push_back(total_demand_checked(out.a.curves, at[i]));
+    }
+    return out;
+  });
+  const analysed_set& a = o.a;
+  // The CLI's JSON (dbf FILE --json) without points, then what Python has instead of its
+  // {"t": dbf(t)} objects: arrays in the order of `at`, and each task's steps as arrays.
+  py::dict d = to_dict(dbf_run_json(a, {}, o.elapsed_s, session));
+  d["total_dbf_at"] = array(o.total_at);
   d["at"] = array(at);
   py::list tasks = d["tasks"];
   for (std::size_t k = 0; k < a.set.tasks.size(); ++k) {
     py::dict td = tasks[k];
-    td["dbf_at"] = in_order(j["tasks"][k]["dbf_at"]);
+    td["dbf_at"] = array(o.task_at[k]);
     td["step_spans"] = array(a.curves[k].step_spans());
     td["step_demands"] = array(a.curves[k].step_demands());
   }
@@ -514,6 +540,9 @@ PYBIND11_MODULE(_core, m) {
       .def_readwrite("seed", &inputs::search_request::seed)
       .def_readwrite("tolerance", &inputs::search_request::tolerance);
 
+  // The package calls this once, under its lock, after importing numpy: pybind11 looks numpy up for
+  // the first array, and threads that make their first calls at once would race there.
+  m.def("_numpy_ready", [] { return py::array_t<std::uint8_t>(0).size(); });
   m.def("estimate", &estimate);
   m.def("exact", &exact);
   m.def("bound", &bound);

@@ -44,8 +44,9 @@ namespace fs = std::filesystem;
 /// in one process; by rank 0 under mpirun; by `warpspan merge` for shards).
 struct set_record {
   std::uint64_t index = 0;
-  std::string label;          ///< batch, text output: printed padded to the labels so far
-  std::string line;           ///< JSON: the whole line; text: what follows the label (batch) or the line (sweep)
+  std::string label;          ///< batch, text output: printed last on the line, after the fixed-width columns
+  std::string line;           ///< JSON: the whole line; text: the columns before the label (batch; an invalid
+                              ///< set's whole line) or the line (sweep)
   int verdict = 0;            ///< 0 schedulable, 1 not, 2 invalid
   double factor = 0, u = 0;   ///< sweep: the grid point
 };
@@ -111,6 +112,17 @@ std::vector<std::uint64_t> parse_at(const std::string& text) {
 }
 
 /// U for people: four decimals, or exactly (with the fraction num/H) when it is 1 or would print as 1.
+/// An integer's digits in groups of three from the right, a space between groups: 1 234 567.
+std::string grouped(std::uint64_t v) {
+  const std::string digits = std::to_string(v);
+  std::string out;
+  for (std::size_t k = 0; k < digits.size(); ++k) {
+    if (k > 0 && (digits.size() - k) % 3 == 0) out += ' ';
+    out += digits[k];
+  }
+  return out;
+}
+
 std::string utilisation_text(const utilization_info& u) {
   if (u.vs_one == 0) return "1 (= " + u.exact + ")";
   std::ostringstream out;
@@ -287,15 +299,21 @@ struct dbf_cmd {
       row.push_back(total_demand_checked(sa.curves, t));
       rows.push_back(std::move(row));
     }
+    // Digits in groups of three (999 999 999 999 999 999); every column as wide as its widest entry
+    // and two spaces apart (--json has the plain numbers).
+    std::size_t t_width = 14;
+    for (std::uint64_t t : points) t_width = std::max(t_width, grouped(t).size() + 2);
     std::vector<std::size_t> width;
     for (const task& t : set.tasks) width.push_back(std::max<std::size_t>(14, display_width(t.name) + 6));
     width.push_back(14);
-    std::cout << "\n" << std::setw(14) << "t";
+    for (const auto& row : rows)
+      for (std::size_t c = 0; c < row.size(); ++c) width[c] = std::max(width[c], grouped(row[c]).size() + 2);
+    std::cout << "\n" << std::setw(static_cast<int>(t_width)) << "t";
     for (std::size_t k = 0; k < set.tasks.size(); ++k) std::cout << padded("dbf " + set.tasks[k].name, width[k], true);
-    std::cout << std::setw(14) << "total" << "\n";
+    std::cout << std::setw(static_cast<int>(width.back())) << "total" << "\n";
     for (std::size_t k = 0; k < points.size(); ++k) {
-      std::cout << std::setw(14) << points[k];
-      for (std::size_t c = 0; c < rows[k].size(); ++c) std::cout << padded(std::to_string(rows[k][c]), width[c], true);
+      std::cout << std::setw(static_cast<int>(t_width)) << grouped(points[k]);
+      for (std::size_t c = 0; c < rows[k].size(); ++c) std::cout << padded(grouped(rows[k][c]), width[c], true);
       std::cout << "\n";
     }
   }
@@ -393,7 +411,7 @@ struct dbf_cmd {
   }
 
   struct batch_totals {
-    std::size_t done = 0, schedulable = 0, invalid = 0, label_width = 0;
+    std::size_t done = 0, schedulable = 0, invalid = 0;
     std::uint64_t expected = 0;  ///< sets in the input (for the progress line); 0: not counted
   };
 
@@ -403,7 +421,9 @@ struct dbf_cmd {
     rec.label = it.label;
     if (!it.error.empty()) {
       rec.verdict = 2;
-      rec.line = as_json ? dbf_batch_json(it).dump() : "  invalid: " + it.error.render(cli_face()) + "\n";
+      rec.line = as_json ? dbf_batch_json(it).dump()
+                         : padded("invalid", batch_verdict_width) + std::string(batch_columns_width, ' ') + "  " +
+                               it.error.render(cli_face()) + "\n";
       return rec;
     }
     const edf_result& r = it.result;
@@ -411,31 +431,56 @@ struct dbf_cmd {
     if (as_json) {
       rec.line = dbf_batch_json(it).dump();
     } else {
+      // Columns of fixed widths (a t up to 2^64 fits), the label last: no line shifts another.
       std::ostringstream out;
-      out << "  U " << utilisation_text(r.u) << "  t_max " << std::setw(12) << optional_text(r.u.t_max, "-") << "  "
-          << verdict(r) << "\n";
+      out << padded(r.schedulable ? "schedulable" : "NOT schedulable", batch_verdict_width) << "U " << std::left
+          << std::setw(8) << batch_utilisation(r.u) << std::right << "  t_max " << std::setw(20)
+          << optional_text(r.u.t_max, "-") << "  first violation " << std::setw(20)
+          << (r.u.vs_one > 0 ? std::string("U > 1") : optional_text(r.first_violation, "-"));
       rec.line = out.str();
     }
     return rec;
   }
 
+  /// The verdict column of a batch line, and the width of the columns after it (U, t_max, first
+  /// violation), which an invalid set's line leaves blank.
+  static constexpr std::size_t batch_verdict_width = 17, batch_columns_width = 2 + 8 + 8 + 20 + 18 + 20;
+
+  /// U in a batch line's 8 columns: 4 decimals, "1" exactly, 1.0000- or 1.0000+ just below or above
+  /// (the exact fraction is in --json's utilization_exact).
+  static std::string batch_utilisation(const utilization_info& u) {
+    if (u.vs_one == 0) return "1";
+    std::ostringstream out;
+    out << std::fixed << std::setprecision(4) << u.value;
+    if (out.str() == "1.0000") return u.vs_one < 0 ? "1.0000-" : "1.0000+";
+    return out.str();
+  }
+
   void emit_batch(const set_record& rec, batch_totals& t, progress_line& bar) const {
     ++t.done;
     bar.clear();
-    t.label_width = std::max(t.label_width, display_width(rec.label));
     t.invalid += rec.verdict == 2 ? 1 : 0;
     t.schedulable += rec.verdict == 0 ? 1 : 0;
     if (as_json)
       std::cout << rec.line << '\n';
+    else if (rec.verdict == 2)
+      std::cout << rec.line;  // names the set itself
     else
-      std::cout << padded(rec.label, t.label_width) << rec.line;
+      std::cout << rec.line << "  " << rec.label << '\n';
     std::cout.flush();  // a set reported is on its way even if the run is stopped next
     bar.update(t.done, t.expected);
   }
 
   int finish_batch(bool finished, const batch_totals& t, double elapsed_s, const std::string& backend_name) const {
     if (as_json) {
-      if (!finished) std::cout << json{{"interrupted", true}, {"sets_done", t.done}}.dump() << '\n';
+      // The last line says how the stream ended: a file without it was cut off (docs/schedulability.md).
+      if (!finished)
+        std::cout << json{{"interrupted", true}, {"sets_done", t.done}}.dump() << '\n';
+      else
+        std::cout << json{{"end", true}, {"sets", t.done}, {"schedulable", t.schedulable},
+                          {"not_schedulable", t.done - t.schedulable - t.invalid}, {"invalid", t.invalid}}
+                         .dump()
+                  << '\n';
     } else {
       if (!finished) std::cout << "interrupted: ";
       std::cout << t.schedulable << " of " << t.done << " sets schedulable";
@@ -597,6 +642,11 @@ struct dbf_cmd {
       if (!j.contains("schedulable") || !j["schedulable"].is_boolean()) return std::nullopt;
       return j["schedulable"].get<bool>() ? 0 : 1;
     }
+    // A batch line: the verdict first, then U (or, invalid, the message).
+    if (line.rfind("invalid ", 0) == 0) return 2;
+    if (line.rfind("NOT schedulable ", 0) == 0 && line.find(" U ") != std::string::npos) return 1;
+    if (line.rfind("schedulable ", 0) == 0 && line.find(" U ") != std::string::npos) return 0;
+    // A sweep line: the factor, then U and the verdict, or the message.
     const auto invalid = line.find("  invalid: "), u = line.find("  U ");
     if (invalid != std::string::npos && invalid < u) return 2;
     if (u == std::string::npos) return std::nullopt;
@@ -852,7 +902,8 @@ struct generate_cmd {
       std::cout << "wrote " << path << " (" << sets << " sets, one a line)\n";
     } else if (ext == ".json") {
       if (sets != 1) throw input_error("--out " + out + ": " + std::to_string(sets) + " sets need a .jsonl file or a directory");
-      std::cout << "wrote " << write_path(out, set_text(0, false, a) + "\n") << "\n";
+      const std::string written = write_path(out, set_text(0, false, a) + "\n");  // "wrote" only once it is
+      std::cout << "wrote " << written << "\n";
     } else if (ext.empty() || fs::is_directory(out)) {
       prepare_directory(out);
       for (std::uint64_t s = 0; s < sets; ++s) {

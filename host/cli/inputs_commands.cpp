@@ -39,7 +39,7 @@ class inputs_command {
     auto* harness_opt = sub->add_option("--harness", harness,
                                         "a harness library of your own kernel (docs/harness.md): ./libmykernel.so");
     kernel_opt->excludes(harness_opt);
-    sub->add_flag("--list", list, "list the shipped kernels (with --harness: that harness) and exit");
+    auto* list_opt = sub->add_flag("--list", list, "list the shipped kernels (with --harness: that harness) and exit");
     sub->add_option("--threads", threads, "kernel threads (default: the kernel's, e.g. 32768 for artificial)");
     auto* method_opt = sub->add_option("--method", method, "gdivan, random-ga or random")->capture_default_str();
     auto* compare_opt =
@@ -71,6 +71,11 @@ class inputs_command {
     for (const char* search_only : {"--method", "--compare", "--evaluations", "--population", "--patience",
                                     "--tolerance", "--atom-threads", "--atom-runs", "--save-input", "--svg-dir"})
       eval_opt->excludes(sub->get_option(search_only));
+    // --list prints the kernels and nothing else: every option of a search or of its output is refused with it.
+    for (CLI::Option* other : sub->get_options())
+      if (other != list_opt && other->get_name() != "--harness" && other->get_name() != "--help" &&
+          other->get_name() != "--quiet")
+        list_opt->excludes(other);
     sub->footer("Exit codes: 0 done, 2 bad input, 130 interrupted (Ctrl-C or SIGTERM: the best input found so far is "
                 "printed, and saved with --save-input).\n");
     commands.emplace_back(sub, [this] { return run(); });

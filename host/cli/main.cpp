@@ -1,5 +1,6 @@
 // warpspan: one binary, one subcommand per analysis. User mistakes become one line on stderr and
 // exit code 2; everything else unexpected is exit code 1.
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -117,6 +118,17 @@ int run_main(int argc, char** argv) {
   } catch (const CLI::CallForVersion& e) {
     return written(app.exit(e));
   } catch (const CLI::ParseError& e) {
+    // An argument that is no option of the command is said first, whatever else went wrong:
+    // `--warp 4` (for --warps) is an unknown option, not "--warps is required".
+    const std::vector<std::string> left = app.remaining(true);
+    if (!left.empty()) {
+      std::string command = "warpspan";
+      for (const auto* sub : app.get_subcommands()) command += " " + sub->get_name();
+      const auto option = std::find_if(left.begin(), left.end(), [](const std::string& a) { return a.size() > 1 && a[0] == '-'; });
+      const std::string what = option != left.end() ? "unknown option '" + option->substr(0, option->find('=')) + "'"
+                                                     : "unexpected argument '" + left.front() + "'";
+      return fail(2, "warpspan: " + what + " for " + command + " (see " + command + " --help)");
+    }
     return fail(2, "warpspan: " + std::string(e.what()) + " (see warpspan --help)");
   }
   try {

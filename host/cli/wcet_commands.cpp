@@ -200,7 +200,7 @@ void add_wcet_commands(CLI::App& app, std::vector<std::pair<CLI::App*, command_f
       std::string cfg, ptx, entry, format = "auto", method = "auto", probe_cost = "0", clock = "auto", dot, lp, svg_dir;
       std::vector<std::string> traces, bounds;
       unsigned max_trace_mib = default_max_file_bytes >> 20;
-      bool as_json = false;
+      bool as_json = false, quiet = false;
     };
     auto o = std::make_shared<opts>();
     auto* sub = app.add_subcommand(
@@ -248,6 +248,7 @@ void add_wcet_commands(CLI::App& app, std::vector<std::pair<CLI::App*, command_f
                     "'# clock: sm' line, no without one), sm or global")
         ->capture_default_str();
     sub->add_flag("--json", o->as_json, "print one JSON object");
+    sub->add_flag("--quiet,-q", o->quiet, "no progress line (wcet shows none; accepted as every analysis accepts it)");
     sub->add_option("--dot", o->dot, "write the IPG in Graphviz format to this file");
     sub->add_option("--lp", o->lp, "write the IPET ILP in CPLEX LP format to this file, with the tree-based "
                                    "calculation in comments");

@@ -59,9 +59,11 @@
 #include <fstream>
 #include <limits>
 #include <memory>
+#include <mutex>
 #include <sstream>
 #include <stdexcept>
 
+#include "warpspan/core/cbc_lock.hpp"
 #include "warpspan/core/error.hpp"
 #include "warpspan/core/interrupt.hpp"
 #include "warpspan/makespan/bounds.hpp"
@@ -615,7 +617,9 @@ struct cbc_outcome {
   std::string why;               ///< CBC's status codes when it stopped otherwise
 };
 
-cbc_outcome solve(Cbc_Model* cbc) {
+/// The caller holds cbc_mutex() (core/cbc_lock.hpp): CBC is not thread-safe.
+cbc_outcome solve_held(Cbc_Model* cbc) {
+  Cbc_setParameter(cbc, "log", "0");
   Cbc_solve(cbc);
   cbc_outcome o;
   o.optimal = Cbc_isProvenOptimal(cbc) != 0;
@@ -654,6 +658,8 @@ bool write_all(int fd, const void* data, std::size_t bytes) {
 cbc_outcome solve_time_limited(Cbc_Model* cbc, double seconds, bool known_feasible) {
   const auto start = clock_type::now();
   const auto elapsed = [&] { return std::chrono::duration<double>(clock_type::now() - start).count(); };
+  // Held over the fork too: the child's copy of CBC is then no other thread's half-done solve.
+  const std::lock_guard<std::mutex> lock(cbc_mutex());
   if (seconds > 0) Cbc_setMaximumSeconds(cbc, seconds);
   std::fflush(nullptr);
   int fds[2];
@@ -661,7 +667,7 @@ cbc_outcome solve_time_limited(Cbc_Model* cbc, double seconds, bool known_feasib
     const pid_t pid = ::fork();
     if (pid == 0) {
       ::close(fds[0]);
-      const cbc_outcome o = solve(cbc);
+      const cbc_outcome o = solve_held(cbc);
       const double head[5] = {double(o.optimal), double(o.infeasible), double(o.time_limited), o.objective, o.bound};
       const std::uint64_t n = o.solution.size();
       const bool ok = write_all(fds[1], head, sizeof head) && write_all(fds[1], &n, sizeof n) &&
@@ -739,7 +745,7 @@ cbc_outcome solve_time_limited(Cbc_Model* cbc, double seconds, bool known_feasib
   }
   Cbc_setParameter(cbc, "preprocess", "off");
   if (seconds > 0) Cbc_setMaximumSeconds(cbc, left);
-  return solve(cbc);
+  return solve_held(cbc);
 }
 
 }  // namespace

@@ -19,6 +19,32 @@ constexpr std::size_t mutants_per_compare_atom = 96;
 std::int32_t clamp_to(std::int64_t v, const gene_range& r) {
   return static_cast<std::int32_t>(std::clamp<std::int64_t>(v, r.lo, r.hi));
 }
+
+/// Step k of `steps` (k = 0: lo, k = steps - 1: hi; one step: hi) of a gene's range.
+std::int32_t ramp(const gene_range& r, std::uint64_t k, std::uint64_t steps) {
+  if (steps < 2) return r.hi;
+  const std::int64_t span = std::int64_t{r.hi} - r.lo;
+  return static_cast<std::int32_t>(r.lo + static_cast<std::int64_t>(static_cast<std::uint64_t>(span) * k / (steps - 1)));
+}
+
+/// The inputs for X threads GDivAn starts from besides compares and draws: all minima, all maxima,
+/// and every field rising from its minimum to its maximum over the threads (block fields over the
+/// blocks), then falling.
+std::vector<genome> extreme_inputs(const kernel_harness& kernel, const std::vector<gene_range>& ranges, std::uint32_t X) {
+  const std::uint32_t gpt = kernel.genes_per_thread(), gpb = kernel.genes_per_block(), blocks = kernel.blocks(X);
+  const std::size_t thread_part = std::size_t{X} * gpt;
+  genome lowest(ranges.size()), highest(ranges.size()), rising(ranges.size()), falling(ranges.size());
+  for (std::size_t i = 0; i < ranges.size(); ++i) {
+    lowest[i] = ranges[i].lo;
+    highest[i] = ranges[i].hi;
+    const bool in_thread = i < thread_part;
+    const std::uint64_t k = in_thread ? i / gpt : (i - thread_part) / std::max<std::uint32_t>(gpb, 1);
+    const std::uint64_t steps = in_thread ? X : blocks;
+    rising[i] = ramp(ranges[i], k, steps);
+    falling[i] = ramp(ranges[i], steps - 1 - k, steps);
+  }
+  return {lowest, highest, rising, falling};
+}
 }  // namespace
 
 double atom_set::coverage() const {
@@ -41,14 +67,18 @@ atom_set find_atoms(const kernel_harness& kernel, const atom_options& o) {
     const auto push = [&](genome g) {
       if (seen.insert(g).second) queue.push_back(std::move(g));
     };
-    genome lowest(ranges.size());
-    for (std::size_t i = 0; i < ranges.size(); ++i) lowest[i] = ranges[i].lo;
-    push(lowest);
+    // First the extremes of the declared fields, which neither compares nor random draws reach
+    // (a loop of n trips is longest at n's maximum): every gene at its minimum, at its maximum, and
+    // ramps from minimum to maximum over the threads (and over the blocks), rising and falling. Kept
+    // as atoms whenever they take a new path, even past max_atoms; the first population has them.
+    const std::vector<genome> extremes = extreme_inputs(kernel, ranges, X);
+    for (const genome& g : extremes) push(g);
+    const std::set<genome> extreme_set(extremes.begin(), extremes.end());
     push(random_genome(ranges, o.seed, stream_restart, std::uint64_t{X} << 32));
-    for (const atom& a : out.atoms) {  // the smaller level's atoms, twice: what they covered carries over
-      genome twice = a.input;
-      twice.insert(twice.end(), a.input.begin(), a.input.end());
-      push(std::move(twice));
+    for (std::size_t k = 0; k < out.atoms.size(); ++k) {
+      // The smaller level's atoms, twice: what they covered carries over. Scaled as inputs are (the
+      // thread records twice, a block record for each block of X threads: one while X fits a block).
+      push(scale(out, {static_cast<std::int32_t>(k), static_cast<std::int32_t>(k)}, X, kernel));
     }
     std::uint64_t runs = 0, restarts = 0;
     std::vector<thread_trace> traces;
@@ -78,7 +108,9 @@ atom_set find_atoms(const kernel_harness& kernel, const atom_options& o) {
         candidate.instructions += traces[t].instructions;
       }
       const bool new_path = paths.insert(tuple).second;
-      if (!new_leg && !(new_path && atoms.size() < o.max_atoms)) continue;
+      const bool extreme = extreme_set.count(g) > 0;
+      if (!new_leg && !(new_path && (extreme || atoms.size() < o.max_atoms))) continue;
+      candidate.extreme = extreme;
       // 004 eq. 1, one barrier interval: 0 when all X threads take one path, 100 when all differ.
       candidate.divergence = X > 1 ? 100.0 * static_cast<double>(distinct.size() - 1) / (X - 1) : 0.0;
       candidate.input = g;
@@ -179,6 +211,8 @@ std::vector<genome> initial_population(const atom_set& atoms, std::uint32_t thre
   const auto add = [&](genome g) {
     if (pop.size() < specials && have.insert(g).second) pop.push_back(std::move(g));
   };
+  for (std::size_t a = 0; a < A; ++a)  // the extremes (all minima, all maxima, ramps), repeated
+    if (atoms.atoms[a].extreme) add(genome(genes, static_cast<std::int32_t>(a)));
   for (std::size_t r = 0; r < A && pop.size() < specials; ++r) {
     add(genome(genes, static_cast<std::int32_t>(by_instr[r])));
     add(genome(genes, static_cast<std::int32_t>(by_div[r])));

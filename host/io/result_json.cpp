@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <unordered_set>
 
 #include "warpspan/exact/search.hpp"
 #include "warpspan/makespan/bounds.hpp"
@@ -46,9 +47,19 @@ nlohmann::ordered_json dbf_set_json(const task_set& set, const std::vector<unrol
                                     const std::vector<dbf_curve>& curves, const edf_result& result,
                                     const std::vector<std::uint64_t>& points) {
   using json = nlohmann::ordered_json;
+  // The first of equal points names its key. An ordered_json object finds a key by a linear search,
+  // so the keys are appended to it directly, each once (a set of those seen): linear in the points.
+  std::vector<std::uint64_t> distinct;
+  {
+    std::unordered_set<std::uint64_t> seen;
+    for (std::uint64_t t : points)
+      if (seen.insert(t).second) distinct.push_back(t);
+  }
   const auto at = [&](const auto& f) {
     json out = json::object();
-    for (std::uint64_t t : points) out[std::to_string(t)] = f(t);
+    auto& fields = out.get_ref<json::object_t&>();
+    fields.reserve(distinct.size());
+    for (std::uint64_t t : distinct) fields.emplace_back(std::to_string(t), f(t));
     return out;
   };
   json tasks = json::array();

@@ -10,8 +10,10 @@
 #include <functional>
 #include <limits>
 #include <memory>
+#include <mutex>
 #include <sstream>
 
+#include "warpspan/core/cbc_lock.hpp"
 #include "warpspan/core/error.hpp"
 
 #ifndef WARPSPAN_HAVE_CBC
@@ -242,12 +244,15 @@ ipet_solution solve_ipet(const ipet_problem& p) {
     colub[e] = p.edges[e].cap ? static_cast<double>(*p.edges[e].cap) : inf;
     obj[e] = static_cast<double>(p.edges[e].weight);
   }
+  // CBC is not thread-safe (core/cbc_lock.hpp): the model lives and is solved under the lock.
+  const std::lock_guard<std::mutex> lock(cbc_mutex());
   std::unique_ptr<Cbc_Model, void (*)(Cbc_Model*)> cbc(Cbc_newModel(), Cbc_deleteModel);
   Cbc_loadProblem(cbc.get(), static_cast<int>(ncols), row, start.data(), index.data(), value.data(), collb.data(),
                   colub.data(), obj.data(), rowlb.data(), rowub.data());
   for (std::size_t e = 0; e < ncols; ++e) Cbc_setInteger(cbc.get(), static_cast<int>(e));
   Cbc_setObjSense(cbc.get(), -1);
   Cbc_setLogLevel(cbc.get(), 0);
+  Cbc_setParameter(cbc.get(), "log", "0");
   Cbc_solve(cbc.get());
   if (Cbc_isContinuousUnbounded(cbc.get()))
     throw input_error("the IPET problem is unbounded: a cycle of the IPG has no loop bound");
@@ -275,11 +280,13 @@ std::int64_t solve_ipet_lp_text(const std::string& text) {
   if (fd < 0) throw std::runtime_error("IPET: cannot create a temporary file " + path);
   const bool written = ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size());
   ::close(fd);
+  const std::lock_guard<std::mutex> lock(cbc_mutex());
   std::unique_ptr<Cbc_Model, void (*)(Cbc_Model*)> cbc(Cbc_newModel(), Cbc_deleteModel);
   const int read = written ? Cbc_readLp(cbc.get(), path.c_str()) : 1;
   std::remove(path.c_str());
   if (read != 0) throw std::runtime_error("CBC could not read the LP text");
   Cbc_setLogLevel(cbc.get(), 0);
+  Cbc_setParameter(cbc.get(), "log", "0");
   Cbc_solve(cbc.get());
   if (!Cbc_isProvenOptimal(cbc.get())) throw std::runtime_error("CBC found no optimum of the LP text");
   return std::llround(Cbc_getObjValue(cbc.get()));

@@ -28,6 +28,15 @@ def cli_json(args):
     return json.loads(cli(args)[1])
 
 
+def batch_records(out):
+    """The set lines of a complete `dbf --batch --json` stream; its last line must be the end record
+    {"end": true, "sets": N, ...} with N the sets before it (docs/schedulability.md)."""
+    lines = [json.loads(line) for line in out.splitlines() if line.strip()]
+    assert lines and lines[-1].get("end") is True, f"no end record: {out[-300:]}"
+    assert lines[-1]["sets"] == len(lines) - 1
+    return lines[:-1]
+
+
 @pytest.fixture(scope="session", autouse=True)
 def binary_present():
     if not os.access(BINARY, os.X_OK):

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import warpspan
-from conftest import cli, data
+from conftest import batch_records, cli, data
 
 VORONOI = "5L9C2L9C"
 FIG2 = data("tasks", "fig2_example.json")
@@ -233,7 +233,7 @@ def test_wcet_loop_bounds_as_pairs_or_dict():
 
 # ---------------------------------------------------------------------------------- dbf_batch
 def test_dbf_batch_reads_jsonl_as_the_cli_batch_does():
-    lines = [json.loads(line) for line in cli(f"dbf --batch {VARIANTS} --json --backend cpu")[1].splitlines()]
+    lines = batch_records(cli(f"dbf --batch {VARIANTS} --json --backend cpu")[1])
     keys = ["set", "schedulable", "utilization_exact", "t_max", "checked_to", "first_violation"]
     for given in ([VARIANTS], VARIANTS, [Path(VARIANTS)]):
         got = warpspan.dbf_batch(given, backend="cpu")

@@ -17,6 +17,7 @@ import json
 import numbers
 import os
 import sys
+import threading
 import warnings
 
 try:
@@ -75,8 +76,10 @@ def _shown(value):
 
 def _is_bool(value):
     """A bool or a numpy bool (numpy is loaded if such a value exists)."""
-    np = sys.modules.get("numpy")
-    return isinstance(value, bool) or (np is not None and isinstance(value, np.bool_))
+    if isinstance(value, bool):
+        return True
+    np = _loaded_numpy()
+    return np is not None and isinstance(value, getattr(np, "bool_", ()))
 
 
 def _is_int(value):
@@ -146,21 +149,42 @@ class _Args:
         return self.str("kernel", value)
 
 
+_numpy_lock = threading.Lock()
+_numpy_module = None  # numpy once _numpy() imported it whole
+
+
 def _numpy(function):
-    """numpy, for a function that returns arrays; a clear ImportError where it cannot be imported."""
-    try:
-        import numpy
-    except ImportError as e:
-        raise ImportError(f"warpspan.{function}() returns numpy arrays and needs numpy, which this Python "
-                          f"({sys.executable}) cannot import ({e}); install numpy for it (Debian: python3-numpy)"
-                          f"{'' if not __python__ else ' or use ' + __python__}") from None
-    return numpy
+    """numpy, for a function that returns arrays; a clear ImportError where it cannot be imported.
+    The first import runs under a lock: threads that make their first calls at once would otherwise
+    import numpy together and see it partially initialised."""
+    global _numpy_module
+    if _numpy_module is not None:
+        return _numpy_module
+    with _numpy_lock:
+        if _numpy_module is None:
+            try:
+                import numpy
+            except ImportError as e:
+                raise ImportError(f"warpspan.{function}() returns numpy arrays and needs numpy, which this Python "
+                                  f"({sys.executable}) cannot import ({e}); install numpy for it (Debian: "
+                                  f"python3-numpy){'' if not __python__ else ' or use ' + __python__}") from None
+            _core._numpy_ready()  # the extension's own look-up of numpy, once, here under the lock
+            _numpy_module = numpy
+    return _numpy_module
+
+
+def _loaded_numpy():
+    """numpy if it is imported whole (by _numpy() or by the caller), else None: a numpy still being
+    imported by another thread has no complete types yet, and no value of them can exist."""
+    np = _numpy_module or sys.modules.get("numpy")
+    if np is None or getattr(getattr(np, "__spec__", None), "_initializing", False):
+        return None
+    return np
 
 
 def _ndarray():
     """numpy's array type when numpy is loaded (no array exists before it is)."""
-    np = sys.modules.get("numpy")
-    return getattr(np, "ndarray", None)
+    return getattr(_loaded_numpy(), "ndarray", None)
 
 
 # ---------------------------------------------------------------------------------- results
@@ -366,20 +390,21 @@ def _points(a, at):
     if at is None:
         return []
     if _is_int(at):
-        named = [("at", at)]
+        values, one = [at], True
     elif isinstance(at, (str, bytes)) or not hasattr(at, "__iter__"):
         raise a.type_error("at", "an integer or a sequence of integers", at)
     else:
         if hasattr(at, "ravel") and hasattr(at, "tolist"):  # a numpy array: its elements as Python values
             at = at.ravel().tolist()
-        named = [(f"at[{k}]", t) for k, t in enumerate(at)]
+        values, one = at if isinstance(at, list) else list(at), False
     out = []
-    for name, t in named:
-        if not _is_int(t):
-            raise a.type_error(name, "an integer", t)
-        if not 0 <= int(t) < 2**64:
-            raise InputError(f"{name}: '{int(t)}' is not an integer from 0 to 2^64 - 1")
-        out.append(int(t))
+    for k, t in enumerate(values):  # one pass; a point's name is made only for a message
+        if type(t) is not int and not _is_int(t):
+            raise a.type_error("at" if one else f"at[{k}]", "an integer", t)
+        t = int(t)
+        if not 0 <= t < 2**64:
+            raise InputError(f"{'at' if one else f'at[{k}]'}: '{t}' is not an integer from 0 to 2^64 - 1")
+        out.append(t)
     return out
 
 

@@ -219,7 +219,7 @@ TEST(CliDbf, CheckGivesTheVerdictAsExitCode) {
   EXPECT_EQ(good.code, 0) << good.err;
   EXPECT_EQ(plain.code, 0) << plain.err;
   EXPECT_EQ(batch.code, 1) << batch.err;  // 6 of its 20 sets fail
-  EXPECT_EQ(count_lines(batch.out), 20);
+  EXPECT_EQ(count_lines(batch.out), 21);  // 20 sets and the end record
   EXPECT_EQ(missing.code, 2);
 
   // A batch of schedulable sets only: exit 0.
@@ -345,10 +345,10 @@ TEST(CliDbf, BatchOnAGeneratedDirectoryGivesOneLinePerSet) {
   const cli_result text = run_warpspan("dbf --batch " + dir + " --backend cpu");
 
   ASSERT_EQ(j.code, 0) << j.err;
-  ASSERT_EQ(count_lines(j.out), 5) << j.out;
+  ASSERT_EQ(count_lines(j.out), 6) << j.out;  // five sets and the end record
   std::istringstream lines(j.out);
   std::string line;
-  for (int k = 1; std::getline(lines, line); ++k) {
+  for (int k = 1; k <= 5 && std::getline(lines, line); ++k) {
     const json set = json::parse(line);
     EXPECT_EQ(set.at("set").get<std::string>(), "set_000" + std::to_string(k) + ".json");
     EXPECT_TRUE(set.at("schedulable").is_boolean());
@@ -368,7 +368,7 @@ TEST(CliDbf, BatchOfJsonLinesMatchesSingleRuns) {
   const cli_result batch = run_warpspan("dbf --batch " + jsonl + " --backend cpu --json");
 
   ASSERT_EQ(batch.code, 0) << batch.err;
-  ASSERT_EQ(count_lines(batch.out), 3) << batch.out;
+  ASSERT_EQ(count_lines(batch.out), 4) << batch.out;  // three sets and the end record
   std::istringstream lines(batch.out), sets(read_text(jsonl));
   std::string line, set_text;
   for (int k = 1; std::getline(lines, line) && std::getline(sets, set_text); ++k) {

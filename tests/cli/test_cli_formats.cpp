@@ -122,12 +122,17 @@ TEST(CliFormats, BatchKeepsGoingPastBadSets) {
   EXPECT_EQ(stop.code, 2);
   const cli_result going = run_warpspan("dbf --batch " + dir + " --backend cpu --keep-going");
   EXPECT_EQ(going.code, 2) << going.out;
-  EXPECT_NE(going.out.find("b.json  invalid:"), std::string::npos) << going.out;
+  const auto invalid = going.out.find("\ninvalid ");  // the verdict column first, then the message naming the set
+  ASSERT_NE(invalid, std::string::npos) << going.out;
+  EXPECT_NE(going.out.substr(invalid, going.out.find('\n', invalid + 1) - invalid).find("b.json"), std::string::npos)
+      << going.out;
   EXPECT_NE(going.out.find("c.json"), std::string::npos) << going.out;  // the run went on
   EXPECT_NE(going.out.find("1 of 3 sets schedulable (1 not schedulable, 1 invalid)"), std::string::npos) << going.out;
   const cli_result lines = run_warpspan("dbf --batch " + dir + " --backend cpu --keep-going --json");
-  EXPECT_EQ(count_lines(lines.out), 3);
+  EXPECT_EQ(count_lines(lines.out), 4);  // three sets and the end record
   EXPECT_NE(lines.out.find("\"error\""), std::string::npos);
+  EXPECT_NE(lines.out.find(R"({"end":true,"sets":3,"schedulable":1,"not_schedulable":1,"invalid":1})"), std::string::npos)
+      << lines.out;
 }
 
 TEST(CliFormats, SweepFindsTheCriticalFactorByBisection) {

@@ -5,6 +5,7 @@
 
 #include "test_util.hpp"
 #include "warpspan/inputs/kernels.hpp"
+#include "warpspan/inputs/model.hpp"
 #include "warpspan/inputs/search.hpp"
 
 namespace warpspan::inputs {
@@ -125,6 +126,100 @@ TEST(InputsSearch, MethodsAndFitnessNames) {
   EXPECT_NE(test::error_of([] { parse_fitness("cpu"); }), "");
   EXPECT_NE(test::error_of([] { find_kernel("nosuch"); }), "");
   EXPECT_NE(test::error_of([] { check_threads(0); }), "");
+}
+
+// Issue 41: kernels of the tests' own, written against warpspan/harness.hpp as a user's harness is.
+namespace hx = warpspan::harness;
+
+/// Threads that loop n[tid] times, n in [0, 63]: the slowest input has every n at 63 (a warp waits
+/// for its longest lane), which compares (i < n) and random draws hardly reach.
+struct loop_kernel {
+  static constexpr const char* name = "loop";
+  static constexpr std::uint32_t block = 256, branches = 1, default_threads = 256;
+  static constexpr warpspan_field fields[] = {hx::thread_int("n", 0, 63)};
+  static std::uint64_t scratch_words(std::uint32_t threads) { return threads; }
+  template <class H>
+  static void thread(H& h, const hx::args& a) {
+    const std::int32_t n = a.record()[0];
+    h.load(a.record(), 4);
+    for (std::int32_t i = 0; h.branch(0, i < n); ++i) {
+      h.compare(0, i, n);
+      h.work(3);
+    }
+    h.join(0);
+    a.scratch[a.tid] = n;
+    h.store(&a.scratch[a.tid], 4);
+  }
+};
+
+/// A per-block field (mode) and a branch only threads 2 and up can take: two threads never cover it,
+/// so the atoms go on to 4 threads, within one block of 64.
+struct block_field_kernel {
+  static constexpr const char* name = "blockfield";
+  static constexpr std::uint32_t block = 64, branches = 2, default_threads = 128;
+  static constexpr warpspan_field fields[] = {hx::thread_int("v", 0, 9), hx::block_int("mode", 0, 3)};
+  static std::uint64_t scratch_words(std::uint32_t threads) { return threads; }
+  template <class H>
+  static void thread(H& h, const hx::args& a) {
+    const std::int32_t v = a.record()[0], mode = a.block_record()[0];
+    h.load(a.record(), 4);
+    h.load(a.block_record(), 4);
+    h.compare(0, v, mode);
+    if (h.branch(0, v > mode)) h.work(2);
+    h.join(0);
+    if (h.branch(1, a.tid >= 2)) h.work(1 + v);
+    h.join(1);
+    a.scratch[a.tid] = v;
+    h.store(&a.scratch[a.tid], 4);
+  }
+};
+
+search_options own_options(const harness_ref& k, std::uint32_t threads, search_method m, std::uint64_t evaluations) {
+  search_options o;
+  o.kernel = k;
+  o.threads = threads;
+  o.method = m;
+  o.model = make_model();
+  o.ga.seed = 1;
+  o.ga.evaluations = evaluations;
+  o.ga.patience = 0;  // the whole budget: equal evaluations
+  return o;
+}
+
+TEST(InputsSearch, GdivanWithABlockFieldGoesPastTwoThreads) {
+  // Was: exit 2, "an input for blockfield with 4 threads has 5 integers, got 6" (an atom of 2
+  // threads doubled with its block record twice, where 4 threads are still one block).
+  const harness_ref k = make_harness(hx::describe<block_field_kernel>(), "test");
+  atom_options ao;
+
+  const atom_set atoms = find_atoms(*k, ao);
+
+  ASSERT_EQ(atoms.levels.size(), 2u);
+  EXPECT_EQ(atoms.levels[0].covered, 3u);  // X = 2: the leg of tid >= 2 is out of reach
+  EXPECT_EQ(atoms.threads, 4u);
+  EXPECT_EQ(atoms.coverage(), 1.0);
+  for (const atom& a : atoms.atoms) EXPECT_EQ(a.input.size(), 4u + 1u);  // 4 thread records, 1 block's
+
+  const auto r = run_search(own_options(k, 128, search_method::gdivan, 300));
+  EXPECT_GT(r.trace.evaluations, 0u);
+  EXPECT_EQ(r.trace.best.size(), 128u + 2u);  // 128 thread records, 2 blocks' records
+}
+
+TEST(InputsSearch, GdivanStartsFromTheFieldExtremes) {
+  // 1024 threads = 32 warps of the loop kernel: GDivAn ended 7 % below random search at equal
+  // evaluations, its atoms never trying n = 63. Now all maxima are a starting individual: the known
+  // worst (every n = 63, costed by the model directly) from the first generation on.
+  const harness_ref k = make_harness(hx::describe<loop_kernel>(), "test");
+  const std::uint32_t threads = 1024;
+  const double worst = static_cast<double>(run_model(*k, make_model(), genome(threads, 63), threads).cycles);
+
+  const auto gdivan = run_search(own_options(k, threads, search_method::gdivan, 1000));
+  const auto random = run_search(own_options(k, threads, search_method::random, 1000));
+
+  EXPECT_GE(gdivan.trace.best_fitness, random.trace.best_fitness);
+  EXPECT_EQ(gdivan.trace.best_fitness, worst);
+  EXPECT_LE(gdivan.trace.reached_at, 100u);  // the first population
+  EXPECT_LT(random.trace.best_fitness, worst);
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 // Worst-case input search for GPU kernels (paper 004, GDivAn), in three steps:
-//  1. atoms: the kernel on X = 2, 4, ... threads with recorded hooks; instead of GKLEE's symbolic
+//  1. atoms: the kernel on X = 2, 4, ... threads with recorded hooks, first on the fields' extremes
+//     (all minima, all maxima, ramps over the threads); instead of GKLEE's symbolic
 //     execution, the operands of compare hooks are candidate values (input-to-state correspondence,
 //     as CmpLog/Redqueen in fuzzing) and inputs are mutated towards uncovered legs; an input is kept
 //     as an atom when it covers a new (thread, branch, leg) or takes a new path of the X threads;
@@ -35,6 +36,7 @@ struct atom {
   genome input;
   std::uint64_t instructions = 0;  ///< instr_pi: work plus atomics of all X threads
   double divergence = 0;           ///< brdiv_pi: (distinct thread paths - 1) / (X - 1) x 100
+  bool extreme = false;            ///< a field extreme (all minima, all maxima, a ramp): in the first population
 };
 
 /// Branch coverage reached with X threads (004 Table III).
