@@ -102,6 +102,20 @@ proven_interval prove_interval(const problem& prob, const std::vector<std::uint1
       }
       if (!r.at_most_proven || o.at_most == 0) break;  // stopped by the time or an interrupt
     }
+  } else if (prob.warps <= exact_max_warps && (prob.barriers() == 0 || prob.block_warps() == prob.warps) &&
+             out.lower < out.upper && seconds - since(start) > 0 && !interrupted()) {
+    // States that do not pack (over 16 warps or 254 instructions): the depth-first search, which
+    // takes any length, for the time left; a complete answer is exact, a stopped one proves nothing
+    // more than the bound.
+    exact_options o;
+    o.time_limit_s = seconds - since(start);
+    const exact_result r = exact_search_cpu(prob, o);
+    if (r.complete) {
+      if (r.makespan > out.lower && !r.best_string.empty()) out.witness = r.best_string;
+      out.lower = std::max(out.lower, r.makespan);
+      out.upper = r.makespan;
+      out.upper_from = "exact";
+    }
   }
   out.exact = out.lower == out.upper;  // e.g. W warps of one L: the bound is attained
   if (out.exact && out.upper_from != "pessimistic") out.upper_from = "exact";

@@ -9,7 +9,10 @@
 
 #include "brute_force.hpp"
 #include "test_util.hpp"
+#include "warpspan/exact/interval.hpp"
 #include "warpspan/exact/search.hpp"
+#include "warpspan/makespan/bounds.hpp"
+#include "warpspan/makespan/chains.hpp"
 #include "warpspan/makespan/schedule_table.hpp"
 
 namespace warpspan {
@@ -134,6 +137,19 @@ TEST(ExactSearch, TimeLimitBoundsTheWholeCallBeyondSixteenWarps) {
   EXPECT_GT(r.states, 0u);
   EXPECT_LT(wall, o.time_limit_s + 2.0);
   EXPECT_LT(wall - r.elapsed_s, 0.5);
+}
+
+TEST(ExactSearch, LongKernelsGetAProvenIntervalFromTheDepthFirstSearch) {
+  // 300 instructions do not pack (254 at most): the estimate's proof takes the depth-first search,
+  // which answers exactly, rather than leaving the pessimistic bound as the upper end.
+  const problem prob = test::make("100L100C100L", 2, 1, 2);
+  const std::uint32_t worst = exact_search_cpu(prob).makespan;
+  const proven_interval p = prove_interval(prob, round_robin_string(prob.view()), 30.0, backend_kind::cpu);
+  EXPECT_TRUE(p.exact);
+  EXPECT_EQ(p.upper, worst);
+  EXPECT_EQ(p.lower, worst);
+  EXPECT_EQ(p.upper_from, "exact");
+  EXPECT_LT(worst, pessimistic_bound(prob));  // the bound alone would not have closed it
 }
 
 }  // namespace
