@@ -147,5 +147,39 @@ TEST(CliSetUpLimits, ASecondSignalEndsTheProcessAtOnce) {
   EXPECT_LT(r.after_signal_s, 5.0);
 }
 
+/// Exit 2 and exactly one line on stderr, holding every one of `what`.
+void expect_refused(const cli_result& r, const std::vector<std::string>& what) {
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_EQ(count_lines(r.err), 1) << r.err;
+  for (const auto& w : what) EXPECT_NE(r.err.find(w), std::string::npos) << "expected '" << w << "' in: " << r.err;
+}
+
+TEST(CliSavedInputs, TheKernelASavedInputNamesIsUsedOrAMismatchRefused) {
+  const std::string file = test::scratch(".input");
+  const cli_result search = run_warpspan("inputs --kernel bisect --threads 100 --method random --evaluations 50 --json -q "
+                                         "--save-input " + file);
+  ASSERT_EQ(search.code, 0) << search.err;
+  const cli_result named = run_warpspan("inputs --kernel bisect --threads 100 --eval-input " + file + " --json");
+  ASSERT_EQ(named.code, 0) << named.err;
+
+  // Without --kernel (and --threads) the file's first line gives them: the same evaluation.
+  const cli_result from_file = run_warpspan("inputs --eval-input " + file + " --json");
+  ASSERT_EQ(from_file.code, 0) << from_file.err;
+  EXPECT_EQ(json::parse(from_file.out)["best_fitness"], json::parse(named.out)["best_fitness"]);
+  EXPECT_EQ(json::parse(from_file.out)["kernel"], "bisect");
+  // Another kernel is refused, both named, not read as its own input.
+  expect_refused(run_warpspan("inputs --kernel artificial --threads 100 --eval-input " + file),
+                 {file + ":1", "kernel 'bisect'", "not for 'artificial'"});
+}
+
+TEST(CliMessages, OutOfMemoryAdvisesWhatAppliesToTheCommand) {
+  // Address space limited to 250 MB: a GA population of 100 inputs of 2^20 threads cannot be held
+  // (the process itself needs about 60 MB); the advice names inputs' own options, not estimate's chains.
+  const cli_result r = test::run_warpspan_under("ulimit -v 250000;", "inputs --kernel artificial --threads 1048576 "
+                                                "--evaluations 100 --population 100 --method random-ga -q");
+  expect_refused(r, {"out of memory in inputs", "--threads"});
+  EXPECT_EQ(r.err.find("chains"), std::string::npos) << r.err;
+}
+
 }  // namespace
 }  // namespace warpspan
