@@ -300,9 +300,10 @@ bool first_active_lane_at(unsigned point, long long& clock);
 /// kernel's __launch_bounds__ (which expands to nothing here).
 bool within_launch_bounds(unsigned max_threads);
 /// The launch: validates the configuration like the device would (the error is what
-/// cudaGetLastError then returns) and runs every block's threads to completion.
+/// cudaGetLastError then returns) and runs every block's threads to completion. `name` (what the
+/// race checker's messages say) defaults to the kernel's own, from the symbol of `function`.
 void launch(const void* function, dim3 grid, dim3 block, std::size_t dynamic_smem, cudaStream_t stream,
-            const std::function<void()>& thread_body, const char* name = "kernel");
+            const std::function<void()>& thread_body, const char* name = nullptr);
 
 template <class... Params>
 struct launcher {
@@ -330,7 +331,7 @@ struct launcher {
 
 template <class... Params>
 launcher<Params...> make_launcher(void (*function)(Params...), dim3 grid, dim3 block, std::size_t smem = 0,
-                                  cudaStream_t stream = nullptr, const char* name = "kernel") {
+                                  cudaStream_t stream = nullptr, const char* name = nullptr) {
   return {function, grid, block, smem, stream, name};
 }
 

@@ -757,6 +757,14 @@ std::string last_race_report() {
 void launch(const void* function, dim3 grid, dim3 block, std::size_t dynamic_smem, cudaStream_t stream,
             const std::function<void()>& thread_body, const char* name) {
   read_environment();
+  if (name == nullptr) {
+    // The kernel's name from its symbol, kept for the rest of the process (the checkers hold the pointer).
+    static std::mutex names_mutex;
+    static std::set<std::string> names;
+    std::string known = kernel_name(function);
+    std::lock_guard<std::mutex> lock(names_mutex);
+    name = names.insert(known.empty() ? std::string("an unnamed kernel") : known).first->c_str();
+  }
   const std::uint64_t threads = std::uint64_t{block.x} * block.y * block.z;
   if (threads == 0 || threads > max_block_threads || block.x > max_block_threads || block.y > max_block_threads ||
       block.z > 64 || grid.x == 0 || grid.y == 0 || grid.z == 0 || grid.x > max_grid_x || grid.y > max_grid_yz ||

@@ -152,7 +152,11 @@ struct estimate_cmd {
               << " instructions after normalisation, from " << origin << ")\n"
               << "SM          " << describe(prob.sm) << "\n"
               << "warps       " << prob.warps << barrier_note(prob) << "\n"
-              << "search      " << r.chains << " chains x " << r.iterations_per_chain << " iterations on " << r.backend
+              << "search      "
+              << (r.chains_run < r.chains ? std::to_string(r.chains_run) + " of " + std::to_string(r.chains) +
+                                                " chains (the rest did not fit the set-up's share of --seconds or were interrupted)"
+                                          : std::to_string(r.chains) + " chains")
+              << " x " << r.iterations_per_chain << " iterations on " << r.backend
               << " in " << std::fixed << std::setprecision(2) << r.elapsed_s << " s ("
               << std::setprecision(3) << std::scientific << static_cast<double>(r.iterations) / std::max(r.elapsed_s, 1e-9)
               << " it/s)" << std::defaultfloat << (r.time_limited ? ", stopped by --seconds" : "")

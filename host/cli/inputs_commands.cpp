@@ -110,8 +110,18 @@ class inputs_command {
     request.jobs = jobs;
     request.seed = seed;
     request.tolerance = tolerance;
+    std::string saved_text;
+    if (!eval_input.empty()) {
+      // The saved input names its kernel and threads: they are used where not given (and a
+      // different --kernel is refused by parse_input).
+      saved_text = read_text_file(eval_input, "saved input");
+      if (const auto header = read_input_header(saved_text); header && kernel.empty() && harness.empty()) {
+        request.kernel = header->kernel;
+        if (!threads && header->threads > 0) request.threads = header->threads;
+      }
+    }
     search_options o = make_search_options(request);
-    if (!eval_input.empty()) return evaluate(o);
+    if (!eval_input.empty()) return evaluate(o, saved_text);
     install_interrupt_handlers();
 
     std::vector<search_method> methods{o.method};
@@ -183,8 +193,8 @@ class inputs_command {
     return "model (" + o.model.sm_name + ", " + std::to_string(o.model.sms) + " SM" + (o.model.sms == 1 ? "" : "s") + ")";
   }
 
-  int evaluate(const search_options& o) {
-    const genome g = parse_input(read_text_file(eval_input, "saved input"), eval_input, *o.kernel, o.threads);
+  int evaluate(const search_options& o, const std::string& saved) {
+    const genome g = parse_input(saved, eval_input, *o.kernel, o.threads);
     const input_evaluation e = evaluate_input(o, g);
     if (as_json) {
       std::cout << inputs_evaluation_json(o, eval_input, e).dump(2) << '\n';

@@ -74,6 +74,20 @@ namespace {
 /// One line on stderr (or the end of the whole job under mpirun) and the exit code.
 int fail(int code, const std::string& line) { return warpspan::fail_ranks(code, line); }
 
+/// What makes `command` need less memory, in its own options.
+std::string out_of_memory_advice(const std::string& command) {
+  if (command == "estimate") return "try fewer --warps or fewer --chains";
+  if (command == "exact") return "try fewer --warps or a lower --max-states";
+  if (command == "bound") return "try fewer --warps";
+  if (command == "build") return "try fewer --warps";
+  if (command == "inputs") return "try fewer --threads, a smaller --population or fewer --jobs";
+  if (command == "wcet") return "try fewer or shorter traces (a lower --max-trace-mib)";
+  if (command == "wcet-collect") return "try fewer --runs or a smaller --slice";
+  if (command == "dbf" || command == "generate-tasks") return "try a lower --max-table-mib or fewer sets";
+  if (command == "merge") return "try a lower --max-mib";
+  return "try a smaller input";
+}
+
 /// `code`, once what the command printed has reached standard output; a result that could not be
 /// written (a full disk, a closed descriptor: `warpspan estimate --json > /dev/full`) is exit 2,
 /// never a silent 0. Every command's output passes here, so none checks its own.
@@ -141,7 +155,10 @@ int run_main(int argc, char** argv) {
   } catch (const warpspan::validation_error& e) {
     return fail(3, "warpspan: VALIDATION FAILED: " + render(e, warpspan::cli::cli_face()));
   } catch (const std::bad_alloc&) {
-    return fail(2, "warpspan: out of memory; try a smaller problem or fewer chains");
+    std::string command;
+    for (const auto* sub : app.get_subcommands()) command = sub->get_name();
+    return fail(2, "warpspan: out of memory in " + (command.empty() ? std::string("warpspan") : command) + "; " +
+                       out_of_memory_advice(command));
   } catch (const std::exception& e) {
     return fail(1, "warpspan: internal error: " + std::string(e.what()));
   }

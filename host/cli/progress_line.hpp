@@ -7,9 +7,31 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
+#include <optional>
 #include <string>
+#include <utility>
 
 namespace warpspan::cli {
+
+/// The time left of a count, from the rate measured since the first observation: time spent before
+/// the counted work began (a set-up, a beam search before the first round) never counts, so the
+/// first estimate comes with the second observation that shows progress.
+class time_left {
+ public:
+  /// Seconds left at `s` seconds (any clock) with `done` of `total` done; nullopt until measured.
+  std::optional<double> at(double s, std::uint64_t done, std::uint64_t total) {
+    if (!base_) {
+      base_ = {s, done};
+      return std::nullopt;
+    }
+    if (done <= base_->second || s <= base_->first) return std::nullopt;
+    const double rate = static_cast<double>(done - base_->second) / (s - base_->first);
+    return static_cast<double>(total > done ? total - done : 0) / rate;
+  }
+
+ private:
+  std::optional<std::pair<double, std::uint64_t>> base_;
+};
 
 class progress_line {
  public:
@@ -29,10 +51,12 @@ class progress_line {
     drawn_ = true;
     const double s = std::chrono::duration<double>(now - start_).count();
     if (total > 0) {
-      const double left = done > 0 ? s * static_cast<double>(total - done) / static_cast<double>(done) : 0;
-      std::fprintf(stderr, "\r[%s %llu/%llu, %.0f%%] %.1f s, about %.0f s left%s%s   ", what_.c_str(),
+      const std::optional<double> left = left_.at(s, done, total);
+      char eta[64] = "time left not known yet";
+      if (left) std::snprintf(eta, sizeof eta, "about %.0f s left", *left);
+      std::fprintf(stderr, "\r[%s %llu/%llu, %.0f%%] %.1f s, %s%s%s   ", what_.c_str(),
                    static_cast<unsigned long long>(done), static_cast<unsigned long long>(total),
-                   100.0 * static_cast<double>(done) / static_cast<double>(total), s, left, note.empty() ? "" : ", ",
+                   100.0 * static_cast<double>(done) / static_cast<double>(total), s, eta, note.empty() ? "" : ", ",
                    note.c_str());
     } else {
       std::fprintf(stderr, "\r[%s %llu] %.1f s%s%s   ", what_.c_str(), static_cast<unsigned long long>(done), s,
@@ -66,6 +90,7 @@ class progress_line {
   bool drawn_ = false;
   std::string what_;
   clock::time_point start_, last_;
+  time_left left_;
 };
 
 }  // namespace warpspan::cli

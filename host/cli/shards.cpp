@@ -241,7 +241,7 @@ int merge_estimate(const std::vector<std::string>& files, const std::vector<std:
 
   // The best: the highest makespan, the lowest chain id among equals (as the whole run picks).
   const json* best = by_index[0];
-  std::uint64_t iterations = 0, per_chain = UINT64_MAX, validated = 0;
+  std::uint64_t iterations = 0, per_chain = UINT64_MAX, validated = 0, chains_run = 0;
   double elapsed = 0, setup = 0;
   bool time_limited = false, was_interrupted = false;
   std::vector<std::pair<double, std::uint32_t>> points;
@@ -252,6 +252,7 @@ int merge_estimate(const std::vector<std::string>& files, const std::vector<std:
     iterations += (*part)["iterations"].get<std::uint64_t>();
     per_chain = std::min(per_chain, (*part)["iterations_per_chain"].get<std::uint64_t>());
     validated += (*part)["validated_chains"].get<std::uint64_t>();
+    chains_run += part->value("chains_run", std::uint64_t{0});
     elapsed = std::max(elapsed, (*part)["elapsed_s"].get<double>());
     setup = std::max(setup, (*part)["setup_s"].get<double>());
     time_limited = time_limited || (*part)["time_limited"].get<bool>();
@@ -278,6 +279,7 @@ int merge_estimate(const std::vector<std::string>& files, const std::vector<std:
   out["iterations"] = iterations;
   out["iterations_per_chain"] = per_chain;
   out["validated_chains"] = validated;
+  out["chains_run"] = chains_run;
   out["elapsed_s"] = elapsed;
   out["setup_s"] = setup;
   out["time_limited"] = time_limited && !was_interrupted;

@@ -4,6 +4,7 @@
 
 #include <dlfcn.h>
 
+#include <charconv>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
@@ -14,6 +15,13 @@
 namespace warpspan::inputs {
 
 namespace {
+
+/// `v` in the shortest form that reads back as the same double (1e+300, 0.1, -2.5).
+std::string shortest(double v) {
+  char buf[32];
+  const auto r = std::to_chars(buf, buf + sizeof buf, v);
+  return std::string(buf, r.ptr);
+}
 
 /// A harness's own message from its error buffer, one printable line.
 std::string their_message(const char* error) {
@@ -92,7 +100,7 @@ kernel_harness::kernel_harness(const warpspan_harness_v1* d, std::string source,
     if (f.kind == WARPSPAN_FIELD_FLOAT && (!std::isfinite(f.min) || !std::isfinite(f.max) || f.min > f.max ||
                                           !std::isfinite(static_cast<float>(f.min)) ||
                                           !std::isfinite(static_cast<float>(f.max))))
-      throw input_error(which + ": bad float range [" + std::to_string(f.min) + ", " + std::to_string(f.max) +
+      throw input_error(which + ": bad float range [" + shortest(f.min) + ", " + shortest(f.max) +
                         "] (min and max must be finite floats, min <= max)");
     field_info fi{f.name, f.kind == WARPSPAN_FIELD_FLOAT, f.per == WARPSPAN_PER_BLOCK, f.count, f.lo, f.hi, f.min, f.max};
     std::uint32_t& genes = fi.per_block ? genes_per_block_ : genes_per_thread_;
@@ -209,9 +217,9 @@ output_range kernel_harness::output(std::uint32_t threads) const {
   if (d_->output(threads, &offset, &size, error) != 0)
     throw input_error(fail("output(" + std::to_string(threads) + ") failed: " + their_message(error)));
   if (offset > words || size > words - offset)
-    throw input_error(fail("output(" + std::to_string(threads) + ") is words [" + std::to_string(offset) + ", " +
-                           std::to_string(offset + size) + "), outside its " + std::to_string(words) +
-                           " scratch words"));
+    throw input_error(fail("output(" + std::to_string(threads) + ") asks for " + std::to_string(size) +
+                           " words from word " + std::to_string(offset) + ", but its scratch has " + std::to_string(words) +
+                           " words"));
   return {static_cast<std::size_t>(offset), static_cast<std::size_t>(size)};
 }
 

@@ -1,6 +1,7 @@
 // Saved kernel inputs (include/warpspan/inputs/input_file.hpp).
 #include "warpspan/inputs/input_file.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <sstream>
 
@@ -24,8 +25,25 @@ std::string format_input(const kernel_harness& k, std::uint32_t threads, const s
   return out.str();
 }
 
+std::optional<saved_input_header> read_input_header(const std::string& text) {
+  static const std::string lead = "# warpspan inputs: kernel ";
+  if (text.compare(0, lead.size(), lead) != 0) return std::nullopt;
+  const std::size_t comma = text.find(", ", lead.size());
+  const std::size_t eol = text.find('\n');
+  if (comma == std::string::npos || comma > eol) return std::nullopt;
+  saved_input_header h;
+  h.kernel = text.substr(lead.size(), comma - lead.size());
+  const char* first = text.data() + comma + 2;
+  const auto [end, ec] = std::from_chars(first, text.data() + std::min(eol, text.size()), h.threads);
+  if (ec != std::errc() || text.compare(static_cast<std::size_t>(end - text.data()), 8, " threads") != 0) h.threads = 0;
+  return h;
+}
+
 std::vector<std::int32_t> parse_input(const std::string& text, const std::string& where, const kernel_harness& k,
                                       std::uint32_t threads) {
+  if (const auto header = read_input_header(text); header && header->kernel != k.name())
+    throw input_error(where + ":1: an input for kernel " + quote_text(header->kernel) + ", not for " + quote_text(k.name()) +
+                      " (evaluate it with that kernel)");
   const std::vector<gene_range> ranges = k.genome_ranges(threads);
   std::vector<std::int32_t> out;
   std::istringstream lines(text);

@@ -2,6 +2,7 @@
 #include "warpspan/io/svg.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <iomanip>
 #include <sstream>
 
@@ -178,7 +179,9 @@ std::string sweep_svg(const std::vector<sweep_point>& points, std::optional<doub
     }
   }
   if (x_hi <= x_lo) x_hi = x_lo + 1;
+  // The utilisation axis ends at its first round tick at or above 1.1 x the highest point.
   u_hi *= 1.1;
+  u_hi = std::ceil(u_hi / nice_tick_step(u_hi) - 1e-9) * nice_tick_step(u_hi);
   const auto px = [&](double f) { return left + (width - left - right) * (f - x_lo) / (x_hi - x_lo); };
   const auto py = [&](double u) { return top + (height - top - bottom) * (1.0 - u / u_hi); };
   std::ostringstream os;
@@ -189,12 +192,12 @@ std::string sweep_svg(const std::vector<sweep_point>& points, std::optional<doub
   os << "<line x1='" << left << "' y1='" << height - bottom << "' x2='" << width - right << "' y2='" << height - bottom
      << "' stroke='black'/>\n<line x1='" << left << "' y1='" << top << "' x2='" << left << "' y2='" << height - bottom
      << "' stroke='black'/>\n";
-  for (int k = 0; k <= 5; ++k) {  // five even ticks on each axis, with their values
-    const double f = x_lo + (x_hi - x_lo) * k / 5, u = u_hi * k / 5;
-    os << "<text x='" << px(f) << "' y='" << height - bottom + 16 << "' text-anchor='middle'>" << std::setprecision(3)
-       << f << "</text>\n<text x='" << left - 6 << "' y='" << py(u) + 4 << "' text-anchor='end'>" << u
-       << "</text>\n" << std::setprecision(1);
-  }
+  // Round ticks (1, 2 or 5 times a power of ten), about five on each axis, with their values.
+  for (double f : round_ticks(x_lo, x_hi))
+    os << "<text class='tick x' x='" << px(f) << "' y='" << height - bottom + 16 << "' text-anchor='middle'>" << tick_label(f)
+       << "</text>\n";
+  for (double u : round_ticks(0, u_hi))
+    os << "<text class='tick y' x='" << left - 6 << "' y='" << py(u) + 4 << "' text-anchor='end'>" << tick_label(u) << "</text>\n";
   os << "<text x='" << (left + width - right) / 2 << "' y='" << height - 12 << "' text-anchor='middle'>" << escape_xml(kind)
      << " scaling factor</text>\n<text x='16' y='" << (top + height - bottom) / 2 << "' transform='rotate(-90 16 "
      << (top + height - bottom) / 2 << ")' text-anchor='middle'>utilisation U</text>\n";
@@ -204,16 +207,20 @@ std::string sweep_svg(const std::vector<sweep_point>& points, std::optional<doub
   for (const sweep_point& p : points)
     os << "<circle cx='" << px(p.factor) << "' cy='" << py(p.verdict == 2 ? 0 : p.utilization) << "' r='3.5' fill='"
        << colour[std::clamp(p.verdict, 0, 2)] << "'/>\n";
-  if (critical) {
-    const double x = px(*critical);
-    os << "<line x1='" << x << "' y1='" << top << "' x2='" << x << "' y2='" << height - bottom
-       << "' stroke='#4e79a7' stroke-dasharray='3 3'/>\n<text x='" << x + 4 << "' y='" << top + 12 << "' fill='#4e79a7'>critical factor "
-       << std::setprecision(4) << *critical << "</text>\n" << std::setprecision(1);
-  }
+  // The legend's three rows fill the top right corner down to top + 50; the critical factor's label
+  // goes below them, on the side of its line with room for it.
   const char* const label[] = {"schedulable", "not schedulable", "invalid (outside the model)"};
   for (int k = 0; k < 3; ++k)
     os << "<circle cx='" << width - right - 170 << "' cy='" << top + 10 + 16 * k << "' r='3.5' fill='" << colour[k]
-       << "'/><text x='" << width - right - 160 << "' y='" << top + 14 + 16 * k << "'>" << label[k] << "</text>\n";
+       << "'/><text class='legend' x='" << width - right - 160 << "' y='" << top + 14 + 16 * k << "'>" << label[k] << "</text>\n";
+  if (critical) {
+    const double x = px(*critical);
+    const bool room_right = x + 4 + 130 <= width - right;
+    os << "<line x1='" << x << "' y1='" << top << "' x2='" << x << "' y2='" << height - bottom
+       << "' stroke='#4e79a7' stroke-dasharray='3 3'/>\n<text class='critical' x='" << (room_right ? x + 4 : x - 4) << "' y='"
+       << top + 68 << "' text-anchor='" << (room_right ? "start" : "end") << "' fill='#4e79a7'>critical factor "
+       << std::setprecision(4) << std::defaultfloat << *critical << "</text>\n" << std::fixed << std::setprecision(1);
+  }
   os << "</svg>\n";
   return os.str();
 }

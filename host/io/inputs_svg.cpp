@@ -3,6 +3,7 @@
 #include "warpspan/io/inputs_svg.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <sstream>
 
@@ -35,14 +36,15 @@ std::string fitness_svg(const std::vector<fitness_curve>& curves, const std::str
   s << "<line x1=\"" << left << "\" y1=\"" << H - bottom << "\" x2=\"" << W - right << "\" y2=\"" << H - bottom
     << "\" stroke=\"black\"/>\n<line x1=\"" << left << "\" y1=\"" << top << "\" x2=\"" << left << "\" y2=\"" << H - bottom
     << "\" stroke=\"black\"/>\n";
-  for (int k = 0; k <= 4; ++k) {
-    char label[64];
-    const double fx = max_x * k / 4, fy = max_y * k / 4;
-    std::snprintf(label, sizeof label, time ? "%.3g" : "%.0f", fx);
-    s << "<text x=\"" << X(fx) << "\" y=\"" << H - bottom + 16 << "\" text-anchor=\"middle\">" << label << "</text>\n";
-    std::snprintf(label, sizeof label, "%.4g", fy);
-    s << "<text x=\"" << left - 6 << "\" y=\"" << Y(fy) + 4 << "\" text-anchor=\"end\">" << label << "</text>\n";
+  // Round ticks (1, 2 or 5 times a power of ten), about five on each axis; whole evaluations.
+  for (double fx : round_ticks(0, max_x)) {
+    if (!time && fx != std::floor(fx)) continue;
+    s << "<text class=\"tick x\" x=\"" << X(fx) << "\" y=\"" << H - bottom + 16 << "\" text-anchor=\"middle\">" << tick_label(fx)
+      << "</text>\n";
   }
+  for (double fy : round_ticks(0, max_y * 1.05))
+    s << "<text class=\"tick y\" x=\"" << left - 6 << "\" y=\"" << Y(fy) + 4 << "\" text-anchor=\"end\">" << tick_label(fy)
+      << "</text>\n";
   s << "<text x=\"" << (left + W - right) / 2 << "\" y=\"" << H - 12 << "\" text-anchor=\"middle\">"
     << (time ? "seconds since the search started" : "kernel evaluations") << "</text>\n";
   s << "<text x=\"16\" y=\"" << (top + H - bottom) / 2 << "\" transform=\"rotate(-90 16 " << (top + H - bottom) / 2

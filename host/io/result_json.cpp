@@ -187,6 +187,7 @@ json estimate_json(const problem& prob, const estimate_request& request, const e
               {"iterations_per_chain", r.iterations_per_chain},
               {"cooling_fitted_to_seconds", report.cooling_fitted_to_seconds},
               {"chains", r.chains},
+              {"chains_run", r.chains_run},
               {"elapsed_s", r.elapsed_s},
               {"setup_s", r.setup_s},
               {"backend", r.backend},

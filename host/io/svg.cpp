@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <cstdio>
 #include <fstream>
 #include <sstream>
 #include <iomanip>
@@ -31,6 +32,20 @@ double nice_tick_step(double range, int ticks) {
   for (double k : {1.0, 2.0, 5.0})
     if (k * mag * ticks >= range) return k * mag;
   return 10 * mag;
+}
+
+std::vector<double> round_ticks(double lo, double hi, int ticks) {
+  std::vector<double> out;
+  if (!(hi >= lo)) return out;
+  const double step = nice_tick_step(std::max(hi - lo, 1e-12), ticks);
+  for (double k = std::ceil(lo / step - 1e-9); k * step <= hi + step * 1e-9; ++k) out.push_back(k * step == 0 ? 0.0 : k * step);
+  return out;
+}
+
+std::string tick_label(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.6g", std::abs(v) < 1e-12 ? 0.0 : v);
+  return buf;
 }
 
 std::string escape_xml(const std::string& s) {
@@ -115,22 +130,19 @@ std::string envelope_svg(const std::vector<envelope_point>& envelope, std::uint6
      << height - bottom << "' stroke='black'/>\n<line x1='" << left << "' y1='" << top << "' x2='" << left
      << "' y2='" << height - bottom << "' stroke='black'/>\n";
   // Round ticks: 1, 2 or 5 times a power of ten, about five on each axis.
-  const double vs = std::max(1.0, nice_tick_step(y1 - y0)), ts = nice_tick_step(t_end);
+  const double vs = std::max(1.0, nice_tick_step(y1 - y0));
   for (double v = std::ceil(y0 / vs) * vs; v <= y1; v += vs)
     os << "<text x='" << left - 6 << "' y='" << Y(v) + 4 << "' text-anchor='end'>" << std::llround(v) << "</text>\n";
-  for (double t = 0; t <= t_end * (1 + 1e-9); t += ts) {
-    std::ostringstream label;
-    label << std::setprecision(6) << (std::abs(t) < ts * 1e-6 ? 0.0 : t);
-    os << "<text x='" << X(t) << "' y='" << height - bottom + 16 << "' text-anchor='middle'>" << label.str()
+  for (double t : round_ticks(0, t_end))
+    os << "<text class='tick x' x='" << X(t) << "' y='" << height - bottom + 16 << "' text-anchor='middle'>" << tick_label(t)
        << "</text>\n";
-  }
   os << "<text x='" << width / 2 - 40 << "' y='" << height - 10 << "'>seconds since start</text>\n"
      << "<text x='14' y='" << (top + height - bottom) / 2 << "' transform='rotate(-90 14 " << (top + height - bottom) / 2
      << ")' text-anchor='middle'>makespan (cycles)</text>\n";
   if (proven) {  // the worst case lies in [lower, upper]: shaded, labelled
     const double ya = Y(static_cast<double>(proven->second)), yb = Y(static_cast<double>(proven->first));
     os << "<rect x='" << left + 1 << "' y='" << ya << "' width='" << width - right - left - 1 << "' height='"
-       << std::max(1.0, yb - ya) << "' fill='#59a14f' fill-opacity='0.18'/>\n<text x='" << left + 6 << "' y='" << ya - 4
+       << std::max(1.0, yb - ya) << "' fill='#59a14f' fill-opacity='0.18'/>\n<text class='proven' x='" << left + 6 << "' y='" << ya - 4
        << "' fill='#3b7a34'>proven: worst case in [" << proven->first << ", " << proven->second << "]"
        << (proven->first == proven->second ? " (exact)" : "") << "</text>\n";
   }
@@ -145,9 +157,13 @@ std::string envelope_svg(const std::vector<envelope_point>& envelope, std::uint6
   }
   if (!envelope.empty()) os << X(t_end) << ',' << Y(envelope.back().best);
   os << "'/>\n";
-  if (!envelope.empty())
-    os << "<text x='" << X(envelope.back().seconds) + 4 << "' y='" << Y(envelope.back().best) - 6
-       << "' fill='#4e79a7'>best " << envelope.back().best << "</text>\n";
+  // The best's label at the right end, below its line: the proven label is above the band's top
+  // at the left, the pessimistic bound's above its line (never below the best), so none overlap.
+  if (!envelope.empty()) {
+    const double yb = Y(envelope.back().best);
+    os << "<text class='best' x='" << width - right - 4 << "' y='" << (yb + 16 <= height - bottom - 4 ? yb + 16 : yb - 6)
+       << "' text-anchor='end' fill='#4e79a7'>best " << envelope.back().best << "</text>\n";
+  }
   os << "</svg>\n";
   return os.str();
 }

@@ -5,6 +5,7 @@
 // positions it changes: the trajectory is the shared step's (and the GPU's), in fewer instructions.
 #include <algorithm>
 #include <atomic>
+#include <memory>
 #include <thread>
 
 #include "warpspan/core/error.hpp"
@@ -28,15 +29,21 @@ class cpu_runner final : public chain_runner {
       : prob_(*setup.prob), params_(setup.params), ids_(setup.chain_ids), pool_(pool_size(threads, setup.chain_ids.size())) {
     const problem_view p = prob_.view();
     layout_ = make_chain_layout(p);
-    const std::size_t chains = ids_.size();
-    if (setup.initial.size() != chains * p.length) throw std::logic_error("cpu_runner: initial strings size");
-    blocks_.assign(layout_.bytes * chains, 0);
+    std::size_t chains = ids_.size();
+    if (!setup.initial_of && setup.initial.size() != chains * p.length) throw std::logic_error("cpu_runner: initial strings size");
+    // Left uninitialised: each chain clears its own block as it is set up, on the set-up's threads,
+    // so chains a stop drops never touch their memory.
+    blocks_.reset(new unsigned char[layout_.bytes * chains]);
     states_.resize(chains);
     if (setup.checkpoints) checkpoints_.resize(chains);
-    pool_.run(chains, [&](std::size_t c) {
-      unsigned char* block = blocks_.data() + c * layout_.bytes;
+    const auto set_up = [&](std::size_t c) {
+      unsigned char* block = blocks_.get() + c * layout_.bytes;
+      std::fill_n(block, layout_.bytes, static_cast<unsigned char>(0));
       const chain_view v = chain_view_at(block, layout_);
-      std::copy_n(setup.initial.begin() + static_cast<std::ptrdiff_t>(c * p.length), p.length, v.str);
+      if (setup.initial_of)
+        setup.initial_of(c, v.str);
+      else
+        std::copy_n(setup.initial.begin() + static_cast<std::ptrdiff_t>(c * p.length), p.length, v.str);
       // anneal_init() with the host builder: the same schedule, without scanning full cycles one
       // by one (which grows with W x n when many warps wait for one unit).
       chain_state& s = states_[c];
@@ -49,7 +56,24 @@ class cpu_runner final : public chain_runner {
         checkpoints_[c] = chain_checkpoints(p);
         checkpoints_[c].capture(p, v);
       }
-    });
+    };
+    // In batches of a few chains a thread, asking setup.stop between them (a million chains take
+    // tens of seconds to set up): the first chain always, then as many as it allows.
+    if (chains > 0) set_up(0);
+    const std::size_t batch = std::size_t{16} * static_cast<std::size_t>(pool_.size());
+    std::size_t ready = std::min<std::size_t>(chains, 1);
+    while (ready < chains) {
+      if (setup.stop && setup.stop()) {
+        chains = ready;
+        ids_.resize(chains);
+        states_.resize(chains);
+        if (setup.checkpoints) checkpoints_.resize(chains);
+        break;
+      }
+      const std::size_t n = std::min(batch, chains - ready);
+      pool_.run(n, [&](std::size_t k) { set_up(ready + k); });
+      ready += n;
+    }
   }
 
   void advance(std::uint64_t iterations) override { advance_until(iterations, {}); }
@@ -58,7 +82,7 @@ class cpu_runner final : public chain_runner {
     const problem_view p = prob_.view();
     std::atomic<bool> skipped{false};
     pool_.run(states_.size(), [&](std::size_t c) {
-      unsigned char* block = blocks_.data() + c * layout_.bytes;
+      unsigned char* block = blocks_.get() + c * layout_.bytes;
       const chain_view v = chain_view_at(block, layout_);
       std::uint16_t* best = chain_best_at(block, layout_);
       const auto run = [&](std::uint64_t count) {
@@ -95,7 +119,7 @@ class cpu_runner final : public chain_runner {
   }
 
   std::vector<std::uint16_t> best_string(std::size_t index) override {
-    const std::uint16_t* best = chain_best_at(blocks_.data() + index * layout_.bytes, layout_);
+    const std::uint16_t* best = chain_best_at(blocks_.get() + index * layout_.bytes, layout_);
     return {best, best + prob_.length()};
   }
 
@@ -106,7 +130,7 @@ class cpu_runner final : public chain_runner {
   anneal_params params_;
   std::vector<std::uint32_t> ids_;
   chain_layout layout_;
-  std::vector<unsigned char> blocks_;
+  std::unique_ptr<unsigned char[]> blocks_;  // layout_.bytes a chain
   std::vector<chain_state> states_;
   std::vector<chain_checkpoints> checkpoints_;  // one per chain, or none
   thread_pool pool_;  // last: its workers stop before the chains they work on go

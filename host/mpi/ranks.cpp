@@ -10,6 +10,7 @@
 #include <numeric>
 #include <thread>
 
+#include "warpspan/core/interrupt.hpp"
 #include "warpspan/core/ranks.hpp"
 
 namespace warpspan {
@@ -103,6 +104,36 @@ class mpi_world final : public rank_group {
 
 bool started = false;
 
+// Interrupts between the ranks: a signal reaches one rank alone (SIGTERM to one process, a
+// scheduler's), and a rank may run long without a collective (dbf --batch analyses its sets
+// alone), so the interrupted rank tells every other by a one-byte message on a communicator of its
+// own, and the others look for one whenever they ask interrupted() (set_interrupt_exchange).
+MPI_Comm g_stop_comm = MPI_COMM_NULL;
+constexpr int stop_tag = 41;
+
+bool exchange_interrupts(bool interrupted_here) {
+  int size = 1, rank = 0;
+  MPI_Comm_size(g_stop_comm, &size);
+  MPI_Comm_rank(g_stop_comm, &rank);
+  if (interrupted_here) {
+    static char byte = 1;
+    for (int r = 0; r < size; ++r) {
+      if (r == rank) continue;
+      MPI_Request request;
+      MPI_Isend(&byte, 1, MPI_CHAR, r, stop_tag, g_stop_comm, &request);
+      MPI_Request_free(&request);  // completes on its own
+    }
+    return false;
+  }
+  int flag = 0;
+  MPI_Status status;
+  MPI_Iprobe(MPI_ANY_SOURCE, stop_tag, g_stop_comm, &flag, &status);
+  if (!flag) return false;
+  char got = 0;
+  MPI_Recv(&got, 1, MPI_CHAR, status.MPI_SOURCE, stop_tag, g_stop_comm, MPI_STATUS_IGNORE);
+  return true;
+}
+
 mpi_world& the_world() {
   static mpi_world w;
   return w;
@@ -122,6 +153,8 @@ void start_ranks(int& argc, char**& argv) {
   MPI_Initialized(&ok);
   if (!ok) MPI_Init(&argc, &argv);
   started = true;
+  if (the_world().size() > 1 && MPI_Comm_dup(MPI_COMM_WORLD, &g_stop_comm) == MPI_SUCCESS)
+    set_interrupt_exchange(&exchange_interrupts);
 }
 
 void finish_ranks(int) {
@@ -133,6 +166,17 @@ void finish_ranks(int) {
     const mpi_world& w = the_world();
     std::fprintf(stderr, "warpspan-mpi: rank %d of %d sent %llu bytes in %llu collectives\n", w.rank(), w.size(),
                  static_cast<unsigned long long>(w.bytes_sent()), static_cast<unsigned long long>(w.calls()));
+  }
+  if (g_stop_comm != MPI_COMM_NULL) {
+    set_interrupt_exchange(nullptr);
+    // Messages no rank asked for any more (every rank stopped by then) are received, not left over.
+    for (int flag = 1; flag;) {
+      MPI_Status status;
+      MPI_Iprobe(MPI_ANY_SOURCE, stop_tag, g_stop_comm, &flag, &status);
+      char got = 0;
+      if (flag) MPI_Recv(&got, 1, MPI_CHAR, status.MPI_SOURCE, stop_tag, g_stop_comm, MPI_STATUS_IGNORE);
+    }
+    MPI_Comm_free(&g_stop_comm);
   }
   MPI_Finalize();
 }

@@ -4,7 +4,9 @@
 #include <chrono>
 #include <cmath>
 #include <cstring>
+#include <functional>
 #include <iterator>
+#include <memory>
 #include <thread>
 
 #include "warpspan/core/error.hpp"
@@ -24,39 +26,78 @@ double seconds_since(clock_type::time_point start) {
   return std::chrono::duration<double>(clock_type::now() - start).count();
 }
 
-/// The first strings of chains `ids`, concatenated, with `beam_string` for the beam chains (the
-/// starved string where it is empty: the beam did not apply).
-std::vector<std::uint16_t> strings_of(const problem& prob, const estimate_options& options,
-                                      const std::vector<std::uint32_t>& ids, const std::vector<std::uint16_t>& beam_string) {
-  const problem_view p = prob.view();
-  std::vector<std::uint16_t> out;
-  out.reserve(ids.size() * p.length);
-  // Deterministic strings are built once and copied to every chain of that kind.
-  std::vector<std::vector<std::uint16_t>> fixed(static_cast<std::size_t>(initial_kind::beam) + 1);
-  for (std::uint32_t id : ids) {
-    const initial_kind kind = chain_initial_kind(options, id);
-    const auto k = static_cast<std::size_t>(kind);
-    if (kind == initial_kind::random) {
-      const auto s = initial_string(p, initial_kind::random, options.seed, id);
-      out.insert(out.end(), s.begin(), s.end());
-      continue;
+/// The first strings of chains by chain_initial_kind: the deterministic kinds made once (and copied
+/// to every chain of that kind), `beam_string` for the beam chains (the starved string where it is
+/// empty: the beam did not apply), random ones per chain. write() may be called from many threads.
+class first_strings {
+ public:
+  first_strings(const problem& prob, const estimate_options& options, const std::vector<std::uint32_t>& ids,
+                const std::vector<std::uint16_t>& beam_string)
+      : p_(prob.view()), options_(options), fixed_(static_cast<std::size_t>(initial_kind::beam) + 1) {
+    std::size_t seen = 0;  // kinds present; the mix repeats every few ids, so the scan ends early
+    for (std::uint32_t id : ids) {
+      const initial_kind kind = chain_initial_kind(options, id);
+      auto& f = fixed_[static_cast<std::size_t>(kind)];
+      if (kind == initial_kind::random || !f.empty()) continue;
+      f = kind != initial_kind::beam ? initial_string(p_, kind, options.seed, id)
+          : beam_string.empty()      ? starved_string(p_)
+                                     : beam_string;
+      if (++seen + 1 == fixed_.size()) break;
     }
-    if (fixed[k].empty())
-      fixed[k] = kind != initial_kind::beam ? initial_string(p, kind, options.seed, id)
-                 : beam_string.empty()      ? starved_string(p)
-                                            : beam_string;
-    out.insert(out.end(), fixed[k].begin(), fixed[k].end());
+  }
+  /// Chain `id`'s first string (p.length ids) to `out`.
+  void write(std::uint32_t id, std::uint16_t* out) const {
+    const initial_kind kind = chain_initial_kind(options_, id);
+    if (kind == initial_kind::random) {
+      const auto s = initial_string(p_, initial_kind::random, options_.seed, id);
+      std::copy(s.begin(), s.end(), out);
+    } else {
+      const auto& f = fixed_[static_cast<std::size_t>(kind)];
+      std::copy(f.begin(), f.end(), out);
+    }
+  }
+
+ private:
+  problem_view p_;
+  estimate_options options_;
+  std::vector<std::vector<std::uint16_t>> fixed_;
+};
+
+/// The first strings of chains `ids`, concatenated. `stop` is asked every 1024 chains: where it says
+/// stop, `ids` is cut to the chains made (at least one).
+std::vector<std::uint16_t> strings_of(const problem& prob, const estimate_options& options, std::vector<std::uint32_t>& ids,
+                                      const std::vector<std::uint16_t>& beam_string,
+                                      const std::function<bool()>& stop = {}) {
+  const first_strings first(prob, options, ids, beam_string);
+  const std::size_t n = prob.length();
+  std::vector<std::uint16_t> out;
+  for (std::size_t c = 0; c < ids.size(); ++c) {
+    if (c > 0 && c % 1024 == 0 && stop && stop()) {
+      ids.resize(c);
+      break;
+    }
+    out.resize(out.size() + n);
+    first.write(ids[c], out.data() + out.size() - n);
   }
   return out;
 }
 
+/// The chains `ids` for `backend`: the CPU makes each chain's first string as it sets the chain up
+/// (and stops between batches on `stop`), CUDA gets them all made first (`ids` cut where `stop` said).
 chain_setup make_setup(const problem& prob, const estimate_options& options, const anneal_params& params,
-                       const std::vector<std::uint32_t>& ids, const std::vector<std::uint16_t>& beam_string) {
+                       std::vector<std::uint32_t> ids, const std::vector<std::uint16_t>& beam_string,
+                       backend_kind backend, const std::function<bool()>& stop = {}) {
   chain_setup setup;
   setup.prob = &prob;
   setup.params = params;
-  setup.chain_ids = ids;
-  setup.initial = strings_of(prob, options, ids, beam_string);
+  if (backend == backend_kind::cpu) {
+    auto first = std::make_shared<const first_strings>(prob, options, ids, beam_string);
+    setup.initial_of = [first, ids](std::size_t index, std::uint16_t* out) { first->write(ids[index], out); };
+    setup.stop = stop;
+  } else {
+    setup.initial = strings_of(prob, options, ids, beam_string, stop);
+  }
+  setup.chain_ids = std::move(ids);
   return setup;
 }
 
@@ -69,6 +110,7 @@ struct round_state {
   std::uint32_t validated = 0;   ///< summed over ranks
   std::uint8_t whole = 1;        ///< every rank finished the round (and)
   std::uint8_t stop = 0;         ///< some rank wants to stop (or)
+  std::uint8_t interrupt = 0;    ///< some rank was interrupted (or)
   double before = 0, after = 0;  ///< rank 0's clock: the round's start and end
   double since_setup = 0;        ///< rank 0's clock since the call
 };
@@ -107,6 +149,7 @@ void agree(rank_group* ranks, round_state& st) {
     out.validated += r.validated;
     out.whole = out.whole && r.whole;
     out.stop = out.stop || r.stop;
+    out.interrupt = out.interrupt || r.interrupt;
   }
   st = out;
 }
@@ -135,7 +178,8 @@ std::vector<std::uint16_t> chain_initial_strings(const problem& prob, const esti
       beam_string = beam_search(prob, bo).string;
       break;
     }
-  return strings_of(prob, options, ids, beam_string);
+  std::vector<std::uint32_t> all = ids;
+  return strings_of(prob, options, all, beam_string);
 }
 
 estimate_result run_estimate(const problem& prob, const estimate_options& options, const progress_fn& progress) {
@@ -235,16 +279,31 @@ estimate_result run_estimate(const problem& prob, const estimate_options& option
     beam_info.seconds = b.elapsed_s;
     beam_string = std::move(b.string);
   }
+  // The chains' set-up (first strings, states, checkpoints: tens of seconds for a million chains)
+  // stops on interrupted() and, with a budget, at half of what the beam left of it: the chains set
+  // up by then run (the first ones of the slice, at least one; chains_run), the rest are dropped.
+  const bool limited = options.seconds > 0;
+  const auto setup_deadline =
+      clock_type::now() + std::chrono::duration_cast<clock_type::duration>(std::chrono::duration<double>(
+                              limited ? std::max(0.5 * (options.seconds * 0.95 - seconds_since(t_setup)), 0.0) : 0.0));
+  const std::function<bool()> setup_stop = [&] { return interrupted() || (limited && clock_type::now() >= setup_deadline); };
   std::unique_ptr<chain_runner> runner;
   {
-    chain_setup setup = make_setup(prob, options, params, ids, beam_string);
+    chain_setup setup = make_setup(prob, options, params, ids, beam_string, backend, setup_stop);
     setup.checkpoints = checkpoints;
     runner = backend == backend_kind::cuda ? make_cuda_runner(setup) : make_cpu_runner(setup, threads);
   }
+  const auto local_run = static_cast<std::uint32_t>(runner->summaries().size());
 
   estimate_result result;
   result.backend = runner->name();
   result.chains = chains;
+  result.chains_run = local_run;
+  if (ranks) {
+    std::uint64_t sum = 0;
+    for (const auto& c : ranks->allgather(to_bytes(local_run))) sum += from_bytes<std::uint32_t>(c);
+    result.chains_run = static_cast<std::uint32_t>(sum);
+  }
   result.chain_begin = chain_begin;
   result.chain_end = chain_end;
   result.upper_bound = pessimistic_bound(prob);
@@ -253,7 +312,6 @@ estimate_result run_estimate(const problem& prob, const estimate_options& option
 
   // The budget counts from the call: set-up, rounds, and the rebuild of the best string at the end
   // (a small share kept for it, at most 10 % of the budget).
-  const bool limited = options.seconds > 0;
   const auto deadline = t_setup + std::chrono::duration_cast<clock_type::duration>(
                                       std::chrono::duration<double>(options.seconds * (limited ? 0.95 : 0)));
   const auto past_deadline = [&] { return limited && clock_type::now() >= deadline; };
@@ -272,10 +330,12 @@ estimate_result run_estimate(const problem& prob, const estimate_options& option
   auto summaries = runner->summaries();
   round_state st = local_best(summaries);
   st.stop = should_stop();
+  st.interrupt = interrupted();
   st.since_setup = seconds_since(t_setup);
   agree(ranks, st);
   best = st.best;
   bool stop_agreed = st.stop;
+  bool interrupt_agreed = st.interrupt;  // some rank was interrupted (a signal reaches one rank alone)
   result.envelope.push_back({0.0, best});
   std::uint64_t done = 0;
   std::uint64_t round = 1;
@@ -302,12 +362,14 @@ estimate_result run_estimate(const problem& prob, const estimate_options& option
       st = local_best(summaries);
       st.whole = whole;
       st.stop = should_stop();
+      st.interrupt = interrupted();
       st.before = before;
       st.after = after;
       st.since_setup = since_setup;
       agree(ranks, st);
       whole = st.whole;
       stop_agreed = st.stop;
+      interrupt_agreed = interrupt_agreed || st.interrupt;
       before = st.before;
       after = st.after;
       since_setup = st.since_setup;
@@ -336,7 +398,7 @@ estimate_result run_estimate(const problem& prob, const estimate_options& option
       runner->set_iter_max(planned);
       plan.emplace_back(done, planned);
     }
-    if (progress) progress(after, done * chains, planned * chains, best);
+    if (progress) progress(after, done * result.chains_run, planned * result.chains_run, best);
     // Aim for rounds of about target_round_s, never beyond the remaining budget.
     const double took = std::max(after - before, 1e-6);
     double want = target_round_s;
@@ -344,8 +406,6 @@ estimate_result run_estimate(const problem& prob, const estimate_options& option
     const double scale = std::clamp(want / took, 0.25, 8.0);
     round = std::max<std::uint64_t>(1, static_cast<std::uint64_t>(static_cast<double>(round) * scale));
   }
-  result.interrupted = interrupted();
-  result.time_limited = !result.interrupted && done < planned;
   result.iterations_planned = planned;
   result.elapsed_s = seconds_since(start);
   result.iterations_per_chain = done;
@@ -355,11 +415,15 @@ estimate_result run_estimate(const problem& prob, const estimate_options& option
   std::size_t best_index = 0;
   for (std::size_t c = 1; c < summaries.size(); ++c)
     if (summaries[c].best > summaries[best_index].best) best_index = c;
-  const bool validating = options.validate > 0 && backend != backend_kind::cpu && !result.interrupted &&
-                          local_best(summaries).iterations == done * local_chains;
+  const bool validating = options.validate > 0 && backend != backend_kind::cpu && !interrupted() && !interrupt_agreed &&
+                          local_best(summaries).iterations == done * local_run;
   st = local_best(summaries);
   st.validated = validating ? 1 : 0;  // every rank can validate, or none does
+  st.interrupt = interrupted();
   agree(ranks, st);
+  // Interrupted when any rank was: every rank, and rank 0's JSON, says so alike.
+  result.interrupted = interrupt_agreed || st.interrupt;
+  result.time_limited = !result.interrupted && done < planned;
   const bool validate_all = ranks ? st.validated == static_cast<std::uint32_t>(ranks->size()) : validating;
   result.iterations = st.iterations;
   result.best_makespan = st.best;
@@ -393,10 +457,10 @@ estimate_result run_estimate(const problem& prob, const estimate_options& option
     std::vector<std::uint32_t> pick;
     for (std::uint32_t k = 0; k < sample; ++k) {
       const auto id = sample == 1 ? 0 : static_cast<std::uint32_t>(std::uint64_t{k} * (chains - 1) / (sample - 1));
-      if (id >= chain_begin && id < chain_end) pick.push_back(id);
+      if (id >= chain_begin && id < chain_begin + local_run) pick.push_back(id);
     }
     pick.erase(std::unique(pick.begin(), pick.end()), pick.end());
-    const chain_setup cpu_setup = make_setup(prob, options, params, pick, beam_string);
+    const chain_setup cpu_setup = make_setup(prob, options, params, pick, beam_string, backend_kind::cpu);
     auto cpu = make_cpu_runner(cpu_setup, threads);
     if (!pick.empty()) {
       // Replay the run's plan: the same cooling schedule at the same iterations.

@@ -264,3 +264,17 @@ def test_python_records_the_interpreter_it_was_built_for():
     from warpspan import _build_info
     import sys
     assert _build_info.PYTHON_VERSION.split(".")[:2] == [str(v) for v in sys.version_info[:2]]
+
+
+@pytest.mark.parametrize("call", [
+    lambda: warpspan.build("L\ud800C", 2, "L=1,C=4"),
+    lambda: warpspan.estimate("LC", 2, "L=1,\udc80C=4", iterations=10),
+    lambda: warpspan.dbf("tasks\udcff.json"),
+], ids=["kernel", "sigma", "taskset"])
+def test_a_lone_surrogate_is_an_input_error_naming_the_argument(call):
+    # pybind11 cannot make UTF-8 of a lone surrogate and said only "incompatible function arguments".
+    with pytest.raises(warpspan.InputError) as e:
+        call()
+    msg = str(e.value)
+    assert "lone surrogate" in msg and "incompatible" not in msg, msg
+    assert msg.split(":")[0] in ("kernel", "sigma", "taskset"), msg

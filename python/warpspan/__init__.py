@@ -134,13 +134,23 @@ class _Args:
             return None
         if not isinstance(value, str):
             raise self.type_error(name, "a string" + (" or None" if none else ""), value)
+        return self.text(name, value)
+
+    def text(self, name, value):
+        """A str that is valid Unicode: a lone surrogate (half of a pair, or a file name's undecodable
+        byte as os.fsdecode keeps it) cannot become UTF-8 for the library."""
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError as e:
+            raise InputError(f"{name}: not valid text: a lone surrogate {value[e.start]!r} at character {e.start} "
+                             f"(warpspan takes UTF-8 text)") from None
         return value
 
     def path(self, name, value, what="a path (str or os.PathLike)", hint=""):
         """A file name: str, bytes or os.PathLike, as a str."""
         if not isinstance(value, (str, bytes, os.PathLike)):
             raise self.type_error(name, what, value, hint)
-        return os.fsdecode(value)
+        return self.text(name, os.fsdecode(value))
 
     def kernel(self, value):
         """A kernel string ("5L9C2L9C") or a Kernel from kernel_from_ptx."""

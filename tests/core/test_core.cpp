@@ -1,5 +1,9 @@
 // Shared utilities: bounded file reading, thread resolution, the persistent pool, the interrupt flag.
 #include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <csignal>
 
 #include <atomic>
 #include <filesystem>
@@ -85,6 +89,25 @@ TEST(CoreInterrupt, FlagSetsAndClears) {
   EXPECT_TRUE(interrupted());
   clear_interrupt();
   EXPECT_FALSE(interrupted());
+}
+
+TEST(CoreInterrupt, TheSecondSignalEndsTheProcessWith130) {
+  // In a child: the first SIGINT only sets the flag (the process goes on), the second ends it at
+  // once with exit code 130, never needing a third; a child that outlived both would exit 0.
+  const pid_t pid = fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    install_interrupt_handlers();
+    raise(SIGINT);
+    if (!interrupted()) _exit(3);  // the first signal must be caught, not end the process
+    raise(SIGTERM);
+    sleep(10);
+    _exit(0);
+  }
+  int status = 0;
+  ASSERT_EQ(waitpid(pid, &status, 0), pid);
+  ASSERT_TRUE(WIFEXITED(status)) << "killed by signal " << (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+  EXPECT_EQ(WEXITSTATUS(status), interrupted_exit_code);
 }
 
 }  // namespace

@@ -165,6 +165,55 @@ TEST(InputsHarness, ErrorsAreReportedNotCrashes) {
             std::string::npos);
 }
 
+TEST(InputsHarness, AFloatRangeIsSaidInItsShortestForm) {
+  // A float range of +-1e300 (no float holds it) was printed by std::to_string: 300 digits each, a
+  // 754-byte message. Now the shortest forms that read back: -1e+300 and 1e+300.
+  static constexpr warpspan_field huge[] = {hx::thread_float("x", -1e300, 1e300)};
+  warpspan_harness_v1 d = *hx::describe<fixture::kernel>();
+  d.field_count = 1;
+  d.fields = huge;
+
+  const std::string message = test::error_of([&] { make_harness(&d, "test"); });
+
+  EXPECT_NE(message.find("field 0 (x): bad float range [-1e+300, 1e+300]"), std::string::npos) << message;
+  EXPECT_LT(message.size(), 200u) << message;
+}
+
+TEST(InputsHarness, AnOutputOutsideTheScratchSaysWhatWasAskedAndWhatExists) {
+  // output() of 1 word short of 2^64 from word 1: the end (offset + size) wrapped to 0, and the
+  // message said "words [1, 0)". It says the words asked for, from where, and the scratch's size
+  // (the fixture's scratch is 1 + threads words).
+  static warpspan_harness_v1 d = *hx::describe<fixture::kernel>();
+  d.output = [](std::uint32_t, std::uint64_t* offset, std::uint64_t* words, char*) {
+    *offset = 1;
+    *words = UINT64_MAX;
+    return 0;
+  };
+
+  // Checked when the harness is made, at its default threads (100: a scratch of 101 words).
+  const std::string message = test::error_of([&] { make_harness(&d, "test"); });
+
+  EXPECT_NE(message.find("output(100) asks for 18446744073709551615 words from word 1, but its scratch has 101 words"),
+            std::string::npos)
+      << message;
+}
+
+TEST(InputsHarness, ASavedInputForAnotherKernelIsRefused) {
+  // The first line names the kernel the input was saved for; another kernel's parse refuses it,
+  // naming both, rather than reading its integers as its own.
+  const harness_ref k = load_harness(fixture("good"));
+  const std::string text = "# warpspan inputs: kernel bisect, 3 threads, 2 integers per thread, then 1 per block\n"
+                           "1 2\n3 4\n5 6\n3\n";
+
+  const auto header = read_input_header(text);
+  ASSERT_TRUE(header.has_value());
+  EXPECT_EQ(header->kernel, "bisect");
+  EXPECT_EQ(header->threads, 3u);
+  const std::string message = test::error_of([&] { parse_input(text, "saved", *k, 3); });
+  EXPECT_NE(message.find("saved:1: an input for kernel 'bisect', not for 'fixture'"), std::string::npos) << message;
+  EXPECT_FALSE(read_input_header("1 2 3\n").has_value());
+}
+
 TEST(InputsHarness, ASearchReportsTheThrowingThread) {
   search_request r;
   r.harness = fixture("throws");

@@ -11,9 +11,11 @@ line on stderr and exit code 2.
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
 import tempfile
+import time
 
 MODE, BINARY, SOURCE = sys.argv[1], sys.argv[2], sys.argv[3]
 MPI = sys.argv[4:] if MODE == "mpi" else []
@@ -63,6 +65,46 @@ def sharded(args, n, tmp):
             f.write(out)
         files.append(path)
     return run(["merge"] + files[::-1])
+
+
+def parent_of(pid):
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return int(f.read().rsplit(")", 1)[1].split()[1])
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def signal_one_rank(args, rank, sig, after):
+    """Runs `args` under mpirun, sends `sig` to rank `rank` (found by its OMPI_COMM_WORLD_RANK) after
+    `after` seconds: (exit code, stdout, seconds from the signal to the job's end)."""
+    with tempfile.TemporaryFile("w+") as out:
+        job = subprocess.Popen(mpirun() + [BINARY] + args, stdout=out, stderr=subprocess.DEVNULL, cwd=SOURCE)
+        time.sleep(after)
+        target = None
+        for pid in os.listdir("/proc"):
+            try:
+                with open(f"/proc/{pid}/environ", "rb") as f:
+                    env = f.read().split(b"\0")
+                with open(f"/proc/{pid}/cmdline", "rb") as f:
+                    cmd = f.read().split(b"\0")
+            except OSError:
+                continue
+            # this job's rank: a child of its mpirun
+            if cmd and cmd[0] == BINARY.encode() and f"OMPI_COMM_WORLD_RANK={rank}".encode() in env \
+                    and parent_of(pid) == job.pid:
+                target = int(pid)
+        start = time.monotonic()
+        if target is not None:
+            os.kill(target, sig)
+        try:
+            code = job.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            job.kill()
+            code = job.wait()
+        took = time.monotonic() - start
+        out.seek(0)
+        return (code if target is not None else -1), out.read(), took
 
 
 def other(args, tmp):
@@ -130,6 +172,26 @@ with tempfile.TemporaryDirectory() as tmp:
         c2, o2, e2 = run(args, mpirun())
         check("exact stopped by --max-states", c1 == c2 == 0 and without_timings(o1) == without_timings(o2)
               and not json.loads(o1)["complete"], e2)
+        # A signal to one rank (a scheduler's, or `kill PID`) stops every rank: rank 0 prints the result
+        # marked interrupted (not time limited), and the job exits 130; in an estimate (agreed every
+        # round) and in a dbf --batch, whose ranks analyse their sets without talking until the end.
+        big = os.path.join(tmp, "big.jsonl")
+        with open(batch) as f:
+            sets = f.read()
+        with open(big, "w") as f:
+            f.write(sets * 20000)
+        long_runs = (
+            ("estimate", ["estimate", "--kernel", "5L9C2L9C", "--warps", "8", "--sigma", "L=1,C=4", "--iterations",
+                          "1000000000", "--chains", "6", "--threads", "1", "--exact-seconds", "0", "--json", "-q"]),
+            ("dbf --batch", ["dbf", "--batch", big, "--backend", "cpu", "--threads", "1", "--json", "-q"]),
+        )
+        for name, args in long_runs:
+            code, out, took = signal_one_rank(args, 1, signal.SIGTERM, 3.0)
+            lines = out.strip().splitlines()
+            last = json.loads(lines[-1]) if lines else {}
+            check(f"SIGTERM to rank 1 of {name} stops every rank", code == 130 and took < 10
+                  and last.get("interrupted") is True and last.get("time_limited", False) is False,
+                  f"rc {code} after {took:.1f} s, last line {lines[-1][:300] if lines else None!r}")
         # Errors: one line, the exit code of one process.
         for args in (["dbf", "--batch", "/no/such/dir"], ["estimate", "--kernel", "LC", "--warps", "2"],
                      ["dbf", "--batch", batch, "--shard", "0/2"]):

@@ -22,6 +22,11 @@ std::string envelope_svg(const std::vector<envelope_point>& envelope, std::uint6
 /// A round tick spacing (1, 2 or 5 times a power of ten) giving at most about `ticks` ticks over
 /// `range`.
 double nice_tick_step(double range, int ticks = 5);
+/// The multiples of nice_tick_step(hi - lo, ticks) in [lo, hi], each rounded to its multiple (no
+/// 0.30000000000000004).
+std::vector<double> round_ticks(double lo, double hi, int ticks = 5);
+/// A tick's value as text: at most 6 significant digits, no trailing zeros (0.5, 1, 2.5, 1e+06).
+std::string tick_label(double v);
 /// Text with <, > and & escaped for SVG/XML.
 std::string escape_xml(const std::string& s);
 /// Writes text to DIR/NAME, creating DIR; input_error when that fails.

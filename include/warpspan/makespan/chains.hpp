@@ -144,6 +144,12 @@ struct chain_setup {
   anneal_params params;
   std::vector<std::uint32_t> chain_ids;      ///< RNG stream of each chain
   std::vector<std::uint16_t> initial;        ///< chain_ids.size() strings of length n, back to back
+  /// CPU backend, instead of `initial` (left empty): writes chain `index`'s first string (n ids) to
+  /// `out`, called from the set-up's threads, so no chain's string is made before its state.
+  std::function<void(std::size_t index, std::uint16_t* out)> initial_of;
+  /// CPU backend: asked between batches of chains during the set-up; where it says stop, the runner
+  /// keeps the chains set up so far (the first ones, at least one) and drops the rest.
+  std::function<bool()> stop;
   /// CPU backend: keep checkpoints of each chain's schedule builder (checkpoints.hpp), the same
   /// trajectory in fewer instructions for checkpoint_bytes() more memory a chain. CUDA ignores it.
   bool checkpoints = true;

@@ -69,6 +69,9 @@ struct estimate_result {
   double setup_s = 0;
   std::string backend;
   std::uint32_t chains = 0;
+  /// The chains set up and run (all ranks): fewer than `chains` where the set-up was stopped by its
+  /// share of `seconds` (half of what the beam left) or by an interrupt; the first of each slice run.
+  std::uint32_t chains_run = 0;
   bool time_limited = false;         ///< stopped by --seconds before the iterations were done
   bool interrupted = false;          ///< stopped by SIGINT/SIGTERM (interrupted()); the result so far
   std::vector<envelope_point> envelope;
