@@ -261,11 +261,13 @@ fuzz_outcome fuzz_one_jsonl(const std::uint8_t* data, std::size_t size) {
 }
 
 fuzz_outcome fuzz_one_string(const std::uint8_t* data, std::size_t size) {
-  // Small problems of different lengths W x I (12, 20, 4): a string fits at most one of them.
-  static const std::array<problem, 3> problems = {
+  // Small problems of different lengths W x I (12, 20, 4, 15): a string fits at most one of them.
+  // The last has barriers: a string that lets a warp past one early is refused (no schedule).
+  static const std::array<problem, 4> problems = {
       fixed_problem("LLCC", "L=1,C=2", 0, 3),
       fixed_problem("2LCS", "L=1,C=1/2,S=1", 2, 4),
       fixed_problem("LCSD", "L=1,C=1,S=1,D=1", 0, 1),
+      fixed_problem("LBCBL", "L=1,C=2", 2, 3),
   };
   return guarded(size, max_string_input, [&] {
     const std::string_view text = as_text(data, size);
