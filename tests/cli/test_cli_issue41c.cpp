@@ -172,9 +172,20 @@ TEST(CliSavedInputs, TheKernelASavedInputNamesIsUsedOrAMismatchRefused) {
                  {file + ":1", "kernel 'bisect'", "not for 'artificial'"});
 }
 
+#if defined(__SANITIZE_ADDRESS__)
+#define WARPSPAN_TEST_UNDER_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define WARPSPAN_TEST_UNDER_ASAN 1
+#endif
+#endif
+
 TEST(CliMessages, OutOfMemoryAdvisesWhatAppliesToTheCommand) {
   // Address space limited to 250 MB: a GA population of 100 inputs of 2^20 threads cannot be held
   // (the process itself needs about 60 MB); the advice names inputs' own options, not estimate's chains.
+#ifdef WARPSPAN_TEST_UNDER_ASAN
+  GTEST_SKIP() << "AddressSanitizer reserves its shadow memory beyond any ulimit -v: the default build runs this";
+#endif
   const cli_result r = test::run_warpspan_under("ulimit -v 250000;", "inputs --kernel artificial --threads 1048576 "
                                                 "--evaluations 100 --population 100 --method random-ga -q");
   expect_refused(r, {"out of memory in inputs", "--threads"});
