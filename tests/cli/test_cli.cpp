@@ -60,6 +60,36 @@ TEST(Cli, BoundOfVoronoiFromPtxIs197) {
   EXPECT_EQ(nlohmann::json::parse(r.out)["pessimistic_001"].get<int>(), 184);
 }
 
+TEST(Cli, PtxLoopsAreListedAndOneOffThePathIsAWarning) {
+  // A loop the path jumps past: the kernel string lacks it, so `kernel` lists it with no pass and
+  // says so on stderr (exit 0: the import itself is fine); `estimate` on that PTX warns the same.
+  const std::string ptx = test::write(".ptx",
+                                      "ld.global.u32 %r1, [a];\n"   // 1
+                                      "bra.uni END;\n"              // 2
+                                      "TOP:\n"                      // 3
+                                      "add.u32 %r1, %r1, 1;\n"      // 4
+                                      "@%p1 bra TOP;\n"             // 5
+                                      "END:\n"                      // 6
+                                      "st.global.u32 [a], %r1;\n"   // 7
+                                      "ret;\n");                    // 8
+  const run_result r = run("kernel --ptx " + ptx + " --json");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["kernel"], "LCLC");
+  ASSERT_EQ(j["loops"].size(), 1u);
+  EXPECT_EQ(j["loops"][0]["head_line"], 4);
+  EXPECT_EQ(j["loops"][0]["back_line"], 5);
+  EXPECT_EQ(j["loops"][0]["passes"], 0);
+  EXPECT_NE(r.err.find("warning: " + ptx + ": the loop at lines 4-5 is not on the path walked"), std::string::npos) << r.err;
+  const run_result e = run("bound --ptx " + ptx + " --warps 2 --sigma L=1,C=1");
+  EXPECT_EQ(e.code, 0) << e.err;
+  EXPECT_NE(e.err.find("the loop at lines 4-5"), std::string::npos) << e.err;
+  // A block size that does not divide W is one line and exit 2.
+  const run_result b = run("bound --kernel LBL --warps 4 --sigma L=1 --block-warps 3");
+  EXPECT_EQ(b.code, 2);
+  EXPECT_NE(b.err.find("--block-warps 3 must divide the 4 warps"), std::string::npos) << b.err;
+}
+
 TEST(Cli, SmPresetNormalisesFermiLoads) {
   // Fermi (2.0): 16 load/store units for warps of 32, so each L becomes two single-cycle L's.
   const run_result r = run("kernel --kernel LC --sm fermi-2.0 --json");
