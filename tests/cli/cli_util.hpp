@@ -9,10 +9,13 @@
 #include <unistd.h>
 
 #include <array>
+#include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <fstream>
 #include <iterator>
 #include <string>
+#include <vector>
 
 namespace warpspan::test {
 
@@ -72,6 +75,61 @@ inline int count_lines(const std::string& s) {
   int count = 0;
   for (char c : s) count += c == '\n';
   return count;
+}
+
+/// How a process ended: its exit code, or the signal that killed it, and how long it took after the
+/// first signal.
+struct signalled_run {
+  bool exited = false;
+  int code = -1;    ///< when exited
+  int signal = 0;   ///< when killed by a signal
+  bool hung = false;
+  double after_signal_s = 0;
+  std::string out;
+};
+
+/// Runs `warpspan ARGS...` (no shell), sends `sig` after `after_ms` (and again `again_ms` later when
+/// given), and waits at most 60 s more (then kills it and says it hung). stdout goes to a scratch
+/// file, read back afterwards; stderr is dropped.
+inline signalled_run run_and_signal(const std::vector<std::string>& args, int sig, int after_ms, int again_ms = -1) {
+  const std::string out_file = scratch(".stdout");
+  signalled_run e;
+  const pid_t pid = fork();
+  if (pid == 0) {
+    FILE* out = std::freopen(out_file.c_str(), "w", stdout);
+    FILE* err = std::freopen("/dev/null", "w", stderr);
+    if (!out || !err) _exit(127);
+    std::vector<char*> argv{const_cast<char*>(WARPSPAN_BINARY)};
+    for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    execv(WARPSPAN_BINARY, argv.data());
+    _exit(127);
+  }
+  if (pid < 0) return e;
+  usleep(static_cast<useconds_t>(after_ms) * 1000);
+  kill(pid, sig);
+  const auto signalled = std::chrono::steady_clock::now();
+  if (again_ms >= 0) {
+    usleep(static_cast<useconds_t>(again_ms) * 1000);
+    kill(pid, sig);
+  }
+  int status = 0;
+  for (int waited = 0; waitpid(pid, &status, WNOHANG) == 0; waited += 10) {
+    if (waited >= 60'000) {
+      e.hung = true;
+      kill(pid, SIGKILL);
+      waitpid(pid, &status, 0);
+      break;
+    }
+    usleep(10'000);
+  }
+  e.after_signal_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - signalled).count();
+  e.exited = WIFEXITED(status);
+  e.code = e.exited ? WEXITSTATUS(status) : -1;
+  e.signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+  std::ifstream in(out_file);
+  e.out.assign(std::istreambuf_iterator<char>(in), {});
+  return e;
 }
 
 }  // namespace warpspan::test

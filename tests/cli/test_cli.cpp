@@ -317,51 +317,8 @@ TEST(CliEstimate, ALongerScheduleFromTheProvenIntervalBecomesTheEstimate) {
   EXPECT_EQ(nlohmann::json::parse(built.out)["makespan"].get<int>(), 67);
 }
 
-/// How a process ended: its exit code, or the signal that killed it.
-struct ended {
-  bool exited = false;
-  int code = -1;    ///< when exited
-  int signal = 0;   ///< when killed by a signal
-  bool hung = false;
-  std::string out;
-};
-
-/// Runs `warpspan ARGS...` (no shell), sends `sig` after `after_ms`, and waits at most 30 s more
-/// (then kills it and says it hung). stdout goes to a scratch file, read back afterwards.
-ended run_and_signal(const std::vector<std::string>& args, int sig, int after_ms) {
-  const std::string out_file = test::scratch(".stdout");
-  ended e;
-  const pid_t pid = fork();
-  if (pid == 0) {
-    FILE* out = std::freopen(out_file.c_str(), "w", stdout);
-    FILE* err = std::freopen("/dev/null", "w", stderr);
-    if (!out || !err) _exit(127);
-    std::vector<char*> argv{const_cast<char*>(WARPSPAN_BINARY)};
-    for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-    argv.push_back(nullptr);
-    execv(WARPSPAN_BINARY, argv.data());
-    _exit(127);
-  }
-  if (pid < 0) return e;
-  usleep(static_cast<useconds_t>(after_ms) * 1000);
-  kill(pid, sig);
-  int status = 0;
-  for (int waited = 0; waitpid(pid, &status, WNOHANG) == 0; waited += 10) {
-    if (waited >= 30'000) {
-      e.hung = true;
-      kill(pid, SIGKILL);
-      waitpid(pid, &status, 0);
-      break;
-    }
-    usleep(10'000);
-  }
-  e.exited = WIFEXITED(status);
-  e.code = e.exited ? WEXITSTATUS(status) : -1;
-  e.signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
-  std::ifstream in(out_file);
-  e.out.assign(std::istreambuf_iterator<char>(in), {});
-  return e;
-}
+using test::run_and_signal;
+using ended = test::signalled_run;
 
 TEST(CliInterrupt, SigintPrintsTheBestSoFarAndExits130) {
   // SIGINT after about a second of a run that would take hours. It must end by exit(130) with its

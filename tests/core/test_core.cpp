@@ -92,14 +92,18 @@ TEST(CoreInterrupt, FlagSetsAndClears) {
 }
 
 TEST(CoreInterrupt, TheSecondSignalEndsTheProcessWith130) {
-  // In a child: the first SIGINT only sets the flag (the process goes on), the second ends it at
-  // once with exit code 130, never needing a third; a child that outlived both would exit 0.
+  // In a child: the first SIGINT only sets the flag (the process goes on); the same signal again
+  // at once (as `timeout` delivers it: to the command, then to its process group) is the same
+  // request; a second one later ends the process at once with exit code 130, never needing a
+  // third. A child that outlived them would exit 0.
   const pid_t pid = fork();
   ASSERT_GE(pid, 0);
   if (pid == 0) {
     install_interrupt_handlers();
     raise(SIGINT);
     if (!interrupted()) _exit(3);  // the first signal must be caught, not end the process
+    raise(SIGINT);                 // delivered twice: still running
+    usleep(400'000);
     raise(SIGTERM);
     sleep(10);
     _exit(0);

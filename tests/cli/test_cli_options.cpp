@@ -1,4 +1,4 @@
-// Small command-line items of issue 41: options a command would ignore or does not know, output
+// Options and layouts (issue 41): options a command would ignore or does not know, output
 // that lines up or reads, "wrote" only after writing, and the end record of a dbf --batch --json
 // stream (also after merge).
 #include <gtest/gtest.h>
