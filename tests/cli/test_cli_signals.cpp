@@ -52,7 +52,9 @@ TEST(CliSetUpLimits, SecondsBoundTheSetUpOfAMillionChains) {
   EXPECT_GE(j["chains_run"].get<long long>(), 1);
   EXPECT_LT(j["chains_run"].get<long long>(), 1'000'000);
   EXPECT_EQ(j["iterations"].get<long long>() % j["chains_run"].get<long long>(), 0);
-  EXPECT_LT(j["setup_s"].get<double>(), 1.0);
+  // The set-up stops at about half the budget; the runner built after it adds a little (0.5 s under
+  // AddressSanitizer on a loaded machine). Unbounded, it would take tens of seconds.
+  EXPECT_LT(j["setup_s"].get<double>(), 3.0);
   EXPECT_FALSE(j["interrupted"].get<bool>());
   const cli_result built = run_warpspan("build --kernel 5L9C2L9C --warps 16 --sigma L=1,C=4 --json --string \"" + [&] {
     std::string ids;
