@@ -58,7 +58,7 @@ constexpr parameter_spelling python_spellings[] = {
     {"at_most", "at_most="}, {"atom_runs", "atom_runs="}, {"atom_threads", "atom_threads="}, {"backend", "backend="},
     {"beam_share", "beam_share="}, {"beam_width", "beam_width="},
     {"block", "block="}, {"block_warps", "block_warps="}, {"cfg_path", "cfg="}, {"chains", "chains="}, {"clock", "clock="}, {"constraints", "constraints="},
-    {"edf", "edf="}, {"evaluations", "evaluations="}, {"exact_seconds", "exact_seconds="},
+    {"edf", "edf="}, {"eval_timeout", "eval_timeout="}, {"evaluations", "evaluations="}, {"exact_seconds", "exact_seconds="},
     {"exact_up_to", "exact_up_to="}, {"far_moves", "far_moves="}, {"fitness", "fitness="}, {"harness", "harness="},
     {"init", "init="}, {"iterations", "iterations="},
     {"jobs", "jobs="}, {"kernel", "kernel="}, {"lines", "lines="}, {"loop_bounds", "loop_bounds="},
@@ -496,6 +496,14 @@ py::dict inputs_search(const inputs::search_request& request) {
   }
   d["history"] = history;
   d["best_input"] = array(r.trace.best);
+  if (!r.failure.empty()) {
+    // The harness failed: InputError with the message, the results so far as its `result`.
+    d["failing_input"] = array(r.failing_input);
+    py::object error = py::reinterpret_borrow<py::object>(input_error_type)(r.failure);
+    error.attr("result") = d;
+    PyErr_SetObject(input_error_type, error.ptr());
+    throw py::error_already_set();
+  }
   return d;
 }
 
@@ -538,7 +546,8 @@ PYBIND11_MODULE(_core, m) {
       .def_readwrite("sms", &inputs::search_request::sms)
       .def_readwrite("jobs", &inputs::search_request::jobs)
       .def_readwrite("seed", &inputs::search_request::seed)
-      .def_readwrite("tolerance", &inputs::search_request::tolerance);
+      .def_readwrite("tolerance", &inputs::search_request::tolerance)
+      .def_readwrite("eval_timeout", &inputs::search_request::eval_timeout);
 
   // The package calls this once, under its lock, after importing numpy: pybind11 looks numpy up for
   // the first array, and threads that make their first calls at once would race there.

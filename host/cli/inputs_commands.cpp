@@ -13,6 +13,7 @@
 #include "warpspan/core/interrupt.hpp"
 #include "warpspan/inputs/gpu.hpp"
 #include "warpspan/inputs/input_file.hpp"
+#include "warpspan/inputs/isolated.hpp"
 #include "warpspan/inputs/search.hpp"
 #include "warpspan/io/inputs_svg.hpp"
 #include "warpspan/io/result_json.hpp"
@@ -58,6 +59,10 @@ class inputs_command {
         ->capture_default_str();
     sub->add_option("--atom-runs", atom_runs, "gdivan: recorded runs per X")->capture_default_str();
     sub->add_option("--jobs", jobs, "CPU threads of the model (0: all cores)")->capture_default_str();
+    sub->add_option("--eval-timeout", eval_timeout,
+                    "a harness library runs in a worker process: stop it as hung after this many seconds without "
+                    "an evaluation finished")
+        ->capture_default_str();
     sub->add_option("--save-input", save_input, "write the best input found to this file");
     sub->add_option("--eval-input", eval_input, "evaluate this saved input instead of searching");
     sub->add_option("--svg-dir", svg_dir,
@@ -85,7 +90,7 @@ class inputs_command {
   int run() {
     if (list) {
       if (!harness.empty()) {
-        describe(*load_harness(harness));
+        describe(*load_harness_isolated(harness, eval_timeout));
         return 0;
       }
       for (const auto& k : builtin_kernels())
@@ -110,6 +115,7 @@ class inputs_command {
     request.jobs = jobs;
     request.seed = seed;
     request.tolerance = tolerance;
+    request.eval_timeout = eval_timeout;
     std::string saved_text;
     if (!eval_input.empty()) {
       // The saved input names its kernel and threads: they are used where not given (and a
@@ -136,11 +142,28 @@ class inputs_command {
     const std::vector<search_result>& results = all.results;
     const std::size_t best = all.best;
     std::string saved, svg, svg_time;
-    if (!save_input.empty() && !results.empty() && !results[best].trace.best.empty()) {
-      const std::filesystem::path path(save_input);
-      saved = write_file(path.parent_path().empty() ? "." : path.parent_path().string(), path.filename().string(),
-                         format_input(*o.kernel, o.threads, results[best].trace.best));
-    }
+    const search_result* failed = all.failed();
+    const std::filesystem::path save_path(save_input);
+    const std::string save_dir = save_path.parent_path().empty() ? "." : save_path.parent_path().string();
+    if (!save_input.empty() && !results.empty() && !results[best].trace.best.empty())
+      saved = write_file(save_dir, save_path.filename().string(), format_input(*o.kernel, o.threads, results[best].trace.best));
+    // The input the harness failed on, beside the best, for replay with --eval-input.
+    std::string saved_failing;
+    if (failed && !save_input.empty() && !failed->failing_input.empty())
+      saved_failing = write_file(save_dir, save_path.filename().string() + ".failing",
+                                 format_input(*o.kernel, o.threads, failed->failing_input));
+    // A failed harness: the results so far, then its one line on stderr and exit 2.
+    const auto exit_code = [&] {
+      if (!failed) return all.interrupted ? interrupted_exit_code : 0;
+      std::cerr << "warpspan: " << failed->failure;
+      if (!saved_failing.empty())
+        std::cerr << " (the input it failed on is saved to " << saved_failing << ": warpspan inputs --eval-input "
+                  << saved_failing << " replays it)";
+      else if (!failed->failing_input.empty())
+        std::cerr << " (--save-input FILE keeps the input it failed on)";
+      std::cerr << '\n';
+      return 2;
+    };
     if (!svg_dir.empty() && !results.empty()) {
       std::vector<fitness_curve> curves;
       for (std::size_t i = 0; i < results.size(); ++i)
@@ -158,8 +181,9 @@ class inputs_command {
       if (!saved.empty()) j["saved_input"] = saved;
       if (!svg.empty()) j["svg"] = svg;
       if (!svg_time.empty()) j["svg_time"] = svg_time;
+      if (!saved_failing.empty()) j["saved_failing_input"] = saved_failing;
       std::cout << j.dump(2) << '\n';
-      return all.interrupted ? interrupted_exit_code : 0;
+      return exit_code();
     }
     if (all.interrupted)
       std::cout << "INTERRUPTED (Ctrl-C or SIGTERM): the best found so far, after " << all.evaluations()
@@ -179,13 +203,15 @@ class inputs_command {
     for (std::size_t i = 0; i < results.size(); ++i) {
       const auto& r = results[i];
       std::printf("%-10s %14s %-7s %12llu %11.3f %12llu %10.3f\n", to_string(runs[i].method).c_str(),
-                  number(r.trace.best_fitness).c_str(), r.fitness_unit.c_str(),
+                  (r.trace.evaluations ? number(r.trace.best_fitness) : std::string("-")).c_str(), r.fitness_unit.c_str(),
                   static_cast<unsigned long long>(r.trace.reached_at), r.reached_seconds,
                   static_cast<unsigned long long>(r.trace.evaluations), r.seconds);
     }
     if (!saved.empty()) std::cout << "\nbest input (" << to_string(runs[best].method) << ") saved to " << saved << '\n';
     if (!svg.empty()) std::cout << "plots: " << svg << ", " << svg_time << '\n';
-    return all.interrupted ? interrupted_exit_code : 0;
+    if (failed) std::cout << "\nSTOPPED: the harness failed after " << all.evaluations() << " evaluations (stderr says how)\n";
+    std::cout.flush();
+    return exit_code();
   }
 
   std::string fitness_line(const search_options& o) const {
@@ -235,7 +261,7 @@ class inputs_command {
   std::int64_t evaluations = 2000, population = 100, atom_threads = 8, atom_runs = 400, sms = 1, jobs = 0;
   std::optional<std::int64_t> patience;  ///< default 2, 0 with --compare
   std::uint64_t seed = 1;
-  double tolerance = 0;
+  double tolerance = 0, eval_timeout = default_eval_timeout_s;
   bool list = false, compare = false, as_json = false, quiet = false;
 };
 

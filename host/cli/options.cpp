@@ -19,7 +19,7 @@ constexpr parameter_spelling cli_spellings[] = {
     {"at_most", "--at-most"}, {"atom_runs", "--atom-runs"}, {"atom_threads", "--atom-threads"}, {"backend", "--backend"},
     {"beam_share", "--beam-share"}, {"beam_width", "--beam-width"},
     {"block", "--block"}, {"block_warps", "--block-warps"}, {"cfg_path", "--cfg"}, {"chains", "--chains"}, {"clock", "--clock"}, {"constraints", "--constraints"},
-    {"edf", "--edf"}, {"evaluations", "--evaluations"}, {"exact_seconds", "--exact-seconds"},
+    {"edf", "--edf"}, {"eval_timeout", "--eval-timeout"}, {"evaluations", "--evaluations"}, {"exact_seconds", "--exact-seconds"},
     {"exact_up_to", "--exact-up-to"}, {"far_moves", "--far-moves"}, {"fitness", "--fitness"}, {"harness", "--harness"},
     {"init", "--init"},
     {"iterations", "--iterations"}, {"jobs", "--jobs"}, {"kernel", "--kernel"}, {"lines", "--ptx-lines"},

@@ -61,6 +61,7 @@ search_trace run_ga(std::vector<genome> population, const std::vector<gene_range
   search_trace trace;
   trace.started = started;
   std::vector<double> fit = fitness(population);
+  if (fit.size() != population.size()) return trace;  // the fitness stopped (see batch_fitness)
   trace.record(population, fit);
   double last_best = trace.best_fitness;
   std::uint32_t still = 0;
@@ -101,6 +102,7 @@ search_trace run_ga(std::vector<genome> population, const std::vector<gene_range
       born.push_back(std::move(child));
     }
     const std::vector<double> born_fit = fitness(born);
+    if (born_fit.size() != born.size()) break;  // the fitness stopped: the trace so far
     trace.record(born, born_fit);
     std::vector<double> next_fit;
     for (std::size_t e = 0; e < elite; ++e) next_fit.push_back(fit[order[e]]);

@@ -8,6 +8,7 @@
 
 #include "warpspan/core/error.hpp"
 #include "warpspan/core/quote.hpp"
+#include "warpspan/core/worker.hpp"
 #include "warpspan/sm/presets.hpp"
 
 namespace warpspan::inputs {
@@ -296,8 +297,13 @@ struct recording {
   std::uintptr_t scratch_lo = 0, scratch_hi = 0, shared_lo = 0, shared_hi = 0;
   bool failed = false;
   std::string error;  ///< the first hook called wrongly in this thread
+  std::string (*where)(const void*) = nullptr;  ///< names the thread running (for a worker's message)
+  const void* where_arg = nullptr;
 
   [[gnu::noinline, gnu::cold]] void fail(std::string what) {
+    // In a worker process the thread is ended here: a harness looping on a hook whose answer it
+    // ignores (h.work(1) forever) would never return to be told.
+    if (in_worker()) worker_fail((where ? where(where_arg) + ": " : std::string()) + what);
     if (!failed) error = std::move(what);
     failed = true;
   }
@@ -449,11 +455,13 @@ model_run run_model(const kernel_harness& k, const model_config& cfg, const std:
           t.block = b;
           t.stage = stage;
           error[0] = 0;
-          const int rc = k.run_thread(table, t, error);
           const auto which = [&] {
             return k.label() + ": thread " + std::to_string(tid) + " (block " + std::to_string(b) + ", stage " +
                    std::to_string(stage) + ")";
           };
+          rec.where = [](const void* f) { return (*static_cast<const decltype(which)*>(f))(); };
+          rec.where_arg = &which;
+          const int rc = k.run_thread(table, t, error);
           if (rec.failed) throw input_error(which() + ": " + rec.error);
           if (rc != 0) throw input_error(which() + " threw: " + their_message(error));
           hooks.end();
@@ -479,6 +487,7 @@ model_run run_model(const kernel_harness& k, const model_config& cfg, const std:
       for (const auto& sm : sms) launch = std::max(launch, sm_cycles(cfg, sm.max_block, sm.compute, sm.memory));
       run.cycles += launch;
       ++run.launches;
+      worker_tick();  // progress, in a worker process
     }
     if (!k.iterative() || scratch[flag] == 0 || round >= threads) break;
   }

@@ -9,6 +9,7 @@
 #include "warpspan/core/interrupt.hpp"
 #include "warpspan/core/resources.hpp"
 #include "warpspan/inputs/gpu.hpp"
+#include "warpspan/inputs/isolated.hpp"
 
 namespace warpspan::inputs {
 
@@ -49,7 +50,7 @@ batch_fitness make_fitness(const search_options& o, thread_pool& pool) {
     };
   }
   return [&o, &pool](const std::vector<genome>& batch) {
-    const auto cycles = model_cycles_batch(*o.kernel, o.model, batch, o.threads, pool);
+    const auto cycles = model_cycles_guarded(*o.kernel, o.model, batch, o.threads, pool, o.cpu_threads, o.eval_timeout_s);
     return std::vector<double>(cycles.begin(), cycles.end());
   };
 }
@@ -64,7 +65,10 @@ search_options make_search_options(const search_request& r) {
   }
   if (!r.kernel.empty() && !r.harness.empty())
     throw input_error(param("kernel") + " and " + param("harness") + " are exclusive: a built-in or a harness");
-  o.kernel = r.harness.empty() ? find_kernel(r.kernel) : load_harness(r.harness);
+  if (!(r.eval_timeout > 0) || r.eval_timeout > 1e6)
+    throw input_error(param("eval_timeout") + " must be a number of seconds above 0 (at most 1e6)");
+  o.eval_timeout_s = r.eval_timeout;
+  o.kernel = r.harness.empty() ? find_kernel(r.kernel) : load_harness_isolated(r.harness, r.eval_timeout);
   const std::int64_t n = r.threads ? *r.threads : o.kernel->default_threads();
   check_threads(n);
   o.threads = static_cast<std::uint32_t>(n);
@@ -101,31 +105,59 @@ search_options make_search_options(const search_request& r) {
 search_result run_search(const search_options& o) {
   check_threads(o.threads);
   if (o.ga.evaluations < 1) throw input_error(param("evaluations") + " must be at least 1");
+  if (!o.kernel) throw input_error("no kernel to search");
   const auto started = std::chrono::steady_clock::now();
   thread_pool pool(resolve_threads(o.cpu_threads));
   const batch_fitness evaluate = make_fitness(o, pool);
+  search_result result;
+  result.fitness_unit = o.fitness == fitness_kind::gpu ? "ms" : "cycles";
   std::uint64_t evaluated = 0;
   double best_so_far = -std::numeric_limits<double>::infinity();
-  const batch_fitness raw = [&](const std::vector<genome>& batch) {
-    std::vector<double> fitness = evaluate(batch);
+  // A harness that fails in its worker (isolated.hpp) stops the search with what it had: the batch
+  // gets no fitness (the GA and the loops below stop on that), the failure is the result's.
+  const auto stopped = [&] { return interrupted() || !result.failure.empty(); };
+  const batch_fitness raw = [&](const std::vector<genome>& batch) -> std::vector<double> {
+    std::vector<double> fitness;
+    try {
+      fitness = evaluate(batch);
+    } catch (const harness_failure& e) {
+      result.failure = e.what();
+      result.failing_input = e.input;
+      return {};
+    } catch (const worker_interrupted&) {
+      return {};
+    }
     evaluated += batch.size();
     for (double f : fitness) best_so_far = std::max(best_so_far, f);
     if (o.on_batch) o.on_batch(evaluated, best_so_far);
     return fitness;
   };
-  if (!o.kernel) throw input_error("no kernel to search");
-  const std::vector<gene_range> ranges = o.kernel->genome_ranges(o.threads);
-  search_result result;
-  result.fitness_unit = o.fitness == fitness_kind::gpu ? "ms" : "cycles";
+  const auto finish = [&]() -> search_result& {
+    result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    result.interrupted = interrupted();
+    result.reached_seconds = result.trace.history.empty() ? 0 : result.trace.history.back().seconds;
+    return result;
+  };
+  result.trace.started = started;
+  std::vector<gene_range> ranges;
+  try {
+    ranges = genome_ranges_guarded(*o.kernel, o.threads, o.eval_timeout_s);
+  } catch (const harness_failure& e) {
+    result.failure = e.what();
+    return finish();
+  } catch (const worker_interrupted&) {
+    return finish();
+  }
   switch (o.method) {
     case search_method::random: {
-      result.trace.started = started;
       const std::uint64_t batch_size = std::max<std::uint32_t>(1, o.ga.population);
-      for (std::uint64_t done = 0; done < o.ga.evaluations && !interrupted();) {  // Ctrl-C: between batches
+      for (std::uint64_t done = 0; done < o.ga.evaluations && !stopped();) {  // Ctrl-C: between batches
         std::vector<genome> batch;
         for (std::uint64_t k = 0; k < batch_size && done < o.ga.evaluations; ++k, ++done)
           batch.push_back(random_genome(ranges, o.ga.seed, stream_random, done));
-        result.trace.record(batch, raw(batch));
+        const std::vector<double> fitness = raw(batch);
+        if (fitness.size() != batch.size()) break;
+        result.trace.record(batch, fitness);
       }
       break;
     }
@@ -138,7 +170,15 @@ search_result run_search(const search_options& o) {
     case search_method::gdivan: {
       atom_options ao = o.atoms;
       ao.seed = o.ga.seed;
-      result.atoms = find_atoms(*o.kernel, ao);
+      try {
+        result.atoms = find_atoms_guarded(*o.kernel, ao, o.eval_timeout_s);
+      } catch (const harness_failure& e) {
+        result.failure = e.what();
+        result.failing_input = e.input;
+        return finish();
+      } catch (const worker_interrupted&) {
+        return finish();
+      }
       result.atom_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
       const atom_set& atoms = result.atoms;
       std::vector<genome> initial = initial_population(atoms, o.threads, o.ga.population, o.special, o.ga.seed);
@@ -151,14 +191,11 @@ search_result run_search(const search_options& o) {
         return raw(inputs);
       };
       result.trace = run_ga(std::move(initial), atom_ranges, decoded, o.ga, started);
-      result.trace.best = scale(atoms, result.trace.best, o.threads, *o.kernel);
+      if (!result.trace.best.empty()) result.trace.best = scale(atoms, result.trace.best, o.threads, *o.kernel);
       break;
     }
   }
-  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-  result.interrupted = interrupted();
-  result.reached_seconds = result.trace.history.empty() ? 0 : result.trace.history.back().seconds;
-  return result;
+  return finish();
 }
 
 std::uint64_t search_runs::evaluations() const {
@@ -172,7 +209,7 @@ search_runs run_searches(const search_options& options, const std::vector<search
   search_runs out;
   const std::uint64_t total = options.ga.evaluations * methods.size();
   for (search_method m : methods) {
-    if (interrupted()) break;  // the methods done so far are the result
+    if (interrupted() || out.failed()) break;  // the methods done so far are the result
     const std::uint64_t before = options.ga.evaluations * out.results.size();
     out.runs.push_back(options);
     out.runs.back().method = m;
@@ -207,7 +244,7 @@ input_evaluation evaluate_input(const search_options& options, const std::vector
     e.launches = t.front().launches;
     e.unit = "ms";
   } else {
-    const auto r = run_model(*options.kernel, options.model, input, options.threads);
+    const auto r = run_model_guarded(*options.kernel, options.model, input, options.threads, options.eval_timeout_s);
     e.value = static_cast<double>(r.cycles);
     e.launches = r.launches;
     e.unit = "cycles";

@@ -349,7 +349,8 @@ json inputs_run_json(const inputs::search_options& o, const inputs::search_resul
          {"method", inputs::to_string(o.method)},
          {"seed", o.ga.seed},
          {"fitness", inputs::to_string(o.fitness)},
-         {"best_fitness", r.trace.best_fitness},
+         // No evaluation finished (a harness that failed, or Ctrl-C, before the first): no best.
+         {"best_fitness", r.trace.evaluations > 0 ? json(r.trace.best_fitness) : json(nullptr)},
          {"fitness_unit", r.fitness_unit},
          {"evaluations", r.trace.evaluations},
          {"reached_at", r.trace.reached_at},
@@ -368,6 +369,9 @@ json inputs_run_json(const inputs::search_options& o, const inputs::search_resul
     j["atoms"] = {{"threads", r.atoms.threads}, {"count", r.atoms.atoms.size()}, {"seconds", r.atom_seconds}, {"levels", levels}};
   }
   if (o.fitness == inputs::fitness_kind::gpu) j["device"] = inputs::gpu_fitness_note(*o.kernel);
+  // The harness failed (a crash, a hang, an exception): what it did, and the input it failed on.
+  j["failure"] = r.failure.empty() ? json(nullptr) : json(r.failure);
+  j["failing_input"] = r.failing_input.empty() ? json(nullptr) : json(r.failing_input);
   return j;
 }
 
@@ -381,6 +385,7 @@ json inputs_runs_json(const inputs::search_runs& runs, bool compare) {
   json j{{"kernel", o.kernel->name()}, {"harness", harness_of(o)}, {"threads", o.threads}, {"runs", json::array()}};
   for (std::size_t i = 0; i < runs.results.size(); ++i) j["runs"].push_back(inputs_run_json(runs.runs[i], runs.results[i]));
   j["interrupted"] = runs.interrupted;
+  j["failure"] = runs.failed() ? json(runs.failed()->failure) : json(nullptr);
   j["model"] = o.fitness == inputs::fitness_kind::model ? json{{"sm", o.model.sm_name}, {"sms", o.model.sms}} : json(nullptr);
   if (o.fitness == inputs::fitness_kind::gpu) j["device"] = inputs::gpu_fitness_note(*o.kernel);
   return j;

@@ -24,8 +24,8 @@ def cli(args, expect=0):
     return p.returncode, p.stdout, p.stderr
 
 
-def cli_json(args):
-    return json.loads(cli(args)[1])
+def cli_json(args, expect_code=0):
+    return json.loads(cli(args, expect=expect_code)[1])
 
 
 def batch_records(out):

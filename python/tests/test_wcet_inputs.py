@@ -131,6 +131,23 @@ def test_harness_or_kernel_not_both_not_neither():
     assert warpspan.inputs(harness=Path(HARNESS), threads=8, evaluations=20, population=10).harness == HARNESS
 
 
+@needs_harness
+def test_a_harness_that_aborts_is_an_input_error_holding_the_results_so_far():
+    """A harness that calls abort() on one input: the search stops, InputError says what it did, and
+    its result holds the evaluations so far and the input it failed on (the CLI's answer)."""
+    aborts = HARNESS.replace("libfixture_good", "libfixture_aborts")
+    args = dict(method="random", evaluations=4000, population=50, seed=4, jobs=2)
+    with pytest.raises(warpspan.InputError, match=r"^harness 'fixture' \(.*\): .*aborted \(SIGABRT") as e:
+        warpspan.inputs(harness=aborts, **args)
+    r = e.value.result
+    c = cli_json(f"inputs --harness {aborts} --method random --evaluations 4000 --population 50 --seed 4 --jobs 2 --json",
+                 expect_code=2)
+    assert 0 < r["evaluations"] == c["evaluations"] < 4000
+    assert r["failure"] == str(e.value) == c["failure"]
+    assert r["failing_input"].tolist() == c["failing_input"]
+    assert sum(r["failing_input"][0:200:2]) >= 470  # the fixture's trigger: loop trips adding up to 470
+
+
 @pytest.mark.parametrize("method", ["gdivan", "random"])
 def test_ctrl_c_interrupts_a_long_search(method):
     """SIGINT during a long input search: KeyboardInterrupt soon after (between generations/batches)."""

@@ -546,10 +546,15 @@ def wcet(cfg=None, trace=None, *, trace_text=None, ptx=None, entry="", trace_for
 
 # ---------------------------------------------------------------------------------- inputs
 def inputs(kernel=None, *, harness=None, threads=None, method="gdivan", evaluations=2000, seed=1, fitness="model",
-           sm="kepler-3.5", sms=1, population=100, patience=2, tolerance=0.0, atom_threads=8, atom_runs=400, jobs=0):
+           sm="kepler-3.5", sms=1, population=100, patience=2, tolerance=0.0, atom_threads=8, atom_runs=400, jobs=0,
+           eval_timeout=60.0):
     """Searches for the inputs that make a GPU kernel slowest (``warpspan inputs``, GDivAn):
     ``kernel`` a built-in (artificial, bfs, petri, bisect, lbm) or ``harness`` the path of a harness
-    library of your own kernel (docs/harness.md), not both; ``threads`` default the kernel's."""
+    library of your own kernel (docs/harness.md), not both; ``threads`` default the kernel's.
+
+    A harness runs in a worker process: if it crashes, aborts, throws, loops or hangs (no evaluation
+    finished for ``eval_timeout`` seconds), InputError says what it did, and its ``result`` attribute
+    holds the results so far (with ``failing_input``, the raw input it failed on, when known)."""
     a = _Args("inputs")
     r = _core._SearchRequest()
     r.kernel = "" if kernel is None else a.str("kernel", kernel)
@@ -561,5 +566,6 @@ def inputs(kernel=None, *, harness=None, threads=None, method="gdivan", evaluati
         setattr(r, name, a.int(name, value, *_INT64))
     r.seed = a.seed(seed)
     r.tolerance = a.float("tolerance", tolerance)
+    r.eval_timeout = a.float("eval_timeout", eval_timeout)
     _numpy("inputs")
     return InputsResult(_core.inputs(r))

@@ -7,6 +7,7 @@
 #include "inputs/harness/fixture_kernel.hpp"
 #include "test_util.hpp"
 #include "warpspan/inputs/input_file.hpp"
+#include "warpspan/inputs/isolated.hpp"
 #include "warpspan/inputs/model.hpp"
 #include "warpspan/inputs/search.hpp"
 
@@ -222,7 +223,38 @@ TEST(InputsHarness, ASearchReportsTheThrowingThread) {
   r.evaluations = 50;
   const search_options o = make_search_options(r);
 
-  EXPECT_NE(test::error_of([&] { run_search(o); }).find("threw: n = 7 is not allowed"), std::string::npos);
+  // The search stops with what it had and the input the harness failed on (issue 41, item 14).
+  const search_result res = run_search(o);
+  EXPECT_NE(res.failure.find("threw: n = 7 is not allowed"), std::string::npos) << res.failure;
+  ASSERT_EQ(res.failing_input.size(), o.kernel->genes(64));
+  bool has_seven = false;
+  for (std::uint32_t t = 0; t < 64; ++t) has_seven = has_seven || res.failing_input[2 * t] == 7;
+  EXPECT_TRUE(has_seven);
+  // Replayed alone it fails the same way (a harness_failure naming the harness and thread).
+  EXPECT_NE(test::error_of([&] { evaluate_input(o, res.failing_input); }).find("threw: n = 7 is not allowed"),
+            std::string::npos);
+}
+
+TEST(InputsHarness, AWorkerEvaluatesAsTheProcessDoes) {
+  // The same loaded harness through worker processes (model_cycles_guarded) and in this process.
+  const harness_ref k = load_harness(fixture("good"));
+  ASSERT_TRUE(runs_isolated(*k));
+  const model_config cfg = make_model();
+  std::vector<genome> batch;
+  const auto ranges = k->genome_ranges(100);
+  for (std::uint64_t i = 0; i < 40; ++i) batch.push_back(random_genome(ranges, 9, 1, i));
+  thread_pool pool(2);
+  EXPECT_EQ(model_cycles_guarded(*k, cfg, batch, 100, pool, 2, 60), model_cycles_batch(*k, cfg, batch, 100, pool));
+  EXPECT_EQ(run_model_guarded(*k, cfg, batch[3], 100, 60).cycles, run_model(*k, cfg, batch[3], 100).cycles);
+  atom_options ao;
+  ao.runs = 50;
+  const atom_set here = find_atoms(*k, ao), there = find_atoms_guarded(*k, ao, 60);
+  ASSERT_EQ(there.atoms.size(), here.atoms.size());
+  for (std::size_t i = 0; i < here.atoms.size(); ++i) {
+    EXPECT_EQ(there.atoms[i].input, here.atoms[i].input);
+    EXPECT_EQ(there.atoms[i].instructions, here.atoms[i].instructions);
+  }
+  EXPECT_EQ(there.coverage(), here.coverage());
 }
 
 TEST(InputsHarness, KernelOrHarnessNotBoth) {

@@ -17,6 +17,8 @@ namespace warpspan::inputs {
 
 using genome = std::vector<std::int32_t>;
 /// Fitness of a whole generation at once (so a backend can use all cores or the GPU back to back).
+/// A result of another length than the batch (empty) stops the search: the batch is not counted
+/// (an interrupt or a harness that failed; the caller knows which).
 using batch_fitness = std::function<std::vector<double>(const std::vector<genome>&)>;
 
 struct ga_params {

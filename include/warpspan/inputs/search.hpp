@@ -75,6 +75,10 @@ genome scale(const atom_set& atoms, const std::vector<std::int32_t>& ids, std::u
 std::vector<genome> initial_population(const atom_set& atoms, std::uint32_t threads,
                                        std::uint32_t population, double special, std::uint64_t seed);
 
+/// Default seconds a harness's worker process may go without finishing an evaluation
+/// (search_options::eval_timeout_s; include/warpspan/inputs/isolated.hpp).
+inline constexpr double default_eval_timeout_s = 60;
+
 struct search_options {
   harness_ref kernel;         ///< a built-in (find_kernel) or a loaded harness (load_harness)
   std::uint32_t threads = 0;
@@ -86,6 +90,9 @@ struct search_options {
   atom_options atoms;         ///< seed taken from ga.seed
   int cpu_threads = 0;        ///< model backend: 0 = all cores
   int gpu_repetitions = 10;
+  /// A loaded harness runs in worker processes: one that finishes no evaluation for this long is
+  /// stopped as hung (a harness_failure).
+  double eval_timeout_s = default_eval_timeout_s;
   /// Called after every batch of kernel evaluations: those done so far in this search and the best
   /// fitness so far (a progress line; may be empty).
   std::function<void(std::uint64_t evaluations, double best)> on_batch;
@@ -99,6 +106,10 @@ struct search_result {
   double seconds = 0;          ///< the whole search
   double atom_seconds = 0;
   bool interrupted = false;    ///< stopped by Ctrl-C or SIGTERM: the best so far
+  /// The harness failed (crashed, hung, threw; include/warpspan/inputs/isolated.hpp): what it did,
+  /// one line naming it. The search stopped there; the rest of the result is what it had.
+  std::string failure;
+  genome failing_input;        ///< the raw input it failed on, when one evaluation is to blame
 };
 
 /// The options of `inputs` as the command line (and the Python module) take them, with its
@@ -111,6 +122,7 @@ struct search_request {
   std::int64_t evaluations = 2000, population = 100, patience = 2, atom_threads = 8, atom_runs = 400, sms = 1, jobs = 0;
   std::uint64_t seed = 1;
   double tolerance = 0;
+  double eval_timeout = default_eval_timeout_s;
 };
 search_options make_search_options(const search_request& request);
 
@@ -126,6 +138,10 @@ struct search_runs {
   std::vector<search_result> results;
   std::size_t best = 0;              ///< the run with the highest fitness (the first of equals)
   bool interrupted = false;          ///< Ctrl-C or SIGTERM stopped a run or kept one from starting
+  /// The failure that stopped the runs (search_result::failure of the last run), or empty.
+  const search_result* failed() const {
+    return !results.empty() && !results.back().failure.empty() ? &results.back() : nullptr;
+  }
   /// Evaluations of every run together.
   std::uint64_t evaluations() const;
 };

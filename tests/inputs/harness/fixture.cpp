@@ -10,9 +10,19 @@
 #define WARPSPAN_FIXTURE_bad_branch 7
 #define WARPSPAN_FIXTURE_bad_atomic 8
 #define WARPSPAN_FIXTURE_endless 9
+#define WARPSPAN_FIXTURE_crash 10
+#define WARPSPAN_FIXTURE_aborts 11
+#define WARPSPAN_FIXTURE_spin 12
+#define WARPSPAN_FIXTURE_hang 13
+#define WARPSPAN_FIXTURE_exits 14
+#define WARPSPAN_FIXTURE_throws_int 15
+#define WARPSPAN_FIXTURE_load_aborts 16
 #if VARIANT(throws)
 #define WARPSPAN_FIXTURE_THROWS 1
 #endif
+
+#include <csignal>
+#include <cstdlib>
 
 #include "fixture_kernel.hpp"
 
@@ -49,6 +59,44 @@ struct endless : fixture::kernel {
   }
 };
 
+// Harnesses that misbehave the way user code does (issue 41): the fixture kernel, whose last thread,
+// on an input of at least 64 threads whose loop trips n add up to 470 or more (random inputs of 100
+// threads: about 1 in 300; the atoms' few threads: never), then crashes, aborts, loops on a hook
+// forever, hangs without hooks, calls exit(3) or throws 42.
+bool misbehaves(const hx::args& a) {
+  if (a.threads < 64 || a.tid != a.threads - 1) return false;
+  std::int64_t trips = 0;
+  for (std::uint32_t t = 0; t < a.threads; ++t) trips += a.record(t)[0];
+  return trips >= 470;
+}
+
+template <int Kind>
+struct misbehaving : fixture::kernel {
+  template <class H>
+  static void thread(H& h, const hx::args& a) {
+    if (misbehaves(a)) {
+      if constexpr (Kind == WARPSPAN_FIXTURE_crash) std::raise(SIGSEGV);
+      if constexpr (Kind == WARPSPAN_FIXTURE_aborts) std::abort();
+      if constexpr (Kind == WARPSPAN_FIXTURE_spin)
+        for (;;) h.work(1);
+      if constexpr (Kind == WARPSPAN_FIXTURE_hang)
+        for (volatile int i = 0;; i = i + 1) {
+        }
+      if constexpr (Kind == WARPSPAN_FIXTURE_exits) std::exit(3);
+    }
+    fixture::kernel::thread(h, a);
+  }
+};
+
+// A thread function written against the C descriptor, not the C++ wrapper (which turns what it
+// catches into an error message): an int thrown through warpspan's frames.
+int throwing_thread(const warpspan_hooks* table, const warpspan_thread* t, char* error) {
+  hx::args a{t->input, t->scratch, t->shared, t->threads, t->tid, t->block, t->stage, t->genes_per_thread,
+             t->genes_per_block};
+  if (misbehaves(a)) throw 42;
+  return hx::describe<fixture::kernel>()->thread(table, t, error);
+}
+
 }  // namespace
 
 #if VARIANT(good) || VARIANT(throws)
@@ -77,6 +125,19 @@ WARPSPAN_HARNESS(bad_branch)
 WARPSPAN_HARNESS(bad_atomic)
 #elif VARIANT(endless)
 WARPSPAN_HARNESS(endless)
+#elif VARIANT(crash) || VARIANT(aborts) || VARIANT(spin) || VARIANT(hang) || VARIANT(exits)
+WARPSPAN_HARNESS(misbehaving<WARPSPAN_FIXTURE>)
+#elif VARIANT(throws_int)
+extern "C" __attribute__((visibility("default"))) const warpspan_harness_v1* warpspan_harness_entry(void) {
+  static warpspan_harness_v1 d = *hx::describe<fixture::kernel>();
+  d.thread = throwing_thread;
+  return &d;
+}
+#elif VARIANT(load_aborts)
+// Its entry point aborts: warpspan must survive loading it.
+extern "C" __attribute__((visibility("default"))) const warpspan_harness_v1* warpspan_harness_entry(void) {
+  std::abort();
+}
 #else
 #error "define WARPSPAN_FIXTURE as one of the variants"
 #endif
