@@ -149,6 +149,138 @@ __global__ void dbf_batch_kernel(const batch_item* __restrict__ items, const std
   }
 }
 
+// ---- The on-chip batch (cuda_dbf_steps_batch): one block per table, the table in shared memory.
+
+/// One table of an on-chip batch: where its inputs and scratch are, and its window.
+struct onchip_item {
+  std::size_t mins;          ///< offset of its running minimum (columns) in the mins scratch
+  std::size_t steps;         ///< offset of its steps (columns at most) in the steps scratch
+  std::uint32_t rows, columns;
+  std::uint32_t row_base;    ///< offset of its rows in wcet / deadline / level_rows
+  std::uint32_t begin_base;  ///< offset of its rows + 1 pred_begin entries
+  std::uint32_t pred_base;   ///< offset of its preds
+  std::uint32_t level_base;  ///< offset of its levels + 1 level_begin entries
+  std::uint32_t levels;
+  std::uint32_t tile;        ///< columns computed per pass
+  std::uint32_t window_log;  ///< the window holds 2^window_log columns of every row (>= tile + largest wcet)
+  std::uint32_t stride_log;  ///< 2^stride_log >= columns and >= the window: dbf_cell's row stride
+};
+
+/// dbf_cell's table as the window sees it: cell (row, e) of the table lives at row * window +
+/// (e mod window) of shared memory; dbf_cell indexes row << stride_log | e.
+struct window_view {
+  const std::uint32_t* cells;
+  std::uint32_t window_log, stride_log;
+  __device__ std::uint32_t operator[](std::size_t idx) const {
+    const std::size_t row = idx >> stride_log;
+    return cells[(row << window_log) + (idx & ((std::size_t{1} << window_log) - 1))];
+  }
+};
+
+/// Inclusive scan of `v` over the block's threads in thread order (Hillis-Steele in `sh`, one
+/// word a thread), with `op` (min or +). Every thread of the block calls it.
+template <class Op>
+__device__ std::uint32_t block_inclusive_scan(std::uint32_t* sh, std::uint32_t v, std::uint32_t identity, Op op) {
+  const unsigned i = threadIdx.x;
+  sh[i] = v;
+  __syncthreads();
+  for (unsigned d = 1; d < blockDim.x; d <<= 1) {
+    const std::uint32_t other = i >= d ? sh[i - d] : identity;
+    __syncthreads();
+    v = op(v, other);
+    sh[i] = v;
+    __syncthreads();
+  }
+  return v;
+}
+
+struct min_op {
+  __device__ std::uint32_t operator()(std::uint32_t a, std::uint32_t b) const { return a < b ? a : b; }
+};
+struct plus_op {
+  __device__ std::uint32_t operator()(std::uint32_t a, std::uint32_t b) const { return a + b; }
+};
+
+/// The table of block `blockIdx.x`'s item, tile by tile: for each tile of columns, the rows level
+/// by level of T' (rows of one level are independent: one pass), each cell by dbf_cell reading
+/// its predecessors' cells from the window; then the tile's running minimum to `mins`. Then the
+/// steps of dbf_small from the right (a demand is a step when reached strictly sooner than every
+/// larger one: the suffix minimum, as dbf_curve's constructor), compacted into `steps`, and the
+/// table's steps appended to `out` at a place taken with one atomic (`where` gets it and the count).
+__global__ void dbf_onchip_kernel(const onchip_item* __restrict__ items, const std::uint32_t* __restrict__ wcet,
+                                  const std::uint32_t* __restrict__ deadline,
+                                  const std::uint32_t* __restrict__ pred_begin, const dbf_pred* __restrict__ preds,
+                                  const std::uint32_t* __restrict__ level_begin,
+                                  const std::uint32_t* __restrict__ level_rows, std::uint32_t* mins,
+                                  std::uint32_t* steps, std::uint32_t* out, std::uint32_t* out_count,
+                                  std::uint32_t* where) {
+  WARPSPAN_DYNAMIC_SHARED(std::uint32_t, window);
+  const onchip_item it = items[blockIdx.x];
+  const std::uint32_t wmask = (1u << it.window_log) - 1;
+  const window_view view{window, it.window_log, it.stride_log};
+  const std::size_t stride = std::size_t{1} << it.stride_log;
+  std::uint32_t* min_span = mins + it.mins;
+  for (std::uint32_t c0 = 0; c0 < it.columns; c0 += it.tile) {
+    const std::uint32_t width = min(it.tile, it.columns - c0);
+    for (std::uint32_t lv = 0; lv < it.levels; ++lv) {
+      const std::uint32_t first = level_begin[it.level_base + lv];
+      const std::uint32_t count = (level_begin[it.level_base + lv + 1] - first) * width;
+      for (std::uint32_t k = threadIdx.x; k < count; k += blockDim.x) {
+        const std::uint32_t row = level_rows[it.row_base + first + k / width];
+        const std::uint32_t e = c0 + k % width;
+        const std::uint32_t begin = pred_begin[it.begin_base + row];
+        const std::uint32_t npreds = pred_begin[it.begin_base + row + 1] - begin;
+        const std::uint32_t cell = dbf_cell(e, wcet[it.row_base + row], deadline[it.row_base + row],
+                                            preds + it.pred_base + begin, npreds, view, stride);
+        window[(static_cast<std::size_t>(row) << it.window_log) + (e & wmask)] = cell;
+      }
+      __syncthreads();  // the level is written before the next reads it
+    }
+    for (std::uint32_t j = threadIdx.x; j < width; j += blockDim.x) {
+      const std::uint32_t e = c0 + j;
+      std::uint32_t m = dbf_inf;
+      for (std::uint32_t row = 0; row < it.rows; ++row)
+        m = min(m, window[(static_cast<std::size_t>(row) << it.window_log) + (e & wmask)]);
+      min_span[e] = m;
+    }
+    __syncthreads();  // the tile is read before the next overwrites the window
+  }
+  // The steps, from the right in chunks of the block's threads (thread 0 the rightmost column).
+  std::uint32_t* sh = window;  // the window is done: its first 2 x blockDim words are the scans' room
+  std::uint32_t* mine = steps + 2 * it.steps;
+  std::uint32_t carry = dbf_inf, found = 0;
+  for (std::uint32_t hi = it.columns; hi > 1;) {
+    const std::uint32_t lo = hi > blockDim.x + 1 ? hi - blockDim.x : 1;
+    const bool valid = threadIdx.x < hi - lo;
+    const std::uint32_t e = hi - 1 - threadIdx.x;
+    const std::uint32_t v = valid ? min_span[e] : dbf_inf;
+    block_inclusive_scan(sh, v, dbf_inf, min_op{});
+    const std::uint32_t before = threadIdx.x == 0 ? dbf_inf : sh[threadIdx.x - 1];  // min right of e in the chunk
+    const std::uint32_t chunk_min = sh[blockDim.x - 1];
+    __syncthreads();
+    const bool step = valid && v < min(carry, before);
+    const std::uint32_t rank = block_inclusive_scan(sh + blockDim.x, step ? 1u : 0u, 0u, plus_op{});
+    const std::uint32_t total = sh[2 * blockDim.x - 1];
+    if (step) {
+      mine[2 * (found + rank - 1)] = v;
+      mine[2 * (found + rank - 1) + 1] = e;
+    }
+    found += total;
+    carry = min(carry, chunk_min);
+    hi = lo;
+    __syncthreads();
+  }
+  if (threadIdx.x == 0) {
+    const std::uint32_t at = atomicAdd(out_count, found);
+    where[2 * blockIdx.x] = at;
+    where[2 * blockIdx.x + 1] = found;
+    sh[0] = at;
+  }
+  __syncthreads();
+  const std::uint32_t at = sh[0];
+  for (std::uint32_t k = threadIdx.x; k < 2 * found; k += blockDim.x) out[2 * static_cast<std::size_t>(at) + k] = mine[k];
+}
+
 void fill(std::uint32_t* data, std::size_t count, std::uint32_t value, cudaStream_t stream) {
   const unsigned blocks = static_cast<unsigned>(std::min<std::size_t>((count + 255) / 256, 4096));
   if (blocks == 0) return;
@@ -269,6 +401,196 @@ std::vector<dbf_table> cuda_dbf_tables_batch(const std::vector<const unrolled_gr
       if (keep_cells)
         out[k].cells.assign(all_cells.begin() + it.table,
                             all_cells.begin() + it.table + static_cast<std::size_t>(it.rows) * it.columns);
+    }
+    first = last;
+  }
+  return out;
+}
+
+namespace {
+
+std::uint32_t ceil_log2(std::uint64_t v) {
+  std::uint32_t k = 0;
+  while ((std::uint64_t{1} << k) < v) ++k;
+  return k;
+}
+
+/// The levels of T' (a row without predecessors is on level 0, any other one above its highest
+/// predecessor): level_begin (levels + 1 offsets) and the rows level by level, in row order.
+void levels_of(const unrolled_graph& g, std::vector<std::uint32_t>& begin, std::vector<std::uint32_t>& rows) {
+  std::vector<std::uint32_t> level(g.rows, 0);
+  std::uint32_t levels = 0;
+  for (std::uint32_t r = 0; r < g.rows; ++r) {
+    for (std::uint32_t k = g.pred_begin[r]; k < g.pred_begin[r + 1]; ++k)
+      level[r] = std::max(level[r], level[g.preds[k].row] + 1);
+    levels = std::max(levels, level[r] + 1);
+  }
+  begin.assign(levels + 1, 0);
+  for (std::uint32_t r = 0; r < g.rows; ++r) ++begin[level[r] + 1];
+  for (std::uint32_t l = 0; l < levels; ++l) begin[l + 1] += begin[l];
+  rows.assign(g.rows, 0);
+  std::vector<std::uint32_t> at(begin.begin(), begin.end() - 1);
+  for (std::uint32_t r = 0; r < g.rows; ++r) rows[at[level[r]]++] = r;
+}
+
+/// A table's window: `tile` columns a pass, 2^window_log columns of every row held. Without a
+/// `tile` asked for: one pass when the whole table fits, else passes of twice the block's threads
+/// (more when shared memory allows no wider window... fewer: down to 32 columns). False when not
+/// even 32 columns fit in `limit` bytes.
+struct window_plan {
+  std::uint32_t tile = 0, window_log = 0;
+  std::size_t bytes = 0;
+};
+
+std::uint32_t largest_wcet(const unrolled_graph& g) {
+  std::uint32_t L = 0;
+  for (std::uint32_t e : g.wcet) L = std::max(L, e);
+  return L;
+}
+
+bool plan_window(const unrolled_graph& g, unsigned block, unsigned tile, std::size_t limit, window_plan& plan) {
+  const std::uint64_t rows = g.rows, columns = g.columns(), L = largest_wcet(g);
+  const auto bytes_of = [&](std::uint32_t log) {
+    return std::max<std::size_t>(static_cast<std::size_t>(rows << log) * sizeof(std::uint32_t), 2 * block * sizeof(std::uint32_t));
+  };
+  if (tile == 0 && bytes_of(ceil_log2(columns)) <= limit) {  // one pass: no column is overwritten
+    plan = {static_cast<std::uint32_t>(columns), ceil_log2(columns), bytes_of(ceil_log2(columns))};
+    return true;
+  }
+  std::uint64_t t = tile ? tile : 2 * std::uint64_t{block};
+  std::uint32_t log = ceil_log2(t + L);
+  if (tile == 0 && bytes_of(log) > limit) {  // the widest window that fits, if it leaves 32 columns a pass
+    while (log > 0 && bytes_of(log) > limit) --log;
+    if ((std::uint64_t{1} << log) < L + 32) return false;
+    t = (std::uint64_t{1} << log) - L;
+  }
+  if (bytes_of(log) > limit) return false;
+  plan = {static_cast<std::uint32_t>(std::min<std::uint64_t>(t, columns)), log, bytes_of(log)};
+  return true;
+}
+
+std::size_t shared_limit() {
+  int device = 0, optin = 0;
+  WARPSPAN_CUDA_TRY(cudaGetDevice(&device));
+  WARPSPAN_CUDA_TRY(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+  return static_cast<std::size_t>(std::max(optin, 48 * 1024));
+}
+
+/// Device bytes one table of an on-chip batch takes: its inputs, levels, running minimum and
+/// steps (scratch and output).
+std::size_t onchip_device_bytes(const unrolled_graph& g) {
+  return (g.wcet.size() + g.deadline.size() + g.pred_begin.size() + 2 * std::size_t{g.rows} + 1) * sizeof(std::uint32_t) +
+         g.preds.size() * sizeof(dbf_pred) + g.columns() * 5 * sizeof(std::uint32_t) + sizeof(onchip_item) +
+         2 * sizeof(std::uint32_t);
+}
+
+}  // namespace
+
+std::size_t onchip_window_bytes(const unrolled_graph& g, unsigned tile) {
+  window_plan plan;
+  return plan_window(g, 32, tile, ~std::size_t{0}, plan) ? plan.bytes : 0;
+}
+
+std::vector<dbf_table> cuda_dbf_steps_batch(const std::vector<const unrolled_graph*>& graphs, unsigned block,
+                                            unsigned tile, float* kernel_ms, std::size_t* fell_back) {
+  check_block(block);
+  std::vector<dbf_table> out(graphs.size());
+  if (kernel_ms) *kernel_ms = 0;
+  if (fell_back) *fell_back = 0;
+  if (graphs.empty()) return out;
+  const std::size_t limit = shared_limit();
+  std::vector<window_plan> plans(graphs.size());
+  std::vector<std::size_t> onchip, rest;
+  for (std::size_t k = 0; k < graphs.size(); ++k)
+    (plan_window(*graphs[k], block, tile, limit, plans[k]) ? onchip : rest).push_back(k);
+  if (!rest.empty()) {  // windows over the shared memory: the staged kernel, its min_span back
+    std::vector<const unrolled_graph*> those;
+    for (std::size_t k : rest) those.push_back(graphs[k]);
+    float ms = 0;
+    std::vector<dbf_table> tables = cuda_dbf_tables_batch(those, true, block, false, &ms);
+    for (std::size_t i = 0; i < rest.size(); ++i) out[rest[i]] = std::move(tables[i]);
+    if (kernel_ms) *kernel_ms += ms;
+    if (fell_back) *fell_back = rest.size();
+  }
+  cuda_stream stream;
+  const std::size_t budget = free_device_bytes() / 10 * 8;
+  std::size_t first = 0;
+  while (first < onchip.size()) {
+    std::size_t last = first, bytes = 0;
+    while (last < onchip.size() && bytes + onchip_device_bytes(*graphs[onchip[last]]) <= budget)
+      bytes += onchip_device_bytes(*graphs[onchip[last++]]);
+    if (last == first)
+      throw input_error("a dbf table needs " + std::to_string(onchip_device_bytes(*graphs[onchip[first]]) >> 20) +
+                        " MiB of GPU memory; about " + std::to_string(budget >> 20) + " MiB are usable");
+    std::vector<onchip_item> items;
+    std::vector<std::uint32_t> wcet, deadline, pred_begin, level_begin, level_rows, lb, lr;
+    std::vector<dbf_pred> preds;
+    std::size_t columns = 0, smem = 0;
+    for (std::size_t i = first; i < last; ++i) {
+      const unrolled_graph& g = *graphs[onchip[i]];
+      const window_plan& plan = plans[onchip[i]];
+      levels_of(g, lb, lr);
+      onchip_item it{};
+      it.mins = columns;
+      it.steps = columns;
+      it.rows = g.rows;
+      it.columns = static_cast<std::uint32_t>(g.columns());
+      it.row_base = static_cast<std::uint32_t>(wcet.size());
+      it.begin_base = static_cast<std::uint32_t>(pred_begin.size());
+      it.pred_base = static_cast<std::uint32_t>(preds.size());
+      it.level_base = static_cast<std::uint32_t>(level_begin.size());
+      it.levels = static_cast<std::uint32_t>(lb.size() - 1);
+      it.tile = plan.tile;
+      it.window_log = plan.window_log;
+      it.stride_log = std::max(plan.window_log, ceil_log2(g.columns()));
+      items.push_back(it);
+      columns += g.columns();
+      smem = std::max(smem, plan.bytes);
+      wcet.insert(wcet.end(), g.wcet.begin(), g.wcet.end());
+      deadline.insert(deadline.end(), g.deadline.begin(), g.deadline.end());
+      pred_begin.insert(pred_begin.end(), g.pred_begin.begin(), g.pred_begin.end());
+      preds.insert(preds.end(), g.preds.begin(), g.preds.end());
+      level_begin.insert(level_begin.end(), lb.begin(), lb.end());
+      level_rows.insert(level_rows.end(), lr.begin(), lr.end());
+    }
+    const unsigned grid = static_cast<unsigned>(last - first);
+    device_buffer<onchip_item> d_items(items, stream.get());
+    device_buffer<std::uint32_t> d_wcet(wcet, stream.get());
+    device_buffer<std::uint32_t> d_deadline(deadline, stream.get());
+    device_buffer<std::uint32_t> d_begin(pred_begin, stream.get());
+    device_buffer<dbf_pred> d_preds(preds, stream.get());
+    device_buffer<std::uint32_t> d_level_begin(level_begin, stream.get());
+    device_buffer<std::uint32_t> d_level_rows(level_rows, stream.get());
+    device_buffer<std::uint32_t> d_mins(columns, stream.get());
+    device_buffer<std::uint32_t> d_steps(2 * columns, stream.get());
+    device_buffer<std::uint32_t> d_out(2 * columns, stream.get());
+    device_buffer<std::uint32_t> d_count(std::vector<std::uint32_t>{0}, stream.get());
+    device_buffer<std::uint32_t> d_where(2 * std::size_t{grid}, stream.get());
+    if (smem > 48 * 1024)
+      WARPSPAN_CUDA_TRY(cudaFuncSetAttribute(dbf_onchip_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                             static_cast<int>(smem)));
+    cuda_timer timer(stream.get());
+    WARPSPAN_LAUNCH(dbf_onchip_kernel, grid, block, smem, stream.get())(
+        d_items.data(), d_wcet.data(), d_deadline.data(), d_begin.data(), d_preds.data(), d_level_begin.data(),
+        d_level_rows.data(), d_mins.data(), d_steps.data(), d_out.data(), d_count.data(), d_where.data());
+    WARPSPAN_CUDA_CHECK_LAST();
+    const float ms = timer.elapsed_ms();
+    if (kernel_ms) *kernel_ms += ms;
+    // Only the steps come back: where each table's are, then all of them at once.
+    const std::vector<std::uint32_t> where = d_where.to_host();
+    const std::uint32_t total = d_count.to_host().front();
+    std::vector<std::uint32_t> steps(2 * std::size_t{total});
+    if (total) d_out.copy_to_host(steps.data(), steps.size());
+    for (std::size_t i = first; i < last; ++i) {
+      dbf_table& t = out[onchip[i]];
+      const std::size_t at = where[2 * (i - first)], n = where[2 * (i - first) + 1];
+      t.steps_only = true;
+      t.step_spans.resize(n);
+      t.step_columns.resize(n);
+      for (std::size_t k = 0; k < n; ++k) {  // found from the right: reversed here
+        t.step_spans[n - 1 - k] = steps[2 * (at + k)];
+        t.step_columns[n - 1 - k] = steps[2 * (at + k) + 1];
+      }
     }
     first = last;
   }

@@ -14,5 +14,10 @@ dbf_table cuda_dbf_table(const unrolled_graph&, bool, unsigned, bool, float*) { 
 std::vector<dbf_table> cuda_dbf_tables_batch(const std::vector<const unrolled_graph*>&, bool, unsigned, bool, float*) {
   no_cuda();
 }
+std::vector<dbf_table> cuda_dbf_steps_batch(const std::vector<const unrolled_graph*>&, unsigned, unsigned, float*,
+                                            std::size_t*) {
+  no_cuda();
+}
+std::size_t onchip_window_bytes(const unrolled_graph&, unsigned) { no_cuda(); }
 
 }  // namespace warpspan

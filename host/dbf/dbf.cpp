@@ -112,6 +112,24 @@ dbf_curve::dbf_curve(const std::vector<std::uint32_t>& min_span, std::uint64_t E
   }
   std::reverse(spans_.begin(), spans_.end());
   std::reverse(demands_.begin(), demands_.end());
+  set_residues();
+}
+
+dbf_curve::dbf_curve(const dbf_table& table, const unrolled_graph& g) {
+  if (!table.has_steps()) {
+    *this = dbf_curve(table.min_span, g);
+    return;
+  }
+  if (g.period == 0) throw input_error("a task's period must be positive");
+  E_ = g.E;
+  period_ = g.period;
+  spans_ = table.step_spans;
+  demands_.reserve(table.step_columns.size());
+  for (std::uint32_t c : table.step_columns) demands_.push_back(static_cast<std::uint32_t>(c * g.demand_unit));
+  set_residues();
+}
+
+void dbf_curve::set_residues() {
   residues_.push_back(0);
   for (std::uint32_t s : spans_)
     if (s < 2 * period_) residues_.push_back(s % period_);
@@ -482,7 +500,10 @@ std::vector<dbf_table> compute_tables(const std::vector<const unrolled_graph*>& 
         for (std::size_t k = 0; k < graphs.size(); ++k)
           out[k] = cuda_dbf_table(*graphs[k], sm, options.block, options.keep_cells);
       } else {
-        out = cuda_dbf_tables_batch(graphs, sm, options.block, options.keep_cells);
+        // cuda-sm for a caller that takes steps: the tables never leave the chip.
+        out = sm && options.steps_suffice && !options.keep_cells
+                  ? cuda_dbf_steps_batch(graphs, options.block)
+                  : cuda_dbf_tables_batch(graphs, sm, options.block, options.keep_cells);
       }
       break;
     }

@@ -45,12 +45,17 @@ void compute_curves(std::vector<analysed_set>& chunk, const stream_options& opti
   if (!shared) {
     check_tables_memory(all, options.dbf,
                         chunk.size() == 1 ? chunk.front().label : chunk.front().label + " .. " + chunk.back().label);
-    tables = dbf_tables(all, options.dbf);
+    dbf_options o = options.dbf;
+    o.steps_suffice = true;  // a curve needs only the steps (the GPU then builds them on the chip)
+    tables = dbf_tables(all, o);
   }
   std::size_t next = 0;
   for (auto& s : chunk) {
     for (std::size_t k = 0; k < s.graphs.size(); ++k, ++next) {
-      s.curves.emplace_back(shared ? (*shared)[k] : tables[next].min_span, s.graphs[k]);
+      if (shared)
+        s.curves.emplace_back((*shared)[k], s.graphs[k]);
+      else
+        s.curves.emplace_back(tables[next], s.graphs[k]);
       if (!shared) tables[next] = dbf_table{};  // a curve keeps only the steps; a batch's tables add up
     }
   }

@@ -461,7 +461,15 @@ model_run run_model(const kernel_harness& k, const model_config& cfg, const std:
           };
           rec.where = [](const void* f) { return (*static_cast<const decltype(which)*>(f))(); };
           rec.where_arg = &which;
-          const int rc = k.run_thread(table, t, error);
+          // A thread function written against the C descriptor may throw anything through here.
+          int rc = 0;
+          try {
+            rc = k.run_thread(table, t, error);
+          } catch (const std::exception& e) {
+            throw input_error(which() + " threw: " + printable_text(e.what()));
+          } catch (...) {
+            throw input_error(which() + " threw an exception that is not a std::exception");
+          }
           if (rec.failed) throw input_error(which() + ": " + rec.error);
           if (rc != 0) throw input_error(which() + " threw: " + their_message(error));
           hooks.end();

@@ -72,7 +72,7 @@ TEST(HarnessIsolation, EachWayAHarnessFailsIsOneLineWithTheResultsSoFar) {
       {"aborts", "aborted (SIGABRT"},
       {"crash", "crashed with SIGSEGV"},
       {"exits", "exited with status 3 (it called exit())"},
-      {"throws_int", "threw an exception that is not a std::exception"},
+      {"throws_int", "thread 99 (block 1, stage 0) threw an exception that is not a std::exception"},
       {"spin", "thread 99 (block 1, stage 0): it called the hooks more than 4194304 times in one launch"},
   };
   for (const auto& [variant, what] : cases) {

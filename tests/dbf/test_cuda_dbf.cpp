@@ -63,6 +63,81 @@ TEST(CudaDbf, DispatchMatchesCpu) {
   }
 }
 
+/// The curve of `t` as dbf_curve builds it from the CPU reference's min_span.
+void expect_same_steps(const dbf_table& got, const unrolled_graph& g, const std::string& what) {
+  ASSERT_TRUE(got.has_steps()) << what;
+  EXPECT_TRUE(got.min_span.empty()) << what;
+  const dbf_curve ref(dbf_table_cpu(g, false).min_span, g), mine(got, g);
+  EXPECT_EQ(mine.step_spans(), ref.step_spans()) << what;
+  EXPECT_EQ(mine.step_demands(), ref.step_demands()) << what;
+  EXPECT_EQ(mine.residues(), ref.residues()) << what;
+}
+
+TEST(CudaDbf, OnChipStepsMatchesCpu) {
+  // The table in shared memory, tile by tile and level by level, the steps built on the device:
+  // the same steps as the CPU reference's min_span gives, for one pass (tile 0: the whole table
+  // fits), tiles narrower than the largest wcet (the window wraps many times), a tile that does
+  // not divide the columns, and blocks of 32 to 1024 threads (the steps' scans chunk by chunk).
+  WARPSPAN_REQUIRE_GPU();
+  const std::vector<unrolled_graph> graphs = random_graphs(21, test::gpu_test_size(200, 6), 10, 300);
+  std::vector<const unrolled_graph*> ptrs;
+  for (const auto& g : graphs) ptrs.push_back(&g);
+  const std::pair<unsigned, unsigned> configs[] = {{0, 256}, {32, 32}, {100, 256}, {32, 1024}};  // tile, block
+  for (const auto& [tile, block] : configs) {
+    std::size_t fell_back = 9;
+    const std::vector<dbf_table> got = cuda_dbf_steps_batch(ptrs, block, tile, nullptr, &fell_back);
+    ASSERT_EQ(got.size(), graphs.size());
+    EXPECT_EQ(fell_back, 0u);
+    for (std::size_t k = 0; k < graphs.size(); ++k)
+      expect_same_steps(got[k], graphs[k], "tile " + std::to_string(tile) + " block " + std::to_string(block) +
+                                               " table " + std::to_string(k));
+  }
+}
+
+TEST(CudaDbf, OnChipWindowOverSharedMemoryFallsBackMatchesCpu) {
+  // wcets in the thousands (gcd 1): a window of every row and 32 columns past the largest wcet is
+  // over the device's shared memory, so those tables go to the staged kernel and come back with
+  // their min_span; small ones beside them stay on the chip. Both give the CPU's curve.
+  WARPSPAN_REQUIRE_GPU();
+  std::vector<unrolled_graph> graphs = random_graphs(22, 2, 12, test::gpu_test_size(20000, 9000));
+  for (auto& g : random_graphs(23, 3, 6, 50)) graphs.push_back(std::move(g));
+  std::vector<const unrolled_graph*> ptrs;
+  for (const auto& g : graphs) ptrs.push_back(&g);
+  std::size_t big = 0;
+  for (const auto& g : graphs) big += onchip_window_bytes(g, 32) > 227 * 1024 ? 1 : 0;
+  ASSERT_GE(big, 1u);
+  std::size_t fell_back = 0;
+  const std::vector<dbf_table> got = cuda_dbf_steps_batch(ptrs, 256, 0, nullptr, &fell_back);
+  EXPECT_EQ(fell_back, big);
+  for (std::size_t k = 0; k < graphs.size(); ++k) {
+    const dbf_curve ref(dbf_table_cpu(graphs[k], false).min_span, graphs[k]), mine(got[k], graphs[k]);
+    EXPECT_EQ(got[k].has_steps(), onchip_window_bytes(graphs[k], 32) <= 227 * 1024) << k;
+    EXPECT_EQ(mine.step_spans(), ref.step_spans()) << k;
+    EXPECT_EQ(mine.step_demands(), ref.step_demands()) << k;
+  }
+}
+
+TEST(CudaDbf, PipelineTakesStepsFromTheChipMatchesCpu) {
+  // dbf_tables as the EDF pipeline calls it (steps suffice): cuda-sm with a batch's worth of
+  // tables builds steps on the chip; cuda and the CPU return min_span; the curves agree.
+  WARPSPAN_REQUIRE_GPU();
+  const std::vector<unrolled_graph> graphs = random_graphs(24, static_cast<int>(cuda_batch_threshold) + 2, 6, 100);
+  std::vector<const unrolled_graph*> ptrs;
+  for (const auto& g : graphs) ptrs.push_back(&g);
+  dbf_options cpu, sm;
+  cpu.backend = dbf_backend::cpu;
+  sm.backend = dbf_backend::cuda_sm;
+  sm.steps_suffice = true;
+  const auto ref = dbf_tables(ptrs, cpu);
+  const auto got = dbf_tables(ptrs, sm);
+  for (std::size_t k = 0; k < graphs.size(); ++k) {
+    ASSERT_TRUE(got[k].has_steps()) << k;
+    const dbf_curve a(ref[k], graphs[k]), b(got[k], graphs[k]);
+    EXPECT_EQ(a.step_spans(), b.step_spans()) << k;
+    EXPECT_EQ(a.step_demands(), b.step_demands()) << k;
+  }
+}
+
 /// A fork-join task: source -> `width` parallel vertices -> sink, so the sink's rows in T' have
 /// `width` predecessors (8 bytes each when staged in shared memory).
 task fork_join(std::uint32_t width) {

@@ -46,6 +46,12 @@ unrolled_graph unroll(const task& t);
 struct dbf_table {
   std::vector<std::uint32_t> min_span;  ///< columns() entries; dbf_inf where no path has that demand
   std::vector<std::uint32_t> cells;     ///< rows x columns, row-major; empty unless asked for
+  /// The steps of dbf_small, when the backend built them on the device instead of returning
+  /// min_span (the on-chip kernel; min_span is then empty): spans increasing, and the demand of
+  /// each in columns (units of the graph's demand_unit), increasing.
+  std::vector<std::uint32_t> step_spans, step_columns;
+  bool steps_only = false;  ///< the steps are set, min_span is not
+  bool has_steps() const { return steps_only; }
 };
 
 /// The step function dbf_small(t) and dbf(t) of eq. (1) from a table's min_span.
@@ -58,6 +64,8 @@ class dbf_curve {
   /// The curve of the task `g` was unrolled from, from its table.
   dbf_curve(const std::vector<std::uint32_t>& min_span, const unrolled_graph& g)
       : dbf_curve(min_span, g.E, g.period, g.demand_unit) {}
+  /// The same from a table as a backend returned it: its min_span, or the steps it built.
+  dbf_curve(const dbf_table& table, const unrolled_graph& g);
 
   /// dbf_small(t): the largest demand of a path of T' whose span is at most t (0 if none).
   std::uint64_t small(std::uint64_t t) const;
@@ -79,6 +87,7 @@ class dbf_curve {
   const std::vector<std::uint32_t>& step_demands() const { return demands_; }
 
  private:
+  void set_residues();  ///< residues_ from spans_ and period_
   std::vector<std::uint32_t> spans_;
   std::vector<std::uint32_t> demands_;
   std::vector<std::uint64_t> residues_;
@@ -105,6 +114,9 @@ struct dbf_options {
   std::uint64_t max_table_bytes = std::uint64_t{8} << 30;  ///< refuse larger tables (per task, --max-table-mib);
                                                           ///< also never over memory_budget_bytes()
   bool keep_cells = false;         ///< return the whole table (tests)
+  /// The caller takes a table's steps in place of its min_span (dbf_table::has_steps): the CUDA
+  /// batch of cuda-sm then builds the steps on the chip and copies back only them.
+  bool steps_suffice = false;
 };
 
 /// The options of `dbf` as given (--backend, --threads, --block, --max-table-mib), checked and
@@ -152,5 +164,20 @@ dbf_table cuda_dbf_table(const unrolled_graph& g, bool shared_prefetch, unsigned
 /// memory allows. `kernel_ms` receives the summed kernel time.
 std::vector<dbf_table> cuda_dbf_tables_batch(const std::vector<const unrolled_graph*>& graphs, bool shared_prefetch,
                                              unsigned block, bool keep_cells, float* kernel_ms = nullptr);
+
+/// Many tables, none of which leaves the chip (issue 43; 003's GPU-SM for a GPU whose L1 already
+/// serves the tuples): one thread block per table holds a window of its rows in shared memory
+/// (every row, the columns of a tile of `tile` plus the largest wcet before it), computes the tile
+/// level by level of T' (rows of one level at once), keeps the running minimum of each column, and
+/// at the end builds the steps of dbf_small on the device (suffix minima and a compaction): only
+/// the steps (about 60 a table) come back, in one launch per batch. A table whose window does not
+/// fit the device's shared memory even at the narrowest tile (32 columns) is computed by the
+/// staged batch kernel instead and returned with its min_span (`fell_back` counts them).
+/// `tile` 0 picks the widest that fits, up to 1024.
+std::vector<dbf_table> cuda_dbf_steps_batch(const std::vector<const unrolled_graph*>& graphs, unsigned block,
+                                            unsigned tile = 0, float* kernel_ms = nullptr,
+                                            std::size_t* fell_back = nullptr);
+/// Shared-memory bytes the on-chip kernel needs for `g` at `tile` columns a tile.
+std::size_t onchip_window_bytes(const unrolled_graph& g, unsigned tile);
 
 }  // namespace warpspan
