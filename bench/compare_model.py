@@ -2,7 +2,8 @@
 """Prints the emulated bandwidth model (bench/results/gpu_model_emulated.json, from
 warpspan_gpu_model) beside what warpspan_bench measured on a GPU (its --benchmark_format=json
 output), row by row: annealing moves per second (items_per_second of BM_ChainsCuda and
-BM_ChainsCudaOnChip) and dbf cells per second (the cells/s counter of BM_DbfTable).
+BM_ChainsCudaOnChip), dbf cells per second (the cells/s counter of BM_DbfTable) and task sets per
+second end to end (the sets/s counter of BM_DbfEndToEnd).
 
     python3 bench/compare_model.py OUT/bench.json [--model bench/results/gpu_model_emulated.json]
                                    [--device "H100 SXM"] [--device-file OUT/device.txt]
@@ -21,7 +22,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 def measured_rows(bench, prefix, unit):
     """(run name, rate) for the benchmark runs whose name starts with prefix: the median aggregate
     where there is one, else the mean, else the mean of the iteration rows."""
-    key = "items_per_second" if unit == "moves/s" else "cells/s"
+    key = {"moves/s": "items_per_second", "sets/s": "sets/s"}.get(unit, "cells/s")
     runs = {}
     for b in bench.get("benchmarks", []):
         name = b.get("run_name", b.get("name", ""))

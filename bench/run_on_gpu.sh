@@ -134,6 +134,9 @@ if [[ $phases == *,sanitize,* ]]; then
   kernels+=':ExactSweep.CompactedPendingBuffersMatchCpuGpu:ExactFrontier.CudaSearchMatchesCpu'
   kernels+=':CudaInputs.ArtificialMatchesCpu:CudaInputs.BfsMatchesCpu:CudaInputs.LbmMatchesCpu'
   kernels+=':WcetGpu.VectorAddRecordsEveryWarpOnce:WcetGpu.SequentialReductionRecordsTheStepsEachWarpTakes'
+  # Kernels new since the last GPU run: the on-chip dbf batch (issue 43), barriers in the chains and sweeps (issue 40).
+  kernels+=':CudaDbf.OnChipStepsMatchesCpu:CudaDbf.PipelineTakesStepsFromTheChipMatchesCpu'
+  kernels+=':Barriers.AnnealChainsMatchesCpu:Barriers.DeviceSweepsMatchesCpu'
   kernels=${WARPSPAN_SANITIZE_FILTER:-$kernels}
   tools=${WARPSPAN_SANITIZE_TOOLS:-racecheck synccheck memcheck}
   if command -v compute-sanitizer >/dev/null; then

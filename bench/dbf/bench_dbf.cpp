@@ -14,15 +14,18 @@
 #include "warpspan/core/backend.hpp"
 #include "warpspan/dbf/dbf.hpp"
 #include "warpspan/dbf/generate.hpp"
+#include "warpspan/dbf/pipeline.hpp"
 #include "../cases.hpp"
 
 namespace warpspan {
 namespace {
 
-constexpr int kCpu = 0, kCpuParallel = 1, kCuda = 2, kCudaSm = 3;
+constexpr int kCpu = 0, kCpuParallel = 1, kCuda = 2, kCudaSm = 3, kCudaOnChip = 4;
 
 const char* backend_name(int b) {
-  static const char* names[] = {"cpu", "cpu-parallel", "cuda", "cuda-sm"};
+  // cuda-sm (staged): the tuples staged, the table in global memory, min_span back (the batch as it
+  // was); cuda-sm (on chip): the table in shared memory, the steps back (what the EDF pipeline runs).
+  static const char* names[] = {"cpu", "cpu-parallel", "cuda", "cuda-sm (staged)", "cuda-sm (on chip)"};
   return names[b];
 }
 
@@ -94,13 +97,16 @@ void table_one_args(benchmark::internal::Benchmark* b) {
 }
 BENCHMARK(BM_DbfTable)->Apply(table_one_args)->UseManualTime()->Unit(benchmark::kMillisecond);
 
-/// 1,000 task sets of 3 tasks (10 vertices, wcet up to 1,000): every table of every set in one call.
+/// 1,000 task sets of 3 tasks (10 or 50 vertices, wcet up to 1,000): every table of every set in
+/// one call, as the EDF pipeline computes a chunk's. The CUDA variants are called directly so that
+/// their kernel time (`kernel_ms`, CUDA events) stands beside the wall time of the whole call.
 void BM_DbfBatch(benchmark::State& state) {
   const int backend = static_cast<int>(state.range(0));
   const auto sets = static_cast<std::uint64_t>(state.range(1));
+  const auto vertices = static_cast<std::uint32_t>(state.range(2));
   if (skip_without_gpu(state, backend)) return;
   task_generator_options o;
-  o.vertices = 10;
+  o.vertices = vertices;
   o.tasks = 3;
   o.max_wcet = 1000;
   o.seed = 7;
@@ -114,23 +120,82 @@ void BM_DbfBatch(benchmark::State& state) {
     cells += g.cells();
   }
   dbf_options opt;
-  opt.backend = backend == kCpu ? dbf_backend::cpu
-              : backend == kCpuParallel ? dbf_backend::cpu_parallel
-              : backend == kCuda ? dbf_backend::cuda : dbf_backend::cuda_sm;
+  opt.backend = backend == kCpu ? dbf_backend::cpu : dbf_backend::cpu_parallel;
+  double kernel_total = 0;
+  std::size_t fell_back = 0;
   for (auto _ : state) {
     const auto start = clock_type::now();
-    auto tables = dbf_tables(ptrs, opt);
+    float ms = 0;
+    std::vector<dbf_table> tables;
+    switch (backend) {
+      case kCuda: tables = cuda_dbf_tables_batch(ptrs, false, 256, false, &ms); break;
+      case kCudaSm: tables = cuda_dbf_tables_batch(ptrs, true, 256, false, &ms); break;
+      case kCudaOnChip: tables = cuda_dbf_steps_batch(ptrs, 256, 0, &ms, &fell_back); break;
+      default: tables = dbf_tables(ptrs, opt); break;
+    }
     benchmark::DoNotOptimize(tables.data());
     state.SetIterationTime(std::chrono::duration<double>(clock_type::now() - start).count());
+    kernel_total += ms;
   }
   state.counters["tables"] = static_cast<double>(graphs.size());
   state.counters["cells/s"] = benchmark::Counter(static_cast<double>(cells), benchmark::Counter::kIsIterationInvariantRate);
-  state.SetLabel(std::string(backend_name(backend)) + ", " + std::to_string(std::thread::hardware_concurrency()) +
-                 " host cores");
+  state.counters["sets/s"] = benchmark::Counter(static_cast<double>(sets), benchmark::Counter::kIsIterationInvariantRate);
+  if (backend >= kCuda) state.counters["kernel_ms"] = kernel_total / static_cast<double>(state.iterations());
+  if (backend == kCudaOnChip) state.counters["fell_back"] = static_cast<double>(fell_back);
+  state.SetLabel(std::string(backend_name(backend)) + ", " + std::to_string(vertices) + " vertices, " +
+                 std::to_string(std::thread::hardware_concurrency()) + " host cores");
 }
 BENCHMARK(BM_DbfBatch)
-    ->ArgsProduct({{kCpu, kCpuParallel, kCuda, kCudaSm}, {1000}})
-    ->ArgNames({"backend", "sets"})
+    ->ArgsProduct({{kCpu, kCpuParallel, kCuda, kCudaSm, kCudaOnChip}, {1000}, {10, 50}})
+    ->ArgNames({"backend", "sets", "vertices"})
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond);
+
+/// Design-space exploration end to end (issue 43, item 5): 1,000 generated task sets of 3 tasks
+/// through the EDF pipeline as `dbf --batch` runs them (unrolled, each chunk's tables in one call,
+/// curves, the QPA test, every verdict), on the CPU's cores, cuda and cuda-sm (the tables on the
+/// chip, only steps back). sets/s is what a user exploring designs gets.
+void BM_DbfEndToEnd(benchmark::State& state) {
+  const int backend = static_cast<int>(state.range(0));
+  const auto sets = static_cast<std::uint64_t>(state.range(1));
+  const auto vertices = static_cast<std::uint32_t>(state.range(2));
+  if (skip_without_gpu(state, backend)) return;
+  task_generator_options o;
+  o.vertices = vertices;
+  o.tasks = 3;
+  o.max_wcet = 1000;
+  o.seed = 7;
+  std::vector<task_set> all;
+  for (std::uint64_t s = 0; s < sets; ++s) all.push_back(generate_task_set(o, s));
+  stream_options so;
+  so.dbf.backend = backend == kCpu ? dbf_backend::cpu
+                 : backend == kCpuParallel ? dbf_backend::cpu_parallel
+                 : backend == kCuda ? dbf_backend::cuda : dbf_backend::cuda_sm;
+  std::uint64_t schedulable = 0;
+  for (auto _ : state) {
+    const auto start = clock_type::now();
+    std::uint64_t next = 0;
+    schedulable = 0;
+    double elapsed = 0;
+    analyse_sets(
+        [&](analysed_set& s) {
+          if (next == all.size()) return false;
+          s.index = next;
+          s.set = all[next++];
+          s.graphs = unroll_all(s.set, so.dbf);
+          return true;
+        },
+        [&](analysed_set& s) { schedulable += s.result.schedulable ? 1 : 0; }, so, elapsed);
+    state.SetIterationTime(std::chrono::duration<double>(clock_type::now() - start).count());
+  }
+  state.counters["sets/s"] = benchmark::Counter(static_cast<double>(sets), benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["schedulable"] = static_cast<double>(schedulable);
+  state.SetLabel(std::string(backend_name(backend == kCudaSm ? kCudaOnChip : backend)) + ", " + std::to_string(vertices) +
+                 " vertices, " + std::to_string(std::thread::hardware_concurrency()) + " host cores");
+}
+BENCHMARK(BM_DbfEndToEnd)
+    ->ArgsProduct({{kCpu, kCpuParallel, kCuda, kCudaSm}, {1000}, {10, 50}})
+    ->ArgNames({"backend", "sets", "vertices"})
     ->UseManualTime()
     ->Unit(benchmark::kMillisecond);
 

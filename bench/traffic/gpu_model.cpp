@@ -18,7 +18,11 @@
 
 #include <cuda_runtime.h>
 
+#include <chrono>
+
 #include "../cases.hpp"
+#include "warpspan/dbf/edf.hpp"
+#include "warpspan/dbf/pipeline.hpp"
 
 namespace {
 
@@ -81,6 +85,7 @@ per_item divide(const emu::kernel_counts& k, double items) {
 
 struct prediction {
   double dram = 0, shared = 0, predicted = 0, coalesced = 0, reads_cached = 0;
+  double kernel = 0;  ///< dbf_batch: the kernel's bound alone (predicted is then end to end)
 };
 
 double bound(double rate, double per) { return per > 0 ? rate / per : INFINITY; }
@@ -99,6 +104,7 @@ prediction predict(const device_spec& d, const per_item& p) {
 struct row {
   std::string kind, name, unit, bench, note;
   per_item per;
+  double host_s_per_item = 0;  ///< dbf_batch: the host's part of each set (end to end), measured here
   double sectors_per_request = 0, ideal_per_request = 0, wavefronts_per_request = 0;
   std::vector<prediction> pred;
 };
@@ -172,6 +178,82 @@ row dbf_row(std::uint32_t vertices, bool staged) {
   return r;
 }
 
+/// Launches and copies of one chunk of the EDF pipeline's batch (256 sets): 7 uploads, the launch,
+/// 2 downloads at about 5 us each on PCIe (an assumption, stated with the row).
+constexpr double chunk_fixed_s = 50e-6;
+
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define WARPSPAN_MODEL_ASAN 1
+#endif
+#endif
+#if defined(WARPSPAN_MODEL_ASAN)
+constexpr const char* host_build = " (an AddressSanitizer build: several times a release build's)";
+#else
+constexpr const char* host_build = "";
+#endif
+
+/// Design-space exploration end to end (issue 43): sets of 3 tasks of `vertices` vertices (wcet up
+/// to 1,000, seed 7: BM_DbfEndToEnd's) through the on-chip batch. The kernel's counts come from
+/// `sample` sets; the host's part of a set (unrolling, the curve from its steps, the QPA test) is
+/// timed here on `host_sample` sets, on one core of this machine, in this build.
+row dbf_batch_row(std::uint32_t vertices, std::uint64_t sample, std::uint64_t host_sample) {
+  task_generator_options o;
+  o.vertices = vertices;
+  o.tasks = 3;
+  o.max_wcet = 1000;
+  o.seed = 7;
+  std::vector<unrolled_graph> graphs;
+  for (std::uint64_t s = 0; s < sample; ++s)
+    for (const task& t : generate_task_set(o, s).tasks) graphs.push_back(unroll(t));
+  std::vector<const unrolled_graph*> ptrs;
+  std::size_t cells = 0;
+  for (const auto& g : graphs) {
+    ptrs.push_back(&g);
+    cells += g.cells();
+  }
+  emu::reset_counts();
+  std::size_t fell_back = 0;
+  (void)cuda_dbf_steps_batch(ptrs, 256, 0, nullptr, &fell_back);
+  const emu::kernel_counts k = sum_counts({"dbf_onchip_kernel", "dbf_batch_kernel"});
+  row r;
+  r.kind = "dbf_batch";
+  r.name = "dbf batch, sets of 3 tasks x " + std::to_string(vertices) + " vertices, cuda-sm on chip, end to end";
+  r.unit = "sets/s";
+  r.bench = "BM_DbfEndToEnd/backend:3/sets:1000/vertices:" + std::to_string(vertices) + "/manual_time";
+  r.per = divide(k, static_cast<double>(sample));
+  r.sectors_per_request = static_cast<double>(k.global_sectors) / std::max<double>(1, k.global_requests);
+  r.ideal_per_request = static_cast<double>(k.global_ideal_sectors) / std::max<double>(1, k.global_requests);
+  r.wavefronts_per_request = static_cast<double>(k.shared_wavefronts) / std::max<double>(1, k.shared_requests);
+  // The host's part: everything but the tables (computed on the CPU here, untimed).
+  double host = 0;
+  for (std::uint64_t s = 0; s < host_sample; ++s) {
+    const task_set set = generate_task_set(o, s);
+    auto t0 = std::chrono::steady_clock::now();
+    const std::vector<unrolled_graph> gs = unroll_all(set, dbf_options{});
+    host += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    std::vector<dbf_table> stepped;
+    for (const auto& g : gs) {
+      const dbf_curve c(dbf_table_cpu(g).min_span, g);
+      dbf_table t;
+      t.steps_only = true;
+      t.step_spans = c.step_spans();
+      for (std::uint32_t d : c.step_demands()) t.step_columns.push_back(d / g.demand_unit);
+      stepped.push_back(std::move(t));
+    }
+    t0 = std::chrono::steady_clock::now();
+    std::vector<dbf_curve> curves;
+    for (std::size_t i = 0; i < gs.size(); ++i) curves.emplace_back(stepped[i], gs[i]);
+    (void)edf_test(curves);
+    host += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  }
+  r.host_s_per_item = host / static_cast<double>(host_sample);
+  r.note = std::to_string(sample) + " sets counted (" + std::to_string(cells / sample) + " cells a set, " +
+           std::to_string(fell_back) + " tables off the chip); host " + fmt(r.host_s_per_item * 1e6) +
+           " us a set on one core here" + host_build + "; " + fmt(chunk_fixed_s * 1e6) + " us of launch and copies a chunk of 256";
+  return r;
+}
+
 void json_number(std::string& out, const char* key, double x, bool comma = true) {
   char b[96];
   if (std::isinf(x))
@@ -213,8 +295,17 @@ int main(int argc, char** argv) {
                             "BM_ChainsCudaOnChip/"));
   for (std::uint32_t v : quick ? std::vector<std::uint32_t>{10} : std::vector<std::uint32_t>{10, 20})
     for (bool staged : {false, true}) rows.push_back(dbf_row(v, staged));
+  for (std::uint32_t v : quick ? std::vector<std::uint32_t>{10} : std::vector<std::uint32_t>{10, 50})
+    rows.push_back(dbf_batch_row(v, quick ? 4 : 16, quick ? 20 : 200));
   for (row& r : rows)
-    for (const device_spec& d : devices) r.pred.push_back(predict(d, r.per));
+    for (const device_spec& d : devices) {
+      prediction p = predict(d, r.per);
+      if (r.kind == "dbf_batch") {  // end to end: the kernel's bound, the host's part, the chunk's fixed costs
+        p.kernel = p.predicted;
+        p.predicted = 1.0 / (1.0 / p.kernel + r.host_s_per_item + chunk_fixed_s / 256);
+      }
+      r.pred.push_back(p);
+    }
 
   std::printf("# A bandwidth-bound model of the H100 and A100, from the emulation's memory-request counts\n\n");
   std::printf(
@@ -253,6 +344,11 @@ int main(int argc, char** argv) {
                   fmt(p.shared).c_str(), fmt(p.predicted).c_str(), fmt(p.coalesced).c_str(), fmt(p.reads_cached).c_str());
     }
   }
+  std::printf("\nThe dbf_batch rows are end to end: 1 / (1 / the kernel's bound + the host's part of a set,\n"
+              "timed here on one core + %g us of launch and copies per chunk of 256 sets); their kernel\n"
+              "bound alone is in the JSON (`kernel_bound`). The host part runs after the chunk's kernel (no\n"
+              "overlap yet: issue 43 item 5), so it adds.\n",
+              chunk_fixed_s * 1e6);
   std::printf("\nNo GPU has measured these yet: `bash bench/run_on_gpu.sh --run OUT` ends with\n"
               "`bench/compare_model.py`, which prints each prediction beside the benchmark's measured rate.\n");
 
@@ -284,6 +380,7 @@ int main(int argc, char** argv) {
       json_number(out, "wavefronts_per_item", r.per.wavefronts);
       json_number(out, "wavefronts_per_request", r.wavefronts_per_request);
       json_number(out, "atomics_per_item", r.per.atomics);
+      if (r.kind == "dbf_batch") json_number(out, "host_s_per_item", r.host_s_per_item);
       out += "\"predicted\": {";
       for (std::size_t d = 0; d < std::size(devices); ++d) {
         const prediction& p = r.pred[d];
@@ -292,6 +389,7 @@ int main(int argc, char** argv) {
         json_number(out, "shared_bound", p.shared);
         json_number(out, "predicted", p.predicted);
         json_number(out, "coalesced", p.coalesced);
+        if (r.kind == "dbf_batch") json_number(out, "kernel_bound", p.kernel);
         json_number(out, "reads_cached", p.reads_cached, false);
         out += "}";
       }

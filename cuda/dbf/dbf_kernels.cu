@@ -164,7 +164,16 @@ struct onchip_item {
   std::uint32_t tile;        ///< columns computed per pass
   std::uint32_t window_log;  ///< the window holds 2^window_log columns of every row (>= tile + largest wcet)
   std::uint32_t stride_log;  ///< 2^stride_log >= columns and >= the window: dbf_cell's row stride
+  std::uint32_t window_words;  ///< the window's room: rows << window_log, at least 2 x the block's threads
+  std::uint32_t npreds;        ///< its predecessor tuples
 };
+
+/// Shared-memory words the inputs of a table take once staged: wcet, deadline, pred_begin, the
+/// rows by level and the level offsets (words), then the tuples (two words each, 8-byte aligned).
+WARPSPAN_HD_INLINE std::size_t staged_input_words(std::uint32_t rows, std::uint32_t levels, std::uint32_t npreds) {
+  const std::size_t words = 4 * std::size_t{rows} + 1 + levels + 1;
+  return (words + 1) / 2 * 2 + 2 * std::size_t{npreds};
+}
 
 /// dbf_cell's table as the window sees it: cell (row, e) of the table lives at row * window +
 /// (e mod window) of shared memory; dbf_cell indexes row << stride_log | e.
@@ -216,6 +225,24 @@ __global__ void dbf_onchip_kernel(const onchip_item* __restrict__ items, const s
                                   std::uint32_t* where) {
   WARPSPAN_DYNAMIC_SHARED(std::uint32_t, window);
   const onchip_item it = items[blockIdx.x];
+  // The table's inputs, staged once after the window (003's GPU-SM, for the whole table): no cell
+  // reads global memory.
+  std::uint32_t* s_wcet = window + it.window_words;
+  std::uint32_t* s_deadline = s_wcet + it.rows;
+  std::uint32_t* s_begin = s_deadline + it.rows;
+  std::uint32_t* s_level_rows = s_begin + it.rows + 1;
+  std::uint32_t* s_level_begin = s_level_rows + it.rows;
+  const std::size_t words = 4 * std::size_t{it.rows} + 1 + it.levels + 1;
+  dbf_pred* s_preds = reinterpret_cast<dbf_pred*>(s_wcet + (words + 1) / 2 * 2);
+  for (std::uint32_t r = threadIdx.x; r < it.rows; r += blockDim.x) {
+    s_wcet[r] = wcet[it.row_base + r];
+    s_deadline[r] = deadline[it.row_base + r];
+    s_level_rows[r] = level_rows[it.row_base + r];
+  }
+  for (std::uint32_t r = threadIdx.x; r <= it.rows; r += blockDim.x) s_begin[r] = pred_begin[it.begin_base + r];
+  for (std::uint32_t l = threadIdx.x; l <= it.levels; l += blockDim.x) s_level_begin[l] = level_begin[it.level_base + l];
+  for (std::uint32_t k = threadIdx.x; k < it.npreds; k += blockDim.x) s_preds[k] = preds[it.pred_base + k];
+  __syncthreads();
   const std::uint32_t wmask = (1u << it.window_log) - 1;
   const window_view view{window, it.window_log, it.stride_log};
   const std::size_t stride = std::size_t{1} << it.stride_log;
@@ -223,15 +250,14 @@ __global__ void dbf_onchip_kernel(const onchip_item* __restrict__ items, const s
   for (std::uint32_t c0 = 0; c0 < it.columns; c0 += it.tile) {
     const std::uint32_t width = min(it.tile, it.columns - c0);
     for (std::uint32_t lv = 0; lv < it.levels; ++lv) {
-      const std::uint32_t first = level_begin[it.level_base + lv];
-      const std::uint32_t count = (level_begin[it.level_base + lv + 1] - first) * width;
+      const std::uint32_t first = s_level_begin[lv];
+      const std::uint32_t count = (s_level_begin[lv + 1] - first) * width;
       for (std::uint32_t k = threadIdx.x; k < count; k += blockDim.x) {
-        const std::uint32_t row = level_rows[it.row_base + first + k / width];
+        const std::uint32_t row = s_level_rows[first + k / width];
         const std::uint32_t e = c0 + k % width;
-        const std::uint32_t begin = pred_begin[it.begin_base + row];
-        const std::uint32_t npreds = pred_begin[it.begin_base + row + 1] - begin;
-        const std::uint32_t cell = dbf_cell(e, wcet[it.row_base + row], deadline[it.row_base + row],
-                                            preds + it.pred_base + begin, npreds, view, stride);
+        const std::uint32_t begin = s_begin[row];
+        const std::uint32_t cell = dbf_cell(e, s_wcet[row], s_deadline[row], s_preds + begin, s_begin[row + 1] - begin,
+                                            view, stride);
         window[(static_cast<std::size_t>(row) << it.window_log) + (e & wmask)] = cell;
       }
       __syncthreads();  // the level is written before the next reads it
@@ -448,10 +474,19 @@ std::uint32_t largest_wcet(const unrolled_graph& g) {
   return L;
 }
 
+std::uint32_t level_count(const unrolled_graph& g) {
+  std::vector<std::uint32_t> begin, rows;
+  levels_of(g, begin, rows);
+  return static_cast<std::uint32_t>(begin.size() - 1);
+}
+
 bool plan_window(const unrolled_graph& g, unsigned block, unsigned tile, std::size_t limit, window_plan& plan) {
   const std::uint64_t rows = g.rows, columns = g.columns(), L = largest_wcet(g);
+  const std::size_t staged =
+      staged_input_words(g.rows, level_count(g), static_cast<std::uint32_t>(g.preds.size())) * sizeof(std::uint32_t);
   const auto bytes_of = [&](std::uint32_t log) {
-    return std::max<std::size_t>(static_cast<std::size_t>(rows << log) * sizeof(std::uint32_t), 2 * block * sizeof(std::uint32_t));
+    return std::max<std::size_t>(static_cast<std::size_t>(rows << log), 2 * std::size_t{block}) * sizeof(std::uint32_t) +
+           staged;
   };
   if (tile == 0 && bytes_of(ceil_log2(columns)) <= limit) {  // one pass: no column is overwritten
     plan = {static_cast<std::uint32_t>(columns), ceil_log2(columns), bytes_of(ceil_log2(columns))};
@@ -543,6 +578,8 @@ std::vector<dbf_table> cuda_dbf_steps_batch(const std::vector<const unrolled_gra
       it.tile = plan.tile;
       it.window_log = plan.window_log;
       it.stride_log = std::max(plan.window_log, ceil_log2(g.columns()));
+      it.window_words = static_cast<std::uint32_t>(std::max<std::size_t>(std::size_t{g.rows} << plan.window_log, 2 * std::size_t{block}));
+      it.npreds = static_cast<std::uint32_t>(g.preds.size());
       items.push_back(it);
       columns += g.columns();
       smem = std::max(smem, plan.bytes);
