@@ -167,10 +167,11 @@ void BM_DbfEndToEnd(benchmark::State& state) {
   o.seed = 7;
   std::vector<task_set> all;
   for (std::uint64_t s = 0; s < sets; ++s) all.push_back(generate_task_set(o, s));
-  stream_options so;
-  so.dbf.backend = backend == kCpu ? dbf_backend::cpu
-                 : backend == kCpuParallel ? dbf_backend::cpu_parallel
-                 : backend == kCuda ? dbf_backend::cuda : dbf_backend::cuda_sm;
+  // The run's settings as `dbf --batch` makes them: every core for cpu-parallel's tables and for
+  // the tests of every backend but cpu (the one-thread reference).
+  const dbf_session session(backend == kCpu ? "cpu" : backend == kCpuParallel ? "cpu-parallel" : backend == kCuda ? "cuda" : "cuda-sm",
+                            0, 256, 8192, edf_method::qpa);
+  const stream_options so = session.streaming();
   std::uint64_t schedulable = 0;
   for (auto _ : state) {
     const auto start = clock_type::now();

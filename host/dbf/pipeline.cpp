@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <exception>
 
 #include "warpspan/core/error.hpp"
 #include "warpspan/core/interrupt.hpp"
@@ -82,15 +83,31 @@ bool analyse_sets(const std::function<bool(analysed_set&)>& next, const std::fun
   auto flush = [&]() -> bool {
     const auto start = std::chrono::steady_clock::now();
     compute_curves(chunk, options);
+    // The tests of the chunk's sets, on the test pool's threads when there is one (a GPU's tables
+    // come faster than one core tests them); what a test throws is kept for its set's turn.
+    std::vector<std::exception_ptr> failed(chunk.size());
+    const auto test = [&](std::size_t i) {
+      if (!chunk[i].error.empty()) return;
+      try {
+        chunk[i].result = edf_test(chunk[i].curves, options.method);
+      } catch (...) {
+        failed[i] = std::current_exception();
+      }
+    };
+    if (options.test_pool && chunk.size() > 1)
+      options.test_pool->run(chunk.size(), test);
+    else
+      for (std::size_t i = 0; i < chunk.size(); ++i) test(i);
     bool done = true;
-    for (auto& s : chunk) {
+    for (std::size_t i = 0; i < chunk.size(); ++i) {
+      analysed_set& s = chunk[i];
       if (interrupted()) {
         done = false;
         break;
       }
-      if (s.error.empty()) {
+      if (failed[i]) {
         try {
-          s.result = edf_test(s.curves, options.method);
+          std::rethrow_exception(failed[i]);
         } catch (const input_error& e) {
           if (!options.keep_going) throw input_error(s.label + ": " + e.description());  // an undecided set names itself
           s.error = s.label + ": " + e.description();
@@ -199,9 +216,12 @@ dbf_session::dbf_session(std::string_view backend, long long threads, unsigned b
   stream_.dbf = make_dbf_options(backend, threads, block, max_table_mib);
   stream_.method = method;
   stream_.keep_going = keep_going;
-  if (stream_.dbf.backend == dbf_backend::cpu_parallel) {
+  // cpu is the one-thread reference; the other backends keep threads for the whole run: the
+  // tables' (cpu-parallel) and the EDF tests' (every backend but cpu).
+  if (stream_.dbf.backend != dbf_backend::cpu) {
     pool_ = std::make_unique<thread_pool>(stream_.dbf.threads);
-    stream_.dbf.pool = pool_.get();
+    if (stream_.dbf.backend == dbf_backend::cpu_parallel) stream_.dbf.pool = pool_.get();
+    stream_.test_pool = pool_.get();
   }
 }
 

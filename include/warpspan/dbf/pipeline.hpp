@@ -52,6 +52,9 @@ struct stream_options {
   /// Tables shared by every set (a sweep over periods: the base set's, one per task); then none
   /// is computed.
   const std::vector<std::vector<std::uint32_t>>* shared_tables = nullptr;
+  /// Threads for the EDF tests of a chunk (each set's test on its own, reported in order); null:
+  /// one after another on the calling thread.
+  thread_pool* test_pool = nullptr;
 };
 
 /// One set (its graphs already unrolled) through the same steps: tables, curves, the test
