@@ -153,11 +153,11 @@ TEST_F(WcetProbeEmulationGpu, ALoopWhoseTripCountDiffersPerLaneRecordsTheWarpsPa
     }
   }
 
-  // wcet: the loop's bound is 7 (warp 1); at 10 per edge the longest path is 0 -> 5, 6 x 5 -> 5,
-  // 5 -> 1: 8 edges, 80.
+  // wcet: the loop's bound (passes after the first) is 6 (warp 1's 7 passes); at 10 per edge the
+  // longest path is 0 -> 5, 6 x 5 -> 5, 5 -> 1: 8 edges, 80.
   const auto j = analyse(loop_cfg, unit_trace(run_once(lane_loop)));
   ASSERT_EQ(j["loops"].size(), 1u);
-  EXPECT_EQ(j["loops"][0]["bound"], 7);
+  EXPECT_EQ(j["loops"][0]["bound"], 6);
   EXPECT_EQ(j["warps"], 2);
   EXPECT_EQ(j["longest_wst"], 80);
   EXPECT_EQ(j["z_warp"], 80);
@@ -174,11 +174,14 @@ TEST_F(WcetProbeEmulationGpu, ABranchInADataDependentLoopRecordsBothSidesOfEachP
     EXPECT_EQ(per_warp(run_once(lane_loop_branch)), want) << order;
   }
 
-  // wcet accepts it (2 -> 3 is a divergent edge); the bound is 5 passes (warp 1).
+  // wcet accepts it (2 -> 3 is a divergent edge); the bound is 4 (warp 1's 5 passes).
   const auto j = analyse(branch_cfg, unit_trace(run_once(lane_loop_branch)));
   ASSERT_EQ(j["loops"].size(), 1u);
-  EXPECT_EQ(j["loops"][0]["bound"], 5);
+  EXPECT_EQ(j["loops"][0]["bound"], 4);
   EXPECT_EQ(j["longest_wst"], 10 * (4 * 3 + 3));  // warp 1: 0, 4 x (5 2 3), 5 3 1: 15 edges
+  // IPET at 10 per edge: 0 -> 5, then 5 passes of 5 -> side -> (5 or 1), 4 of them with 2 -> 3 as
+  // well (a divergent edge is taken at most as often as one warp took it: 4): 1 + 5 x 2 + 4 = 15.
+  EXPECT_EQ(j["z_warp"], 150);
 }
 
 TEST_F(WcetProbeEmulationGpu, LanesDivergingThroughSitesOfTwoFunctionsAreRefusedAtTheCollection) {
