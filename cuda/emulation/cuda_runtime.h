@@ -21,6 +21,9 @@
 #include <type_traits>
 #include <utility>
 #include <vector>
+#if __has_include(<source_location>)
+#include <source_location>
+#endif
 
 #define WARPSPAN_CUDA_EMULATED 1
 
@@ -292,6 +295,22 @@ struct probe_site {
   const char* file;
   unsigned line, column;
 };
+/// The probe_site of a WARPSPAN_IPOINT(id) (include/warpspan/wcet/probe.cuh): where the macro is used.
+#if defined(__has_builtin)
+#if __has_builtin(__builtin_COLUMN)
+#define WARPSPAN_EMU_PROBE_COLUMN() __builtin_COLUMN()
+#endif
+#endif
+#if !defined(WARPSPAN_EMU_PROBE_COLUMN) && defined(__cpp_lib_source_location)
+#define WARPSPAN_EMU_PROBE_COLUMN() std::source_location::current().column()
+#endif
+#if !defined(WARPSPAN_EMU_PROBE_COLUMN)
+#define WARPSPAN_EMU_PROBE_COLUMN() 0u
+#endif
+#define WARPSPAN_EMU_PROBE_SITE(id)                                                                \
+  ::warpspan::emu::probe_site {                                                                    \
+    (id), __func__, __FILE__, static_cast<unsigned>(__LINE__), static_cast<unsigned>(WARPSPAN_EMU_PROBE_COLUMN()) \
+  }
 /// One record as the probe stores it (probe.cuh's probe_record: the same layout).
 struct probe_slot {
   std::uint32_t point, sm;

@@ -148,7 +148,9 @@ TEST_F(WcetProbeEmulationGpu, ALoopWhoseTripCountDiffersPerLaneRecordsTheWarpsPa
     // Each warp's records in the order written have rising clocks (collect orders them by clock).
     std::map<std::uint32_t, std::int64_t> last;
     for (const auto& r : probe.records()) {
-      if (last.count(r.warp)) EXPECT_LE(last[r.warp], r.clock) << order;
+      if (last.count(r.warp)) {
+        EXPECT_LE(last[r.warp], r.clock) << order;
+      }
       last[r.warp] = r.clock;
     }
   }

@@ -27,9 +27,6 @@
 #include <ostream>
 #include <string>
 #include <vector>
-#if defined(WARPSPAN_CUDA_EMULATED) && __has_include(<source_location>)
-#include <source_location>
-#endif
 
 #include "warpspan/core/error.hpp"
 #include "warpspan/core/file.hpp"
@@ -222,21 +219,7 @@ class probe_session {
 /// `probe_view probe` in scope. Ids name the Ipoints; one id at one site of a kernel.
 #if defined(WARPSPAN_CUDA_EMULATED)
 // The emulation orders a warp's lanes by where their sites are in the source (emu::probe_pass).
-#if defined(__has_builtin)
-#if __has_builtin(__builtin_COLUMN)
-#define WARPSPAN_PROBE_COLUMN() __builtin_COLUMN()
-#endif
-#endif
-#if !defined(WARPSPAN_PROBE_COLUMN) && defined(__cpp_lib_source_location)
-#define WARPSPAN_PROBE_COLUMN() std::source_location::current().column()
-#endif
-#if !defined(WARPSPAN_PROBE_COLUMN)
-#define WARPSPAN_PROBE_COLUMN() 0u
-#endif
-#define WARPSPAN_IPOINT(id)                                                                                   \
-  ::warpspan::wcet::record_ipoint<(id)>(                                                                      \
-      probe, ::warpspan::emu::probe_site{(id), __func__, __FILE__, static_cast<unsigned>(__LINE__),           \
-                                         static_cast<unsigned>(WARPSPAN_PROBE_COLUMN())})
+#define WARPSPAN_IPOINT(id) ::warpspan::wcet::record_ipoint<(id)>(probe, WARPSPAN_EMU_PROBE_SITE(id))
 #else
 #define WARPSPAN_IPOINT(id) ::warpspan::wcet::record_ipoint<(id)>(probe)
 #endif
