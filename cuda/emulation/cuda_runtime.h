@@ -21,6 +21,9 @@
 #include <type_traits>
 #include <utility>
 #include <vector>
+#if __has_include(<source_location>)
+#include <source_location>
+#endif
 
 #define WARPSPAN_CUDA_EMULATED 1
 
@@ -283,18 +286,61 @@ thread_context& current() noexcept;
 void syncthreads(const char* file, unsigned line);
 /// An atomic access of `bytes` at `address` (atomics are not traced as loads and stores).
 void note_atomic(const void* address, std::size_t bytes) noexcept;
-/// The probe's stand-in for `lane == __ffs(__activemask()) - 1` and %clock64
-/// (include/warpspan/wcet/probe.cuh): whether the calling thread is the first lane of its warp to
-/// make its n-th pass of `point` since the block's last barrier, and if so the clock to record. On
-/// a device, the lanes that run one dynamic instance of a point together are the active mask and
-/// its first lane records; here lanes run one after another, and the lanes of a warp that pass a
-/// point for the n-th time in one barrier interval stand for one instance. So a divergent side that
-/// lane 0 does not take records once per instance, as on a device (for code that reconverges after
-/// its branches, as the instrumented kernels do). The clock is now, except where lanes that ran
-/// before it already recorded instances that come after this one in the lane's program order: then
-/// it lies between those and the lane's previous instance, so that the warp's records, ordered by
-/// clock, follow program order in every thread order.
-bool first_active_lane_at(unsigned point, long long& clock);
+/// A probe site (WARPSPAN_IPOINT, include/warpspan/wcet/probe.cuh): its Ipoint and where it is in
+/// the source (the function, file, line and column of the macro's use; column 0 where the compiler
+/// cannot say).
+struct probe_site {
+  unsigned point;
+  const char* function;
+  const char* file;
+  unsigned line, column;
+};
+/// The probe_site of a WARPSPAN_IPOINT(id) (include/warpspan/wcet/probe.cuh): where the macro is used.
+#if defined(__has_builtin)
+#if __has_builtin(__builtin_COLUMN)
+#define WARPSPAN_EMU_PROBE_COLUMN() __builtin_COLUMN()
+#endif
+#endif
+#if !defined(WARPSPAN_EMU_PROBE_COLUMN) && defined(__cpp_lib_source_location)
+#define WARPSPAN_EMU_PROBE_COLUMN() std::source_location::current().column()
+#endif
+#if !defined(WARPSPAN_EMU_PROBE_COLUMN)
+#define WARPSPAN_EMU_PROBE_COLUMN() 0u
+#endif
+#define WARPSPAN_EMU_PROBE_SITE(id)                                                                \
+  ::warpspan::emu::probe_site {                                                                    \
+    (id), __func__, __FILE__, static_cast<unsigned>(__LINE__), static_cast<unsigned>(WARPSPAN_EMU_PROBE_COLUMN()) \
+  }
+/// One record as the probe stores it (probe.cuh's probe_record: the same layout).
+struct probe_slot {
+  std::uint32_t point, sm;
+  std::int64_t clock, global_ns;
+};
+/// Where a warp's records go: slot `warp * capacity + k` of `records` for its k-th record, its count
+/// in `counts[warp]` (which goes on beyond capacity: the records lost).
+struct probe_target {
+  probe_slot* records;
+  unsigned* counts;
+  unsigned capacity;
+  unsigned long long warp;
+};
+/// The probe's stand-in for "the warp's first active lane records {point, %smid, %clock64,
+/// %globaltimer}". On a device the lanes of a warp run in lockstep (SIMT): a divergent side runs
+/// for its lanes while the others wait, a loop runs while any lane is in it, and the lanes
+/// reconverge after; one record per instance. Here the lanes run one after another, so each lane's
+/// own sequence of sites (with the host clock) is kept, and when every thread of the block has
+/// reached the next barrier or returned, each warp's lanes are merged into the order a SIMT warp
+/// runs them in: the lanes whose next site comes first in the source run it together (one record),
+/// where a lane going back to a loop's header waits at the loop's end, after the sites of the loop
+/// body (the order a compiler lays structured code out in, in which a warp that runs the lowest
+/// address first reconverges at every join). The clocks are the warp's: each record comes after
+/// the previous one by the longest time any of its lanes took since its own previous record. A
+/// warp whose lanes took different paths through sites of more than one function cannot be
+/// ordered by source position: its records are refused (take_probe_refusal).
+void probe_pass(const probe_site& site, const probe_target& target);
+/// Why the emulation refused records meant for `counts` since the last call (empty when it did
+/// not), and forgets it (probe.cuh's probe_buffer::collect throws it).
+std::string take_probe_refusal(const unsigned* counts);
 /// WARPSPAN_CHECK_LAUNCH_BOUNDS (cuda/common/launch.cuh): false, and the launch fails with
 /// cudaErrorLaunchOutOfResources as on the device, when the block has more threads than the
 /// kernel's __launch_bounds__ (which expands to nothing here).

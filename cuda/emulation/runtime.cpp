@@ -18,7 +18,10 @@
 #include <cstring>
 #include <system_error>
 #include <exception>
+#include <climits>
 #include <map>
+#include <string>
+#include <tuple>
 #include <set>
 #include <memory>
 #include <mutex>
@@ -152,22 +155,57 @@ thread_local thread_context tls_context;
 
 }  // namespace
 
-/// What first_active_lane_at knows of a block, for the current barrier interval of each warp.
-struct probe_warp {
-  unsigned phase = 0;
-  std::map<std::pair<unsigned, unsigned>, long long> instances;  // (point, pass) -> its record's clock
-  std::set<long long> clocks;                                     // of those records
-};
-struct probe_lane {
-  unsigned phase = 0;
-  std::map<unsigned, unsigned> passes;  // per point, in this interval
-  bool has_last = false;
-  long long last = 0;                   // the clock of the instance it passed last
-};
-
+/// What probe_pass keeps of a block (cuda_runtime.h): its sites, each lane's passes since the last
+/// barrier, and each warp's clock.
 struct probe_lanes {
-  std::vector<probe_warp> warps;
-  std::vector<probe_lane> lanes;
+  struct site {
+    probe_site where;
+    probe_slot* records;
+    unsigned* counts;
+    unsigned capacity;
+    unsigned function;  // sites of one function (and file) have the same number
+    std::uint64_t pc;   // its place in the source: sites of one function compare in source order
+  };
+  struct pass {
+    unsigned site;
+    long long clock;
+  };
+  struct lane {
+    std::vector<pass> passes;  // since the last barrier
+    int last = -1;             // the site it passed last, -1 before its first
+    int before = -1;           // its last site before this barrier interval
+  };
+  struct warp {
+    bool has_target = false, has_now = false;
+    unsigned long long target = 0;  // the warp's index in the records (probe.cuh)
+    long long now = 0;              // the clock of its last record
+  };
+  std::vector<site> sites;
+  std::map<std::tuple<unsigned, const char*, const char*, unsigned, unsigned, const void*, const unsigned*, unsigned>, unsigned>
+      index;
+  std::map<std::pair<std::string, std::string>, unsigned> functions;
+  // Loops seen by their back edges: a lane that went from a site to one at or before it in the same
+  // function went back to a loop's header; per header, the furthest site a lane went back from.
+  std::map<std::uint64_t, std::uint64_t> back;
+  std::vector<lane> lanes;
+  std::vector<warp> warps;
+
+  unsigned site_of(const probe_site& where, const probe_target& target) {
+    const auto key = std::make_tuple(where.point, where.function, where.file, where.line, where.column,
+                                     static_cast<const void*>(target.records), static_cast<const unsigned*>(target.counts),
+                                     target.capacity);
+    const auto it = index.find(key);
+    if (it != index.end()) return it->second;
+    const auto f = functions.emplace(std::make_pair(std::string(where.function ? where.function : ""),
+                                                    std::string(where.file ? where.file : "")),
+                                     static_cast<unsigned>(functions.size()))
+                       .first->second;
+    // Function, line, column: the sites of one function in source order, each function apart.
+    const std::uint64_t pc = (std::uint64_t{f} << 44) | (std::uint64_t{std::min(where.line, (1u << 24) - 1)} << 20) |
+                             std::min(where.column, (1u << 20) - 1);
+    sites.push_back(site{where, target.records, target.counts, target.capacity, f, pc});
+    return index[key] = static_cast<unsigned>(sites.size() - 1);
+  }
 };
 
 /// One block in flight: its shared memory and its threads (see run_block).
@@ -200,7 +238,7 @@ struct block_state {
   std::vector<unsigned> arrived;
   std::vector<const char*> barrier_file;
   std::vector<unsigned> barrier_line;
-  // The probe's lanes (first_active_lane_at): made at the block's first probe.
+  // The probe's lanes (probe_pass): made at the block's first probe.
   std::unique_ptr<probe_lanes> probe;
 
   thread_context context_of(unsigned t) {
@@ -367,6 +405,111 @@ void step_fiber(block_state& b, unsigned t) {
   if (f.st == fiber::state::done) b.status[t] = 2;
 }
 
+// ---- The probe's records (probe_pass): each warp's lanes merged into lockstep order at a barrier.
+
+std::mutex refusal_mutex;
+std::map<const unsigned*, std::string> refusals;  // per probe buffer (its counts), the first refusal
+
+/// Appends one record for target warp `warp` to the buffer of `s`.
+void probe_write(const probe_lanes::site& s, unsigned long long warp, unsigned sm, long long clock) {
+  const unsigned n = s.counts[warp]++;
+  if (n < s.capacity)
+    s.records[warp * s.capacity + n] = probe_slot{s.where.point, sm, static_cast<std::int64_t>(clock), static_cast<std::int64_t>(clock)};
+}
+
+/// Every thread of the block has reached a barrier or returned: writes each warp's records of the
+/// interval in the order a SIMT warp runs its lanes' passes (cuda_runtime.h, probe_pass) and starts
+/// the lanes' next interval.
+void probe_flush(block_state& b) {
+  if (!b.probe) return;
+  probe_lanes& pl = *b.probe;
+  // Where each loop ends: its furthest back edge, or that of a loop inside it that reaches further.
+  std::map<std::uint64_t, std::uint64_t> end = pl.back;
+  for (auto it = end.rbegin(); it != end.rend(); ++it)
+    for (auto in = end.upper_bound(it->first); in != end.end() && in->first <= it->second; ++in)
+      it->second = std::max(it->second, in->second);
+  const unsigned sm = static_cast<unsigned>(b.linear_block % sm_count);
+  const auto lanes = static_cast<unsigned>(pl.lanes.size());
+  struct cursor {
+    probe_lanes::lane* lane;
+    std::size_t k = 0;
+    int prev;
+    bool has_clock = false;
+    long long clock = 0;
+  };
+  // A lane's next pass, as the warp schedules it: a site in source order, except that a lane going
+  // back to a loop's header waits at the loop's end (after its body, inner loops first).
+  using key = std::tuple<std::uint64_t, int, std::uint64_t, unsigned, unsigned>;
+  const auto key_of = [&](const cursor& c) {
+    const unsigned t = c.lane->passes[c.k].site;
+    const auto& to = pl.sites[t];
+    if (c.prev >= 0 && pl.sites[static_cast<unsigned>(c.prev)].function == to.function &&
+        to.pc <= pl.sites[static_cast<unsigned>(c.prev)].pc)
+      return key{end.at(to.pc), 1, ~to.pc, to.where.point, t};
+    return key{to.pc, 0, 0, to.where.point, t};
+  };
+  for (unsigned w = 0; w * 32 < lanes; ++w) {
+    probe_lanes::warp& warp = pl.warps[w];
+    std::vector<cursor> cs;
+    bool same = true;
+    std::set<unsigned> functions;
+    for (unsigned t = 32 * w; t < std::min(lanes, 32 * w + 32); ++t) {
+      probe_lanes::lane& lane = pl.lanes[t];
+      if (lane.passes.empty()) continue;
+      if (!cs.empty()) {
+        const auto& ref = cs.front().lane->passes;
+        same = same && ref.size() == lane.passes.size() &&
+               std::equal(ref.begin(), ref.end(), lane.passes.begin(),
+                          [](const probe_lanes::pass& x, const probe_lanes::pass& y) { return x.site == y.site; });
+      }
+      for (const auto& p : lane.passes) functions.insert(pl.sites[p.site].function);
+      if (lane.before >= 0) functions.insert(pl.sites[static_cast<unsigned>(lane.before)].function);
+      cs.push_back(cursor{&lane, 0, lane.before});
+    }
+    if (cs.empty()) continue;
+    if (!same && functions.size() > 1) {
+      // Source positions order the sites of one function only.
+      std::string names;
+      for (const auto& [name, number] : pl.functions)
+        if (functions.count(number)) names += (names.empty() ? "" : ", ") + name.first;
+      const auto& first = pl.sites[cs.front().lane->passes.front().site];
+      std::lock_guard<std::mutex> lock(refusal_mutex);
+      refusals.emplace(first.counts,
+                       "the CUDA emulation runs the lanes of a warp one after another and cannot order them as the "
+                       "warp runs them in lockstep: the lanes of warp " + std::to_string(w) + " of block " +
+                           std::to_string(b.linear_block) + " take different paths through Ipoints in more than one "
+                           "function (" + names + "), whose order in the compiled code it does not know; record this "
+                           "trace on a GPU");
+      continue;
+    }
+    for (;;) {
+      bool found = false;
+      key best{};
+      for (const cursor& c : cs) {
+        if (c.k >= c.lane->passes.size()) continue;
+        const key k = key_of(c);
+        if (!found || k < best) best = k, found = true;
+      }
+      if (!found) break;
+      // The lanes whose next pass is that one run it together: one record, its clock the warp's.
+      long long delta = 0, first = LLONG_MAX;
+      bool any_prev = false;
+      const unsigned site = std::get<4>(best);
+      for (cursor& c : cs) {
+        if (c.k >= c.lane->passes.size() || key_of(c) != best) continue;
+        const auto& p = c.lane->passes[c.k];
+        if (c.has_clock) delta = std::max(delta, p.clock - c.clock), any_prev = true;
+        first = std::min(first, p.clock);
+        c.clock = p.clock, c.has_clock = true, c.prev = static_cast<int>(site), ++c.k;
+      }
+      const long long clock = !warp.has_now ? first : any_prev ? warp.now + delta : std::max(warp.now, first);
+      warp.now = clock, warp.has_now = true;
+      probe_write(pl.sites[site], warp.target, sm, clock);
+    }
+  }
+  for (auto& lane : pl.lanes) lane.passes.clear(), lane.before = lane.last;
+}
+
 // ---- Thread order and the barrier check.
 
 enum class order_kind { ascending, descending, random };
@@ -409,6 +552,7 @@ std::string barrier_name(const char* file, unsigned line) {
 /// at the same barrier and that none returned without reaching it (as synccheck on a device), then
 /// starts the next interval. False when every thread has returned.
 bool next_interval(block_state& b) {
+  probe_flush(b);
   const auto n = static_cast<unsigned>(b.status.size());
   unsigned ref = n;
   for (unsigned t = 0; t < n && ref == n; ++t)
@@ -475,6 +619,7 @@ void run_block(std::size_t block_index, dim3 grid, dim3 block, std::size_t smem,
     while (next_interval(b))
       for (unsigned t : b.order) step_fiber(b, t);
   }
+  if (!b.error) probe_flush(b);
   if (b.check) race::end_block();
   if (counted) counting::end_block();
   tls_context = thread_context{};
@@ -626,36 +771,43 @@ void syncthreads(const char* file, unsigned line) {
   b->native_pos = i;
 }
 
-bool first_active_lane_at(unsigned point, long long& clock) {
+void probe_pass(const probe_site& where, const probe_target& target) {
   const long long now = clock_cycles();
-  clock = now;
   block_state* b = tls_context.block;
-  if (b == nullptr) return true;
+  if (b == nullptr) {  // not in a kernel: nothing to order
+    probe_lanes::site s{where, target.records, target.counts, target.capacity, 0, 0};
+    probe_write(s, target.warp, sm_id(), now);
+    return;
+  }
   if (!b->probe) {
     b->probe = std::make_unique<probe_lanes>();
     b->probe->lanes.resize(b->status.size());
     b->probe->warps.resize((b->status.size() + 31) / 32);
   }
-  const unsigned phase = tls_context.phase;
-  probe_lane& lane = b->probe->lanes[tls_context.linear];
-  probe_warp& warp = b->probe->warps[tls_context.linear / 32];
-  if (lane.phase != phase) lane = probe_lane{}, lane.phase = phase;
-  // Every lane finishes an interval before any starts the next, so a newer phase starts afresh.
-  if (warp.phase != phase) warp = probe_warp{}, warp.phase = phase;
-  const auto key = std::make_pair(point, ++lane.passes[point]);
-  if (const auto it = warp.instances.find(key); it != warp.instances.end()) {
-    lane.has_last = true, lane.last = it->second;  // a lane before it ran this instance
-    return false;
+  probe_lanes& pl = *b->probe;
+  const unsigned s = pl.site_of(where, target);
+  probe_lanes::lane& lane = pl.lanes[tls_context.linear];
+  probe_lanes::warp& warp = pl.warps[tls_context.linear / 32];
+  if (!warp.has_target) warp.target = target.warp, warp.has_target = true;
+  if (lane.last >= 0) {
+    const auto& from = pl.sites[static_cast<unsigned>(lane.last)];
+    const auto& to = pl.sites[s];
+    if (from.function == to.function && to.pc <= from.pc) {
+      auto& furthest = pl.back[to.pc];
+      furthest = std::max(furthest, from.pc);
+    }
   }
-  // A new instance comes after the lane's previous one and before whatever the warp recorded after
-  // that (lanes that ran before this one skipped it): its clock goes between the two (ties keep
-  // the order the records were made in), or is now when nothing was recorded after it.
-  const auto next = lane.has_last ? warp.clocks.upper_bound(lane.last) : warp.clocks.begin();
-  if (next != warp.clocks.end()) clock = lane.has_last ? lane.last + (*next - lane.last) / 2 : *next - 1;
-  warp.instances.emplace(key, clock);
-  warp.clocks.insert(clock);
-  lane.has_last = true, lane.last = clock;
-  return true;
+  lane.passes.push_back({s, now});
+  lane.last = static_cast<int>(s);
+}
+
+std::string take_probe_refusal(const unsigned* counts) {
+  std::lock_guard<std::mutex> lock(refusal_mutex);
+  const auto it = refusals.find(counts);
+  if (it == refusals.end()) return "";
+  std::string why = std::move(it->second);
+  refusals.erase(it);
+  return why;
 }
 
 namespace {

@@ -35,8 +35,8 @@ __global__ void histogram(probe_view probe, const unsigned* in, unsigned n, unsi
         atomicAdd(counts + bins, 1u);
       }
     }
-    // The end of a tile. The CPU emulation needs it to tell one iteration's probe instances from
-    // the next where the lanes of a warp took different sides (docs/wcet.md, "Your own kernel").
+    // The end of a tile: the block's warps wait for each other (the emulation's probe needs no
+    // barrier to order a warp's passes: docs/wcet.md, "Your own kernel").
     __syncthreads();
   }
   WARPSPAN_IPOINT(4);

@@ -3,8 +3,9 @@
 // %clock64, %smid and %globaltimer into the warp's own slice of a device buffer. Warps are keyed by
 // block and thread index (not %warpid, which names a hardware slot that other warps reuse). On the
 // GPU the first active lane records, so a divergent side records its own Ipoints as the paper's
-// simulator did; the CPU emulation build picks the same lane (emu::first_active_lane_at) and emulates
-// the clocks (cuda/emulation/cuda_runtime.h).
+// simulator did; the CPU emulation build, which runs a warp's lanes one after another, keeps each
+// lane's sites and merges them into the order the warp runs them in lockstep (emu::probe_pass,
+// cuda/emulation/cuda_runtime.h), with emulated clocks.
 //
 // With nvcc the probe is one block of inline PTX without a branch, which begins with the line
 // `// warpspan-ipoint ID`: `warpspan wcet --ptx` finds these lines in the kernel's PTX and makes the
@@ -20,6 +21,7 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <fstream>
 #include <ostream>
@@ -43,21 +45,28 @@ struct probe_view {
 };
 
 /// Records Ipoint `Id` for the calling warp (WARPSPAN_IPOINT).
+#if defined(WARPSPAN_CUDA_EMULATED)
+static_assert(sizeof(probe_record) == sizeof(::warpspan::emu::probe_slot) &&
+                  offsetof(probe_record, sm) == offsetof(::warpspan::emu::probe_slot, sm) &&
+                  offsetof(probe_record, clock) == offsetof(::warpspan::emu::probe_slot, clock) &&
+                  offsetof(probe_record, global_ns) == offsetof(::warpspan::emu::probe_slot, global_ns),
+              "the emulation stores probe records as probe_slot");
+template <unsigned Id>
+inline void record_ipoint(const probe_view& p, const ::warpspan::emu::probe_site& site) {
+#else
 template <unsigned Id>
 __device__ __forceinline__ void record_ipoint(const probe_view& p) {
+#endif
   const unsigned tid = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
   const unsigned warps_per_block = (blockDim.x * blockDim.y * blockDim.z + 31u) / 32u;
   const unsigned long long block = blockIdx.x + static_cast<unsigned long long>(gridDim.x) *
                                                     (blockIdx.y + static_cast<unsigned long long>(gridDim.y) * blockIdx.z);
   const unsigned long long warp = block * warps_per_block + tid / 32u;
 #if defined(WARPSPAN_CUDA_EMULATED)
-  long long clock;
-  if (!::warpspan::emu::first_active_lane_at(Id, clock)) return;
-  // Atomic: the emulated lanes of a warp run one after another on different fibers.
-  const unsigned n = atomicAdd(p.counts + warp, 1u);
-  if (n < p.capacity)
-    p.records[warp * p.capacity + n] = probe_record{Id, ::warpspan::emu::sm_id(), static_cast<std::int64_t>(clock),
-                                                    static_cast<std::int64_t>(::warpspan::emu::global_timer_ns())};
+  // The lane's pass; the emulation writes the warp's records when its lanes have run to the next
+  // barrier (or returned), in the warp's lockstep order.
+  ::warpspan::emu::probe_pass(site, ::warpspan::emu::probe_target{reinterpret_cast<::warpspan::emu::probe_slot*>(p.records),
+                                                                    p.counts, p.capacity, warp});
 #else
   // The first active lane (no lower lane in __activemask()) takes the warp's next slot with an
   // atomic (with independent thread scheduling two divergent sides may record at once) and, when
@@ -104,6 +113,10 @@ class probe_buffer {
   /// Appends the records of the last launch as run `run` (warp w of the grid is cta
   /// w / warps_per_block, warp w % warps_per_block); returns how many were lost.
   std::uint64_t collect(std::uint32_t run, unsigned warps_per_block, std::vector<collected_record>& out) const {
+#if defined(WARPSPAN_CUDA_EMULATED)
+    // A warp whose lanes the emulation could not put in lockstep order (emu::probe_pass).
+    if (const std::string why = ::warpspan::emu::take_probe_refusal(counts_.data()); !why.empty()) throw input_error(why);
+#endif
     const auto counts = counts_.to_host();
     const auto records = records_.to_host();
     std::uint64_t lost = 0;
@@ -204,4 +217,9 @@ class probe_session {
 
 /// Records Ipoint `id` (an integral constant) for the calling warp; the kernel must have a
 /// `probe_view probe` in scope. Ids name the Ipoints; one id at one site of a kernel.
+#if defined(WARPSPAN_CUDA_EMULATED)
+// The emulation orders a warp's lanes by where their sites are in the source (emu::probe_pass).
+#define WARPSPAN_IPOINT(id) ::warpspan::wcet::record_ipoint<(id)>(probe, WARPSPAN_EMU_PROBE_SITE(id))
+#else
 #define WARPSPAN_IPOINT(id) ::warpspan::wcet::record_ipoint<(id)>(probe)
+#endif
