@@ -128,7 +128,7 @@ elif [[ $phases == *,tests,* ]]; then
 fi
 
 if [[ $phases == *,sanitize,* ]]; then
-  kernels='CudaDbf.RowKernelsMatchesCpu:CudaDbf.BatchKernelMatchesCpu:CudaAnneal.VoronoiChainsMatchesCpu'
+  kernels='CudaDbf.LevelKernelsMatchesCpu:CudaDbf.BatchKernelMatchesCpu:CudaAnneal.VoronoiChainsMatchesCpu'
   kernels+=':CudaAnneal.OnChipVoronoiFewWarpsMatchesCpu:CudaAnneal.LargeStateInGlobalMemoryMatchesCpu'
   kernels+=':CudaAnneal.SchedulerLimitAndAllUnitsMatchesCpu:ExactSweep.CudaSweepMatchesCpu'
   kernels+=':ExactSweep.CompactedPendingBuffersMatchCpuGpu:ExactFrontier.CudaSearchMatchesCpu'
@@ -212,7 +212,7 @@ fi
 
 if [[ $phases == *,ncu,* ]] && command -v ncu >/dev/null; then
   for b in 2 3; do  # 2: cuda (tuples from global memory), 3: cuda-sm (staged in shared memory)
-    step "ncu_dbf_backend$b" 40 ncu --clock-control none --kernel-name regex:dbf_row_kernel --launch-skip 20 \
+    step "ncu_dbf_backend$b" 40 ncu --clock-control none --kernel-name regex:dbf_level_kernel --launch-skip 20 \
       --launch-count 2 --section SpeedOfLight --section MemoryWorkloadAnalysis --section Occupancy \
       .device/warpspan_bench --benchmark_filter="BM_DbfTable/backend:$b/vertices:50/block:256" \
       --benchmark_min_time=0.01 || true

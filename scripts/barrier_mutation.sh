@@ -26,8 +26,10 @@ filter_for() {
   kernel=$(head -n "${1##*:}" "${1%%:*}" | tr '\n' ' ' | grep -o '__global__[^(]*(' | tail -1 | grep -o '[a-z_0-9]*($' | tr -d '(' || true)
   case "$1:$kernel" in
     cuda/wcet/*) echo 'WcetGpu.EveryKernelsTracesParseWithItsCfg' ;;  # every instrumented kernel
-    cuda/dbf/*:dbf_row_kernel) echo 'CudaDbf.RowKernelsMatchesCpu' ;;
-    cuda/dbf/*:dbf_batch_kernel) echo 'CudaDbf.BatchKernelMatchesCpu' ;;
+    cuda/dbf/*:dbf_level_kernel) echo 'CudaDbf.LevelKernelsMatchesCpu' ;;
+    # block_inclusive_scan, a __device__ function after dbf_batch_kernel, runs in the on-chip kernel
+    cuda/dbf/*:dbf_batch_kernel) echo 'CudaDbf.BatchKernelMatchesCpu:CudaDbf.OnChipStepsMatchesCpu' ;;
+    cuda/dbf/*:dbf_onchip_kernel) echo 'CudaDbf.OnChipStepsMatchesCpu' ;;
     cuda/dbf/*) echo 'CudaDbf.*' ;;
     cuda/makespan/*) echo 'CudaAnneal.VoronoiChainsMatchesCpu:CudaAnneal.OnChipVoronoiFewWarpsMatchesCpu' ;;
     *) echo '*MatchesCpu*:*Gpu*' ;;

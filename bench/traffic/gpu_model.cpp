@@ -163,7 +163,7 @@ row dbf_row(std::uint32_t vertices, bool staged) {
   const unrolled_graph g = bench_cases::table_one_graph(vertices);
   emu::reset_counts();
   (void)cuda_dbf_table(g, staged, 256, false, nullptr);
-  const emu::kernel_counts k = sum_counts({"dbf_row_kernel", "fill_kernel"});
+  const emu::kernel_counts k = sum_counts({"dbf_level_kernel", "dbf_column_min_kernel"});
   row r;
   r.kind = "dbf";
   r.name = std::string("dbf table, ") + std::to_string(vertices) + " vertices, " + (staged ? "cuda-sm" : "cuda");

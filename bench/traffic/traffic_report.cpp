@@ -80,12 +80,12 @@ void anneal_report() {
 void dbf_report() {
   std::printf("## Demand-bound tables: bytes per cell\n\n");
   std::printf("Every cell of the table of one generated task (paper 003's generator: seed 1, largest\n"
-              "execution requirement 10,000), computed as `dbf_row_kernel` does: `dbf_cell` plus the store of\n"
-              "the cell and the running minimum. *DRAM* is the predecessor cells read, the cell written and\n"
-              "the running minimum (neighbouring threads take neighbouring demands, so these coalesce).\n"
-              "*Tuples* are the predecessor tuples: every thread of a block reads the same one at once, from\n"
-              "L1 for GPU and from shared memory for GPU-SM, which stages each row's tuples once per block of\n"
-              "256 threads (*staged*, from global memory).\n\n");
+              "execution requirement 10,000), computed as the level kernels do: `dbf_cell` plus the store of\n"
+              "the cell, then the running minimum (each cell read once more). *DRAM* is the predecessor cells\n"
+              "read, the cell written and read again, and the minimum written (neighbouring threads take\n"
+              "neighbouring demands, so these coalesce). *Tuples* are the predecessor tuples: the threads of a\n"
+              "block on one row read the same one at once, from L1 for GPU and from shared memory for GPU-SM,\n"
+              "which stages a level's tuples once per block of 256 threads (*staged*, from global memory).\n\n");
   std::printf("| vertices | cells | DRAM B/cell | tuples B/cell | staged B/cell | cells/s bound, DRAM | cells/s bound, shared (GPU-SM) |\n");
   std::printf("|---|---|---|---|---|---|---|\n");
   for (std::uint32_t vertices : {10u, 20u, 30u}) {

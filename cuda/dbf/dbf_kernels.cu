@@ -1,7 +1,7 @@
 // CUDA backends of Algorithm 1 (paper 003 Sec. IV). The cell is the shared host/device dbf_cell.
-//  * Row kernels (one table): one launch per row of T', one thread per demand column (grid-stride).
-//    GPU: every thread reads the row's predecessor tuples from global memory. GPU-SM: the block
-//    first stages them in shared memory (003 Fig. 4), then every thread reads them from there.
+//  * Level kernels (one table): one launch per level of T' (rows that depend on none of each
+//    other), one thread per cell of the level (grid-stride). GPU: every thread reads the tuples from
+//    global memory. GPU-SM: the block first stages the level's tuples in shared memory (003 Fig. 4).
 //  * Batch kernel (many tables): one thread block per table loops over that table's rows,
 //    synchronising between rows, so one launch keeps the whole GPU busy across task sets.
 #include <algorithm>
@@ -77,34 +77,43 @@ std::size_t staged_bytes(std::size_t max_preds) {
   return staged_tuples(static_cast<std::uint32_t>(max_preds)) * sizeof(dbf_pred);
 }
 
+/// One level of T' (its rows depend on none of each other) in one launch: thread k of the grid
+/// computes cell (row_of[first + k / columns], k mod columns). The level's tuples are contiguous
+/// (the host lays them out level by level); GPU-SM stages all of them first. The running minimum
+/// is taken after the last level (dbf_column_min_kernel), as several rows of a level share a column.
 template <bool Prefetch>
-__global__ void dbf_row_kernel(const std::uint32_t* __restrict__ wcet, const std::uint32_t* __restrict__ deadline,
-                               const std::uint32_t* __restrict__ pred_begin, const dbf_pred* __restrict__ preds,
-                               std::uint32_t row, std::uint32_t columns, std::uint32_t* table,
-                               std::uint32_t* min_span) {
+__global__ void dbf_level_kernel(const std::uint32_t* __restrict__ wcet, const std::uint32_t* __restrict__ deadline,
+                                 const std::uint32_t* __restrict__ row_of, const std::uint32_t* __restrict__ begin,
+                                 const dbf_pred* __restrict__ preds, std::uint32_t first, std::uint32_t count,
+                                 std::uint32_t columns, std::uint32_t* table) {
   WARPSPAN_DYNAMIC_SHARED(dbf_pred, staged);
-  const std::uint32_t begin = pred_begin[row];
-  const std::uint32_t npreds = pred_begin[row + 1] - begin;
-  const dbf_pred* p = preds + begin;
+  const std::uint32_t base = begin[first];
+  const dbf_pred* p = preds + base;
   if constexpr (Prefetch) {
-    stage_tuples(staged, p, npreds);
+    stage_tuples(staged, p, begin[first + count] - base);
     __syncthreads();
     p = staged;
   }
-  const std::uint32_t ev = wcet[row];
-  const std::uint32_t dv = deadline[row];
-  std::uint32_t* out = table + static_cast<std::size_t>(row) * columns;
-  for (std::uint32_t e = blockIdx.x * blockDim.x + threadIdx.x; e < columns; e += gridDim.x * blockDim.x) {
-    const std::uint32_t cell = dbf_cell(e, ev, dv, p, npreds, table, columns);
-    out[e] = cell;
-    min_span[e] = min(min_span[e], cell);
+  const std::size_t cells = std::size_t{count} * columns;
+  for (std::size_t k = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; k < cells;
+       k += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
+    const std::uint32_t j = static_cast<std::uint32_t>(k / columns);
+    const std::uint32_t e = static_cast<std::uint32_t>(k % columns);
+    const std::uint32_t row = row_of[first + j];
+    const std::uint32_t b = begin[first + j];
+    table[static_cast<std::size_t>(row) * columns + e] =
+        dbf_cell(e, wcet[row], deadline[row], p + (b - base), begin[first + j + 1] - b, table, columns);
   }
 }
 
-__global__ void fill_kernel(std::uint32_t* data, std::size_t count, std::uint32_t value) {
-  for (std::size_t k = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; k < count;
-       k += static_cast<std::size_t>(gridDim.x) * blockDim.x)
-    data[k] = value;
+/// The running minimum of every column over the table's rows (one thread a column, coalesced).
+__global__ void dbf_column_min_kernel(const std::uint32_t* __restrict__ table, std::uint32_t rows, std::uint32_t columns,
+                                      std::uint32_t* min_span) {
+  for (std::uint32_t e = blockIdx.x * blockDim.x + threadIdx.x; e < columns; e += gridDim.x * blockDim.x) {
+    std::uint32_t m = dbf_inf;
+    for (std::uint32_t r = 0; r < rows; ++r) m = min(m, table[static_cast<std::size_t>(r) * columns + e]);
+    min_span[e] = m;
+  }
 }
 
 /// Where one table of a batch lives in the concatenated arrays.
@@ -307,12 +316,8 @@ __global__ void dbf_onchip_kernel(const onchip_item* __restrict__ items, const s
   for (std::uint32_t k = threadIdx.x; k < 2 * found; k += blockDim.x) out[2 * static_cast<std::size_t>(at) + k] = mine[k];
 }
 
-void fill(std::uint32_t* data, std::size_t count, std::uint32_t value, cudaStream_t stream) {
-  const unsigned blocks = static_cast<unsigned>(std::min<std::size_t>((count + 255) / 256, 4096));
-  if (blocks == 0) return;
-  WARPSPAN_LAUNCH(fill_kernel, blocks, 256, 0, stream)(data, count, value);
-  WARPSPAN_CUDA_CHECK_LAST();
-}
+
+void levels_of(const unrolled_graph& g, std::vector<std::uint32_t>& begin, std::vector<std::uint32_t>& rows);
 
 }  // namespace
 
@@ -324,32 +329,51 @@ dbf_table cuda_dbf_table(const unrolled_graph& g, bool shared_prefetch, unsigned
   if (need > free / 10 * 9)
     throw input_error("the dbf table needs " + std::to_string(need >> 20) + " MiB of GPU memory; " +
                       std::to_string(free >> 20) + " MiB are free");
+  // Level by level of T' (issue 43: about 40 launches for a 50-vertex task's 101 rows, where a
+  // launch a row made 101): the rows of each level, and their tuples laid out level by level.
+  std::vector<std::uint32_t> level_begin, row_of;
+  levels_of(g, level_begin, row_of);
+  std::vector<std::uint32_t> begin{0};
+  std::vector<dbf_pred> level_preds;
+  level_preds.reserve(g.preds.size());
+  std::size_t most_staged = 0;
+  for (std::size_t l = 0; l + 1 < level_begin.size(); ++l) {
+    const std::size_t at = level_preds.size();
+    for (std::uint32_t j = level_begin[l]; j < level_begin[l + 1]; ++j) {
+      const std::uint32_t r = row_of[j];
+      level_preds.insert(level_preds.end(), g.preds.begin() + g.pred_begin[r], g.preds.begin() + g.pred_begin[r + 1]);
+      begin.push_back(static_cast<std::uint32_t>(level_preds.size()));
+    }
+    most_staged = std::max(most_staged, level_preds.size() - at);
+  }
   cuda_stream stream;
   device_buffer<std::uint32_t> wcet(g.wcet, stream.get());
   device_buffer<std::uint32_t> deadline(g.deadline, stream.get());
-  device_buffer<std::uint32_t> pred_begin(g.pred_begin, stream.get());
-  device_buffer<dbf_pred> preds(g.preds, stream.get());
+  device_buffer<std::uint32_t> d_row_of(row_of, stream.get());
+  device_buffer<std::uint32_t> d_begin(begin, stream.get());
+  device_buffer<dbf_pred> preds(level_preds, stream.get());
   device_buffer<std::uint32_t> table(g.cells(), stream.get());
   device_buffer<std::uint32_t> min_span(g.columns(), stream.get());
-  fill(min_span.data(), min_span.size(), dbf_inf, stream.get());
 
   const std::uint32_t columns = static_cast<std::uint32_t>(g.columns());
-  const unsigned grid = static_cast<unsigned>(
-      std::min<std::size_t>((columns + block - 1) / block, static_cast<std::size_t>(sm_count()) * 32));
-  const std::size_t smem = shared_prefetch ? staged_bytes(g.max_preds()) : 0;
-  if (shared_prefetch) shared_prefetch = can_stage(dbf_row_kernel<true>, smem);
+  const std::size_t smem = shared_prefetch ? staged_bytes(most_staged) : 0;
+  if (shared_prefetch) shared_prefetch = can_stage(dbf_level_kernel<true>, smem);
+  const std::size_t wave = static_cast<std::size_t>(sm_count()) * 32;
   cuda_timer timer(stream.get());
-  for (std::uint32_t row = 0; row < g.rows; ++row) {
+  for (std::size_t l = 0; l + 1 < level_begin.size(); ++l) {
+    const std::uint32_t first = level_begin[l], count = level_begin[l + 1] - first;
+    const unsigned grid = static_cast<unsigned>(std::min<std::size_t>((std::size_t{count} * columns + block - 1) / block, wave));
     if (shared_prefetch)
-      WARPSPAN_LAUNCH(dbf_row_kernel<true>, grid, block, smem, stream.get())(wcet.data(), deadline.data(), pred_begin.data(),
-                                                                 preds.data(), row, columns, table.data(),
-                                                                 min_span.data());
+      WARPSPAN_LAUNCH(dbf_level_kernel<true>, grid, block, smem, stream.get())(
+          wcet.data(), deadline.data(), d_row_of.data(), d_begin.data(), preds.data(), first, count, columns, table.data());
     else
-      WARPSPAN_LAUNCH(dbf_row_kernel<false>, grid, block, 0, stream.get())(wcet.data(), deadline.data(), pred_begin.data(),
-                                                               preds.data(), row, columns, table.data(),
-                                                               min_span.data());
+      WARPSPAN_LAUNCH(dbf_level_kernel<false>, grid, block, 0, stream.get())(
+          wcet.data(), deadline.data(), d_row_of.data(), d_begin.data(), preds.data(), first, count, columns, table.data());
     WARPSPAN_CUDA_CHECK_LAST();
   }
+  const unsigned grid = static_cast<unsigned>(std::min<std::size_t>((columns + block - 1) / block, wave));
+  WARPSPAN_LAUNCH(dbf_column_min_kernel, grid, block, 0, stream.get())(table.data(), g.rows, columns, min_span.data());
+  WARPSPAN_CUDA_CHECK_LAST();
   const float ms = timer.elapsed_ms();
   if (kernel_ms) *kernel_ms = ms;
   dbf_table out;

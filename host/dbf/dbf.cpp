@@ -495,7 +495,7 @@ std::vector<dbf_table> compute_tables(const std::vector<const unrolled_graph*>& 
     case dbf_backend::cuda:
     case dbf_backend::cuda_sm: {
       const bool sm = backend == dbf_backend::cuda_sm;
-      // One block per table needs many tables to fill a GPU; a few tables run row kernels each.
+      // One block per table needs many tables to fill a GPU; a few tables run level kernels each.
       if (graphs.size() < cuda_batch_threshold) {
         for (std::size_t k = 0; k < graphs.size(); ++k)
           out[k] = cuda_dbf_table(*graphs[k], sm, options.block, options.keep_cells);

@@ -18,7 +18,7 @@ std::vector<unrolled_graph> random_graphs(std::uint64_t seed, int count, std::ui
   return out;
 }
 
-TEST(CudaDbf, RowKernelsMatchesCpu) {
+TEST(CudaDbf, LevelKernelsMatchesCpu) {
   WARPSPAN_REQUIRE_GPU();
   for (const auto& g : random_graphs(11, test::gpu_test_size(30, 5), 12, test::gpu_test_size(2000, 600))) {
     const dbf_table ref = dbf_table_cpu(g, true);

@@ -139,7 +139,7 @@ dbf_table dbf_table_cpu(const unrolled_graph& g, bool keep_cells = false);
 /// Algorithm 1 on all cores: each row's columns split among threads (rows stay in order).
 dbf_table dbf_table_cpu_parallel(const unrolled_graph& g, int threads = 0, bool keep_cells = false);
 
-/// With fewer tables than this, the CUDA backends run each table by row kernels; with more, one
+/// With fewer tables than this, the CUDA backends run each table by level kernels; with more, one
 /// batch kernel (one thread block per table) computes them all.
 inline constexpr std::size_t cuda_batch_threshold = 64;
 
@@ -154,9 +154,10 @@ std::vector<dbf_table> compute_tables(const std::vector<const unrolled_graph*>& 
 
 // ---- CUDA entry points (cuda/dbf/dbf_kernels.cu; stubs throw not_compiled without CUDA).
 
-/// One table, one kernel launch per row over the columns: `shared_prefetch` stages the row's
+/// One table, one kernel launch per level of T' (its rows depend on none of each other) over the
+/// level's cells, then one for the running minimum: `shared_prefetch` stages the level's
 /// predecessor tuples in shared memory first (GPU-SM), otherwise each thread reads them from
-/// global memory. Returns the table; `kernel_ms` (if given) receives the time of the row kernels.
+/// global memory. Returns the table; `kernel_ms` (if given) receives the time of the kernels.
 dbf_table cuda_dbf_table(const unrolled_graph& g, bool shared_prefetch, unsigned block, bool keep_cells,
                          float* kernel_ms = nullptr);
 /// Many tables, one thread block per table looping over its rows (with `shared_prefetch`, each

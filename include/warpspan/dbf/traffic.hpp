@@ -1,5 +1,5 @@
 // The memory traffic of one demand-bound table on the GPU, counted by running the shared dbf_cell
-// (and the two stores the row kernel makes around it) through counting pointers: see
+// (and the store the level kernel makes after it, and the running minimum's pass) through counting pointers: see
 // makespan/traffic.hpp for why.
 #pragma once
 
@@ -19,7 +19,7 @@ struct dbf_traffic {
   double per_cell(const access_tally& t) const { return cells ? static_cast<double>(t.bytes()) / cells : 0; }
 };
 
-/// Every cell of the table of `g`, as the row kernels compute them.
+/// Every cell of the table of `g`, as the level kernels compute them.
 dbf_traffic measure_dbf_traffic(const unrolled_graph& g);
 
 }  // namespace warpspan
