@@ -292,7 +292,8 @@ __global__ void dbf_onchip_kernel(const onchip_item* __restrict__ items, const s
     block_inclusive_scan(sh, v, dbf_inf, min_op{});
     const std::uint32_t before = threadIdx.x == 0 ? dbf_inf : sh[threadIdx.x - 1];  // min right of e in the chunk
     const std::uint32_t chunk_min = sh[blockDim.x - 1];
-    __syncthreads();
+    // No barrier here or at the loop's end: the next writes of sh[0, B) come after the barriers of
+    // the second scan (sh[B, 2B)), and those of sh[B, 2B) after the next chunk's first scan's.
     const bool step = valid && v < min(carry, before);
     const std::uint32_t rank = block_inclusive_scan(sh + blockDim.x, step ? 1u : 0u, 0u, plus_op{});
     const std::uint32_t total = sh[2 * blockDim.x - 1];
@@ -303,7 +304,6 @@ __global__ void dbf_onchip_kernel(const onchip_item* __restrict__ items, const s
     found += total;
     carry = min(carry, chunk_min);
     hi = lo;
-    __syncthreads();
   }
   if (threadIdx.x == 0) {
     const std::uint32_t at = atomicAdd(out_count, found);
