@@ -3,6 +3,7 @@
 // with white space inside refused with the way to per-warp paths.
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -74,6 +75,24 @@ TEST(CliWarpKernels, OneGroupGivesTodaysAnswer) {
   const json d = json_of("estimate --kernel LCL --warps 4" + sm + " --iterations 500 --chains 2 --json");
   EXPECT_EQ(c["best_makespan"], d["best_makespan"]);
   EXPECT_EQ(c["best_string"], d["best_string"]);
+}
+
+TEST(CliWarpKernels, ShardsMergeAsTheWholeRun) {
+  // merge rebuilds the problem from the shards' JSON (its groups) to check their best strings.
+  const std::string args = "estimate --warp-kernels LCL:1,CCL:2,LLC:2" + sm + " --iterations 500 --chains 4 --json";
+  std::string files;
+  for (int i = 0; i < 2; ++i) {
+    const cli_result r = run_warpspan(args + " --shard " + std::to_string(i) + "/2");
+    ASSERT_EQ(r.code, 0) << r.err;
+    const std::string file = test::scratch("." + std::to_string(i) + ".json");
+    std::ofstream(file) << r.out;
+    files += " " + file;
+  }
+  const json merged = json_of("merge" + files);
+  const json whole = json_of(args);
+  EXPECT_EQ(merged["best_makespan"], whole["best_makespan"]);
+  EXPECT_EQ(merged["best_string"], whole["best_string"]);
+  EXPECT_EQ(merged["problem"]["warp_kernels"], whole["problem"]["warp_kernels"]);
 }
 
 TEST(CliWarpKernels, ErrorsAreOneLine) {
