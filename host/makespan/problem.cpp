@@ -73,7 +73,12 @@ problem make_problem(const kernel_string& kernel, const normalized_sm& sm, std::
 }
 
 std::uint32_t problem::barriers() const {
-  return static_cast<std::uint32_t>(std::count(kernel.begin(), kernel.end(), unit::B));
+  // Per-warp kernels: the most of any warp (blocks may differ; the searches that take one block
+  // only must see a barrier anywhere).
+  auto most = static_cast<std::uint32_t>(std::count(kernel.begin(), kernel.end(), unit::B));
+  for (const warp_group& g : groups)
+    most = std::max(most, static_cast<std::uint32_t>(std::count(g.kernel.begin(), g.kernel.end(), unit::B)));
+  return most;
 }
 
 std::uint32_t problem::group_of(std::uint32_t w) const {
