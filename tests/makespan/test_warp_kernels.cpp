@@ -324,18 +324,24 @@ TEST(WarpKernels, ParsedGroupsAndTheirErrors) {
 
 TEST(WarpKernels, AnnealChainsMatchesCpu) {
   WARPSPAN_REQUIRE_GPU();
-  for (int block : {0, 2}) {
-    const problem prob = block ? groups("3LCB2C:2,CBLLC:2,2CBC:2", 1, 2, 0, 2) : groups("3LCB2C:3,CBLLC:2,2CBC:2", 1, 2, 3);
+  for (int k : {0, 1, 2}) {
+    // Barriers in one block with a scheduler limit, in blocks of 2; and 64 warps whose chain state
+    // is too big for the chip (global memory).
+    const problem prob = k == 0   ? groups("3LCB2C:3,CBLLC:2,2CBC:2", 1, 2, 3)
+                         : k == 1 ? groups("3LCB2C:2,CBLLC:2,2CBC:2", 1, 2, 0, 2)
+                                  : groups("20L20C20L:40,20C20L:24", 1, 2);
+    const int block = k;
     chain_setup setup;
     setup.prob = &prob;
     setup.params.seed = 40;
-    setup.params.iter_max = test::gpu_test_size(3000, 400);
+    setup.params.iter_max = k == 2 ? test::gpu_test_size(300, 30) : test::gpu_test_size(3000, 400);
     estimate_options mix;
     mix.seed = setup.params.seed;
     for (std::uint32_t c = 0; c < 37; ++c) setup.chain_ids.push_back(c * 5 + 2);
     setup.initial = chain_initial_strings(prob, mix, setup.chain_ids);
     auto cpu = make_cpu_runner(setup, 0);
     auto gpu = make_cuda_runner(setup);
+    if (k == 2) EXPECT_NE(gpu->name().find("global memory"), std::string::npos) << gpu->name();
     cpu->advance(setup.params.iter_max);
     gpu->advance(setup.params.iter_max / 2);
     gpu->advance(setup.params.iter_max - setup.params.iter_max / 2);
