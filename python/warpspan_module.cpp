@@ -67,7 +67,7 @@ constexpr parameter_spelling python_spellings[] = {
     {"probe_cost", "probe_cost="}, {"ptx_path", "ptx="}, {"seconds", "seconds="}, {"sigma", "sigma="},
     {"sm", "sm="}, {"sms", "sms="}, {"string", "string="}, {"sweep", "sweep="}, {"t0", "t0="},
     {"threads", "threads="}, {"time_limit", "time_limit="}, {"tolerance", "tolerance="},
-    {"trace_format", "trace_format="}, {"validate", "validate="}, {"warps", "warps="},
+    {"trace_format", "trace_format="}, {"validate", "validate="}, {"warp_kernels", "warp_kernels="}, {"warps", "warps="},
 };
 const parameter_face python_face{python_spellings, std::size(python_spellings), parameter_face::style::keyword};
 
@@ -168,20 +168,50 @@ py::dict to_dict(const Json& j) {
 // ---------------------------------------------------------------------------------- makespan
 /// What the makespan functions share: kernel, warps, blocks and the SM (as --kernel, --warps,
 /// --block-warps, --sm, --sigma, --schedulers).
-problem make(const std::string& kernel, std::int64_t warps, const std::optional<std::string>& sigma,
-             const std::optional<std::string>& sm, int schedulers, std::int64_t block_warps) {
+/// warp_kernels= (per-warp kernels, docs/makespan.md "A path per warp"): (kernel, count) pairs,
+/// instead of kernel and warps (the Python layer passes them empty).
+using warp_kernel_pairs = std::optional<std::vector<std::pair<std::string, std::int64_t>>>;
+
+problem make(const std::string& kernel, std::int64_t warps, const warp_kernel_pairs& warp_kernels,
+             const std::optional<std::string>& sigma, const std::optional<std::string>& sm, int schedulers,
+             std::int64_t block_warps) {
   const normalized_sm norm = normalize(sm_from_options(sm, sigma, schedulers));
+  if (warp_kernels) {
+    std::vector<warp_group> groups;
+    for (const auto& [text, count] : *warp_kernels) {
+      const std::string number = std::to_string(groups.size() + 1);
+      if (count < 1 || count > static_cast<std::int64_t>(max_warps))
+        throw input_error(param("warp_kernels") + ": group " + number + " has count " + std::to_string(count) +
+                          " (expected 1 to " + std::to_string(max_warps) + " warps)");
+      warp_group g;
+      try {
+        g.kernel = normalize_kernel(parse_kernel_string(text), norm);
+      } catch (const input_error& e) {
+        throw input_error(param("warp_kernels") + ": group " + number + ": " + e.description());
+      }
+      g.warps = static_cast<std::uint32_t>(count);
+      groups.push_back(std::move(g));
+    }
+    return make_problem(groups, norm, block_warps);
+  }
   return make_problem(normalize_kernel(parse_kernel_string(kernel), norm), norm, warps, block_warps);
 }
 
 py::dict problem_dict(const problem& prob) { return to_dict(problem_json(prob)); }
 
-/// The schedule of a string: per warp and instruction the cycle (W x I, 1-based), the warp cycle
+/// The schedule of a string: per warp and instruction the cycle (W x I, 1-based; per-warp kernels:
+/// I the longest warp's, 0 past a warp's own), the warp cycle
 /// string and the paper's table.
 void schedule_fields(py::dict& d, const problem& prob, const built_schedule& b) {
   py::array_t<std::uint32_t> cycles(std::vector<py::ssize_t>{static_cast<py::ssize_t>(prob.warps),
                                                              static_cast<py::ssize_t>(prob.instructions())});
-  std::copy(b.cycle.begin(), b.cycle.end(), cycles.mutable_data());
+  // Per-warp kernels: warp w's row holds its own instructions' cycles, then 0 up to the longest.
+  const problem_view p = prob.view();
+  std::uint32_t* row = cycles.mutable_data();
+  for (std::uint32_t w = 0; w < prob.warps; ++w, row += prob.instructions()) {
+    std::fill(row, row + prob.instructions(), 0u);
+    std::copy_n(b.cycle.begin() + warp_begin(p, w), warp_length(p, w), row);
+  }
   d["cycles"] = cycles;
   d["warp_cycle_string"] = array(b.warp_cycle);
   d["table"] = render_table(prob, b);
@@ -191,7 +221,8 @@ void not_negative(double v, const char* parameter) {
   if (v < 0 || !std::isfinite(v)) throw input_error(param(parameter) + " must be 0 or more");
 }
 
-py::dict estimate(const std::string& kernel, std::int64_t warps, const std::optional<std::string>& sigma,
+py::dict estimate(const std::string& kernel, std::int64_t warps, const warp_kernel_pairs& warp_kernels,
+                  const std::optional<std::string>& sigma,
                   const std::optional<std::string>& sm, int schedulers, std::int64_t block_warps, std::uint32_t chains,
                   std::optional<std::uint64_t> iterations, double seconds, std::uint64_t seed, double t0,
                   std::uint32_t reach, double far_moves, const std::string& init, const std::string& backend,
@@ -217,7 +248,7 @@ py::dict estimate(const std::string& kernel, std::int64_t warps, const std::opti
   not_negative(exact_seconds, "exact_seconds");
   request.seconds = seconds;
   request.exact_seconds = exact_seconds;
-  const problem prob = make(kernel, warps, sigma, sm, schedulers, block_warps);
+  const problem prob = make(kernel, warps, warp_kernels, sigma, sm, schedulers, block_warps);
   const estimate_report report = interruptible([&] { return run_estimate_request(prob, request); });
   const estimate_result& r = report.result;
   py::dict d = to_dict(estimate_json(prob, request, report));
@@ -234,7 +265,8 @@ py::dict estimate(const std::string& kernel, std::int64_t warps, const std::opti
   return d;
 }
 
-py::dict exact(const std::string& kernel, std::int64_t warps, const std::optional<std::string>& sigma,
+py::dict exact(const std::string& kernel, std::int64_t warps, const warp_kernel_pairs& warp_kernels,
+                  const std::optional<std::string>& sigma,
                const std::optional<std::string>& sm, int schedulers, std::int64_t block_warps, const std::string& method,
                const std::string& constraints, const std::string& backend, double time_limit, long long max_states,
                long long threads, bool prune, std::uint64_t warm_start, long long at_most) {
@@ -251,7 +283,7 @@ py::dict exact(const std::string& kernel, std::int64_t warps, const std::optiona
   xo.threads = resolve_threads(threads);
   xo.prune = prune;
   xo.at_most = checked_at_most(at_most, prune, method == "ilp");
-  const problem prob = make(kernel, warps, sigma, sm, schedulers, block_warps);
+  const problem prob = make(kernel, warps, warp_kernels, sigma, sm, schedulers, block_warps);
   // The CLI's JSON (exact --json), then the schedule's arrays.
   py::dict d;
   std::vector<std::uint16_t> best;
@@ -274,12 +306,13 @@ py::dict exact(const std::string& kernel, std::int64_t warps, const std::optiona
   return d;
 }
 
-py::dict bound(const std::string& kernel, std::int64_t warps, const std::optional<std::string>& sigma,
+py::dict bound(const std::string& kernel, std::int64_t warps, const warp_kernel_pairs& warp_kernels,
+                  const std::optional<std::string>& sigma,
                const std::optional<std::string>& sm, int schedulers, std::int64_t block_warps, long long exact_up_to, double time_limit) {
   not_negative(time_limit, "time_limit");
   if (exact_up_to < 0) throw input_error(param("exact_up_to") + " must be 0 (none) or more");
   if (exact_up_to > exact_max_warps) throw input_error(param("exact_up_to") + " is at most " + std::to_string(exact_max_warps));
-  const problem prob = make(kernel, warps, sigma, sm, schedulers, block_warps);
+  const problem prob = make(kernel, warps, warp_kernels, sigma, sm, schedulers, block_warps);
   py::dict d = to_dict(bound_json(prob));
   d["tractable"] = py::none();
   d["tractable_y"] = py::none();
@@ -293,10 +326,11 @@ py::dict bound(const std::string& kernel, std::int64_t warps, const std::optiona
   return d;
 }
 
-py::dict build(const std::string& kernel, std::int64_t warps, const std::optional<std::string>& sigma,
+py::dict build(const std::string& kernel, std::int64_t warps, const warp_kernel_pairs& warp_kernels,
+                  const std::optional<std::string>& sigma,
                const std::optional<std::string>& sm, int schedulers, std::int64_t block_warps, const std::optional<std::string>& string,
                const std::optional<std::string>& init) {
-  const problem prob = make(kernel, warps, sigma, sm, schedulers, block_warps);
+  const problem prob = make(kernel, warps, warp_kernels, sigma, sm, schedulers, block_warps);
   if (string && init) throw input_error("give either " + param("string") + " or " + param("init") + ", not both");
   std::vector<std::uint16_t> s;
   if (string) {

@@ -27,7 +27,7 @@ shared memory with or without the reserved 1 KiB); the figures are the same as `
 (the build prints them).
 
 A kernel is keyed by its demangled name without return type and parameters (for example
-`warpspan::(anonymous namespace)::anneal_kernel<true, true>`), the name the emulation finds for a
+`warpspan::(anonymous namespace)::anneal_kernel<true, true, false>`), the name the emulation finds for a
 kernel's host function. Only kernels in namespace warpspan are listed (not Thrust's or CUB's).
 
 Exit status: 0 (the table; with --check, equal to the file), 1 (with --check: different, the diff is

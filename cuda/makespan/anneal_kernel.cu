@@ -31,19 +31,25 @@ namespace {
 constexpr int max_block_threads = 256;
 constexpr int min_blocks_per_sm = 3;
 
-template <bool OnChip, bool StageTypes>
+/// PerWarp: per-warp kernels (problem_view::starts). Where all warps run one string the kernel
+/// sets p.starts to null itself, so that the compiler folds every per-warp branch of the shared
+/// step away (with them left to a run-time test the step spilled up to 100 bytes a thread on sm_90
+/// under the launch bounds' 80 registers).
+template <bool OnChip, bool StageTypes, bool PerWarp>
 __global__ void __launch_bounds__(max_block_threads, min_blocks_per_sm)
     anneal_kernel(problem_view p, chain_layout layout, unsigned char* base, chain_state* states,
                   const std::uint32_t* ids, anneal_params params, std::uint32_t chains, std::uint64_t count,
                   int init) {
   WARPSPAN_CHECK_LAUNCH_BOUNDS(max_block_threads);
   WARPSPAN_DYNAMIC_SHARED(unsigned char, smem);
+  if constexpr (!PerWarp) p.starts = nullptr;
   // Stage the instruction types for the whole block (unless they do not fit: then every thread
   // reads them from global memory).
   std::size_t types_bytes = 0;
   if constexpr (StageTypes) {
-    types_bytes = (p.instructions + 15u) / 16u * 16u;  // anneal_types_bytes(p)
-    for (std::uint32_t k = threadIdx.x; k < p.instructions; k += blockDim.x) smem[k] = p.types[k];
+    const std::uint32_t entries = type_entries(p);  // I, or n with per-warp kernels
+    types_bytes = (entries + 15u) / 16u * 16u;      // anneal_types_bytes(p)
+    for (std::uint32_t k = threadIdx.x; k < entries; k += blockDim.x) smem[k] = p.types[k];
     __syncthreads();
     p.types = smem;
   }
@@ -133,17 +139,18 @@ cuda_chain_plan make_plan(const problem_view& p, const device_limits& d) {
   };
   block_size_choice global, chip;
   if (plan.stage_types) {
-    auto* const kernel = anneal_kernel<false, true>;
+    // The per-warp kernels have the same launch bounds and shared memory: the same plan.
+    auto* const kernel = anneal_kernel<false, true, false>;
     allow_shared(kernel, smem(false)(0));
     global = occupancy_of(kernel, smem(false), d.sms);
     // On chip only where a warp's working states fit beside the types at all.
     if (smem(true)(32) <= optin) {
-      auto* const on_chip = anneal_kernel<true, true>;
+      auto* const on_chip = anneal_kernel<true, true, false>;
       allow_shared(on_chip, optin);
       chip = occupancy_of(on_chip, smem(true), d.sms);
     }
   } else {
-    global = occupancy_of(anneal_kernel<false, false>, smem(false), d.sms);
+    global = occupancy_of(anneal_kernel<false, false, false>, smem(false), d.sms);
   }
   plan.memory = choose_chain_memory(global.threads_per_sm, chip.threads_per_sm);
   plan.on_chip = plan.memory.on_chip;
@@ -177,6 +184,7 @@ class cuda_runner final : public chain_runner {
                         " MiB of GPU memory, more than is free; use fewer chains");
 
     types_ = device_buffer<std::uint8_t>(prob_.types, stream_);
+    if (prob_.per_warp()) warp_table_ = device_buffer<std::uint32_t>(prob_.warp_table, stream_);
     ids_ = device_buffer<std::uint32_t>(setup.chain_ids, stream_);
     states_ = device_buffer<chain_state>(chains_, stream_);
     chains_base_ = device_buffer<unsigned char>(layout_.bytes * chains_, stream_);
@@ -230,20 +238,29 @@ class cuda_runner final : public chain_runner {
 
  private:
   void launch(std::uint64_t count, bool init) {
-    if (plan_.on_chip)
-      launch_with<true, true>(count, init);
-    else if (plan_.stage_types)
-      launch_with<false, true>(count, init);
+    if (prob_.per_warp())
+      launch_as<true>(count, init);
     else
-      launch_with<false, false>(count, init);
+      launch_as<false>(count, init);
   }
 
-  template <bool OnChip, bool StageTypes>
+  template <bool PerWarp>
+  void launch_as(std::uint64_t count, bool init) {
+    if (plan_.on_chip)
+      launch_with<true, true, PerWarp>(count, init);
+    else if (plan_.stage_types)
+      launch_with<false, true, PerWarp>(count, init);
+    else
+      launch_with<false, false, PerWarp>(count, init);
+  }
+
+  template <bool OnChip, bool StageTypes, bool PerWarp>
   void launch_with(std::uint64_t count, bool init) {
     problem_view p = prob_.view();
     p.types = types_.data();
+    if (prob_.per_warp()) p.starts = warp_table_.data();
     const unsigned grid = (chains_ + plan_.block - 1) / plan_.block;
-    auto* const kernel = anneal_kernel<OnChip, StageTypes>;
+    auto* const kernel = anneal_kernel<OnChip, StageTypes, PerWarp>;
     allow_shared(kernel, plan_.shared_bytes);
     WARPSPAN_LAUNCH(kernel, grid, plan_.block, plan_.shared_bytes, stream_)(
         p, layout_, chains_base_.data(), states_.data(), ids_.data(), params_, chains_, count, init ? 1 : 0);
@@ -258,6 +275,7 @@ class cuda_runner final : public chain_runner {
   cuda_chain_plan plan_;
   cudaStream_t stream_ = nullptr;
   device_buffer<std::uint8_t> types_;
+  device_buffer<std::uint32_t> warp_table_;  // problem_view::starts' array (per-warp kernels only)
   device_buffer<std::uint32_t> ids_;
   device_buffer<chain_state> states_;
   device_buffer<unsigned char> chains_base_;

@@ -116,7 +116,7 @@ struct estimate_cmd {
 
     std::vector<std::string> written;
     if (!svg_dir.empty() && rank0) {
-      const std::string title = to_run_length(prob.kernel) + ", W = " + std::to_string(prob.warps);
+      const std::string title = prob.kernel_text() + ", W = " + std::to_string(prob.warps);
       written.push_back(write_file(svg_dir, "schedule.svg",
                                    schedule_svg(prob, r.schedule, "Worst schedule found: " + title)));
       written.push_back(write_file(svg_dir, "envelope.svg",
@@ -148,8 +148,9 @@ struct estimate_cmd {
     if (was_interrupted)
       std::cout << "INTERRUPTED (Ctrl-C or SIGTERM): the best found so far, " << r.iterations << " iterations in "
                 << std::setprecision(3) << r.elapsed_s << " s\n";
-    std::cout << "kernel      " << to_run_length(prob.kernel) << " (" << prob.instructions()
-              << " instructions after normalisation, from " << origin << ")\n"
+    std::cout << "kernel      " << prob.kernel_text() << " ("
+              << (prob.per_warp() ? std::to_string(prob.length()) + " instructions of all warps" : std::to_string(prob.instructions()) + " instructions")
+              << " after normalisation, from " << origin << ")\n"
               << "SM          " << describe(prob.sm) << "\n"
               << "warps       " << prob.warps << barrier_note(prob) << "\n"
               << "search      "

@@ -54,7 +54,7 @@ struct bound_cmd {
       std::cout << out.dump() << '\n';
       return code;
     }
-    std::cout << "pessimistic bound " << b << " cycles (" << to_run_length(prob.kernel) << ", W = " << prob.warps
+    std::cout << "pessimistic bound " << b << " cycles (" << prob.kernel_text() << ", W = " << prob.warps
               << barrier_note(prob) << ", " << describe(prob.sm) << ")\n";
     if (formula != b)
       std::cout << "001 Sec. 4        " << formula << " cycles (the paper's formula, "
@@ -172,7 +172,7 @@ struct exact_cmd {
       std::cout << out.dump() << '\n';
       return r.interrupted ? interrupted_exit_code : 0;
     }
-    std::cout << "kernel      " << to_run_length(prob.kernel) << ", W = " << prob.warps << barrier_note(prob) << ", "
+    std::cout << "kernel      " << prob.kernel_text() << ", W = " << prob.warps << barrier_note(prob) << ", "
               << describe(prob.sm) << "\n";
     if (!lp_note.empty()) std::cout << "lp          " << lp_note << "\n";
     std::ostringstream how;  // what searched, on what, and its cost
@@ -207,7 +207,7 @@ struct exact_cmd {
       std::cout << out.dump() << '\n';
       return r.interrupted ? interrupted_exit_code : 0;
     }
-    std::cout << "kernel      " << to_run_length(prob.kernel) << ", W = " << prob.warps << barrier_note(prob) << ", "
+    std::cout << "kernel      " << prob.kernel_text() << ", W = " << prob.warps << barrier_note(prob) << ", "
               << describe(prob.sm) << "\n"
               << "ilp         " << r.variables << " binary variables, " << r.constraints << " constraints (" << constraints
               << " work-conserving constraints)\n";

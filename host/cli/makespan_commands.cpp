@@ -37,7 +37,7 @@ struct build_cmd {
     if (!svg.empty()) {
       const std::filesystem::path path(svg);
       written = write_file(path.has_parent_path() ? path.parent_path().string() : ".", path.filename().string(),
-                           schedule_svg(prob, b, "Schedule of the given string: " + to_run_length(prob.kernel) + ", W = " +
+                           schedule_svg(prob, b, "Schedule of the given string: " + prob.kernel_text() + ", W = " +
                                                      std::to_string(prob.warps)));
     }
     if (as_json) {
@@ -76,6 +76,7 @@ struct kernel_cmd {
     commands.emplace_back(sub, [this] { return run(); });
   }
   int run() {
+    if (po.has_warp_kernels()) return run_groups();
     std::string origin;
     kernel_string raw;
     ptx_import_result imported;
@@ -112,6 +113,38 @@ struct kernel_cmd {
         for (const auto& i : imported.trace)
           std::cout << "  line " << std::setw(5) << i.line << "  " << letter(i.type) << "  " << i.opcode << "\n";
     }
+    return 0;
+  }
+
+  /// --warp-kernels: each group's kernel as --kernel shows it, with its warps.
+  int run_groups() {
+    const std::vector<warp_group> groups = po.raw_groups();
+    const std::optional<normalized_sm> norm = po.has_sm() ? std::optional(normalize(po.make_sm())) : std::nullopt;
+    json list = json::array();
+    for (const warp_group& g : groups) {
+      json one{{"kernel", to_run_length(g.kernel)}, {"plain", to_plain(g.kernel)}, {"instructions", g.kernel.size()},
+               {"warps", g.warps}};
+      if (norm) {
+        const kernel_string nk = normalize_kernel(g.kernel, *norm);
+        one["normalized"] = to_run_length(nk);
+        one["normalized_instructions"] = nk.size();
+      }
+      list.push_back(one);
+    }
+    if (as_json) {
+      std::cout << json{{"warp_kernels", list}}.dump() << '\n';
+      return 0;
+    }
+    for (std::size_t k = 0; k < list.size(); ++k) {
+      const json& g = list[k];
+      std::cout << "group " << k + 1 << "     " << g["kernel"].get<std::string>() << " (" << g["instructions"].get<std::size_t>()
+                << " instructions) x " << g["warps"].get<std::uint32_t>() << (g["warps"].get<std::uint32_t>() == 1 ? " warp" : " warps");
+      if (norm)
+        std::cout << "; normalised " << g["normalized"].get<std::string>() << " (" << g["normalized_instructions"].get<std::size_t>()
+                  << " instructions)";
+      std::cout << "\n";
+    }
+    if (norm) std::cout << "SM          " << describe(*norm) << "\n";
     return 0;
   }
 };

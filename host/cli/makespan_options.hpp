@@ -96,8 +96,12 @@ struct problem_options {
   int ptx_loops = 1;
   std::string ptx_entry;
   std::string ptx_map;
+  std::string warp_kernels;
   std::int64_t warps = 0;
   std::int64_t block_warps = 0;
+  bool need_warps = true;
+  CLI::Option* warp_kernels_opt = nullptr;
+  CLI::Option* warps_opt = nullptr;
   std::string sigma;
   std::string sm;
   int schedulers = -1;
@@ -119,8 +123,12 @@ struct problem_options {
         ->check(integer_range(1, 1000000));
     app->add_option("--ptx-entry", ptx_entry, "with --ptx: the .entry/.func to read (default: the first)");
     app->add_option("--ptx-map", ptx_map, "with --ptx: override classes, e.g. mov=L,mul.f32=D");
-    auto* w = app->add_option("--warps,-w", warps, "number of warps W");
-    if (need_warps) w->required();
+    warps_opt = app->add_option("--warps,-w", warps, "number of warps W");
+    this->need_warps = need_warps;
+    warp_kernels_opt = app->add_option(
+        "--warp-kernels", warp_kernels,
+        "a path per warp: K1:n1,K2:n2,... (n_i warps run kernel K_i, warps numbered group after group; W is the sum "
+        "of the n_i), instead of --kernel/--ptx and --warps (docs/makespan.md, \"A path per warp\")");
     app->add_option("--block-warps", block_warps,
                     "warps per thread block, for the barriers (B, bar.sync): a warp past a barrier waits for "
                     "every warp of its block to issue it; a divisor of W (default: one block of all W warps, as "
@@ -132,6 +140,17 @@ struct problem_options {
   }
 
   bool has_ptx() const { return !ptx.empty() || given(ptx_opt); }
+  bool has_warp_kernels() const { return !warp_kernels.empty() || given(warp_kernels_opt); }
+
+  /// The groups of --warp-kernels, raw (not normalised); refuses --kernel, --ptx or --warps beside it.
+  std::vector<warp_group> raw_groups() const {
+    if (!kernel.empty() || given(kernel_opt) || has_ptx())
+      throw input_error(param("warp_kernels") + " gives every warp its kernel: leave out " +
+                        (has_ptx() ? param("ptx_path") : param("kernel")));
+    if (given(warps_opt))
+      throw input_error(param("warp_kernels") + " gives the warps (W is the sum of its counts): leave out " + param("warps"));
+    return parse_warp_kernels(warp_kernels);
+  }
   bool has_sm() const { return !sm.empty() || given(sm_opt) || !sigma.empty() || given(sigma_opt); }
 
   sm_config make_sm() const {
@@ -189,6 +208,14 @@ struct problem_options {
   }
 
   problem make(std::string* origin = nullptr) const {
+    if (has_warp_kernels()) {
+      std::vector<warp_group> groups = raw_groups();
+      const normalized_sm norm = normalize(make_sm());
+      for (warp_group& g : groups) g.kernel = normalize_kernel(g.kernel, norm);
+      if (origin) *origin = "--warp-kernels";
+      return make_problem(groups, norm, block_warps);
+    }
+    if (need_warps && !given(warps_opt)) throw input_error(param("warps") + " is required (or " + param("warp_kernels") + ")");
     const kernel_string raw = raw_kernel(origin);
     const normalized_sm norm = normalize(make_sm());
     return make_problem(normalize_kernel(raw, norm), norm, warps, block_warps);

@@ -30,7 +30,7 @@ constexpr parameter_spelling cli_spellings[] = {
     {"sigma", "--sigma"}, {"size", "--size"}, {"slice", "--slice"}, {"slices", "--shard"}, {"sm", "--sm"},
     {"sms", "--sms"}, {"string", "--string"}, {"sweep", "--sweep"}, {"t0", "--t0"}, {"threads", "--threads"},
     {"time_limit", "--time-limit"}, {"tolerance", "--tolerance"}, {"trace_format", "--trace-format"},
-    {"validate", "--validate"}, {"warps", "--warps"},
+    {"validate", "--validate"}, {"warp_kernels", "--warp-kernels"}, {"warps", "--warps"},
 };
 
 /// Plain decimal digits (after one '-' when `sign`), all of `text`.

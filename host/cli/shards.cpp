@@ -146,12 +146,19 @@ problem shards_problem(const std::string& file, const json& part) {
   norm.schedulers = sm.at("schedulers").get<int>();
   problem prob;
   try {
-    prob = make_problem(parse_kernel_string(p.at("kernel").get<std::string>()), norm, p.at("warps").get<std::int64_t>(),
-                        p.value("block_warps", std::int64_t{0}));
+    if (p.contains("warp_kernels")) {
+      std::vector<warp_group> groups;
+      for (const json& g : p.at("warp_kernels"))
+        groups.push_back({parse_kernel_string(g.at("kernel").get<std::string>()), g.at("warps").get<std::uint32_t>()});
+      prob = make_problem(groups, norm, p.value("block_warps", std::int64_t{0}));
+    } else {
+      prob = make_problem(parse_kernel_string(p.at("kernel").get<std::string>()), norm, p.at("warps").get<std::int64_t>(),
+                          p.value("block_warps", std::int64_t{0}));
+    }
   } catch (const input_error& e) {
     throw input_error(file + ": its problem is not one estimate runs: " + e.description());
   }
-  if (to_run_length(prob.kernel) != p.at("kernel").get<std::string>() || prob.instructions() != p.at("instructions").get<std::uint32_t>() ||
+  if ((prob.per_warp() ? prob.kernel_text() : to_run_length(prob.kernel)) != p.at("kernel").get<std::string>() || prob.instructions() != p.at("instructions").get<std::uint32_t>() ||
       prob.sm.schedulers != p.at("schedulers").get<int>())
     throw input_error(file + ": its problem and its SM do not agree: not the output of estimate --shard");
   return prob;

@@ -13,6 +13,9 @@ namespace warpspan {
 namespace exact_detail {
 
 frontier_view checked_view(const problem& prob) {
+  if (prob.per_warp())
+    throw input_error("the level-by-level search takes one kernel for all warps, not per-warp kernels (" +
+                      param("warp_kernels") + "): the depth-first search takes them");
   if (prob.warps > frontier_max_warps || prob.instructions() > frontier_max_instructions)
     throw input_error("the level-by-level search takes at most " + std::to_string(frontier_max_warps) + " warps and " +
                       std::to_string(frontier_max_instructions) + " instructions (have " + std::to_string(prob.warps) +

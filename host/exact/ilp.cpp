@@ -105,6 +105,9 @@ class ilp_model {
   ilp_model(const problem& prob, std::uint32_t horizon, ilp_constraints form)
       : prob_(prob), form_(form) {
     const problem_view p = prob.view();
+    if (prob.per_warp())
+      throw input_error("the ILP models one kernel run by all warps, not per-warp kernels (" + param("warp_kernels") +
+                        "): use the state-space search (" + param("method", "search") + ")");
     if (p.barrier != no_barrier)
       throw input_error("the ILP does not model barriers (the kernel has " + std::to_string(prob.barriers()) +
                         "): use the state-space search (" + param("method", "search") + ")");

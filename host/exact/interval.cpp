@@ -1,6 +1,8 @@
 // Proven intervals from cheap exact values (see interval.hpp).
 #include "warpspan/exact/interval.hpp"
 
+#include "warpspan/core/error.hpp"
+
 #include <algorithm>
 #include <chrono>
 
@@ -21,6 +23,9 @@ double since(clock_type::time_point start) { return std::chrono::duration<double
 std::vector<t_run> exact_t_runs(
     const problem& prob, std::uint32_t up_to, double seconds,
     const std::function<void(std::uint32_t, std::uint32_t, std::uint32_t, std::uint32_t, double)>& progress) {
+  if (prob.per_warp())
+    throw input_error(param("exact_up_to") + ": the tractable estimate takes T(y) of y warps running one kernel; "
+                      "per-warp kernels (" + param("warp_kernels") + ") have none");
   const auto start = clock_type::now();
   std::vector<t_run> runs;
   bool stopped = false;

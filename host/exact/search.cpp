@@ -21,7 +21,9 @@ namespace {
 
 using clock_type = std::chrono::steady_clock;
 
-/// Warps at one progress level (level k: k instructions done, k = 0..I).
+/// Warps at one progress level (level k: k instructions done, k = 0..I). With per-warp kernels the
+/// level is a key: the warps of group g at progress k have key base_g + k (searcher::keys_), so
+/// that only warps of one group, which run one string, share an entry.
 struct level_count {
   std::uint32_t level;
   std::uint32_t count;
@@ -157,14 +159,23 @@ class state_memo {
 class searcher {
  public:
   searcher(const problem& prob, const exact_options& options)
-      : p_(prob.view()), options_(options), start_(clock_type::now()), memo_(p_.warps, p_.instructions) {
+      : p_(prob.view()), options_(options), start_(clock_type::now()), keys_(make_keys(p_)),
+        memo_(p_.warps, static_cast<std::uint32_t>(keys_.key.size() - 1)) {
     max_states_ = options.max_states ? options.max_states : std::uint64_t{50'000'000};
     memory_limit_ = memory_budget_bytes(~std::uint64_t{0});
   }
 
-  state initial() const { return state{{0, p_.warps}}; }
+  state initial() const {
+    state s;
+    for (const group& g : keys_.groups) s.push_back({g.base, g.warps});
+    return s;
+  }
 
-  bool done(const state& s) const { return s.size() == 1 && s[0].level == p_.instructions; }
+  bool done(const state& s) const {
+    for (const level_count& e : s)
+      if (!keys_.key[e.level].done) return false;
+    return true;
+  }
 
   /// Longest number of cycles from `s` to completion. Depth first with an explicit stack: the path
   /// is as deep as the makespan, thousands of cycles, which the call stack does not hold.
@@ -229,11 +240,11 @@ class searcher {
       std::vector<std::uint8_t>& take = takes[pick];
       std::vector<std::uint32_t> moved;
       for (std::uint32_t w = 0; w < p_.warps; ++w) {
-        const std::uint32_t k = progress[w];
+        const std::uint32_t k = keys_.groups[keys_.group_of[w]].base + progress[w];
         const auto at = std::lower_bound(s.begin(), s.end(), k,
                                          [](const level_count& e, std::uint32_t level) { return e.level < level; });
         const std::size_t e = static_cast<std::size_t>(at - s.begin());
-        if (k < p_.instructions && take[e] > 0) {
+        if (!keys_.key[k].done && take[e] > 0) {
           --take[e];
           moved.push_back(w);
           issues.emplace_back(cycle, static_cast<std::uint16_t>(w));
@@ -268,10 +279,14 @@ class searcher {
   /// warps as the levels above it allow first.
   void successors(const state& s, std::vector<state>& out, std::vector<std::vector<std::uint8_t>>* takes) const {
     std::vector<std::vector<std::uint32_t>> slots(p_.ntypes);  // entries of s below I, per type
-    for (std::uint32_t e = 0; e < s.size(); ++e)
-      // Past a barrier a level waits unless it is the lowest (every warp has issued the barrier).
-      if (s[e].level < p_.instructions && (e == 0 || !after_barrier(p_, s[e].level)))
-        slots[p_.types[s[e].level]].push_back(e);
+    for (std::uint32_t e = 0; e < s.size(); ++e) {
+      const key_info& k = keys_.key[s[e].level];
+      // Past a barrier a level waits until every warp has issued the barrier: with one string,
+      // unless it is the lowest; with groups, while the lowest warp of some group is not past that
+      // group's barrier of the same ordinal.
+      if (k.done || (k.after_barrier && !released(s, e, k))) continue;
+      slots[k.type].push_back(e);
+    }
     std::vector<std::uint32_t> most(p_.ntypes, 0);
     std::uint32_t total = 0;
     for (std::uint32_t t = 0; t < p_.ntypes; ++t) {
@@ -365,9 +380,81 @@ class searcher {
     return next;
   }
 
+  /// What the search needs of a key (level_count::level).
+  struct key_info {
+    std::uint32_t group = 0, level = 0;  ///< the group, and its warps' progress
+    std::uint32_t type = 0;              ///< the type of their next instruction (not done)
+    bool done = false;                   ///< level = the group's string length
+    bool after_barrier = false;          ///< their next instruction waits for a barrier
+    std::uint32_t ordinal = 0;           ///< after_barrier: the barrier's ordinal in the string
+  };
+  struct group {
+    std::uint32_t base = 0, length = 0, warps = 0, first = 0;
+    std::vector<std::uint32_t> barrier_at;  ///< the level just past each of its barriers
+  };
+  struct key_table {
+    std::vector<key_info> key;
+    std::vector<group> groups;
+    std::vector<std::uint32_t> group_of;  ///< per warp
+  };
+
+  /// The keys: one string for all warps is one group (keys = levels 0..I); per-warp kernels, one
+  /// group per run of warps with one string, each its levels after the previous group's.
+  static key_table make_keys(const problem_view& p) {
+    key_table t;
+    for (std::uint32_t w = 0; w < p.warps; ++w) {
+      const bool same = p.starts == nullptr ? w > 0 : w > 0 && same_string(p, w - 1, w);
+      if (!same) {
+        group g;
+        g.base = static_cast<std::uint32_t>(t.key.size());
+        g.length = warp_length(p, w);
+        g.first = w;
+        for (std::uint32_t j = 0; j <= g.length; ++j) {
+          key_info k;
+          k.group = static_cast<std::uint32_t>(t.groups.size());
+          k.level = j;
+          k.done = j == g.length;
+          if (!k.done) k.type = type_at(p, w, j);
+          if (j > 0 && type_at(p, w, j - 1) == p.barrier && p.barrier != no_barrier) {
+            g.barrier_at.push_back(j);
+            k.after_barrier = true;
+            k.ordinal = static_cast<std::uint32_t>(g.barrier_at.size() - 1);
+          }
+          t.key.push_back(k);
+        }
+        t.groups.push_back(std::move(g));
+      }
+      ++t.groups.back().warps;
+      t.group_of.push_back(static_cast<std::uint32_t>(t.groups.size() - 1));
+    }
+    return t;
+  }
+
+  static bool same_string(const problem_view& p, std::uint32_t a, std::uint32_t b) {
+    if (warp_length(p, a) != warp_length(p, b)) return false;
+    for (std::uint32_t j = 0; j < warp_length(p, a); ++j)
+      if (type_at(p, a, j) != type_at(p, b, j)) return false;
+    return true;
+  }
+
+  /// Whether the warps of entry e, past a barrier, may go on: every warp has issued its barrier of
+  /// that ordinal (the lowest entry of each group is at or past the level just after it).
+  bool released(const state& s, std::uint32_t e, const key_info& k) const {
+    if (keys_.groups.size() == 1) return e == 0;
+    std::uint32_t g = ~0u;
+    for (const level_count& x : s) {
+      const key_info& at = keys_.key[x.level];
+      if (at.group == g) continue;  // entries are in key order: a group's lowest comes first
+      g = at.group;
+      if (at.level < keys_.groups[g].barrier_at[k.ordinal]) return false;
+    }
+    return true;
+  }
+
   problem_view p_;
   exact_options options_;
   clock_type::time_point start_;
+  key_table keys_;
   state_memo memo_;
   std::uint64_t max_states_ = 0, memory_limit_ = 0, opened_ = 0;
 };
@@ -423,6 +510,10 @@ exact_result exact_search(const problem& prob, const exact_options& options, bac
   exact_result r;
   // auto stays on the CPU: the device sweep has not been measured yet.
   if (backend == backend_kind::cuda && resolve_backend(backend) == backend_kind::cuda) {
+    if (prob.per_warp())
+      throw input_error(param("backend", "cuda") + ": the device search takes one kernel for all warps; per-warp "
+                        "kernels (" + param("warp_kernels") + ") are searched depth first on the CPU (" +
+                        param("backend", "cpu") + ")");
     if (!packs)
       throw input_error(param("backend", "cuda") + ": the device search takes at most " +
                         std::to_string(frontier_max_warps) + " warps and " +

@@ -20,13 +20,22 @@ json problem_json(const problem& prob) {
   json sigma = json::object();
   for (int u = 0; u < unit_count; ++u)
     if (prob.sm.sigma[u] > 0) sigma[std::string(1, unit_letters[u])] = prob.sm.sigma[u];
-  return {{"warps", prob.warps},
-          {"kernel", to_run_length(prob.kernel)},
-          {"instructions", prob.instructions()},
-          {"sigma", sigma},
-          {"schedulers", prob.sm.schedulers},
-          {"barriers", prob.barriers()},
-          {"block_warps", prob.block_warps()}};
+  json out = {{"warps", prob.warps},
+              {"kernel", prob.per_warp() ? prob.kernel_text() : to_run_length(prob.kernel)},
+              {"instructions", prob.instructions()},
+              {"sigma", sigma},
+              {"schedulers", prob.sm.schedulers},
+              {"barriers", prob.barriers()},
+              {"block_warps", prob.block_warps()}};
+  // Per-warp kernels (--warp-kernels): the groups in warp order; "kernel" is then "K1:n1,K2:n2"
+  // and "instructions" the longest warp's.
+  if (!prob.groups.empty()) {
+    json groups = json::array();
+    for (const warp_group& g : prob.groups)
+      groups.push_back({{"kernel", to_run_length(g.kernel)}, {"warps", g.warps}, {"instructions", g.kernel.size()}});
+    out["warp_kernels"] = groups;
+  }
+  return out;
 }
 
 json ptx_import_json(const ptx_import_result& r, bool trace) {

@@ -76,12 +76,14 @@ std::string schedule_svg(const problem& prob, const built_schedule& s, const std
     const int y = top + row_h * static_cast<int>(w);
     if ((w + 1) % static_cast<std::uint32_t>(every) == 0 || w == 0)
       os << "<text x='" << left - 6 << "' y='" << y + row_h / 2 + 4 << "' text-anchor='end'>warp " << w + 1 << "</text>\n";
-    for (std::uint32_t j = 0; j < prob.instructions(); ++j) {
-      const std::uint32_t t = s.cycle[static_cast<std::size_t>(w) * prob.instructions() + j];
+    const problem_view p = prob.view();
+    for (std::uint32_t j = 0; j < warp_length(p, w); ++j) {
+      const std::uint32_t t = s.cycle[warp_begin(p, w) + j];
       const int x = left + cell * static_cast<int>(t - 1);
+      const unit u = prob.type_unit[type_at(p, w, j)];
       os << "<rect x='" << x << "' y='" << y << "' width='" << cell - 1 << "' height='" << row_h - 1 << "' fill='"
-         << unit_colour(prob.kernel[j]) << "'><title>warp " << w + 1 << ", instruction " << j + 1 << " ("
-         << letter(prob.kernel[j]) << "), cycle " << t << "</title></rect>\n";
+         << unit_colour(u) << "'><title>warp " << w + 1 << ", instruction " << j + 1 << " ("
+         << letter(u) << "), cycle " << t << "</title></rect>\n";
     }
   }
   const int axis_y = top + row_h * static_cast<int>(prob.warps) + 14;
@@ -97,7 +99,9 @@ std::string schedule_svg(const problem& prob, const built_schedule& s, const std
        << "</text>\n";
   int lx = left;
   for (int u = 0; u <= unit_count; ++u) {  // the units, then the barrier
-    if (std::find(prob.kernel.begin(), prob.kernel.end(), static_cast<unit>(u)) == prob.kernel.end()) continue;
+    if (std::find(prob.type_unit.begin(), prob.type_unit.begin() + prob.flat.ntypes, static_cast<unit>(u)) ==
+        prob.type_unit.begin() + prob.flat.ntypes)
+      continue;
     os << "<rect x='" << lx << "' y='" << axis_y + 10 << "' width='10' height='10' fill='"
        << unit_colour(static_cast<unit>(u)) << "'/><text x='" << lx + 14 << "' y='" << axis_y + 19 << "'>"
        << letter(static_cast<unit>(u)) << "</text>\n";

@@ -67,8 +67,9 @@ namespace {
 
 /// One rebuild's arrays and problem fields as plain locals: through the problem_view reference the
 /// compiler rereads every field after each store to a 16-bit array (they might alias), and the
-/// scheduler limit's tests are compiled away where there is none.
-template <bool Limited>
+/// scheduler limit's tests are compiled away where there is none, and so is the per-warp indexing
+/// where all warps run one string.
+template <bool Limited, bool PerWarp>
 struct builder {
   std::uint16_t* usage;
   std::uint32_t* cycle;
@@ -77,14 +78,26 @@ struct builder {
   const std::uint16_t* str;
   std::uint64_t* full;  // per type, `words` words: bit t set when cycle t has no room for the type
   const std::uint8_t* types;
+  const std::uint32_t* starts;  // problem_view::starts (PerWarp only)
   std::size_t I, stride, words, all;
   std::uint16_t cap[max_types + 1];
   const problem_view& view;
 
   builder(const problem_view& p, const chain_view& c, std::uint64_t* full_cycles, std::size_t type_words)
       : usage(c.usage), cycle(c.cycle), progress(c.progress), last(c.last), str(c.str), full(full_cycles),
-        types(p.types), I(p.instructions), stride(p.stride), words(type_words), all(p.ntypes), view(p) {
+        types(p.types), starts(p.starts), I(p.instructions), stride(p.stride), words(type_words), all(p.ntypes), view(p) {
     std::copy_n(p.cap, max_types + 1, cap);
+  }
+
+  /// Where warp w's instructions begin in c.cycle.
+  std::size_t begin(std::uint32_t w) const {
+    if constexpr (PerWarp) return starts[w];
+    return w * I;
+  }
+  /// The type of the instruction at c.cycle index `at`, warp w's j-th.
+  std::size_t type(std::size_t at, std::uint32_t j) const {
+    if constexpr (PerWarp) return types[at];
+    return types[j];
   }
 
   /// Counts one more instruction of type ty in cycle t and marks the cycle full for the type (and
@@ -104,9 +117,10 @@ struct builder {
   /// search passes many, and its exit was the step's most mispredicted branch).
   std::uint32_t place(std::uint32_t w) {
     const std::uint32_t j = progress[w];
-    const std::size_t ty = types[j];
+    const std::size_t at = begin(w) + j;
+    const std::size_t ty = type(at, j);
     std::uint32_t from = last[w] + 1;
-    if (after_barrier(view, j)) {
+    if (view.barrier != no_barrier && j != 0 && type(at - 1, j - 1) == view.barrier) {
       const struct {
         std::uint32_t* cycle;
         std::uint32_t* progress;
@@ -117,15 +131,15 @@ struct builder {
     }
     const std::uint64_t* own = full + ty * words;
     const std::uint64_t* any = Limited ? full + all * words : own;
-    std::size_t at = from >> 6;
-    std::uint64_t open = ~(own[at] | any[at]) & (~std::uint64_t{0} << (from & 63));
+    std::size_t word = from >> 6;
+    std::uint64_t open = ~(own[word] | any[word]) & (~std::uint64_t{0} << (from & 63));
     while (open == 0) {
-      ++at;
-      open = ~(own[at] | any[at]);
+      ++word;
+      open = ~(own[word] | any[word]);
     }
-    const auto t = static_cast<std::uint32_t>(at * 64 + static_cast<std::size_t>(std::countr_zero(open)));
+    const auto t = static_cast<std::uint32_t>(word * 64 + static_cast<std::size_t>(std::countr_zero(open)));
     note(t, ty);
-    cycle[w * I + j] = t;
+    cycle[at] = t;
     last[w] = t;
     progress[w] = j + 1;
     return t;
@@ -136,8 +150,9 @@ struct builder {
     for (std::uint32_t k = from; k < to; ++k) {
       const std::uint32_t w = str[k];
       const std::uint32_t j = progress[w]++;
-      const std::uint32_t t = cycle[w * I + j];
-      note(t, types[j]);
+      const std::size_t at = begin(w) + j;
+      const std::uint32_t t = cycle[at];
+      note(t, type(at, j));
       last[w] = t;
     }
   }
@@ -155,24 +170,30 @@ void chain_checkpoints::capture(const problem_view& p, const chain_view& c) {
       b.replay(m * interval_, std::min(p.length, (m + 1) * interval_));
     }
   };
-  if (p.limited)
-    take(builder<true>(p, c, full_.data(), words_ / p.stride));
-  else
-    take(builder<false>(p, c, full_.data(), words_ / p.stride));
+  if (p.starts) {
+    if (p.limited)
+      take(builder<true, true>(p, c, full_.data(), words_ / p.stride));
+    else
+      take(builder<false, true>(p, c, full_.data(), words_ / p.stride));
+  } else if (p.limited) {
+    take(builder<true, false>(p, c, full_.data(), words_ / p.stride));
+  } else {
+    take(builder<false, false>(p, c, full_.data(), words_ / p.stride));
+  }
   first_ = end_ = 0;
 }
 
 std::uint32_t chain_checkpoints::candidate(const problem_view& p, const chain_view& c, std::uint32_t z,
                                            std::uint32_t settle, std::uint32_t old_makespan) {
   (void)old_makespan;
-  return p.limited ? candidate_as<true>(p, c, z, settle) : candidate_as<false>(p, c, z, settle);
+  if (p.starts) return p.limited ? candidate_as<true, true>(p, c, z, settle) : candidate_as<false, true>(p, c, z, settle);
+  return p.limited ? candidate_as<true, false>(p, c, z, settle) : candidate_as<false, false>(p, c, z, settle);
 }
 
-template <bool Limited>
+template <bool Limited, bool PerWarp>
 std::uint32_t chain_checkpoints::candidate_as(const problem_view& p, const chain_view& c, std::uint32_t z,
                                               std::uint32_t settle) {
-  builder<Limited> b(p, c, full_.data(), words_ / p.stride);
-  const std::size_t I = b.I;
+  builder<Limited, PerWarp> b(p, c, full_.data(), words_ / p.stride);
   const std::uint32_t K = interval_;
   const std::uint32_t n = p.length;
   const std::uint32_t m0 = z / K;
@@ -218,7 +239,7 @@ std::uint32_t chain_checkpoints::candidate_as(const problem_view& p, const chain
     }
     const std::uint32_t w = b.str[k];
     const std::uint32_t j = b.progress[w];
-    const std::size_t at = w * I + j;
+    const std::size_t at = b.begin(w) + j;
     const std::uint32_t before = b.cycle[at];
     const std::uint32_t t = b.place(w);
     if (t == no_schedule) {  // the string breaks a barrier: the old schedule back, no candidate
@@ -233,13 +254,13 @@ std::uint32_t chain_checkpoints::candidate_as(const problem_view& p, const chain
     if (t != before) {
       // A barrier issued in another cycle changes when its block goes on, which the table and the
       // last cycles do not show: no rejoin after that (kernels with barriers only).
-      barrier_moved = barrier_moved || b.types[j] == p.barrier;
+      const std::size_t ty = b.type(at, j);
+      barrier_moved = barrier_moved || ty == p.barrier;
       moved_at[moved] = static_cast<std::uint32_t>(at);
       moved_old[moved] = before;
       ++moved;
       warps_off += 1u - warp_off[w];
       warp_off[w] = 1;
-      const std::size_t ty = b.types[j];
       shift(std::size_t{t} * b.stride + ty, 1);
       shift(std::size_t{before} * b.stride + ty, -1);
       if constexpr (Limited) {
@@ -263,12 +284,7 @@ std::uint32_t chain_checkpoints::candidate_as(const problem_view& p, const chain
   end_ = std::min(next / K, count_);
   moves_ = moved;
 
-  std::uint32_t makespan = 0;
-  for (std::uint32_t w = 0; w < p.warps; ++w) {
-    const std::uint32_t t = b.cycle[w * I + I - 1];
-    makespan = t > makespan ? t : makespan;
-  }
-  return makespan;
+  return last_makespan(p, c);
 }
 
 void chain_checkpoints::accepted() {

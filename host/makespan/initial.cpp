@@ -36,7 +36,8 @@ std::vector<std::uint16_t> round_robin_string(const problem_view& p) {
   std::vector<std::uint16_t> s;
   s.reserve(p.length);
   for (std::uint32_t j = 0; j < p.instructions; ++j)
-    for (std::uint32_t w = 0; w < p.warps; ++w) s.push_back(static_cast<std::uint16_t>(w));
+    for (std::uint32_t w = 0; w < p.warps; ++w)
+      if (j < warp_length(p, w)) s.push_back(static_cast<std::uint16_t>(w));
   return s;
 }
 
@@ -44,7 +45,7 @@ std::vector<std::uint16_t> fixed_priority_string(const problem_view& p) {
   std::vector<std::uint16_t> s;
   s.reserve(p.length);
   for (std::uint32_t w = 0; w < p.warps; ++w)
-    for (std::uint32_t j = 0; j < p.instructions; ++j) s.push_back(static_cast<std::uint16_t>(w));
+    for (std::uint32_t j = 0; j < warp_length(p, w); ++j) s.push_back(static_cast<std::uint16_t>(w));
   return s;
 }
 
@@ -61,7 +62,7 @@ std::vector<std::uint16_t> most_pending_string(const problem_view& p) {
   s.reserve(p.length);
   std::vector<std::deque<std::pair<std::uint64_t, std::uint32_t>>> queue(p.ntypes);  // (ticket, warp)
   std::uint64_t ticket = 0;
-  for (std::uint32_t w = 0; w < p.warps; ++w) queue[p.types[0]].emplace_back(ticket++, w);
+  for (std::uint32_t w = 0; w < p.warps; ++w) queue[type_at(p, w, 0)].emplace_back(ticket++, w);
   std::vector<std::uint32_t> progress(p.warps, 0);
   std::vector<std::pair<std::uint64_t, std::uint32_t>> issue;  // (ticket, type)
   while (s.size() < p.length) {
@@ -77,7 +78,7 @@ std::vector<std::uint16_t> most_pending_string(const problem_view& p) {
       const std::uint32_t w = queue[ty].front().second;
       queue[ty].pop_front();
       s.push_back(static_cast<std::uint16_t>(w));
-      if (++progress[w] < p.instructions) queue[p.types[progress[w]]].emplace_back(ticket++, w);
+      if (++progress[w] < warp_length(p, w)) queue[type_at(p, w, progress[w])].emplace_back(ticket++, w);
     }
   }
   return s;
@@ -88,14 +89,16 @@ std::vector<std::uint16_t> starved_string(const problem_view& p, std::uint32_t j
   // full with W - 1 warps and leave one warp waiting until they are done, to run it alone at the end.
   // The builder places each instruction in the earliest cycle with room, so putting the last warp's
   // instructions after all the others' starves it exactly while they fill the units. Warps are
-  // identical, so which one is starved does not matter.
+  // identical, so which one is starved does not matter (with per-warp kernels it is the last warp).
   std::vector<std::uint16_t> s;
   s.reserve(p.length);
   const std::uint32_t others = p.warps - 1;
-  joined = std::min(joined, p.instructions);
+  const std::uint32_t starved = warp_length(p, others);
+  joined = std::min(joined, starved);
   for (std::uint32_t j = 0; j < p.instructions; ++j)
-    for (std::uint32_t w = 0; w < (j < joined ? p.warps : others); ++w) s.push_back(static_cast<std::uint16_t>(w));
-  for (std::uint32_t j = joined; j < p.instructions; ++j) s.push_back(static_cast<std::uint16_t>(others));
+    for (std::uint32_t w = 0; w < (j < joined ? p.warps : others); ++w)
+      if (j < warp_length(p, w)) s.push_back(static_cast<std::uint16_t>(w));
+  for (std::uint32_t j = joined; j < starved; ++j) s.push_back(static_cast<std::uint16_t>(others));
   return s;
 }
 

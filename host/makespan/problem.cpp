@@ -73,7 +73,143 @@ problem make_problem(const kernel_string& kernel, const normalized_sm& sm, std::
 }
 
 std::uint32_t problem::barriers() const {
-  return static_cast<std::uint32_t>(std::count(kernel.begin(), kernel.end(), unit::B));
+  // Per-warp kernels: the most of any warp (blocks may differ; the searches that take one block
+  // only must see a barrier anywhere).
+  auto most = static_cast<std::uint32_t>(std::count(kernel.begin(), kernel.end(), unit::B));
+  for (const warp_group& g : groups)
+    most = std::max(most, static_cast<std::uint32_t>(std::count(g.kernel.begin(), g.kernel.end(), unit::B)));
+  return most;
+}
+
+std::uint32_t problem::group_of(std::uint32_t w) const {
+  std::uint32_t g = 0;
+  for (std::uint32_t first = 0; g + 1 < groups.size() && w >= first + groups[g].warps; ++g) first += groups[g].warps;
+  return g;
+}
+
+std::string problem::kernel_text() const {
+  if (groups.empty()) return to_run_length(kernel);
+  std::string s;
+  for (const warp_group& g : groups) s += (s.empty() ? "" : ",") + to_run_length(g.kernel) + ":" + std::to_string(g.warps);
+  return s;
+}
+
+problem make_problem(const std::vector<warp_group>& groups, const normalized_sm& sm, std::int64_t block_warps) {
+  if (groups.empty()) throw input_error(param("warp_kernels") + ": no group of warps");
+  std::int64_t warps = 0;
+  std::uint64_t length = 0;
+  bool same = true;
+  for (std::size_t g = 0; g < groups.size(); ++g) {
+    if (groups[g].warps < 1)
+      throw input_error(param("warp_kernels") + ": group " + std::to_string(g + 1) + " has no warps (counts are 1 or more)");
+    if (groups[g].kernel.empty())
+      throw input_error(param("warp_kernels") + ": group " + std::to_string(g + 1) + " has an empty kernel");
+    warps += groups[g].warps;
+    length += std::uint64_t{groups[g].warps} * groups[g].kernel.size();
+    same = same && groups[g].kernel == groups[0].kernel;
+  }
+  if (warps > static_cast<std::int64_t>(max_warps))
+    throw input_error(param("warp_kernels") + ": " + std::to_string(warps) + " warps in all is more than the " +
+                      std::to_string(max_warps) + " warps the estimator supports");
+  if (length > max_string_length)
+    throw input_error("the warps' " + std::to_string(length) + " instructions in all are more than the " +
+                      std::to_string(max_string_length) + " a pseudo-precedence string may hold");
+  if (same) {
+    problem p = make_problem(groups[0].kernel, sm, warps, block_warps);
+    p.groups = groups;
+    return p;
+  }
+  // The types and capacities of the union of the kernels: the one-kernel problem of one
+  // instruction of each unit any of them uses (its checks of the SM and the block size), then the
+  // per-warp strings.
+  kernel_string all;
+  for (const warp_group& g : groups)
+    for (unit u : g.kernel)
+      if (std::find(all.begin(), all.end(), u) == all.end()) all.push_back(u);
+  problem p = make_problem(all, sm, warps, block_warps);
+  p.kernel = groups[0].kernel;
+  p.groups = groups;
+  std::array<std::uint8_t, unit_count + 1> dense{};
+  for (std::uint32_t k = 0; k < p.flat.ntypes; ++k) dense[static_cast<int>(p.type_unit[k])] = static_cast<std::uint8_t>(k);
+  const std::uint32_t W = static_cast<std::uint32_t>(warps);
+  std::vector<std::uint32_t> starts(W + 1, 0), bars(W, 0);
+  p.types.clear();
+  p.types.reserve(length);
+  std::uint32_t longest = 0;
+  for (std::uint32_t w = 0, g = 0, left = groups[0].warps; w < W; ++w, --left) {
+    if (left == 0) left = groups[++g].warps;
+    const kernel_string& k = groups[g].kernel;
+    starts[w] = static_cast<std::uint32_t>(p.types.size());
+    for (unit u : k) p.types.push_back(dense[static_cast<int>(u)]);
+    bars[w] = static_cast<std::uint32_t>(std::count(k.begin(), k.end(), unit::B));
+    longest = std::max(longest, static_cast<std::uint32_t>(k.size()));
+  }
+  starts[W] = static_cast<std::uint32_t>(p.types.size());
+  const std::uint32_t block = p.flat.block;
+  for (std::uint32_t w = 0; w < W; ++w)
+    if (bars[w] != bars[w / block * block])
+      throw input_error("warps " + std::to_string(w / block * block + 1) + " and " + std::to_string(w + 1) +
+                        " of one block run kernels with " + std::to_string(bars[w / block * block]) + " and " +
+                        std::to_string(bars[w]) + " barriers: every warp of a block must issue the same barriers (" +
+                        param("block_warps") + ")");
+  const std::uint32_t nb = p.flat.barrier == no_barrier ? 0 : *std::max_element(bars.begin(), bars.end());
+  p.warp_table = std::move(starts);
+  if (nb > 0) {
+    // Warp w's k-th barrier's index, then each barrier's ordinal in its warp. Warps of different
+    // blocks may issue different numbers (a block's own pair up); unused entries stay 0.
+    p.warp_table.resize(W + 1 + std::size_t{W} * nb + length, 0);
+    std::uint32_t* at = p.warp_table.data() + W + 1;
+    std::uint32_t* ordinal = at + std::size_t{W} * nb;
+    for (std::uint32_t w = 0; w < W; ++w) {
+      std::uint32_t k = 0;
+      for (std::uint32_t j = p.warp_table[w]; j < p.warp_table[w + 1]; ++j)
+        if (p.types[j] == p.flat.barrier) {
+          at[std::size_t{w} * nb + k] = j - p.warp_table[w];
+          ordinal[j] = k++;
+        }
+    }
+  }
+  p.flat.bars = nb;
+  p.flat.instructions = longest;
+  p.flat.length = static_cast<std::uint32_t>(length);
+  p.flat.horizon = static_cast<std::uint32_t>(length);  // every cycle up to the makespan issues something
+  return p;
+}
+
+std::vector<warp_group> parse_warp_kernels(std::string_view text) {
+  std::vector<warp_group> out;
+  std::size_t at = 0;
+  for (;;) {
+    const std::size_t comma = std::min(text.find(',', at), text.size());
+    const std::string_view item = text.substr(at, comma - at);
+    const std::string number = std::to_string(out.size() + 1);
+    const std::size_t colon = item.rfind(':');
+    if (item.empty()) throw input_error(param("warp_kernels") + ": group " + number + " is empty (expected KERNEL:COUNT)");
+    if (colon == std::string_view::npos)
+      throw input_error(param("warp_kernels") + ": group " + number + " '" + std::string(item) +
+                        "' has no count (expected KERNEL:COUNT, e.g. LCL:3)");
+    const std::string_view count = item.substr(colon + 1);
+    std::uint64_t n = 0;
+    bool ok = !count.empty() && count.size() <= 9;
+    for (char c : count) ok = ok && c >= '0' && c <= '9';
+    if (ok)
+      for (char c : count) n = n * 10 + static_cast<std::uint64_t>(c - '0');
+    if (!ok || n < 1)
+      throw input_error(param("warp_kernels") + ": group " + number + " has count '" + std::string(count) +
+                        "' (expected a whole number of warps, 1 or more)");
+    if (colon == 0) throw input_error(param("warp_kernels") + ": group " + number + " has no kernel (expected KERNEL:COUNT)");
+    warp_group g;
+    try {
+      g.kernel = parse_kernel_string(item.substr(0, colon));
+    } catch (const input_error& e) {
+      throw input_error(param("warp_kernels") + ": group " + number + ": " + e.description());
+    }
+    g.warps = static_cast<std::uint32_t>(std::min<std::uint64_t>(n, max_warps + 1));
+    out.push_back(std::move(g));
+    if (comma == text.size()) break;
+    at = comma + 1;
+  }
+  return out;
 }
 
 std::uint64_t chain_state_bytes(const problem_view& p) { return make_chain_layout(p).bytes; }

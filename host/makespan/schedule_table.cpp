@@ -14,17 +14,17 @@ namespace warpspan {
 namespace {
 void check_multiset(const problem& prob, std::span<const std::uint16_t> str) {
   if (str.size() != prob.length())
-    throw input_error("warp string: has " + std::to_string(str.size()) + " ids, expected W x I = " +
-                      std::to_string(prob.length()));
+    throw input_error("warp string: has " + std::to_string(str.size()) + " ids, expected " +
+                      (prob.per_warp() ? "the warps' instructions, " : "W x I = ") + std::to_string(prob.length()));
   std::vector<std::uint32_t> count(prob.warps, 0);
   for (std::uint16_t w : str) {
     if (w >= prob.warps) throw input_error("warp string: warp id " + std::to_string(w + 1) + " is more than W");
     ++count[w];
   }
   for (std::uint32_t w = 0; w < prob.warps; ++w)
-    if (count[w] != prob.instructions())
+    if (const std::uint32_t length = warp_length(prob.view(), w); count[w] != length)
       throw input_error("warp string: warp " + std::to_string(w + 1) + " appears " + std::to_string(count[w]) +
-                        " times, expected I = " + std::to_string(prob.instructions()));
+                        " times, expected " + (prob.per_warp() ? "its kernel's length " : "I = ") + std::to_string(length));
 }
 }  // namespace
 
@@ -45,15 +45,14 @@ std::uint32_t build_full_host(const problem_view& p, const chain_view& c) {
     }
     return t;
   };
-  const std::size_t I = p.instructions;
   std::uint32_t makespan = 0;
   for (std::uint32_t k = 0; k < p.length; ++k) {
     const std::uint32_t w = c.str[k];
     const std::uint32_t j = c.progress[w];
-    const std::uint32_t ty = p.types[j];
+    const std::uint32_t ty = type_at(p, w, j);
     std::uint32_t* link = next.data() + ty * slots;
     std::uint32_t from = c.last[w] + 1;
-    if (after_barrier(p, j)) {
+    if (after_barrier(p, w, j)) {
       const std::uint32_t release = barrier_release(p, c, w, j);
       if (release == no_schedule) return no_schedule;
       from = release + 1;
@@ -63,7 +62,7 @@ std::uint32_t build_full_host(const problem_view& p, const chain_view& c) {
     if (++row[ty] >= p.cap[ty]) link[t] = t + 1;
     if (p.limited && ++row[p.ntypes] >= p.cap[p.ntypes])
       for (std::size_t u = 0; u < p.ntypes; ++u) next[u * slots + t] = t + 1;
-    c.cycle[w * I + j] = t;
+    c.cycle[warp_begin(p, w) + j] = t;
     c.last[w] = t;
     c.progress[w] = j + 1;
     makespan = std::max(makespan, t);
@@ -76,10 +75,10 @@ namespace {
 /// the barrier before it.
 bool waits(const problem_view& p, const std::vector<std::uint32_t>& progress, std::uint32_t w) {
   const std::uint32_t j = progress[w];
-  if (j >= p.instructions || !after_barrier(p, j)) return false;
+  if (j >= warp_length(p, w) || !after_barrier(p, w, j)) return false;
   const std::uint32_t first = w / p.block * p.block;
   for (std::uint32_t v = first; v < first + p.block; ++v)
-    if (progress[v] < j) return true;
+    if (progress[v] <= paired_barrier(p, w, j - 1, v)) return true;
   return false;
 }
 }  // namespace
@@ -125,7 +124,7 @@ std::string barrier_breach(const problem& prob, std::span<const std::uint16_t> s
     if (waits(p, progress, w)) {
       const std::uint32_t j = progress[w], first = w / p.block * p.block;
       std::uint32_t v = first;
-      while (progress[v] >= j) ++v;
+      while (progress[v] > paired_barrier(p, w, j - 1, v)) ++v;
       return "warp string: position " + std::to_string(k + 1) + " puts warp " + std::to_string(w + 1) + "'s instruction " +
              std::to_string(j + 1) + " (after the barrier at instruction " + std::to_string(j) + ") before warp " +
              std::to_string(v + 1) + " of its block has issued that barrier: no schedule does that";
@@ -151,7 +150,7 @@ built_schedule build_schedule(const problem& prob, std::span<const std::uint16_t
   std::vector<std::uint32_t> seen(p.warps, 0);
   for (std::uint32_t k = 0; k < p.length; ++k) {
     const std::uint32_t w = str[k];
-    out.warp_cycle[k] = out.cycle[static_cast<std::size_t>(w) * p.instructions + seen[w]++];
+    out.warp_cycle[k] = out.cycle[warp_begin(p, w) + seen[w]++];
   }
   return out;
 }
@@ -196,9 +195,10 @@ std::string render_table(const problem& prob, const built_schedule& s, std::size
   if (width > label + 20) block = std::max<std::size_t>(20, (width - label) / 10 * 10);
   // Every warp's row once, then cut into blocks.
   std::vector<std::string> rows(prob.warps, std::string(m, '.'));
+  const problem_view p = prob.view();
   for (std::uint32_t w = 0; w < prob.warps; ++w)
-    for (std::uint32_t j = 0; j < prob.instructions(); ++j)
-      rows[w][s.cycle[static_cast<std::size_t>(w) * prob.instructions() + j] - 1] = letter(prob.kernel[j]);
+    for (std::uint32_t j = 0; j < warp_length(p, w); ++j)
+      rows[w][s.cycle[warp_begin(p, w) + j] - 1] = letter(prob.type_unit[type_at(p, w, j)]);
   for (std::size_t a = 1; a <= m; a += block) {
     const std::size_t b = std::min<std::size_t>(m, a + block - 1), n = b - a + 1;
     if (a > 1) os << '\n';

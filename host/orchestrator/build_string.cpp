@@ -14,6 +14,9 @@ std::vector<std::uint16_t> constructed_string(const problem& prob, std::string_v
     throw input_error(param("init") + ": use rr, fp, mpwf, starve or beam with build");
   if (*kind != initial_kind::beam) return initial_string(prob.view(), *kind, 1, 0);
   beam_result b = beam_search(prob);
+  if (!b.applicable && prob.per_warp())
+    throw input_error(param("init") + ": beam takes one kernel for all warps, not per-warp kernels (" +
+                      param("warp_kernels") + ")");
   if (!b.applicable)
     throw input_error(param("init") + ": beam takes at most 16 warps and 254 instructions (have " +
                       std::to_string(prob.warps) + " and " + std::to_string(prob.instructions()) + ")");

@@ -7,9 +7,19 @@ namespace warpspan {
 kernel_string parse_kernel_string(std::string_view text) {
   kernel_string out;
   long long count = -1;  // pending run length, -1 when none
+  const auto blank = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; };
+  // White space around the string is nothing; inside it, it would join two kernels into one.
+  std::size_t first = 0, end = text.size();
+  while (first < end && blank(text[first])) ++first;
+  while (end > first && blank(text[end - 1])) --end;
+  for (std::size_t i = first; i < end; ++i)
+    if (blank(text[i]))
+      throw input_error("kernel string: '" + std::string(text.substr(first, end - first)) + "' has white space at position " +
+                        std::to_string(i + 1) + ": a kernel is one word (5L9C, or 5L_9C with underscores); for warps "
+                        "that run different kernels give " + param("warp_kernels") + " (e.g. LCL:2,CCL:1)");
   for (std::size_t i = 0; i < text.size(); ++i) {
     const char c = text[i];
-    if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '_') continue;
+    if (blank(c) || c == '_') continue;
     if (c >= '0' && c <= '9') {
       count = (count < 0 ? 0 : count) * 10 + (c - '0');
       if (count > max_kernel_length)

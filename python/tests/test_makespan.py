@@ -109,3 +109,36 @@ def test_barriers_and_blocks():
         warpspan.build("LBL", 4, "L=1", "1 2 1 2 1 2 3 4 3 4 3 4")
     with pytest.raises(warpspan.InputError, match="block_warps=3 must divide"):
         warpspan.bound("LBL", 4, "L=1", block_warps=3)
+
+
+def test_warp_kernels_give_the_cli_answers():
+    # docs/makespan.md, "A path per warp": warp 1 runs LCL, warps 2 and 3 run CCL; worst case 6.
+    groups = [("LCL", 1), ("CCL", 2)]
+    r = warpspan.exact(warp_kernels=groups, sigma="L=1,C=1")
+    c = cli_json("exact --warp-kernels LCL:1,CCL:2 --sigma L=1,C=1 --json")
+    assert r.makespan == c["makespan"] == 6
+    assert r.problem["warp_kernels"] == c["problem"]["warp_kernels"]
+    assert [g["warps"] for g in r.problem["warp_kernels"]] == [1, 2]
+    b = warpspan.build(warp_kernels=groups, sigma="L=1,C=1", string="1 2 2 2 3 3 1 3 1")
+    assert b.makespan == 6 and b.warp_cycle_string.tolist() == [1, 1, 2, 3, 3, 4, 5, 5, 6]
+    assert b.cycles.tolist() == [[1, 5, 6], [1, 2, 3], [3, 4, 5]]
+    # cycles: a row per warp, as long as the longest warp's kernel, 0 past a warp's own
+    assert warpspan.build(warp_kernels=[("LC", 1), ("L", 1)], sigma="L=1,C=1", init="rr").cycles.tolist() == [[1, 2], [2, 0]]
+    assert warpspan.bound(warp_kernels=groups, sigma="L=1,C=1").pessimistic == 10
+    e = warpspan.estimate(warp_kernels=groups, sigma="L=1,C=1", iterations=2000, chains=4)
+    assert e.best_makespan == 6
+    # One group of W warps is the one-kernel problem.
+    assert warpspan.exact(warp_kernels=[("LCL", 4)], sigma="L=1,C=1").makespan == warpspan.exact("LCL", 4, "L=1,C=1").makespan
+
+
+def test_warp_kernels_errors():
+    with pytest.raises(warpspan.InputError, match="warp_kernels: group 2 has count 0"):
+        warpspan.exact(warp_kernels=[("LCL", 1), ("CCL", 0)], sigma="L=1,C=1")
+    with pytest.raises(warpspan.InputError, match="leave out kernel="):
+        warpspan.exact("LCL", warp_kernels=[("LCL", 1)], sigma="L=1,C=1")
+    with pytest.raises(warpspan.InputError, match="white space at position 4.*warp_kernels"):
+        warpspan.exact("LCL CCL", 2, "L=1,C=1")
+    with pytest.raises(warpspan.InputError, match="no group of warps"):
+        warpspan.bound(warp_kernels=[], sigma="L=1,C=1")
+    with pytest.raises(TypeError, match="warp_kernels must be a list of"):
+        warpspan.bound(warp_kernels="LCL:2", sigma="L=1,C=1")

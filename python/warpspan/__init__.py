@@ -246,7 +246,8 @@ class BoundResult(Result):
 
 
 class BuildResult(Result):
-    """``makespan``, ``string``, ``cycles`` (W x I, 1-based), ``warp_cycle_string``, ``table``."""
+    """``makespan``, ``string``, ``cycles`` (W x I, 1-based; with ``warp_kernels`` I is the longest
+    warp's, 0 past a warp's own), ``warp_cycle_string``, ``table``."""
 
 
 class Kernel(Result):
@@ -292,25 +293,46 @@ class InputsResult(Result):
 
 
 # ---------------------------------------------------------------------------------- makespan
-def _problem_args(a, kernel, warps, sigma, sm, schedulers, block_warps):
-    """kernel, warps, sigma, sm, schedulers (-1: the SM's) and block_warps (0: one block of all the
+def _warp_kernels(a, kernel, warps, warp_kernels):
+    """kernel, warps and warp_kernels (a path per warp: (kernel, count) pairs, instead of kernel and
     warps) as _core takes them."""
-    return (a.kernel(kernel), a.int("warps", warps, *_INT64), a.str("sigma", sigma, none=True),
+    if warp_kernels is None:
+        return a.kernel(kernel), a.int("warps", warps, *_INT64), None
+    if kernel is not None or warps is not None:
+        raise InputError("warp_kernels= gives every warp its kernel (W is the sum of the counts): leave out "
+                         + ("kernel=" if kernel is not None else "warps="))
+    if isinstance(warp_kernels, (str, bytes)) or not hasattr(warp_kernels, "__iter__"):
+        raise a.type_error("warp_kernels", "a list of (kernel, count) pairs", warp_kernels)
+    groups = []
+    for k, pair in enumerate(warp_kernels):
+        if isinstance(pair, (str, bytes)) or not hasattr(pair, "__len__") or len(pair) != 2:
+            raise a.type_error(f"warp_kernels[{k}]", "a pair (kernel, count)", pair)
+        text = pair[0].kernel if isinstance(pair[0], Kernel) else a.str(f"warp_kernels[{k}][0]", pair[0])
+        groups.append((text, a.int(f"warp_kernels[{k}][1]", pair[1], *_INT64)))
+    return "", 0, groups
+
+
+def _problem_args(a, kernel, warps, sigma, sm, schedulers, block_warps, warp_kernels=None):
+    """kernel, warps, warp_kernels, sigma, sm, schedulers (-1: the SM's) and block_warps (0: one
+    block of all the warps) as _core takes them."""
+    return _warp_kernels(a, kernel, warps, warp_kernels) + (a.str("sigma", sigma, none=True),
             a.str("sm", sm, none=True), -1 if schedulers is None else a.count("schedulers", schedulers, _INT32[1]),
             0 if block_warps is None else a.int("block_warps", block_warps, *_INT64))
 
 
-def estimate(kernel, warps, sigma=None, *, sm=None, schedulers=None, block_warps=None, chains=0, iterations=None,
+def estimate(kernel=None, warps=None, sigma=None, *, warp_kernels=None, sm=None, schedulers=None, block_warps=None, chains=0, iterations=None,
              seconds=0.0, seed=1, t0=0.01, reach=0, far_moves=0.25, init="mix", backend="auto", threads=0, validate=0, exact_seconds=2.0,
              beam_share=0.4, beam_width=1024):
-    """The worst-case makespan by simulated annealing (``warpspan estimate``). ``iterations`` per
+    """The worst-case makespan by simulated annealing (``warpspan estimate``). ``warp_kernels``: a
+    path per warp, a list of (kernel, count) pairs instead of ``kernel`` and ``warps``, as
+    ``--warp-kernels`` (also for exact, bound and build). ``iterations`` per
     chain default 200,000; with ``seconds`` and no ``iterations`` the cooling follows the budget
     (``cooling_fitted_to_seconds``), as on the command line. The beam chains' string comes from a
     beam search: with ``seconds`` and no ``iterations``, one beam as wide as ``beam_share`` of the
     search's time (``seconds`` less the proven interval's) allows; else one beam of ``beam_width``
     (the result's ``beam``), narrowed if ``seconds`` is set and its share runs out."""
     a = _Args("estimate")
-    args = _problem_args(a, kernel, warps, sigma, sm, schedulers, block_warps) + (
+    args = _problem_args(a, kernel, warps, sigma, sm, schedulers, block_warps, warp_kernels) + (
         a.count("chains", chains, _UINT32[1]),
         None if iterations is None else a.count("iterations", iterations, _UINT64[1]),
         a.float("seconds", seconds), a.seed(seed), a.float("t0", t0), a.count("reach", reach, _UINT32[1]),
@@ -321,14 +343,14 @@ def estimate(kernel, warps, sigma=None, *, sm=None, schedulers=None, block_warps
     return EstimateResult(_core.estimate(*args))
 
 
-def exact(kernel, warps, sigma=None, *, sm=None, schedulers=None, block_warps=None, method="auto",
+def exact(kernel=None, warps=None, sigma=None, *, warp_kernels=None, sm=None, schedulers=None, block_warps=None, method="auto",
           constraints="short", backend="auto", time_limit=0.0, max_states=0, threads=0, prune=True, warm_start=200000, at_most=0):
     """The exact worst-case makespan, or the interval proven within the limits (``warpspan exact``).
     ``warm_start``: annealing iterations per chain before the search (2 chains, seed 1; 0: none).
     ``at_most``: is the worst case at most this many cycles? ``at_most_holds`` answers it (True:
     proven, without the exact value; False: ``makespan`` is the exact worst case, longer)."""
     a = _Args("exact")
-    args = _problem_args(a, kernel, warps, sigma, sm, schedulers, block_warps) + (
+    args = _problem_args(a, kernel, warps, sigma, sm, schedulers, block_warps, warp_kernels) + (
         a.str("method", method), a.str("constraints", constraints), a.str("backend", backend),
         a.float("time_limit", time_limit), a.int("max_states", max_states, *_INT64),
         a.int("threads", threads, *_INT64), a.bool("prune", prune),
@@ -337,22 +359,23 @@ def exact(kernel, warps, sigma=None, *, sm=None, schedulers=None, block_warps=No
     return ExactResult(_core.exact(*args))
 
 
-def bound(kernel, warps, sigma=None, *, sm=None, schedulers=None, block_warps=None, exact_up_to=0, time_limit=0.0):
+def bound(kernel=None, warps=None, sigma=None, *, warp_kernels=None, sm=None, schedulers=None, block_warps=None, exact_up_to=0, time_limit=0.0):
     """Upper bounds on the worst-case makespan (``warpspan bound``). Needs numpy only with
     ``exact_up_to`` (``exact_T`` is an array)."""
     a = _Args("bound")
-    args = _problem_args(a, kernel, warps, sigma, sm, schedulers, block_warps) + (
+    args = _problem_args(a, kernel, warps, sigma, sm, schedulers, block_warps, warp_kernels) + (
         a.int("exact_up_to", exact_up_to, *_INT64), a.float("time_limit", time_limit))
     if args[-2] > 0:
         _numpy("bound")
     return BoundResult(_core.bound(*args))
 
 
-def build(kernel, warps, sigma=None, string=None, *, sm=None, schedulers=None, block_warps=None, init=None):
+def build(kernel=None, warps=None, sigma=None, string=None, *, warp_kernels=None, sm=None, schedulers=None,
+          block_warps=None, init=None):
     """The schedule of one pseudo-precedence string (``warpspan build``): ``string`` is 1-based warp
     ids, as text ("1 1 2 2") or a sequence of ints; or ``init`` = rr, fp, mpwf, starve or beam (default rr)."""
     a = _Args("build")
-    args = _problem_args(a, kernel, warps, sigma, sm, schedulers, block_warps)
+    args = _problem_args(a, kernel, warps, sigma, sm, schedulers, block_warps, warp_kernels)
     if string is not None and not isinstance(string, str):
         if not hasattr(string, "__iter__"):
             raise a.type_error("string", "the warp ids as text or a sequence of integers", string)

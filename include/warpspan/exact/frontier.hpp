@@ -37,9 +37,10 @@ struct frontier_view {
 
 /// Whether the level searches (and the beam) take the problem: its states pack into 128 bits (at
 /// most 16 warps and 254 instructions), and its barriers, if any, are those of one block of all W
-/// warps (the states are multisets of all the warps' levels, which blocks would tell apart).
+/// warps (the states are multisets of all the warps' levels, which blocks would tell apart), and
+/// all warps run one string (per-warp kernels: only the depth-first search, exact_search_cpu).
 inline bool frontier_packs(const problem& prob) {
-  return prob.warps >= 1 && prob.warps <= frontier_max_warps && prob.instructions() <= frontier_max_instructions &&
+  return !prob.per_warp() && prob.warps >= 1 && prob.warps <= frontier_max_warps && prob.instructions() <= frontier_max_instructions &&
          (prob.flat.barrier == no_barrier || prob.block_warps() == prob.warps);
 }
 

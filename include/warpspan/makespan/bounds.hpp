@@ -24,6 +24,11 @@ namespace warpspan {
 /// instruction of each of the I positions, and in each of its other cycles its warp is ready and
 /// finds its type or the limit full, with instructions off the path: so it never waits at a barrier,
 /// and a barrier, no unit's, only adds its (W - 1) I_B issues to what the limit's stalls can take.
+///
+/// Per-warp kernels (docs/makespan.md, "A path per warp"): the same forms over the path's own
+/// counts, each term taken at its worst over the paths (a path issues, per stretch between
+/// barriers, one warp's stretch of its block): I is the longest path, (W - 1) I_U the instructions
+/// of U off the path with the fewest, W I_V all warps' V, I - I_V the most non-V on a path.
 std::uint64_t pessimistic_bound(const problem& prob);
 
 /// The formula of 001 Sec. 4, sum_U ceil(W / m_U) I_U. It is NOT an upper bound in general: with

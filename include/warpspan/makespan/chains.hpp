@@ -109,7 +109,7 @@ WARPSPAN_HD_INLINE void copy_working_state(const problem_view& p, const To& to, 
   }
   const std::size_t cells = static_cast<std::size_t>(p.horizon + 1) * p.stride;
   for (std::size_t k = 0; k < cells; ++k) to.usage[k] = from.usage[k];
-  for (std::uint32_t w = 0; w < p.warps; ++w) to.progress[w] = p.instructions;
+  for (std::uint32_t w = 0; w < p.warps; ++w) to.progress[w] = warp_length(p, w);
 }
 
 /// How a chain's first string is made (000 VI). `beam`: the beam search's string (exact/beam.hpp),
@@ -245,7 +245,7 @@ inline chain_memory_choice choose_chain_memory(int global_threads_per_sm, int on
 
 /// The dynamic shared memory a block of `threads` asks for: the staged instruction types (16-byte
 /// rounded, when staged) and, on chip, every thread's working state (chain_layout::best bytes).
-inline std::size_t anneal_types_bytes(const problem_view& p) { return (p.instructions + 15u) / 16u * 16u; }
+inline std::size_t anneal_types_bytes(const problem_view& p) { return (type_entries(p) + 15u) / 16u * 16u; }
 inline std::size_t anneal_shared_bytes(const problem_view& p, bool on_chip, bool stage_types, int threads) {
   const std::size_t types = stage_types ? anneal_types_bytes(p) : 0;
   return on_chip ? types + static_cast<std::size_t>(threads) * make_chain_layout(p).best : types;

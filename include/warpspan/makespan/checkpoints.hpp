@@ -63,7 +63,7 @@ class chain_checkpoints {
 
  private:
   void save(const chain_view& c, std::size_t slot);
-  template <bool Limited>
+  template <bool Limited, bool PerWarp>
   std::uint32_t candidate_as(const problem_view& p, const chain_view& c, std::uint32_t z, std::uint32_t settle);
 
   std::uint32_t interval_ = 0;

@@ -35,7 +35,7 @@ struct strided_ptr {
 template <class P16, class P32>
 struct basic_chain_view {
   P16 str{};       ///< pseudo-precedence string, 0-based warp ids, length n
-  P32 cycle{};     ///< cycle[w * I + j]: cycle of warp w's j-th instruction
+  P32 cycle{};     ///< cycle[warp_begin(p, w) + j] (w * I + j): cycle of warp w's j-th instruction
   P16 usage{};     ///< usage[t * stride + k], t in [0, horizon]
   P32 progress{};  ///< instructions placed so far, per warp
   P32 last{};      ///< cycle of each warp's last placed instruction (0: none)
@@ -49,16 +49,18 @@ using interleaved_chain_view = basic_chain_view<strided_ptr<std::uint16_t>, stri
 /// (docs/makespan.md, "Barriers"). Kernels without barriers never see it.
 inline constexpr std::uint32_t no_schedule = 0xFFFFFFFFu;
 
-/// The last cycle in which a warp of w's block issued the barrier before w's instruction j, or
-/// no_schedule when one of them has not issued it yet. The instruction goes in a later cycle.
+/// The last cycle in which a warp of w's block issued the barrier before w's instruction j (with
+/// per-warp kernels: its own barrier that pairs with it, paired_barrier()), or no_schedule when one
+/// of them has not issued it yet. The instruction goes in a later cycle.
 template <class View>
 WARPSPAN_HD_INLINE std::uint32_t barrier_release(const problem_view& p, const View& c, std::uint32_t w,
                                                  std::uint32_t j) {
   const std::uint32_t first = w / p.block * p.block;
   std::uint32_t release = 0;
   for (std::uint32_t v = first; v < first + p.block; ++v) {
-    if (c.progress[v] < j) return no_schedule;
-    const std::uint32_t t = c.cycle[static_cast<std::size_t>(v) * p.instructions + j - 1];
+    const std::uint32_t at = paired_barrier(p, w, j - 1, v);
+    if (c.progress[v] <= at) return no_schedule;
+    const std::uint32_t t = c.cycle[static_cast<std::size_t>(warp_begin(p, v)) + at];
     release = t > release ? t : release;
   }
   return release;
@@ -71,9 +73,10 @@ WARPSPAN_HD_INLINE std::uint32_t barrier_release(const problem_view& p, const Vi
 template <class View>
 WARPSPAN_HD_INLINE std::uint32_t place(const problem_view& p, const View& c, std::uint32_t w) {
   const std::uint32_t j = c.progress[w];
-  const std::uint32_t ty = p.types[j];
+  const std::size_t at = static_cast<std::size_t>(warp_begin(p, w)) + j;
+  const std::uint32_t ty = p.types[p.starts ? at : j];
   std::uint32_t t = c.last[w] + 1;
-  if (after_barrier(p, j)) {
+  if (p.barrier != no_barrier && j != 0 && p.types[(p.starts ? at : j) - 1] == p.barrier) {
     const std::uint32_t release = barrier_release(p, c, w, j);
     if (release == no_schedule) return no_schedule;
     t = release + 1;  // >= last[w] + 1: w is in its block
@@ -93,10 +96,21 @@ WARPSPAN_HD_INLINE std::uint32_t place(const problem_view& p, const View& c, std
     }
   }
   ++row[ty];
-  c.cycle[static_cast<std::size_t>(w) * p.instructions + j] = t;
+  c.cycle[at] = t;
   c.last[w] = t;
   c.progress[w] = j + 1;
   return t;
+}
+
+/// The makespan of a whole schedule: the latest of the warps' last cycles.
+template <class View>
+WARPSPAN_HD_INLINE std::uint32_t last_makespan(const problem_view& p, const View& c) {
+  std::uint32_t makespan = 0;
+  for (std::uint32_t w = 0; w < p.warps; ++w) {
+    const std::uint32_t t = c.cycle[warp_begin(p, w) + warp_length(p, w) - 1];
+    makespan = t > makespan ? t : makespan;
+  }
+  return makespan;
 }
 
 /// Clears the usage table and the per-warp counters.
@@ -128,15 +142,14 @@ WARPSPAN_HD_INLINE std::uint32_t build_full(const problem_view& p, const View& c
 /// without searching, and every warp's last cycle: the schedule is whole again.
 template <class View>
 WARPSPAN_HD_INLINE void replay_rest(const problem_view& p, const View& c, std::uint32_t from) {
-  const std::size_t I = p.instructions;
   for (std::uint32_t k = from; k < p.length; ++k) {
     const std::uint32_t w = c.str[k];
     const std::uint32_t j = c.progress[w]++;
-    auto row = c.usage + static_cast<std::size_t>(c.cycle[w * I + j]) * p.stride;
-    ++row[p.types[j]];
+    auto row = c.usage + static_cast<std::size_t>(c.cycle[warp_begin(p, w) + j]) * p.stride;
+    ++row[type_at(p, w, j)];
     if (p.limited) ++row[p.ntypes];
   }
-  for (std::uint32_t w = 0; w < p.warps; ++w) c.last[w] = c.cycle[w * I + I - 1];
+  for (std::uint32_t w = 0; w < p.warps; ++w) c.last[w] = c.cycle[warp_begin(p, w) + warp_length(p, w) - 1];
 }
 
 /// rebuild_from()'s way back from a string that broke a barrier at position `stop`: positions
@@ -145,14 +158,14 @@ WARPSPAN_HD_INLINE void replay_rest(const problem_view& p, const View& c, std::u
 /// as the old string's, so each pair gets its old cycle back and the whole suffix returns.
 template <class View>
 WARPSPAN_HD_INLINE void restore_broken(const problem_view& p, const View& c, std::uint32_t z, std::uint32_t stop) {
-  const std::size_t I = p.instructions;
   for (std::uint32_t k = stop; k-- > z;) {
     const std::uint32_t w = c.str[k];
     const std::uint32_t j = --c.progress[w];
-    auto row = c.usage + static_cast<std::size_t>(c.cycle[w * I + j]) * p.stride;
-    --row[p.types[j]];
+    const std::size_t at = static_cast<std::size_t>(warp_begin(p, w)) + j;
+    auto row = c.usage + static_cast<std::size_t>(c.cycle[at]) * p.stride;
+    --row[type_at(p, w, j)];
     if (p.limited) --row[p.ntypes];
-    c.cycle[w * I + j] = c.undo[k - z];
+    c.cycle[at] = c.undo[k - z];
   }
   replay_rest(p, c, z);
 }
@@ -178,22 +191,21 @@ template <class View>
 WARPSPAN_HD_INLINE std::uint32_t rebuild_from(const problem_view& p, const View& c, std::uint32_t z,
                                               std::uint32_t settle = 0xFFFFFFFFu,
                                               std::uint32_t old_makespan = 0, bool record = false) {
-  const std::size_t I = p.instructions;
   for (std::uint32_t k = p.length; k-- > z;) {
     const std::uint32_t w = c.str[k];
     const std::uint32_t j = --c.progress[w];
-    auto row = c.usage + static_cast<std::size_t>(c.cycle[w * I + j]) * p.stride;
-    --row[p.types[j]];
+    auto row = c.usage + static_cast<std::size_t>(c.cycle[warp_begin(p, w) + j]) * p.stride;
+    --row[type_at(p, w, j)];
     if (p.limited) --row[p.ntypes];
   }
   for (std::uint32_t w = 0; w < p.warps; ++w) {
     const std::uint32_t done = c.progress[w];
-    c.last[w] = done ? c.cycle[w * I + done - 1] : 0;
+    c.last[w] = done ? c.cycle[warp_begin(p, w) + done - 1] : 0;
   }
   bool moved = false;
   for (std::uint32_t k = z; k < p.length; ++k) {
     const std::uint32_t w = c.str[k];
-    const std::uint32_t before = c.cycle[w * I + c.progress[w]];
+    const std::uint32_t before = c.cycle[warp_begin(p, w) + c.progress[w]];
     if (record) c.undo[k - z] = before;
     const std::uint32_t t = place(p, c, w);
     if (t == no_schedule) {
@@ -206,12 +218,7 @@ WARPSPAN_HD_INLINE std::uint32_t rebuild_from(const problem_view& p, const View&
       return old_makespan;
     }
   }
-  std::uint32_t makespan = 0;
-  for (std::uint32_t w = 0; w < p.warps; ++w) {
-    const std::uint32_t t = c.cycle[w * I + I - 1];
-    makespan = t > makespan ? t : makespan;
-  }
-  return makespan;
+  return last_makespan(p, c);
 }
 
 /// Undoes a recorded rebuild_from(z) that re-placed the whole suffix: every instruction of
@@ -219,26 +226,28 @@ WARPSPAN_HD_INLINE std::uint32_t rebuild_from(const problem_view& p, const View&
 /// passes instead of a second search, so a rejected move costs less than an accepted one.
 template <class View>
 WARPSPAN_HD_INLINE void restore_suffix(const problem_view& p, const View& c, std::uint32_t z) {
-  const std::size_t I = p.instructions;
   for (std::uint32_t k = p.length; k-- > z;) {
     const std::uint32_t w = c.str[k];
     const std::uint32_t j = --c.progress[w];
-    const std::uint32_t now = c.cycle[w * I + j];
+    const std::size_t at = static_cast<std::size_t>(warp_begin(p, w)) + j;
+    const std::uint32_t now = c.cycle[at];
     const std::uint32_t old = c.undo[k - z];
     if (now == old) continue;
     auto from = c.usage + static_cast<std::size_t>(now) * p.stride;
     auto to = c.usage + static_cast<std::size_t>(old) * p.stride;
-    --from[p.types[j]];
-    ++to[p.types[j]];
+    const std::uint32_t ty = type_at(p, w, j);
+    --from[ty];
+    ++to[ty];
     if (p.limited) {
       --from[p.ntypes];
       ++to[p.ntypes];
     }
-    c.cycle[w * I + j] = old;
+    c.cycle[at] = old;
   }
   for (std::uint32_t w = 0; w < p.warps; ++w) {
-    c.progress[w] = p.instructions;
-    c.last[w] = c.cycle[w * I + I - 1];
+    const std::uint32_t length = warp_length(p, w);
+    c.progress[w] = length;
+    c.last[w] = c.cycle[warp_begin(p, w) + length - 1];
   }
 }
 

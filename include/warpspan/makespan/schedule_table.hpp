@@ -14,7 +14,7 @@ namespace warpspan {
 
 struct built_schedule {
   std::uint32_t makespan = 0;
-  std::vector<std::uint32_t> cycle;          ///< cycle[w * I + j], 1-based
+  std::vector<std::uint32_t> cycle;          ///< cycle[warp_begin(w) + j] (w * I + j), 1-based
   std::vector<std::uint32_t> warp_cycle;     ///< cycle of each position of the string (000 VII)
 };
 

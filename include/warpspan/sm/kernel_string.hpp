@@ -14,8 +14,10 @@ using kernel_string = std::vector<unit>;
 /// Longest kernel accepted, as written and after normalisation (instructions).
 inline constexpr long long max_kernel_length = 1'000'000;
 
-/// Accepts plain and run-length forms, mixed ("5LC2L"), with spaces ignored. Throws input_error
-/// naming the offending character and its position; an empty string is refused.
+/// Accepts plain and run-length forms, mixed ("5LC2L"), runs optionally separated by underscores
+/// ("5L_9C"), white space around the string ignored. Throws input_error naming the offending
+/// character and its position; an empty string is refused, and so is white space inside the string
+/// (two kernels run as one: per-warp kernels are make_problem's groups, param("warp_kernels")).
 kernel_string parse_kernel_string(std::string_view text);
 
 std::string to_plain(const kernel_string& k);
