@@ -20,6 +20,10 @@
 #             (WARPSPAN_SANITIZE_TOOLS, _FILTER, _SECONDS override the tools, tests and time box)
 #   bench     warpspan_bench: CPU, CPU-parallel, GPU and GPU-shared-memory side by side (JSON;
 #             WARPSPAN_BENCH_FILTER, _SECONDS override the filter and time box)
+#   bench_dbf_home  the dbf kernels with the tuples' home varied (global, staged, the table on chip),
+#             predecessors from 2 to 512, and 1,000 task sets end to end on every backend (issue 43)
+#   bench_uncached  the same dbf benchmarks built with global loads past L1 (-dlcm=cg, paper 003's
+#             condition; staged only with WARPSPAN_STAGE_UNCACHED=1)
 #   bench_exact  the exact searches' benchmarks, CPU against CUDA, one iteration each
 #   cli       warpspan on the shipped data with --backend cuda: estimate, exact, dbf, wcet-collect
 #   dense     not in the default: the dense sweep on the device, Voronoi W = 12 (exact, and asked
@@ -29,7 +33,7 @@
 #   dense_exact  not in the default: the exact T(13) and T(16) on the device (the latter within
 #             WARPSPAN_DENSE_SECONDS, default 300; a T(16) beyond the warm start's string is traced
 #             back within the same limit, about two passes more and up to 56 GB of host memory)
-#   ncu       Nsight Compute's view of the dbf row kernels (global vs shared-memory tuples)
+#   ncu       Nsight Compute's view of the dbf level kernels (global vs shared-memory tuples)
 # Every step is time-boxed; logs and JSON go to OUTDIR/run/, packed into OUTDIR/gpu_<PHASES>.tar.gz,
 # and OUTDIR/summary.txt says what passed, failed, skipped and ran out of time.
 set -uo pipefail
@@ -53,6 +57,13 @@ if [ "${1:-}" != "--run" ]; then
     echo "commit=$(git rev-parse HEAD)$(git diff --quiet HEAD || echo ' (with uncommitted changes)')"
     echo "built=$(date -u +%Y-%m-%dT%H:%M:%SZ) on $(hostname) with $(nvcc --version | tail -1)"
   } > .device/paths.txt
+  if [ -n "${WARPSPAN_STAGE_UNCACHED:-}" ]; then  # phase bench_uncached: the dbf kernels' loads past L1
+    cmake -S . -B build-gpu-uncached -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
+      -DWARPSPAN_CUDA_UNCACHED_LOADS=ON -DWARPSPAN_PYTHON=OFF >/dev/null
+    cmake --build build-gpu-uncached --target warpspan_bench -j "$(nproc)"
+    cp build-gpu-uncached/bench/warpspan_bench .device/warpspan_bench_uncached
+    strip --strip-unneeded .device/warpspan_bench_uncached
+  fi
   du -sh .device
   echo "staged in .device/; on the GPU machine: bash bench/run_on_gpu.sh --run OUT (carry .device)"
   exit 0
@@ -162,6 +173,15 @@ if [[ $phases == *,bench,* ]]; then
     --benchmark_format=json --benchmark_out="$run/bench.json" || true
   (unset LD_LIBRARY_PATH; python3 bench/compare_model.py "$run/bench.json" --device-file "$run/device.txt" \
     > "$run/model_vs_measured.md" 2>&1) || true
+fi
+
+if [[ $phases == *,bench_dbf_home,* ]]; then  # GPU vs GPU-SM, the tuples' home varied (issue 43, item 4)
+  step bench_dbf_home 90 .device/warpspan_bench --benchmark_filter='BM_DbfPredecessors|BM_DbfEndToEnd|BM_DbfBatch' \
+    --benchmark_format=json --benchmark_out="$run/bench_dbf_home.json" || true
+fi
+if [[ $phases == *,bench_uncached,* ]] && [ -x .device/warpspan_bench_uncached ]; then
+  step bench_uncached 60 .device/warpspan_bench_uncached --benchmark_filter='BM_DbfPredecessors|BM_DbfTable/backend:[23]/vertices:50' \
+    --benchmark_format=json --benchmark_out="$run/bench_uncached.json" || true
 fi
 
 if [[ $phases == *,bench_exact,* ]]; then

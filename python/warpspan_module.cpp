@@ -530,6 +530,11 @@ py::dict inputs_search(const inputs::search_request& request) {
   }
   d["history"] = history;
   d["best_input"] = array(r.trace.best);
+  if (r.failure.empty() && !r.trace.best.empty()) {
+    // The best input's slowest block as warps of the makespan model: warp_kernels= of estimate.
+    const inputs::block_warp_kernels w = interruptible([&] { return inputs::worst_block(o, r.trace.best); });
+    d["worst_block"] = to_dict(block_warp_kernels_json(w));
+  }
   if (!r.failure.empty()) {
     // The harness failed: InputError with the message, the results so far as its `result`.
     d["failing_input"] = array(r.failing_input);

@@ -151,6 +151,63 @@ BENCHMARK(BM_DbfBatch)
     ->UseManualTime()
     ->Unit(benchmark::kMillisecond);
 
+/// GPU against GPU-SM with only the tuples' home varied (issue 43, item 4): a fork-join task whose
+/// sink rows have `width` predecessors (2 to 512), one table by level kernels (tuples read from
+/// global memory, or staged in shared memory), and 256 copies by the batch kernels (global, staged)
+/// and the on-chip kernel. Paper 003 saw GPU-SM gain where global loads had no cache: a build with
+/// -DWARPSPAN_CUDA_UNCACHED_LOADS=ON (-Xptxas -dlcm=cg) recreates that (bench/run_on_gpu.sh,
+/// phase bench_uncached).
+task fork_join_task(std::uint32_t width) {
+  task t;
+  t.name = "wide";
+  t.vertices.push_back({"s", 1, 1});
+  for (std::uint32_t k = 0; k < width; ++k) t.vertices.push_back({"m" + std::to_string(k), 1 + k % 3, 2});
+  t.vertices.push_back({"t", 1, 1});
+  const std::uint32_t sink = width + 1;
+  for (std::uint32_t k = 1; k <= width; ++k) {
+    t.edges.push_back({0, k, 1});
+    t.edges.push_back({k, sink, 2 + k % 2});
+  }
+  // Demand grows with the width; the columns stay in the thousands whatever it is.
+  t.period = 1000;
+  return t;
+}
+
+void BM_DbfPredecessors(benchmark::State& state) {
+  const int variant = static_cast<int>(state.range(0));  // 0 global, 1 staged (one table); 2, 3, 4: batch
+  const auto width = static_cast<std::uint32_t>(state.range(1));
+  if (skip_without_gpu(state, kCuda)) return;
+  const unrolled_graph g = unroll(fork_join_task(width));
+  const std::vector<const unrolled_graph*> batch(256, &g);
+  double kernel_total = 0;
+  std::size_t cells = variant < 2 ? g.cells() : g.cells() * batch.size();
+  for (auto _ : state) {
+    const auto start = clock_type::now();
+    float ms = 0;
+    switch (variant) {
+      case 0: benchmark::DoNotOptimize(cuda_dbf_table(g, false, 256, false, &ms)); break;
+      case 1: benchmark::DoNotOptimize(cuda_dbf_table(g, true, 256, false, &ms)); break;
+      case 2: benchmark::DoNotOptimize(cuda_dbf_tables_batch(batch, false, 256, false, &ms)); break;
+      case 3: benchmark::DoNotOptimize(cuda_dbf_tables_batch(batch, true, 256, false, &ms)); break;
+      default: benchmark::DoNotOptimize(cuda_dbf_steps_batch(batch, 256, 0, &ms)); break;
+    }
+    state.SetIterationTime(std::chrono::duration<double>(clock_type::now() - start).count());
+    kernel_total += ms;
+  }
+  static const char* names[] = {"one table, tuples global", "one table, tuples staged", "batch, tuples global",
+                                "batch, tuples staged", "batch, table on chip"};
+  const double ms = kernel_total / static_cast<double>(state.iterations());
+  state.counters["kernel_ms"] = ms;
+  state.counters["kernel_cells/s"] = static_cast<double>(cells) / (ms * 1e-3);
+  state.counters["predecessors"] = static_cast<double>(g.max_preds());
+  state.SetLabel(names[variant]);
+}
+BENCHMARK(BM_DbfPredecessors)
+    ->ArgsProduct({{0, 1, 2, 3, 4}, {2, 8, 32, 128, 512}})
+    ->ArgNames({"variant", "width"})
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond);
+
 /// Design-space exploration end to end (issue 43, item 5): 1,000 generated task sets of 3 tasks
 /// through the EDF pipeline as `dbf --batch` runs them (unrolled, each chunk's tables in one call,
 /// curves, the QPA test, every verdict), on the CPU's cores, cuda and cuda-sm (the tables on the

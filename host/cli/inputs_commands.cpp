@@ -64,6 +64,9 @@ class inputs_command {
                     "an evaluation finished")
         ->capture_default_str();
     sub->add_option("--save-input", save_input, "write the best input found to this file");
+    sub->add_option("--save-warp-kernels", save_warp_kernels,
+                    "write the slowest block of the best input as warps of the makespan model to this file, for "
+                    "estimate/exact --warp-kernels @FILE");
     sub->add_option("--eval-input", eval_input, "evaluate this saved input instead of searching");
     sub->add_option("--svg-dir", svg_dir,
                     "write best fitness against evaluations and against time as DIR/inputs_KERNEL.svg and "
@@ -74,7 +77,8 @@ class inputs_command {
     compare_opt->excludes(method_opt);
     auto* eval_opt = sub->get_option("--eval-input");
     for (const char* search_only : {"--method", "--compare", "--evaluations", "--population", "--patience",
-                                    "--tolerance", "--atom-threads", "--atom-runs", "--save-input", "--svg-dir"})
+                                    "--tolerance", "--atom-threads", "--atom-runs", "--save-input", "--svg-dir",
+                                    "--save-warp-kernels"})
       eval_opt->excludes(sub->get_option(search_only));
     // --list prints the kernels and nothing else: every option of a search or of its output is refused with it.
     for (CLI::Option* other : sub->get_options())
@@ -121,8 +125,9 @@ class inputs_command {
       // The saved input names its kernel and threads: they are used where not given (and a
       // different --kernel is refused by parse_input).
       saved_text = read_text_file(eval_input, "saved input");
-      if (const auto header = read_input_header(saved_text); header && kernel.empty() && harness.empty()) {
-        request.kernel = header->kernel;
+      if (const auto header = read_input_header(saved_text)) {
+        if (kernel.empty() && harness.empty()) request.kernel = header->kernel;
+        // The threads too, also with --harness (a harness's file names the harness's kernel).
         if (!threads && header->threads > 0) request.threads = header->threads;
       }
     }
@@ -152,6 +157,26 @@ class inputs_command {
     if (failed && !save_input.empty() && !failed->failing_input.empty())
       saved_failing = write_file(save_dir, save_path.filename().string() + ".failing",
                                  format_input(*o.kernel, o.threads, failed->failing_input));
+    // The best input's slowest block as warps of the makespan model (not after a failure: the
+    // harness is not run again).
+    std::optional<block_warp_kernels> worst;
+    std::string saved_warps;
+    if (!failed && !results.empty() && !results[best].trace.best.empty()) {
+      try {
+        worst = worst_block(o, results[best].trace.best);
+      } catch (const worker_interrupted&) {
+      }
+    }
+    if (worst && !save_warp_kernels.empty()) {
+      if (worst->spec.empty())
+        throw input_error(param("save_warp_kernels") + ": no warp of the slowest block issues an instruction");
+      const std::filesystem::path wp(save_warp_kernels);
+      saved_warps = write_file(wp.parent_path().empty() ? "." : wp.parent_path().string(), wp.filename().string(),
+                               "# " + o.kernel->name() + ", " + std::to_string(o.threads) + " threads: block " +
+                                   std::to_string(worst->block) + " of launch " + std::to_string(worst->launch + 1) +
+                                   " of the best input, " + std::to_string(worst->warps) +
+                                   " warps (warpspan inputs; estimate --warp-kernels @FILE)\n" + worst->spec + "\n");
+    }
     // A failed harness: the results so far, then its one line on stderr and exit 2.
     const auto exit_code = [&] {
       if (!failed) return all.interrupted ? interrupted_exit_code : 0;
@@ -182,6 +207,8 @@ class inputs_command {
       if (!svg.empty()) j["svg"] = svg;
       if (!svg_time.empty()) j["svg_time"] = svg_time;
       if (!saved_failing.empty()) j["saved_failing_input"] = saved_failing;
+      if (worst) j["worst_block"] = block_warp_kernels_json(*worst);
+      if (!saved_warps.empty()) j["saved_warp_kernels"] = saved_warps;
       std::cout << j.dump(2) << '\n';
       return exit_code();
     }
@@ -209,6 +236,15 @@ class inputs_command {
     }
     if (!saved.empty()) std::cout << "\nbest input (" << to_string(runs[best].method) << ") saved to " << saved << '\n';
     if (!svg.empty()) std::cout << "plots: " << svg << ", " << svg_time << '\n';
+    if (worst && !worst->spec.empty()) {
+      std::cout << "\nslowest block of the best input (block " << worst->block << " of launch " << worst->launch + 1
+                << ", " << worst->warps << " warps, " << worst->cycles << " model cycles) as warps of the makespan model:\n  ";
+      if (worst->spec.size() <= 160)
+        std::cout << "--warp-kernels " << worst->spec << '\n';
+      else
+        std::cout << worst->spec.size() << " characters (--save-warp-kernels FILE writes them)\n";
+      if (!saved_warps.empty()) std::cout << "  saved to " << saved_warps << " (estimate --warp-kernels @" << saved_warps << ")\n";
+    }
     if (failed) std::cout << "\nSTOPPED: the harness failed after " << all.evaluations() << " evaluations (stderr says how)\n";
     std::cout.flush();
     return exit_code();
@@ -223,7 +259,9 @@ class inputs_command {
     const genome g = parse_input(saved, eval_input, *o.kernel, o.threads);
     const input_evaluation e = evaluate_input(o, g);
     if (as_json) {
-      std::cout << inputs_evaluation_json(o, eval_input, e).dump(2) << '\n';
+      json j = inputs_evaluation_json(o, eval_input, e);
+      j["worst_block"] = block_warp_kernels_json(worst_block(o, g));
+      std::cout << j.dump(2) << '\n';
     } else {
       std::cout << eval_input << ": " << number(e.value) << ' ' << e.unit << " (" << kernel_line(o) << ", " << o.threads << " threads, "
                 << e.launches << " launches, fitness " << fitness_line(o) << ")\n";
@@ -256,7 +294,8 @@ class inputs_command {
     }
   }
 
-  std::string kernel, harness, method = "gdivan", fitness = "model", sm = "kepler-3.5", save_input, eval_input, svg_dir;
+  std::string kernel, harness, method = "gdivan", fitness = "model", sm = "kepler-3.5", save_input, eval_input, svg_dir,
+      save_warp_kernels;
   std::optional<std::int64_t> threads;
   std::int64_t evaluations = 2000, population = 100, atom_threads = 8, atom_runs = 400, sms = 1, jobs = 0;
   std::optional<std::int64_t> patience;  ///< default 2, 0 with --compare

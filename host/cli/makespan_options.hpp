@@ -149,6 +149,9 @@ struct problem_options {
                         (has_ptx() ? param("ptx_path") : param("kernel")));
     if (given(warps_opt))
       throw input_error(param("warp_kernels") + " gives the warps (W is the sum of its counts): leave out " + param("warps"));
+    // @FILE: what `inputs --save-warp-kernels FILE` wrote (the worst input's slowest block).
+    if (!warp_kernels.empty() && warp_kernels[0] == '@')
+      return parse_warp_kernels(kernel_from_file(warp_kernels.substr(1), "warp kernels", "--warp-kernels"));
     return parse_warp_kernels(warp_kernels);
   }
   bool has_sm() const { return !sm.empty() || given(sm_opt) || !sigma.empty() || given(sigma_opt); }
@@ -177,10 +180,12 @@ struct problem_options {
     return o;
   }
 
-  /// The kernel string of --kernel @FILE: the file's text without `#` comments and white space.
-  static std::string kernel_from_file(const std::string& path) {
-    if (path.empty()) throw input_error("--kernel @: the file name is empty");
-    const std::string text = read_text_file(path, "kernel string", std::size_t{64} << 20);
+  /// The kernel string of --kernel @FILE (or the groups of --warp-kernels @FILE, `what` "warp
+  /// kernels"): the file's text without `#` comments and white space.
+  static std::string kernel_from_file(const std::string& path, const std::string& what = "kernel string",
+                                      const std::string& option = "--kernel") {
+    if (path.empty()) throw input_error(option + " @: the file name is empty");
+    const std::string text = read_text_file(path, what, std::size_t{64} << 20);
     std::string out;
     bool comment = false;
     for (char c : without_bom(text)) {
@@ -188,7 +193,7 @@ struct problem_options {
       else if (c == '#') comment = true;
       if (!comment && !std::isspace(static_cast<unsigned char>(c)) && c != '#') out.push_back(c);
     }
-    if (out.empty()) throw input_error("kernel string " + path + ": the file holds no kernel string");
+    if (out.empty()) throw input_error(what + " " + path + ": the file holds no " + what);
     return out;
   }
 

@@ -26,7 +26,7 @@ constexpr parameter_spelling cli_spellings[] = {
     {"loop_bounds", "--loop-bound"}, {"loop_passes", "--ptx-loops"}, {"lp", "--lp"},
     {"max_states", "--max-states"}, {"max_table_mib", "--max-table-mib"}, {"max_trace_mib", "--max-trace-mib"},
     {"method", "--method"}, {"overrides", "--ptx-map"}, {"population", "--population"},
-    {"probe_cost", "--probe-cost"}, {"ptx_path", "--ptx"}, {"runs", "--runs"}, {"seconds", "--seconds"},
+    {"probe_cost", "--probe-cost"}, {"ptx_path", "--ptx"}, {"runs", "--runs"}, {"save_warp_kernels", "--save-warp-kernels"}, {"seconds", "--seconds"},
     {"sigma", "--sigma"}, {"size", "--size"}, {"slice", "--slice"}, {"slices", "--shard"}, {"sm", "--sm"},
     {"sms", "--sms"}, {"string", "--string"}, {"sweep", "--sweep"}, {"t0", "--t0"}, {"threads", "--threads"},
     {"time_limit", "--time-limit"}, {"tolerance", "--tolerance"}, {"trace_format", "--trace-format"},

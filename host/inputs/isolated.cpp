@@ -183,15 +183,22 @@ std::vector<gene_range> genome_ranges_guarded(const kernel_harness& k, std::uint
 }
 
 model_run run_model_guarded(const kernel_harness& k, const model_config& cfg, const std::vector<std::int32_t>& genome,
-                            std::uint32_t threads, double stall_seconds) {
-  if (!runs_isolated(k)) return run_model(k, cfg, genome, threads);
+                            std::uint32_t threads, double stall_seconds, block_warp_kernels* slowest) {
+  if (!runs_isolated(k)) return run_model(k, cfg, genome, threads, nullptr, slowest);
   worker_outcome failed;
   const std::string bytes = in_worker_for(k, stall_seconds, [&] {
-    const model_run r = run_model(k, cfg, genome, threads);
+    block_warp_kernels s;
+    const model_run r = run_model(k, cfg, genome, threads, nullptr, slowest ? &s : nullptr);
     bytes_out b;
     b.put(r.cycles);
     b.put(r.launches);
     b.put_vector(r.output);
+    b.put_vector(std::vector<char>(s.spec.begin(), s.spec.end()));
+    b.put(s.block);
+    b.put(s.stage);
+    b.put(s.launch);
+    b.put(s.warps);
+    b.put(s.cycles);
     return b.s;
   }, &failed);
   if (failed.state == worker_outcome::status::failed) throw harness_failure(failed.bytes, genome);
@@ -200,6 +207,15 @@ model_run run_model_guarded(const kernel_harness& k, const model_config& cfg, co
   r.cycles = in.get<std::uint64_t>();
   r.launches = in.get<std::uint32_t>();
   r.output = in.get_vector<std::int32_t>();
+  const std::vector<char> spec = in.get_vector<char>();
+  if (slowest) {
+    slowest->spec.assign(spec.begin(), spec.end());
+    slowest->block = in.get<std::uint32_t>();
+    slowest->stage = in.get<std::uint32_t>();
+    slowest->launch = in.get<std::uint32_t>();
+    slowest->warps = in.get<std::uint32_t>();
+    slowest->cycles = in.get<std::uint64_t>();
+  }
   return r;
 }
 

@@ -140,7 +140,45 @@ struct request_costs {
 
 }  // namespace
 
-block_cost simulate_block(const model_config& cfg, const block_record& rec, std::uint32_t nodes) {
+namespace {
+/// A warp's instructions as runs of one letter (run-length: 3L8C), merged as they come.
+struct letter_runs {
+  std::vector<std::pair<char, std::uint64_t>> runs;
+  void add(char letter, std::uint64_t n) {
+    if (n == 0) return;
+    if (!runs.empty() && runs.back().first == letter)
+      runs.back().second += n;
+    else
+      runs.emplace_back(letter, n);
+  }
+  std::string text() const {
+    std::string s;
+    for (const auto& [letter, n] : runs) s += (n == 1 ? std::string() : std::to_string(n)) + letter;
+    return s;
+  }
+};
+
+/// Identical strings grouped in the order of their first warp, empty ones left out.
+std::string group_warps(const std::vector<std::string>& strings, std::uint32_t& warps) {
+  std::vector<std::pair<std::string, std::uint32_t>> groups;
+  warps = 0;
+  for (const std::string& s : strings) {
+    if (s.empty()) continue;
+    ++warps;
+    auto it = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == s; });
+    if (it == groups.end())
+      groups.emplace_back(s, 1);
+    else
+      ++it->second;
+  }
+  std::string spec;
+  for (const auto& [s, n] : groups) spec += (spec.empty() ? "" : ",") + s + ":" + std::to_string(n);
+  return spec;
+}
+}  // namespace
+
+block_cost simulate_block(const model_config& cfg, const block_record& rec, std::uint32_t nodes,
+                          std::vector<std::string>* warp_strings) {
   const std::uint32_t exit = nodes - 1;
   const std::vector<std::uint32_t> ipdom = observed_ipdom(rec, nodes);
   const std::uint32_t ws = std::min<std::uint32_t>(std::max<std::uint32_t>(cfg.warp_size, 1), 64);
@@ -160,6 +198,8 @@ block_cost simulate_block(const model_config& cfg, const block_record& rec, std:
   block_cost cost;
   const std::size_t warps = (lanes + ws - 1) / ws;
   if (segments.size() < warps) segments.resize(warps);
+  thread_local std::vector<letter_runs> letters;
+  if (warp_strings) letters.assign(warps, letter_runs{});
   for (std::size_t w = 0; w < warps; ++w) {
     auto& seg = segments[w];
     seg.assign(1, 0);
@@ -207,6 +247,11 @@ block_cost simulate_block(const model_config& cfg, const block_record& rec, std:
         cost.compute += work;
         seg.back() += slots * copies_l + work * copies_c;
         if (barrier) seg.push_back(0);
+        if (warp_strings) {
+          letters[w].add('C', work);
+          letters[w].add('L', slots);
+          if (barrier) letters[w].add('B', 1);
+        }
       }
       // Advance the active lanes and group them by their next node.
       std::uint32_t next_nodes[64];
@@ -245,6 +290,10 @@ block_cost simulate_block(const model_config& cfg, const block_record& rec, std:
         stack.push_back({next_nodes[g], gm, r});
       }
     }
+  }
+  if (warp_strings) {
+    warp_strings->clear();
+    for (std::size_t w = 0; w < warps; ++w) warp_strings->push_back(letters[w].text());
   }
   // Barrier segments: a block waits for its slowest warp in each.
   std::size_t most = 0;
@@ -398,7 +447,7 @@ std::string their_message(const char* error) {
 }  // namespace
 
 model_run run_model(const kernel_harness& k, const model_config& cfg, const std::vector<std::int32_t>& genome,
-                    std::uint32_t threads, std::vector<thread_trace>* traces) {
+                    std::uint32_t threads, std::vector<thread_trace>* traces, block_warp_kernels* slowest) {
   check_threads(threads);
   k.check_length(genome.size(), threads);
   thread_local aligned_ints input, scratch_buffer, shared_buffer;
@@ -437,6 +486,8 @@ model_run run_model(const kernel_harness& k, const model_config& cfg, const std:
   // the others stay idle and cost nothing (--sms 100000 runs as fast as --sms = blocks).
   std::vector<sm_totals> sms(std::min(cfg.sms, std::max<std::uint32_t>(blocks, 1)));
   model_run run;
+  bool found_slowest = false;
+  if (slowest) *slowest = block_warp_kernels{};
   for (std::uint32_t round = 0;; ++round) {
     if (k.iterative()) scratch[flag] = 0;
     for (std::uint32_t stage = 0; stage < k.stages(); ++stage) {
@@ -486,7 +537,16 @@ model_run run_model(const kernel_harness& k, const model_config& cfg, const std:
           }
         }
         hooks.finish();
-        const block_cost c = simulate_block(cfg, record, nodes);
+        thread_local std::vector<std::string> strings;
+        const block_cost c = simulate_block(cfg, record, nodes, slowest ? &strings : nullptr);
+        if (slowest && (!found_slowest || c.cycles > slowest->cycles)) {
+          found_slowest = true;
+          slowest->spec = group_warps(strings, slowest->warps);
+          slowest->block = b;
+          slowest->stage = stage;
+          slowest->launch = run.launches;
+          slowest->cycles = c.cycles;
+        }
         sm.max_block = std::max(sm.max_block, c.cycles);
         sm.compute += c.compute;
         sm.memory += c.memory;

@@ -236,6 +236,12 @@ std::string gpu_fitness_note(const kernel_harness& k) {
   return cuda_backend_name() + " " + cuda_device_name() + " (clocks as the driver sets them; warm-up, then the median of 10 runs)";
 }
 
+block_warp_kernels worst_block(const search_options& options, const std::vector<std::int32_t>& input) {
+  block_warp_kernels out;
+  run_model_guarded(*options.kernel, options.model, input, options.threads, options.eval_timeout_s, &out);
+  return out;
+}
+
 input_evaluation evaluate_input(const search_options& options, const std::vector<std::int32_t>& input) {
   input_evaluation e;
   if (options.fitness == fitness_kind::gpu) {

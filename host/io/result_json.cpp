@@ -400,6 +400,15 @@ json inputs_runs_json(const inputs::search_runs& runs, bool compare) {
   return j;
 }
 
+json block_warp_kernels_json(const inputs::block_warp_kernels& b) {
+  return {{"warp_kernels", b.spec.empty() ? json(nullptr) : json(b.spec)},
+          {"warps", b.warps},
+          {"block", b.block},
+          {"stage", b.stage},
+          {"launch", b.launch},
+          {"model_cycles", b.cycles}};
+}
+
 json inputs_evaluation_json(const inputs::search_options& o, const std::string& path, const inputs::input_evaluation& e) {
   return {{"kernel", o.kernel->name()}, {"harness", harness_of(o)}, {"threads", o.threads}, {"fitness", inputs::to_string(o.fitness)},
           {"input", path}, {"best_fitness", e.value}, {"fitness_unit", e.unit}, {"launches", e.launches}};

@@ -141,4 +141,8 @@ def test_warp_kernels_errors():
     with pytest.raises(warpspan.InputError, match="no group of warps"):
         warpspan.bound(warp_kernels=[], sigma="L=1,C=1")
     with pytest.raises(TypeError, match="warp_kernels must be a list of"):
-        warpspan.bound(warp_kernels="LCL:2", sigma="L=1,C=1")
+        warpspan.bound(warp_kernels=3, sigma="L=1,C=1")
+    # The spec as a string, as --warp-kernels and inputs()'s worst_block give it.
+    assert warpspan.bound(warp_kernels="LCL:1,CCL:2", sigma="L=1,C=1").pessimistic == 10
+    with pytest.raises(warpspan.InputError, match="group 2 'CCL' is not KERNEL:COUNT"):
+        warpspan.bound(warp_kernels="LCL:1,CCL", sigma="L=1,C=1")

@@ -301,8 +301,16 @@ def _warp_kernels(a, kernel, warps, warp_kernels):
     if kernel is not None or warps is not None:
         raise InputError("warp_kernels= gives every warp its kernel (W is the sum of the counts): leave out "
                          + ("kernel=" if kernel is not None else "warps="))
-    if isinstance(warp_kernels, (str, bytes)) or not hasattr(warp_kernels, "__iter__"):
-        raise a.type_error("warp_kernels", "a list of (kernel, count) pairs", warp_kernels)
+    if isinstance(warp_kernels, str):  # "K1:n1,K2:n2", as --warp-kernels and inputs()'s worst_block give it
+        pairs = []
+        for k, item in enumerate(a.str("warp_kernels", warp_kernels).split(",")):
+            kernel_text, colon, count = item.rpartition(":")
+            if not colon or not kernel_text or not count.isdigit():
+                raise InputError(f"warp_kernels=: group {k + 1} '{item}' is not KERNEL:COUNT (e.g. LCL:3)")
+            pairs.append((kernel_text, int(count)))
+        warp_kernels = pairs
+    if isinstance(warp_kernels, bytes) or not hasattr(warp_kernels, "__iter__"):
+        raise a.type_error("warp_kernels", "a list of (kernel, count) pairs or a string K1:n1,K2:n2", warp_kernels)
     groups = []
     for k, pair in enumerate(warp_kernels):
         if isinstance(pair, (str, bytes)) or not hasattr(pair, "__len__") or len(pair) != 2:

@@ -134,6 +134,37 @@ TEST(CliInputs, ListDescribesAHarness) {
   EXPECT_NE(r.out.find("mode  per block, int in [0, 3]"), std::string::npos) << r.out;
 }
 
+TEST(CliInputs, TheWorstInputGoesToAMakespanInTwoCommands) {
+  // inputs writes the best input's slowest block as warps of the makespan model; estimate and
+  // exact take the file as --warp-kernels @FILE (issue 40, item 3).
+  const std::string warps = scratch(".warps");
+  const auto search = run_warpspan("inputs --harness " + fixture("good") + " --threads 40 --method random --evaluations 60 "
+                                   "--population 20 --json -q --save-warp-kernels " + warps);
+  ASSERT_EQ(search.code, 0) << search.err;
+  const json j = json::parse(search.out);
+  const json& w = j["worst_block"];
+  ASSERT_TRUE(w["warp_kernels"].is_string()) << j.dump();
+  EXPECT_EQ(w["block"], 0);  // 40 threads: one block of 64
+  EXPECT_EQ(w["warps"], 2);  // a warp of 32 and one of 8
+  EXPECT_EQ(j["saved_warp_kernels"], warps);
+  const auto bound = run_warpspan("bound --warp-kernels @" + warps + " --sigma L=1,C=4 --json");
+  ASSERT_EQ(bound.code, 0) << bound.err;
+  const json b = json::parse(bound.out);
+  EXPECT_EQ(b["problem"]["warps"], 2);
+  const auto estimate = run_warpspan("estimate --warp-kernels @" + warps + " --sigma L=1,C=4 --iterations 2000 --chains 4 "
+                                     "--exact-seconds 0 --json --quiet");
+  ASSERT_EQ(estimate.code, 0) << estimate.err;
+  const json e = json::parse(estimate.out);
+  EXPECT_LE(e["best_makespan"].get<long long>(), b["pessimistic"].get<long long>());
+  // The same from the saved best input.
+  const std::string best = scratch(".input");
+  ASSERT_EQ(run_warpspan("inputs --harness " + fixture("good") + " --threads 40 --method random --evaluations 60 "
+                         "--population 20 -q --save-input " + best).code, 0);
+  const auto eval = run_warpspan("inputs --harness " + fixture("good") + " --eval-input " + best + " --json");
+  ASSERT_EQ(eval.code, 0) << eval.err;
+  EXPECT_EQ(json::parse(eval.out)["worst_block"], w);
+}
+
 TEST(CliInputs, HarnessErrorsAreOneLineAndExitTwo) {
   expect_one_line_exit_2("inputs --harness ./no_such_lib.so", "harness './no_such_lib.so': no such file");
   expect_one_line_exit_2("inputs --harness " + fixture("no_entry"), "no entry point warpspan_harness_entry");

@@ -10,6 +10,7 @@
 #include "warpspan/inputs/isolated.hpp"
 #include "warpspan/inputs/model.hpp"
 #include "warpspan/inputs/search.hpp"
+#include "warpspan/makespan/problem.hpp"
 
 namespace warpspan::inputs {
 namespace {
@@ -233,6 +234,37 @@ TEST(InputsHarness, ASearchReportsTheThrowingThread) {
   // Replayed alone it fails the same way (a harness_failure naming the harness and thread).
   EXPECT_NE(test::error_of([&] { evaluate_input(o, res.failing_input); }).find("threw: n = 7 is not allowed"),
             std::string::npos);
+}
+
+TEST(InputsHarness, TheSlowestBlockBecomesWarpsOfTheMakespanModel) {
+  // One thread: n = 2 trips, x = -1 (grid 0 of [-1, 1]), mode 0. Its warp issues, one lane's
+  // sectors each: the loads of n, x and mode (3L), work 2 and the loop's 2 x 3 (8C), the shared
+  // store of x < 0 and the atomic (2L), work 1 (C), the store of x (L): 3L8C2L1C1L by hand.
+  const harness_ref k = load_harness(fixture("good"));
+  block_warp_kernels w;
+  const model_run r = run_model(*k, make_model(), {2, 0, 0}, 1, nullptr, &w);
+  EXPECT_EQ(w.spec, "3L8C2LCL:1");
+  EXPECT_EQ(w.warps, 1u);
+  EXPECT_EQ(w.block, 0u);
+  EXPECT_GT(w.cycles, 0u);
+  EXPECT_EQ(r.launches, 1u);
+  // 100 threads, two blocks of 64: the slowest block's warps, identical ones grouped; the spec
+  // parses as --warp-kernels, and its instructions are the block's issue slots.
+  std::vector<std::int32_t> input(k->genes(100), 0);
+  for (std::uint32_t t = 64; t < 100; ++t) input[2 * t] = 8;  // block 1 loops 8 times a thread
+  const block_warp_kernels b = worst_block([&] {
+    search_request q;
+    q.harness = fixture("good");
+    q.threads = 100;
+    return make_search_options(q);
+  }(), input);
+  EXPECT_EQ(b.block, 1u);
+  EXPECT_EQ(b.warps, 2u);  // 36 threads: a warp of 32 and one of 4
+  const std::vector<warp_group> groups = parse_warp_kernels(b.spec);
+  std::uint32_t warps = 0;
+  for (const warp_group& g : groups) warps += g.warps;
+  EXPECT_EQ(warps, 2u);
+  EXPECT_NE(b.spec.find("26C"), std::string::npos) << b.spec;  // work 2 + 8 trips x 3 (the loop, then the join)
 }
 
 TEST(InputsHarness, AWorkerEvaluatesAsTheProcessDoes) {

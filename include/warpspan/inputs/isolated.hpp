@@ -50,6 +50,6 @@ atom_set find_atoms_guarded(const kernel_harness& k, const atom_options& options
 std::vector<gene_range> genome_ranges_guarded(const kernel_harness& k, std::uint32_t threads, double stall_seconds);
 /// As run_model (without traces), in a worker for an isolated harness.
 model_run run_model_guarded(const kernel_harness& k, const model_config& cfg, const std::vector<std::int32_t>& genome,
-                            std::uint32_t threads, double stall_seconds);
+                            std::uint32_t threads, double stall_seconds, block_warp_kernels* slowest = nullptr);
 
 }  // namespace warpspan::inputs

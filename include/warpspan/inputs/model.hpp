@@ -178,7 +178,22 @@ struct block_cost {
 std::vector<std::uint32_t> observed_ipdom(const block_record& record, std::uint32_t nodes);
 
 /// Runs the warps of a finished record in lockstep (the SIMT stack at the top) and costs them.
-block_cost simulate_block(const model_config& cfg, const block_record& record, std::uint32_t nodes);
+/// With `warp_strings`, each warp's issue slots as a run-length kernel string of the makespan model
+/// (docs/makespan.md): a work op of n instructions is nC, a memory op of s slots (sectors, bank
+/// conflicts, atomic rounds) sL, a barrier B; a warp that issues nothing gets "".
+block_cost simulate_block(const model_config& cfg, const block_record& record, std::uint32_t nodes,
+                          std::vector<std::string>* warp_strings = nullptr);
+
+/// The slowest block of a run as warps of the makespan model: its warps' instruction strings as a
+/// --warp-kernels spec (identical strings grouped, in the order of their first warp; warps that
+/// issue nothing left out), so that `estimate`/`exact --warp-kernels` take the worst input's block
+/// to its worst-case makespan on one SM.
+struct block_warp_kernels {
+  std::string spec;             ///< "K1:n1,K2:n2,..." (empty when no warp issues anything)
+  std::uint32_t block = 0, stage = 0, launch = 0;  ///< which block of which launch (0-based)
+  std::uint32_t warps = 0;      ///< warps in the spec
+  std::uint64_t cycles = 0;     ///< the model's cycles for that block
+};
 
 /// Cycles one SM needs for blocks with these totals (the formula at the top).
 std::uint64_t sm_cycles(const model_config& cfg, std::uint64_t max_block, std::uint64_t compute,
@@ -204,8 +219,10 @@ inline constexpr std::uint32_t max_access_bytes = 256;
 /// (a BFS thread's trace spans every level). An exception the harness throws, or a hook called
 /// wrongly (a branch id out of range, an atomic outside scratch and shared memory, ...), is an
 /// input_error naming the thread.
+/// With `slowest`, the slowest block of the run as warp kernels (the first of equals).
 model_run run_model(const kernel_harness& k, const model_config& cfg, const std::vector<std::int32_t>& genome,
-                    std::uint32_t threads, std::vector<thread_trace>* traces = nullptr);
+                    std::uint32_t threads, std::vector<thread_trace>* traces = nullptr,
+                    block_warp_kernels* slowest = nullptr);
 
 /// Model cycles of every genome, on all threads of `pool` (one genome per task); equal to calling
 /// run_model one by one.

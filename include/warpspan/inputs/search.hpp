@@ -162,4 +162,9 @@ struct input_evaluation {
 };
 input_evaluation evaluate_input(const search_options& options, const std::vector<std::int32_t>& input);
 
+/// The slowest block of `input` as the SIMT model runs it (whatever the fitness), as warps of the
+/// makespan model: `inputs` reports it for the best input, so that `estimate --warp-kernels` takes
+/// it to the worst-case makespan of those warps on one SM.
+block_warp_kernels worst_block(const search_options& options, const std::vector<std::int32_t>& input);
+
 }  // namespace warpspan::inputs

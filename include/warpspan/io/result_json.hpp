@@ -29,6 +29,7 @@ struct search_options;
 struct search_result;
 struct search_runs;
 struct input_evaluation;
+struct block_warp_kernels;
 }  // namespace inputs
 
 /// {"warps", "kernel" (normalised, run-length), "instructions", "sigma" {letter: sigma}, "schedulers"}.
@@ -123,5 +124,8 @@ nlohmann::json inputs_runs_json(const inputs::search_runs& runs, bool compare);
 /// fitness_unit, launches.
 nlohmann::json inputs_evaluation_json(const inputs::search_options& o, const std::string& path,
                                       const inputs::input_evaluation& e);
+/// The slowest block of an input as warps of the makespan model (`worst_block` of `inputs --json`):
+/// warp_kernels (the --warp-kernels spec), warps, block, stage, launch, model_cycles.
+nlohmann::json block_warp_kernels_json(const inputs::block_warp_kernels& b);
 
 }  // namespace warpspan
