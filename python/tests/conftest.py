@@ -58,11 +58,16 @@ def assert_ctrl_c_interrupts(call):
         f"    {call}\n"
         "except KeyboardInterrupt:\n"
         "    print('interrupted %.2f' % (time.time() - t), flush=True)\n")
-    p = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True, env=os.environ)
+    p = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         env=os.environ)
     assert p.stdout.readline().strip() == "start"
     time.sleep(1.0)
     sent = time.time()
     p.send_signal(signal.SIGINT)
-    out, _ = p.communicate(timeout=30)
-    assert out.startswith("interrupted"), out
+    out, err = p.communicate(timeout=30)
+    # KeyboardInterrupt, caught by the script, or (1 run in about 15 on a loaded machine, with a
+    # loop of calls) escaping the script's own `except` and ending Python by SIGINT after its
+    # traceback: either way the call stopped on Ctrl-C with KeyboardInterrupt.
+    escaped = p.returncode == -signal.SIGINT and err.rstrip().endswith("KeyboardInterrupt")
+    assert out.startswith("interrupted") or escaped, (out, err[-2000:])
     assert time.time() - sent < 10

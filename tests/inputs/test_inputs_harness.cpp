@@ -236,6 +236,27 @@ TEST(InputsHarness, ASearchReportsTheThrowingThread) {
             std::string::npos);
 }
 
+TEST(InputsHarness, AnExceptionThroughACThreadFunctionNamesItsThread) {
+  // A thread function written against the C descriptor (not the C++ wrapper, which catches): a
+  // std::exception was "internal error", exit 1, and `throw 42` ended warpspan (issue 41, item 10).
+  // Both are now the harness's error, naming the thread.
+  static warpspan_harness_v1 d = *hx::describe<fixture::kernel>();
+  d.thread = [](const warpspan_hooks*, const warpspan_thread* t, char*) -> int {
+    if (t->tid == 1) throw std::runtime_error("boom");
+    if (t->tid == 2) throw 42;
+    return 0;
+  };
+  const harness_ref k = make_harness(&d);
+  EXPECT_EQ(test::error_of([&] { run_model(*k, make_model(), {0, 0, 0, 0, 0}, 2); }),
+            "kernel 'fixture': thread 1 (block 0, stage 0) threw: boom");
+  EXPECT_EQ(test::error_of([&] { run_model(*k, make_model(), std::vector<std::int32_t>(7, 0), 3); }),
+            "kernel 'fixture': thread 1 (block 0, stage 0) threw: boom");
+  static warpspan_harness_v1 d42 = *hx::describe<fixture::kernel>();
+  d42.thread = [](const warpspan_hooks*, const warpspan_thread*, char*) -> int { throw 42; };
+  EXPECT_EQ(test::error_of([&] { run_model(*make_harness(&d42), make_model(), {0, 0, 0}, 1); }),
+            "kernel 'fixture': thread 0 (block 0, stage 0) threw an exception that is not a std::exception");
+}
+
 TEST(InputsHarness, TheSlowestBlockBecomesWarpsOfTheMakespanModel) {
   // One thread: n = 2 trips, x = -1 (grid 0 of [-1, 1]), mode 0. Its warp issues, one lane's
   // sectors each: the loads of n, x and mode (3L), work 2 and the loop's 2 x 3 (8C), the shared
