@@ -23,7 +23,7 @@ struct bytes_out {
   template <class T>
   void put_vector(const std::vector<T>& v) {
     put(static_cast<std::uint64_t>(v.size()));
-    s.append(reinterpret_cast<const char*>(v.data()), v.size() * sizeof(T));
+    if (!v.empty()) s.append(reinterpret_cast<const char*>(v.data()), v.size() * sizeof(T));
   }
 };
 
@@ -46,7 +46,7 @@ struct bytes_in {
     const auto n = get<std::uint64_t>();
     if (n > (s.size() - at) / sizeof(T)) throw input_error("a worker process answered with too few bytes");
     std::vector<T> v(static_cast<std::size_t>(n));
-    std::memcpy(v.data(), s.data() + at, v.size() * sizeof(T));
+    if (!v.empty()) std::memcpy(v.data(), s.data() + at, v.size() * sizeof(T));
     at += v.size() * sizeof(T);
     return v;
   }
