@@ -118,6 +118,11 @@ def test_harness_matches_cli_seed_for_seed(method):
     assert (r.best_fitness, r.evaluations, r.reached_at) == (c["best_fitness"], c["evaluations"], c["reached_at"])
     assert r.history.tolist() == c["history"]
     assert len(r.best_input) == 70 * 2 + 2  # 70 records of (n, x), then 2 blocks' (mode)
+    # The best input's slowest block as warps of the makespan model, as the CLI reports it; estimate
+    # takes its spec as warp_kernels= (a string).
+    assert r.worst_block == c["worst_block"]
+    e = warpspan.bound(warp_kernels=r.worst_block["warp_kernels"], sigma="L=1,C=4")
+    assert e.problem["warps"] == r.worst_block["warps"]
 
 
 @needs_harness
