@@ -13,6 +13,7 @@
 
 #include "warpspan/core/backend.hpp"
 #include "warpspan/dbf/dbf.hpp"
+#include "warpspan/dbf/edf.hpp"
 #include "warpspan/dbf/generate.hpp"
 #include "warpspan/dbf/pipeline.hpp"
 #include "../cases.hpp"
@@ -207,6 +208,55 @@ BENCHMARK(BM_DbfPredecessors)
     ->ArgNames({"variant", "width"})
     ->UseManualTime()
     ->Unit(benchmark::kMillisecond);
+
+/// The host's share of a set in the EDF pipeline, on one core (issue 43): unrolling its tasks, its
+/// curves from the steps a GPU would send, and the QPA test; the tables are computed outside the
+/// timed region. What a GPU batch cannot take off the host.
+void BM_DbfHostShare(benchmark::State& state) {
+  const auto sets = static_cast<std::uint64_t>(state.range(0));
+  const auto vertices = static_cast<std::uint32_t>(state.range(1));
+  task_generator_options o;
+  o.vertices = vertices;
+  o.tasks = 3;
+  o.max_wcet = 1000;
+  o.seed = 7;
+  std::vector<task_set> all;
+  std::vector<std::vector<dbf_table>> stepped;
+  for (std::uint64_t s = 0; s < sets; ++s) {
+    all.push_back(generate_task_set(o, s));
+    std::vector<dbf_table> tables;
+    for (const task& t : all.back().tasks) {
+      const unrolled_graph g = unroll(t);
+      const dbf_curve c(dbf_table_cpu(g).min_span, g);
+      dbf_table table;
+      table.steps_only = true;
+      table.step_spans = c.step_spans();
+      for (std::uint32_t d : c.step_demands()) table.step_columns.push_back(d / g.demand_unit);
+      tables.push_back(std::move(table));
+    }
+    stepped.push_back(std::move(tables));
+  }
+  double unroll_s = 0, test_s = 0;
+  for (auto _ : state) {
+    for (std::uint64_t s = 0; s < sets; ++s) {
+      auto t0 = clock_type::now();
+      const std::vector<unrolled_graph> graphs = unroll_all(all[s], dbf_options{});
+      auto t1 = clock_type::now();
+      std::vector<dbf_curve> curves;
+      for (std::size_t k = 0; k < graphs.size(); ++k) curves.emplace_back(stepped[s][k], graphs[k]);
+      benchmark::DoNotOptimize(edf_test(curves));
+      auto t2 = clock_type::now();
+      unroll_s += std::chrono::duration<double>(t1 - t0).count();
+      test_s += std::chrono::duration<double>(t2 - t1).count();
+    }
+  }
+  const double n = static_cast<double>(sets) * static_cast<double>(state.iterations());
+  state.counters["unroll_us/set"] = unroll_s / n * 1e6;
+  state.counters["curves_and_test_us/set"] = test_s / n * 1e6;
+  state.counters["sets/s"] = benchmark::Counter(static_cast<double>(sets), benchmark::Counter::kIsIterationInvariantRate);
+  state.SetLabel(std::to_string(vertices) + " vertices, one core");
+}
+BENCHMARK(BM_DbfHostShare)->ArgsProduct({{1000}, {10, 50}})->ArgNames({"sets", "vertices"})->Unit(benchmark::kMillisecond);
 
 /// Design-space exploration end to end (issue 43, item 5): 1,000 generated task sets of 3 tasks
 /// through the EDF pipeline as `dbf --batch` runs them (unrolled, each chunk's tables in one call,
