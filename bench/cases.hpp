@@ -108,4 +108,25 @@ inline unrolled_graph table_one_graph(std::uint32_t vertices) {
   return unroll(generate_task(o, 0, 0));
 }
 
+/// The design-space sets of issue 43's benchmarks and model rows: 3 tasks of `vertices` vertices,
+/// wcet up to 1,000, seed 7.
+inline task_generator_options dse_sets(std::uint32_t vertices) {
+  task_generator_options o;
+  o.vertices = vertices;
+  o.tasks = 3;
+  o.max_wcet = 1000;
+  o.seed = 7;
+  return o;
+}
+
+/// The table of `g` as the on-chip batch returns it (its steps only), built from the CPU reference.
+inline dbf_table steps_table(const unrolled_graph& g) {
+  const dbf_curve c(dbf_table_cpu(g).min_span, g);
+  dbf_table t;
+  t.steps_only = true;
+  t.step_spans = c.step_spans();
+  for (std::uint32_t d : c.step_demands()) t.step_columns.push_back(d / g.demand_unit);
+  return t;
+}
+
 }  // namespace warpspan::bench_cases

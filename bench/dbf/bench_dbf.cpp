@@ -106,11 +106,7 @@ void BM_DbfBatch(benchmark::State& state) {
   const auto sets = static_cast<std::uint64_t>(state.range(1));
   const auto vertices = static_cast<std::uint32_t>(state.range(2));
   if (skip_without_gpu(state, backend)) return;
-  task_generator_options o;
-  o.vertices = vertices;
-  o.tasks = 3;
-  o.max_wcet = 1000;
-  o.seed = 7;
+  const task_generator_options o = bench_cases::dse_sets(vertices);
   std::vector<unrolled_graph> graphs;
   for (std::uint64_t s = 0; s < sets; ++s)
     for (const task& t : generate_task_set(o, s).tasks) graphs.push_back(unroll(t));
@@ -215,25 +211,13 @@ BENCHMARK(BM_DbfPredecessors)
 void BM_DbfHostShare(benchmark::State& state) {
   const auto sets = static_cast<std::uint64_t>(state.range(0));
   const auto vertices = static_cast<std::uint32_t>(state.range(1));
-  task_generator_options o;
-  o.vertices = vertices;
-  o.tasks = 3;
-  o.max_wcet = 1000;
-  o.seed = 7;
+  const task_generator_options o = bench_cases::dse_sets(vertices);
   std::vector<task_set> all;
   std::vector<std::vector<dbf_table>> stepped;
   for (std::uint64_t s = 0; s < sets; ++s) {
     all.push_back(generate_task_set(o, s));
     std::vector<dbf_table> tables;
-    for (const task& t : all.back().tasks) {
-      const unrolled_graph g = unroll(t);
-      const dbf_curve c(dbf_table_cpu(g).min_span, g);
-      dbf_table table;
-      table.steps_only = true;
-      table.step_spans = c.step_spans();
-      for (std::uint32_t d : c.step_demands()) table.step_columns.push_back(d / g.demand_unit);
-      tables.push_back(std::move(table));
-    }
+    for (const task& t : all.back().tasks) tables.push_back(bench_cases::steps_table(unroll(t)));
     stepped.push_back(std::move(tables));
   }
   double unroll_s = 0, test_s = 0;
@@ -267,11 +251,7 @@ void BM_DbfEndToEnd(benchmark::State& state) {
   const auto sets = static_cast<std::uint64_t>(state.range(1));
   const auto vertices = static_cast<std::uint32_t>(state.range(2));
   if (skip_without_gpu(state, backend)) return;
-  task_generator_options o;
-  o.vertices = vertices;
-  o.tasks = 3;
-  o.max_wcet = 1000;
-  o.seed = 7;
+  const task_generator_options o = bench_cases::dse_sets(vertices);
   std::vector<task_set> all;
   for (std::uint64_t s = 0; s < sets; ++s) all.push_back(generate_task_set(o, s));
   // The run's settings as `dbf --batch` makes them: every core for cpu-parallel's tables and for

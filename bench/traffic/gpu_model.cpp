@@ -198,11 +198,7 @@ constexpr const char* host_build = "";
 /// `sample` sets; the host's part of a set (unrolling, the curve from its steps, the QPA test) is
 /// timed here on `host_sample` sets, on one core of this machine, in this build.
 row dbf_batch_row(std::uint32_t vertices, std::uint64_t sample, std::uint64_t host_sample) {
-  task_generator_options o;
-  o.vertices = vertices;
-  o.tasks = 3;
-  o.max_wcet = 1000;
-  o.seed = 7;
+  const task_generator_options o = bench_cases::dse_sets(vertices);
   std::vector<unrolled_graph> graphs;
   for (std::uint64_t s = 0; s < sample; ++s)
     for (const task& t : generate_task_set(o, s).tasks) graphs.push_back(unroll(t));
@@ -233,14 +229,7 @@ row dbf_batch_row(std::uint32_t vertices, std::uint64_t sample, std::uint64_t ho
     const std::vector<unrolled_graph> gs = unroll_all(set, dbf_options{});
     host += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     std::vector<dbf_table> stepped;
-    for (const auto& g : gs) {
-      const dbf_curve c(dbf_table_cpu(g).min_span, g);
-      dbf_table t;
-      t.steps_only = true;
-      t.step_spans = c.step_spans();
-      for (std::uint32_t d : c.step_demands()) t.step_columns.push_back(d / g.demand_unit);
-      stepped.push_back(std::move(t));
-    }
+    for (const auto& g : gs) stepped.push_back(bench_cases::steps_table(g));
     t0 = std::chrono::steady_clock::now();
     std::vector<dbf_curve> curves;
     for (std::size_t i = 0; i < gs.size(); ++i) curves.emplace_back(stepped[i], gs[i]);
