@@ -12,6 +12,8 @@
 # There, from a copy of the repository with .device/ beside it:
 #   bash bench/run_on_gpu.sh --run OUTDIR [PHASES]
 # PHASES is a comma-separated list (default: tests,sanitize,bench,bench_exact,cli,ncu):
+#   calibrate  not in the default: the GPU model's microbenchmarks (BM_Calibrate*: pointer chase in
+#             shared memory, L1, L2 and HBM; scattered sectors against warps a SM; launch gap)
 #   tests     the whole test suite (8 shards side by side), WARPSPAN_REQUIRE_GPU=1 so that a GPU test
 #             that would skip fails; failures are rerun alone once to tell load from bugs
 #             (WARPSPAN_TEST_FILTER=...: only those tests, in one process)
@@ -139,31 +141,51 @@ elif [[ $phases == *,tests,* ]]; then
 fi
 
 if [[ $phases == *,sanitize,* ]]; then
-  kernels='CudaDbf.LevelKernelsMatchesCpu:CudaDbf.BatchKernelMatchesCpu:CudaAnneal.VoronoiChainsMatchesCpu'
-  kernels+=':CudaAnneal.OnChipVoronoiFewWarpsMatchesCpu:CudaAnneal.LargeStateInGlobalMemoryMatchesCpu'
-  kernels+=':CudaAnneal.SchedulerLimitAndAllUnitsMatchesCpu:ExactSweep.CudaSweepMatchesCpu'
-  kernels+=':ExactSweep.CompactedPendingBuffersMatchCpuGpu:ExactFrontier.CudaSearchMatchesCpu'
-  kernels+=':CudaInputs.ArtificialMatchesCpu:CudaInputs.BfsMatchesCpu:CudaInputs.LbmMatchesCpu'
-  kernels+=':WcetGpu.VectorAddRecordsEveryWarpOnce:WcetGpu.SequentialReductionRecordsTheStepsEachWarpTakes'
-  # Kernels new since the last GPU run: the on-chip dbf batch (issue 43), barriers in the chains and sweeps (issue 40).
-  kernels+=':CudaDbf.OnChipStepsMatchesCpu:CudaDbf.PipelineTakesStepsFromTheChipMatchesCpu'
-  kernels+=':Barriers.AnnealChainsMatchesCpu:Barriers.DeviceSweepsMatchesCpu'
-  kernels=${WARPSPAN_SANITIZE_FILTER:-$kernels}
+  # Kernels new or changed since the last GPU run (2026-11-26): the on-chip dbf batch and level
+  # kernels (issue 43), barriers in the chains and sweeps (issue 40), the dense sweep (issue 26),
+  # the calibration microbenchmarks (issue 42). racecheck runs them in one process and, beside it,
+  # the kernels whose racecheck the last run's time box cut off (sweep, annealing, inputs, WCET).
+  changed='CudaDbf.LevelKernelsMatchesCpu:CudaDbf.BatchKernelMatchesCpu:CudaDbf.OnChipStepsMatchesCpu'
+  changed+=':CudaDbf.PipelineTakesStepsFromTheChipMatchesCpu:Barriers.AnnealChainsMatchesCpu:Barriers.DeviceSweepsMatchesCpu'
+  changed+=':DenseSweep.CudaDenseMatchesCpu:DenseSweep.CudaDenseWindowMatchesCpu:DenseSweep.CudaAtMostMatchesCpu'
+  changed+=':Calibration.*:CudaAnneal.VoronoiChainsMatchesCpu'
+  earlier='CudaAnneal.OnChipVoronoiFewWarpsMatchesCpu:CudaAnneal.LargeStateInGlobalMemoryMatchesCpu'
+  earlier+=':CudaAnneal.SchedulerLimitAndAllUnitsMatchesCpu:ExactSweep.CudaSweepMatchesCpu'
+  earlier+=':ExactSweep.CompactedPendingBuffersMatchCpuGpu:ExactFrontier.CudaSearchMatchesCpu'
+  earlier+=':CudaInputs.ArtificialMatchesCpu:CudaInputs.BfsMatchesCpu:CudaInputs.LbmMatchesCpu'
+  earlier+=':WcetGpu.VectorAddRecordsEveryWarpOnce:WcetGpu.SequentialReductionRecordsTheStepsEachWarpTakes'
+  kernels=${WARPSPAN_SANITIZE_FILTER:-$changed:$earlier}
   tools=${WARPSPAN_SANITIZE_TOOLS:-racecheck synccheck memcheck}
   if command -v compute-sanitizer >/dev/null; then
+    runs=()
     for tool in $tools; do
+      if [ $tool = racecheck ] && [ -z "${WARPSPAN_SANITIZE_FILTER:-}" ]; then
+        runs+=("racecheck:racecheck:$changed" "racecheck_earlier:racecheck:$earlier")
+      else
+        runs+=("$tool:$tool:$kernels")
+      fi
+    done
+    for r in "${runs[@]}"; do
+      IFS=: read -r name tool filter <<<"$r"
+      filter=${r#*:*:}
       extra=()
       [ $tool = racecheck ] && extra=(--racecheck-report all)
-      WARPSPAN_GPU_TEST_SIZE=small step "sanitize_$tool" "${WARPSPAN_SANITIZE_SECONDS:-200}" compute-sanitizer --tool $tool "${extra[@]}" \
-        --error-exitcode 3 --print-limit 20 .device/warpspan_tests --gtest_filter="$kernels" &
+      WARPSPAN_GPU_TEST_SIZE=small step "sanitize_$name" "${WARPSPAN_SANITIZE_SECONDS:-200}" compute-sanitizer --tool $tool "${extra[@]}" \
+        --error-exitcode 3 --print-limit 20 .device/warpspan_tests --gtest_filter="$filter" &
     done
     wait
-    for tool in $tools; do
-      grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|^\[  (PASSED|FAILED) ' "$run/sanitize_$tool.log" | sed "s/^/  $tool: /" >> "$summary"
+    for r in "${runs[@]}"; do
+      name=${r%%:*}
+      grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|^\[  (PASSED|FAILED) ' "$run/sanitize_$name.log" | sed "s/^/  $name: /" >> "$summary"
     done
   else
     note "sanitize: compute-sanitizer not found"
   fi
+fi
+
+if [[ $phases == *,calibrate,* ]]; then  # the GPU model's microbenchmarks (issue 42, item 5)
+  step calibrate 120 .device/warpspan_bench --benchmark_filter='BM_Calibrate' \
+    --benchmark_format=json --benchmark_out="$run/calibrate.json" || true
 fi
 
 if [[ $phases == *,bench,* ]]; then
@@ -176,7 +198,9 @@ if [[ $phases == *,bench,* ]]; then
 fi
 
 if [[ $phases == *,bench_dbf_home,* ]]; then  # GPU vs GPU-SM, the tuples' home varied (issue 43, item 4)
-  step bench_dbf_home 90 .device/warpspan_bench --benchmark_filter='BM_DbfPredecessors|BM_DbfEndToEnd|BM_DbfBatch' \
+  # The one-core reference is left out at 50 vertices (about 40 s a run; BM_DbfTable has it per table).
+  step bench_dbf_home "${WARPSPAN_DBF_HOME_SECONDS:-120}" .device/warpspan_bench \
+    --benchmark_filter='BM_DbfPredecessors|BM_DbfEndToEnd/backend:[123]/|BM_DbfBatch/backend:[1-4]/|/backend:0/sets:1000/vertices:10/' \
     --benchmark_format=json --benchmark_out="$run/bench_dbf_home.json" || true
 fi
 if [[ $phases == *,bench_uncached,* ]] && [ -x .device/warpspan_bench_uncached ]; then

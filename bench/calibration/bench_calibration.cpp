@@ -1,0 +1,112 @@
+// The GPU model's calibration microbenchmarks (issue 42, item 5), about a minute on an H100 or H200:
+//   BM_CalibrateChase      one thread's dependent loads: cycles (clock64) and ns a load, by where the
+//                          array lives (0 shared, 1 global through L1, 2 global past L1) and its size,
+//                          so the footprints fall in shared memory, L1, L2 and HBM (with TLB misses);
+//   BM_CalibrateScatter    independent 4-byte loads, each its own 32-byte sector of a 2 GiB buffer, by
+//                          warps a SM (1 to 64): the sector bandwidth the latency allows at each
+//                          occupancy (what the chain kernels' scattered requests get);
+//   BM_CalibrateLaunchGap  back-to-back launches of an empty kernel, by blocks (1, a wave, 8 waves):
+//                          the launch cost and the price of a grid-wide barrier made of kernel boundaries.
+// Every run's `check` is compared with the CPU's; a mismatch fails the benchmark.
+#include <benchmark/benchmark.h>
+
+#include <cstdint>
+#include <map>
+#include <vector>
+
+#include "warpspan/core/backend.hpp"
+#include "warpspan/core/calibration.hpp"
+
+namespace warpspan {
+namespace {
+
+bool no_gpu(benchmark::State& state) {
+  if (!cuda_compiled()) {
+    state.SkipWithError("built without CUDA");
+    return true;
+  }
+  if (cuda_device_count() == 0) {
+    state.SkipWithError("no CUDA device present");
+    return true;
+  }
+  return false;
+}
+
+const std::vector<std::uint32_t>& cycle_of(std::size_t elements) {
+  static std::map<std::size_t, std::vector<std::uint32_t>> cycles;
+  auto it = cycles.find(elements);
+  if (it == cycles.end()) it = cycles.emplace(elements, chase_cycle(elements, 42)).first;
+  return it->second;
+}
+
+void BM_CalibrateChase(benchmark::State& state) {
+  const auto where = static_cast<chase_memory>(state.range(0));
+  const auto bytes = static_cast<std::size_t>(state.range(1));
+  if (no_gpu(state)) return;
+  const std::vector<std::uint32_t>& next = cycle_of(bytes / sizeof(std::uint32_t));
+  const std::uint32_t steps = where == chase_memory::shared ? 200000 : 20000;
+  const std::uint64_t expect = pointer_chase_cpu(next, steps);
+  calibration_point p;
+  for (auto _ : state) {
+    p = cuda_pointer_chase(next, where, steps);
+    if (p.check != expect) {
+      state.SkipWithError("the chase ended at the wrong index");
+      return;
+    }
+    state.SetIterationTime(p.kernel_ms * 1e-3);
+  }
+  state.counters["cycles/load"] = p.cycles_per_op;
+  state.counters["ns/load"] = p.ns_per_op;
+  state.counters["footprint_KiB"] = static_cast<double>(bytes) / 1024;
+  static const char* names[] = {"shared", "global (L1)", "global (ld.cg)"};
+  state.SetLabel(names[state.range(0)]);
+}
+BENCHMARK(BM_CalibrateChase)
+    ->ArgsProduct({{0}, {4 << 10, 32 << 10, 128 << 10}})
+    ->ArgsProduct({{1, 2}, {8 << 10, 128 << 10, 4 << 20, 32 << 20, 256 << 20}})
+    ->ArgNames({"memory", "bytes"})
+    ->Iterations(2)
+    ->UseManualTime()
+    ->Unit(benchmark::kMicrosecond);
+
+void BM_CalibrateScatter(benchmark::State& state) {
+  const auto warps = static_cast<std::uint32_t>(state.range(0));
+  if (no_gpu(state)) return;
+  constexpr std::size_t bytes = std::size_t{2} << 30;
+  constexpr std::uint32_t loads = 64;
+  calibration_point p;
+  for (auto _ : state) {
+    p = cuda_scattered_sectors(bytes, warps, loads);
+    state.SetIterationTime(p.kernel_ms * 1e-3);
+  }
+  // The CPU recomputes the sum where that is quick (up to 8 warps a SM: 2 million loads on 132 SMs).
+  if (warps <= 8 && p.check != scattered_sectors_cpu(bytes, warps, loads, p.sms)) {
+    state.SkipWithError("the scattered loads read the wrong values");
+    return;
+  }
+  state.counters["GB/s"] = p.bytes_per_s / 1e9;
+  state.counters["ns/load"] = p.ns_per_op;
+  state.counters["warps/SM"] = warps;
+}
+BENCHMARK(BM_CalibrateScatter)->RangeMultiplier(2)->Range(1, 64)->ArgNames({"warps_per_sm"})->Iterations(3)->UseManualTime()->Unit(benchmark::kMicrosecond);
+
+void BM_CalibrateLaunchGap(benchmark::State& state) {
+  const auto blocks = static_cast<std::uint32_t>(state.range(0));
+  if (no_gpu(state)) return;
+  constexpr std::uint32_t launches = 2000;
+  calibration_point p;
+  for (auto _ : state) {
+    p = cuda_launch_gap(launches, blocks, 256);
+    if (p.check != static_cast<std::uint64_t>(launches + 1) * blocks) {
+      state.SkipWithError("a launch did not run every block");
+      return;
+    }
+    state.SetIterationTime(p.kernel_ms * 1e-3);
+  }
+  state.counters["ns/launch"] = p.ns_per_op;
+  state.counters["blocks"] = blocks;
+}
+BENCHMARK(BM_CalibrateLaunchGap)->Arg(1)->Arg(132)->Arg(1056)->ArgNames({"blocks"})->Iterations(3)->UseManualTime()->Unit(benchmark::kMicrosecond);
+
+}  // namespace
+}  // namespace warpspan

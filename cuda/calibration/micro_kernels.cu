@@ -1,0 +1,176 @@
+// The GPU model's calibration microbenchmarks (include/warpspan/core/calibration.hpp): a pointer
+// chase in shared memory and global memory (through L1, or past it with ld.global.cg), scattered
+// 32-byte sectors against the warps a SM holds, and back-to-back launches.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "common/cuda_check.cuh"
+#include "common/device_buffer.cuh"
+#include "common/launch.cuh"
+#include "common/stream.cuh"
+#include "warpspan/core/calibration.hpp"
+#include "warpspan/core/error.hpp"
+
+namespace warpspan {
+namespace {
+
+constexpr unsigned chase_block = 256;  // threads that copy the array into shared memory; one chases
+
+__device__ __forceinline__ std::uint32_t load_past_l1(const std::uint32_t* p) {
+#if defined(WARPSPAN_CUDA_EMULATED)
+  return *p;
+#else
+  return __ldcg(p);
+#endif
+}
+
+/// One thread follows next[] for `steps` loads from index 0; out[0] = the last index, out[1] = the
+/// cycles the loads took. Mode 0: global through L1, 1: global past L1, 2: shared (copied in first).
+__global__ void __launch_bounds__(chase_block) chase_kernel(const std::uint32_t* next, std::uint32_t elements,
+                                                             std::uint32_t steps, int mode, unsigned long long* out) {
+  WARPSPAN_CHECK_LAUNCH_BOUNDS(chase_block);
+  WARPSPAN_DYNAMIC_SHARED(std::uint32_t, staged);
+  if (mode == 2) {
+    for (std::uint32_t i = threadIdx.x; i < elements; i += blockDim.x) staged[i] = next[i];
+    __syncthreads();
+  }
+  if (threadIdx.x != 0) return;
+  std::uint32_t at = 0;
+  const long long start = clock64();
+  if (mode == 2) {
+    for (std::uint32_t s = 0; s < steps; ++s) at = staged[at];
+  } else if (mode == 1) {
+    for (std::uint32_t s = 0; s < steps; ++s) at = load_past_l1(next + at);
+  } else {
+    for (std::uint32_t s = 0; s < steps; ++s) at = next[at];
+  }
+  const long long stop = clock64();
+  out[0] = at;
+  out[1] = static_cast<unsigned long long>(stop - start);
+}
+
+__global__ void __launch_bounds__(256) scatter_fill_kernel(std::uint32_t* buffer, std::uint64_t n) {
+  WARPSPAN_CHECK_LAUNCH_BOUNDS(256);
+  const std::uint64_t stride = static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
+  for (std::uint64_t i = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x; i < n; i += stride)
+    buffer[i] = scatter_value(i);
+}
+
+/// Each thread issues `loads` independent loads, the k-th at the first word of sector
+/// scatter_sector(thread, k); its sum goes to sums[thread].
+__global__ void __launch_bounds__(1024) scatter_kernel(const std::uint32_t* buffer, std::uint64_t sectors,
+                                                        std::uint32_t loads, unsigned long long* sums) {
+  WARPSPAN_CHECK_LAUNCH_BOUNDS(1024);
+  const std::uint64_t thread = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x;
+  unsigned long long sum = 0;
+  for (std::uint32_t k = 0; k < loads; ++k) sum += load_past_l1(buffer + scatter_sector(thread, k, sectors) * 8);
+  sums[thread] = sum;
+}
+
+__global__ void __launch_bounds__(1024) empty_kernel(unsigned* ran) {
+  WARPSPAN_CHECK_LAUNCH_BOUNDS(1024);
+  if (threadIdx.x == 0) ran[blockIdx.x] += 1;
+}
+
+int device_sms() {
+  int device = 0, count = 0;
+  WARPSPAN_CUDA_TRY(cudaGetDevice(&device));
+  WARPSPAN_CUDA_TRY(cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, device));
+  return count;
+}
+
+}  // namespace
+
+calibration_point cuda_pointer_chase(const std::vector<std::uint32_t>& next, chase_memory where, std::uint32_t steps) {
+  if (next.empty()) throw input_error("a pointer chase needs at least one element");
+  const std::size_t smem = where == chase_memory::shared ? next.size() * sizeof(std::uint32_t) : 0;
+  if (smem > 48 * 1024) {
+    int device = 0, optin = 0;
+    WARPSPAN_CUDA_TRY(cudaGetDevice(&device));
+    WARPSPAN_CUDA_TRY(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+    if (smem > static_cast<std::size_t>(optin))
+      throw input_error("a pointer chase of " + std::to_string(smem) + " bytes does not fit the " +
+                        std::to_string(optin) + " bytes of shared memory a block may have");
+    WARPSPAN_CUDA_TRY(cudaFuncSetAttribute(chase_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
+  }
+  cuda_stream stream;
+  device_buffer<std::uint32_t> d_next(next, stream.get());
+  device_buffer<unsigned long long> d_out(2, stream.get());
+  const int mode = where == chase_memory::shared ? 2 : where == chase_memory::global_l2 ? 1 : 0;
+  // A short run first warms the caches and the TLB with the same path (the measured run repeats it).
+  WARPSPAN_LAUNCH(chase_kernel, 1, chase_block, smem, stream.get())(d_next.data(), static_cast<std::uint32_t>(next.size()),
+                                                                  std::min<std::uint32_t>(steps, static_cast<std::uint32_t>(next.size())),
+                                                                  mode, d_out.data());
+  WARPSPAN_CUDA_CHECK_LAST();
+  cuda_timer timer(stream.get());
+  WARPSPAN_LAUNCH(chase_kernel, 1, chase_block, smem, stream.get())(d_next.data(), static_cast<std::uint32_t>(next.size()),
+                                                                  steps, mode, d_out.data());
+  WARPSPAN_CUDA_CHECK_LAST();
+  calibration_point p;
+  p.kernel_ms = timer.elapsed_ms();
+  const std::vector<unsigned long long> out = d_out.to_host();
+  p.check = out[0];
+  p.cycles_per_op = steps ? static_cast<double>(out[1]) / steps : 0;
+  p.ns_per_op = steps ? p.kernel_ms * 1e6 / steps : 0;
+  return p;
+}
+
+calibration_point cuda_scattered_sectors(std::size_t bytes, std::uint32_t warps_per_sm, std::uint32_t loads, std::uint32_t sms) {
+  if (sms == 0) sms = static_cast<std::uint32_t>(device_sms());
+  const scatter_shape shape = scattered_sectors_shape(warps_per_sm, sms);
+  const std::uint64_t words = bytes / sizeof(std::uint32_t);
+  const std::uint64_t sectors = words / 8;
+  if (sectors == 0) throw input_error("scattered sectors need a buffer of at least 32 bytes");
+  cuda_stream stream;
+  device_buffer<std::uint32_t> buffer(words, stream.get());
+  const std::uint64_t threads = static_cast<std::uint64_t>(shape.blocks) * shape.threads;
+  device_buffer<unsigned long long> sums(threads, stream.get());
+  WARPSPAN_LAUNCH(scatter_fill_kernel, std::max<std::uint32_t>(sms, 1) * 8, 256, 0, stream.get())(buffer.data(), words);
+  WARPSPAN_CUDA_CHECK_LAST();
+  // Once to warm the TLB, then timed.
+  WARPSPAN_LAUNCH(scatter_kernel, shape.blocks, shape.threads, 0, stream.get())(buffer.data(), sectors, std::min<std::uint32_t>(loads, 4),
+                                                                              sums.data());
+  WARPSPAN_CUDA_CHECK_LAST();
+  cuda_timer timer(stream.get());
+  WARPSPAN_LAUNCH(scatter_kernel, shape.blocks, shape.threads, 0, stream.get())(buffer.data(), sectors, loads, sums.data());
+  WARPSPAN_CUDA_CHECK_LAST();
+  calibration_point p;
+  p.kernel_ms = timer.elapsed_ms();
+  std::uint64_t check = 0;
+  for (unsigned long long v : sums.to_host()) check += v;
+  p.check = check;
+  p.sms = sms;
+  const double reads = static_cast<double>(threads) * loads;
+  p.bytes_per_s = p.kernel_ms > 0 ? reads * 32 / (p.kernel_ms * 1e-3) : 0;
+  p.ns_per_op = reads > 0 ? p.kernel_ms * 1e6 / reads : 0;
+  return p;
+}
+
+calibration_point cuda_launch_gap(std::uint32_t launches, std::uint32_t blocks, std::uint32_t threads) {
+  if (launches == 0 || blocks == 0 || threads == 0 || threads > 1024)
+    throw input_error("a launch gap needs launches and blocks above 0 and 1 to 1024 threads a block");
+  cuda_stream stream;
+  device_buffer<unsigned> ran(blocks, stream.get());
+  WARPSPAN_CUDA_TRY(cudaMemsetAsync(ran.data(), 0, ran.bytes(), stream.get()));
+  WARPSPAN_LAUNCH(empty_kernel, blocks, threads, 0, stream.get())(ran.data());  // the first launch loads the module
+  WARPSPAN_CUDA_CHECK_LAST();
+  stream.sync();
+  cuda_timer timer(stream.get());
+  for (std::uint32_t i = 0; i < launches; ++i) {
+    WARPSPAN_LAUNCH(empty_kernel, blocks, threads, 0, stream.get())(ran.data());
+    WARPSPAN_CUDA_CHECK_LAST();
+  }
+  calibration_point p;
+  p.kernel_ms = timer.elapsed_ms();
+  std::uint64_t check = 0;
+  for (unsigned v : ran.to_host()) check += v;
+  p.check = check;  // (launches + 1) x blocks
+  p.ns_per_op = p.kernel_ms * 1e6 / launches;
+  return p;
+}
+
+}  // namespace warpspan
