@@ -1,7 +1,8 @@
 // The GPU model's calibration microbenchmarks (issue 42, item 5), about a minute on an H100 or H200:
 //   BM_CalibrateChase      one thread's dependent loads: cycles (clock64) and ns a load, by where the
 //                          array lives (0 shared, 1 global through L1, 2 global past L1) and its size,
-//                          so the footprints fall in shared memory, L1, L2 and HBM (with TLB misses);
+//                          so the footprints fall in shared memory, L1, L2 (each walked once first,
+//                          so it is resident) and HBM (256 MiB, cold: no walk first);
 //   BM_CalibrateScatter    independent 4-byte loads, each its own 32-byte sector of a 2 GiB buffer, by
 //                          warps a SM (1 to 64): the sector bandwidth the latency allows at each
 //                          occupancy (what the chain kernels' scattered requests get);
@@ -48,7 +49,7 @@ void BM_CalibrateChase(benchmark::State& state) {
   const std::uint64_t expect = pointer_chase_cpu(next, steps);
   calibration_point p;
   for (auto _ : state) {
-    p = cuda_pointer_chase(next, where, steps);
+    p = cuda_pointer_chase(next, where, steps, /*warm=*/bytes <= (std::size_t{32} << 20));
     if (p.check != expect) {
       state.SkipWithError("the chase ended at the wrong index");
       return;

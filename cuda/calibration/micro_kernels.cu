@@ -63,11 +63,11 @@ __global__ void __launch_bounds__(256) scatter_fill_kernel(std::uint32_t* buffer
 /// Each thread issues `loads` independent loads, the k-th at the first word of sector
 /// scatter_sector(thread, k); its sum goes to sums[thread].
 __global__ void __launch_bounds__(1024) scatter_kernel(const std::uint32_t* buffer, std::uint64_t sectors,
-                                                        std::uint32_t loads, unsigned long long* sums) {
+                                                        std::uint32_t loads, std::uint64_t salt, unsigned long long* sums) {
   WARPSPAN_CHECK_LAUNCH_BOUNDS(1024);
   const std::uint64_t thread = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x;
   unsigned long long sum = 0;
-  for (std::uint32_t k = 0; k < loads; ++k) sum += load_past_l1(buffer + scatter_sector(thread, k, sectors) * 8);
+  for (std::uint32_t k = 0; k < loads; ++k) sum += load_past_l1(buffer + scatter_sector(thread + salt, k, sectors) * 8);
   sums[thread] = sum;
 }
 
@@ -85,7 +85,7 @@ int device_sms() {
 
 }  // namespace
 
-calibration_point cuda_pointer_chase(const std::vector<std::uint32_t>& next, chase_memory where, std::uint32_t steps) {
+calibration_point cuda_pointer_chase(const std::vector<std::uint32_t>& next, chase_memory where, std::uint32_t steps, bool warm) {
   if (next.empty()) throw input_error("a pointer chase needs at least one element");
   const std::size_t smem = where == chase_memory::shared ? next.size() * sizeof(std::uint32_t) : 0;
   if (smem > 48 * 1024) {
@@ -101,11 +101,11 @@ calibration_point cuda_pointer_chase(const std::vector<std::uint32_t>& next, cha
   device_buffer<std::uint32_t> d_next(next, stream.get());
   device_buffer<unsigned long long> d_out(2, stream.get());
   const int mode = where == chase_memory::shared ? 2 : where == chase_memory::global_l2 ? 1 : 0;
-  // A short run first warms the caches and the TLB with the same path (the measured run repeats it).
-  WARPSPAN_LAUNCH(chase_kernel, 1, chase_block, smem, stream.get())(d_next.data(), static_cast<std::uint32_t>(next.size()),
-                                                                  std::min<std::uint32_t>(steps, static_cast<std::uint32_t>(next.size())),
-                                                                  mode, d_out.data());
-  WARPSPAN_CUDA_CHECK_LAST();
+  if (warm) {  // the whole cycle once: the array is resident wherever it fits
+    WARPSPAN_LAUNCH(chase_kernel, 1, chase_block, smem, stream.get())(d_next.data(), static_cast<std::uint32_t>(next.size()),
+                                                                    static_cast<std::uint32_t>(next.size()), mode, d_out.data());
+    WARPSPAN_CUDA_CHECK_LAST();
+  }
   cuda_timer timer(stream.get());
   WARPSPAN_LAUNCH(chase_kernel, 1, chase_block, smem, stream.get())(d_next.data(), static_cast<std::uint32_t>(next.size()),
                                                                   steps, mode, d_out.data());
@@ -131,12 +131,12 @@ calibration_point cuda_scattered_sectors(std::size_t bytes, std::uint32_t warps_
   device_buffer<unsigned long long> sums(threads, stream.get());
   WARPSPAN_LAUNCH(scatter_fill_kernel, std::max<std::uint32_t>(sms, 1) * 8, 256, 0, stream.get())(buffer.data(), words);
   WARPSPAN_CUDA_CHECK_LAST();
-  // Once to warm the TLB, then timed.
+  // Once to warm the TLB, on other sectors (salted) so that the timed loads do not hit L2; then timed.
   WARPSPAN_LAUNCH(scatter_kernel, shape.blocks, shape.threads, 0, stream.get())(buffer.data(), sectors, std::min<std::uint32_t>(loads, 4),
-                                                                              sums.data());
+                                                                              threads, sums.data());
   WARPSPAN_CUDA_CHECK_LAST();
   cuda_timer timer(stream.get());
-  WARPSPAN_LAUNCH(scatter_kernel, shape.blocks, shape.threads, 0, stream.get())(buffer.data(), sectors, loads, sums.data());
+  WARPSPAN_LAUNCH(scatter_kernel, shape.blocks, shape.threads, 0, stream.get())(buffer.data(), sectors, loads, 0, sums.data());
   WARPSPAN_CUDA_CHECK_LAST();
   calibration_point p;
   p.kernel_ms = timer.elapsed_ms();

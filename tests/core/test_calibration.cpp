@@ -43,9 +43,11 @@ TEST(Calibration, PointerChaseMatchesCpu) {
   const std::vector<std::uint32_t> next = chase_cycle(1000, 11);
   for (chase_memory where : {chase_memory::shared, chase_memory::global, chase_memory::global_l2})
     for (std::uint32_t steps : {0u, 1u, 999u, 1000u, 2345u}) {
-      const calibration_point p = cuda_pointer_chase(next, where, steps);
-      EXPECT_EQ(p.check, pointer_chase_cpu(next, steps)) << "memory " << static_cast<int>(where) << ", " << steps << " steps";
-      EXPECT_GE(p.cycles_per_op, 0.0);
+      for (bool warm : {true, false}) {
+        const calibration_point p = cuda_pointer_chase(next, where, steps, warm);
+        EXPECT_EQ(p.check, pointer_chase_cpu(next, steps)) << "memory " << static_cast<int>(where) << ", " << steps << " steps";
+        EXPECT_GE(p.cycles_per_op, 0.0);
+      }
     }
 }
 

@@ -46,9 +46,14 @@ WARPSPAN_HD_INLINE std::uint64_t scatter_sector(std::uint64_t thread, std::uint3
   return (z ^ (z >> 31)) % sectors;
 }
 
-/// One thread follows `next` for `steps` dependent loads; cycles and nanoseconds a load. The shared
-/// variant needs the array to fit the block's shared memory (throws input_error otherwise).
-calibration_point cuda_pointer_chase(const std::vector<std::uint32_t>& next, chase_memory where, std::uint32_t steps);
+/// One thread follows `next` for `steps` dependent loads from index 0; cycles and nanoseconds a load.
+/// `warm`: a first run walks the whole cycle, so that the array is resident wherever it fits (shared
+/// memory, L1, L2) and the timed run measures that level; cold (for footprints past L2): no first
+/// run, so every load of the timed run goes to HBM. (A warm-up of only the timed path would put a
+/// large array's few touched lines in L2: the 2026-11-27 H200 run's "256 MB" point measured L2.)
+/// The shared variant needs the array to fit the block's shared memory (throws input_error otherwise).
+calibration_point cuda_pointer_chase(const std::vector<std::uint32_t>& next, chase_memory where, std::uint32_t steps,
+                                     bool warm = true);
 /// The chase's last index on the CPU (what `check` must equal).
 std::uint64_t pointer_chase_cpu(const std::vector<std::uint32_t>& next, std::uint32_t steps);
 
