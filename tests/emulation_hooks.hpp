@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 
 #if defined(WARPSPAN_CUDA_EMULATION_BUILD)
 namespace warpspan::emu {
@@ -12,6 +13,7 @@ std::size_t allocation_count();
 std::size_t allocation_peak(bool reset);
 void set_memory_limit(std::size_t bytes);
 std::size_t live_events();
+std::uint64_t pool_release_threshold();
 
 /// Makes the emulated device `bytes` large for its scope (also when the code in it throws).
 struct device_memory_scope {

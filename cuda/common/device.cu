@@ -3,12 +3,15 @@
 // 13; or any other error) is not "no GPU": it is named once on stderr, and asking for the cuda backend says it.
 #include <cuda_runtime.h>
 
+#include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <mutex>
 #include <string>
 #include <system_error>
 #include <filesystem>
 
+#include "common/stream.cuh"
 #include "warpspan/core/backend.hpp"
 
 namespace warpspan {
@@ -76,6 +79,22 @@ double cuda_peak_bandwidth_gbs() {
 }
 
 bool cuda_compiled() { return true; }
+
+void keep_freed_device_memory() noexcept {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    int device = 0;
+    cudaMemPool_t pool = nullptr;
+    std::size_t free = 0, total = 0;
+    if (cudaGetDevice(&device) != cudaSuccess || cudaDeviceGetDefaultMemPool(&pool, device) != cudaSuccess ||
+        cudaMemGetInfo(&free, &total) != cudaSuccess) {
+      (void)cudaGetLastError();  // no device: the caller's own call says so
+      return;
+    }
+    std::uint64_t keep = std::min<std::uint64_t>(std::uint64_t{1} << 30, total / 16);
+    if (cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep) != cudaSuccess) (void)cudaGetLastError();
+  });
+}
 
 bool cuda_emulated() {
 #if defined(WARPSPAN_CUDA_EMULATED)

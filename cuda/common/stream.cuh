@@ -7,9 +7,18 @@
 
 namespace warpspan {
 
+/// Once a process: the device's stream-ordered pool (every device_buffer's cudaMallocAsync) keeps
+/// up to 1 GiB (a sixteenth of a smaller device) of freed memory across synchronisations instead of
+/// unmapping it at each one, so that the calls of a batch or sweep reuse their predecessors' buffers
+/// rather than map them afresh (issue 43, item 1). Quiet when the device or runtime says no.
+void keep_freed_device_memory() noexcept;
+
 class cuda_stream {
  public:
-  cuda_stream() { WARPSPAN_CUDA_TRY(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking)); }
+  cuda_stream() {
+    keep_freed_device_memory();
+    WARPSPAN_CUDA_TRY(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
+  }
   ~cuda_stream() {
     WARPSPAN_CUDA_TRY_NO_THROW(cudaStreamSynchronize(stream_));
     WARPSPAN_CUDA_TRY_NO_THROW(cudaStreamDestroy(stream_));

@@ -126,6 +126,11 @@ struct CUstream_st;
 struct CUevent_st;
 using cudaStream_t = CUstream_st*;
 using cudaEvent_t = CUevent_st*;
+/// The device's stream-ordered memory pool: the emulation keeps its attributes only (a freed
+/// allocation goes back to the host at once, whatever the release threshold).
+struct CUmemPoolHandle_st;
+using cudaMemPool_t = CUmemPoolHandle_st*;
+enum cudaMemPoolAttr { cudaMemPoolAttrReleaseThreshold = 4 };
 inline constexpr unsigned cudaStreamDefault = 0;
 inline constexpr unsigned cudaStreamNonBlocking = 1;
 
@@ -156,6 +161,9 @@ cudaError_t cudaMemcpyAsync(void* dst, const void* src, std::size_t bytes, cudaM
 cudaError_t cudaMemset(void* ptr, int value, std::size_t bytes);
 cudaError_t cudaMemsetAsync(void* ptr, int value, std::size_t bytes, cudaStream_t stream = nullptr);
 cudaError_t cudaMemGetInfo(std::size_t* free_bytes, std::size_t* total_bytes);
+cudaError_t cudaDeviceGetDefaultMemPool(cudaMemPool_t* pool, int device);
+cudaError_t cudaMemPoolSetAttribute(cudaMemPool_t pool, cudaMemPoolAttr attr, void* value);
+cudaError_t cudaMemPoolGetAttribute(cudaMemPool_t pool, cudaMemPoolAttr attr, void* value);
 
 cudaError_t cudaStreamCreate(cudaStream_t* stream);
 cudaError_t cudaStreamCreateWithFlags(cudaStream_t* stream, unsigned flags);
@@ -181,6 +189,8 @@ std::size_t allocation_peak(bool reset);
 void set_memory_limit(std::size_t bytes);
 /// Events created and not yet destroyed.
 std::size_t live_events();
+/// The default memory pool's release threshold (cudaMemPoolAttrReleaseThreshold) as last set.
+std::uint64_t pool_release_threshold();
 /// Makes the runtime call named `call` (e.g. "cudaEventCreate") fail with `error` once, after it has
 /// succeeded `after` more times; WARPSPAN_EMU_FAIL=call:error[:after] does the same from the
 /// environment (e.g. cudaGetDeviceCount:35 for a driver too old for the runtime).

@@ -1230,6 +1230,31 @@ cudaError_t cudaMemGetInfo(std::size_t* free_bytes, std::size_t* total_bytes) {
   return cudaSuccess;
 }
 
+struct CUmemPoolHandle_st {
+  std::atomic<std::uint64_t> release_threshold{0};
+};
+namespace {
+CUmemPoolHandle_st default_pool;
+}  // namespace
+namespace warpspan::emu {
+std::uint64_t pool_release_threshold() { return default_pool.release_threshold; }
+}  // namespace warpspan::emu
+cudaError_t cudaDeviceGetDefaultMemPool(cudaMemPool_t* pool, int device) {
+  if (!pool || device != 0) return record(cudaErrorInvalidValue);
+  *pool = &default_pool;
+  return cudaSuccess;
+}
+cudaError_t cudaMemPoolSetAttribute(cudaMemPool_t pool, cudaMemPoolAttr attr, void* value) {
+  if (pool != &default_pool || !value || attr != cudaMemPoolAttrReleaseThreshold) return record(cudaErrorInvalidValue);
+  pool->release_threshold = *static_cast<std::uint64_t*>(value);
+  return cudaSuccess;
+}
+cudaError_t cudaMemPoolGetAttribute(cudaMemPool_t pool, cudaMemPoolAttr attr, void* value) {
+  if (pool != &default_pool || !value || attr != cudaMemPoolAttrReleaseThreshold) return record(cudaErrorInvalidValue);
+  *static_cast<std::uint64_t*>(value) = pool->release_threshold;
+  return cudaSuccess;
+}
+
 cudaError_t cudaStreamCreate(cudaStream_t* stream) { return cudaStreamCreateWithFlags(stream, cudaStreamDefault); }
 cudaError_t cudaStreamCreateWithFlags(cudaStream_t* stream, unsigned flags) {
   WARPSPAN_EMU_INJECT();

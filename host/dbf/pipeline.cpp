@@ -4,6 +4,8 @@
 #include <chrono>
 #include <cmath>
 #include <exception>
+#include <functional>
+#include <future>
 
 #include "warpspan/core/error.hpp"
 #include "warpspan/core/interrupt.hpp"
@@ -34,32 +36,76 @@ std::uint64_t cells_of(const std::vector<unrolled_graph>& graphs) {
   return cells;
 }
 
-/// The curves of every set of a chunk (already unrolled), all tables in one dbf_tables call after
-/// checking that what they hold at once fits the memory budget; with shared tables none is computed.
-void compute_curves(std::vector<analysed_set>& chunk, const stream_options& options) {
+/// The tables of every set of a chunk (already unrolled), all in one dbf_tables call after checking
+/// that what they hold at once fits the memory budget; none with shared tables.
+std::vector<dbf_table> chunk_tables(const std::vector<analysed_set>& chunk, const stream_options& options) {
   std::vector<const unrolled_graph*> all;
-  for (auto& s : chunk)
+  for (const auto& s : chunk)
     for (const auto& g : s.graphs) all.push_back(&g);
-  if (all.empty()) return;
+  if (all.empty() || options.shared_tables) return {};
+  check_tables_memory(all, options.dbf,
+                      chunk.size() == 1 ? chunk.front().label : chunk.front().label + " .. " + chunk.back().label);
+  dbf_options o = options.dbf;
+  o.steps_suffice = true;  // a curve needs only the steps (the GPU then builds them on the chip)
+  return dbf_tables(all, o);
+}
+
+/// Set `s`'s curves from its tables, which start at tables[first] (or from the shared tables); each
+/// table is dropped once its curve holds the steps (a chunk's tables add up).
+void build_curves(analysed_set& s, std::vector<dbf_table>& tables, std::size_t first, const stream_options& options) {
   const auto* shared = options.shared_tables;
-  std::vector<dbf_table> tables;
-  if (!shared) {
-    check_tables_memory(all, options.dbf,
-                        chunk.size() == 1 ? chunk.front().label : chunk.front().label + " .. " + chunk.back().label);
-    dbf_options o = options.dbf;
-    o.steps_suffice = true;  // a curve needs only the steps (the GPU then builds them on the chip)
-    tables = dbf_tables(all, o);
-  }
-  std::size_t next = 0;
-  for (auto& s : chunk) {
-    for (std::size_t k = 0; k < s.graphs.size(); ++k, ++next) {
-      if (shared)
-        s.curves.emplace_back((*shared)[k], s.graphs[k]);
-      else
-        s.curves.emplace_back(tables[next], s.graphs[k]);
-      if (!shared) tables[next] = dbf_table{};  // a curve keeps only the steps; a batch's tables add up
+  s.curves.reserve(s.graphs.size());
+  for (std::size_t k = 0; k < s.graphs.size(); ++k) {
+    if (shared) {
+      s.curves.emplace_back((*shared)[k], s.graphs[k]);
+    } else {
+      s.curves.emplace_back(tables[first + k], s.graphs[k]);
+      tables[first + k] = dbf_table{};
     }
   }
+}
+
+/// A chunk's tables, then each set's curves and test, on the test pool's threads when there is one
+/// (a GPU's tables come faster than one core tests them). What a set's test throws is kept in
+/// `failed` for its turn to be reported; what the tables throw ends the stream.
+void process_chunk(std::vector<analysed_set>& chunk, std::vector<std::exception_ptr>& failed,
+                   const stream_options& options) {
+  std::vector<dbf_table> tables = chunk_tables(chunk, options);
+  std::vector<std::size_t> first(chunk.size());
+  for (std::size_t i = 0, at = 0; i < chunk.size(); at += chunk[i].graphs.size(), ++i) first[i] = at;
+  failed.assign(chunk.size(), nullptr);
+  const auto test = [&](std::size_t i) {
+    if (!chunk[i].error.empty()) return;
+    try {
+      build_curves(chunk[i], tables, first[i], options);
+      chunk[i].result = edf_test(chunk[i].curves, options.method);
+    } catch (...) {
+      failed[i] = std::current_exception();
+    }
+  };
+  if (options.test_pool && chunk.size() > 1)
+    options.test_pool->run(chunk.size(), test);
+  else
+    for (std::size_t i = 0; i < chunk.size(); ++i) test(i);
+}
+
+/// A processed chunk's sets to `report` in order; false when interrupted before the last.
+bool report_chunk(std::vector<analysed_set>& chunk, const std::vector<std::exception_ptr>& failed,
+                  const std::function<void(analysed_set&)>& report, const stream_options& options) {
+  for (std::size_t i = 0; i < chunk.size(); ++i) {
+    analysed_set& s = chunk[i];
+    if (interrupted()) return false;
+    if (failed[i]) {
+      try {
+        std::rethrow_exception(failed[i]);
+      } catch (const input_error& e) {
+        if (!options.keep_going) throw input_error(s.label + ": " + e.description());  // an undecided set names itself
+        s.error = s.label + ": " + e.description();
+      }
+    }
+    report(s);
+  }
+  return true;
 }
 
 }  // namespace
@@ -67,7 +113,8 @@ void compute_curves(std::vector<analysed_set>& chunk, const stream_options& opti
 void analyse_set(analysed_set& set, const stream_options& options) {
   std::vector<analysed_set> one(1);
   one[0] = std::move(set);
-  compute_curves(one, options);
+  std::vector<dbf_table> tables = chunk_tables(one, options);
+  build_curves(one[0], tables, 0, options);
   set = std::move(one[0]);
   try {
     set.result = edf_test(set.curves, options.method);
@@ -78,64 +125,70 @@ void analyse_set(analysed_set& set, const stream_options& options) {
 
 bool analyse_sets(const std::function<bool(analysed_set&)>& next, const std::function<void(analysed_set&)>& report,
                   const stream_options& options, double& elapsed_s) {
-  std::vector<analysed_set> chunk;
+  // Two chunks in flight where there is a test pool (every backend but the one-thread reference):
+  // while one chunk's tables, curves and tests run on a worker thread (the GPU, the pool), this
+  // thread reads and unrolls the next; a chunk is reported, in order, once the next is read.
+  // `next` and `report` run on this thread only.
+  const bool overlap = options.test_pool != nullptr;
+  std::vector<analysed_set> filling, running;
+  std::vector<std::exception_ptr> failed;
+  std::future<double> pending;  // the worker's chunk: its seconds on tables and tests
   std::uint64_t cells = 0;
-  auto flush = [&]() -> bool {
+  const auto timed = [&options](std::vector<analysed_set>& chunk, std::vector<std::exception_ptr>& f) {
     const auto start = std::chrono::steady_clock::now();
-    compute_curves(chunk, options);
-    // The tests of the chunk's sets, on the test pool's threads when there is one (a GPU's tables
-    // come faster than one core tests them); what a test throws is kept for its set's turn.
-    std::vector<std::exception_ptr> failed(chunk.size());
-    const auto test = [&](std::size_t i) {
-      if (!chunk[i].error.empty()) return;
-      try {
-        chunk[i].result = edf_test(chunk[i].curves, options.method);
-      } catch (...) {
-        failed[i] = std::current_exception();
-      }
-    };
-    if (options.test_pool && chunk.size() > 1)
-      options.test_pool->run(chunk.size(), test);
-    else
-      for (std::size_t i = 0; i < chunk.size(); ++i) test(i);
-    bool done = true;
-    for (std::size_t i = 0; i < chunk.size(); ++i) {
-      analysed_set& s = chunk[i];
-      if (interrupted()) {
-        done = false;
-        break;
-      }
-      if (failed[i]) {
-        try {
-          std::rethrow_exception(failed[i]);
-        } catch (const input_error& e) {
-          if (!options.keep_going) throw input_error(s.label + ": " + e.description());  // an undecided set names itself
-          s.error = s.label + ": " + e.description();
-        }
-      }
-      report(s);
-    }
-    elapsed_s += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    chunk.clear();
-    cells = 0;
+    process_chunk(chunk, f, options);
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  };
+  // Waits for the worker's chunk and reports it; false when interrupted.
+  const auto finish_running = [&]() -> bool {
+    if (!pending.valid()) return true;
+    elapsed_s += pending.get();  // rethrows what the tables threw
+    const bool done = report_chunk(running, failed, report, options);
+    running.clear();
     return done;
   };
+  // Hands the filled chunk on (to the worker, or processes it here) and starts a new one.
+  const auto flush = [&]() -> bool {
+    if (!finish_running()) return false;
+    running.swap(filling);
+    filling.clear();
+    cells = 0;
+    if (overlap) {
+      pending = std::async(std::launch::async, timed, std::ref(running), std::ref(failed));
+      return true;
+    }
+    elapsed_s += timed(running, failed);
+    const bool done = report_chunk(running, failed, report, options);
+    running.clear();
+    return done;
+  };
+  // Whatever ends the stream waits for the worker first: it holds references to `running`.
+  struct join_worker {
+    std::future<double>& f;
+    ~join_worker() {
+      if (f.valid()) f.wait();
+    }
+  } join{pending};
   for (;;) {
-    if (interrupted()) return false;
+    if (interrupted()) {
+      if (pending.valid()) pending.wait();
+      return false;
+    }
     analysed_set s;
     try {
       if (!next(s)) break;
     } catch (const input_error&) {
       // A set that cannot be read ends the stream: the sets before it are analysed and reported
       // first, then its error.
-      if (!chunk.empty()) flush();
+      if (flush()) finish_running();
       throw;
     }
     cells += cells_of(s.graphs);
-    chunk.push_back(std::move(s));
-    if ((chunk.size() >= dbf_chunk_max_sets || cells >= dbf_chunk_max_cells(options.dbf)) && !flush()) return false;
+    filling.push_back(std::move(s));
+    if ((filling.size() >= dbf_chunk_max_sets || cells >= dbf_chunk_max_cells(options.dbf)) && !flush()) return false;
   }
-  if (!chunk.empty() && !flush()) return false;
+  if (!filling.empty() && !flush()) return false;
+  if (!finish_running()) return false;
   return !interrupted();
 }
 

@@ -138,6 +138,21 @@ TEST(CudaDbf, PipelineTakesStepsFromTheChipMatchesCpu) {
   }
 }
 
+#if defined(WARPSPAN_CUDA_EMULATION_BUILD)
+TEST(CudaDbf, FreedDeviceMemoryStaysInThePoolBetweenCallsGpu) {
+  // A batch's calls reuse the memory their predecessors freed (issue 43): the first stream sets
+  // the default pool's release threshold to min(1 GiB, a sixteenth of the device), once a process.
+  WARPSPAN_REQUIRE_GPU();
+  const std::vector<unrolled_graph> graphs = random_graphs(5, 2, 6, 100);
+  (void)cuda_dbf_table(graphs[0], false, 256, true);
+  const std::uint64_t keep = emu::pool_release_threshold();
+  EXPECT_GT(keep, 0u);
+  EXPECT_LE(keep, std::uint64_t{1} << 30);
+  (void)cuda_dbf_table(graphs[1], true, 256, true);
+  EXPECT_EQ(emu::pool_release_threshold(), keep);
+}
+#endif
+
 /// A fork-join task: source -> `width` parallel vertices -> sink, so the sink's rows in T' have
 /// `width` predecessors (8 bytes each when staged in shared memory).
 task fork_join(std::uint32_t width) {
