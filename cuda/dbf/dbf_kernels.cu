@@ -219,12 +219,51 @@ struct plus_op {
   __device__ std::uint32_t operator()(std::uint32_t a, std::uint32_t b) const { return a + b; }
 };
 
+/// The steps of dbf_small from a table's running minimum `min_span` (`columns` of it), from the right
+/// in chunks of the block's threads (thread 0 the rightmost column): a demand is a step when reached
+/// strictly sooner than every larger one (the suffix minimum, as dbf_curve's constructor). They are
+/// compacted into `mine` (2 x columns words of scratch), then appended to `out` at a place taken with
+/// one atomic (`where` gets it and the count, at 2 x blockIdx.x). `sh`: 2 x blockDim words of shared
+/// memory no thread still reads. Every thread of the block calls it.
+__device__ void steps_from_minima(const std::uint32_t* min_span, std::uint32_t columns, std::uint32_t* mine,
+                                  std::uint32_t* sh, std::uint32_t* out, std::uint32_t* out_count, std::uint32_t* where) {
+  std::uint32_t carry = dbf_inf, found = 0;
+  for (std::uint32_t hi = columns; hi > 1;) {
+    const std::uint32_t lo = hi > blockDim.x + 1 ? hi - blockDim.x : 1;
+    const bool valid = threadIdx.x < hi - lo;
+    const std::uint32_t e = hi - 1 - threadIdx.x;
+    const std::uint32_t v = valid ? min_span[e] : dbf_inf;
+    block_inclusive_scan(sh, v, dbf_inf, min_op{});
+    const std::uint32_t before = threadIdx.x == 0 ? dbf_inf : sh[threadIdx.x - 1];  // min right of e in the chunk
+    const std::uint32_t chunk_min = sh[blockDim.x - 1];
+    // No barrier here or at the loop's end: the next writes of sh[0, B) come after the barriers of
+    // the second scan (sh[B, 2B)), and those of sh[B, 2B) after the next chunk's first scan's.
+    const bool step = valid && v < min(carry, before);
+    const std::uint32_t rank = block_inclusive_scan(sh + blockDim.x, step ? 1u : 0u, 0u, plus_op{});
+    const std::uint32_t total = sh[2 * blockDim.x - 1];
+    if (step) {
+      mine[2 * (found + rank - 1)] = v;
+      mine[2 * (found + rank - 1) + 1] = e;
+    }
+    found += total;
+    carry = min(carry, chunk_min);
+    hi = lo;
+  }
+  if (threadIdx.x == 0) {
+    const std::uint32_t at = atomicAdd(out_count, found);
+    where[2 * blockIdx.x] = at;
+    where[2 * blockIdx.x + 1] = found;
+    sh[0] = at;
+  }
+  __syncthreads();
+  const std::uint32_t at = sh[0];
+  for (std::uint32_t k = threadIdx.x; k < 2 * found; k += blockDim.x) out[2 * static_cast<std::size_t>(at) + k] = mine[k];
+}
+
 /// The table of block `blockIdx.x`'s item, tile by tile: for each tile of columns, the rows level
 /// by level of T' (rows of one level are independent: one pass), each cell by dbf_cell reading
 /// its predecessors' cells from the window; then the tile's running minimum to `mins`. Then the
-/// steps of dbf_small from the right (a demand is a step when reached strictly sooner than every
-/// larger one: the suffix minimum, as dbf_curve's constructor), compacted into `steps`, and the
-/// table's steps appended to `out` at a place taken with one atomic (`where` gets it and the count).
+/// table's steps (steps_from_minima).
 __global__ void dbf_onchip_kernel(const onchip_item* __restrict__ items, const std::uint32_t* __restrict__ wcet,
                                   const std::uint32_t* __restrict__ deadline,
                                   const std::uint32_t* __restrict__ pred_begin, const dbf_pred* __restrict__ preds,
@@ -280,40 +319,18 @@ __global__ void dbf_onchip_kernel(const onchip_item* __restrict__ items, const s
     }
     __syncthreads();  // the tile is read before the next overwrites the window
   }
-  // The steps, from the right in chunks of the block's threads (thread 0 the rightmost column).
-  std::uint32_t* sh = window;  // the window is done: its first 2 x blockDim words are the scans' room
-  std::uint32_t* mine = steps + 2 * it.steps;
-  std::uint32_t carry = dbf_inf, found = 0;
-  for (std::uint32_t hi = it.columns; hi > 1;) {
-    const std::uint32_t lo = hi > blockDim.x + 1 ? hi - blockDim.x : 1;
-    const bool valid = threadIdx.x < hi - lo;
-    const std::uint32_t e = hi - 1 - threadIdx.x;
-    const std::uint32_t v = valid ? min_span[e] : dbf_inf;
-    block_inclusive_scan(sh, v, dbf_inf, min_op{});
-    const std::uint32_t before = threadIdx.x == 0 ? dbf_inf : sh[threadIdx.x - 1];  // min right of e in the chunk
-    const std::uint32_t chunk_min = sh[blockDim.x - 1];
-    // No barrier here or at the loop's end: the next writes of sh[0, B) come after the barriers of
-    // the second scan (sh[B, 2B)), and those of sh[B, 2B) after the next chunk's first scan's.
-    const bool step = valid && v < min(carry, before);
-    const std::uint32_t rank = block_inclusive_scan(sh + blockDim.x, step ? 1u : 0u, 0u, plus_op{});
-    const std::uint32_t total = sh[2 * blockDim.x - 1];
-    if (step) {
-      mine[2 * (found + rank - 1)] = v;
-      mine[2 * (found + rank - 1) + 1] = e;
-    }
-    found += total;
-    carry = min(carry, chunk_min);
-    hi = lo;
-  }
-  if (threadIdx.x == 0) {
-    const std::uint32_t at = atomicAdd(out_count, found);
-    where[2 * blockIdx.x] = at;
-    where[2 * blockIdx.x + 1] = found;
-    sh[0] = at;
-  }
-  __syncthreads();
-  const std::uint32_t at = sh[0];
-  for (std::uint32_t k = threadIdx.x; k < 2 * found; k += blockDim.x) out[2 * static_cast<std::size_t>(at) + k] = mine[k];
+  // The steps, from the right; the window is done: its first 2 x blockDim words are the scans' room.
+  steps_from_minima(min_span, it.columns, steps + 2 * it.steps, window, out, out_count, where);
+}
+
+/// The steps of the staged batch's tables (the on-chip window's fallback): block k builds table k's
+/// from its running minimum in global memory, as dbf_onchip_kernel does after its table. Dynamic
+/// shared memory: 2 x the block's threads words.
+__global__ void dbf_steps_kernel(const batch_item* __restrict__ items, const std::uint32_t* mins, std::uint32_t* steps,
+                                 std::uint32_t* out, std::uint32_t* out_count, std::uint32_t* where) {
+  WARPSPAN_DYNAMIC_SHARED(std::uint32_t, sh);
+  const batch_item it = items[blockIdx.x];
+  steps_from_minima(mins + it.min_span, it.columns, steps + 2 * it.min_span, sh, out, out_count, where);
 }
 
 
@@ -382,27 +399,49 @@ dbf_table cuda_dbf_table(const unrolled_graph& g, bool shared_prefetch, unsigned
   return out;
 }
 
-std::vector<dbf_table> cuda_dbf_tables_batch(const std::vector<const unrolled_graph*>& graphs, bool shared_prefetch,
-                                             unsigned block, bool keep_cells, float* kernel_ms) {
+namespace {
+
+/// Table k's steps from a batch's output: where[2k] is where they start in `steps` (pairs of span
+/// and column, found from the right), where[2k + 1] how many.
+void take_steps(dbf_table& t, const std::vector<std::uint32_t>& where, std::size_t k, const std::vector<std::uint32_t>& steps) {
+  const std::size_t at = where[2 * k], n = where[2 * k + 1];
+  t.steps_only = true;
+  t.step_spans.resize(n);
+  t.step_columns.resize(n);
+  for (std::size_t i = 0; i < n; ++i) {  // found from the right: reversed here
+    t.step_spans[n - 1 - i] = steps[2 * (at + i)];
+    t.step_columns[n - 1 - i] = steps[2 * (at + i) + 1];
+  }
+}
+
+/// The staged batch: cuda_dbf_tables_batch, or with `steps_only` the steps built on the device
+/// from each table's running minimum (dbf_steps_kernel) and only they brought back (the on-chip
+/// batch's fallback for windows over the shared memory).
+std::vector<dbf_table> staged_batch(const std::vector<const unrolled_graph*>& graphs, bool shared_prefetch,
+                                    unsigned block, bool keep_cells, bool steps_only, float* kernel_ms) {
   check_block(block);
   std::vector<dbf_table> out(graphs.size());
   if (kernel_ms) *kernel_ms = 0;
   if (graphs.empty()) return out;
   cuda_stream stream;
   const std::size_t budget = free_device_bytes() / 10 * 8;
+  // A table's device bytes: its inputs, cells and minimum, and with steps_only their scratch and output.
+  const auto table_bytes = [&](const unrolled_graph& g) {
+    return device_bytes(g) + sizeof(batch_item) + (steps_only ? 4 * g.columns() * sizeof(std::uint32_t) + 8 : 0);
+  };
   std::size_t first = 0;
   while (first < graphs.size()) {
     // As many consecutive tables as fit the budget (at least one, which must fit by itself).
     std::size_t last = first, bytes = 0, cells = 0, columns = 0, max_preds = 1;
-    while (last < graphs.size() && bytes + device_bytes(*graphs[last]) + sizeof(batch_item) <= budget) {
-      bytes += device_bytes(*graphs[last]) + sizeof(batch_item);
+    while (last < graphs.size() && bytes + table_bytes(*graphs[last]) <= budget) {
+      bytes += table_bytes(*graphs[last]);
       cells += graphs[last]->cells();
       columns += graphs[last]->columns();
       max_preds = std::max(max_preds, graphs[last]->max_preds());
       ++last;
     }
     if (last == first)
-      throw input_error("a dbf table needs " + std::to_string((device_bytes(*graphs[first]) + sizeof(batch_item)) >> 20) +
+      throw input_error("a dbf table needs " + std::to_string(table_bytes(*graphs[first]) >> 20) +
                         " MiB of GPU memory; about " + std::to_string(budget >> 20) + " MiB are usable");
     std::vector<batch_item> items;
     std::vector<std::uint32_t> wcet, deadline, pred_begin;
@@ -440,6 +479,24 @@ std::vector<dbf_table> cuda_dbf_tables_batch(const std::vector<const unrolled_gr
                                                                  d_begin.data(), d_preds.data(), d_tables.data(),
                                                                  d_mins.data());
     WARPSPAN_CUDA_CHECK_LAST();
+    if (steps_only) {  // the steps on the device; only they come back
+      device_buffer<std::uint32_t> d_steps(2 * columns, stream.get());
+      device_buffer<std::uint32_t> d_out(2 * columns, stream.get());
+      device_buffer<std::uint32_t> d_count(std::vector<std::uint32_t>{0}, stream.get());
+      device_buffer<std::uint32_t> d_where(2 * std::size_t{grid}, stream.get());
+      WARPSPAN_LAUNCH(dbf_steps_kernel, grid, block, 2 * block * sizeof(std::uint32_t), stream.get())(
+          d_items.data(), d_mins.data(), d_steps.data(), d_out.data(), d_count.data(), d_where.data());
+      WARPSPAN_CUDA_CHECK_LAST();
+      const float ms = timer.elapsed_ms();
+      if (kernel_ms) *kernel_ms += ms;
+      const std::vector<std::uint32_t> where = d_where.to_host();
+      const std::uint32_t total = d_count.to_host().front();
+      std::vector<std::uint32_t> steps(2 * std::size_t{total});
+      if (total) d_out.copy_to_host(steps.data(), steps.size());
+      for (std::size_t k = first; k < last; ++k) take_steps(out[k], where, k - first, steps);
+      first = last;
+      continue;
+    }
     const float ms = timer.elapsed_ms();
     if (kernel_ms) *kernel_ms += ms;
     const std::vector<std::uint32_t> mins = d_mins.to_host();
@@ -455,6 +512,13 @@ std::vector<dbf_table> cuda_dbf_tables_batch(const std::vector<const unrolled_gr
     first = last;
   }
   return out;
+}
+
+}  // namespace
+
+std::vector<dbf_table> cuda_dbf_tables_batch(const std::vector<const unrolled_graph*>& graphs, bool shared_prefetch,
+                                             unsigned block, bool keep_cells, float* kernel_ms) {
+  return staged_batch(graphs, shared_prefetch, block, keep_cells, false, kernel_ms);
 }
 
 namespace {
@@ -562,11 +626,11 @@ std::vector<dbf_table> cuda_dbf_steps_batch(const std::vector<const unrolled_gra
   std::vector<std::size_t> onchip, rest;
   for (std::size_t k = 0; k < graphs.size(); ++k)
     (plan_window(*graphs[k], block, tile, limit, plans[k]) ? onchip : rest).push_back(k);
-  if (!rest.empty()) {  // windows over the shared memory: the staged kernel, its min_span back
+  if (!rest.empty()) {  // windows over the shared memory: the staged kernel, the steps built from its minima
     std::vector<const unrolled_graph*> those;
     for (std::size_t k : rest) those.push_back(graphs[k]);
     float ms = 0;
-    std::vector<dbf_table> tables = cuda_dbf_tables_batch(those, true, block, false, &ms);
+    std::vector<dbf_table> tables = staged_batch(those, true, block, false, true, &ms);
     for (std::size_t i = 0; i < rest.size(); ++i) out[rest[i]] = std::move(tables[i]);
     if (kernel_ms) *kernel_ms += ms;
     if (fell_back) *fell_back = rest.size();
@@ -642,17 +706,7 @@ std::vector<dbf_table> cuda_dbf_steps_batch(const std::vector<const unrolled_gra
     const std::uint32_t total = d_count.to_host().front();
     std::vector<std::uint32_t> steps(2 * std::size_t{total});
     if (total) d_out.copy_to_host(steps.data(), steps.size());
-    for (std::size_t i = first; i < last; ++i) {
-      dbf_table& t = out[onchip[i]];
-      const std::size_t at = where[2 * (i - first)], n = where[2 * (i - first) + 1];
-      t.steps_only = true;
-      t.step_spans.resize(n);
-      t.step_columns.resize(n);
-      for (std::size_t k = 0; k < n; ++k) {  // found from the right: reversed here
-        t.step_spans[n - 1 - k] = steps[2 * (at + k)];
-        t.step_columns[n - 1 - k] = steps[2 * (at + k) + 1];
-      }
-    }
+    for (std::size_t i = first; i < last; ++i) take_steps(out[onchip[i]], where, i - first, steps);
     first = last;
   }
   return out;

@@ -173,7 +173,8 @@ std::vector<dbf_table> cuda_dbf_tables_batch(const std::vector<const unrolled_gr
 /// at the end builds the steps of dbf_small on the device (suffix minima and a compaction): only
 /// the steps (about 60 a table) come back, in one launch per batch. A table whose window does not
 /// fit the device's shared memory even at the narrowest tile (32 columns) is computed by the
-/// staged batch kernel instead and returned with its min_span (`fell_back` counts them).
+/// staged batch kernel in global memory instead, its steps then built on the device from its
+/// running minimum alike (`fell_back` counts them): every table comes back as its steps.
 /// `tile` 0 picks the widest that fits, up to 1024.
 std::vector<dbf_table> cuda_dbf_steps_batch(const std::vector<const unrolled_graph*>& graphs, unsigned block,
                                             unsigned tile = 0, float* kernel_ms = nullptr,
