@@ -9,8 +9,11 @@
 # and the rest of COIN-OR, BLAS/LAPACK, OpenMP, ...), with the source and build paths the tests
 # were compiled with.
 #
-# There, from a copy of the repository with .device/ beside it:
+# There, from a copy of the repository with .device_pack/ beside it (the device tool's `carry`; it
+# is unpacked into .device/ on the first run), or with .device/ itself:
 #   bash bench/run_on_gpu.sh --run OUTDIR [PHASES]
+# Two runs side by side (tests and sanitize, say) with different OUTDIRs work; benchmarks want the
+# machine to themselves.
 # PHASES is a comma-separated list (default: tests,sanitize,bench,bench_exact,cli,ncu):
 #   calibrate  not in the default: the GPU model's microbenchmarks (BM_Calibrate*: pointer chase in
 #             shared memory, L1, L2 and HBM; scattered sectors against warps a SM; launch gap)
@@ -67,11 +70,17 @@ if [ "${1:-}" != "--run" ]; then
     strip --strip-unneeded .device/warpspan_bench_uncached
   fi
   du -sh .device
-  echo "staged in .device/; on the GPU machine: bash bench/run_on_gpu.sh --run OUT (carry .device)"
+  # .device/ (about 60 MiB) beside the tree would pass the 64 MiB a device call carries: packed.
+  mkdir -p .device_pack && tar -cJf .device_pack/device.tar.xz .device
+  grep -qx '/.device_pack/' .git/info/exclude 2>/dev/null || echo '/.device_pack/' >> .git/info/exclude
+  du -sh .device_pack/device.tar.xz
+  echo "staged in .device/, packed in .device_pack/; on the GPU machine (carry .device_pack):"
+  echo "  bash bench/run_on_gpu.sh --run OUT [PHASES]"
   exit 0
 fi
 
 out=${2:?usage: bench/run_on_gpu.sh --run OUTDIR [PHASES]}
+if [ ! -f .device/paths.txt ] && [ -f .device_pack/device.tar.xz ]; then tar -xJf .device_pack/device.tar.xz; fi
 phases=",${3:-tests,sanitize,bench,bench_exact,cli,ncu},"
 run="$out/run"
 mkdir -p "$run"
@@ -94,11 +103,14 @@ source_dir=$(sed -n 's/^source_dir=//p' .device/paths.txt)
 build_dir=$(sed -n 's/^build_dir=//p' .device/paths.txt)
 # Where this tree is elsewhere, a link from the compiled-in path to it; never anything removed.
 if [ "$(readlink -f "$source_dir" 2>/dev/null)" != "$(readlink -f "$PWD")" ]; then
-  if [ -e "$source_dir" ] || [ -L "$source_dir" ]; then
+  # -T: where a run started beside this one made the link first, it is not followed into.
+  if [ ! -e "$source_dir" ] && [ ! -L "$source_dir" ]; then
+    mkdir -p "$(dirname "$source_dir")" && ln -sT "$PWD" "$source_dir" 2>/dev/null
+  fi
+  if [ "$(readlink -f "$source_dir" 2>/dev/null)" != "$(readlink -f "$PWD")" ]; then
     echo "bench/run_on_gpu.sh: the tests were built for $source_dir, which is another tree here; run from it" >&2
     exit 2
   fi
-  mkdir -p "$(dirname "$source_dir")" && ln -s "$PWD" "$source_dir"
 fi
 mkdir -p "$build_dir/tests/harness_fixtures"
 cp .device/warpspan "$build_dir/warpspan"

@@ -20,6 +20,8 @@
 
 #include <chrono>
 
+#include <nlohmann/json.hpp>
+
 #include "../cases.hpp"
 #include "warpspan/dbf/edf.hpp"
 #include "warpspan/dbf/pipeline.hpp"
@@ -104,7 +106,10 @@ prediction predict(const device_spec& d, const per_item& p) {
 struct row {
   std::string kind, name, unit, bench, note;
   per_item per;
-  double host_s_per_item = 0;  ///< dbf_batch: the host's part of each set (end to end), measured here
+  double host_s_per_item = 0;  ///< dbf_batch: the host's part of each set (end to end): unroll_s + test_s
+  double unroll_s = 0;         ///< dbf_batch: unrolling a set, on the reading thread
+  double test_s = 0;           ///< dbf_batch: a set's curves and QPA test, on one of the pool's threads
+  double efficiency = 1;       ///< dbf_batch: the share of the kernel's bound a GPU achieved (measured)
   double sectors_per_request = 0, ideal_per_request = 0, wavefronts_per_request = 0;
   std::vector<prediction> pred;
 };
@@ -178,9 +183,37 @@ row dbf_row(std::uint32_t vertices, bool staged) {
   return r;
 }
 
-/// Launches and copies of one chunk of the EDF pipeline's batch (256 sets): 7 uploads, the launch,
-/// 2 downloads at about 5 us each on PCIe (an assumption, stated with the row).
-constexpr double chunk_fixed_s = 50e-6;
+/// The device call's host cost a set of 3 tables (packing, allocations, copies, the launch): the
+/// H200 run of 2026-11-27 measured 12.1 ms of wall time around 4.64 ms of kernel for 1,000 sets of
+/// 3 x 10 vertices in one call (BM_DbfBatch, on chip), 7.46 us a set, before the device's pool kept
+/// freed memory: an upper estimate.
+constexpr double call_host_s_per_set = 7.46e-6;
+/// Host cores of the lent GPU machines: the EDF pipeline's test pool.
+constexpr double host_cores = 16;
+/// The share of its bound each dbf batch kernel achieved on the H200 (2026-11-27): the on-chip
+/// kernel 4.64 ms for 1,000 sets of 3 x 10 vertices against a shared-memory bound of 0.594 ms; the
+/// staged batch kernel (50-vertex windows fall off the chip) 104.3 ms against a DRAM bound of 82.3 ms.
+double measured_efficiency(std::uint32_t vertices) { return vertices <= 10 ? 0.594 / 4.64 : 82.3 / 104.3; }
+
+/// BM_DbfHostShare's figures from a release build (`--host-share FILE`, its JSON), per vertex count.
+struct host_share {
+  double unroll_s = 0, test_s = 0;
+};
+std::map<std::uint32_t, host_share> read_host_share(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error("cannot read " + path);
+  const nlohmann::json j = nlohmann::json::parse(in);
+  std::map<std::uint32_t, host_share> out;
+  for (const auto& b : j.at("benchmarks")) {
+    const std::string name = b.at("name");
+    const auto at = name.find("BM_DbfHostShare/sets:");
+    const auto v = name.find("/vertices:");
+    if (at != 0 || v == std::string::npos) continue;
+    out[static_cast<std::uint32_t>(std::stoul(name.substr(v + 10)))] = {b.at("unroll_us/set").get<double>() * 1e-6,
+                                                                        b.at("curves_and_test_us/set").get<double>() * 1e-6};
+  }
+  return out;
+}
 
 #if defined(__has_feature)
 #if __has_feature(address_sanitizer)
@@ -197,7 +230,7 @@ constexpr const char* host_build = "";
 /// to 1,000, seed 7: BM_DbfEndToEnd's) through the on-chip batch. The kernel's counts come from
 /// `sample` sets; the host's part of a set (unrolling, the curve from its steps, the QPA test) is
 /// timed here on `host_sample` sets, on one core of this machine, in this build.
-row dbf_batch_row(std::uint32_t vertices, std::uint64_t sample, std::uint64_t host_sample) {
+row dbf_batch_row(std::uint32_t vertices, std::uint64_t sample, std::uint64_t host_sample, const host_share* given) {
   const task_generator_options o = bench_cases::dse_sets(vertices);
   std::vector<unrolled_graph> graphs;
   for (std::uint64_t s = 0; s < sample; ++s)
@@ -211,7 +244,7 @@ row dbf_batch_row(std::uint32_t vertices, std::uint64_t sample, std::uint64_t ho
   emu::reset_counts();
   std::size_t fell_back = 0;
   (void)cuda_dbf_steps_batch(ptrs, 256, 0, nullptr, &fell_back);
-  const emu::kernel_counts k = sum_counts({"dbf_onchip_kernel", "dbf_batch_kernel"});
+  const emu::kernel_counts k = sum_counts({"dbf_onchip_kernel", "dbf_batch_kernel", "dbf_steps_kernel"});
   row r;
   r.kind = "dbf_batch";
   r.name = "dbf batch, sets of 3 tasks x " + std::to_string(vertices) + " vertices, cuda-sm on chip, end to end";
@@ -221,25 +254,32 @@ row dbf_batch_row(std::uint32_t vertices, std::uint64_t sample, std::uint64_t ho
   r.sectors_per_request = static_cast<double>(k.global_sectors) / std::max<double>(1, k.global_requests);
   r.ideal_per_request = static_cast<double>(k.global_ideal_sectors) / std::max<double>(1, k.global_requests);
   r.wavefronts_per_request = static_cast<double>(k.shared_wavefronts) / std::max<double>(1, k.shared_requests);
-  // The host's part: everything but the tables (computed on the CPU here, untimed).
-  double host = 0;
-  for (std::uint64_t s = 0; s < host_sample; ++s) {
+  // The host's part: everything but the tables (computed on the CPU here, untimed), or a release
+  // build's BM_DbfHostShare figures when given.
+  double unroll = 0, test = 0;
+  for (std::uint64_t s = 0; !given && s < host_sample; ++s) {
     const task_set set = generate_task_set(o, s);
     auto t0 = std::chrono::steady_clock::now();
     const std::vector<unrolled_graph> gs = unroll_all(set, dbf_options{});
-    host += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    unroll += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     std::vector<dbf_table> stepped;
     for (const auto& g : gs) stepped.push_back(bench_cases::steps_table(g));
     t0 = std::chrono::steady_clock::now();
     std::vector<dbf_curve> curves;
     for (std::size_t i = 0; i < gs.size(); ++i) curves.emplace_back(stepped[i], gs[i]);
     (void)edf_test(curves);
-    host += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    test += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   }
-  r.host_s_per_item = host / static_cast<double>(host_sample);
+  r.unroll_s = given ? given->unroll_s : unroll / static_cast<double>(host_sample);
+  r.test_s = given ? given->test_s : test / static_cast<double>(host_sample);
+  r.host_s_per_item = r.unroll_s + r.test_s;
+  r.efficiency = measured_efficiency(vertices);
   r.note = std::to_string(sample) + " sets counted (" + std::to_string(cells / sample) + " cells a set, " +
-           std::to_string(fell_back) + " tables off the chip); host " + fmt(r.host_s_per_item * 1e6) +
-           " us a set on one core here" + host_build + "; " + fmt(chunk_fixed_s * 1e6) + " us of launch and copies a chunk of 256";
+           std::to_string(fell_back) + " tables off the chip); host: unroll " + fmt(r.unroll_s * 1e6) + " us, curves and test " +
+           fmt(r.test_s * 1e6) + " us a set on one core " +
+           (given ? std::string("(a release build's BM_DbfHostShare)") : std::string("here") + host_build) + "; " +
+           fmt(call_host_s_per_set * 1e6) + " us a set around the device call; the kernel at " + fmt(r.efficiency * 100) +
+           " % of its bound (measured)";
   return r;
 }
 
@@ -256,15 +296,17 @@ void json_number(std::string& out, const char* key, double x, bool comma = true)
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string json_path;
+  std::string json_path, host_share_path;
   bool quick = false;
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--json") == 0 && i + 1 < argc)
       json_path = argv[++i];
     else if (std::strcmp(argv[i], "--quick") == 0)
       quick = true;
+    else if (std::strcmp(argv[i], "--host-share") == 0 && i + 1 < argc)
+      host_share_path = argv[++i];
     else {
-      std::fprintf(stderr, "usage: warpspan_gpu_model [--json FILE] [--quick]\n");
+      std::fprintf(stderr, "usage: warpspan_gpu_model [--json FILE] [--quick] [--host-share BM_DbfHostShare.json]\n");
       return 2;
     }
   }
@@ -276,6 +318,15 @@ int main(int argc, char** argv) {
   emu::set_thread_order("ascending");   // warps lane after lane: one warp's requests held at a time
   emu::set_counting(true);
 
+  std::map<std::uint32_t, host_share> shares;
+  if (!host_share_path.empty()) {
+    try {
+      shares = read_host_share(host_share_path);
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "warpspan_gpu_model: --host-share %s: %s\n", host_share_path.c_str(), e.what());
+      return 2;
+    }
+  }
   std::vector<row> rows;
   constexpr std::uint64_t per_launch = 2000;  // BM_ChainsCuda's iterations a launch
   const std::uint64_t moves16 = quick ? 2 : 8, moves3 = quick ? 20 : 100;
@@ -285,13 +336,16 @@ int main(int argc, char** argv) {
   for (std::uint32_t v : quick ? std::vector<std::uint32_t>{10} : std::vector<std::uint32_t>{10, 20})
     for (bool staged : {false, true}) rows.push_back(dbf_row(v, staged));
   for (std::uint32_t v : quick ? std::vector<std::uint32_t>{10} : std::vector<std::uint32_t>{10, 50})
-    rows.push_back(dbf_batch_row(v, quick ? 4 : 16, quick ? 20 : 200));
+    rows.push_back(dbf_batch_row(v, quick ? 4 : 16, quick ? 20 : 200,
+                                 shares.count(v) ? &shares.at(v) : nullptr));
   for (row& r : rows)
     for (const device_spec& d : devices) {
       prediction p = predict(d, r.per);
-      if (r.kind == "dbf_batch") {  // end to end: the kernel's bound, the host's part, the chunk's fixed costs
+      if (r.kind == "dbf_batch") {  // end to end: two stages side by side, the slower one sets the pace
         p.kernel = p.predicted;
-        p.predicted = 1.0 / (1.0 / p.kernel + r.host_s_per_item + chunk_fixed_s / 256);
+        const double reading = r.unroll_s;  // the reading thread unrolls each set
+        const double worker = 1.0 / (p.kernel * r.efficiency) + call_host_s_per_set + r.test_s / host_cores;
+        p.predicted = 1.0 / std::max(reading, worker);
       }
       r.pred.push_back(p);
     }
@@ -333,13 +387,14 @@ int main(int argc, char** argv) {
                   fmt(p.shared).c_str(), fmt(p.predicted).c_str(), fmt(p.coalesced).c_str(), fmt(p.reads_cached).c_str());
     }
   }
-  std::printf("\nThe dbf_batch rows are end to end: 1 / (1 / the kernel's bound + the host's part of a set,\n"
-              "timed here on one core + %g us of launch and copies per chunk of 256 sets); their kernel\n"
-              "bound alone is in the JSON (`kernel_bound`). The host part runs after the chunk's kernel (no\n"
-              "overlap yet: issue 43 item 5), so it adds.\n",
-              chunk_fixed_s * 1e6);
-  std::printf("\nNo GPU has measured these yet: `bash bench/run_on_gpu.sh --run OUT` ends with\n"
-              "`bench/compare_model.py`, which prints each prediction beside the benchmark's measured rate.\n");
+  std::printf("\nThe dbf_batch rows are end to end, the EDF pipeline's two stages side by side (since\n"
+              "2026-11-27): the reading thread unrolls each set while a worker runs the chunk before it, its\n"
+              "kernel at the share of the bound an H200 measured, %g us a set around the device call, and the\n"
+              "curves and tests on %g host cores; the slower stage sets the rate. The kernel's bound alone is\n"
+              "in the JSON (`kernel_bound`).\n",
+              call_host_s_per_set * 1e6, host_cores);
+  std::printf("\n`bash bench/run_on_gpu.sh --run OUT` ends with `bench/compare_model.py`, which prints each\n"
+              "prediction beside the benchmark's measured rate (bench/results/gpu_h200_2026-11-27.md).\n");
 
   if (!json_path.empty()) {
     std::string out = "{\n  \"generator\": \"warpspan_gpu_model (bench/traffic/gpu_model.cpp)\",\n";
@@ -369,7 +424,12 @@ int main(int argc, char** argv) {
       json_number(out, "wavefronts_per_item", r.per.wavefronts);
       json_number(out, "wavefronts_per_request", r.wavefronts_per_request);
       json_number(out, "atomics_per_item", r.per.atomics);
-      if (r.kind == "dbf_batch") json_number(out, "host_s_per_item", r.host_s_per_item);
+      if (r.kind == "dbf_batch") {
+        json_number(out, "host_s_per_item", r.host_s_per_item);
+        json_number(out, "unroll_s_per_item", r.unroll_s);
+        json_number(out, "test_s_per_item", r.test_s);
+        json_number(out, "kernel_efficiency", r.efficiency);
+      }
       out += "\"predicted\": {";
       for (std::size_t d = 0; d < std::size(devices); ++d) {
         const prediction& p = r.pred[d];
