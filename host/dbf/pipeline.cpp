@@ -36,15 +36,16 @@ std::uint64_t cells_of(const std::vector<unrolled_graph>& graphs) {
   return cells;
 }
 
-/// The tables of every set of a chunk (already unrolled), all in one dbf_tables call after checking
+/// The tables of sets [begin, end) of a chunk (unrolled), all in one dbf_tables call after checking
 /// that what they hold at once fits the memory budget; none with shared tables.
-std::vector<dbf_table> chunk_tables(const std::vector<analysed_set>& chunk, const stream_options& options) {
+std::vector<dbf_table> chunk_tables(const std::vector<analysed_set>& chunk, std::size_t begin, std::size_t end,
+                                    const stream_options& options) {
   std::vector<const unrolled_graph*> all;
-  for (const auto& s : chunk)
-    for (const auto& g : s.graphs) all.push_back(&g);
+  for (std::size_t i = begin; i < end; ++i)
+    for (const auto& g : chunk[i].graphs) all.push_back(&g);
   if (all.empty() || options.shared_tables) return {};
   check_tables_memory(all, options.dbf,
-                      chunk.size() == 1 ? chunk.front().label : chunk.front().label + " .. " + chunk.back().label);
+                      end - begin == 1 ? chunk[begin].label : chunk[begin].label + " .. " + chunk[end - 1].label);
   dbf_options o = options.dbf;
   o.steps_suffice = true;  // a curve needs only the steps (the GPU then builds them on the chip)
   return dbf_tables(all, o);
@@ -65,39 +66,78 @@ void build_curves(analysed_set& s, std::vector<dbf_table>& tables, std::size_t f
   }
 }
 
-/// A chunk's tables, then each set's curves and test, on the test pool's threads when there is one
-/// (a GPU's tables come faster than one core tests them). What a set's test throws is kept in
-/// `failed` for its turn to be reported; what the tables throw ends the stream.
-void process_chunk(std::vector<analysed_set>& chunk, std::vector<std::exception_ptr>& failed,
-                   const stream_options& options) {
-  std::vector<dbf_table> tables = chunk_tables(chunk, options);
-  std::vector<std::size_t> first(chunk.size());
-  for (std::size_t i = 0, at = 0; i < chunk.size(); at += chunk[i].graphs.size(), ++i) first[i] = at;
-  failed.assign(chunk.size(), nullptr);
-  const auto test = [&](std::size_t i) {
-    if (!chunk[i].error.empty()) return;
-    try {
-      build_curves(chunk[i], tables, first[i], options);
-      chunk[i].result = edf_test(chunk[i].curves, options.method);
-    } catch (...) {
-      failed[i] = std::current_exception();
-    }
-  };
-  if (options.test_pool && chunk.size() > 1)
-    options.test_pool->run(chunk.size(), test);
+/// What went wrong with each set of a chunk on the worker, kept for the set's turn to be reported.
+struct chunk_faults {
+  std::vector<std::exception_ptr> unroll;  // unroll_all threw (a set left to the stream to unroll)
+  std::vector<std::exception_ptr> test;    // its curves or its test threw
+};
+
+/// `f(i)` for i < n, on the test pool's threads when there is one.
+void on_pool(const stream_options& options, std::size_t n, const std::function<void(std::size_t)>& f) {
+  if (options.test_pool && n > 1)
+    options.test_pool->run(n, f);
   else
-    for (std::size_t i = 0; i < chunk.size(); ++i) test(i);
+    for (std::size_t i = 0; i < n; ++i) f(i);
+}
+
+/// A chunk through the stream's work: the sets left to it unrolled (in parallel), then, range by
+/// range of at most dbf_chunk_max_cells cells, the tables in one call and each set's curves and
+/// test on the pool (a GPU's tables come faster than one core tests them). What the tables throw
+/// ends the stream; what a set's unrolling or test throws waits in `faults` for its turn.
+void process_chunk(std::vector<analysed_set>& chunk, chunk_faults& faults, const stream_options& options) {
+  const std::size_t n = chunk.size();
+  faults.unroll.assign(n, nullptr);
+  faults.test.assign(n, nullptr);
+  on_pool(options, n, [&](std::size_t i) {
+    analysed_set& s = chunk[i];
+    if (!s.unroll_in_stream || !s.error.empty()) return;
+    try {
+      s.graphs = unroll_all(s.set, options.dbf);
+    } catch (...) {
+      faults.unroll[i] = std::current_exception();
+    }
+    s.unroll_in_stream = false;
+  });
+  const std::uint64_t max_cells = dbf_chunk_max_cells(options.dbf);
+  for (std::size_t begin = 0; begin < n;) {
+    if (interrupted()) return;  // nothing more is reported: the stream stops within a range of tables
+    std::size_t end = begin;
+    for (std::uint64_t cells = 0; end < n && (end == begin || cells + cells_of(chunk[end].graphs) <= max_cells); ++end)
+      cells += cells_of(chunk[end].graphs);
+    std::vector<dbf_table> tables = chunk_tables(chunk, begin, end, options);
+    std::vector<std::size_t> first(end - begin);
+    for (std::size_t i = begin, at = 0; i < end; at += chunk[i].graphs.size(), ++i) first[i - begin] = at;
+    on_pool(options, end - begin, [&](std::size_t j) {
+      analysed_set& s = chunk[begin + j];
+      if (!s.error.empty() || faults.unroll[begin + j]) return;
+      try {
+        build_curves(s, tables, first[j], options);
+        s.result = edf_test(s.curves, options.method);
+      } catch (...) {
+        faults.test[begin + j] = std::current_exception();
+      }
+    });
+    begin = end;
+  }
 }
 
 /// A processed chunk's sets to `report` in order; false when interrupted before the last.
-bool report_chunk(std::vector<analysed_set>& chunk, const std::vector<std::exception_ptr>& failed,
+bool report_chunk(std::vector<analysed_set>& chunk, const chunk_faults& faults,
                   const std::function<void(analysed_set&)>& report, const stream_options& options) {
   for (std::size_t i = 0; i < chunk.size(); ++i) {
     analysed_set& s = chunk[i];
     if (interrupted()) return false;
-    if (failed[i]) {
+    if (faults.unroll[i]) {
       try {
-        std::rethrow_exception(failed[i]);
+        std::rethrow_exception(faults.unroll[i]);
+      } catch (const input_error& e) {
+        if (!options.keep_going) throw;  // as from next(): the stream ends at this set
+        s.error = e.description();
+      }
+    }
+    if (faults.test[i]) {
+      try {
+        std::rethrow_exception(faults.test[i]);
       } catch (const input_error& e) {
         if (!options.keep_going) throw input_error(s.label + ": " + e.description());  // an undecided set names itself
         s.error = s.label + ": " + e.description();
@@ -113,7 +153,11 @@ bool report_chunk(std::vector<analysed_set>& chunk, const std::vector<std::excep
 void analyse_set(analysed_set& set, const stream_options& options) {
   std::vector<analysed_set> one(1);
   one[0] = std::move(set);
-  std::vector<dbf_table> tables = chunk_tables(one, options);
+  if (one[0].unroll_in_stream) {
+    one[0].graphs = unroll_all(one[0].set, options.dbf);
+    one[0].unroll_in_stream = false;
+  }
+  std::vector<dbf_table> tables = chunk_tables(one, 0, 1, options);
   build_curves(one[0], tables, 0, options);
   set = std::move(one[0]);
   try {
@@ -131,10 +175,11 @@ bool analyse_sets(const std::function<bool(analysed_set&)>& next, const std::fun
   // `next` and `report` run on this thread only.
   const bool overlap = options.test_pool != nullptr;
   std::vector<analysed_set> filling, running;
-  std::vector<std::exception_ptr> failed;
+  chunk_faults failed;
   std::future<double> pending;  // the worker's chunk: its seconds on tables and tests
   std::uint64_t cells = 0;
-  const auto timed = [&options](std::vector<analysed_set>& chunk, std::vector<std::exception_ptr>& f) {
+  auto chunk_start = std::chrono::steady_clock::now();
+  const auto timed = [&options](std::vector<analysed_set>& chunk, chunk_faults& f) {
     const auto start = std::chrono::steady_clock::now();
     process_chunk(chunk, f, options);
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -183,9 +228,29 @@ bool analyse_sets(const std::function<bool(analysed_set&)>& next, const std::fun
       if (flush()) finish_running();
       throw;
     }
+    if (s.unroll_in_stream && !overlap && s.error.empty()) {  // one thread: unrolled as it is read
+      try {
+        s.graphs = unroll_all(s.set, options.dbf);
+      } catch (const input_error& e) {
+        if (!options.keep_going) {
+          if (flush()) finish_running();
+          throw;
+        }
+        s.error = e.description();
+      }
+      s.unroll_in_stream = false;
+    }
+    if (filling.empty()) chunk_start = std::chrono::steady_clock::now();
     cells += cells_of(s.graphs);
     filling.push_back(std::move(s));
-    if ((filling.size() >= dbf_chunk_max_sets || cells >= dbf_chunk_max_cells(options.dbf)) && !flush()) return false;
+    // A chunk is full at dbf_chunk_max_sets sets or cells; with sets left to the stream to unroll
+    // (their cells unknown yet) it is also handed on early, at 8 sets or 20 ms, when the worker is
+    // idle: results come soon and the worker never waits for a full chunk.
+    const bool idle = overlap && (!pending.valid() || pending.wait_for(std::chrono::seconds(0)) == std::future_status::ready);
+    const bool early = idle && filling.back().unroll_in_stream &&
+                       (filling.size() >= 8 || std::chrono::steady_clock::now() - chunk_start >= std::chrono::milliseconds(20));
+    if ((early || filling.size() >= dbf_chunk_max_sets || cells >= dbf_chunk_max_cells(options.dbf)) && !flush())
+      return false;
   }
   if (!filling.empty() && !flush()) return false;
   if (!finish_running()) return false;
@@ -311,19 +376,22 @@ bool analyse_batch(batch_source& source, const dbf_session& session, const set_s
           if (!source.next(in)) return false;
           it.path = source.last_path();
           it.label = std::move(in.label);
-          it.graphs = unroll_all(in.set, options.dbf);
+          it.set = std::move(in.set);
+          it.unroll_in_stream = true;  // on the stream's threads, beside the reading of the next sets
         } catch (const input_error& e) {
           if (!options.keep_going) throw;
           it.label = source.last_label();
           it.path = source.last_path();
           it.error = e.description();
           it.graphs.clear();
+          it.unroll_in_stream = false;
         }
         return true;
       },
       [&](analysed_set& it) {
         report(it);
         it.graphs.clear();  // a batch keeps the verdicts only
+        it.set = task_set{};
         it.curves.clear();
       },
       options, elapsed_s);

@@ -76,6 +76,85 @@ TEST(DbfPipeline, OverlappedChunksReportInOrderAsTheReference) {
   EXPECT_LT(schedulable, ref.size());
 }
 
+TEST(DbfPipeline, SetsLeftToTheStreamToUnrollGiveTheSameVerdicts) {
+  // next() gives only the set (unroll_in_stream): the stream unrolls each chunk on its threads.
+  for (const char* backend : {"cpu", "cpu-parallel"}) {
+    const dbf_session session(backend, 2, 256, 8192, edf_method::qpa);
+    bool done_ref = false;
+    const std::vector<verdict> ref = stream("cpu", 600, done_ref);
+    std::vector<verdict> got;
+    std::uint64_t k = 0;
+    double elapsed = 0;
+    EXPECT_TRUE(analyse_sets(
+        [&](analysed_set& s) {
+          if (k == 600) return false;
+          s.index = k;
+          s.set = generate_task_set(small_sets(), k++);
+          s.unroll_in_stream = true;
+          return true;
+        },
+        [&](analysed_set& s) {
+          EXPECT_FALSE(s.graphs.empty());
+          got.push_back({s.index, s.result.schedulable});
+        },
+        session.streaming(), elapsed));
+    EXPECT_EQ(got, ref) << backend;
+  }
+}
+
+TEST(DbfPipeline, ASetTheStreamCannotUnrollIsItsErrorOrEndsTheStream) {
+  // Set 300 has a cycle: with keep_going it is reported with unroll_all's message and the rest go
+  // on; without, the sets before it are reported and its error ends the stream.
+  task_set cyclic = generate_task_set(small_sets(), 300);
+  cyclic.tasks[0].edges.push_back({cyclic.tasks[0].edges.front().to, cyclic.tasks[0].edges.front().from,
+                                   cyclic.tasks[0].edges.front().separation});
+  std::string expected;
+  try {
+    (void)unroll_all(cyclic, dbf_options{});
+  } catch (const input_error& e) {
+    expected = e.description().neutral();
+  }
+  ASSERT_NE(expected.find("cycle"), std::string::npos) << expected;
+  for (const char* backend : {"cpu", "cpu-parallel"})
+    for (bool keep_going : {true, false}) {
+      const dbf_session session(backend, 2, 256, 8192, edf_method::qpa, keep_going);
+      std::vector<std::uint64_t> reported;
+      std::string error_of_300;
+      std::uint64_t k = 0;
+      double elapsed = 0;
+      const auto run = [&] {
+        return analyse_sets(
+            [&](analysed_set& s) {
+              if (k == 600) return false;
+              s.index = k;
+              s.set = k == 300 ? cyclic : generate_task_set(small_sets(), k);
+              ++k;
+              s.unroll_in_stream = true;
+              return true;
+            },
+            [&](analysed_set& s) {
+              reported.push_back(s.index);
+              if (s.index == 300) error_of_300 = s.error.neutral();
+            },
+            session.streaming(), elapsed);
+      };
+      if (keep_going) {
+        EXPECT_TRUE(run());
+        EXPECT_EQ(reported.size(), 600u) << backend;
+        EXPECT_EQ(error_of_300, expected) << backend;
+      } else {
+        try {
+          run();
+          ADD_FAILURE() << backend << ": the stream did not end";
+        } catch (const input_error& e) {
+          EXPECT_EQ(e.description().neutral(), expected) << backend;
+        }
+        ASSERT_EQ(reported.size(), 300u) << backend;
+        for (std::uint64_t i = 0; i < 300; ++i) ASSERT_EQ(reported[i], i);
+      }
+    }
+}
+
 TEST(DbfPipeline, ASetThatCannotBeReadEndsTheStreamAfterTheSetsBeforeIt) {
   for (const char* backend : {"cpu", "cpu-parallel"}) {
     for (std::uint64_t at : {0ull, 100ull, 256ull, 300ull, 600ull}) {

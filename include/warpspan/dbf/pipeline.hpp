@@ -36,6 +36,11 @@ struct analysed_set {
   double factor = 0;                  ///< a sweep's scaling factor
   message error;                      ///< why it was not analysed (then nothing else is set); core/error.hpp
   task_set set;
+  /// next() may leave the unrolling to the stream: `set` filled, `graphs` empty, this true. The
+  /// stream then unrolls a chunk's sets on its test pool's threads (in parallel, beside the reading
+  /// of the next chunk); a set it cannot unroll is that set's error with keep_going (the message as
+  /// unroll_all gives it), else it ends the stream after the sets before it, as if next() had thrown.
+  bool unroll_in_stream = false;
   std::vector<unrolled_graph> graphs;
   std::vector<dbf_curve> curves;
   edf_result result;
@@ -62,7 +67,8 @@ struct stream_options {
 void analyse_set(analysed_set& set, const stream_options& options);
 
 /// Runs sets from `next` through the pipeline: `next(s)` fills s (its set and graphs, e.g. by
-/// unroll_all, or an error) and returns false when there are no more; `report(s)` gets each set in
+/// unroll_all, or its set alone with unroll_in_stream, or an error) and returns false when there
+/// are no more; `report(s)` gets each set in
 /// order once its test is done. An input_error thrown by `next` (a set that cannot be read) ends
 /// the stream after the sets before it were reported. Polls interrupted() between sets; returns
 /// false when interrupted (the sets reported stay reported). `elapsed_s` grows by the time spent
