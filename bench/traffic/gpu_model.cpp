@@ -341,11 +341,9 @@ int main(int argc, char** argv) {
   for (row& r : rows)
     for (const device_spec& d : devices) {
       prediction p = predict(d, r.per);
-      if (r.kind == "dbf_batch") {  // end to end: two stages side by side, the slower one sets the pace
+      if (r.kind == "dbf_batch") {  // end to end: the worker's stage (the reading thread only hands sets on)
         p.kernel = p.predicted;
-        const double reading = r.unroll_s;  // the reading thread unrolls each set
-        const double worker = 1.0 / (p.kernel * r.efficiency) + call_host_s_per_set + r.test_s / host_cores;
-        p.predicted = 1.0 / std::max(reading, worker);
+        p.predicted = 1.0 / ((r.unroll_s + r.test_s) / host_cores + 1.0 / (p.kernel * r.efficiency) + call_host_s_per_set);
       }
       r.pred.push_back(p);
     }
@@ -387,12 +385,11 @@ int main(int argc, char** argv) {
                   fmt(p.shared).c_str(), fmt(p.predicted).c_str(), fmt(p.coalesced).c_str(), fmt(p.reads_cached).c_str());
     }
   }
-  std::printf("\nThe dbf_batch rows are end to end, the EDF pipeline's two stages side by side (since\n"
-              "2026-11-27): the reading thread unrolls each set while a worker runs the chunk before it, its\n"
-              "kernel at the share of the bound an H200 measured, %g us a set around the device call, and the\n"
-              "curves and tests on %g host cores; the slower stage sets the rate. The kernel's bound alone is\n"
-              "in the JSON (`kernel_bound`).\n",
-              call_host_s_per_set * 1e6, host_cores);
+  std::printf("\nThe dbf_batch rows are end to end as the EDF stream runs a chunk since 2026-11-27: its sets\n"
+              "unrolled on %g host cores, the kernel at the share of its bound an H200 measured, %g us a set\n"
+              "around the device call, then the curves and tests on the %g cores, while the reading thread\n"
+              "hands the next sets on. The kernel's bound alone is in the JSON (`kernel_bound`).\n",
+              host_cores, call_host_s_per_set * 1e6, host_cores);
   std::printf("\n`bash bench/run_on_gpu.sh --run OUT` ends with `bench/compare_model.py`, which prints each\n"
               "prediction beside the benchmark's measured rate (bench/results/gpu_h200_2026-11-27.md).\n");
 
