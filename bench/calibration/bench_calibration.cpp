@@ -15,23 +15,11 @@
 #include <map>
 #include <vector>
 
-#include "warpspan/core/backend.hpp"
+#include "../device.hpp"
 #include "warpspan/core/calibration.hpp"
 
 namespace warpspan {
 namespace {
-
-bool no_gpu(benchmark::State& state) {
-  if (!cuda_compiled()) {
-    state.SkipWithError("built without CUDA");
-    return true;
-  }
-  if (cuda_device_count() == 0) {
-    state.SkipWithError("no CUDA device present");
-    return true;
-  }
-  return false;
-}
 
 const std::vector<std::uint32_t>& cycle_of(std::size_t elements) {
   static std::map<std::size_t, std::vector<std::uint32_t>> cycles;
@@ -43,7 +31,7 @@ const std::vector<std::uint32_t>& cycle_of(std::size_t elements) {
 void BM_CalibrateChase(benchmark::State& state) {
   const auto where = static_cast<chase_memory>(state.range(0));
   const auto bytes = static_cast<std::size_t>(state.range(1));
-  if (no_gpu(state)) return;
+  if (bench_cases::skip_without_device(state)) return;
   const std::vector<std::uint32_t>& next = cycle_of(bytes / sizeof(std::uint32_t));
   const std::uint32_t steps = where == chase_memory::shared ? 200000 : 20000;
   const std::uint64_t expect = pointer_chase_cpu(next, steps);
@@ -72,7 +60,7 @@ BENCHMARK(BM_CalibrateChase)
 
 void BM_CalibrateScatter(benchmark::State& state) {
   const auto warps = static_cast<std::uint32_t>(state.range(0));
-  if (no_gpu(state)) return;
+  if (bench_cases::skip_without_device(state)) return;
   constexpr std::size_t bytes = std::size_t{2} << 30;
   constexpr std::uint32_t loads = 64;
   calibration_point p;
@@ -93,7 +81,7 @@ BENCHMARK(BM_CalibrateScatter)->RangeMultiplier(2)->Range(1, 64)->ArgNames({"war
 
 void BM_CalibrateLaunchGap(benchmark::State& state) {
   const auto blocks = static_cast<std::uint32_t>(state.range(0));
-  if (no_gpu(state)) return;
+  if (bench_cases::skip_without_device(state)) return;
   constexpr std::uint32_t launches = 2000;
   calibration_point p;
   for (auto _ : state) {

@@ -17,6 +17,7 @@
 #include "warpspan/dbf/generate.hpp"
 #include "warpspan/dbf/pipeline.hpp"
 #include "../cases.hpp"
+#include "../device.hpp"
 
 namespace warpspan {
 namespace {
@@ -40,16 +41,7 @@ double model_bytes(const unrolled_graph& g) {
 }
 
 bool skip_without_gpu(benchmark::State& state, int backend) {
-  if (backend < kCuda) return false;
-  if (!cuda_compiled()) {
-    state.SkipWithError("built without CUDA");
-    return true;
-  }
-  if (cuda_device_count() == 0) {
-    state.SkipWithError("no CUDA device present");
-    return true;
-  }
-  return false;
+  return backend >= kCuda && bench_cases::skip_without_device(state);
 }
 
 using clock_type = std::chrono::steady_clock;

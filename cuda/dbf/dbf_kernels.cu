@@ -414,6 +414,25 @@ void take_steps(dbf_table& t, const std::vector<std::uint32_t>& where, std::size
   }
 }
 
+/// The device side of a batch's steps: scratch (two words a column), the packed output, its count,
+/// and each table's place in it; take() brings them back and gives table k's to slot(k).
+struct steps_buffers {
+  device_buffer<std::uint32_t> scratch, out, count, where;
+  steps_buffers(std::size_t columns, std::size_t tables, cudaStream_t stream)
+      : scratch(2 * columns, stream),
+        out(2 * columns, stream),
+        count(std::vector<std::uint32_t>{0}, stream),
+        where(2 * tables, stream) {}
+  template <class Slot>
+  void take(std::size_t tables, Slot slot) const {
+    const std::vector<std::uint32_t> at = where.to_host();
+    const std::uint32_t total = count.to_host().front();
+    std::vector<std::uint32_t> steps(2 * std::size_t{total});
+    if (total) out.copy_to_host(steps.data(), steps.size());
+    for (std::size_t k = 0; k < tables; ++k) take_steps(slot(k), at, k, steps);
+  }
+};
+
 /// The staged batch: cuda_dbf_tables_batch, or with `steps_only` the steps built on the device
 /// from each table's running minimum (dbf_steps_kernel) and only they brought back (the on-chip
 /// batch's fallback for windows over the shared memory).
@@ -480,20 +499,13 @@ std::vector<dbf_table> staged_batch(const std::vector<const unrolled_graph*>& gr
                                                                  d_mins.data());
     WARPSPAN_CUDA_CHECK_LAST();
     if (steps_only) {  // the steps on the device; only they come back
-      device_buffer<std::uint32_t> d_steps(2 * columns, stream.get());
-      device_buffer<std::uint32_t> d_out(2 * columns, stream.get());
-      device_buffer<std::uint32_t> d_count(std::vector<std::uint32_t>{0}, stream.get());
-      device_buffer<std::uint32_t> d_where(2 * std::size_t{grid}, stream.get());
+      steps_buffers st(columns, grid, stream.get());
       WARPSPAN_LAUNCH(dbf_steps_kernel, grid, block, 2 * block * sizeof(std::uint32_t), stream.get())(
-          d_items.data(), d_mins.data(), d_steps.data(), d_out.data(), d_count.data(), d_where.data());
+          d_items.data(), d_mins.data(), st.scratch.data(), st.out.data(), st.count.data(), st.where.data());
       WARPSPAN_CUDA_CHECK_LAST();
       const float ms = timer.elapsed_ms();
       if (kernel_ms) *kernel_ms += ms;
-      const std::vector<std::uint32_t> where = d_where.to_host();
-      const std::uint32_t total = d_count.to_host().front();
-      std::vector<std::uint32_t> steps(2 * std::size_t{total});
-      if (total) d_out.copy_to_host(steps.data(), steps.size());
-      for (std::size_t k = first; k < last; ++k) take_steps(out[k], where, k - first, steps);
+      st.take(grid, [&](std::size_t k) -> dbf_table& { return out[first + k]; });
       first = last;
       continue;
     }
@@ -687,26 +699,19 @@ std::vector<dbf_table> cuda_dbf_steps_batch(const std::vector<const unrolled_gra
     device_buffer<std::uint32_t> d_level_begin(level_begin, stream.get());
     device_buffer<std::uint32_t> d_level_rows(level_rows, stream.get());
     device_buffer<std::uint32_t> d_mins(columns, stream.get());
-    device_buffer<std::uint32_t> d_steps(2 * columns, stream.get());
-    device_buffer<std::uint32_t> d_out(2 * columns, stream.get());
-    device_buffer<std::uint32_t> d_count(std::vector<std::uint32_t>{0}, stream.get());
-    device_buffer<std::uint32_t> d_where(2 * std::size_t{grid}, stream.get());
+    steps_buffers st(columns, grid, stream.get());
     if (smem > 48 * 1024)
       WARPSPAN_CUDA_TRY(cudaFuncSetAttribute(dbf_onchip_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                              static_cast<int>(smem)));
     cuda_timer timer(stream.get());
     WARPSPAN_LAUNCH(dbf_onchip_kernel, grid, block, smem, stream.get())(
         d_items.data(), d_wcet.data(), d_deadline.data(), d_begin.data(), d_preds.data(), d_level_begin.data(),
-        d_level_rows.data(), d_mins.data(), d_steps.data(), d_out.data(), d_count.data(), d_where.data());
+        d_level_rows.data(), d_mins.data(), st.scratch.data(), st.out.data(), st.count.data(), st.where.data());
     WARPSPAN_CUDA_CHECK_LAST();
     const float ms = timer.elapsed_ms();
     if (kernel_ms) *kernel_ms += ms;
     // Only the steps come back: where each table's are, then all of them at once.
-    const std::vector<std::uint32_t> where = d_where.to_host();
-    const std::uint32_t total = d_count.to_host().front();
-    std::vector<std::uint32_t> steps(2 * std::size_t{total});
-    if (total) d_out.copy_to_host(steps.data(), steps.size());
-    for (std::size_t i = first; i < last; ++i) take_steps(out[onchip[i]], where, i - first, steps);
+    st.take(grid, [&](std::size_t k) -> dbf_table& { return out[onchip[first + k]]; });
     first = last;
   }
   return out;
