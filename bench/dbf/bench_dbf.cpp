@@ -146,27 +146,11 @@ BENCHMARK(BM_DbfBatch)
 /// and the on-chip kernel. Paper 003 saw GPU-SM gain where global loads had no cache: a build with
 /// -DWARPSPAN_CUDA_UNCACHED_LOADS=ON (-Xptxas -dlcm=cg) recreates that (bench/run_on_gpu.sh,
 /// phase bench_uncached).
-task fork_join_task(std::uint32_t width) {
-  task t;
-  t.name = "wide";
-  t.vertices.push_back({"s", 1, 1});
-  for (std::uint32_t k = 0; k < width; ++k) t.vertices.push_back({"m" + std::to_string(k), 1 + k % 3, 2});
-  t.vertices.push_back({"t", 1, 1});
-  const std::uint32_t sink = width + 1;
-  for (std::uint32_t k = 1; k <= width; ++k) {
-    t.edges.push_back({0, k, 1});
-    t.edges.push_back({k, sink, 2 + k % 2});
-  }
-  // Demand grows with the width; the columns stay in the thousands whatever it is.
-  t.period = 1000;
-  return t;
-}
-
 void BM_DbfPredecessors(benchmark::State& state) {
   const int variant = static_cast<int>(state.range(0));  // 0 global, 1 staged (one table); 2, 3, 4: batch
   const auto width = static_cast<std::uint32_t>(state.range(1));
   if (skip_without_gpu(state, kCuda)) return;
-  const unrolled_graph g = unroll(fork_join_task(width));
+  const unrolled_graph g = unroll(fork_join_task(width, 1000));  // the columns stay in the thousands
   const std::vector<const unrolled_graph*> batch(256, &g);
   double kernel_total = 0;
   std::size_t cells = variant < 2 ? g.cells() : g.cells() * batch.size();

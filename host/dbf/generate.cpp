@@ -191,4 +191,19 @@ task_set generate_task_set(const task_generator_options& options, std::uint64_t 
   return set;
 }
 
+task fork_join_task(std::uint32_t width, std::uint64_t period) {
+  task t;
+  t.name = "wide";
+  t.vertices.push_back({"s", 1, 1});
+  for (std::uint32_t k = 0; k < width; ++k) t.vertices.push_back({"m" + std::to_string(k), 1 + k % 3, 2});
+  t.vertices.push_back({"t", 1, 1});
+  const std::uint32_t sink = width + 1;
+  for (std::uint32_t k = 1; k <= width; ++k) {
+    t.edges.push_back({0, k, 1});
+    t.edges.push_back({k, sink, 2 + k % 2});
+  }
+  t.period = period;
+  return t;
+}
+
 }  // namespace warpspan

@@ -7,6 +7,7 @@
 #include "emulation_hooks.hpp"
 #include "test_util.hpp"
 #include "warpspan/dbf/dbf.hpp"
+#include "warpspan/dbf/generate.hpp"
 
 namespace warpspan {
 namespace {
@@ -154,30 +155,13 @@ TEST(CudaDbf, FreedDeviceMemoryStaysInThePoolBetweenCallsGpu) {
 }
 #endif
 
-/// A fork-join task: source -> `width` parallel vertices -> sink, so the sink's rows in T' have
-/// `width` predecessors (8 bytes each when staged in shared memory).
-task fork_join(std::uint32_t width) {
-  task t;
-  t.name = "wide";
-  t.vertices.push_back({"s", 1, 1});
-  for (std::uint32_t k = 0; k < width; ++k) t.vertices.push_back({"m" + std::to_string(k), 1 + k % 3, 2});
-  t.vertices.push_back({"t", 1, 1});
-  const std::uint32_t sink = width + 1;
-  for (std::uint32_t k = 1; k <= width; ++k) {
-    t.edges.push_back({0, k, 1});
-    t.edges.push_back({k, sink, 2 + k % 2});
-  }
-  t.period = 10;
-  return t;
-}
-
 TEST(CudaDbf, ManyPredecessorsOptInOrFallBackMatchesCpu) {
   WARPSPAN_REQUIRE_GPU();
   // 7,000 tuples = 56,000 bytes: over the 48 KiB default, so the staged kernels must opt in;
   // 30,000 tuples = 240,000 bytes: over the 227 KiB device limit, so they must fall back to the
   // unstaged kernels. Before, both launches failed.
   for (std::uint32_t width : {7000u, 30000u}) {
-    const unrolled_graph g = unroll(fork_join(width));
+    const unrolled_graph g = unroll(fork_join_task(width, 10));
     ASSERT_GT(g.max_preds(), width - 1);
     const dbf_table ref = dbf_table_cpu(g, false);
     EXPECT_EQ(cuda_dbf_table(g, true, 256, false).min_span, ref.min_span) << width;
@@ -204,7 +188,7 @@ TEST(CudaDbf, InputsThatDoNotFitBesideTheTableAreAnInputErrorGpu) {
   // for the predecessor tuples beside it: refused up front with the memory needed, for one table
   // and a batch. Before, the table alone was checked and the allocation failed as a CUDA error.
   WARPSPAN_REQUIRE_GPU();
-  const unrolled_graph g = unroll(fork_join(2000));
+  const unrolled_graph g = unroll(fork_join_task(2000, 10));
   const std::size_t table = (g.cells() + g.columns()) * sizeof(std::uint32_t);
   ASSERT_GT(g.preds.size() * sizeof(dbf_pred), table * 3 / 10);  // more than the 26 % the limit leaves
   const emu::device_memory_scope small(table + table / 4 + table / 100);

@@ -27,4 +27,9 @@ struct task_generator_options {
 task generate_task(const task_generator_options& options, std::uint64_t set_index, std::uint32_t index);
 task_set generate_task_set(const task_generator_options& options, std::uint64_t set_index);
 
+/// A fork-join task named "wide": a source, `width` parallel vertices (wcet 1 + k mod 3, deadline 2)
+/// and a sink, so the sink's rows in T' have `width` predecessors: the case for wide predecessor
+/// lists (the dbf kernels' tuples). Its demand grows with the width; `period` is its period.
+task fork_join_task(std::uint32_t width, std::uint64_t period);
+
 }  // namespace warpspan
