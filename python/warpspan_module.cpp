@@ -349,9 +349,10 @@ py::dict build(const std::string& kernel, std::int64_t warps, const warp_kernel_
 }
 
 py::dict kernel_from_ptx(const std::string& path, std::optional<std::pair<int, int>> lines, const std::string& entry,
-                         const std::string& classes, int loops) {
+                         const std::string& classes, int loops, const std::string& sm) {
   if (loops < 1 || loops > 1000000) throw input_error(param("loop_passes") + ": must be from 1 to 1000000, got " + std::to_string(loops));
   ptx_options o;
+  if (!sm.empty()) o.rules = load_sm(sm).ptx;
   o.loop_passes = loops;
   o.entry = entry;
   if (!classes.empty()) o.overrides = parse_ptx_overrides(classes);
@@ -363,7 +364,8 @@ py::dict kernel_from_ptx(const std::string& path, std::optional<std::pair<int, i
   const ptx_import_result r = import_ptx_file(path, o);
   py::dict d = to_dict(ptx_import_json(r, false));
   py::list trace;
-  for (const auto& i : r.trace) trace.append(py::make_tuple(i.line, i.opcode, std::string(1, letter(i.type))));
+  for (const auto& i : r.trace)
+    trace.append(py::make_tuple(i.line, i.opcode, std::string(1, letter(i.type)), to_run_length(i.runs_as)));
   d["trace"] = trace;
   return d;
 }

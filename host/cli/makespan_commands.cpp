@@ -69,7 +69,9 @@ struct kernel_cmd {
         "kernel",
         "show a kernel string: parse --kernel or import --ptx (loads/stores/atomics L, f64 D, "
         "sin/cos/lg2/ex2/rsqrt and approximate rcp/sqrt S, other arithmetic C; conditional branches fall through, "
-        "an unconditional backward branch ends the walk: see data/kernels/README.md); with --sm/--sigma also the normalised form");
+        "an unconditional backward branch ends the walk: see data/kernels/README.md); with --sm a preset's PTX table counts "
+        "IEEE div/sqrt/rcp, integer division and the like as the instruction sequences that SM runs (data/sm/README.md); "
+        "with --sm/--sigma also the normalised form");
     po.add(sub, false);
     sub->add_flag("--trace", trace, "with --ptx: list every instruction walked and its class");
     sub->add_flag("--json", as_json, "print one JSON object");
@@ -109,9 +111,16 @@ struct kernel_cmd {
       for (const auto& l : imported.loops)
         std::cout << "loop        lines " << l.head_line << "-" << l.back_line << ": " << l.passes
                   << (l.passes == 1 ? " pass" : " passes") << " walked\n";
+      if (imported.by_rule > 0)
+        std::cout << "SM rules    " << imported.by_rule << (imported.by_rule == 1 ? " instruction" : " instructions")
+                  << " counted as the SM runs them (its PTX table; --trace lists them)\n";
       if (trace)
-        for (const auto& i : imported.trace)
-          std::cout << "  line " << std::setw(5) << i.line << "  " << letter(i.type) << "  " << i.opcode << "\n";
+        for (const auto& i : imported.trace) {
+          std::cout << "  line " << std::setw(5) << i.line << "  " << letter(i.type) << "  " << i.opcode;
+          if (i.runs_as.size() != 1 || i.runs_as[0] != i.type)
+            std::cout << "  runs as " << (i.runs_as.empty() ? std::string("nothing (an operand)") : to_run_length(i.runs_as));
+          std::cout << "\n";
+        }
     }
     return 0;
   }

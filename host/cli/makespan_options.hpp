@@ -164,6 +164,8 @@ struct problem_options {
 
   ptx_options make_ptx_options() const {
     ptx_options o;
+    // The SM's rules (its preset's sequence table and constant reads) where --sm names one.
+    if (!sm.empty() || given(sm_opt)) o.rules = make_sm().ptx;
     o.loop_passes = ptx_loops;
     o.entry = ptx_entry;
     if (!ptx_map.empty()) o.overrides = parse_ptx_overrides(ptx_map);

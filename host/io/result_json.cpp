@@ -44,9 +44,14 @@ json ptx_import_json(const ptx_import_result& r, bool trace) {
   json loops = json::array();
   for (const auto& l : r.loops) loops.push_back({{"head_line", l.head_line}, {"back_line", l.back_line}, {"passes", l.passes}});
   out["loops"] = loops;
+  out["by_sm_rule"] = r.by_rule;
   if (trace) {
     json t = json::array();
-    for (const auto& i : r.trace) t.push_back({{"line", i.line}, {"opcode", i.opcode}, {"class", std::string(1, letter(i.type))}});
+    for (const auto& i : r.trace) {
+      json e = {{"line", i.line}, {"opcode", i.opcode}, {"class", std::string(1, letter(i.type))}};
+      if (i.runs_as.size() != 1 || i.runs_as[0] != i.type) e["runs_as"] = to_run_length(i.runs_as);
+      t.push_back(std::move(e));
+    }
     out["trace"] = t;
   }
   return out;

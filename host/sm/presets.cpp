@@ -15,6 +15,7 @@
 #include "warpspan/core/error.hpp"
 #include "warpspan/core/quote.hpp"
 #include "warpspan/core/file.hpp"
+#include "warpspan/sm/kernel_string.hpp"
 
 namespace warpspan {
 
@@ -22,12 +23,16 @@ namespace {
 
 using json = nlohmann::json;
 
-constexpr std::array<std::string_view, 7> top_level_fields{"name",       "description", "source", "warp_size",
-                                                             "schedulers", "units",       "comment"};
+constexpr std::array<std::string_view, 8> top_level_fields{"name",       "description", "source", "warp_size",
+                                                             "schedulers", "units",       "ptx",    "comment"};
 // An SM file is a few hundred bytes; anything past 1 MiB is not one.
 constexpr std::size_t max_sm_file_bytes = std::size_t{1} << 20;
 
 constexpr std::array<std::string_view, 4> unit_fields{"units", "latency", "sigma", "comment"};
+constexpr std::array<std::string_view, 4> ptx_fields{"constant_reads", "sequences", "source", "comment"};
+// A sequence of the table runs at most this many instructions (the longest measured, 64-bit integer
+// division, is under 100).
+constexpr std::size_t max_sequence_length = 4096;
 
 std::string field_list(const auto& fields) {
   std::string out;
@@ -171,6 +176,54 @@ std::string preset_names() {
   return out;
 }
 
+/// The instructions of one PTX instruction as a kernel string ("S10C"); empty only where allowed.
+std::vector<unit> sequence_field(const json& v, std::string_view where, const std::string& path, bool allow_empty) {
+  if (!v.is_string()) throw input_error(at_field(where, path) + "must be a kernel string such as \"S10C\"");
+  const std::string text = v.get<std::string>();
+  if (text.empty()) {
+    if (allow_empty) return {};
+    throw input_error(at_field(where, path) + "must not be empty (an instruction runs as at least one)");
+  }
+  std::vector<unit> out;
+  try {
+    out = parse_kernel_string(text);
+  } catch (const input_error& e) {
+    throw input_error(at_field(where, path) + e.what());
+  }
+  if (std::find(out.begin(), out.end(), unit::B) != out.end())
+    throw input_error(at_field(where, path) + "holds a barrier B; a sequence runs on the units L, C, S and D");
+  if (out.size() > max_sequence_length)
+    throw input_error(at_field(where, path) + "is implausibly long (" + std::to_string(out.size()) + " instructions)");
+  return out;
+}
+
+ptx_rules parse_ptx_rules(const json& obj, std::string_view where) {
+  if (!obj.is_object()) throw input_error(at_field(where, "ptx") + "must be an object like {\"sequences\": {\"div.rn.f32\": \"S10C\"}}");
+  for (const auto& [key, value] : obj.items())
+    if (std::find(ptx_fields.begin(), ptx_fields.end(), key) == ptx_fields.end())
+      throw input_error(at_field(where, "ptx." + key) + "unknown field (expected " + field_list(ptx_fields) + ")");
+  ptx_rules r;
+  if (obj.contains("source")) {
+    if (!obj.at("source").is_string()) throw input_error(at_field(where, "ptx.source") + "must be a string");
+    r.source = obj.at("source").get<std::string>();
+  }
+  if (obj.contains("constant_reads")) r.constant_reads = sequence_field(obj.at("constant_reads"), where, "ptx.constant_reads", true);
+  if (obj.contains("sequences")) {
+    const json& seq = obj.at("sequences");
+    if (!seq.is_object()) throw input_error(at_field(where, "ptx.sequences") + "must be an object of PTX opcodes and kernel strings");
+    for (const auto& [opcode, value] : seq.items()) {
+      const std::string path = "ptx.sequences." + opcode;
+      const bool name_ok = !opcode.empty() && opcode.front() != '.' && opcode.back() != '.' &&
+                           std::all_of(opcode.begin(), opcode.end(), [](char c) {
+                             return std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_';
+                           });
+      if (!name_ok) throw input_error(at_field(where, path) + "does not name a PTX opcode (e.g. div.rn.f32)");
+      r.sequences.emplace(opcode, sequence_field(value, where, path, false));
+    }
+  }
+  return r;
+}
+
 }  // namespace
 
 sm_config parse_sm_json(std::string_view text, std::string_view where) {
@@ -228,6 +281,7 @@ sm_config parse_sm_json(std::string_view text, std::string_view where) {
       throw input_error(at_field(where, path + ".units") + "missing (give \"units\", or \"sigma\" directly)");
     if (spec.contains("latency")) out.latency = integer_field(spec, where, path + ".latency", "latency", 1);
   }
+  if (doc.contains("ptx")) sm.ptx = parse_ptx_rules(doc.at("ptx"), where);
   return sm;
 }
 

@@ -332,12 +332,31 @@ std::string branch_target(const body_item& item) {
 
 bool is_branch(std::string_view opcode) { return opcode_base(opcode) == "bra"; }
 
+/// ld.param, ld.const, ldu.const (and their typed forms): reads of the constant bank.
+bool is_constant_read(std::string_view opcode) {
+  const std::string_view base = opcode_base(opcode);
+  if (base != "ld" && base != "ldu") return false;
+  const auto parts = opcode_parts(opcode);
+  return std::find(parts.begin() + 1, parts.end(), "param") != parts.end() ||
+         std::find(parts.begin() + 1, parts.end(), "const") != parts.end();
+}
+
 /// The body read by default: the first .entry (a kernel), else the first .func (a listing of device
 /// functions only, or one compiled with -rdc where a .func comes first).
 const function_body* first_body(const listing& lst) {
   for (const auto& f : lst.functions)
     if (f.entry) return &f;
   return &lst.functions.front();
+}
+
+/// What one walked instruction counts as: the user's override as it is; else the SM's sequence for
+/// the full opcode, or its constant-read rule for ld.param/ld.const; else one of its class.
+std::vector<unit> counted_as(std::string_view opcode, unit type, const ptx_options& options) {
+  const auto& o = options.overrides;
+  if (o.count(std::string(opcode)) || o.count(std::string(opcode_base(opcode)))) return {type};
+  if (auto it = options.rules.sequences.find(std::string(opcode)); it != options.rules.sequences.end()) return it->second;
+  if (options.rules.constant_reads && is_constant_read(opcode)) return *options.rules.constant_reads;
+  return {type};
 }
 
 std::string list_names(const std::vector<function_body>& functions) {
@@ -361,7 +380,7 @@ unit classify_opcode(std::string_view opcode, const std::map<std::string, unit>&
   // Kernel parameters and constants live in the constant bank: the hardware reads them as operands
   // of other instructions (c[0x0][...]) or moves them in one core instruction, not through the
   // load/store unit.
-  if ((base == "ld" || base == "ldu") && (has_part("param") || has_part("const"))) return unit::C;
+  if (is_constant_read(opcode)) return unit::C;
   if (contains(load_store_bases, base)) return unit::L;
   if (contains(special_bases, base)) return unit::S;
   if (contains(approx_special_bases, base) && has_part("approx")) return unit::S;
@@ -466,8 +485,13 @@ ptx_import_result import_ptx(std::string_view text, const ptx_options& options, 
     if (result.trace.size() >= max_trace)
       throw input_error(at(where, ins.line) + "walk longer than " + std::to_string(max_trace) + " instructions");
     const unit u = classify_opcode(ins.opcode, options.overrides);
-    result.trace.push_back({ins.line, ins.opcode, u});
-    result.kernel.push_back(u);
+    std::vector<unit> runs_as = counted_as(ins.opcode, u, options);
+    if (runs_as.size() != 1 || runs_as[0] != u) ++result.by_rule;
+    if (result.kernel.size() + runs_as.size() > static_cast<std::size_t>(max_kernel_length))
+      throw input_error(at(where, ins.line) + "the kernel walked is longer than " + std::to_string(max_kernel_length) +
+                        " instructions");
+    result.kernel.insert(result.kernel.end(), runs_as.begin(), runs_as.end());
+    result.trace.push_back({ins.line, ins.opcode, u, std::move(runs_as)});
   };
 
   // The loops: every branch back (to a label at or before it), with the passes walked through it.

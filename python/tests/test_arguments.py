@@ -278,3 +278,16 @@ def test_a_lone_surrogate_is_an_input_error_naming_the_argument(call):
     msg = str(e.value)
     assert "lone surrogate" in msg and "incompatible" not in msg, msg
     assert msg.split(":")[0] in ("kernel", "sigma", "taskset"), msg
+
+
+def test_kernel_from_ptx_takes_the_sm_table_as_the_cli_does(tmp_path):
+    ptx = tmp_path / "k.ptx"
+    ptx.write_text("ld.global.f32 %f1, [a];\ndiv.rn.f32 %f2, %f1, %f1;\nst.global.f32 [a], %f2;\nret;\n")
+    k = warpspan.kernel_from_ptx(str(ptx), sm="ampere-8.0")
+    c = json.loads(cli(f"kernel --ptx {ptx} --sm ampere-8.0 --json --trace")[1])
+    assert k.kernel == c["kernel"] == "LS10CLC"
+    assert k.by_sm_rule == 1
+    assert k.trace[1] == (2, "div.rn.f32", "C", "S10C")
+    assert warpspan.kernel_from_ptx(str(ptx)).kernel == "LCLC"
+    with pytest.raises(warpspan.InputError):
+        warpspan.kernel_from_ptx(str(ptx), sm="nosuchsm")

@@ -253,7 +253,8 @@ class BuildResult(Result):
 class Kernel(Result):
     """A kernel read from PTX: ``kernel`` (run-length string; also ``str(k)``), ``plain``,
     ``instructions``, ``entry``, ``stop_reason``, ``loops`` (every loop of the body: ``head_line``,
-    ``back_line``, ``passes`` walked, 0 for one off the path), ``trace`` (line, opcode, class)."""
+    ``back_line``, ``passes`` walked, 0 for one off the path), ``by_sm_rule`` (instructions the SM's PTX
+    table counted), ``trace`` (line, opcode, class, what it runs as: a kernel string)."""
 
     def __str__(self):
         return self.kernel
@@ -398,10 +399,11 @@ def sm_presets():
     return {name: json.loads(text) for name, text in _core.sm_presets()}
 
 
-def kernel_from_ptx(path, *, lines=None, entry="", classes="", loops=1):
+def kernel_from_ptx(path, *, lines=None, entry="", classes="", loops=1, sm=""):
     """Imports a kernel from a PTX file (``warpspan kernel --ptx``): ``lines`` = (A, B) like
     ``--ptx-lines A:B``, ``entry`` like ``--ptx-entry``, ``classes`` like ``--ptx-map``, ``loops``
-    like ``--ptx-loops`` (passes through each loop)."""
+    like ``--ptx-loops`` (passes through each loop), ``sm`` like ``--sm``: a preset or file whose
+    PTX table counts IEEE div/sqrt/rcp, integer division and constant reads as that SM runs them."""
     a = _Args("kernel_from_ptx")
     path = a.path("path", path)
     if lines is not None:
@@ -409,7 +411,7 @@ def kernel_from_ptx(path, *, lines=None, entry="", classes="", loops=1):
             raise a.type_error("lines", "a pair (A, B) of line numbers", lines)
         lines = tuple(a.int(f"lines[{k}]", v, *_INT32) for k, v in enumerate(lines))
     return Kernel(_core.kernel_from_ptx(path, lines, a.str("entry", entry), a.str("classes", classes),
-                                        a.int("loops", loops, *_INT32)))
+                                        a.int("loops", loops, *_INT32), a.str("sm", sm)))
 
 
 # ---------------------------------------------------------------------------------- dbf

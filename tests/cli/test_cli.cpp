@@ -90,6 +90,38 @@ TEST(Cli, PtxLoopsAreListedAndOneOffThePathIsAWarning) {
   EXPECT_NE(b.err.find("--block-warps 3 must divide the 4 warps"), std::string::npos) << b.err;
 }
 
+TEST(Cli, AnSmPresetCountsPtxSequencesAsItsTableSays) {
+  // div.rn.f32 is one C without an SM, and on ampere-8.0 the fast path of its compiled code
+  // (data/sm/README.md, "PTX rules"): S10C. The trace says which instruction a rule counted.
+  const std::string ptx = test::write(".ptx",
+                                      "ld.global.f32 %f1, [a];\n"      // 1
+                                      "div.rn.f32 %f2, %f1, %f1;\n"    // 2
+                                      "st.global.f32 [a], %f2;\n"      // 3
+                                      "ret;\n");                       // 4
+  const run_result plain = run("kernel --ptx " + ptx + " --json");
+  ASSERT_EQ(plain.code, 0) << plain.err;
+  EXPECT_EQ(nlohmann::json::parse(plain.out)["kernel"], "LCLC");
+  EXPECT_EQ(nlohmann::json::parse(plain.out)["by_sm_rule"], 0);
+  const run_result a = run("kernel --ptx " + ptx + " --sm ampere-8.0 --json --trace");
+  ASSERT_EQ(a.code, 0) << a.err;
+  const auto j = nlohmann::json::parse(a.out);
+  EXPECT_EQ(j["kernel"], "LS10CLC");
+  EXPECT_EQ(j["by_sm_rule"], 1);
+  EXPECT_EQ(j["trace"][1]["opcode"], "div.rn.f32");
+  EXPECT_EQ(j["trace"][1]["runs_as"], "S10C");
+  EXPECT_FALSE(j["trace"][0].contains("runs_as"));
+  // --sigma alone names no SM, so no table; the text output names the rule's count.
+  EXPECT_EQ(nlohmann::json::parse(run("kernel --ptx " + ptx + " --sigma L=1,C=2 --json").out)["kernel"], "LCLC");
+  const run_result t = run("kernel --ptx " + ptx + " --sm hopper-9.0 --trace");
+  EXPECT_NE(t.out.find("SM rules    1 instruction counted"), std::string::npos) << t.out;
+  EXPECT_NE(t.out.find("div.rn.f32  runs as S9C"), std::string::npos) << t.out;
+  // The sequence reaches the analyses: two warps on ampere (sigma C = 2) issue 12 C's each.
+  const run_result e = run("exact --ptx " + ptx + " --warps 2 --sm ampere-8.0 --json");
+  ASSERT_EQ(e.code, 0) << e.err;
+  EXPECT_GT(nlohmann::json::parse(e.out)["makespan"].get<int>(),
+            nlohmann::json::parse(run("exact --ptx " + ptx + " --warps 2 --sigma L=1,C=2,S=1/2 --json").out)["makespan"].get<int>());
+}
+
 TEST(Cli, SmPresetNormalisesFermiLoads) {
   // Fermi (2.0): 16 load/store units for warps of 32, so each L becomes two single-cycle L's.
   const run_result r = run("kernel --kernel LC --sm fermi-2.0 --json");

@@ -1,6 +1,7 @@
 // SM presets: every preset parses and normalises; aliases; the JSON format's errors.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -136,6 +137,15 @@ TEST(PresetJson, ErrorsNameFileAndField) {
       {R"({"warp_size": 32, "schedulers": -1, "units": {"L": {"units": 32}}})", "schedulers"},
       {R"({"name": 7, "warp_size": 32, "units": {"L": {"units": 32}}})", "name"},
       {R"({"warp_size": 32, "units": {}})", "units"},
+      {R"({"warp_size": 32, "units": {"C": {"units": 32}}, "ptx": 3})", "ptx"},
+      {R"({"warp_size": 32, "units": {"C": {"units": 32}}, "ptx": {"tables": {}}})", "ptx.tables"},
+      {R"({"warp_size": 32, "units": {"C": {"units": 32}}, "ptx": {"sequences": {"div.rn.f32": ""}}})", "ptx.sequences.div.rn.f32"},
+      {R"({"warp_size": 32, "units": {"C": {"units": 32}}, "ptx": {"sequences": {"div.rn.f32": "S10X"}}})", "ptx.sequences.div.rn.f32"},
+      {R"({"warp_size": 32, "units": {"C": {"units": 32}}, "ptx": {"sequences": {"div.rn.f32": "CBC"}}})", "barrier"},
+      {R"({"warp_size": 32, "units": {"C": {"units": 32}}, "ptx": {"sequences": {"div rn": "C"}}})", "ptx.sequences.div rn"},
+      {R"({"warp_size": 32, "units": {"C": {"units": 32}}, "ptx": {"sequences": {"div.rn.f32": 11}}})", "ptx.sequences.div.rn.f32"},
+      {R"({"warp_size": 32, "units": {"C": {"units": 32}}, "ptx": {"sequences": {"div.u64": "9999C"}}})", "implausibly long"},
+      {R"({"warp_size": 32, "units": {"C": {"units": 32}}, "ptx": {"constant_reads": 1}})", "ptx.constant_reads"},
   };
   for (const auto& [text, field] : cases) {
     // A structured binding cannot be captured by a lambda before C++20's P1091 (clang 14 refuses it).
@@ -144,6 +154,43 @@ TEST(PresetJson, ErrorsNameFileAndField) {
     EXPECT_EQ(msg.rfind("my.json:", 0), 0u) << text << " -> " << msg;
     EXPECT_NE(msg.find(field), std::string::npos) << text << " -> " << msg;
   }
+}
+
+TEST(PresetPtxRules, TablesOfTheShippedPresets) {
+  // Fermi: no toolkit within reach compiles sm_20, so no table (one instruction each, as before).
+  EXPECT_TRUE(load_sm("fermi-2.0").ptx.empty());
+  // The fast path of div.rn.f32 on sm_80, counted by hand from nvdisasm (data/sm/README.md):
+  // MUFU.RCP; IMAD.MOV, BSSY, FFMA, FFMA, FCHK, FFMA, FFMA, FFMA, @!P0 BRA, BSYNC.
+  const sm_config ampere = load_sm("ampere-8.0");
+  EXPECT_EQ(to_run_length(ampere.ptx.sequences.at("div.rn.f32")), "S10C");
+  ASSERT_TRUE(ampere.ptx.constant_reads.has_value());
+  EXPECT_EQ(to_run_length(*ampere.ptx.constant_reads), "C");
+  for (const char* name : {"kepler-3.5", "volta-7.0", "ampere-8.0", "hopper-9.0"}) {
+    const sm_config sm = load_sm(name);
+    EXPECT_FALSE(sm.ptx.source.empty()) << name;
+    // Every table holds the same operations, each at least one instruction, with one S (the
+    // MUFU) in the IEEE float divisions, and FP64 work in the double ones.
+    EXPECT_EQ(sm.ptx.sequences.size(), 37u) << name;
+    for (const auto& [op, seq] : sm.ptx.sequences) EXPECT_FALSE(seq.empty()) << name << " " << op;
+    const auto count = [&](const char* op, unit u) {
+      const auto& seq = sm.ptx.sequences.at(op);
+      return std::count(seq.begin(), seq.end(), u);
+    };
+    EXPECT_EQ(count("div.rn.f32", unit::S), 1) << name;
+    EXPECT_GE(count("div.rn.f64", unit::D), 8) << name;
+    EXPECT_GE(sm.ptx.sequences.at("div.u64").size(), 60u) << name;  // a subroutine, not one instruction
+  }
+}
+
+TEST(PresetPtxRules, AFileMayGiveItsOwn) {
+  const sm_config sm = parse_sm_json(
+      R"({"warp_size": 32, "units": {"C": {"units": 32}, "S": {"units": 8}},
+          "ptx": {"constant_reads": "", "sequences": {"div.rn.f32": "2CS3C"}, "source": "mine"}})",
+      "my.json");
+  ASSERT_TRUE(sm.ptx.constant_reads.has_value());
+  EXPECT_TRUE(sm.ptx.constant_reads->empty());
+  EXPECT_EQ(to_run_length(sm.ptx.sequences.at("div.rn.f32")), "2CS3C");
+  EXPECT_EQ(sm.ptx.source, "mine");
 }
 
 }  // namespace

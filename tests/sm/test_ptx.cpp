@@ -331,5 +331,71 @@ TEST(PtxErrors, UnclosedComment) {
   EXPECT_NE(msg.find("c.ptx:2:"), std::string::npos) << msg;
 }
 
+// A kernel that loads its parameters, divides, takes a square root and divides integers.
+constexpr const char* arithmetic_ptx = R"(.version 9.0
+.target sm_80
+.address_size 64
+.visible .entry k(.param .u64 p0, .param .f32 p1)
+{
+  .reg .b64 %rd<4>;
+  .reg .f32 %f<4>;
+  .reg .b32 %r<4>;
+  ld.param.u64 %rd1, [p0];
+  ld.param.f32 %f1, [p1];
+  ld.global.f32 %f2, [%rd1];
+  div.rn.f32 %f3, %f2, %f1;
+  sqrt.approx.ftz.f32 %f3, %f3;
+  mov.b32 %r1, %f3;
+  div.u32 %r2, %r1, 7;
+  st.global.u32 [%rd1], %r2;
+  ret;
+}
+)";
+
+TEST(PtxRules, WithoutAnSmEveryInstructionIsOneOfItsClass) {
+  // ld.param x2, ld.global, div, sqrt, mov, div.u32, st, ret.
+  EXPECT_EQ(walk(arithmetic_ptx), "2CLCS2CLC");
+}
+
+TEST(PtxRules, ASequenceTableCountsWhatTheSmRuns) {
+  ptx_options o;
+  o.rules.sequences["div.rn.f32"] = parse_kernel_string("S10C");
+  o.rules.sequences["div.u32"] = parse_kernel_string("2CS15C");
+  o.rules.sequences["sqrt.approx.ftz.f32"] = parse_kernel_string("S");
+  const auto r = import_ptx(arithmetic_ptx, o, "t.ptx");
+  // ld.param x2 (C), ld.global (L), div.rn.f32 (S10C), sqrt (S), mov (C), div.u32 (2CS15C), st, ret.
+  EXPECT_EQ(to_run_length(r.kernel), "2CLS10CS3CS15CLC");
+  EXPECT_EQ(r.kernel.size(), 2u + 1 + 11 + 1 + 1 + 18 + 1 + 1);
+  EXPECT_EQ(r.by_rule, 2u);  // the sqrt's sequence is its class: not counted as a rule's
+  EXPECT_EQ(r.trace.size(), 9u);
+  EXPECT_EQ(r.trace[3].opcode, "div.rn.f32");
+  EXPECT_EQ(r.trace[3].type, unit::C);
+  EXPECT_EQ(to_run_length(r.trace[3].runs_as), "S10C");
+}
+
+TEST(PtxRules, ConstantReadsAsTheSmRunsThem) {
+  ptx_options o;
+  o.rules.constant_reads = kernel_string{};  // operands of the instructions that use them
+  EXPECT_EQ(walk(arithmetic_ptx, o), "LCS2CLC");
+  o.rules.constant_reads = parse_kernel_string("L");
+  EXPECT_EQ(walk(arithmetic_ptx, o), "3LCS2CLC");
+}
+
+TEST(PtxRules, AnOverrideComesBeforeTheSmsTable) {
+  ptx_options o;
+  o.rules.sequences["div.rn.f32"] = parse_kernel_string("S10C");
+  o.rules.constant_reads = kernel_string{};
+  o.overrides = parse_ptx_overrides("div.rn.f32=S,ld=L");
+  EXPECT_EQ(walk(arithmetic_ptx, o), "3L2S2CLC");
+}
+
+TEST(PtxRules, AnSmTableThatMakesTheKernelTooLongIsOneLine) {
+  ptx_options o;
+  o.rules.sequences["div.rn.f32"] = kernel_string(static_cast<std::size_t>(max_kernel_length), unit::C);
+  const std::string msg = error_of([&] { import_ptx(arithmetic_ptx, o, "t.ptx"); });
+  EXPECT_NE(msg.find("t.ptx:12:"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("longer than"), std::string::npos) << msg;
+}
+
 }  // namespace
 }  // namespace warpspan

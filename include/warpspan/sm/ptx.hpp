@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "warpspan/sm/kernel_string.hpp"
+#include "warpspan/sm/sm_config.hpp"
 
 namespace warpspan {
 
@@ -16,6 +17,8 @@ struct ptx_options {
   int last_line = 0;                        ///< 1-based, inclusive; 0 = to the entry's end
   std::string entry;                        ///< .entry/.func to read; empty = the first one
   std::map<std::string, unit> overrides;    ///< opcode (e.g. "mov" or "mov.f32") -> type
+  ptx_rules rules;                          ///< the SM's counting rules (sm_config::ptx); the
+                                            ///< overrides come first
   int loop_passes = 1;                      ///< passes through each loop: a branch back (guarded or
                                             ///< not) is taken loop_passes - 1 times, then falls
                                             ///< through; a guarded branch forward into a loop that
@@ -25,7 +28,9 @@ struct ptx_options {
 struct ptx_instruction {
   int line = 0;                             ///< 1-based line in the file
   std::string opcode;                       ///< e.g. "ld.global.f32"
-  unit type = unit::C;
+  unit type = unit::C;                      ///< its class (the class rule or an override)
+  std::vector<unit> runs_as;                ///< what it counts as in the kernel string: {type},
+                                            ///< or the SM's sequence or constant-read rule
 };
 
 /// A loop of the body read: a branch back to a label at or before it.
@@ -41,6 +46,7 @@ struct ptx_import_result {
   std::vector<ptx_instruction> trace;       ///< the instructions walked, in order
   std::string stop_reason;                  ///< why the walk ended (ret, exit, end of body or range)
   std::vector<ptx_loop> loops;              ///< every loop of the body, in order of its branch back
+  std::size_t by_rule = 0;                  ///< instructions walked that an SM rule counted (ptx_rules)
 };
 
 /// Parses PTX text. `where` names the source for error messages ("file.ptx:12: ...").

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <array>
+#include <map>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -44,6 +45,21 @@ struct unit_spec {
   std::optional<sigma_value> sigma;      ///< given directly; overrides units / warp_size
 };
 
+/// How PTX import counts what this SM runs differently from one PTX instruction each (the preset's
+/// "ptx" object, data/sm/README.md): reads of the constant bank, and the instruction sequences the
+/// compiler expands some PTX instructions to (IEEE div, sqrt and rcp, integer division, ...), as
+/// the fast path of the compiled code issues them. Without rules (no preset, or none given) every
+/// PTX instruction is one instruction of its class.
+struct ptx_rules {
+  /// ld.param / ld.const / ldu.const: their instructions (empty: none, read as an operand of the
+  /// instruction that uses them); nullopt: one C, the class rule.
+  std::optional<std::vector<unit>> constant_reads;
+  /// Full PTX opcode ("div.rn.f32") -> the instructions it runs as, in order.
+  std::map<std::string, std::vector<unit>> sequences;
+  std::string source;                    ///< where the table comes from
+  bool empty() const { return !constant_reads && sequences.empty(); }
+};
+
 struct sm_config {
   std::string name;                      ///< preset name or "custom"
   std::string description;
@@ -51,6 +67,7 @@ struct sm_config {
   int warp_size = 32;
   std::array<unit_spec, unit_count> units{};
   int schedulers = 0;                    ///< warps that may issue in one cycle; 0 = no limit
+  ptx_rules ptx;                         ///< how PTX import counts instructions on this SM
 };
 
 /// After the normalisation of 000 III-E every instruction takes one cycle: each U instruction
