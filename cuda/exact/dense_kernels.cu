@@ -21,6 +21,7 @@
 #include "warpspan/core/error.hpp"
 #include "warpspan/core/interrupt.hpp"
 #include "warpspan/core/resources.hpp"
+#include "warpspan/core/step_deadline.hpp"
 #include "warpspan/exact/dense_index.hpp"
 #include "warpspan/exact/dense_sum_index.hpp"
 #include "warpspan/exact/frontier.hpp"
@@ -201,6 +202,7 @@ std::string sweep_sums(const problem& prob, const frontier_view& v, const dense_
   std::string stop;
   std::uint32_t sum = 0;
   double last_elapsed = 0;
+  step_deadline deadline(options.time_limit_s);
   for (; sum < tables.sums; ++sum) {
     const std::uint64_t n = dense_sum_count(host_d, tables.warps, tables.instructions, sum);
     if (n > 0) {
@@ -210,7 +212,8 @@ std::string sweep_sums(const problem& prob, const frontier_view& v, const dense_
     const double elapsed = std::chrono::duration<double>(clock_type::now() - start).count();
     if (options.progress) options.progress(sum + 1, tables.sums, counts.to_host()[0].states, elapsed);
     if (sum + 1 == tables.sums) break;
-    if (options.time_limit_s > 0 && elapsed + 2 * (elapsed - last_elapsed) > options.time_limit_s) stop = "time limit reached";
+    // The bound over the held sums after a stop costs about one more sum's launch.
+    if (deadline.stop_after_step(elapsed, elapsed - last_elapsed)) stop = "time limit reached";
     last_elapsed = elapsed;
     if (interrupted()) stop = "interrupted";
     if (!stop.empty()) break;
@@ -225,7 +228,7 @@ std::string sweep_sums(const problem& prob, const frontier_view& v, const dense_
     std::uint32_t bound = static_cast<std::uint32_t>(pessimistic_bound(prob));
     device_buffer<unsigned> upper(std::vector<unsigned>{0}, nullptr);
     const auto deadline = start + std::chrono::duration_cast<clock_type::duration>(
-                                      std::chrono::duration<double>(1.1 * options.time_limit_s));
+                                      std::chrono::duration<double>(step_deadline::finish_cutoff * options.time_limit_s));
     bool gave_up = false;
     const std::uint32_t last = std::min(tables.sums - 1, sum + exact_detail::most_issues(v));
     for (std::uint32_t s = sum + 1; s <= last && !gave_up; ++s) {

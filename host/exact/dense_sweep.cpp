@@ -31,6 +31,7 @@
 #include "warpspan/core/error.hpp"
 #include "warpspan/core/interrupt.hpp"
 #include "warpspan/core/resources.hpp"
+#include "warpspan/core/step_deadline.hpp"
 #include "warpspan/exact/dense_index.hpp"
 #include "warpspan/exact/dense_sum_index.hpp"
 #include "warpspan/exact/frontier.hpp"
@@ -159,7 +160,8 @@ class dense_pass {
     // threads finish a step together: with sweeping taking S and working a run out P (smoothed over
     // the steps), the sweeper takes (P - S) / 2P of the run.
     double share = 3.0 / 8, sweep_s = 0, produce_s = 0;
-    double bound_s_per_state = -1, last_elapsed = 0;
+    double bound_s_per_state = -1;
+    step_deadline deadline(o_.time_limit_s);
     const int scan_threads = resolve_threads(o_.threads, param("threads"));
     auto split = [&](std::uint64_t first) {
       const std::uint64_t end = std::min(n, first + run_length);
@@ -205,7 +207,9 @@ class dense_pass {
       if (done == n) return {};
       std::string stop;
       // The time limit covers the bound over the held states after the stop (held_bound): the
-      // pass stops when one more step (about as long as the last) and that scan would pass it.
+      // pass stops when one more step and that scan would pass it (step_deadline, with its margin:
+      // on Voronoi W = 12 and 13 beside a compiler the scan took 1.06 and 1.62 s where 0.84 and
+      // 1.54 were predicted, and the runs ended 4-5 % past the limit before the margin).
       // The scan's cost: the states reached and not yet taken, at the rate timed once on a sample
       // of 4,096, over the threads, plus reading the rest of the table (10 GB/s: Voronoi W = 12
       // and 13, 1.8 and 5.1 GB mostly never written, scanned in well under a tenth of a second).
@@ -214,8 +218,7 @@ class dense_pass {
       if (o_.time_limit_s > 0 && bound_s_per_state < 0 && states_ >= 4096) bound_s_per_state = time_bound_sample(done);
       const double scan_s = std::max(bound_s_per_state, 0.0) * static_cast<double>(reached_states_ - states_) / scan_threads +
                             static_cast<double>((n - done) * sizeof(V)) * 1e-10;
-      if (o_.time_limit_s > 0 && elapsed + (elapsed - last_elapsed) + scan_s > o_.time_limit_s) stop = "time limit reached";
-      last_elapsed = elapsed;
+      if (deadline.stop_after_step(elapsed, scan_s)) stop = "time limit reached";
       if (interrupted()) stop = "interrupted";
       if (!stop.empty()) {
         stopped_at_ = done;
@@ -231,7 +234,7 @@ class dense_pass {
   /// a run of them (stepping every rank with next() took seconds on a 600 MB table stopped after a
   /// quarter of a second; unranking every reached one, 0.6-1.9 s for Voronoi W = 9 stopped at
   /// 1-5 s). On all threads, segments of ranks taken as they come.
-  /// Past `deadline` (with a time limit: a tenth of it after its end) it gives up and returns the
+  /// Past `deadline` (with a time limit: step_deadline::finish_cutoff times it) it gives up and returns the
   /// largest value, which leaves the pessimistic bound as the upper end.
   std::uint32_t held_bound(clock_type::time_point deadline) const {
     constexpr std::uint64_t block = 64, segment = std::uint64_t{1} << 20;
@@ -478,7 +481,7 @@ exact_result run_dense(const problem& prob, const frontier_view& v, const dense_
     r.upper = std::max({r.lower, floor,
                         std::min(static_cast<std::uint32_t>(pessimistic_bound(prob)),
                                  pass.held_bound(start + std::chrono::duration_cast<clock_type::duration>(
-                                                             std::chrono::duration<double>(1.1 * options.time_limit_s))))});
+                                                             std::chrono::duration<double>(step_deadline::finish_cutoff * options.time_limit_s))))});
     r.interrupted = interrupted();
   } else {
     if (pass.reached() > r.lower) {

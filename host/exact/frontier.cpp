@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <chrono>
 
+#include "warpspan/core/step_deadline.hpp"
 #include "warpspan/exact/frontier_host.hpp"
 #include "warpspan/core/error.hpp"
 #include "warpspan/core/interrupt.hpp"
@@ -102,6 +103,7 @@ exact_result exact_detail::run_levels(const problem& prob, const exact_options& 
   exact_result r;
   r.states = 1;
   std::uint32_t last_done = 0;
+  step_deadline deadline(options.time_limit_s);
   while (!levels.back().empty()) {
     std::vector<packed_state> next;
     r.stop_reason = expand(levels.back(), next);
@@ -115,7 +117,7 @@ exact_result exact_detail::run_levels(const problem& prob, const exact_options& 
     levels.push_back(std::move(next));
     const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (r.states > max_states) r.stop_reason = "state limit (" + std::to_string(max_states) + " states) reached";
-    if (options.time_limit_s > 0 && elapsed > options.time_limit_s) r.stop_reason = "time limit reached";
+    if (deadline.stop_after_step(elapsed)) r.stop_reason = "time limit reached";
     if (interrupted()) {
       r.stop_reason = "interrupted";
       r.interrupted = true;

@@ -15,6 +15,7 @@
 #include "warpspan/core/error.hpp"
 #include "warpspan/core/interrupt.hpp"
 #include "warpspan/core/resources.hpp"
+#include "warpspan/core/step_deadline.hpp"
 #include "warpspan/exact/frontier.hpp"
 #include "warpspan/exact/frontier_host.hpp"
 #include "warpspan/exact/packed_table.hpp"
@@ -58,9 +59,9 @@ class sweep final : public exact_detail::sweep_pass {
     const packed_state init = initial_state(v_);
     window_[0][shard_of(init, threads_)].insert_max(init, 0);
     taken_.assign(last_sum_ + 1, exact_detail::taken_states{});
-    double last_sum_s = 0, bound_s_per_state = -1;
+    double bound_s_per_state = -1;
+    step_deadline deadline(o_.time_limit_s);
     for (std::uint32_t sum = 0; sum <= last_sum_; ++sum) {
-      const double sum_start = std::chrono::duration<double>(clock_type::now() - start).count();
       std::vector<pending> here;
       for (packed_table& shard : window_[sum % (reach_ + 1)]) {
         shard.for_each([&](packed_state key, std::uint16_t way_in) { here.push_back({key, way_in}); });
@@ -79,15 +80,14 @@ class sweep final : public exact_detail::sweep_pass {
           held += t.size();
         }
       const double elapsed = std::chrono::duration<double>(clock_type::now() - start).count();
-      last_sum_s = elapsed - sum_start;
       if (max_states_ && states_ > max_states_) stop_ = "state limit (" + std::to_string(max_states_) + " states) reached";
       if (bytes > memory_limit_) stop_ = "memory limit (half the machine's memory) reached";
       // The time limit covers the bound over the held states after the stop: the sweep stops
-      // when one more sum (about as long as the last) and that bound would pass it. The bound runs
+      // when one more sum (step_deadline predicts it from the last two) and that bound would pass it. The bound runs
       // on all threads but scans sparse tables: on 2 threads it took as long as the sample's rate
       // on one predicts (Voronoi W = 16: 0.150 s for 1.0 M states at 1.5e-7 s each).
       const double bound_s = std::max(bound_s_per_state, 0.0) * static_cast<double>(held);
-      if (o_.time_limit_s > 0 && elapsed + last_sum_s + bound_s > o_.time_limit_s) stop_ = "time limit reached";
+      if (deadline.stop_after_step(elapsed, bound_s)) stop_ = "time limit reached";
       if (interrupted()) stop_ = "interrupted";
       if (o_.progress) o_.progress(sum + 1, last_sum_ + 1, states_, elapsed);
       if (!stop_.empty()) return;

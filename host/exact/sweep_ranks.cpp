@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "warpspan/core/interrupt.hpp"
+#include "warpspan/core/step_deadline.hpp"
 #include "warpspan/exact/frontier.hpp"
 #include "warpspan/exact/frontier_host.hpp"
 #include "warpspan/exact/packed_table.hpp"
@@ -83,7 +84,8 @@ class ranks_sweep final : public exact_detail::sweep_pass {
     const packed_state init = initial_state(v_);
     if (owner_of(init, ranks) == me) window_[0].insert_max(init, 0);
     taken_.assign(last_sum_ + 1, exact_detail::taken_states{});
-    double last_elapsed = 0, bound_s_per_state = -1;
+    double bound_s_per_state = -1;
+    step_deadline deadline(o_.time_limit_s);
     for (std::uint32_t sum = 0; sum <= last_sum_; ++sum) {
       std::vector<sweep_entry> here;
       packed_table& table = window_[sum % (reach_ + 1)];
@@ -148,8 +150,7 @@ class ranks_sweep final : public exact_detail::sweep_pass {
       // the threads' sweep: stop when one more sum (about as long as the last) and that bound would
       // pass it. Rank 0's clock decides; the ranks hold about equal shares.
       const double bound_s = std::max(bound_s_per_state, 0.0) * static_cast<double>(held);
-      mine.stop_time = o_.time_limit_s > 0 && mine.elapsed + (mine.elapsed - last_elapsed) + bound_s > o_.time_limit_s;
-      last_elapsed = mine.elapsed;
+      mine.stop_time = deadline.stop_after_step(mine.elapsed, bound_s);
       mine.stop_interrupt = interrupted();
       // One agreement: counts, stops, rank 0's clock, and the states kept for the witness.
       const auto all = g_.allgather(to_bytes(mine) + kept);

@@ -1,0 +1,41 @@
+// The time limit of work done in steps (the sums of a sweep, the levels of a search, the chunks of
+// a pass) and closed by a finishing pass (a bound over the states held): the work stops before the
+// step that would pass the limit, so that the whole, finish included, ends within it.
+#pragma once
+
+#include <algorithm>
+
+namespace warpspan {
+
+class step_deadline {
+ public:
+  /// `limit_s` <= 0: no limit.
+  explicit step_deadline(double limit_s) : limit_s_(limit_s) {}
+
+  bool limited() const { return limit_s_ > 0; }
+
+  /// After a step that ended `elapsed` seconds into the run: whether one more step and then a
+  /// finish of `finish_s` seconds would pass the limit. The next step is predicted from the last
+  /// two (it grows as they grew, at most doubling: a search without pruning widens at every
+  /// level), and the prediction carries a margin for a machine shared with other work.
+  bool stop_after_step(double elapsed, double finish_s = 0) {
+    const double step = std::max(elapsed - last_end_, 0.0);
+    const double growth = previous_step_ > 0 ? std::clamp(step / previous_step_, 1.0, 2.0) : 1.0;
+    previous_step_ = step;
+    last_end_ = elapsed;
+    return limited() && elapsed + margin * (step * growth + std::max(finish_s, 0.0)) > limit_s_;
+  }
+
+  /// The margin on predicted times: measured on a 2-core machine beside a compiler, a scan
+  /// predicted at 0.84 s took 1.06 (dense sweep, Voronoi W = 12).
+  static constexpr double margin = 1.3;
+
+  /// Where a finishing pass that can give up (and answer less precisely) gives up: a few percent
+  /// past the limit, for a prediction that was still short.
+  static constexpr double finish_cutoff = 1.03;
+
+ private:
+  double limit_s_ = 0, last_end_ = 0, previous_step_ = 0;
+};
+
+}  // namespace warpspan
