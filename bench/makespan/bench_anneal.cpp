@@ -40,7 +40,18 @@ void run_backend(benchmark::State& state, backend_kind kind, int warps = 16) {
     return;
   }
   const problem prob = voronoi(warps);
-  const auto chains = static_cast<std::uint32_t>(state.range(0));
+  // CUDA: a count <= 0 is -k times the chains the device keeps resident (the occupancy
+  // calculator's plan, every SM filled; 0 is one such residency), so that no SM idles.
+  std::string plan_note;
+  auto chains = static_cast<std::uint32_t>(state.range(0));
+  if (state.range(0) <= 0) {
+    const cuda_chain_plan plan = plan_cuda_chains(prob.view());
+    const auto k = static_cast<std::uint32_t>(std::max<std::int64_t>(1, -state.range(0)));
+    chains = plan.device_chains * k;
+    plan_note = ", " + std::to_string(k) + " x " + std::to_string(plan.device_chains) + " resident (" +
+                std::to_string(plan.threads_per_sm / 32) + " warps a SM on " + std::to_string(plan.sms) + " SMs, " +
+                (plan.on_chip ? "on chip" : "global") + ")";
+  }
   const std::uint64_t iters = static_cast<std::uint64_t>(state.range(1));
   const chain_setup setup = bench_cases::chains_of(prob, chains);
   auto runner = kind == backend_kind::cuda ? make_cuda_runner(setup) : make_cpu_runner(setup, 0);
@@ -51,17 +62,26 @@ void run_backend(benchmark::State& state, backend_kind kind, int warps = 16) {
     state.SetIterationTime(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
   }
   state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()) * chains * static_cast<std::int64_t>(iters));
-  state.SetLabel(runner->name() + ", " + std::to_string(std::thread::hardware_concurrency()) + " host cores");
+  state.SetLabel(runner->name() + ", " + std::to_string(chains) + " chains" + plan_note + ", " +
+                 std::to_string(std::thread::hardware_concurrency()) + " host cores");
 }
 
 void BM_ChainsCpu(benchmark::State& state) { run_backend(state, backend_kind::cpu); }
 void BM_ChainsCuda(benchmark::State& state) { run_backend(state, backend_kind::cuda); }
 BENCHMARK(BM_ChainsCpu)->Args({64, 2000})->UseManualTime()->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_ChainsCuda)->Args({16896, 2000})->Args({67584, 2000})->UseManualTime()->Unit(benchmark::kMillisecond);
+// 16,896 and 67,584: the first GPU runs' counts (16,896 left half of an H200's SMs idle); 0 and -4:
+// one and four residencies of the device's plan.
+BENCHMARK(BM_ChainsCuda)
+    ->Args({16896, 2000})
+    ->Args({67584, 2000})
+    ->Args({0, 2000})
+    ->Args({-4, 2000})
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond);
 // Voronoi W = 3: the chain state on chip (25,344 chains fill an H100's 132 SMs at 192 a SM), the
 // small case of the emulated model (bench/results/gpu_model_emulated.md).
 void BM_ChainsCudaOnChip(benchmark::State& state) { run_backend(state, backend_kind::cuda, 3); }
-BENCHMARK(BM_ChainsCudaOnChip)->Args({25344, 2000})->UseManualTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_ChainsCudaOnChip)->Args({25344, 2000})->Args({0, 2000})->UseManualTime()->Unit(benchmark::kMillisecond);
 
 }  // namespace
 }  // namespace warpspan

@@ -220,6 +220,18 @@ json estimate_json(const problem& prob, const estimate_request& request, const e
               {"proven", nullptr},
               {"safe_upper_bound", report.safe_upper_bound},
               {"safe_upper_bound_from", report.safe_upper_bound_from}};
+  out["cuda_plan"] = nullptr;
+  if (const auto& c = r.cuda; c.used)
+    out["cuda_plan"] = {{"design", c.on_chip ? "thread per chain, state in shared memory" : "thread per chain, state in global memory"},
+                        {"on_chip", c.on_chip},
+                        {"block", c.block},
+                        {"blocks", c.blocks},
+                        {"sms", c.sms},
+                        {"resident_threads_per_sm", c.resident_threads_per_sm},
+                        {"resident_warps_per_sm", c.resident_threads_per_sm / 32},
+                        {"resident_chains", c.resident_chains},
+                        {"chain_bytes", c.chain_bytes},
+                        {"shared_bytes_per_block", c.shared_bytes}};
   out["beam"] = nullptr;
   if (r.beam.ran)
     out["beam"] = {{"applicable", r.beam.applicable}, {"makespan", r.beam.makespan}, {"width", r.beam.width},

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <optional>
 #include <cmath>
 #include <cstring>
 #include <functional>
@@ -198,13 +199,16 @@ estimate_result run_estimate(const problem& prob, const estimate_options& option
   const std::uint32_t slice = ranks ? static_cast<std::uint32_t>(ranks->rank()) : options.slice;
   if (slices < 1 || slice >= slices) throw input_error(param("slices") + ": slice " + std::to_string(slice) + " of " + std::to_string(slices) + " does not exist");
   std::uint32_t chains = options.chains;
+  // The device's plan (design, block, residency), once: for the default chain count and the result.
+  std::optional<cuda_chain_plan> device_plan;
+  if (backend == backend_kind::cuda) device_plan = plan_cuda_chains(p);
   if (chains == 0) {
     // CUDA: as many chains as the device keeps resident (blocks per SM x SMs x block size, from
     // the occupancy calculator), within the host's memory for their first strings.
     if (backend == backend_kind::cuda) {
       const std::uint64_t host_fit =
           memory_budget_bytes(std::uint64_t{8} << 30) / (sizeof(std::uint16_t) * std::uint64_t{p.length} + 64);
-      chains = static_cast<std::uint32_t>(std::max<std::uint64_t>(1, std::min<std::uint64_t>(plan_cuda_chains(p).device_chains, host_fit)));
+      chains = static_cast<std::uint32_t>(std::max<std::uint64_t>(1, std::min<std::uint64_t>(device_plan->device_chains, host_fit)));
     } else {
       chains = static_cast<std::uint32_t>(2 * threads);
     }
@@ -298,6 +302,18 @@ estimate_result run_estimate(const problem& prob, const estimate_options& option
   estimate_result result;
   result.backend = runner->name();
   result.chains = chains;
+  if (const auto& plan = device_plan) {
+    auto& c = result.cuda;
+    c.used = true;
+    c.on_chip = plan->on_chip;
+    c.block = plan->block;
+    c.blocks = (local_chains + plan->block - 1) / plan->block;
+    c.sms = plan->sms;
+    c.resident_threads_per_sm = plan->threads_per_sm;
+    c.resident_chains = plan->device_chains;
+    c.chain_bytes = static_cast<std::size_t>(chain_state_bytes(p));
+    c.shared_bytes = plan->shared_bytes;
+  }
   result.chains_run = local_run;
   if (ranks) {
     std::uint64_t sum = 0;

@@ -421,6 +421,21 @@ TEST(CliCuda, EstimateValidatesBitForBitAgainstTheCpuGpu) {
     EXPECT_EQ(g["best_makespan"], c["best_makespan"]) << problem;
     EXPECT_EQ(g["best_string"], c["best_string"]) << problem;
     EXPECT_EQ(g["iterations"], c["iterations"]) << problem;
+    // The plan: W = 3 and 4 on chip, W = 16 in global memory; 64 chains in blocks of the plan's
+    // size; the resident chains are the SMs' resident threads (memory allows them here).
+    const auto& plan = g["cuda_plan"];
+    ASSERT_TRUE(plan.is_object()) << g.dump();
+    EXPECT_TRUE(c["cuda_plan"].is_null());
+    const bool small = problem.find("--warps 3 ") != std::string::npos || problem.find("--warps 4 ") != std::string::npos;
+    if (problem.find("--warps 16 ") != std::string::npos || small) EXPECT_EQ(plan["on_chip"].get<bool>(), small) << problem;
+    const auto block = plan["block"].get<unsigned>();
+    ASSERT_GT(block, 0u);
+    EXPECT_EQ(plan["blocks"].get<unsigned>(), (64 + block - 1) / block) << problem;
+    EXPECT_EQ(plan["resident_chains"].get<std::uint64_t>(),
+              plan["resident_threads_per_sm"].get<std::uint64_t>() * plan["sms"].get<std::uint64_t>()) << problem;
+    EXPECT_EQ(plan["resident_warps_per_sm"].get<unsigned>(), plan["resident_threads_per_sm"].get<unsigned>() / 32);
+    EXPECT_GT(plan["chain_bytes"].get<std::size_t>(), 0u);
+    if (small) EXPECT_GE(plan["shared_bytes_per_block"].get<std::size_t>(), block * plan["chain_bytes"].get<std::size_t>() / 2);
   }
 }
 

@@ -14,37 +14,36 @@ TEST(StepDeadline, WithoutALimitNeverStops) {
 }
 
 TEST(StepDeadline, StopsBeforeTheStepThatWouldPassTheLimit) {
-  // Steps of 1 s under a 10 s limit: after the step ending at t, the next ends near t + 1.3
-  // (the margin), so the last step begun is the one ending at 9 s (8 + 1.3 < 10, 9 + 1.3 > 10).
+  // Steps of 1 s under a 10 s limit: the last one begun is the one ending at 9 s (8 + 1 <= 10).
   step_deadline d(10);
   for (int t = 1; t <= 8; ++t) EXPECT_FALSE(d.stop_after_step(t)) << t;
-  EXPECT_TRUE(d.stop_after_step(9));
+  EXPECT_TRUE(d.stop_after_step(9.5));
 }
 
-TEST(StepDeadline, TheFinishCounts) {
-  // A finish of 2 s after steps of 1 s: 6 + 1.3 * (1 + 2) = 9.9 goes on, 7 + 3.9 stops.
+TEST(StepDeadline, TheFinishCountsWithItsMargin) {
+  // A finish of 2 s after steps of 1 s: 6 + 1 + 1.3 * 2 = 9.6 goes on, 7 + 1 + 2.6 stops.
   step_deadline d(10);
   for (int t = 1; t <= 6; ++t) EXPECT_FALSE(d.stop_after_step(t, 2)) << t;
   EXPECT_TRUE(d.stop_after_step(7, 2));
 }
 
-TEST(StepDeadline, GrowingStepsArePredictedToGrowAtMostTwofold) {
-  // Steps of 1, 2, 4 s (ending at 1, 3, 7): after the third the next is predicted at 8 s, so with a
-  // 20 s limit 7 + 1.3 * 8 = 17.4 goes on; steps of 1, 3 then 9 (ending at 13) stop at once.
-  step_deadline d(20);
-  EXPECT_FALSE(d.stop_after_step(1));
-  EXPECT_FALSE(d.stop_after_step(3));
+TEST(StepDeadline, GrowingStepsArePredictedToGrowByAtMostHalf) {
+  // Steps of 1, 2, 4 s (ending at 1, 3, 7): the next is predicted at 4 x 1.5 = 6 s, so a 13 s limit
+  // lets it begin (7 + 6 = 13) and a 12.5 s one does not.
+  step_deadline d(13), e(12.5);
+  for (double t : {1.0, 3.0}) {
+    EXPECT_FALSE(d.stop_after_step(t));
+    EXPECT_FALSE(e.stop_after_step(t));
+  }
   EXPECT_FALSE(d.stop_after_step(7));
-  step_deadline e(20);
-  EXPECT_FALSE(e.stop_after_step(1));
-  EXPECT_FALSE(e.stop_after_step(4));   // 4 + 1.3 * 3 * 2 = 11.8
-  EXPECT_TRUE(e.stop_after_step(13));   // 13 + 1.3 * 9 * 2 = 36.4
-  // A shorter step is predicted as long as itself (4 + 1.3 * 4 = 9.2, then 5.5 + 1.3 * 1.5 = 7.45),
-  // a longer one as grown by its ratio (8 + 1.3 * 2.5 * 2.5 / 1.5 = 13.4).
+  EXPECT_TRUE(e.stop_after_step(7));
+  // A shorter step is predicted as long as itself: 4 + 4 = 8, then 5.5 + 1.5 = 7 go on under 10;
+  // a longer one grows by its ratio: 7 + 1.5 = 8.5 goes on, 9.5 + 2.5 x 1.5 stops.
   step_deadline f(10);
   EXPECT_FALSE(f.stop_after_step(4));
   EXPECT_FALSE(f.stop_after_step(5.5));
-  EXPECT_TRUE(f.stop_after_step(8));
+  EXPECT_FALSE(f.stop_after_step(7));
+  EXPECT_TRUE(f.stop_after_step(9.5));
 }
 
 }  // namespace

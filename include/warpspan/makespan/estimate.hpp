@@ -83,6 +83,19 @@ struct estimate_result {
   std::uint32_t chain_begin = 0;     ///< the slice of chains run here: [chain_begin, chain_end)
   std::uint32_t chain_end = 0;
   std::uint64_t rounds = 0;          ///< rounds run (with ranks: agreements)
+  /// How the chains ran on the GPU (backend cuda; this process's chains): the kernel's design, its
+  /// launch, and how it fills the device at the occupancy calculator's residency.
+  struct cuda_launch {
+    bool used = false;
+    bool on_chip = false;                ///< working state in shared memory, else global memory
+    unsigned block = 0;                  ///< threads a block (a chain a thread)
+    std::uint32_t blocks = 0;            ///< of this launch
+    std::uint32_t sms = 0;
+    unsigned resident_threads_per_sm = 0;  ///< the occupancy calculator's, registers and shared memory included
+    std::uint32_t resident_chains = 0;   ///< all SMs (within memory): the default chain count
+    std::size_t chain_bytes = 0;         ///< working state and summary a chain
+    std::size_t shared_bytes = 0;        ///< dynamic shared memory a block
+  } cuda;
   /// The beam search, when a chain here starts from it (in the set-up time).
   struct beam_summary {
     bool ran = false;
