@@ -98,6 +98,30 @@ BENCHMARK(BM_ExactSweep)->ArgsProduct({{7, 8}, {0, 1, 2}})->Iterations(1)->Unit(
 void BM_ExactDense(benchmark::State& state) { run_exact_bench(state, exact_dense_cpu, exact_dense_cuda, "dense"); }
 BENCHMARK(BM_ExactDense)->ArgsProduct({{6, 7, 8}, {0, 1, 2}})->Iterations(1)->Unit(benchmark::kMillisecond);
 
+/// What 16-bit levels cost (the packing of kernels past 254 instructions, exact_options::wide_levels)
+/// against 8-bit ones on the same states: Voronoi W = arg 0, arg 1 the search (0 the hash sweep,
+/// 1 the dense sweep, 2 the level-by-level search), arg 2 the bits a level (8 or 16); one thread.
+void BM_ExactWideLevels(benchmark::State& state) {
+  const problem prob = voronoi(state.range(0));
+  exact_options o;
+  o.threads = 1;
+  o.wide_levels = state.range(2) == 16;
+  const exact_fn search[] = {exact_sweep_cpu, exact_dense_cpu, exact_frontier_cpu};
+  const char* names[] = {"sweep", "dense", "frontier"};
+  exact_result r;
+  for (auto _ : state) {
+    r = search[state.range(1)](prob, o);
+    benchmark::DoNotOptimize(r.makespan);
+  }
+  state.counters["T"] = r.makespan;
+  state.counters["states"] = static_cast<double>(r.states);
+  state.counters["states/s"] =
+      benchmark::Counter(static_cast<double>(r.states), benchmark::Counter::kIsIterationInvariantRate);
+  state.SetLabel(std::string(names[state.range(1)]) + ", " + std::to_string(state.range(2)) + "-bit levels");
+}
+BENCHMARK(BM_ExactWideLevels)->ArgsProduct({{6, 7}, {0, 1, 2}, {8, 16}})->Iterations(1)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_ExactWideLevels)->ArgsProduct({{8}, {0, 1}, {8, 16}})->Iterations(1)->Unit(benchmark::kMillisecond);
+
 /// One beam (exact/beam.hpp) on Voronoi: W, width, threads; `T` is the beam's makespan (a lower
 /// bound), `expanded` the states it expanded.
 void BM_Beam(benchmark::State& state) {

@@ -480,7 +480,7 @@ std::uint64_t dense_sweep_device_bytes(const problem& prob) {
 }
 
 bool dense_sweep_fits_device(const problem& prob, const exact_options& options) {
-  const bool packs = frontier_packs(prob);
+  const bool packs = frontier_packs_narrow(prob);  // the device takes 8-bit levels only
   if (!packs || options.max_states != 0) return false;
   std::size_t free = 0, all = 0;
   WARPSPAN_CUDA_TRY(cudaMemGetInfo(&free, &all));
@@ -488,7 +488,7 @@ bool dense_sweep_fits_device(const problem& prob, const exact_options& options) 
 }
 
 std::uint64_t dense_window_device_bytes(const problem& prob) {
-  const bool packs = frontier_packs(prob);
+  const bool packs = frontier_packs_narrow(prob);  // the device takes 8-bit levels only
   if (!packs || pessimistic_bound(prob) + 1 > 0xFFFF) return ~std::uint64_t{0};
   const frontier_view v = make_frontier_view(prob.view());
   const dense_sum_tables tables = build_dense_sum_tables(v.warps, v.instructions);

@@ -149,7 +149,7 @@ struct pending_buffer {
 class cuda_sweep final : public exact_detail::sweep_pass {
  public:
   cuda_sweep(const frontier_view& v, const exact_options& o, std::uint32_t floor_value, std::uint64_t keep_limit)
-      : sweep_pass(v, floor_value, keep_limit), o_(o) {
+      : exact_detail::sweep_pass(v, floor_value, keep_limit), o_(o) {
     ring_.resize(reach_ + 1);
   }
 

@@ -92,7 +92,8 @@ struct kept_state {
 
 /// Cycles the state needs at least, by any schedule: its least advanced warp's instructions, and
 /// each type's (and the scheduler limit's) instructions left over what one cycle can issue.
-std::uint32_t remaining_low(const frontier_view& v, const level_runs& runs) {
+template <class V>
+std::uint32_t remaining_low(const V& v, const level_runs_of<V>& runs) {
   std::uint32_t low = runs.n == 0 ? 0 : v.instructions - runs.level[0], left[max_types] = {}, all = 0;
   for (std::uint32_t i = 0; i < runs.n; ++i)
     for (std::uint32_t t = 0; t < v.ntypes; ++t) left[t] += runs.size[i] * std::uint32_t{v.rem[runs.level[i]][t]};
@@ -147,14 +148,11 @@ std::uint32_t fitted_width(const std::vector<double>& states, std::uint32_t from
   return lo;
 }
 
-}  // namespace
-
-beam_result beam_search(const problem& prob, const beam_options& options) {
-  const auto start = clock_type::now();
+/// The beam over the states of view V (8-bit levels, or 16-bit past 254 instructions).
+template <class V>
+beam_result beam_of(const problem& prob, const V& v, const beam_options& options, clock_type::time_point start) {
   beam_result out;
-  if (!frontier_packs(prob)) return out;
   out.applicable = true;
-  const frontier_view v = make_frontier_view(prob.view());
   const std::uint32_t last = v.warps * v.instructions;  // the progress sum of "all done"
   // With two threads each expands half of a sum's kept states into its own sets, merged when their
   // sum comes; which parent a state keeps does not depend on the order of the offers, and the kept
@@ -290,8 +288,8 @@ beam_result beam_search(const problem& prob, const beam_options& options) {
   std::uint64_t expanded[2] = {};
   const auto run = [&](std::size_t t) {
     std::uint64_t expanded_here = 0;
-    level_runs runs;
-    successor_enum e;
+    level_runs_of<V> runs;
+    basic_successor_enum<V> e;
     const auto work = [&](std::uint32_t p, std::uint32_t c) {
       const std::uint32_t s = p / 2;
       std::vector<kept_state>& keep = kept[s];
@@ -381,6 +379,16 @@ beam_result beam_search(const problem& prob, const beam_options& options) {
   out.exact = out.exact && !out.narrowed;
   out.elapsed_s = std::chrono::duration<double>(clock_type::now() - start).count();
   return out;
+}
+
+}  // namespace
+
+beam_result beam_search(const problem& prob, const beam_options& options) {
+  const auto start = clock_type::now();
+  const bool forced = options.wide_levels && frontier_one_string(prob) && frontier_fits_wide(prob.warps, prob.instructions());
+  if (forced || frontier_packs_wide(prob)) return beam_of(prob, make_wide_frontier_view(prob.view()), options, start);
+  if (frontier_packs_narrow(prob)) return beam_of(prob, make_frontier_view(prob.view()), options, start);
+  return {};
 }
 
 beam_result budget_beam(const problem& prob, double seconds, std::uint32_t max_width, int threads) {

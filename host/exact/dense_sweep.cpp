@@ -100,12 +100,15 @@ struct rank_run {
   }
 };
 
-/// One pass over the table (values of type V: way in + 1, 0 when not reached).
-template <class V>
+/// One pass over the table (values of type V: way in + 1, 0 when not reached) of the states of
+/// view FV (frontier_view, or wide_frontier_view: 16-bit levels).
+template <class V, class FV>
 class dense_pass {
+  using level = typename FV::level_type;
+
  public:
   /// `floor`: drop the reached states whose way in plus remaining bound is at most this (0: none).
-  dense_pass(const frontier_view& v, const dense_index& index, const exact_options& o, std::uint32_t floor)
+  dense_pass(const FV& v, const dense_index& index, const exact_options& o, std::uint32_t floor)
       : v_(v), index_(index), o_(o), g_(index.size(), populate_table(index.size() * sizeof(V), o.time_limit_s)),
         floor_(floor) {}
 
@@ -128,7 +131,7 @@ class dense_pass {
     auto produce = [&](rank_run& run, std::uint64_t first, std::uint64_t end) {
       run.reset(first, end);
       if (first == end) return;
-      std::uint8_t a[frontier_max_warps + 1] = {};
+      level a[frontier_max_warps + 1] = {};
       index_.unrank(first, a);
       for (std::uint64_t r = first; r < end; ++r) {
         // Not reached yet: most such states never are (a fifth of the multisets for the exact
@@ -244,7 +247,7 @@ class dense_pass {
     std::atomic<bool> gave_up{false};
     std::vector<std::uint32_t> upper(static_cast<std::size_t>(threads), 0);
     auto scan = [&](std::size_t t) {
-      std::uint8_t a[frontier_max_warps + 1] = {};
+      level a[frontier_max_warps + 1] = {};
       std::uint64_t seen = 0, at = n;  // `a` holds the levels of rank `at`
       for (;;) {
         const std::uint64_t lo = next_segment.fetch_add(segment);
@@ -285,7 +288,7 @@ class dense_pass {
   /// Seconds per held state of the bound in held_bound(), timed on up to 4,096 reached entries
   /// before rank `end` (a millisecond).
   double time_bound_sample(std::uint64_t end) const {
-    std::uint8_t a[frontier_max_warps + 1] = {};
+    level a[frontier_max_warps + 1] = {};
     [[maybe_unused]] volatile std::uint32_t sink = 0;  // the calls are for their time only
     std::uint32_t timed = 0;
     const auto t0 = clock_type::now();
@@ -319,10 +322,10 @@ class dense_pass {
 
   /// Appends the rank gains of the successors of the state with ascending levels `a` to `run`
   /// (and, with a floor, its remaining bound: `known` when the caller has worked it out).
-  void successors_of(const std::uint8_t* a, rank_run& run, const std::uint16_t* known = nullptr) {
+  void successors_of(const level* a, rank_run& run, const std::uint16_t* known = nullptr) {
     run.offset.push_back(static_cast<std::uint32_t>(run.gains.size()));
     std::array<std::uint16_t, 4> count{};
-    successor_enum e;
+    basic_successor_enum<FV> e;
     const packed_state key = index_.pack(a);
     if (!e.start(v_, key)) {  // the final state
       run.counts.push_back(count);
@@ -373,7 +376,7 @@ class dense_pass {
   }
 
   /// Appends the rank gain of every way to take `quota` warps from slots j.. of one type.
-  static void choices(const successor_enum& e, std::uint32_t b, std::uint32_t slots,
+  static void choices(const basic_successor_enum<FV>& e, std::uint32_t b, std::uint32_t slots,
                       const std::uint64_t (*gain)[frontier_max_warps + 1], const std::uint32_t* room, std::uint32_t j,
                       std::uint32_t quota, std::uint64_t partial, std::vector<std::uint64_t>& out) {
     if (quota == 0) {  // the rest take nothing (without this each choice walked the remaining slots)
@@ -412,7 +415,7 @@ class dense_pass {
         continue;
       }
       if (!worked_out(run.counts[i])) {  // its successors now
-        std::uint8_t a[frontier_max_warps + 1] = {};
+        level a[frontier_max_warps + 1] = {};
         index_.unrank(run.first + i, a);
         late_.reset(run.first + i, run.first + i + 1);
         successors_of(a, late_);
@@ -453,7 +456,7 @@ class dense_pass {
         }
   }
 
-  const frontier_view& v_;
+  const FV& v_;
   const dense_index& index_;
   const exact_options& o_;
   zeroed_table<V> g_;
@@ -464,13 +467,13 @@ class dense_pass {
   std::uint32_t reached_ = 0;
 };
 
-template <class V>
-exact_result run_dense(const problem& prob, const frontier_view& v, const dense_index& index, const exact_options& options) {
+template <class V, class FV>
+exact_result run_dense(const problem& prob, const FV& v, const dense_index& index, const exact_options& options) {
   const auto start = clock_type::now();
   exact_result r;
   exact_detail::start_interval(prob, options, r);
   const std::uint32_t floor = exact_detail::at_most_floor(prob, options, r.lower);
-  dense_pass<V> pass(v, index, options, floor);
+  dense_pass<V, FV> pass(v, index, options, floor);
   const std::string stop = pass.run(start);
   r.states = pass.states();
   r.pruned = pass.pruned();
@@ -518,42 +521,6 @@ dense_index::dense_index(std::uint32_t warps, std::uint32_t instructions) : warp
       delta_[k * (warps + 1) + i] = delta_[k * (warps + 1) + i - 1] + choose(k + i - 1, i - 1);
 }
 
-std::uint64_t dense_index::rank_of(packed_state key) const {
-  // The key's least significant byte is the highest level (a_W).
-  std::uint64_t rank = 0;
-  for (std::uint32_t i = warps_; i >= 1; --i) {
-    const std::uint32_t a = static_cast<std::uint32_t>(key & 0xFF) - 1;
-    key >>= 8;
-    rank += choose(a + i - 1, i);
-  }
-  return rank;
-}
-
-void dense_index::unrank(std::uint64_t rank, std::uint8_t* a) const {
-  // Position by position from the top: b_i is the largest b with C(b, i) <= what is left.
-  std::uint32_t b = instructions_ + warps_;
-  for (std::uint32_t i = warps_; i >= 1; --i) {
-    while (b > 0 && choose(b, i) > rank) --b;
-    rank -= choose(b, i);
-    a[i - 1] = static_cast<std::uint8_t>(b - (i - 1));
-  }
-}
-
-packed_state dense_index::pack(const std::uint8_t* a) const {
-  packed_state key = 0;
-  for (std::uint32_t i = 0; i < warps_; ++i) key = (key << 8) | (a[i] + 1u);
-  return key;
-}
-
-bool dense_index::next(std::uint8_t* a) const {
-  std::uint32_t i = 0;
-  while (i + 1 < warps_ && a[i] == a[i + 1]) ++i;
-  if (i + 1 == warps_ && a[i] == instructions_) return false;
-  ++a[i];
-  for (std::uint32_t j = 0; j < i; ++j) a[j] = 0;
-  return true;
-}
-
 std::uint64_t dense_sweep_bytes(const problem& prob) {
   if (!frontier_packs(prob)) return 0;
   const dense_index index(prob.warps, static_cast<std::uint32_t>(prob.instructions()));
@@ -563,13 +530,15 @@ std::uint64_t dense_sweep_bytes(const problem& prob) {
 }
 
 exact_result exact_dense_cpu(const problem& prob, const exact_options& options) {
-  const frontier_view v = exact_detail::checked_view(prob);
+  exact_detail::check_packs(prob, false);
   if (pessimistic_bound(prob) + 1 > 0xFFFF)
     throw input_error("the dense sweep stores ways in of at most 65,534 cycles; this problem's bound is " +
                       std::to_string(pessimistic_bound(prob)));
-  const dense_index index(v.warps, v.instructions);
-  if (pessimistic_bound(prob) + 1 <= 0xFF) return run_dense<std::uint8_t>(prob, v, index, options);
-  return run_dense<std::uint16_t>(prob, v, index, options);
+  return exact_detail::with_checked_view(prob, options.wide_levels, [&](const auto& v) {
+    const dense_index index(v.warps, v.instructions);
+    if (pessimistic_bound(prob) + 1 <= 0xFF) return run_dense<std::uint8_t>(prob, v, index, options);
+    return run_dense<std::uint16_t>(prob, v, index, options);
+  });
 }
 
 }  // namespace warpspan
@@ -645,49 +614,74 @@ void settle_finished(exact_result& r, std::uint32_t floor, std::uint32_t reached
   r.makespan = r.upper = r.lower;
 }
 
-std::vector<std::uint16_t> dense_witness(const frontier_view& v, const dense_index& index, std::uint32_t length,
+template <class V>
+std::vector<std::uint16_t> dense_witness(const V& v, const dense_index& index, std::uint32_t length,
                                          const std::function<std::uint32_t(std::uint64_t)>& entry) {
-  return dense_witness(v, length, [&](packed_state key) { return entry(index.rank_of(key)); });
+  return dense_witness(v, length, [&](packed_state key) { return entry(index.rank_of<typename V::level_type>(key)); });
 }
 
-std::vector<std::uint16_t> dense_witness(const frontier_view& v, std::uint32_t length,
+template <class V>
+std::vector<std::uint16_t> dense_witness(const V& v, std::uint32_t length,
                                          const std::function<std::uint32_t(packed_state)>& entry) {
   // From the final state back: a predecessor recorded one cycle shorter whose successors include
   // the current state.
+  constexpr std::uint32_t bits = V::level_bits;
   std::vector<std::vector<std::uint8_t>> takes(length);
-  std::uint8_t count[256];
   packed_state cur = final_state(v);
   const std::uint32_t reach = most_issues(v);
   for (std::uint32_t t = length; t-- > 0;) {
-    unpack_counts(cur, v.warps, v.instructions, count);
-    std::uint8_t back[256] = {};  // warps moved back from level k to k - 1
+    // The occupied levels of the current state, ascending, with their warps (O(W), whatever I).
+    std::uint32_t level[frontier_max_warps], count[frontier_max_warps], back[frontier_max_warps] = {}, runs = 0;
+    for (std::uint32_t j = v.warps; j-- > 0;) {
+      const std::uint32_t k = key_field<bits>(cur, j) - 1;
+      if (runs > 0 && level[runs - 1] == k) {
+        ++count[runs - 1];
+      } else {
+        level[runs] = k;
+        count[runs] = 1;
+        ++runs;
+      }
+    }
     packed_state found = 0;
-    // Depth-first over the levels, moving back at most `reach` warps in all.
-    auto try_levels = [&](auto&& self, std::uint32_t k, std::uint32_t left, std::uint32_t moved) -> bool {
-      if (k > v.instructions) {
+    // Depth-first over the occupied levels above 0 (ascending), moving back[i] warps of run i from
+    // its level k to k - 1, at most `reach` warps in all.
+    auto try_runs = [&](auto&& self, std::uint32_t i, std::uint32_t left, std::uint32_t moved) -> bool {
+      if (i == runs) {
         if (moved == 0) return false;
-        std::uint8_t prev[256];
-        for (std::uint32_t l = 0; l <= v.instructions; ++l) prev[l] = static_cast<std::uint8_t>(count[l] - back[l]);
-        for (std::uint32_t l = 1; l <= v.instructions; ++l) prev[l - 1] = static_cast<std::uint8_t>(prev[l - 1] + back[l]);
-        const packed_state key = pack_counts(prev, v.instructions);
+        // The predecessor's levels, ascending: per run, the warps moved back below those staying.
+        packed_state key = 0;
+        for (std::uint32_t r = 0; r < runs; ++r) {
+          for (std::uint32_t c = 0; c < back[r]; ++c) key = (key << bits) | level[r];  // level - 1, plus one
+          for (std::uint32_t c = back[r]; c < count[r]; ++c) key = (key << bits) | (level[r] + 1);
+        }
         if (entry(key) != t + 1) return false;
         if (!takes_between(v, key, cur, takes[t])) return false;
         found = key;
         return true;
       }
-      for (std::uint32_t y = 0; y <= std::min<std::uint32_t>(left, count[k]); ++y) {
-        back[k] = static_cast<std::uint8_t>(y);
-        if (self(self, k + 1, left - y, moved + y)) return true;
+      if (level[i] == 0) return self(self, i + 1, left, moved);
+      for (std::uint32_t y = 0; y <= std::min(left, count[i]); ++y) {
+        back[i] = y;
+        if (self(self, i + 1, left - y, moved + y)) return true;
       }
-      back[k] = 0;
+      back[i] = 0;
       return false;
     };
-    if (!try_levels(try_levels, 1, reach, 0))
+    if (!try_runs(try_runs, 0, reach, 0))
       throw std::logic_error("dense sweep: no predecessor found while backtracking the witness");
     cur = found;
   }
   return string_from_takes(v, std::move(takes));
 }
+
+#define WARPSPAN_DENSE_WITNESS(V)                                                                 \
+  template std::vector<std::uint16_t> dense_witness(const V&, const dense_index&, std::uint32_t, \
+                                                    const std::function<std::uint32_t(std::uint64_t)>&); \
+  template std::vector<std::uint16_t> dense_witness(const V&, std::uint32_t,                      \
+                                                    const std::function<std::uint32_t(packed_state)>&);
+WARPSPAN_DENSE_WITNESS(frontier_view)
+WARPSPAN_DENSE_WITNESS(wide_frontier_view)
+#undef WARPSPAN_DENSE_WITNESS
 
 window_replay_plan plan_window_replay(const std::vector<std::uint64_t>& sum_bytes, std::uint32_t slot_count,
                                       std::uint64_t budget) {

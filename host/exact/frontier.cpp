@@ -1,6 +1,7 @@
 // The level-by-level exact search on the CPU, and the witness both level searches share.
 #include <algorithm>
 #include <chrono>
+#include <type_traits>
 
 #include "warpspan/core/step_deadline.hpp"
 #include "warpspan/exact/frontier_host.hpp"
@@ -13,22 +14,45 @@ namespace warpspan {
 
 namespace exact_detail {
 
-frontier_view checked_view(const problem& prob) {
+void check_packs(const problem& prob, bool narrow_only) {
   if (prob.per_warp())
     throw input_error("the level-by-level search takes one kernel for all warps, not per-warp kernels (" +
                       param("warp_kernels") + "): the depth-first search takes them");
-  if (prob.warps > frontier_max_warps || prob.instructions() > frontier_max_instructions)
+  const std::string have = " (have " + std::to_string(prob.warps) + " and " + std::to_string(prob.instructions()) + ")";
+  if (narrow_only && (prob.warps > frontier_max_warps || prob.instructions() > frontier_max_instructions))
+    throw input_error("the device's level-by-level searches take at most " + std::to_string(frontier_max_warps) +
+                      " warps and " + std::to_string(frontier_max_instructions) + " instructions (8-bit levels)" + have +
+                      "; the CPU's take longer kernels of at most " + std::to_string(frontier_wide_max_warps) +
+                      " warps (" + param("backend", "cpu") + ")");
+  const std::uint64_t w = prob.warps, i = prob.instructions();
+  const bool fits = (w <= frontier_max_warps && i <= frontier_max_instructions) ||
+                    (w <= frontier_wide_max_warps && i <= frontier_wide_max_instructions && w * i <= frontier_max_work);
+  if (!fits)
     throw input_error("the level-by-level search takes at most " + std::to_string(frontier_max_warps) + " warps and " +
-                      std::to_string(frontier_max_instructions) + " instructions (have " + std::to_string(prob.warps) +
-                      " and " + std::to_string(prob.instructions()) + ")");
+                      std::to_string(frontier_max_instructions) + " instructions, or beyond " +
+                      std::to_string(frontier_max_instructions) + " at most " + std::to_string(frontier_wide_max_warps) +
+                      " warps with W x I at most " + std::to_string(frontier_max_work) + have +
+                      ": the depth-first search takes the rest");
   if (prob.view().barrier != no_barrier && prob.block_warps() != prob.warps)
     throw input_error("the level-by-level search takes the barriers of one block of all W warps (have blocks of " +
                       std::to_string(prob.block_warps()) + " of " + std::to_string(prob.warps) + " warps)");
+}
+
+void check_wide_levels(const problem& prob, bool wide) {
+  if (wide && !frontier_fits_wide(prob.warps, prob.instructions()))
+    throw input_error("16-bit levels take at most " + std::to_string(frontier_wide_max_warps) + " warps and W x I at most " +
+                      std::to_string(frontier_max_work) + " (have " + std::to_string(prob.warps) + " and " +
+                      std::to_string(prob.instructions()) + ")");
+}
+
+frontier_view checked_view(const problem& prob) {
+  check_packs(prob, true);
   return make_frontier_view(prob.view());
 }
 
-bool takes_between(const frontier_view& v, packed_state from, packed_state to, std::vector<std::uint8_t>& takes) {
-  successor_enum e;
+template <class V>
+bool takes_between(const V& v, packed_state from, packed_state to, std::vector<std::uint8_t>& takes) {
+  basic_successor_enum<V> e;
   if (!e.start(v, from)) return false;
   do {
     if (e.successor(v) == to) {
@@ -40,7 +64,8 @@ bool takes_between(const frontier_view& v, packed_state from, packed_state to, s
   return false;
 }
 
-std::vector<std::uint16_t> string_from_takes(const frontier_view& v, std::vector<std::vector<std::uint8_t>> takes) {
+template <class V>
+std::vector<std::uint16_t> string_from_takes(const V& v, std::vector<std::vector<std::uint8_t>> takes) {
   std::vector<std::uint32_t> progress(v.warps, 0);
   std::vector<std::uint16_t> str;
   for (auto& take : takes) {
@@ -58,7 +83,8 @@ std::vector<std::uint16_t> string_from_takes(const frontier_view& v, std::vector
   return str;
 }
 
-std::vector<std::uint16_t> witness_from_levels(const frontier_view& v, const std::vector<std::vector<packed_state>>& levels,
+template <class V>
+std::vector<std::uint16_t> witness_from_levels(const V& v, const std::vector<std::vector<packed_state>>& levels,
                                                std::uint32_t makespan) {
   // Backwards: a state of level t - 1 with the chosen state of level t among its successors.
   std::vector<std::vector<std::uint8_t>> takes(makespan);
@@ -76,7 +102,8 @@ std::vector<std::uint16_t> witness_from_levels(const frontier_view& v, const std
   return string_from_takes(v, std::move(takes));
 }
 
-void finish_levels(const problem& prob, const frontier_view& v, std::vector<std::vector<packed_state>>& levels,
+template <class V>
+void finish_levels(const problem& prob, const V& v, std::vector<std::vector<packed_state>>& levels,
                    std::uint32_t last_done, exact_result& r) {
   if (r.stop_reason.empty()) {
     r.complete = true;
@@ -94,8 +121,8 @@ void finish_levels(const problem& prob, const frontier_view& v, std::vector<std:
 
 }  // namespace exact_detail
 
-exact_result exact_detail::run_levels(const problem& prob, const exact_options& options, const level_expander& expand) {
-  const frontier_view v = checked_view(prob);
+template <class V>
+exact_result exact_detail::run_levels(const problem& prob, const V& v, const exact_options& options, const level_expander& expand) {
   const auto start = std::chrono::steady_clock::now();
   const std::uint64_t max_states = options.max_states ? options.max_states : std::uint64_t{200'000'000};
   const packed_state done = final_state(v);
@@ -129,18 +156,39 @@ exact_result exact_detail::run_levels(const problem& prob, const exact_options& 
   return r;
 }
 
+exact_result exact_detail::run_levels(const problem& prob, const exact_options& options, const level_expander& expand) {
+  return run_levels(prob, checked_view(prob), options, expand);
+}
+
+namespace exact_detail {
+template exact_result run_levels(const problem&, const frontier_view&, const exact_options&, const level_expander&);
+template exact_result run_levels(const problem&, const wide_frontier_view&, const exact_options&, const level_expander&);
+#define WARPSPAN_LEVEL_HELPERS(V)                                                                                    \
+  template bool takes_between(const V&, packed_state, packed_state, std::vector<std::uint8_t>&);                    \
+  template std::vector<std::uint16_t> string_from_takes(const V&, std::vector<std::vector<std::uint8_t>>);          \
+  template std::vector<std::uint16_t> witness_from_levels(const V&, const std::vector<std::vector<packed_state>>&, \
+                                                          std::uint32_t);                                          \
+  template void finish_levels(const problem&, const V&, std::vector<std::vector<packed_state>>&, std::uint32_t,     \
+                              exact_result&);
+WARPSPAN_LEVEL_HELPERS(frontier_view)
+WARPSPAN_LEVEL_HELPERS(wide_frontier_view)
+#undef WARPSPAN_LEVEL_HELPERS
+}  // namespace exact_detail
+
 exact_result exact_frontier_cpu(const problem& prob, const exact_options& options) {
-  const frontier_view v = exact_detail::checked_view(prob);
-  return exact_detail::run_levels(prob, options, [&](const std::vector<packed_state>& level, std::vector<packed_state>& next) {
-    for (const packed_state s : level) {
-      successor_enum e;
-      if (!e.start(v, s)) continue;
-      do next.push_back(e.successor(v));
-      while (e.advance(v));
-    }
-    std::sort(next.begin(), next.end());
-    next.erase(std::unique(next.begin(), next.end()), next.end());
-    return std::string();
+  return exact_detail::with_checked_view(prob, options.wide_levels, [&](const auto& v) {
+    using view = std::decay_t<decltype(v)>;
+    return exact_detail::run_levels(prob, v, options, [&](const std::vector<packed_state>& level, std::vector<packed_state>& next) {
+      for (const packed_state s : level) {
+        basic_successor_enum<view> e;
+        if (!e.start(v, s)) continue;
+        do next.push_back(e.successor(v));
+        while (e.advance(v));
+      }
+      std::sort(next.begin(), next.end());
+      next.erase(std::unique(next.begin(), next.end()), next.end());
+      return std::string();
+    });
   });
 }
 

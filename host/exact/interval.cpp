@@ -75,6 +75,9 @@ proven_interval prove_interval(const problem& prob, const std::vector<std::uint1
   out.upper = static_cast<std::uint32_t>(pessimistic_bound(prob));
   out.upper_from = "pessimistic";
   if (frontier_packs(prob)) {
+    // The device searches take 8-bit levels only: a kernel past 254 instructions (16-bit levels,
+    // at most 8 warps) is proven by the CPU's searches.
+    if (!frontier_packs_narrow(prob)) backend = backend_kind::cpu;
     exact_options o;
     o.lower_string = lower_string;
     // The CPU's dense sweep works out the remaining bound ahead for every state reached, which
@@ -109,7 +112,8 @@ proven_interval prove_interval(const problem& prob, const std::vector<std::uint1
     }
   } else if (prob.warps <= exact_max_warps && (prob.barriers() == 0 || prob.block_warps() == prob.warps) &&
              out.lower < out.upper && seconds - since(start) > 0 && !interrupted()) {
-    // States that do not pack (over 16 warps or 254 instructions): the depth-first search, which
+    // States that do not pack (over 16 warps; past 254 instructions, over 8 warps or W x I over
+    // 65,535): the depth-first search, which
     // takes any length, for the time left; a complete answer is exact, a stopped one proves nothing
     // more than the bound.
     exact_options o;

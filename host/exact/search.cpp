@@ -488,7 +488,11 @@ exact_result exact_search_cpu(const problem& prob, const exact_options& options)
 
 bool dense_sweep_fits(const problem& prob, const exact_options& options) {
   // Every multiset in a table of at most half the free memory; a state limit asks for the hash sweep.
-  const bool packs = frontier_packs(prob);
+  // Past 254 instructions (16-bit levels) the hash sweep: there the states reached are a small share
+  // of the C(I + W, W) multisets the dense sweep scans (250C4L2S3L1C3S37C, W = 4: the dense sweep
+  // 4.3 s over a 700 MB table, the hash sweep 0.003 s; 100L100C100L, W = 3: 0.75 s against 0.26 s;
+  // bench/results/wide_levels_cpu_2core.md). exact_dense_cpu still takes them.
+  const bool packs = frontier_packs_narrow(prob);
   return packs && options.max_states == 0 && dense_sweep_bytes(prob) <= available_memory_bytes() / 2;
 }
 
@@ -514,10 +518,13 @@ exact_result exact_search(const problem& prob, const exact_options& options, bac
       throw input_error(param("backend", "cuda") + ": the device search takes one kernel for all warps; per-warp "
                         "kernels (" + param("warp_kernels") + ") are searched depth first on the CPU (" +
                         param("backend", "cpu") + ")");
-    if (!packs)
+    if (!frontier_packs_narrow(prob) || options.wide_levels)
       throw input_error(param("backend", "cuda") + ": the device search takes at most " +
                         std::to_string(frontier_max_warps) + " warps and " +
-                        std::to_string(frontier_max_instructions) + " instructions");
+                        std::to_string(frontier_max_instructions) + " instructions (8-bit levels; have " +
+                        std::to_string(prob.warps) + " and " + std::to_string(prob.instructions()) +
+                        "); the CPU's searches take longer kernels of at most " +
+                        std::to_string(frontier_wide_max_warps) + " warps (" + param("backend", "cpu") + ")");
     // The dense table where the device holds it (Voronoi W = 16 on an H200), else its window of
     // sums (W = 16 on an H100), else the sweep.
     if (dense_sweep_fits_device(prob, options)) {

@@ -9,6 +9,7 @@
 #include <chrono>
 #include <memory>
 #include <numeric>
+#include <type_traits>
 
 #include <unistd.h>
 
@@ -43,10 +44,15 @@ std::uint64_t physical_memory_bytes() {
 }
 
 /// One pass of the CPU sweep over sharded hash tables (see exact_sweep_cpu in search.hpp).
-class sweep final : public exact_detail::sweep_pass {
+template <class V>
+class sweep final : public exact_detail::basic_sweep_pass<V> {
+  using base = exact_detail::basic_sweep_pass<V>;
+  using base::v_, base::last_sum_, base::reach_, base::floor_, base::keeping_, base::states_, base::pruned_,
+      base::reached_, base::stop_, base::taken_;
+
  public:
-  sweep(const frontier_view& v, const exact_options& o, std::uint32_t floor_value, std::uint64_t keep_limit)
-      : sweep_pass(v, floor_value, keep_limit),
+  sweep(const V& v, const exact_options& o, std::uint32_t floor_value, std::uint64_t keep_limit)
+      : base(v, floor_value, keep_limit),
         o_(o),
         threads_(static_cast<std::uint32_t>(resolve_threads(o.threads, "threads"))),
         pool_(static_cast<int>(threads_)) {
@@ -71,7 +77,7 @@ class sweep final : public exact_detail::sweep_pass {
       // The cost of bounding one held state, timed once, for the stop below.
       if (o_.time_limit_s > 0 && bound_s_per_state < 0) bound_s_per_state = exact_detail::time_held_bound(v_, here);
       expand(sum, here);
-      if (keeping_) keep(sum, expanded_);
+      if (keeping_) this->keep(sum, expanded_);
       expanded_.clear();
       std::uint64_t bytes = 0, held = 0;
       for (const auto& shards : window_)
@@ -131,7 +137,7 @@ class sweep final : public exact_detail::sweep_pass {
         const std::size_t lo = begin + t * round, hi = std::min(here.size(), lo + round);
         for (std::size_t i = lo; i < hi; ++i) {
           const pending& p = here[i];
-          successor_enum e;
+          basic_successor_enum<V> e;
           if (!e.start(v_, p.key)) {  // the final state
             reached[t] = p.way_in;
             continue;
@@ -193,22 +199,28 @@ class sweep final : public exact_detail::sweep_pass {
 }  // namespace
 
 exact_result exact_sweep_cpu(const problem& prob, const exact_options& options) {
-  const frontier_view v = exact_detail::checked_view(prob);
-  return exact_detail::run_sweeps(prob, v, options, [&](std::uint32_t floor_value, std::uint64_t keep_limit) {
-    return std::make_unique<sweep>(v, options, floor_value, keep_limit);
+  return exact_detail::with_checked_view(prob, options.wide_levels, [&](const auto& v) {
+    using view = std::decay_t<decltype(v)>;
+    return exact_detail::run_sweeps(prob, v, options,
+                                    [&](std::uint32_t floor_value, std::uint64_t keep_limit)
+                                        -> std::unique_ptr<exact_detail::basic_sweep_pass<view>> {
+                                      return std::make_unique<sweep<view>>(v, options, floor_value, keep_limit);
+                                    });
   });
 }
 
 namespace exact_detail {
 
-std::uint32_t most_issues(const frontier_view& v) {
+template <class V>
+std::uint32_t most_issues(const V& v) {
   std::uint32_t most = 0;
   for (std::uint32_t t = 0; t < v.ntypes; ++t) most += std::min<std::uint32_t>(v.cap[t], v.warps);
   if (v.limit != 0) most = std::min(most, v.limit);
   return std::min(most, v.warps);
 }
 
-std::vector<std::uint16_t> sweep_witness(const frontier_view& v, const std::vector<taken_states>& taken,
+template <class V>
+std::vector<std::uint16_t> sweep_witness(const V& v, const std::vector<taken_states>& taken,
                                          std::uint32_t reach, std::uint32_t length) {
   std::vector<std::vector<std::uint8_t>> takes(length);
   packed_state cur = final_state(v);
@@ -229,7 +241,10 @@ std::vector<std::uint16_t> sweep_witness(const frontier_view& v, const std::vect
   return string_from_takes(v, std::move(takes));
 }
 
-exact_result run_sweeps(const problem& prob, const frontier_view& v, const exact_options& options, const sweep_factory& make) {
+namespace {
+
+template <class V>
+exact_result run_sweeps_of(const problem& prob, const V& v, const exact_options& options, const basic_sweep_factory<V>& make) {
   const auto start = std::chrono::steady_clock::now();
   // States are kept for a witness only in case the sweep beats the lower string. Given a string
   // (the warm start's annealing, or the caller's), it usually is the answer already (the annealing
@@ -250,7 +265,7 @@ exact_result run_sweeps(const problem& prob, const frontier_view& v, const exact
   // Pruned against the lower string, or against options.at_most when that asks about a higher value.
   const std::uint32_t at_most = at_most_floor(prob, options, r.lower);
   const std::uint32_t floor = std::max(options.prune ? r.lower : 0u, at_most);
-  const std::unique_ptr<sweep_pass> first = make(floor, keep_limit);
+  const std::unique_ptr<basic_sweep_pass<V>> first = make(floor, keep_limit);
   first->run(start);
   r.states = first->states();
   r.pruned = first->pruned();
@@ -267,7 +282,7 @@ exact_result run_sweeps(const problem& prob, const frontier_view& v, const exact
         r.best_string = sweep_witness(v, first->taken(), first->reach(), r.lower);
       } else {
         // Pruned no less than the first pass, so that it finds the same longest schedule.
-        const std::unique_ptr<sweep_pass> second = make(std::max(floor, first->reached() - 1), ~std::uint64_t{0});
+        const std::unique_ptr<basic_sweep_pass<V>> second = make(std::max(floor, first->reached() - 1), ~std::uint64_t{0});
         second->run(start);
         if (second->stopped()) {
           // A limit or an interrupt in the second pass: the first proved the answer, only its
@@ -292,11 +307,24 @@ exact_result run_sweeps(const problem& prob, const frontier_view& v, const exact
   return r;
 }
 
-std::uint32_t held_bound(const frontier_view& v, packed_state key, std::uint32_t way_in) {
+}  // namespace
+
+exact_result run_sweeps(const problem& prob, const frontier_view& v, const exact_options& options, const sweep_factory& make) {
+  return run_sweeps_of(prob, v, options, make);
+}
+
+exact_result run_sweeps(const problem& prob, const wide_frontier_view& v, const exact_options& options,
+                        const basic_sweep_factory<wide_frontier_view>& make) {
+  return run_sweeps_of(prob, v, options, make);
+}
+
+template <class V>
+std::uint32_t held_bound(const V& v, packed_state key, std::uint32_t way_in) {
   return way_in + remaining_bound(v, key);
 }
 
-double time_held_bound(const frontier_view& v, const std::vector<sweep_entry>& states) {
+template <class V>
+double time_held_bound(const V& v, const std::vector<sweep_entry>& states) {
   constexpr std::size_t sample = 4096;
   if (states.size() < sample) return -1;
   const auto t0 = std::chrono::steady_clock::now();
@@ -304,6 +332,16 @@ double time_held_bound(const frontier_view& v, const std::vector<sweep_entry>& s
   for (std::size_t i = 0; i < sample; ++i) sink = held_bound(v, states[i].key, states[i].way_in);
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() / sample;
 }
+
+#define WARPSPAN_SWEEP_HELPERS(V)                                                                             \
+  template std::uint32_t most_issues(const V&);                                                              \
+  template std::vector<std::uint16_t> sweep_witness(const V&, const std::vector<taken_states>&, std::uint32_t, \
+                                                    std::uint32_t);                                          \
+  template std::uint32_t held_bound(const V&, packed_state, std::uint32_t);                                   \
+  template double time_held_bound(const V&, const std::vector<sweep_entry>&);
+WARPSPAN_SWEEP_HELPERS(frontier_view)
+WARPSPAN_SWEEP_HELPERS(wide_frontier_view)
+#undef WARPSPAN_SWEEP_HELPERS
 
 }  // namespace exact_detail
 

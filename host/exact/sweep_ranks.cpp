@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cstring>
 #include <memory>
+#include <type_traits>
 
 #include <unistd.h>
 
@@ -71,11 +72,16 @@ std::uint64_t memory_share(const rank_group& ranks) {
   return physical / 2 / static_cast<std::uint64_t>(std::max(ranks.local_size(), 1));
 }
 
-class ranks_sweep final : public exact_detail::sweep_pass {
+template <class V>
+class ranks_sweep final : public exact_detail::basic_sweep_pass<V> {
+  using base = exact_detail::basic_sweep_pass<V>;
+  using base::v_, base::last_sum_, base::reach_, base::floor_, base::keeping_, base::states_, base::pruned_,
+      base::reached_, base::stop_, base::taken_;
+
  public:
-  ranks_sweep(const frontier_view& v, const exact_options& o, rank_group& g, std::uint64_t memory_limit,
+  ranks_sweep(const V& v, const exact_options& o, rank_group& g, std::uint64_t memory_limit,
               std::uint32_t floor_value, std::uint64_t keep_limit)
-      : sweep_pass(v, floor_value, keep_limit), o_(o), g_(g), memory_limit_(memory_limit) {
+      : base(v, floor_value, keep_limit), o_(o), g_(g), memory_limit_(memory_limit) {
     window_.assign(reach_ + 1, packed_table(16));
   }
 
@@ -103,7 +109,7 @@ class ranks_sweep final : public exact_detail::sweep_pass {
         if (r != me) outbox[static_cast<std::size_t>(r)].assign(reach_ + 1, packed_table(16));
       std::string kept;
       for (const sweep_entry& p : here) {
-        successor_enum e;
+        basic_successor_enum<V> e;
         if (!e.start(v_, p.key)) {  // the final state
           mine.reached = p.way_in;
           continue;
@@ -172,7 +178,7 @@ class ranks_sweep final : public exact_detail::sweep_pass {
       states_ += agreed.taken;
       pruned_ += agreed.pruned;
       reached_ = std::max(reached_, agreed.reached);
-      if (keeping_) keep(sum, expanded);
+      if (keeping_) this->keep(sum, expanded);
       if (o_.max_states && states_ > o_.max_states) stop_ = "state limit (" + std::to_string(o_.max_states) + " states) reached";
       if (agreed.stop_memory) stop_ = "memory limit (half the machine's memory) reached";
       if (agreed.stop_time) stop_ = "time limit reached";
@@ -204,10 +210,15 @@ class ranks_sweep final : public exact_detail::sweep_pass {
 
 exact_result exact_sweep_ranks(const problem& prob, const exact_options& options, rank_group& ranks) {
   if (ranks.size() == 1) return exact_sweep_cpu(prob, options);
-  const frontier_view v = exact_detail::checked_view(prob);
   const std::uint64_t memory = memory_share(ranks);
-  return exact_detail::run_sweeps(prob, v, options, [&](std::uint32_t floor_value, std::uint64_t keep_limit) {
-    return std::make_unique<ranks_sweep>(v, options, ranks, memory, floor_value, keep_limit);
+  return exact_detail::with_checked_view(prob, options.wide_levels, [&](const auto& v) {
+    using view = std::decay_t<decltype(v)>;
+    return exact_detail::run_sweeps(prob, v, options,
+                                    [&](std::uint32_t floor_value, std::uint64_t keep_limit)
+                                        -> std::unique_ptr<exact_detail::basic_sweep_pass<view>> {
+                                      return std::make_unique<ranks_sweep<view>>(v, options, ranks, memory, floor_value,
+                                                                                 keep_limit);
+                                    });
   });
 }
 

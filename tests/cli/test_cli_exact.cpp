@@ -12,7 +12,9 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/cli_util.hpp"
+#include "test_util.hpp"
 #include "warpspan/core/backend.hpp"
+#include "warpspan/exact/search.hpp"
 
 namespace warpspan {
 namespace {
@@ -111,7 +113,7 @@ TEST(CliExact, LongKernelsDoNotCrash) {
   ASSERT_EQ(r.code, 0) << r.err;
   json j = json::parse(r.out);
   EXPECT_EQ(j["makespan"].get<int>(), 800);
-  EXPECT_EQ(j["algorithm"].get<std::string>(), "depth-first");
+  EXPECT_EQ(j["algorithm"].get<std::string>(), "sweep");  // 16-bit levels past 254 instructions (issue 40)
   // T(1), T(2) = 400, 800: min(4 x 400, 2 x 800) = 1600, first at y = 1.
   r = test::run_warpspan("bound --kernel 400C --warps 4 --sigma C=1 --exact-up-to 2 --json");
   ASSERT_EQ(r.code, 0) << r.err;
@@ -132,6 +134,42 @@ TEST(CliExact, LongKernelsDoNotCrash) {
   r = test::run_warpspan("bound --kernel 300C300L --warps 8 --sigma L=1,C=4 --exact-up-to 2 --json");
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(json::parse(r.out)["exact_T"], json::parse("[600, 900]"));
+}
+
+TEST(CliExact, KernelsPast254InstructionsTakeTheLevelSearches) {
+  // 300 instructions, W = 2 and 8: 16-bit levels. `exact` runs the hash sweep for them (also with
+  // --max-states, which asks for it), not the dense one (docs/makespan.md), and answers the
+  // depth-first value.
+  struct one_case {
+    const char* args;
+    problem prob;
+  };
+  const one_case cases[] = {
+      {"--kernel 100L100C100L --warps 2 --sigma L=1,C=2", test::make("100L100C100L", 2, 1, 2)},
+      {"--kernel 100L100C100L --warps 2 --sigma L=1,C=2 --schedulers 1", test::make("100L100C100L", 2, 1, 2, 0, 0, 1)},
+      {"--kernel 120C1B130C2L48C --warps 8 --sigma L=1,C=8 --schedulers 8",
+       test::make("120C1B130C2L48C", 8, 1, 8, 0, 0, 8)},
+  };
+  for (const one_case& c : cases) {
+    const std::uint32_t worst = exact_search_cpu(c.prob).makespan;
+    for (const char* method : {"", " --max-states 100000000"}) {
+      const std::string args = std::string("exact ") + c.args + method + " --json --no-table --quiet";
+      const test::cli_result r = test::run_warpspan(args);
+      ASSERT_EQ(r.code, 0) << args << ": " << r.err;
+      const json j = json::parse(r.out);
+      EXPECT_EQ(j["makespan"].get<std::uint32_t>(), worst) << args;
+      const std::string algorithm = j["algorithm"].get<std::string>();
+      EXPECT_EQ(algorithm, "sweep") << args;
+    }
+  }
+  // estimate proves its interval with them, the beam chain among its starts.
+  const test::cli_result r = test::run_warpspan(
+      "estimate --kernel 100L100C100L --warps 2 --sigma L=1,C=2 --iterations 2000 --chains 4 --exact-seconds 60 --json "
+      "--quiet");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const json j = json::parse(r.out)["proven"];
+  EXPECT_TRUE(j["exact"].get<bool>());
+  EXPECT_EQ(j["upper"].get<std::uint32_t>(), exact_search_cpu(cases[0].prob).makespan);
 }
 
 TEST(CliExact, MakespansBeyondSixteenBits) {

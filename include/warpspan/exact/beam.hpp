@@ -36,10 +36,13 @@ struct beam_options {
   /// 1 or 2 (more count as 2): the second expands half of each sum's states and works out half
   /// of the bounds; the result is the same.
   int threads = 1;
+  /// Pack the states at 16 bits a level even where 8 do (where W <= 8 and W x I <= 65,535; else
+  /// ignored), as kernels past 254 instructions are: for the tests and measurements; same result.
+  bool wide_levels = false;
 };
 
 struct beam_result {
-  bool applicable = false;            ///< the states pack (at most 16 warps, 254 instructions)
+  bool applicable = false;            ///< the states pack (frontier_packs: at most 16 warps and 254 instructions, or 8 warps past 254)
   std::uint32_t makespan = 0;         ///< the schedule's length (0 when not applicable)
   std::vector<std::uint16_t> string;  ///< a pseudo-precedence string whose schedule has `makespan`
   /// The width of the beam that found it; of a beam with fit_width, the narrowest a sum was cut to

@@ -21,30 +21,58 @@ using level_expander = std::function<std::string(const std::vector<packed_state>
 /// The level loop both level-by-level searches share (CPU and CUDA differ only in `expand`):
 /// levels from "all at 0" until none is left, "all done" taken out of each level that holds it
 /// (the last such level is the worst case), stopped by `options` (state limit, time limit) or an
-/// interrupt, then finished by finish_levels. Throws input_error beyond the packed state's limits.
+/// interrupt, then finished by finish_levels. `v`: a frontier_view or a wide_frontier_view.
+template <class V>
+exact_result run_levels(const problem& prob, const V& v, const exact_options& options, const level_expander& expand);
+/// The same over checked_view(prob) (8-bit levels: the device's search; input_error beyond).
 exact_result run_levels(const problem& prob, const exact_options& options, const level_expander& expand);
 
-/// The view, after checking the limits of the packed state (input_error beyond them).
+/// Throws input_error unless the level searches take the problem: one string for all warps, one
+/// block where there are barriers, and states that pack (frontier_packs; with `narrow_only`,
+/// frontier_packs_narrow: 8-bit levels, what the device searches take).
+void check_packs(const problem& prob, bool narrow_only);
+
+/// The 8-bit view, after check_packs(prob, true): what the device searches take (W <= 16,
+/// I <= 254; input_error beyond, naming the limits and the CPU's searches for longer kernels).
 frontier_view checked_view(const problem& prob);
+
+/// Throws input_error unless `wide` (exact_options::wide_levels) is false or the problem fits
+/// 16-bit levels.
+void check_wide_levels(const problem& prob, bool wide);
+
+/// Calls `f` with the problem's view after check_packs(prob, false): a frontier_view while I <=
+/// 254, else a wide_frontier_view (16-bit levels, W <= 8), or that whatever I with `wide`
+/// (exact_options::wide_levels). Host code (the CPU searches, the beam).
+template <class F>
+decltype(auto) with_checked_view(const problem& prob, bool wide, F&& f) {
+  check_packs(prob, false);
+  check_wide_levels(prob, wide);
+  if (wide || frontier_packs_wide(prob)) return f(make_wide_frontier_view(prob.view()));
+  return f(make_frontier_view(prob.view()));
+}
 
 /// A schedule of `makespan` cycles through the levels (levels[t]: states after t cycles), as a
 /// pseudo-precedence string ordered by cycle.
-std::vector<std::uint16_t> witness_from_levels(const frontier_view& v, const std::vector<std::vector<packed_state>>& levels,
+template <class V>
+std::vector<std::uint16_t> witness_from_levels(const V& v, const std::vector<std::vector<packed_state>>& levels,
                                                std::uint32_t makespan);
 
 /// Completes a level-by-level result: stopped (r.stop_reason set) -> the proven interval, with a
 /// completion seen at level `last_done` as the lower bound if it beats the standard strings;
 /// otherwise complete with makespan `last_done`. Either way the witness comes from the levels.
-void finish_levels(const problem& prob, const frontier_view& v, std::vector<std::vector<packed_state>>& levels,
+template <class V>
+void finish_levels(const problem& prob, const V& v, std::vector<std::vector<packed_state>>& levels,
                    std::uint32_t last_done, exact_result& r);
 
 /// The pseudo-precedence string of a schedule given per cycle: takes[t][k] warps leave level k in
 /// cycle t + 1 (the lowest-numbered warps there).
-std::vector<std::uint16_t> string_from_takes(const frontier_view& v, std::vector<std::vector<std::uint8_t>> takes);
+template <class V>
+std::vector<std::uint16_t> string_from_takes(const V& v, std::vector<std::vector<std::uint8_t>> takes);
 
 /// The issue vector (warps leaving each level) of the successor of `from` equal to `to`; false when
 /// `to` is not a successor.
-bool takes_between(const frontier_view& v, packed_state from, packed_state to, std::vector<std::uint8_t>& takes);
+template <class V>
+bool takes_between(const V& v, packed_state from, packed_state to, std::vector<std::uint8_t>& takes);
 
 /// The lower end a dense sweep starts from: the given lower string's schedule, or else the best of
 /// the standard strings (fill_interval).
@@ -53,11 +81,13 @@ void start_interval(const problem& prob, const exact_options& options, exact_res
 /// The witness of a dense sweep (a path of `length` cycles, as a pseudo-precedence string) from its
 /// table: `entry(rank)` is the way in plus one of the multiset of that colex rank (0: not reached),
 /// from the CPU's table or, a few entries at a time, the device's.
-std::vector<std::uint16_t> dense_witness(const frontier_view& v, const dense_index& index, std::uint32_t length,
+template <class V>
+std::vector<std::uint16_t> dense_witness(const V& v, const dense_index& index, std::uint32_t length,
                                          const std::function<std::uint32_t(std::uint64_t)>& entry);
 /// The same from entries looked up by multiset: `entry(key)` for a packed state (the device's window
 /// of sums traces its schedule back so, from host copies of replayed sums).
-std::vector<std::uint16_t> dense_witness(const frontier_view& v, std::uint32_t length,
+template <class V>
+std::vector<std::uint16_t> dense_witness(const V& v, std::uint32_t length,
                                          const std::function<std::uint32_t(packed_state)>& entry);
 
 /// How a windowed dense sweep, which keeps only the sums a cycle can reach, traces a schedule back

@@ -51,6 +51,11 @@ struct exact_options {
   /// Device sweep: a pending buffer of successors is reduced in place (sorted, one entry per state)
   /// once it holds more than this many entries (0: 2^26). Smaller values trade sorts for memory.
   std::size_t device_compact_entries = 0;
+  /// The CPU's level searches (frontier, sweeps, dense): pack the states at 16 bits a level even
+  /// where 8 do, as kernels past 254 instructions are (at most 8 warps, W x I <= 65,535; input_error
+  /// beyond). For the tests and for measuring what the wider levels cost (bench_exact's
+  /// BM_ExactWideLevels); same answers. The device searches refuse it (exact_search) or ignore it.
+  bool wide_levels = false;
 };
 
 struct exact_result {
@@ -89,7 +94,9 @@ exact_result exact_search_cpu(const problem& prob, const exact_options& options 
 /// they fit `witness_states`. `max_states` bounds the states reached. A run stopped by a limit
 /// proves [lower, max over the held states of way in + bound]. The states of one sum are expanded
 /// by `threads` threads, each writing successors to per-thread buffers that are then merged into
-/// hash tables sharded by key, one shard per thread. At most 16 warps and 254 instructions.
+/// hash tables sharded by key, one shard per thread. The states pack (frontier_packs): at most 16
+/// warps and 254 instructions at 8 bits a level, or past 254 instructions at most 8 warps with
+/// W x I <= 65,535 at 16 bits a level (exact_options::wide_levels forces those); input_error beyond.
 exact_result exact_sweep_cpu(const problem& prob, const exact_options& options = {});
 
 /// The same answer by a dense sweep: one way in per multiset of progress levels, C(I + W, W) of them
@@ -100,14 +107,16 @@ exact_result exact_sweep_cpu(const problem& prob, const exact_options& options =
 /// run stopped by the time limit or an interrupt proves [lower, max over the reached states not yet
 /// taken of way in + bound]; the witness is backtracked through the table. With `threads` of 2 or
 /// more, one thread sweeps while both work out the successors of the next run of ranks (more
-/// threads are not used). `max_states` is not used. At most 16 warps and 254 instructions; the
-/// caller checks dense_sweep_bytes.
+/// threads are not used). `max_states` is not used. The states pack as for exact_sweep_cpu (8- or
+/// 16-bit levels); the caller checks dense_sweep_bytes.
 exact_result exact_dense_cpu(const problem& prob, const exact_options& options = {});
 
 /// The bytes the dense sweep's table takes for `prob` (saturating; 0 when the states do not pack).
 std::uint64_t dense_sweep_bytes(const problem& prob);
-/// Whether the CPU search takes the dense sweep: the states pack, no `max_states` is asked for
-/// (that asks for the hash sweep) and the table takes at most half the memory available now.
+/// Whether the CPU search takes the dense sweep: the states pack at 8 bits a level (past 254
+/// instructions the hash sweep is faster: it reaches a small share of the multisets), no
+/// `max_states` is asked for (that asks for the hash sweep) and the table takes at most half the
+/// memory available now.
 bool dense_sweep_fits(const problem& prob, const exact_options& options);
 /// Whether exact_search runs the dense sweep for these arguments (then a lower string only saves
 /// backtracking the witness: run_exact skips its warm start).
@@ -151,10 +160,11 @@ std::uint64_t dense_window_device_bytes(const problem& prob);
 bool dense_window_fits_device(const problem& prob, const exact_options& options);
 
 /// What `exact --method search` runs: on the CPU, the dense sweep where its table fits
-/// (dense_sweep_fits), else the progress sweep where states pack (at most 16 warps and 254
-/// instructions) and the depth-first search beyond; on CUDA, the device's dense sweep where its
+/// (dense_sweep_fits), else the progress sweep where states pack (frontier_packs: at most 16 warps
+/// and 254 instructions, or 8 warps past 254 with W x I <= 65,535) and the depth-first search beyond; on CUDA, the device's dense sweep where its
 /// table fits, else its window of sums where that fits, else the progress sweep on the device
-/// (input_error when the build or the machine has no CUDA, or the states do not pack); auto is the
+/// (input_error when the build or the machine has no CUDA, or the states do not pack at 8 bits a
+/// level: at most 16 warps and 254 instructions); auto is the
 /// CPU (the device sweep has not been measured yet). `used` receives the algorithm's name:
 /// "dense", "dense-window", "sweep" or "depth-first". With `ranks` of more than one rank (mpirun), the CPU sweep runs
 /// across them (states partitioned by hash, exact_sweep_ranks); every rank gets the same result.
@@ -164,7 +174,8 @@ exact_result exact_search(const problem& prob, const exact_options& options, bac
 
 /// The same answer by levels: level t holds every state reachable in exactly t cycles (sorted,
 /// without duplicates); the worst case is the last level that contains "all done". This is the
-/// form the CUDA search parallelises. At most 16 warps and 254 instructions (input_error beyond);
+/// form the CUDA search parallelises. The states pack as for exact_sweep_cpu (input_error beyond; the
+/// CUDA search: 8-bit levels only, at most 16 warps and 254 instructions);
 /// `states` counts the states of all levels. The levels are kept to backtrack the witness, so
 /// `max_states` bounds their total.
 exact_result exact_frontier_cpu(const problem& prob, const exact_options& options = {});

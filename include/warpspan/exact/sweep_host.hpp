@@ -30,30 +30,36 @@ struct taken_states {
   std::vector<std::uint16_t> way_in;
 };
 
-/// The most warps one cycle can issue: the largest step of the progress sum.
-std::uint32_t most_issues(const frontier_view& v);
+/// The most warps one cycle can issue: the largest step of the progress sum. The functions here
+/// take a frontier_view or a wide_frontier_view (16-bit levels, host only).
+template <class V>
+std::uint32_t most_issues(const V& v);
 
 /// Backtracks a path of `length` cycles from the initial to the final state through the kept
 /// states (a predecessor has a smaller sum, by at most `reach`, a way in one less, and the current
 /// state among its successors) and returns its pseudo-precedence string.
-std::vector<std::uint16_t> sweep_witness(const frontier_view& v, const std::vector<taken_states>& taken,
+template <class V>
+std::vector<std::uint16_t> sweep_witness(const V& v, const std::vector<taken_states>& taken,
                                          std::uint32_t reach, std::uint32_t length);
 
 /// way_in + remaining_bound of a packed state.
-std::uint32_t held_bound(const frontier_view& v, packed_state key, std::uint32_t way_in);
+template <class V>
+std::uint32_t held_bound(const V& v, packed_state key, std::uint32_t way_in);
 
 /// Seconds one held_bound call takes, timed on the first 4,096 of `states` (about a millisecond),
 /// for a time limit that must leave room for bounding the held states; -1 when there are fewer.
-double time_held_bound(const frontier_view& v, const std::vector<sweep_entry>& states);
+template <class V>
+double time_held_bound(const V& v, const std::vector<sweep_entry>& states);
 
 /// One pass of a sweep; the backends fill in run() and held_bound().
-class sweep_pass {
+template <class V>
+class basic_sweep_pass {
  public:
   /// A pass over `v` pruning states whose way in + bound is at most `floor_value`, keeping at most
   /// `keep_limit` expanded states for the witness.
-  sweep_pass(const frontier_view& v, std::uint32_t floor_value, std::uint64_t keep_limit)
+  basic_sweep_pass(const V& v, std::uint32_t floor_value, std::uint64_t keep_limit)
       : v_(v), last_sum_(v.warps * v.instructions), reach_(most_issues(v)), floor_(floor_value), keep_limit_(keep_limit) {}
-  virtual ~sweep_pass() = default;
+  virtual ~basic_sweep_pass() = default;
   /// Runs to the final sum or to a limit (then stop_reason() says which).
   virtual void run(std::chrono::steady_clock::time_point start) = 0;
   /// Over the states still held when stopped: the largest way in plus remaining bound.
@@ -88,7 +94,7 @@ class sweep_pass {
     }
   }
 
-  const frontier_view& v_;
+  const V& v_;
   std::uint32_t last_sum_;           ///< W * I: the progress sum of the final state
   std::uint32_t reach_;              ///< the largest step of the progress sum
   std::uint32_t floor_;              ///< prune states whose way in + bound is at most this
@@ -100,12 +106,18 @@ class sweep_pass {
   std::vector<taken_states> taken_;
 };
 
+using sweep_pass = basic_sweep_pass<frontier_view>;
+
 /// Makes one pass: prune states whose way in + bound is at most `floor`, keep at most `keep_limit`.
-using sweep_factory = std::function<std::unique_ptr<sweep_pass>(std::uint32_t floor, std::uint64_t keep_limit)>;
+template <class V>
+using basic_sweep_factory = std::function<std::unique_ptr<basic_sweep_pass<V>>(std::uint32_t floor, std::uint64_t keep_limit)>;
+using sweep_factory = basic_sweep_factory<frontier_view>;
 
 /// Runs a sweep to its result: the lower bound (options.lower_string or the standard strings), a
 /// first pass, and a second one for the witness when the answer beats the lower bound but the
 /// first pass could not keep its states.
 exact_result run_sweeps(const problem& prob, const frontier_view& v, const exact_options& options, const sweep_factory& make);
+exact_result run_sweeps(const problem& prob, const wide_frontier_view& v, const exact_options& options,
+                        const basic_sweep_factory<wide_frontier_view>& make);
 
 }  // namespace warpspan::exact_detail
