@@ -322,7 +322,7 @@ class dense_pass {
 
   /// Appends the rank gains of the successors of the state with ascending levels `a` to `run`
   /// (and, with a floor, its remaining bound: `known` when the caller has worked it out).
-  void successors_of(const level* a, rank_run& run, const std::uint16_t* known = nullptr) {
+  __attribute__((flatten)) void successors_of(const level* a, rank_run& run, const std::uint16_t* known = nullptr) {
     run.offset.push_back(static_cast<std::uint32_t>(run.gains.size()));
     std::array<std::uint16_t, 4> count{};
     basic_successor_enum<FV> e;
@@ -376,7 +376,10 @@ class dense_pass {
   }
 
   /// Appends the rank gain of every way to take `quota` warps from slots j.. of one type.
-  static void choices(const basic_successor_enum<FV>& e, std::uint32_t b, std::uint32_t slots,
+  /// flatten (here and on successors_of): since the view became a template parameter GCC inlined
+  /// differently (the recursion here a few levels deep, the vector's push_back not at all), which
+  /// made Voronoi W = 9 run 15-25 % slower; flattened, within 5 % of before (wide_levels_cpu_2core.md).
+  __attribute__((flatten)) static void choices(const basic_successor_enum<FV>& e, std::uint32_t b, std::uint32_t slots,
                       const std::uint64_t (*gain)[frontier_max_warps + 1], const std::uint32_t* room, std::uint32_t j,
                       std::uint32_t quota, std::uint64_t partial, std::vector<std::uint64_t>& out) {
     if (quota == 0) {  // the rest take nothing (without this each choice walked the remaining slots)
@@ -520,6 +523,54 @@ dense_index::dense_index(std::uint32_t warps, std::uint32_t instructions) : warp
     for (std::uint32_t i = 1; i <= warps; ++i)
       delta_[k * (warps + 1) + i] = delta_[k * (warps + 1) + i - 1] + choose(k + i - 1, i - 1);
 }
+
+template <class L>
+std::uint64_t dense_index::rank_of(packed_state key) const {
+  // The key's least significant field is the highest level (a_W).
+  constexpr std::uint32_t bits = 8 * sizeof(L);
+  std::uint64_t rank = 0;
+  for (std::uint32_t i = warps_; i >= 1; --i) {
+    const std::uint32_t a = key_field<bits>(key, 0) - 1;
+    key >>= bits;
+    rank += choose(a + i - 1, i);
+  }
+  return rank;
+}
+
+template <class L>
+void dense_index::unrank(std::uint64_t rank, L* a) const {
+  // Position by position from the top: b_i is the largest b with C(b, i) <= what is left.
+  std::uint32_t b = instructions_ + warps_;
+  for (std::uint32_t i = warps_; i >= 1; --i) {
+    while (b > 0 && choose(b, i) > rank) --b;
+    rank -= choose(b, i);
+    a[i - 1] = static_cast<L>(b - (i - 1));
+  }
+}
+
+template <class L>
+packed_state dense_index::pack(const L* a) const {
+  return pack_levels<8 * sizeof(L)>(a, warps_);
+}
+
+template <class L>
+bool dense_index::next(L* a) const {
+  std::uint32_t i = 0;
+  while (i + 1 < warps_ && a[i] == a[i + 1]) ++i;
+  if (i + 1 == warps_ && a[i] == instructions_) return false;
+  ++a[i];
+  for (std::uint32_t j = 0; j < i; ++j) a[j] = 0;
+  return true;
+}
+
+#define WARPSPAN_DENSE_INDEX(L)                                           \
+  template std::uint64_t dense_index::rank_of<L>(packed_state) const;    \
+  template void dense_index::unrank<L>(std::uint64_t, L*) const;         \
+  template packed_state dense_index::pack<L>(const L*) const;            \
+  template bool dense_index::next<L>(L*) const;
+WARPSPAN_DENSE_INDEX(std::uint8_t)
+WARPSPAN_DENSE_INDEX(std::uint16_t)
+#undef WARPSPAN_DENSE_INDEX
 
 std::uint64_t dense_sweep_bytes(const problem& prob) {
   if (!frontier_packs(prob)) return 0;

@@ -268,5 +268,24 @@ TEST(WideLevels, EstimatesProofTakesTheLevelSearch) {
   EXPECT_EQ(prove_interval(prob, round_robin_string(prob.view()), 60.0, backend_kind::cuda).upper, search.makespan);
 }
 
+TEST(WideLevels, TheDeviceSearchesRefuseSixteenBitLevels) {
+  // The device's searches take 8-bit levels only: one line naming the limit and the CPU's searches.
+  WARPSPAN_REQUIRE_GPU();
+  const problem prob = long_cases()[0].make();
+  for (const auto& search : {exact_sweep_cuda, exact_dense_cuda, exact_dense_window_cuda, exact_frontier_cuda}) {
+    const std::string why = test::error_of([&] { search(prob, {}); });
+    EXPECT_NE(why.find("254 instructions (8-bit levels"), std::string::npos) << why;
+    EXPECT_NE(why.find("at most 8 warps"), std::string::npos) << why;
+  }
+  EXPECT_FALSE(dense_sweep_fits_device(prob, {}));
+  EXPECT_FALSE(dense_window_fits_device(prob, {}));
+  const std::string why = test::error_of([&] { exact_search(prob, {}, backend_kind::cuda); });
+  EXPECT_NE(why.find("254 instructions (8-bit levels"), std::string::npos) << why;
+  exact_options wide;
+  wide.wide_levels = true;
+  EXPECT_NE(test::error_of([&] { exact_search(test::make("5L9C2L9C", 4, 1, 4), wide, backend_kind::cuda); }).find("8-bit"),
+            std::string::npos);
+}
+
 }  // namespace
 }  // namespace warpspan

@@ -32,43 +32,20 @@ class dense_index {
   }
   /// The rank of a packed state (frontier.hpp's layout: the highest level in the low field), of
   /// 8-bit levels (L = std::uint8_t) or 16-bit ones (L = std::uint16_t, a wide_frontier_view's).
+  /// These four are defined in host/exact/dense_sweep.cpp for both (out of line, as they were before
+  /// the 16-bit levels: inlined, they changed what the compiler inlines in the dense sweep's hot
+  /// loop, which ran 15 % slower).
   template <class L = std::uint8_t>
-  std::uint64_t rank_of(packed_state key) const {
-    constexpr std::uint32_t bits = 8 * sizeof(L);
-    std::uint64_t rank = 0;
-    for (std::uint32_t i = warps_; i >= 1; --i) {
-      const std::uint32_t a = key_field<bits>(key, 0) - 1;
-      key >>= bits;
-      rank += choose(a + i - 1, i);
-    }
-    return rank;
-  }
+  std::uint64_t rank_of(packed_state key) const;
   /// The ascending levels a[0..W) of the multiset of rank `rank` (< size()).
   template <class L>
-  void unrank(std::uint64_t rank, L* a) const {
-    // Position by position from the top: b_i is the largest b with C(b, i) <= what is left.
-    std::uint32_t b = instructions_ + warps_;
-    for (std::uint32_t i = warps_; i >= 1; --i) {
-      while (b > 0 && choose(b, i) > rank) --b;
-      rank -= choose(b, i);
-      a[i - 1] = static_cast<L>(b - (i - 1));
-    }
-  }
+  void unrank(std::uint64_t rank, L* a) const;
   /// The packed state of ascending levels a[0..W), a field of 8 * sizeof(L) bits each.
   template <class L>
-  packed_state pack(const L* a) const {
-    return pack_levels<8 * sizeof(L)>(a, warps_);
-  }
+  packed_state pack(const L* a) const;
   /// The ascending levels of the next rank; false after the last (all at I).
   template <class L>
-  bool next(L* a) const {
-    std::uint32_t i = 0;
-    while (i + 1 < warps_ && a[i] == a[i + 1]) ++i;
-    if (i + 1 == warps_ && a[i] == instructions_) return false;
-    ++a[i];
-    for (std::uint32_t j = 0; j < i; ++j) a[j] = 0;
-    return true;
-  }
+  bool next(L* a) const;
 
  private:
   std::uint32_t warps_, instructions_;
