@@ -88,6 +88,7 @@ struct thread_pool::impl {
   std::condition_variable start_cv, done_cv;
   std::uint64_t generation = 0;
   int running = 0;
+  int started = 0;  // workers that reached their first wait
   bool stop = false;
   std::size_t n = 0;
   const std::function<void(std::size_t)>* f = nullptr;
@@ -110,6 +111,11 @@ struct thread_pool::impl {
 
   void loop(int t) {
     std::uint64_t seen = 0;
+    {
+      std::lock_guard<std::mutex> lock(m);
+      ++started;
+      done_cv.notify_one();  // only the constructor waits on it now
+    }
     for (;;) {
       {
         std::unique_lock<std::mutex> lock(m);
@@ -134,6 +140,11 @@ thread_pool::thread_pool(int threads) : impl_(std::make_unique<impl>()) {
       break;  // the OS gave fewer threads: work with those
     }
   }
+  // The pool is ready when constructed: every thread has started. A thread still starting holds
+  // locks of the C runtime (a sanitizer's allocator takes some in its thread set-up), and a worker
+  // process forked in that moment inherits them held and hangs at its first allocation.
+  std::unique_lock<std::mutex> lock(impl_->m);
+  impl_->done_cv.wait(lock, [&] { return impl_->started == static_cast<int>(impl_->workers.size()); });
 }
 
 thread_pool::~thread_pool() {

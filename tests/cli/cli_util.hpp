@@ -90,8 +90,11 @@ struct signalled_run {
 
 /// Runs `warpspan ARGS...` (no shell), sends `sig` after `after_ms` (and again `again_ms` later when
 /// given), and waits at most 60 s more (then kills it and says it hung). stdout goes to a scratch
-/// file, read back afterwards; stderr is dropped.
-inline signalled_run run_and_signal(const std::vector<std::string>& args, int sig, int after_ms, int again_ms = -1) {
+/// file, read back afterwards; stderr is dropped. With `after_lines` > 0 the `after_ms` count from
+/// the moment stdout holds that many lines (at most 60 s; a run that ends before is not signalled),
+/// so the test does not depend on how fast a loaded machine runs it.
+inline signalled_run run_and_signal(const std::vector<std::string>& args, int sig, int after_ms, int again_ms = -1,
+                                    int after_lines = 0) {
   const std::string out_file = scratch(".stdout");
   signalled_run e;
   const pid_t pid = fork();
@@ -106,6 +109,15 @@ inline signalled_run run_and_signal(const std::vector<std::string>& args, int si
     _exit(127);
   }
   if (pid < 0) return e;
+  for (int waited = 0; after_lines > 0 && waited < 60'000; waited += 10) {
+    std::ifstream so(out_file);
+    const std::string text{std::istreambuf_iterator<char>(so), {}};
+    siginfo_t ended{};  // it ended already (left to be reaped below)
+    if (count_lines(text) >= after_lines || waitid(P_PID, static_cast<id_t>(pid), &ended, WEXITED | WNOHANG | WNOWAIT) != 0 ||
+        ended.si_pid != 0)
+      break;
+    usleep(10'000);
+  }
   usleep(static_cast<useconds_t>(after_ms) * 1000);
   kill(pid, sig);
   const auto signalled = std::chrono::steady_clock::now();
