@@ -1,7 +1,9 @@
 // CUDA backend of the annealing chains: one thread runs one chain with the shared host/device
 // step (include/warpspan/makespan/anneal.hpp), through an interleaved view of the chain's state
 // (chains.hpp: element k of chain c at k * chains + c), so that a warp's 32 chains touch 32
-// neighbouring elements. The instruction types are staged in shared memory at block start. A
+// neighbouring elements. The state is narrow (8-bit string and usage counters, 16-bit cycles:
+// chain_packing) wherever the problem's values fit, about half the bytes of the wide one, which
+// is what lets a block's worth of Voronoi W = 16 chains live on chip. The instruction types are staged in shared memory at block start. A
 // chain's working state is copied into shared memory for the launch when a block's worth fits
 // there ("on chip", interleaved by thread, so each thread keeps to its own banks), and otherwise
 // is used in place in global memory. The best string always lives in global memory (it is
@@ -10,6 +12,7 @@
 #include <algorithm>
 #include <cstring>
 #include <stdexcept>
+#include <type_traits>
 
 #include "common/cuda_check.cuh"
 #include "common/launch.cuh"
@@ -34,8 +37,9 @@ constexpr int min_blocks_per_sm = 3;
 /// PerWarp: per-warp kernels (problem_view::starts). Where all warps run one string the kernel
 /// sets p.starts to null itself, so that the compiler folds every per-warp branch of the shared
 /// step away (with them left to a run-time test the step spilled up to 100 bytes a thread on sm_90
-/// under the launch bounds' 80 registers).
-template <bool OnChip, bool StageTypes, bool PerWarp>
+/// under the launch bounds' 80 registers). Narrow: the layout's packing is chain_packing::narrow
+/// (only with StageTypes: a problem whose types do not fit shared memory runs wide).
+template <bool OnChip, bool StageTypes, bool PerWarp, bool Narrow>
 __global__ void __launch_bounds__(max_block_threads, min_blocks_per_sm)
     anneal_kernel(problem_view p, chain_layout layout, unsigned char* base, chain_state* states,
                   const std::uint32_t* ids, anneal_params params, std::uint32_t chains, std::uint64_t count,
@@ -54,14 +58,16 @@ __global__ void __launch_bounds__(max_block_threads, min_blocks_per_sm)
     p.types = smem;
   }
 
+  using small = std::conditional_t<Narrow, std::uint8_t, std::uint16_t>;
+  using large = std::conditional_t<Narrow, std::uint16_t, std::uint32_t>;
   const std::uint32_t chain = blockIdx.x * blockDim.x + threadIdx.x;
   if (chain >= chains) return;
-  const interleaved_chain_view global = interleaved_view_at(base, layout, chains, chain);
+  const auto global = interleaved_view_as<small, large>(base, layout, chains, chain);
   const strided_ptr<std::uint16_t> best = interleaved_best_at(base, layout, chains, chain);
   chain_state s = states[chain];
   if constexpr (OnChip) {
     // The block's working states, interleaved by thread, after the staged types.
-    const interleaved_chain_view local = interleaved_view_at(smem + types_bytes, layout, blockDim.x, threadIdx.x);
+    const auto local = interleaved_view_as<small, large>(smem + types_bytes, layout, blockDim.x, threadIdx.x);
     if (init) {
       for (std::uint32_t k = 0; k < p.length; ++k) local.str[k] = global.str[k];
       anneal_init(p, local, best, s);
@@ -127,30 +133,42 @@ block_size_choice occupancy_of(Kernel* kernel, SmemOf smem_of, int sms) {
 /// Both paths' occupancy from the device's calculator, then the cost model of
 /// choose_chain_memory() (chains.hpp) picks the faster one; plan_chains_for() is the same plan from
 /// the sm_90 arithmetic.
-cuda_chain_plan make_plan(const problem_view& p, const device_limits& d) {
-  const chain_layout layout = make_chain_layout(p);
+cuda_chain_plan make_plan(const problem_view& p, const device_limits& d, std::optional<chain_packing> packing) {
   const std::size_t optin = static_cast<std::size_t>(d.smem_optin);
   cuda_chain_plan plan;
   plan.sms = static_cast<std::uint32_t>(d.sms);
   plan.shared_limit = optin;
   plan.stage_types = anneal_types_bytes(p) <= optin;
+  plan.packing = resolve_chain_packing(p, packing);
+  if (!plan.stage_types && plan.packing == chain_packing::narrow) {
+    if (packing) throw std::invalid_argument("narrow chains need the instruction types in shared memory");
+    plan.packing = chain_packing::wide;  // the kernels without staged types are compiled wide only
+  }
+  const chain_layout layout = make_chain_layout(p, plan.packing);
+  plan.chain_bytes = layout.bytes;
   const auto smem = [&p, &plan](bool on_chip) {
-    return [&p, &plan, on_chip](int threads) { return anneal_shared_bytes(p, on_chip, plan.stage_types, threads); };
+    return [&p, &plan, on_chip](int threads) {
+      return anneal_shared_bytes(p, on_chip, plan.stage_types, threads, plan.packing);
+    };
   };
   block_size_choice global, chip;
   if (plan.stage_types) {
     // The per-warp kernels have the same launch bounds and shared memory: the same plan.
-    auto* const kernel = anneal_kernel<false, true, false>;
-    allow_shared(kernel, smem(false)(0));
-    global = occupancy_of(kernel, smem(false), d.sms);
-    // On chip only where a warp's working states fit beside the types at all.
-    if (smem(true)(32) <= optin) {
-      auto* const on_chip = anneal_kernel<true, true, false>;
-      allow_shared(on_chip, optin);
-      chip = occupancy_of(on_chip, smem(true), d.sms);
-    }
+    const auto paths = [&](auto* kernel, auto* on_chip) {
+      allow_shared(kernel, smem(false)(0));
+      global = occupancy_of(kernel, smem(false), d.sms);
+      // On chip only where a warp's working states fit beside the types at all.
+      if (smem(true)(32) <= optin) {
+        allow_shared(on_chip, optin);
+        chip = occupancy_of(on_chip, smem(true), d.sms);
+      }
+    };
+    if (plan.packing == chain_packing::narrow)
+      paths(anneal_kernel<false, true, false, true>, anneal_kernel<true, true, false, true>);
+    else
+      paths(anneal_kernel<false, true, false, false>, anneal_kernel<true, true, false, false>);
   } else {
-    global = occupancy_of(anneal_kernel<false, false, false>, smem(false), d.sms);
+    global = occupancy_of(anneal_kernel<false, false, false, false>, smem(false), d.sms);
   }
   plan.memory = choose_chain_memory(global.threads_per_sm, chip.threads_per_sm);
   plan.on_chip = plan.memory.on_chip;
@@ -175,9 +193,9 @@ class cuda_runner final : public chain_runner {
     if (setup.initial.size() != std::size_t{chains_} * p.length)
       throw std::logic_error("cuda_runner: " + std::to_string(setup.initial.size()) + " initial entries for " +
                              std::to_string(chains_) + " chains of length " + std::to_string(p.length));
-    layout_ = make_chain_layout(p);
     const device_limits limits = query_device();
-    plan_ = make_plan(p, limits);
+    plan_ = make_plan(p, limits, setup.packing);
+    layout_ = make_chain_layout(p, plan_.packing);
     const std::size_t need = layout_.bytes * chains_ + sizeof(chain_state) * chains_;
     if (need > limits.free_bytes / 10 * 9)
       throw input_error(param("chains", chains_) + " need " + std::to_string(need >> 20) +
@@ -190,13 +208,10 @@ class cuda_runner final : public chain_runner {
     chains_base_ = device_buffer<unsigned char>(layout_.bytes * chains_, stream_);
     // Only the strings go up, interleaved (element k of chain c at k * chains + c); the init launch
     // builds everything else on the device.
-    std::vector<std::uint16_t> strings(std::size_t{chains_} * p.length);
-    for (std::uint32_t c = 0; c < chains_; ++c)
-      for (std::uint32_t k = 0; k < p.length; ++k)
-        strings[std::size_t{k} * chains_ + c] = setup.initial[std::size_t{c} * p.length + k];
-    if (!strings.empty())
-      WARPSPAN_CUDA_TRY(cudaMemcpyAsync(chains_base_.data() + layout_.str * chains_, strings.data(),
-                                        strings.size() * sizeof(std::uint16_t), cudaMemcpyHostToDevice, stream_));
+    if (plan_.packing == chain_packing::narrow)
+      upload_strings<std::uint8_t>(setup.initial);
+    else
+      upload_strings<std::uint16_t>(setup.initial);
     launch(0, true);
     WARPSPAN_CUDA_TRY(cudaStreamSynchronize(stream_));  // `strings` goes out of scope
   }
@@ -233,10 +248,25 @@ class cuda_runner final : public chain_runner {
 
   std::string name() const override {
     return cuda_backend_name() + (plan_.on_chip ? " (chain state on chip" : " (chain state in global memory") + ", " +
-           std::to_string(plan_.block) + " threads a block)";
+           (plan_.packing == chain_packing::narrow ? "narrow, " : "") + std::to_string(plan_.block) +
+           " threads a block)";
   }
 
  private:
+  /// The first strings go up as the packing's string elements, interleaved (element k of chain c at
+  /// k * chains + c): narrowing a warp id is exact, since the packing was chosen where ids fit.
+  template <class T>
+  void upload_strings(const std::vector<std::uint16_t>& initial) {
+    const std::uint32_t length = prob_.length();
+    std::vector<T> strings(std::size_t{chains_} * length);
+    for (std::uint32_t c = 0; c < chains_; ++c)
+      for (std::uint32_t k = 0; k < length; ++k)
+        strings[std::size_t{k} * chains_ + c] = static_cast<T>(initial[std::size_t{c} * length + k]);
+    if (!strings.empty())
+      WARPSPAN_CUDA_TRY(cudaMemcpyAsync(chains_base_.data() + layout_.str * chains_, strings.data(),
+                                        strings.size() * sizeof(T), cudaMemcpyHostToDevice, stream_));
+  }
+
   void launch(std::uint64_t count, bool init) {
     if (prob_.per_warp())
       launch_as<true>(count, init);
@@ -246,21 +276,26 @@ class cuda_runner final : public chain_runner {
 
   template <bool PerWarp>
   void launch_as(std::uint64_t count, bool init) {
-    if (plan_.on_chip)
-      launch_with<true, true, PerWarp>(count, init);
+    const bool narrow = plan_.packing == chain_packing::narrow;  // make_plan: only with staged types
+    if (plan_.on_chip && narrow)
+      launch_with<true, true, PerWarp, true>(count, init);
+    else if (plan_.on_chip)
+      launch_with<true, true, PerWarp, false>(count, init);
+    else if (plan_.stage_types && narrow)
+      launch_with<false, true, PerWarp, true>(count, init);
     else if (plan_.stage_types)
-      launch_with<false, true, PerWarp>(count, init);
+      launch_with<false, true, PerWarp, false>(count, init);
     else
-      launch_with<false, false, PerWarp>(count, init);
+      launch_with<false, false, PerWarp, false>(count, init);
   }
 
-  template <bool OnChip, bool StageTypes, bool PerWarp>
+  template <bool OnChip, bool StageTypes, bool PerWarp, bool Narrow>
   void launch_with(std::uint64_t count, bool init) {
     problem_view p = prob_.view();
     p.types = types_.data();
     if (prob_.per_warp()) p.starts = warp_table_.data();
     const unsigned grid = (chains_ + plan_.block - 1) / plan_.block;
-    auto* const kernel = anneal_kernel<OnChip, StageTypes, PerWarp>;
+    auto* const kernel = anneal_kernel<OnChip, StageTypes, PerWarp, Narrow>;
     allow_shared(kernel, plan_.shared_bytes);
     WARPSPAN_LAUNCH(kernel, grid, plan_.block, plan_.shared_bytes, stream_)(
         p, layout_, chains_base_.data(), states_.data(), ids_.data(), params_, chains_, count, init ? 1 : 0);
@@ -283,7 +318,9 @@ class cuda_runner final : public chain_runner {
 
 }  // namespace
 
-cuda_chain_plan plan_cuda_chains(const problem_view& p) { return make_plan(p, query_device()); }
+cuda_chain_plan plan_cuda_chains(const problem_view& p, std::optional<chain_packing> packing) {
+  return make_plan(p, query_device(), packing);
+}
 
 std::unique_ptr<chain_runner> make_cuda_runner(const chain_setup& setup) {
   return std::make_unique<cuda_runner>(setup);

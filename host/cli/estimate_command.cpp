@@ -181,8 +181,8 @@ struct estimate_cmd {
       // How the chains filled the device: blocks against the SMs' residency.
       const double waves = c.resident_chains ? static_cast<double>(r.chain_end - r.chain_begin) / c.resident_chains : 0;
       std::cout << "GPU plan    " << c.blocks << " blocks of " << c.block << " threads (a chain each) on " << c.sms
-                << " SMs, state " << (c.on_chip ? "in shared memory" : "in global memory") << ", " << c.chain_bytes
-                << " bytes a chain; " << c.resident_threads_per_sm / 32 << " warps a SM resident, "
+                << " SMs, state " << (c.on_chip ? "in shared memory" : "in global memory") << ", "
+                << (c.narrow ? "narrow, " : "") << c.chain_bytes << " bytes a chain; " << c.resident_threads_per_sm / 32 << " warps a SM resident, "
                 << c.resident_chains << " chains fill the device (" << std::setprecision(2) << std::defaultfloat
                 << waves << " of that here)\n";
     }

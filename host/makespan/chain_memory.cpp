@@ -2,19 +2,33 @@
 // sm_90 occupancy arithmetic instead of a device's calculator: the same choice between on chip and
 // global memory (choose_chain_memory, chains.hpp), checkable without a GPU.
 #include <algorithm>
+#include <stdexcept>
 
 #include "warpspan/makespan/chains.hpp"
 
 namespace warpspan {
 
+std::string to_string(chain_packing k) {
+  return k == chain_packing::narrow ? "narrow (8-bit string and usage, 16-bit cycles)"
+                                    : "wide (16-bit string and usage, 32-bit cycles)";
+}
+
 cuda_chain_plan plan_chains_for(const problem_view& p, const sm_limits& sm, const kernel_resources& kernel,
-                                std::uint32_t sms, std::size_t free_bytes) {
+                                std::uint32_t sms, std::size_t free_bytes, std::optional<chain_packing> packing) {
   cuda_chain_plan plan;
   plan.sms = sms;
   plan.shared_limit = sm.shared_per_block_optin;
   plan.stage_types = anneal_types_bytes(p) <= sm.shared_per_block_optin;
+  plan.packing = resolve_chain_packing(p, packing);
+  if (!plan.stage_types && plan.packing == chain_packing::narrow) {
+    if (packing) throw std::invalid_argument("narrow chains need the instruction types in shared memory");
+    plan.packing = chain_packing::wide;  // the kernels without staged types are compiled wide only
+  }
+  plan.chain_bytes = make_chain_layout(p, plan.packing).bytes;
   const auto smem = [&](bool on_chip) {
-    return [&p, &plan, on_chip](int threads) { return anneal_shared_bytes(p, on_chip, plan.stage_types, threads); };
+    return [&p, &plan, on_chip](int threads) {
+      return anneal_shared_bytes(p, on_chip, plan.stage_types, threads, plan.packing);
+    };
   };
   const block_size_choice global = max_potential_block_size(sm, kernel, smem(false), sm.shared_per_block_optin);
   block_size_choice chip;
@@ -24,9 +38,9 @@ cuda_chain_plan plan_chains_for(const problem_view& p, const sm_limits& sm, cons
   const block_size_choice& c = plan.on_chip ? chip : global;
   plan.block = static_cast<unsigned>(c.block);
   plan.threads_per_sm = static_cast<unsigned>(c.threads_per_sm);
-  plan.shared_bytes = anneal_shared_bytes(p, plan.on_chip, plan.stage_types, c.block);
+  plan.shared_bytes = smem(plan.on_chip)(c.block);
   const std::uint64_t resident = std::uint64_t{plan.threads_per_sm} * sms;
-  const std::uint64_t fit = free_bytes / 10 * 9 / (make_chain_layout(p).bytes + sizeof(chain_state));
+  const std::uint64_t fit = free_bytes / 10 * 9 / (plan.chain_bytes + sizeof(chain_state));
   plan.device_chains =
       static_cast<std::uint32_t>(std::max<std::uint64_t>(1, std::min({resident, fit, std::uint64_t{1} << 30})));
   return plan;

@@ -306,12 +306,13 @@ estimate_result run_estimate(const problem& prob, const estimate_options& option
     auto& c = result.cuda;
     c.used = true;
     c.on_chip = plan->on_chip;
+    c.narrow = plan->packing == chain_packing::narrow;
     c.block = plan->block;
     c.blocks = (local_chains + plan->block - 1) / plan->block;
     c.sms = plan->sms;
     c.resident_threads_per_sm = plan->threads_per_sm;
     c.resident_chains = plan->device_chains;
-    c.chain_bytes = static_cast<std::size_t>(chain_state_bytes(p));
+    c.chain_bytes = plan->chain_bytes;
     c.shared_bytes = plan->shared_bytes;
   }
   result.chains_run = local_run;

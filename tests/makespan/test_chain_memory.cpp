@@ -1,7 +1,9 @@
 // Where the CUDA backend keeps the annealing chains' state and how many chains fill an H100, from
 // the sm_90 occupancy arithmetic with the annealing kernel's registers as nvcc reports them
 // (cuda/emulation/resource_usage.tsv: 80 registers, __launch_bounds__(256)), and the cost model
-// of choose_chain_memory (include/warpspan/makespan/chains.hpp).
+// of choose_chain_memory (include/warpspan/makespan/chains.hpp). The figures of the wide chains
+// (16-bit string and usage, 32-bit cycles) are checked with the packing asked for; the narrow ones
+// (8-bit and 16-bit), which the plan picks wherever they fit, at the end.
 #include <gtest/gtest.h>
 
 #include "test_util.hpp"
@@ -13,8 +15,8 @@ namespace {
 constexpr kernel_resources anneal_kernel_sm90{80, 0, 256};
 constexpr std::size_t h100_memory = std::size_t{80} << 30;
 
-cuda_chain_plan h100_plan(const problem& prob) {
-  return plan_chains_for(prob.view(), sm90_limits(), anneal_kernel_sm90, 132, h100_memory);
+cuda_chain_plan h100_plan(const problem& prob, std::optional<chain_packing> packing = chain_packing::wide) {
+  return plan_chains_for(prob.view(), sm90_limits(), anneal_kernel_sm90, 132, h100_memory, packing);
 }
 
 TEST(ChainMemory, TheModelComparesLatencyBoundRatesCappedByBandwidth) {
@@ -104,8 +106,86 @@ TEST(ChainMemory, OneWarpOnChipLosesToTheGlobalPath) {
 TEST(ChainMemory, FreeMemoryBoundsTheChains) {
   const problem prob = test::make("20L20C20L", 64, 1, 2);
   const std::size_t per_chain = make_chain_layout(prob.view()).bytes + sizeof(chain_state);
-  const cuda_chain_plan plan = plan_chains_for(prob.view(), sm90_limits(), anneal_kernel_sm90, 132, 1000 * per_chain);
+  const cuda_chain_plan plan =
+      plan_chains_for(prob.view(), sm90_limits(), anneal_kernel_sm90, 132, 1000 * per_chain, chain_packing::wide);
   EXPECT_EQ(plan.device_chains, 900u);  // 90 % of free memory
+  // Narrow chains take half the working bytes (the best string stays 16-bit): the same memory holds
+  // 1.78 times as many here.
+  const cuda_chain_plan narrow = plan_chains_for(prob.view(), sm90_limits(), anneal_kernel_sm90, 132, 1000 * per_chain);
+  EXPECT_EQ(narrow.packing, chain_packing::narrow);
+  EXPECT_EQ(narrow.device_chains, 1000 * per_chain / 10 * 9 / (narrow.chain_bytes + sizeof(chain_state)));
+  EXPECT_EQ(narrow.device_chains, 1600u);
+}
+
+TEST(ChainMemory, NarrowChainsHalveTheVoronoiSixteenWarpState) {
+  // Voronoi W = 16 (25 instructions, 400 positions; horizon + 1 = 401 cycles x 2 counters). Wide:
+  // cycles and undo 400 x 4 bytes each, progress and last 16 x 4, usage 802 x 2, string 400 x 2 =
+  // 5,732 bytes, 5,744 with the best string's alignment. Narrow: 400 x 2 twice, 16 x 2 twice, 802
+  // x 1, 400 x 1 = 2,866, 2,880 aligned; the best string stays 16-bit (800 bytes).
+  const problem prob = test::make("5L9C2L9C", 16, 1, 4);
+  ASSERT_TRUE(narrow_fits(prob.view()));
+  EXPECT_EQ(make_chain_layout(prob.view(), chain_packing::wide).best, 5744u);
+  EXPECT_EQ(make_chain_layout(prob.view(), chain_packing::narrow).best, 2880u);
+  EXPECT_EQ(make_chain_layout(prob.view(), chain_packing::narrow).bytes, 2880u + 800u);
+}
+
+TEST(ChainMemory, NarrowVoronoiSixteenWarpsGoesOnChip) {
+  // Wide, 64 working states (368 KiB) do not fit an SM's 227 KiB and one warp's (184 KiB) loses to
+  // the global path: global memory, 101,376 chains (GlobalPathHoldsWhatTheRegistersAllow). Narrow,
+  // 64 states are 64 x 2,880 = 184,320 bytes beside 32 bytes of types: one block of 64 threads per
+  // SM (two warps; 96 threads would need 276,480 bytes), 2.13 accesses a clock against 1.28: on
+  // chip, 132 x 64 = 8,448 chains.
+  const problem prob = test::make("5L9C2L9C", 16, 1, 4);
+  const cuda_chain_plan plan = h100_plan(prob, std::nullopt);
+  EXPECT_EQ(plan.packing, chain_packing::narrow);
+  EXPECT_EQ(plan.chain_bytes, 3680u);
+  EXPECT_TRUE(plan.on_chip);
+  EXPECT_EQ(plan.block, 64u);
+  EXPECT_EQ(plan.threads_per_sm, 64u);
+  EXPECT_EQ(plan.device_chains, 8448u);
+  EXPECT_EQ(plan.shared_bytes, 32u + 64u * 2880u);
+  EXPECT_NEAR(plan.memory.on_chip_rate, 64 / 30.0, 1e-12);
+  EXPECT_DOUBLE_EQ(plan.memory.global_rate, 1.28);
+}
+
+TEST(ChainMemory, NarrowVoronoiWithThreeAndFourWarpsHoldsTwoBlocksAnSM) {
+  // Narrow working states of 544 (W = 3) and 720 bytes (W = 4), half the wide ones: the block of
+  // VoronoiWithThreeAndFourWarpsStaysOnChipAtLowOccupancy (192 and 160 threads) now takes 104,480
+  // and 115,232 bytes, and two of them (with 1 KiB reserved a block) fit an SM's 228 KiB: twice
+  // the threads on chip, twice the chains.
+  const cuda_chain_plan w3 = h100_plan(test::make("5L9C2L9C", 3, 1, 4), std::nullopt),
+                        w4 = h100_plan(test::make("5L9C2L9C", 4, 1, 4), std::nullopt);
+  EXPECT_EQ(make_chain_layout(test::make("5L9C2L9C", 3, 1, 4).view(), chain_packing::narrow).best, 544u);
+  EXPECT_EQ(make_chain_layout(test::make("5L9C2L9C", 4, 1, 4).view(), chain_packing::narrow).best, 720u);
+  EXPECT_TRUE(w3.on_chip);
+  EXPECT_EQ(w3.block, 192u);
+  EXPECT_EQ(w3.shared_bytes, 32u + 192u * 544u);
+  EXPECT_EQ(w3.threads_per_sm, 384u);
+  EXPECT_EQ(w3.device_chains, 50688u);
+  EXPECT_TRUE(w4.on_chip);
+  EXPECT_EQ(w4.block, 160u);
+  EXPECT_EQ(w4.shared_bytes, 32u + 160u * 720u);
+  EXPECT_EQ(w4.threads_per_sm, 320u);
+  EXPECT_EQ(w4.device_chains, 42240u);
+}
+
+TEST(ChainMemory, NarrowOnlyWhereEveryValueFits) {
+  // 255 warps fit (ids 0..254, at most 255 instructions of a type a cycle); 256 do not. Asked for
+  // narrow where it does not fit: refused, naming the values.
+  EXPECT_TRUE(narrow_fits(test::make("LC", 255, 1, 1).view()));
+  const problem wide = test::make("LC", 256, 1, 1);
+  EXPECT_FALSE(narrow_fits(wide.view()));
+  EXPECT_EQ(pick_chain_packing(wide.view()), chain_packing::wide);
+  EXPECT_EQ(h100_plan(wide, std::nullopt).packing, chain_packing::wide);
+  try {
+    h100_plan(wide, chain_packing::narrow);
+    ADD_FAILURE() << "narrow chains were planned for 256 warps";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("W = 256"), std::string::npos) << e.what();
+  }
+  // A kernel of 70,000 instructions: I and the horizon past 65,535.
+  const problem long_kernel = test::make("70000C", 1, 1, 1);
+  EXPECT_FALSE(narrow_fits(long_kernel.view()));
 }
 
 }  // namespace

@@ -15,8 +15,11 @@ class CudaAnneal : public ::testing::Test {
   void SetUp() override { WARPSPAN_REQUIRE_GPU(); }
 };
 
-void expect_same_chains(const problem& prob, std::uint32_t chains, std::uint64_t iterations, std::uint32_t reach) {
+/// `packing`: the GPU chains' widths (unset: the narrowest that fits, as estimate runs them).
+void expect_same_chains(const problem& prob, std::uint32_t chains, std::uint64_t iterations, std::uint32_t reach,
+                        std::optional<chain_packing> packing = std::nullopt) {
   chain_setup setup;
+  setup.packing = packing;
   setup.prob = &prob;
   setup.params.seed = 2026;
   setup.params.iter_max = iterations;
@@ -63,6 +66,42 @@ TEST_F(CudaAnneal, OnChipVoronoiFewWarpsMatchesCpu) {
 TEST_F(CudaAnneal, LargeStateInGlobalMemoryMatchesCpu) {
   // 64 warps x 60 instructions: too big for the on-chip path, so this runs from global memory.
   expect_same_chains(test::make("20L20C20L", 64, 1, 2), 33, test::gpu_test_size(300, 30), 0);
+}
+
+TEST_F(CudaAnneal, WideAndNarrowChainsMatchesCpu) {
+  // Both packings on both paths: Voronoi with 4 warps on chip, 64 warps of 60 instructions in
+  // global memory (the tests above run the narrow chains the plan picks), a scheduler limit.
+  const problem on_chip = test::make("5L9C2L9C", 4, 1, 4), global = test::make("20L20C20L", 64, 1, 2),
+                limited = test::make("LSCDLLCSD", 7, 1, 2, 1, 1, 3);
+  for (const chain_packing packing : {chain_packing::wide, chain_packing::narrow}) {
+    SCOPED_TRACE(to_string(packing));
+    EXPECT_TRUE(plan_cuda_chains(on_chip.view(), packing).on_chip);
+    EXPECT_FALSE(plan_cuda_chains(global.view(), packing).on_chip);
+    expect_same_chains(on_chip, 40, test::gpu_test_size(1000, 200), 0, packing);
+    expect_same_chains(global, 33, test::gpu_test_size(200, 20), 0, packing);
+    expect_same_chains(limited, 40, 800, 5, packing);
+  }
+}
+
+TEST_F(CudaAnneal, VoronoiSixteenWarpsRunsNarrowOnChipGpu) {
+  // The plan of test_chain_memory.cpp (NarrowVoronoiSixteenWarpsGoesOnChip) on the device: narrow
+  // chains of 2,880 working bytes, on chip; wide ones (5,744 bytes) in global memory.
+  const problem prob = test::make("5L9C2L9C", 16, 1, 4);
+  const cuda_chain_plan narrow = plan_cuda_chains(prob.view()), wide = plan_cuda_chains(prob.view(), chain_packing::wide);
+  EXPECT_EQ(narrow.packing, chain_packing::narrow);
+  EXPECT_TRUE(narrow.on_chip);
+  EXPECT_EQ(narrow.chain_bytes, 3680u);
+  EXPECT_EQ(wide.packing, chain_packing::wide);
+  EXPECT_FALSE(wide.on_chip);
+  EXPECT_EQ(wide.chain_bytes, 5744u + 800u);
+  // Narrow asked of a problem it does not fit: refused before anything is allocated.
+  const problem many = test::make("LC", 256, 1, 1);
+  chain_setup setup;
+  setup.prob = &many;
+  setup.packing = chain_packing::narrow;
+  setup.chain_ids = {0};
+  setup.initial = round_robin_string(many.view());
+  EXPECT_THROW(make_cuda_runner(setup), std::invalid_argument);
 }
 
 TEST_F(CudaAnneal, EstimateWithValidationMatchesCpu) {
@@ -146,8 +185,8 @@ TEST_F(CudaAnneal, EstimateOnChipBestStringRebuildsMatchesCpu) {
 }
 
 TEST_F(CudaAnneal, PlanFillsTheDeviceGpu) {
-  // Voronoi with 4 warps keeps its state on chip; 64 warps of 60 instructions do not (the cost
-  // model of choose_chain_memory, chains.hpp).
+  // Voronoi with 4 warps keeps its (narrow) state on chip; 64 warps of 60 instructions do not (the
+  // cost model of choose_chain_memory, chains.hpp).
   const problem small = test::make("5L9C2L9C", 4, 1, 4), large = test::make("20L20C20L", 64, 1, 2);
   const cuda_chain_plan a = plan_cuda_chains(small.view()), b = plan_cuda_chains(large.view());
   EXPECT_TRUE(a.on_chip);
@@ -166,7 +205,8 @@ TEST_F(CudaAnneal, PlanFillsTheDeviceGpu) {
   EXPECT_EQ(a.shared_limit, 227u * 1024);
   // The emulated calculator applies nvcc's registers (80, resource_usage.tsv) with the sm_90
   // limits: the plan is the one worked out in test_chain_memory.cpp (768 threads an SM in global
-  // memory, 160 on chip for Voronoi with 4 warps), not 2,048 threads an SM.
+  // memory, two blocks of 160 on chip for Voronoi with 4 warps' narrow chains), not 2,048 threads
+  // an SM.
   for (const problem* prob : {&small, &large}) {
     const cuda_chain_plan want =
         plan_chains_for(prob->view(), sm90_limits(), {80, 0, 256}, 132, std::size_t{80} << 30);
@@ -177,11 +217,11 @@ TEST_F(CudaAnneal, PlanFillsTheDeviceGpu) {
     EXPECT_EQ(got.device_chains, want.device_chains);
     EXPECT_EQ(got.shared_bytes, want.shared_bytes);
   }
-  EXPECT_EQ(a.device_chains, 132u * 160);
+  EXPECT_EQ(a.device_chains, 132u * 320);
   EXPECT_EQ(b.device_chains, 132u * 768);
 #endif
   // On chip, a block's working states and the staged types fill its shared memory.
-  const chain_layout l = make_chain_layout(small.view());
+  const chain_layout l = make_chain_layout(small.view(), a.packing);
   EXPECT_EQ(a.shared_bytes, (small.instructions() + 15) / 16 * 16 + a.block * l.best);
 }
 

@@ -8,6 +8,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -19,29 +20,64 @@
 
 namespace warpspan {
 
-/// Byte offsets of one chain's arrays inside its block; 32-bit arrays first, then 16-bit ones.
+/// The element widths of a chain's arrays. `wide`: 16-bit string and usage counters, 32-bit cycles,
+/// progress, last and undo (any problem the builder takes). `narrow`: 8-bit string and usage
+/// counters, 16-bit cycles, progress, last and undo, about half the bytes, for problems where every
+/// value fits (narrow_fits()). The builder's arithmetic is the same at either width (values are
+/// read into 32-bit integers and every stored value fits its element), so both give the same
+/// schedules and the same chains, bit for bit.
+enum class chain_packing : std::uint8_t { wide, narrow };
+
+/// Whether every value a chain stores fits the narrow widths: warp ids and usage counters (a warp
+/// issues at most one instruction a cycle, so a counter never exceeds W) at most 255, cycles (at
+/// most the horizon) and a warp's progress (at most I) at most 65,535.
+WARPSPAN_HD_INLINE bool narrow_fits(const problem_view& p) {
+  return p.warps <= 255u && p.horizon <= 0xFFFFu && p.instructions <= 0xFFFFu;
+}
+/// The narrowest packing that fits `p`.
+WARPSPAN_HD_INLINE chain_packing pick_chain_packing(const problem_view& p) {
+  return narrow_fits(p) ? chain_packing::narrow : chain_packing::wide;
+}
+std::string to_string(chain_packing k);
+/// `asked`, or the narrowest that fits when unset; narrow asked of a problem it does not fit is a
+/// std::invalid_argument naming the values.
+inline chain_packing resolve_chain_packing(const problem_view& p, std::optional<chain_packing> asked) {
+  if (!asked) return pick_chain_packing(p);
+  if (*asked == chain_packing::narrow && !narrow_fits(p))
+    throw std::invalid_argument("narrow chains need W <= 255, a horizon and I <= 65,535; this problem has W = " +
+                                std::to_string(p.warps) + ", horizon " + std::to_string(p.horizon) + ", I = " +
+                                std::to_string(p.instructions));
+  return *asked;
+}
+
+/// Byte offsets of one chain's arrays inside its block; the large-element arrays (cycles, undo,
+/// progress, last) first, then the small-element ones (usage, string): see chain_packing.
 struct chain_layout {
   std::size_t cycle = 0, undo = 0, progress = 0, last = 0, usage = 0, str = 0, best = 0;
   std::size_t bytes = 0;  ///< whole block, a multiple of 16; `best` is 16-byte aligned too
+  chain_packing packing = chain_packing::wide;
 };
 
-WARPSPAN_HD_INLINE chain_layout make_chain_layout(const problem_view& p) {
+WARPSPAN_HD_INLINE chain_layout make_chain_layout(const problem_view& p, chain_packing packing = chain_packing::wide) {
+  const std::size_t large = packing == chain_packing::narrow ? 2 : 4, small = large / 2;
   chain_layout l;
+  l.packing = packing;
   std::size_t at = 0;
   l.cycle = at;
-  at += sizeof(std::uint32_t) * static_cast<std::size_t>(p.length);
+  at += large * static_cast<std::size_t>(p.length);
   l.undo = at;
-  at += sizeof(std::uint32_t) * static_cast<std::size_t>(p.length);
+  at += large * static_cast<std::size_t>(p.length);
   l.progress = at;
-  at += sizeof(std::uint32_t) * p.warps;
+  at += large * p.warps;
   l.last = at;
-  at += sizeof(std::uint32_t) * p.warps;
+  at += large * p.warps;
   l.usage = at;
-  at += sizeof(std::uint16_t) * static_cast<std::size_t>(p.horizon + 1) * p.stride;
+  at += small * static_cast<std::size_t>(p.horizon + 1) * p.stride;
   l.str = at;
-  at += sizeof(std::uint16_t) * static_cast<std::size_t>(p.length);
-  // The best string starts on a 16-byte boundary: everything before it is the working state, which
-  // the CUDA kernel moves on and off chip in 16-byte words, so the copy back must end where best
+  at += small * static_cast<std::size_t>(p.length);
+  // The best string (16-bit at either packing: it is written only on improvement and read back by
+  // the host) starts on a 16-byte boundary: everything before it is the working state, which the
+  // CUDA kernel moves on and off chip in 16-byte words, so the copy back must end where best
   // begins (an unaligned best had its first entries overwritten by stale working bytes).
   at = (at + 15) / 16 * 16;
   l.best = at;
@@ -61,6 +97,18 @@ WARPSPAN_HD_INLINE chain_view chain_view_at(unsigned char* block, const chain_la
   return v;
 }
 
+/// A narrow chain stored alone (layout made with chain_packing::narrow).
+WARPSPAN_HD_INLINE narrow_chain_view narrow_view_at(unsigned char* block, const chain_layout& l) {
+  narrow_chain_view v;
+  v.cycle = reinterpret_cast<std::uint16_t*>(block + l.cycle);
+  v.undo = reinterpret_cast<std::uint16_t*>(block + l.undo);
+  v.progress = reinterpret_cast<std::uint16_t*>(block + l.progress);
+  v.last = reinterpret_cast<std::uint16_t*>(block + l.last);
+  v.usage = reinterpret_cast<std::uint8_t*>(block + l.usage);
+  v.str = reinterpret_cast<std::uint8_t*>(block + l.str);
+  return v;
+}
+
 WARPSPAN_HD_INLINE std::uint16_t* chain_best_at(unsigned char* block, const chain_layout& l) {
   return reinterpret_cast<std::uint16_t*>(block + l.best);
 }
@@ -75,22 +123,35 @@ WARPSPAN_HD_INLINE std::uint16_t* chain_best_at(unsigned char* block, const chai
 /// threads to a bank for 16-bit ones, whatever element each reads. (A chain stored whole, as on the
 /// CPU, puts the same element of the 32 chains of a warp layout.bytes apart: 32 transactions in
 /// global memory and, when layout.bytes / 4 is a multiple of 32, a 32-way bank conflict on chip.)
+/// `Small` and `Large` are the element types of the layout's packing (uint16_t and uint32_t wide,
+/// uint8_t and uint16_t narrow).
+template <class Small, class Large>
+WARPSPAN_HD_INLINE basic_chain_view<strided_ptr<Small>, strided_ptr<Large>> interleaved_view_as(
+    unsigned char* base, const chain_layout& l, std::uint32_t chains, std::uint32_t c) {
+  const auto small = [&](std::size_t offset) {
+    return strided_ptr<Small>{reinterpret_cast<Small*>(base + offset * chains) + c, chains};
+  };
+  const auto large = [&](std::size_t offset) {
+    return strided_ptr<Large>{reinterpret_cast<Large*>(base + offset * chains) + c, chains};
+  };
+  basic_chain_view<strided_ptr<Small>, strided_ptr<Large>> v;
+  v.cycle = large(l.cycle);
+  v.undo = large(l.undo);
+  v.progress = large(l.progress);
+  v.last = large(l.last);
+  v.usage = small(l.usage);
+  v.str = small(l.str);
+  return v;
+}
+
 WARPSPAN_HD_INLINE interleaved_chain_view interleaved_view_at(unsigned char* base, const chain_layout& l,
                                                               std::uint32_t chains, std::uint32_t c) {
-  const auto at16 = [&](std::size_t offset) {
-    return strided_ptr<std::uint16_t>{reinterpret_cast<std::uint16_t*>(base + offset * chains) + c, chains};
-  };
-  const auto at32 = [&](std::size_t offset) {
-    return strided_ptr<std::uint32_t>{reinterpret_cast<std::uint32_t*>(base + offset * chains) + c, chains};
-  };
-  interleaved_chain_view v;
-  v.cycle = at32(l.cycle);
-  v.undo = at32(l.undo);
-  v.progress = at32(l.progress);
-  v.last = at32(l.last);
-  v.usage = at16(l.usage);
-  v.str = at16(l.str);
-  return v;
+  return interleaved_view_as<std::uint16_t, std::uint32_t>(base, l, chains, c);
+}
+
+WARPSPAN_HD_INLINE interleaved_narrow_view interleaved_narrow_view_at(unsigned char* base, const chain_layout& l,
+                                                                      std::uint32_t chains, std::uint32_t c) {
+  return interleaved_view_as<std::uint8_t, std::uint16_t>(base, l, chains, c);
 }
 
 WARPSPAN_HD_INLINE strided_ptr<std::uint16_t> interleaved_best_at(unsigned char* base, const chain_layout& l,
@@ -153,6 +214,9 @@ struct chain_setup {
   /// CPU backend: keep checkpoints of each chain's schedule builder (checkpoints.hpp), the same
   /// trajectory in fewer instructions for checkpoint_bytes() more memory a chain. CUDA ignores it.
   bool checkpoints = true;
+  /// CUDA backend: the chains' element widths; unset, the narrowest that fits (pick_chain_packing).
+  /// Narrow asked of a problem it does not fit is a std::invalid_argument. The CPU ignores it.
+  std::optional<chain_packing> packing;
 };
 
 /// Where one chain stands.
@@ -246,9 +310,10 @@ inline chain_memory_choice choose_chain_memory(int global_threads_per_sm, int on
 /// The dynamic shared memory a block of `threads` asks for: the staged instruction types (16-byte
 /// rounded, when staged) and, on chip, every thread's working state (chain_layout::best bytes).
 inline std::size_t anneal_types_bytes(const problem_view& p) { return (type_entries(p) + 15u) / 16u * 16u; }
-inline std::size_t anneal_shared_bytes(const problem_view& p, bool on_chip, bool stage_types, int threads) {
+inline std::size_t anneal_shared_bytes(const problem_view& p, bool on_chip, bool stage_types, int threads,
+                                       chain_packing packing = chain_packing::wide) {
   const std::size_t types = stage_types ? anneal_types_bytes(p) : 0;
-  return on_chip ? types + static_cast<std::size_t>(threads) * make_chain_layout(p).best : types;
+  return on_chip ? types + static_cast<std::size_t>(threads) * make_chain_layout(p, packing).best : types;
 }
 
 /// How the CUDA backend would run chains of `p` on the current device: whether their working state
@@ -256,6 +321,8 @@ inline std::size_t anneal_shared_bytes(const problem_view& p, bool on_chip, bool
 /// (resident blocks per SM x SMs x block size, within 90 % of free memory). Throws not_compiled in
 /// a build without CUDA.
 struct cuda_chain_plan {
+  chain_packing packing = chain_packing::wide;  ///< the chains' element widths
+  std::size_t chain_bytes = 0;                  ///< a chain's block (make_chain_layout(p, packing).bytes)
   bool on_chip = false;
   bool stage_types = true;
   unsigned block = 0;
@@ -266,7 +333,8 @@ struct cuda_chain_plan {
   unsigned threads_per_sm = 0;    ///< resident threads per SM on the chosen path
   chain_memory_choice memory;     ///< both paths' rates under chain_memory_model
 };
-cuda_chain_plan plan_cuda_chains(const problem_view& p);
+/// `packing`: unset, the narrowest that fits.
+cuda_chain_plan plan_cuda_chains(const problem_view& p, std::optional<chain_packing> packing = std::nullopt);
 
 /// The same plan from the occupancy arithmetic of include/warpspan/core/occupancy.hpp instead of
 /// a device's calculator: an SM with `sm`'s limits, `sms` of them, the annealing kernel's
@@ -274,6 +342,7 @@ cuda_chain_plan plan_cuda_chains(const problem_view& p);
 /// and `free_bytes` of device memory. What plan_cuda_chains() gives on an H100 (and in the
 /// emulation, whose calculator is this arithmetic); the tests check the figures by hand.
 cuda_chain_plan plan_chains_for(const problem_view& p, const sm_limits& sm, const kernel_resources& kernel,
-                                std::uint32_t sms, std::size_t free_bytes);
+                                std::uint32_t sms, std::size_t free_bytes,
+                                std::optional<chain_packing> packing = std::nullopt);
 
 }  // namespace warpspan

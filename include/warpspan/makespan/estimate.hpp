@@ -88,12 +88,13 @@ struct estimate_result {
   struct cuda_launch {
     bool used = false;
     bool on_chip = false;                ///< working state in shared memory, else global memory
+    bool narrow = false;                 ///< chain_packing::narrow (8-bit string and usage, 16-bit cycles)
     unsigned block = 0;                  ///< threads a block (a chain a thread)
     std::uint32_t blocks = 0;            ///< of this launch
     std::uint32_t sms = 0;
     unsigned resident_threads_per_sm = 0;  ///< the occupancy calculator's, registers and shared memory included
     std::uint32_t resident_chains = 0;   ///< all SMs (within memory): the default chain count
-    std::size_t chain_bytes = 0;         ///< working state and summary a chain
+    std::size_t chain_bytes = 0;         ///< a chain's state on the device (working state and best string)
     std::size_t shared_bytes = 0;        ///< dynamic shared memory a block
   } cuda;
   /// The beam search, when a chain here starts from it (in the set-up time).

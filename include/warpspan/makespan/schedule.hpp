@@ -28,10 +28,12 @@ struct strided_ptr {
   }
 };
 
-/// One chain's mutable state, through pointers of type P16 (16-bit arrays) and P32 (32-bit
-/// arrays): raw pointers for a chain stored alone (CPU, on chip), strided_ptr for chains stored
-/// interleaved (GPU global memory). The functions below are templates over the view, so both
-/// layouts run the same code. Layout and sizes: see chain_layout in chains.hpp.
+/// One chain's mutable state, through pointers of type P16 (the string and usage counters: 16-bit,
+/// or 8-bit in a narrow chain) and P32 (cycles, progress, last, undo: 32-bit, or 16-bit narrow):
+/// raw pointers for a chain stored alone (CPU), strided_ptr for chains stored interleaved (GPU).
+/// The functions below are templates over the view and read every element into a 32-bit integer,
+/// so every layout and width runs the same arithmetic. Layout, sizes and widths: chain_layout and
+/// chain_packing in chains.hpp.
 template <class P16, class P32>
 struct basic_chain_view {
   P16 str{};       ///< pseudo-precedence string, 0-based warp ids, length n
@@ -43,6 +45,8 @@ struct basic_chain_view {
 };
 using chain_view = basic_chain_view<std::uint16_t*, std::uint32_t*>;
 using interleaved_chain_view = basic_chain_view<strided_ptr<std::uint16_t>, strided_ptr<std::uint32_t>>;
+using narrow_chain_view = basic_chain_view<std::uint8_t*, std::uint16_t*>;
+using interleaved_narrow_view = basic_chain_view<strided_ptr<std::uint8_t>, strided_ptr<std::uint16_t>>;
 
 /// What place(), build_full() and rebuild_from() return for a string that has no schedule: one
 /// that puts a warp's instruction after a barrier before a warp of its block issued that barrier
