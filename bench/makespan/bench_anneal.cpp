@@ -4,6 +4,7 @@
 #include <benchmark/benchmark.h>
 
 #include <chrono>
+#include <optional>
 #include <thread>
 
 #include "warpspan/core/backend.hpp"
@@ -34,7 +35,9 @@ BENCHMARK(BM_OneChainRebuild)
 
 /// All chains of one backend, `iters` iterations each, timed as one advance() (CUDA: the launch
 /// plus synchronisation, measured by wall clock since a launch covers the whole round).
-void run_backend(benchmark::State& state, backend_kind kind, int warps = 16) {
+/// `packing`: the CUDA chains' widths (unset: the narrowest that fits, as estimate runs them).
+void run_backend(benchmark::State& state, backend_kind kind, int warps = 16,
+                 std::optional<chain_packing> packing = std::nullopt) {
   if (kind == backend_kind::cuda && cuda_device_count() == 0) {
     state.SkipWithError(cuda_compiled() ? "no CUDA device present" : "built without CUDA");
     return;
@@ -45,7 +48,7 @@ void run_backend(benchmark::State& state, backend_kind kind, int warps = 16) {
   std::string plan_note;
   auto chains = static_cast<std::uint32_t>(state.range(0));
   if (state.range(0) <= 0) {
-    const cuda_chain_plan plan = plan_cuda_chains(prob.view());
+    const cuda_chain_plan plan = plan_cuda_chains(prob.view(), packing);
     const auto k = static_cast<std::uint32_t>(std::max<std::int64_t>(1, -state.range(0)));
     chains = plan.device_chains * k;
     plan_note = ", " + std::to_string(k) + " x " + std::to_string(plan.device_chains) + " resident (" +
@@ -53,7 +56,8 @@ void run_backend(benchmark::State& state, backend_kind kind, int warps = 16) {
                 (plan.on_chip ? "on chip" : "global") + ")";
   }
   const std::uint64_t iters = static_cast<std::uint64_t>(state.range(1));
-  const chain_setup setup = bench_cases::chains_of(prob, chains);
+  chain_setup setup = bench_cases::chains_of(prob, chains);
+  setup.packing = packing;
   auto runner = kind == backend_kind::cuda ? make_cuda_runner(setup) : make_cpu_runner(setup, 0);
   runner->advance(std::max<std::uint64_t>(1, iters / 10));  // warm-up
   for (auto _ : state) {
@@ -70,7 +74,9 @@ void BM_ChainsCpu(benchmark::State& state) { run_backend(state, backend_kind::cp
 void BM_ChainsCuda(benchmark::State& state) { run_backend(state, backend_kind::cuda); }
 BENCHMARK(BM_ChainsCpu)->Args({64, 2000})->UseManualTime()->Unit(benchmark::kMillisecond);
 // 16,896 and 67,584: the first GPU runs' counts (16,896 left half of an H200's SMs idle); 0 and -4:
-// one and four residencies of the device's plan.
+// one and four residencies of the device's plan. The chains are narrow (chain_packing) since
+// 2026-11-27, on chip at W = 16; BM_ChainsCudaWide runs them wide, in global memory, as the first
+// GPU runs did.
 BENCHMARK(BM_ChainsCuda)
     ->Args({16896, 2000})
     ->Args({67584, 2000})
@@ -82,6 +88,21 @@ BENCHMARK(BM_ChainsCuda)
 // small case of the emulated model (bench/results/gpu_model_emulated.md).
 void BM_ChainsCudaOnChip(benchmark::State& state) { run_backend(state, backend_kind::cuda, 3); }
 BENCHMARK(BM_ChainsCudaOnChip)->Args({25344, 2000})->Args({0, 2000})->UseManualTime()->Unit(benchmark::kMillisecond);
+void BM_ChainsCudaWide(benchmark::State& state) {
+  run_backend(state, backend_kind::cuda, static_cast<int>(state.range(2)), chain_packing::wide);
+}
+BENCHMARK(BM_ChainsCudaWide)
+    ->Args({16896, 2000, 16})
+    ->Args({0, 2000, 16})
+    ->Args({0, 2000, 3})
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond);
+// Voronoi W = 64 (1,600 positions a string): narrow chains of 11.5 KB, in global memory; the CPU's
+// all cores beside it.
+void BM_ChainsW64Cuda(benchmark::State& state) { run_backend(state, backend_kind::cuda, 64); }
+BENCHMARK(BM_ChainsW64Cuda)->Args({0, 500})->UseManualTime()->Unit(benchmark::kMillisecond);
+void BM_ChainsW64Cpu(benchmark::State& state) { run_backend(state, backend_kind::cpu, 64); }
+BENCHMARK(BM_ChainsW64Cpu)->Args({64, 500})->UseManualTime()->Unit(benchmark::kMillisecond);
 
 }  // namespace
 }  // namespace warpspan

@@ -13,6 +13,7 @@
 #include <fstream>
 #include <iterator>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -36,12 +37,23 @@ struct device_spec {
   int sms;
   double clock_hz;          // boost clock
   double smem_bytes_per_clock_per_sm;
+  double scatter_bytes_per_s;  // random 32-byte sectors at saturation (16+ warps a SM)
+  double shared_latency;       // clocks, a dependent shared-memory load
+  double global_latency;       // clocks, a dependent global load that misses L1
 };
 // H100 SXM5 80 GB: HBM3 3.35 TB/s, 132 SMs, 1.98 GHz boost; A100 SXM4 80 GB: HBM2e 2.039 TB/s,
-// 108 SMs, 1.41 GHz. Both serve shared memory at 128 bytes (one wavefront of 32 banks) per clock per SM.
+// 108 SMs, 1.41 GHz; H200: HBM3e 4.8 TB/s, 132 SMs, 1.98 GHz. All serve shared memory at 128 bytes
+// (one wavefront of 32 banks) per clock per SM. The latencies and the scattered-sector bandwidth
+// are the H200's calibration run (bench/results/gpu_h200_2026-11-27.md: BM_Calibrate*): a shared
+// load 28.7 clocks, an L2 hit 280 (HBM not yet measured: the chase's HBM point hit L2), random
+// sectors 1.334 TB/s from 16 warps a SM on. The H100's and A100's scattered bandwidth is the
+// H200's scaled by their HBM peaks, their latencies the H200's in clocks: assumptions until a
+// lent H100 runs the calibration.
+constexpr double h200_scatter = 1.334e12, h200_hbm = 4.8e12;
 const device_spec devices[] = {
-    {"H100 SXM", 3.35e12, 132, 1.98e9, 128},
-    {"A100 SXM 80GB", 2.039e12, 108, 1.41e9, 128},
+    {"H100 SXM", 3.35e12, 132, 1.98e9, 128, h200_scatter * 3.35e12 / h200_hbm, 28.7, 280},
+    {"A100 SXM 80GB", 2.039e12, 108, 1.41e9, 128, h200_scatter * 2.039e12 / h200_hbm, 28.7, 280},
+    {"H200", h200_hbm, 132, 1.98e9, 128, h200_scatter, 28.7, 280},
 };
 constexpr double sector_bytes = 32;
 
@@ -87,10 +99,21 @@ per_item divide(const emu::kernel_counts& k, double items) {
 
 struct prediction {
   double dram = 0, shared = 0, predicted = 0, coalesced = 0, reads_cached = 0;
+  double latency = INFINITY, scatter = INFINITY;  ///< anneal: the latency and scattered-sector bounds
   double kernel = 0;  ///< dbf_batch: the kernel's bound alone (predicted is then end to end)
 };
 
 double bound(double rate, double per) { return per > 0 ? rate / per : INFINITY; }
+
+/// The annealing kernel's latency bound: a chain's move is a chain of dependent accesses, and a
+/// warp's requests (lanes that diverge issue several) wait one after another, so each of the
+/// `warps` resident warps of `sms` SMs completes a move per lane every r_g L_g + r_s L_s clocks
+/// (r: warp requests a move, L: a dependent load's latency). No overlap between the warps'
+/// requests beyond the warps themselves; no instruction-issue limit.
+double latency_bound(const device_spec& d, const per_item& p, double warps, double sms) {
+  const double clocks = p.requests * d.global_latency + p.shared_requests * d.shared_latency;
+  return clocks > 0 && warps > 0 ? sms * d.clock_hz * warps / clocks : INFINITY;
+}
 
 prediction predict(const device_spec& d, const per_item& p) {
   prediction r;
@@ -106,6 +129,7 @@ prediction predict(const device_spec& d, const per_item& p) {
 struct row {
   std::string kind, name, unit, bench, note;
   per_item per;
+  double warps_per_sm = 0;  ///< anneal: resident warps a SM at the plan's occupancy (0: no latency bound)
   double host_s_per_item = 0;  ///< dbf_batch: the host's part of each set (end to end): unroll_s + test_s
   double unroll_s = 0;         ///< dbf_batch: unrolling a set, on the reading thread
   double test_s = 0;           ///< dbf_batch: a set's curves and QPA test, on one of the pool's threads
@@ -125,11 +149,14 @@ std::string fmt(double x) {
 /// The annealing kernel's counts per move at `per_launch` iterations a launch: a launch of no
 /// iterations counts the per-launch part (the staging of the types, the on-chip kernel's copies in
 /// and out), a launch of `n` the rest, which is spread over n moves per chain.
-row anneal_row(const std::string& name, int warps, std::uint64_t n, std::uint64_t per_launch, const std::string& bench) {
+row anneal_row(const std::string& name, int warps, std::uint64_t n, std::uint64_t per_launch, const std::string& bench,
+               std::optional<chain_packing> packing = std::nullopt) {
   const problem prob = bench_cases::voronoi(warps);
-  const cuda_chain_plan plan = plan_cuda_chains(prob.view());
+  const cuda_chain_plan plan = plan_cuda_chains(prob.view(), packing);
   const std::uint32_t chains = plan.block;  // one block: the counts per move do not depend on the count
-  auto runner = make_cuda_runner(bench_cases::chains_of(prob, chains));
+  chain_setup setup = bench_cases::chains_of(prob, chains);
+  setup.packing = packing;
+  auto runner = make_cuda_runner(setup);
   runner->advance(4);  // past the first moves from the initial strings
   const auto counted = [&](std::uint64_t iterations) {
     emu::reset_counts();
@@ -159,8 +186,11 @@ row anneal_row(const std::string& name, int warps, std::uint64_t n, std::uint64_
   r.sectors_per_request = static_cast<double>(b.global_sectors) / std::max<double>(1, b.global_requests);
   r.ideal_per_request = static_cast<double>(b.global_ideal_sectors) / std::max<double>(1, b.global_requests);
   r.wavefronts_per_request = static_cast<double>(b.shared_wavefronts) / std::max<double>(1, b.shared_requests);
-  r.note = std::string(plan.on_chip ? "state on chip" : "state in global memory") + ", " + std::to_string(plan.block) +
-           " threads a block, " + std::to_string(per_launch) + " moves a launch";
+  r.warps_per_sm = plan.threads_per_sm / 32.0;
+  r.note = std::string(plan.packing == chain_packing::narrow ? "narrow" : "wide") + " state " +
+           (plan.on_chip ? "on chip" : "in global memory") + " (" + std::to_string(plan.chain_bytes) +
+           " bytes a chain), " + std::to_string(plan.block) + " threads a block, " +
+           std::to_string(plan.threads_per_sm / 32) + " warps a SM, " + std::to_string(per_launch) + " moves a launch";
   return r;
 }
 
@@ -295,6 +325,50 @@ void json_number(std::string& out, const char* key, double x, bool comma = true)
 
 }  // namespace
 
+/// The H200's three annealing measurements (bench/results/gpu_h200_2026-11-27/bench.json, wide
+/// chains as they then ran) against the bounds at the occupancy each run had. Held out: the model's
+/// constants come from the calibration microbenchmarks of the same run, not from these.
+static void held_out(const std::vector<row>& rows) {
+  const device_spec& h200 = devices[2];
+  const auto find = [&](const std::string& name) -> const row* {
+    for (const row& r : rows)
+      if (r.name == name) return &r;
+    return nullptr;
+  };
+  struct run {
+    const char* what;
+    const char* row_name;
+    double sms, warps, measured;
+  };
+  // 16,896 chains are 66 blocks of 256 (66 SMs, 8 warps each); 67,584 are 264 (132 SMs, 2 blocks
+  // of 8 warps); W = 3's 25,344 are 132 blocks of 192 (6 warps).
+  const run runs[] = {
+      {"W = 16, wide, global, 16,896 chains (66 SMs x 8 warps)", "Voronoi 5L9C2L9C, W = 16, sigma L=1,C=4, wide", 66, 8,
+       7.6918e6},
+      {"W = 16, wide, global, 67,584 chains (132 SMs x 16 warps)", "Voronoi 5L9C2L9C, W = 16, sigma L=1,C=4, wide", 132,
+       16, 1.38138e7},
+      {"W = 3, wide, on chip, 25,344 chains (132 SMs x 6 warps)", "Voronoi 5L9C2L9C, W = 3, sigma L=1,C=4, wide", 132, 6,
+       5.63959e8},
+  };
+  std::printf("\n## Held out: the H200's annealing runs against the model\n\n"
+              "The constants are the H200 calibration's (latencies, scattered-sector bandwidth); the\n"
+              "three runs below did not set them. Each at the occupancy it ran with; the scattered-sector\n"
+              "bound scaled by the SMs in use.\n\n"
+              "| run | latency bound | scattered-sector bound | DRAM bound | shared bound | **predicted** | measured | error |\n"
+              "|---|---|---|---|---|---|---|---|\n");
+  for (const run& x : runs) {
+    const row* r = find(x.row_name);
+    if (!r) continue;
+    const prediction p = predict(h200, r->per);
+    const double latency = latency_bound(h200, r->per, x.warps, x.sms);
+    const double scatter = bound(h200.scatter_bytes_per_s * x.sms / h200.sms, r->per.sectors * sector_bytes);
+    const double predicted = std::min({p.predicted, latency, scatter});
+    std::printf("| %s | %s | %s | %s | %s | **%s** | %s | %+.0f %% |\n", x.what, fmt(latency).c_str(), fmt(scatter).c_str(),
+                fmt(p.dram).c_str(), fmt(p.shared).c_str(), fmt(predicted).c_str(), fmt(x.measured).c_str(),
+                (predicted / x.measured - 1) * 100);
+  }
+}
+
 int main(int argc, char** argv) {
   std::string json_path, host_share_path;
   bool quick = false;
@@ -329,10 +403,14 @@ int main(int argc, char** argv) {
   }
   std::vector<row> rows;
   constexpr std::uint64_t per_launch = 2000;  // BM_ChainsCuda's iterations a launch
-  const std::uint64_t moves16 = quick ? 2 : 8, moves3 = quick ? 20 : 100;
-  rows.push_back(anneal_row("Voronoi 5L9C2L9C, W = 16, sigma L=1,C=4", 16, moves16, per_launch, "BM_ChainsCuda/"));
-  rows.push_back(anneal_row("Voronoi 5L9C2L9C, W = 3, sigma L=1,C=4", 3, moves3, per_launch,
-                            "BM_ChainsCudaOnChip/"));
+  const std::uint64_t moves16 = quick ? 2 : 8, moves3 = quick ? 20 : 100, moves64 = quick ? 1 : 2;
+  rows.push_back(anneal_row("Voronoi 5L9C2L9C, W = 16, sigma L=1,C=4", 16, moves16, per_launch, "BM_ChainsCuda/0/"));
+  rows.push_back(anneal_row("Voronoi 5L9C2L9C, W = 16, sigma L=1,C=4, wide", 16, moves16, per_launch,
+                            "BM_ChainsCudaWide/0/2000/16/", chain_packing::wide));
+  rows.push_back(anneal_row("Voronoi 5L9C2L9C, W = 3, sigma L=1,C=4", 3, moves3, per_launch, "BM_ChainsCudaOnChip/0/"));
+  rows.push_back(anneal_row("Voronoi 5L9C2L9C, W = 3, sigma L=1,C=4, wide", 3, moves3, per_launch,
+                            "BM_ChainsCudaWide/0/2000/3/", chain_packing::wide));
+  rows.push_back(anneal_row("Voronoi 5L9C2L9C, W = 64, sigma L=1,C=4", 64, moves64, 500, "BM_ChainsW64Cuda/0/"));
   for (std::uint32_t v : quick ? std::vector<std::uint32_t>{10} : std::vector<std::uint32_t>{10, 20})
     for (bool staged : {false, true}) rows.push_back(dbf_row(v, staged));
   for (std::uint32_t v : quick ? std::vector<std::uint32_t>{10} : std::vector<std::uint32_t>{10, 50})
@@ -341,6 +419,11 @@ int main(int argc, char** argv) {
   for (row& r : rows)
     for (const device_spec& d : devices) {
       prediction p = predict(d, r.per);
+      if (r.kind == "anneal") {  // the plan fills every SM (the benchmarks' chain count 0)
+        p.latency = latency_bound(d, r.per, r.warps_per_sm, d.sms);
+        p.scatter = bound(d.scatter_bytes_per_s, r.per.sectors * sector_bytes);
+        p.predicted = std::min({p.predicted, p.latency, p.scatter});
+      }
       if (r.kind == "dbf_batch") {  // end to end: the worker's stage (the reading thread only hands sets on)
         p.kernel = p.predicted;
         p.predicted = 1.0 / ((r.unroll_s + r.test_s) / host_cores + 1.0 / (p.kernel * r.efficiency) + call_host_s_per_set);
@@ -359,9 +442,12 @@ int main(int argc, char** argv) {
       "Assumptions: every global sector (32 bytes) comes from DRAM (no L1 or L2 hits); DRAM at its\n"
       "peak (H100 SXM: HBM3 3.35 TB/s; A100 SXM 80 GB: HBM2e 2.039 TB/s); shared memory one wavefront\n"
       "(128 bytes, 32 banks) per clock per SM at the boost clock (H100: 132 SMs x 1.98 GHz; A100: 108\n"
-      "SMs x 1.41 GHz); nothing else limits (no latency, instruction or occupancy limit: the predicted\n"
-      "speed is an upper bound a kernel reaches only when its memory pipe is saturated). *Predicted*\n"
-      "is the smaller of the DRAM and shared-memory bounds; *coalesced* the same with every request at\n"
+      "SMs x 1.41 GHz). The annealing rows have two more bounds (issue 42, item 5): *latency*, each\n"
+      "resident warp's requests one after another at a dependent load's latency (the plan's warps a\n"
+      "SM; 28.7 clocks shared, 280 global: the H200 calibration), and *scattered sectors*, every\n"
+      "sector at the random-sector bandwidth the H200 calibration measured (1.334 TB/s; H100 and A100\n"
+      "scaled by their HBM peaks). No instruction-issue limit. *Predicted* is the smallest bound;\n"
+      "for the dbf rows the smaller of the DRAM and shared-memory bounds; *coalesced* the same with every request at\n"
       "its ideal sectors and conflict-free wavefronts; *reads cached* charges DRAM only the stores (as\n"
       "if every load hit L1/L2: the dbf tables of 10 and 20 vertices, 4 and 15 MB, fit the H100's 50 MB\n"
       "L2). Annealing: one block of chains, counted over %llu moves a chain (W = 16) or %llu (W = 3) after 4,\n"
@@ -378,13 +464,16 @@ int main(int argc, char** argv) {
                 fmt(r.per.shared_requests).c_str(), r.wavefronts_per_request, fmt(r.per.atomics).c_str(), r.note.c_str());
   for (std::size_t d = 0; d < std::size(devices); ++d) {
     std::printf("\n## Predicted on %s\n\n", devices[d].name);
-    std::printf("| case | unit | DRAM bound | shared bound | **predicted** | coalesced | reads cached |\n|---|---|---|---|---|---|---|\n");
+    std::printf("| case | unit | DRAM bound | shared bound | latency bound | scattered-sector bound | **predicted** | coalesced | reads cached |\n"
+                "|---|---|---|---|---|---|---|---|---|\n");
     for (const row& r : rows) {
       const prediction& p = r.pred[d];
-      std::printf("| %s | %s | %s | %s | **%s** | %s | %s |\n", r.name.c_str(), r.unit.c_str(), fmt(p.dram).c_str(),
-                  fmt(p.shared).c_str(), fmt(p.predicted).c_str(), fmt(p.coalesced).c_str(), fmt(p.reads_cached).c_str());
+      std::printf("| %s | %s | %s | %s | %s | %s | **%s** | %s | %s |\n", r.name.c_str(), r.unit.c_str(), fmt(p.dram).c_str(),
+                  fmt(p.shared).c_str(), fmt(p.latency).c_str(), fmt(p.scatter).c_str(), fmt(p.predicted).c_str(),
+                  fmt(p.coalesced).c_str(), fmt(p.reads_cached).c_str());
     }
   }
+  held_out(rows);
   std::printf("\nThe dbf_batch rows are end to end as the EDF stream runs a chunk since 2026-11-27: its sets\n"
               "unrolled on %g host cores, the kernel at the share of its bound an H200 measured, %g us a set\n"
               "around the device call, then the curves and tests on the %g cores, while the reading thread\n"
@@ -395,9 +484,10 @@ int main(int argc, char** argv) {
 
   if (!json_path.empty()) {
     std::string out = "{\n  \"generator\": \"warpspan_gpu_model (bench/traffic/gpu_model.cpp)\",\n";
-    out += "  \"assumptions\": \"every global sector from DRAM (no L1/L2 hits), DRAM and shared memory at peak, "
-           "no latency/instruction/occupancy limit; annealing moves at " + std::to_string(per_launch) +
-           " a launch\",\n  \"devices\": [";
+    out += "  \"assumptions\": \"every global sector from DRAM (no L1/L2 hits), DRAM and shared memory at peak; "
+           "annealing rows also bounded by latency (the plan's resident warps, H200-calibrated load latencies) and "
+           "by the H200's random-sector bandwidth (scaled by HBM peak); no instruction-issue limit; annealing moves at " +
+           std::to_string(per_launch) + " a launch (W = 64: 500)\",\n  \"devices\": [";
     for (std::size_t d = 0; d < std::size(devices); ++d) {
       out += std::string(d ? ", " : "") + "{\"name\": \"" + devices[d].name + "\", ";
       json_number(out, "dram_bytes_per_s", devices[d].dram_bytes_per_s);
@@ -421,6 +511,7 @@ int main(int argc, char** argv) {
       json_number(out, "wavefronts_per_item", r.per.wavefronts);
       json_number(out, "wavefronts_per_request", r.wavefronts_per_request);
       json_number(out, "atomics_per_item", r.per.atomics);
+      if (r.kind == "anneal") json_number(out, "warps_per_sm", r.warps_per_sm);
       if (r.kind == "dbf_batch") {
         json_number(out, "host_s_per_item", r.host_s_per_item);
         json_number(out, "unroll_s_per_item", r.unroll_s);
@@ -436,6 +527,10 @@ int main(int argc, char** argv) {
         json_number(out, "predicted", p.predicted);
         json_number(out, "coalesced", p.coalesced);
         if (r.kind == "dbf_batch") json_number(out, "kernel_bound", p.kernel);
+        if (r.kind == "anneal") {
+          json_number(out, "latency_bound", p.latency);
+          json_number(out, "scatter_bound", p.scatter);
+        }
         json_number(out, "reads_cached", p.reads_cached, false);
         out += "}";
       }

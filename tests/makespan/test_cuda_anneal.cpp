@@ -69,9 +69,9 @@ TEST_F(CudaAnneal, LargeStateInGlobalMemoryMatchesCpu) {
 }
 
 TEST_F(CudaAnneal, WideAndNarrowChainsMatchesCpu) {
-  // Both packings on both paths: Voronoi with 4 warps on chip, 64 warps of 60 instructions in
+  // Both packings on both paths: Voronoi with 4 warps on chip, 50 warps of 30 instructions in
   // global memory (the tests above run the narrow chains the plan picks), a scheduler limit.
-  const problem on_chip = test::make("5L9C2L9C", 4, 1, 4), global = test::make("20L20C20L", 64, 1, 2),
+  const problem on_chip = test::make("5L9C2L9C", 4, 1, 4), global = test::make("10L10C10L", 50, 1, 2),
                 limited = test::make("LSCDLLCSD", 7, 1, 2, 1, 1, 3);
   for (const chain_packing packing : {chain_packing::wide, chain_packing::narrow}) {
     SCOPED_TRACE(to_string(packing));
