@@ -243,7 +243,8 @@ struct dbf_cmd {
       if (!written.empty()) out["svg"] = written;
       std::cout << out.dump() << '\n';
     } else {
-      print_single(input, sa, points, elapsed_s, backend_label(s.options().backend));
+      print_single(input, sa, points, elapsed_s, backend_label(s.options().backend),
+                   s.on_device() ? s.kernel_seconds() : -1);
       if (!written.empty()) std::cout << "wrote " << written << "\n";
     }
     return check && !sa.result.schedulable ? 1 : 0;
@@ -264,7 +265,7 @@ struct dbf_cmd {
   }
 
   void print_single(const named_set& in, const analysed_set& sa, const std::vector<std::uint64_t>& points,
-                    double elapsed_s, const std::string& backend_name) const {
+                    double elapsed_s, const std::string& backend_name, double kernel_s) const {
     const edf_result& r = sa.result;
     std::size_t name_width = 12;  // names of any length (and UTF-8) keep the columns straight
     for (const task& t : in.set.tasks) name_width = std::max(name_width, display_width(t.name) + 2);
@@ -286,7 +287,9 @@ struct dbf_cmd {
               << "checked to       " << checked_text(r) << "\n"
               << "first violation  " << (r.u.vs_one > 0 ? "-" : optional_text(r.first_violation, "none")) << "\n"
               << "test             " << r.points << " demand evaluations (" << edf << ") on " << backend_name << ", "
-              << std::setprecision(3) << elapsed_s << " s for tables and test\n";
+              << std::setprecision(3) << elapsed_s << " s for tables and test";
+    if (kernel_s >= 0) std::cout << " (GPU kernels " << std::setprecision(3) << kernel_s << " s of it)";
+    std::cout << "\n";
     if (!points.empty()) print_at_table(in.set, sa, points);
   }
 

@@ -334,6 +334,7 @@ dbf_session::dbf_session(std::string_view backend, long long threads, unsigned b
   stream_.dbf = make_dbf_options(backend, threads, block, max_table_mib);
   stream_.method = method;
   stream_.keep_going = keep_going;
+  stream_.dbf.kernel_ns = &kernel_ns_;
   // cpu is the one-thread reference; the other backends keep threads for the whole run: the
   // tables' (cpu-parallel) and the EDF tests' (every backend but cpu).
   if (stream_.dbf.backend != dbf_backend::cpu) {
@@ -344,6 +345,10 @@ dbf_session::dbf_session(std::string_view backend, long long threads, unsigned b
 }
 
 dbf_session::~dbf_session() = default;
+
+bool dbf_session::on_device() const {
+  return stream_.dbf.backend == dbf_backend::cuda || stream_.dbf.backend == dbf_backend::cuda_sm;
+}
 
 stream_options dbf_session::streaming(const std::vector<std::vector<std::uint32_t>>* shared_tables) const {
   stream_options o = stream_;

@@ -101,6 +101,8 @@ nlohmann::ordered_json dbf_run_json(const analysed_set& a, const std::vector<std
                                     const dbf_session& session) {
   nlohmann::ordered_json out = dbf_set_json(a.set, a.graphs, a.curves, a.result, points);
   out["elapsed_s"] = elapsed_s;
+  // The GPU's kernels within elapsed_s (CUDA events); null on the CPU.
+  out["kernel_s"] = session.on_device() ? nlohmann::ordered_json(session.kernel_seconds()) : nlohmann::ordered_json();
   out["backend"] = backend_label(session.options().backend);
   out["edf_method"] = to_string(session.method());
   return out;

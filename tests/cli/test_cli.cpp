@@ -399,6 +399,24 @@ TEST(Cli, HelpEverywhere) {
 namespace warpspan {
 namespace {
 
+TEST(CliCuda, DbfReportsKernelTimeGpu) {
+  // `dbf --json` says how much of elapsed_s the GPU's kernels took (CUDA events); null on the CPU.
+  WARPSPAN_REQUIRE_GPU();
+  const std::string file = test::source_path("data/tasks/fig2_example.json");
+  for (const char* backend : {"cuda", "cuda-sm", "cpu"}) {
+    const run_result r = test::run_warpspan("dbf " + file + " --backend " + backend + " --json");
+    ASSERT_EQ(r.code, 0) << backend << ": " << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    if (std::string(backend) == "cpu") {
+      EXPECT_TRUE(j["kernel_s"].is_null());
+    } else {
+      ASSERT_TRUE(j["kernel_s"].is_number()) << backend << ": " << r.out;
+      EXPECT_GT(j["kernel_s"].get<double>(), 0.0) << backend;
+      EXPECT_LE(j["kernel_s"].get<double>(), j["elapsed_s"].get<double>()) << backend;
+    }
+  }
+}
+
 TEST(CliCuda, EstimateValidatesBitForBitAgainstTheCpuGpu) {
   // `estimate --backend cuda --validate 16` re-runs 16 chains on the CPU and fails (exit 3) on any
   // difference; the whole result must also equal a CPU run with the same seed, chains and

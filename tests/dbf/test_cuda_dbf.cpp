@@ -1,6 +1,7 @@
 // The CUDA backends of Algorithm 1 against the CPU reference, cell by cell. Skipped without a GPU.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <random>
 
 #include "dbf/dbf_test_util.hpp"
@@ -62,6 +63,28 @@ TEST(CudaDbf, DispatchMatchesCpu) {
     const auto got = dbf_tables(ptrs, o);
     for (std::size_t k = 0; k < graphs.size(); ++k) ASSERT_EQ(got[k].min_span, ref[k].min_span) << k;
   }
+}
+
+TEST(CudaDbf, KernelTimeIsCountedGpu) {
+  // The CUDA backends add their kernels' time (CUDA events) where asked, level kernels and batch
+  // alike; the CPU adds nothing. `dbf --json` reports it as kernel_s (CliCuda.DbfReportsKernelTimeGpu).
+  WARPSPAN_REQUIRE_GPU();
+  const std::vector<unrolled_graph> graphs = random_graphs(7, 67, 6, 60);
+  std::vector<const unrolled_graph*> few, many;
+  for (const auto& g : graphs) (few.size() < 3 ? few : many).push_back(&g);
+  ASSERT_GE(many.size(), cuda_batch_threshold);
+  for (dbf_backend b : {dbf_backend::cpu, dbf_backend::cuda, dbf_backend::cuda_sm})
+    for (const auto* set : {&few, &many}) {
+      std::atomic<std::uint64_t> ns{0};
+      dbf_options o;
+      o.backend = b;
+      o.kernel_ns = &ns;
+      (void)compute_tables(*set, o);
+      if (b == dbf_backend::cpu)
+        EXPECT_EQ(ns.load(), 0u);
+      else
+        EXPECT_GT(ns.load(), 0u) << to_string(b) << ", " << set->size() << " tables";
+    }
 }
 
 /// The curve of `t` as dbf_curve builds it from the CPU reference's min_span.

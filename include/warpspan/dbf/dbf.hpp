@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <atomic>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -117,6 +118,9 @@ struct dbf_options {
   /// The caller takes a table's steps in place of its min_span (dbf_table::has_steps): the CUDA
   /// batch of cuda-sm then builds the steps on the chip and copies back only them.
   bool steps_suffice = false;
+  /// Where set, the CUDA backends add the time of their kernels (CUDA events, nanoseconds) to it:
+  /// the device's share of a run's wall time (dbf_session keeps one for its run).
+  std::atomic<std::uint64_t>* kernel_ns = nullptr;
 };
 
 /// The options of `dbf` as given (--backend, --threads, --block, --max-table-mib), checked and

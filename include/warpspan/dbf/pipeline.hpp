@@ -112,12 +112,17 @@ class dbf_session {
 
   const dbf_options& options() const { return stream_.dbf; }
   edf_method method() const { return stream_.method; }
+  /// Whether the tables run on a GPU, and the time of their kernels so far (CUDA events, all of
+  /// this session's tables; 0 on the CPU).
+  bool on_device() const;
+  double kernel_seconds() const { return static_cast<double>(kernel_ns_.load()) * 1e-9; }
   /// The stream options of the run, with the tables every set shares (a period sweep's) if given.
   stream_options streaming(const std::vector<std::vector<std::uint32_t>>* shared_tables = nullptr) const;
 
  private:
   std::unique_ptr<thread_pool> pool_;
   stream_options stream_;
+  std::atomic<std::uint64_t> kernel_ns_{0};
 };
 
 /// The sets (or sweep variants) one process analyses: index k where k mod slices == slice (a
