@@ -1,5 +1,6 @@
-// warpspan_gpu_model: a bandwidth-bound model of an H100 and an A100 from the CUDA emulation's
-// memory-request counts (cuda/emulation/counts.cpp). The real kernels (cuda/makespan/anneal_kernel.cu,
+// warpspan_gpu_model: a model of an H100, an A100 and an H200 from the CUDA emulation's
+// memory-request counts (cuda/emulation/counts.cpp): bandwidth bounds for every kernel, and for the
+// annealing kernel latency and scattered-sector bounds with the H200 calibration's constants. The real kernels (cuda/makespan/anneal_kernel.cu,
 // cuda/dbf/dbf_kernels.cu) run on the CPU with the counter on; their global-memory sectors, shared-
 // memory wavefronts and atomics per annealing move or per dbf cell become moves and cells per second
 // at each device's DRAM and shared-memory bandwidth. Built only in the emulation build (cpu-emu,
@@ -431,7 +432,7 @@ int main(int argc, char** argv) {
       r.pred.push_back(p);
     }
 
-  std::printf("# A bandwidth-bound model of the H100 and A100, from the emulation's memory-request counts\n\n");
+  std::printf("# A model of the H100, A100 and H200 (bandwidth, and latency for the annealing kernel), from the emulation's memory-request counts\n\n");
   std::printf(
       "Produced by `warpspan_gpu_model%s` (bench/traffic/gpu_model.cpp) in the CUDA emulation build: the\n"
       "real kernels run on the CPU with the memory-request counter on (cuda/emulation/counts.cpp), which\n"
