@@ -11,14 +11,19 @@
 
 namespace warpspan::test {
 
-/// A problem from a kernel string, sigma per type (0: absent) and W, without presets.
-inline problem make(const std::string& kernel, int warps, int sigma_l, int sigma_c, int sigma_s = 0,
-                    int sigma_d = 0, int schedulers = 0) {
+/// An SM with sigma per type (0: absent), one copy of each unit present, and a scheduler limit (0: none).
+inline normalized_sm sm_of(int sigma_l, int sigma_c, int sigma_s = 0, int sigma_d = 0, int schedulers = 0) {
   normalized_sm sm;
   sm.sigma = {sigma_l, sigma_c, sigma_s, sigma_d};
   for (int u = 0; u < unit_count; ++u) sm.copies[u] = sm.sigma[u] > 0 ? 1 : 0;
   sm.schedulers = schedulers;
-  return make_problem(parse_kernel_string(kernel), sm, warps);
+  return sm;
+}
+
+/// A problem from a kernel string, sigma per type (0: absent) and W, without presets.
+inline problem make(const std::string& kernel, int warps, int sigma_l, int sigma_c, int sigma_s = 0,
+                    int sigma_d = 0, int schedulers = 0) {
+  return make_problem(parse_kernel_string(kernel), sm_of(sigma_l, sigma_c, sigma_s, sigma_d, schedulers), warps);
 }
 
 /// A random small problem: 1..4 types, a kernel of 1..max_length letters, sigma 1..3 per type,

@@ -13,20 +13,12 @@
 namespace warpspan {
 namespace {
 
-normalized_sm small_sm(int sigma_l, int sigma_c, int schedulers) {
-  normalized_sm sm;
-  sm.sigma = {sigma_l, sigma_c, 0, 0};
-  for (int u = 0; u < unit_count; ++u) sm.copies[u] = sm.sigma[u] > 0 ? 1 : 0;
-  sm.schedulers = schedulers;
-  return sm;
-}
-
 std::vector<problem> problems() {
   std::vector<problem> out;
   out.push_back(test::make("5L9C2L9C", 16, 1, 4));           // Voronoi, W = 16
   out.push_back(test::make("LSCDLLCSD", 7, 1, 2, 1, 1, 3));  // every unit, a scheduler limit
-  out.push_back(make_problem(parse_kernel_string("2LCB3CLBL"), small_sm(1, 2, 0), 12, 4));  // barriers, blocks of 4
-  out.push_back(make_problem(parse_warp_kernels("LBCCL:3,CLBC:2,LLBCC:3"), small_sm(1, 1, 2), 4));  // a path per warp
+  out.push_back(make_problem(parse_kernel_string("2LCB3CLBL"), test::sm_of(1, 2), 12, 4));  // barriers, blocks of 4
+  out.push_back(make_problem(parse_warp_kernels("LBCCL:3,CLBC:2,LLBCC:3"), test::sm_of(1, 1, 0, 0, 2), 4));  // a path per warp
   out.push_back(test::make("LC", 255, 1, 1));  // the most warps narrow holds: ids up to 254
   return out;
 }

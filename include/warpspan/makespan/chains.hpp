@@ -86,27 +86,27 @@ WARPSPAN_HD_INLINE chain_layout make_chain_layout(const problem_view& p, chain_p
   return l;
 }
 
-WARPSPAN_HD_INLINE chain_view chain_view_at(unsigned char* block, const chain_layout& l) {
-  chain_view v;
-  v.cycle = reinterpret_cast<std::uint32_t*>(block + l.cycle);
-  v.undo = reinterpret_cast<std::uint32_t*>(block + l.undo);
-  v.progress = reinterpret_cast<std::uint32_t*>(block + l.progress);
-  v.last = reinterpret_cast<std::uint32_t*>(block + l.last);
-  v.usage = reinterpret_cast<std::uint16_t*>(block + l.usage);
-  v.str = reinterpret_cast<std::uint16_t*>(block + l.str);
+/// A chain stored alone, through element types `Small` and `Large` (the layout's packing: uint16_t
+/// and uint32_t wide, uint8_t and uint16_t narrow).
+template <class Small, class Large>
+WARPSPAN_HD_INLINE basic_chain_view<Small*, Large*> view_as(unsigned char* block, const chain_layout& l) {
+  basic_chain_view<Small*, Large*> v;
+  v.cycle = reinterpret_cast<Large*>(block + l.cycle);
+  v.undo = reinterpret_cast<Large*>(block + l.undo);
+  v.progress = reinterpret_cast<Large*>(block + l.progress);
+  v.last = reinterpret_cast<Large*>(block + l.last);
+  v.usage = reinterpret_cast<Small*>(block + l.usage);
+  v.str = reinterpret_cast<Small*>(block + l.str);
   return v;
+}
+
+WARPSPAN_HD_INLINE chain_view chain_view_at(unsigned char* block, const chain_layout& l) {
+  return view_as<std::uint16_t, std::uint32_t>(block, l);
 }
 
 /// A narrow chain stored alone (layout made with chain_packing::narrow).
 WARPSPAN_HD_INLINE narrow_chain_view narrow_view_at(unsigned char* block, const chain_layout& l) {
-  narrow_chain_view v;
-  v.cycle = reinterpret_cast<std::uint16_t*>(block + l.cycle);
-  v.undo = reinterpret_cast<std::uint16_t*>(block + l.undo);
-  v.progress = reinterpret_cast<std::uint16_t*>(block + l.progress);
-  v.last = reinterpret_cast<std::uint16_t*>(block + l.last);
-  v.usage = reinterpret_cast<std::uint8_t*>(block + l.usage);
-  v.str = reinterpret_cast<std::uint8_t*>(block + l.str);
-  return v;
+  return view_as<std::uint8_t, std::uint16_t>(block, l);
 }
 
 WARPSPAN_HD_INLINE std::uint16_t* chain_best_at(unsigned char* block, const chain_layout& l) {
