@@ -139,11 +139,7 @@ cuda_chain_plan make_plan(const problem_view& p, const device_limits& d, std::op
   plan.sms = static_cast<std::uint32_t>(d.sms);
   plan.shared_limit = optin;
   plan.stage_types = anneal_types_bytes(p) <= optin;
-  plan.packing = resolve_chain_packing(p, packing);
-  if (!plan.stage_types && plan.packing == chain_packing::narrow) {
-    if (packing) throw std::invalid_argument("narrow chains need the instruction types in shared memory");
-    plan.packing = chain_packing::wide;  // the kernels without staged types are compiled wide only
-  }
+  plan.packing = resolve_chain_packing(p, packing, plan.stage_types);
   const chain_layout layout = make_chain_layout(p, plan.packing);
   plan.chain_bytes = layout.bytes;
   const auto smem = [&p, &plan](bool on_chip) {

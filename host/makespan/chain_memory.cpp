@@ -19,11 +19,7 @@ cuda_chain_plan plan_chains_for(const problem_view& p, const sm_limits& sm, cons
   plan.sms = sms;
   plan.shared_limit = sm.shared_per_block_optin;
   plan.stage_types = anneal_types_bytes(p) <= sm.shared_per_block_optin;
-  plan.packing = resolve_chain_packing(p, packing);
-  if (!plan.stage_types && plan.packing == chain_packing::narrow) {
-    if (packing) throw std::invalid_argument("narrow chains need the instruction types in shared memory");
-    plan.packing = chain_packing::wide;  // the kernels without staged types are compiled wide only
-  }
+  plan.packing = resolve_chain_packing(p, packing, plan.stage_types);
   plan.chain_bytes = make_chain_layout(p, plan.packing).bytes;
   const auto smem = [&](bool on_chip) {
     return [&p, &plan, on_chip](int threads) {

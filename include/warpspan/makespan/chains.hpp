@@ -39,14 +39,18 @@ WARPSPAN_HD_INLINE chain_packing pick_chain_packing(const problem_view& p) {
   return narrow_fits(p) ? chain_packing::narrow : chain_packing::wide;
 }
 std::string to_string(chain_packing k);
-/// `asked`, or the narrowest that fits when unset; narrow asked of a problem it does not fit is a
-/// std::invalid_argument naming the values.
-inline chain_packing resolve_chain_packing(const problem_view& p, std::optional<chain_packing> asked) {
-  if (!asked) return pick_chain_packing(p);
+/// The CUDA chains' packing: `asked`, or the narrowest that fits when unset. The kernels that read
+/// the instruction types from global memory (`stage_types` false) are compiled wide only. Narrow
+/// asked where it does not fit, or without staged types, is a std::invalid_argument saying why.
+inline chain_packing resolve_chain_packing(const problem_view& p, std::optional<chain_packing> asked,
+                                           bool stage_types = true) {
+  if (!asked) return stage_types ? pick_chain_packing(p) : chain_packing::wide;
   if (*asked == chain_packing::narrow && !narrow_fits(p))
     throw std::invalid_argument("narrow chains need W <= 255, a horizon and I <= 65,535; this problem has W = " +
                                 std::to_string(p.warps) + ", horizon " + std::to_string(p.horizon) + ", I = " +
                                 std::to_string(p.instructions));
+  if (*asked == chain_packing::narrow && !stage_types)
+    throw std::invalid_argument("narrow chains need the instruction types in shared memory");
   return *asked;
 }
 
