@@ -74,9 +74,10 @@ void BM_ChainsCpu(benchmark::State& state) { run_backend(state, backend_kind::cp
 void BM_ChainsCuda(benchmark::State& state) { run_backend(state, backend_kind::cuda); }
 BENCHMARK(BM_ChainsCpu)->Args({64, 2000})->UseManualTime()->Unit(benchmark::kMillisecond);
 // 16,896 and 67,584: the first GPU runs' counts (16,896 left half of an H200's SMs idle); 0 and -4:
-// one and four residencies of the device's plan. The chains are narrow (chain_packing) since
-// 2026-11-27, on chip at W = 16; BM_ChainsCudaWide runs them wide, in global memory, as the first
-// GPU runs did.
+// one and four residencies of the device's plan. The chains are as narrow as the problem allows
+// (chain_packing: compact at W = 16, on chip, 4 warps a SM on an H100); BM_ChainsCudaWide runs
+// them wide, in global memory, as the first GPU runs did, and BM_ChainsCudaNarrow with 16-bit
+// cycles (2 warps a SM).
 BENCHMARK(BM_ChainsCuda)
     ->Args({16896, 2000})
     ->Args({67584, 2000})
@@ -97,6 +98,10 @@ BENCHMARK(BM_ChainsCudaWide)
     ->Args({0, 2000, 3})
     ->UseManualTime()
     ->Unit(benchmark::kMillisecond);
+void BM_ChainsCudaNarrow(benchmark::State& state) {
+  run_backend(state, backend_kind::cuda, static_cast<int>(state.range(2)), chain_packing::narrow);
+}
+BENCHMARK(BM_ChainsCudaNarrow)->Args({0, 2000, 16})->Args({0, 2000, 3})->UseManualTime()->Unit(benchmark::kMillisecond);
 // Voronoi W = 64 (1,600 positions a string): narrow chains of 11.5 KB, in global memory; the CPU's
 // all cores beside it.
 void BM_ChainsW64Cuda(benchmark::State& state) { run_backend(state, backend_kind::cuda, 64); }

@@ -188,7 +188,7 @@ row anneal_row(const std::string& name, int warps, std::uint64_t n, std::uint64_
   r.ideal_per_request = static_cast<double>(b.global_ideal_sectors) / std::max<double>(1, b.global_requests);
   r.wavefronts_per_request = static_cast<double>(b.shared_wavefronts) / std::max<double>(1, b.shared_requests);
   r.warps_per_sm = plan.threads_per_sm / 32.0;
-  r.note = std::string(plan.packing == chain_packing::narrow ? "narrow" : "wide") + " state " +
+  r.note = std::string(packing_name(plan.packing)) + " state " +
            (plan.on_chip ? "on chip" : "in global memory") + " (" + std::to_string(plan.chain_bytes) +
            " bytes a chain), " + std::to_string(plan.block) + " threads a block, " +
            std::to_string(plan.threads_per_sm / 32) + " warps a SM, " + std::to_string(per_launch) + " moves a launch";
@@ -406,9 +406,13 @@ int main(int argc, char** argv) {
   constexpr std::uint64_t per_launch = 2000;  // BM_ChainsCuda's iterations a launch
   const std::uint64_t moves16 = quick ? 2 : 8, moves3 = quick ? 20 : 100, moves64 = quick ? 1 : 2;
   rows.push_back(anneal_row("Voronoi 5L9C2L9C, W = 16, sigma L=1,C=4", 16, moves16, per_launch, "BM_ChainsCuda/0/"));
+  rows.push_back(anneal_row("Voronoi 5L9C2L9C, W = 16, sigma L=1,C=4, narrow", 16, moves16, per_launch,
+                            "BM_ChainsCudaNarrow/0/2000/16/", chain_packing::narrow));
   rows.push_back(anneal_row("Voronoi 5L9C2L9C, W = 16, sigma L=1,C=4, wide", 16, moves16, per_launch,
                             "BM_ChainsCudaWide/0/2000/16/", chain_packing::wide));
   rows.push_back(anneal_row("Voronoi 5L9C2L9C, W = 3, sigma L=1,C=4", 3, moves3, per_launch, "BM_ChainsCudaOnChip/0/"));
+  rows.push_back(anneal_row("Voronoi 5L9C2L9C, W = 3, sigma L=1,C=4, narrow", 3, moves3, per_launch,
+                            "BM_ChainsCudaNarrow/0/2000/3/", chain_packing::narrow));
   rows.push_back(anneal_row("Voronoi 5L9C2L9C, W = 3, sigma L=1,C=4, wide", 3, moves3, per_launch,
                             "BM_ChainsCudaWide/0/2000/3/", chain_packing::wide));
   rows.push_back(anneal_row("Voronoi 5L9C2L9C, W = 64, sigma L=1,C=4", 64, moves64, 500, "BM_ChainsW64Cuda/0/"));

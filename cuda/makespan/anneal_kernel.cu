@@ -1,12 +1,14 @@
 // CUDA backend of the annealing chains: one thread runs one chain with the shared host/device
 // step (include/warpspan/makespan/anneal.hpp), through an interleaved view of the chain's state
 // (chains.hpp: element k of chain c at k * chains + c), so that a warp's 32 chains touch 32
-// neighbouring elements. The state is narrow (8-bit string and usage counters, 16-bit cycles:
-// chain_packing) wherever the problem's values fit, about half the bytes of the wide one, which
-// is what lets a block's worth of Voronoi W = 16 chains live on chip. The instruction types are staged in shared memory at block start. A
+// neighbouring elements. The state is as narrow as the problem's values allow (chain_packing:
+// compact, every element 8-bit and the usage table to the pessimistic bound; narrow, 16-bit
+// cycles; wide), which is what lets a block's worth of Voronoi W = 16 chains live on chip (1,632
+// bytes a chain compact). The instruction types are staged in shared memory at block start. A
 // chain's working state is copied into shared memory for the launch when a block's worth fits
-// there ("on chip", interleaved by thread, so each thread keeps to its own banks), and otherwise
-// is used in place in global memory. The best string always lives in global memory (it is
+// there ("on chip", interleaved by 32-bit word and thread, so each thread keeps to its own bank
+// at every element width: word_interleaved_view_as), and otherwise is used in place in global
+// memory. The best string always lives in global memory (it is
 // written only on improvement). The block size comes from the occupancy calculator and the
 // default chain count fills the device (plan_cuda_chains()).
 #include <algorithm>
@@ -37,9 +39,10 @@ constexpr int min_blocks_per_sm = 3;
 /// PerWarp: per-warp kernels (problem_view::starts). Where all warps run one string the kernel
 /// sets p.starts to null itself, so that the compiler folds every per-warp branch of the shared
 /// step away (with them left to a run-time test the step spilled up to 100 bytes a thread on sm_90
-/// under the launch bounds' 80 registers). Narrow: the layout's packing is chain_packing::narrow
-/// (only with StageTypes: a problem whose types do not fit shared memory runs wide).
-template <bool OnChip, bool StageTypes, bool PerWarp, bool Narrow>
+/// under the launch bounds' 80 registers). Packing: the layout's (narrow and compact only with
+/// StageTypes: a problem whose types do not fit shared memory runs wide). `p` is
+/// chain_problem(view, Packing): a compact chain's horizon is the pessimistic bound.
+template <bool OnChip, bool StageTypes, bool PerWarp, chain_packing Packing>
 __global__ void __launch_bounds__(max_block_threads, min_blocks_per_sm)
     anneal_kernel(problem_view p, chain_layout layout, unsigned char* base, chain_state* states,
                   const std::uint32_t* ids, anneal_params params, std::uint32_t chains, std::uint64_t count,
@@ -58,16 +61,16 @@ __global__ void __launch_bounds__(max_block_threads, min_blocks_per_sm)
     p.types = smem;
   }
 
-  using small = std::conditional_t<Narrow, std::uint8_t, std::uint16_t>;
-  using large = std::conditional_t<Narrow, std::uint16_t, std::uint32_t>;
+  using small = typename chain_elements<Packing>::small;
+  using large = typename chain_elements<Packing>::large;
   const std::uint32_t chain = blockIdx.x * blockDim.x + threadIdx.x;
   if (chain >= chains) return;
   const auto global = interleaved_view_as<small, large>(base, layout, chains, chain);
   const strided_ptr<std::uint16_t> best = interleaved_best_at(base, layout, chains, chain);
   chain_state s = states[chain];
   if constexpr (OnChip) {
-    // The block's working states, interleaved by thread, after the staged types.
-    const auto local = interleaved_view_as<small, large>(smem + types_bytes, layout, blockDim.x, threadIdx.x);
+    // The block's working states, interleaved by word and thread, after the staged types.
+    const auto local = word_interleaved_view_as<small, large>(smem + types_bytes, layout, blockDim.x, threadIdx.x);
     if (init) {
       for (std::uint32_t k = 0; k < p.length; ++k) local.str[k] = global.str[k];
       anneal_init(p, local, best, s);
@@ -159,12 +162,15 @@ cuda_chain_plan make_plan(const problem_view& p, const device_limits& d, std::op
         chip = occupancy_of(on_chip, smem(true), d.sms);
       }
     };
-    if (plan.packing == chain_packing::narrow)
-      paths(anneal_kernel<false, true, false, true>, anneal_kernel<true, true, false, true>);
+    constexpr auto wide = chain_packing::wide, narrow = chain_packing::narrow, compact = chain_packing::compact;
+    if (plan.packing == compact)
+      paths(anneal_kernel<false, true, false, compact>, anneal_kernel<true, true, false, compact>);
+    else if (plan.packing == narrow)
+      paths(anneal_kernel<false, true, false, narrow>, anneal_kernel<true, true, false, narrow>);
     else
-      paths(anneal_kernel<false, true, false, false>, anneal_kernel<true, true, false, false>);
+      paths(anneal_kernel<false, true, false, wide>, anneal_kernel<true, true, false, wide>);
   } else {
-    global = occupancy_of(anneal_kernel<false, false, false, false>, smem(false), d.sms);
+    global = occupancy_of(anneal_kernel<false, false, false, chain_packing::wide>, smem(false), d.sms);
   }
   plan.memory = choose_chain_memory(global.threads_per_sm, chip.threads_per_sm);
   plan.on_chip = plan.memory.on_chip;
@@ -204,10 +210,10 @@ class cuda_runner final : public chain_runner {
     chains_base_ = device_buffer<unsigned char>(layout_.bytes * chains_, stream_);
     // Only the strings go up, interleaved (element k of chain c at k * chains + c); the init launch
     // builds everything else on the device.
-    if (plan_.packing == chain_packing::narrow)
-      upload_strings<std::uint8_t>(setup.initial);
-    else
+    if (plan_.packing == chain_packing::wide)
       upload_strings<std::uint16_t>(setup.initial);
+    else
+      upload_strings<std::uint8_t>(setup.initial);
     launch(0, true);
     WARPSPAN_CUDA_TRY(cudaStreamSynchronize(stream_));  // `strings` goes out of scope
   }
@@ -244,7 +250,7 @@ class cuda_runner final : public chain_runner {
 
   std::string name() const override {
     return cuda_backend_name() + (plan_.on_chip ? " (chain state on chip" : " (chain state in global memory") + ", " +
-           (plan_.packing == chain_packing::narrow ? "narrow, " : "") + std::to_string(plan_.block) +
+           (plan_.packing == chain_packing::wide ? std::string() : packing_name(plan_.packing) + std::string(", ")) + std::to_string(plan_.block) +
            " threads a block)";
   }
 
@@ -272,26 +278,41 @@ class cuda_runner final : public chain_runner {
 
   template <bool PerWarp>
   void launch_as(std::uint64_t count, bool init) {
-    const bool narrow = plan_.packing == chain_packing::narrow;  // make_plan: only with staged types
-    if (plan_.on_chip && narrow)
-      launch_with<true, true, PerWarp, true>(count, init);
-    else if (plan_.on_chip)
-      launch_with<true, true, PerWarp, false>(count, init);
-    else if (plan_.stage_types && narrow)
-      launch_with<false, true, PerWarp, true>(count, init);
-    else if (plan_.stage_types)
-      launch_with<false, true, PerWarp, false>(count, init);
+    // make_plan: narrow and compact only with staged types.
+    if (plan_.stage_types)
+      launch_staged<PerWarp>(count, init);
     else
-      launch_with<false, false, PerWarp, false>(count, init);
+      launch_with<false, false, PerWarp, chain_packing::wide>(count, init);
   }
 
-  template <bool OnChip, bool StageTypes, bool PerWarp, bool Narrow>
+  template <bool PerWarp>
+  void launch_staged(std::uint64_t count, bool init) {
+    switch (plan_.packing) {
+      case chain_packing::compact:
+        return launch_packed<PerWarp, chain_packing::compact>(count, init);
+      case chain_packing::narrow:
+        return launch_packed<PerWarp, chain_packing::narrow>(count, init);
+      case chain_packing::wide:
+        break;
+    }
+    launch_packed<PerWarp, chain_packing::wide>(count, init);
+  }
+
+  template <bool PerWarp, chain_packing Packing>
+  void launch_packed(std::uint64_t count, bool init) {
+    if (plan_.on_chip)
+      launch_with<true, true, PerWarp, Packing>(count, init);
+    else
+      launch_with<false, true, PerWarp, Packing>(count, init);
+  }
+
+  template <bool OnChip, bool StageTypes, bool PerWarp, chain_packing Packing>
   void launch_with(std::uint64_t count, bool init) {
-    problem_view p = prob_.view();
+    problem_view p = chain_problem(prob_.view(), Packing);
     p.types = types_.data();
     if (prob_.per_warp()) p.starts = warp_table_.data();
     const unsigned grid = (chains_ + plan_.block - 1) / plan_.block;
-    auto* const kernel = anneal_kernel<OnChip, StageTypes, PerWarp, Narrow>;
+    auto* const kernel = anneal_kernel<OnChip, StageTypes, PerWarp, Packing>;
     allow_shared(kernel, plan_.shared_bytes);
     WARPSPAN_LAUNCH(kernel, grid, plan_.block, plan_.shared_bytes, stream_)(
         p, layout_, chains_base_.data(), states_.data(), ids_.data(), params_, chains_, count, init ? 1 : 0);

@@ -182,7 +182,7 @@ struct estimate_cmd {
       const double waves = c.resident_chains ? static_cast<double>(r.chain_end - r.chain_begin) / c.resident_chains : 0;
       std::cout << "GPU plan    " << c.blocks << " blocks of " << c.block << " threads (a chain each) on " << c.sms
                 << " SMs, state " << (c.on_chip ? "in shared memory" : "in global memory") << ", "
-                << (c.narrow ? "narrow, " : "") << c.chain_bytes << " bytes a chain; " << c.resident_threads_per_sm / 32 << " warps a SM resident, "
+                << (c.packing == chain_packing::wide ? std::string() : packing_name(c.packing) + std::string(", ")) << c.chain_bytes << " bytes a chain; " << c.resident_threads_per_sm / 32 << " warps a SM resident, "
                 << c.resident_chains << " chains fill the device (" << std::setprecision(2) << std::defaultfloat
                 << waves << " of that here)\n";
     }

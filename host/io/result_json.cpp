@@ -226,7 +226,7 @@ json estimate_json(const problem& prob, const estimate_request& request, const e
   if (const auto& c = r.cuda; c.used)
     out["cuda_plan"] = {{"design", c.on_chip ? "thread per chain, state in shared memory" : "thread per chain, state in global memory"},
                         {"on_chip", c.on_chip},
-                        {"packing", c.narrow ? "narrow" : "wide"},
+                        {"packing", packing_name(c.packing)},
                         {"block", c.block},
                         {"blocks", c.blocks},
                         {"sms", c.sms},

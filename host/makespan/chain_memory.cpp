@@ -9,8 +9,15 @@
 namespace warpspan {
 
 std::string to_string(chain_packing k) {
-  return k == chain_packing::narrow ? "narrow (8-bit string and usage, 16-bit cycles)"
-                                    : "wide (16-bit string and usage, 32-bit cycles)";
+  switch (k) {
+    case chain_packing::compact:
+      return "compact (8-bit string, usage and cycles, usage table to the pessimistic bound)";
+    case chain_packing::narrow:
+      return "narrow (8-bit string and usage, 16-bit cycles)";
+    case chain_packing::wide:
+      break;
+  }
+  return "wide (16-bit string and usage, 32-bit cycles)";
 }
 
 cuda_chain_plan plan_chains_for(const problem_view& p, const sm_limits& sm, const kernel_resources& kernel,

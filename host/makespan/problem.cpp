@@ -4,9 +4,23 @@
 #include <string>
 
 #include "warpspan/core/error.hpp"
+#include "warpspan/makespan/bounds.hpp"
 #include "warpspan/makespan/chains.hpp"
 
 namespace warpspan {
+
+namespace {
+
+/// problem_view::bound. A schedule the builder makes is work-conserving (a warp waits only in
+/// cycles already full for its type or the limit, and they stay full), which is all the proof of
+/// pessimistic_bound() asks; a prefix of one that a later barrier breaks is a prefix of a complete
+/// schedule too (the warps of a block can always go on to their next common barrier), so no cycle
+/// the builder ever places exceeds the bound.
+void set_bound(problem& p) {
+  p.flat.bound = static_cast<std::uint32_t>(std::min<std::uint64_t>(p.flat.horizon, pessimistic_bound(p)));
+}
+
+}  // namespace
 
 problem make_problem(const kernel_string& kernel, const normalized_sm& sm, std::int64_t warps,
                      std::int64_t block_warps) {
@@ -69,6 +83,7 @@ problem make_problem(const kernel_string& kernel, const normalized_sm& sm, std::
   p.flat.limited = limited ? 1 : 0;
   p.flat.stride = ntypes + (limited ? 1 : 0);
   if (limited) p.flat.cap[ntypes] = static_cast<std::uint16_t>(sm.schedulers);
+  set_bound(p);
   return p;
 }
 
@@ -173,6 +188,7 @@ problem make_problem(const std::vector<warp_group>& groups, const normalized_sm&
   p.flat.instructions = longest;
   p.flat.length = static_cast<std::uint32_t>(length);
   p.flat.horizon = static_cast<std::uint32_t>(length);  // every cycle up to the makespan issues something
+  set_bound(p);
   return p;
 }
 

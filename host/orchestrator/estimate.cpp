@@ -306,7 +306,7 @@ estimate_result run_estimate(const problem& prob, const estimate_options& option
     auto& c = result.cuda;
     c.used = true;
     c.on_chip = plan->on_chip;
-    c.narrow = plan->packing == chain_packing::narrow;
+    c.packing = plan->packing;
     c.block = plan->block;
     c.blocks = (local_chains + plan->block - 1) / plan->block;
     c.sms = plan->sms;

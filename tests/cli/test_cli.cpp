@@ -420,7 +420,7 @@ TEST(CliCuda, DbfReportsKernelTimeGpu) {
 TEST(CliCuda, EstimateValidatesBitForBitAgainstTheCpuGpu) {
   // `estimate --backend cuda --validate 16` re-runs 16 chains on the CPU and fails (exit 3) on any
   // difference; the whole result must also equal a CPU run with the same seed, chains and
-  // iterations. Voronoi W = 3, 4 and 16 keep their (narrow) chain state on chip; the last case has
+  // iterations. Voronoi W = 3, 4 and 16 keep their (compact) chain state on chip; the last case has
   // a scheduler limit and all four unit types.
   WARPSPAN_REQUIRE_GPU();
   for (const std::string problem : {"--kernel 5L9C2L9C --warps 3 --sigma L=1,C=4",
@@ -439,16 +439,16 @@ TEST(CliCuda, EstimateValidatesBitForBitAgainstTheCpuGpu) {
     EXPECT_EQ(g["best_makespan"], c["best_makespan"]) << problem;
     EXPECT_EQ(g["best_string"], c["best_string"]) << problem;
     EXPECT_EQ(g["iterations"], c["iterations"]) << problem;
-    // The plan: Voronoi on chip, narrow (W = 16: 2,880 working bytes and the 800-byte best string
-    // a chain, tests/makespan/test_chain_memory.cpp); 64 chains in blocks of the plan's size; the
+    // The plan: Voronoi on chip, compact (W = 16: 1,632 working bytes and the 800-byte best string
+    // a chain, tests/makespan/test_chain_memory.cpp), and so are the others (bounds of 39 to 197); 64 chains in blocks of the plan's size; the
     // resident chains are the SMs' resident threads (memory allows them here).
     const auto& plan = g["cuda_plan"];
     ASSERT_TRUE(plan.is_object()) << g.dump();
     EXPECT_TRUE(c["cuda_plan"].is_null());
     const bool voronoi = problem.find("5L9C2L9C") != std::string::npos;
     if (voronoi) EXPECT_TRUE(plan["on_chip"].get<bool>()) << problem;
-    EXPECT_EQ(plan["packing"], "narrow") << problem;
-    if (problem.find("--warps 16 ") != std::string::npos) EXPECT_EQ(plan["chain_bytes"], 3680) << problem;
+    EXPECT_EQ(plan["packing"], "compact") << problem;
+    if (problem.find("--warps 16 ") != std::string::npos) EXPECT_EQ(plan["chain_bytes"], 2432) << problem;
     const auto block = plan["block"].get<unsigned>();
     ASSERT_GT(block, 0u);
     EXPECT_EQ(plan["blocks"].get<unsigned>(), (64 + block - 1) / block) << problem;

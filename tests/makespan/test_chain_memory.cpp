@@ -136,7 +136,7 @@ TEST(ChainMemory, NarrowVoronoiSixteenWarpsGoesOnChip) {
   // SM (two warps; 96 threads would need 276,480 bytes), 2.13 accesses a clock against 1.28: on
   // chip, 132 x 64 = 8,448 chains.
   const problem prob = test::make("5L9C2L9C", 16, 1, 4);
-  const cuda_chain_plan plan = h100_plan(prob, std::nullopt);
+  const cuda_chain_plan plan = h100_plan(prob, chain_packing::narrow);
   EXPECT_EQ(plan.packing, chain_packing::narrow);
   EXPECT_EQ(plan.chain_bytes, 3680u);
   EXPECT_TRUE(plan.on_chip);
@@ -149,17 +149,18 @@ TEST(ChainMemory, NarrowVoronoiSixteenWarpsGoesOnChip) {
 }
 
 TEST(ChainMemory, NarrowVoronoiWithThreeAndFourWarpsHoldsTwoBlocksAnSM) {
-  // Narrow working states of 544 (W = 3) and 720 bytes (W = 4), half the wide ones: the block of
-  // VoronoiWithThreeAndFourWarpsStaysOnChipAtLowOccupancy (192 and 160 threads) now takes 104,480
+  // Narrow working states of 560 (W = 3: 152 + 152 + 8 + 8 + 152 + 76 = 548, every array in
+  // whole words, aligned to 16) and 720 bytes (W = 4), half the wide ones: the block of
+  // VoronoiWithThreeAndFourWarpsStaysOnChipAtLowOccupancy (192 and 160 threads) now takes 107,552
   // and 115,232 bytes, and two of them (with 1 KiB reserved a block) fit an SM's 228 KiB: twice
   // the threads on chip, twice the chains.
-  const cuda_chain_plan w3 = h100_plan(test::make("5L9C2L9C", 3, 1, 4), std::nullopt),
-                        w4 = h100_plan(test::make("5L9C2L9C", 4, 1, 4), std::nullopt);
-  EXPECT_EQ(make_chain_layout(test::make("5L9C2L9C", 3, 1, 4).view(), chain_packing::narrow).best, 544u);
+  const cuda_chain_plan w3 = h100_plan(test::make("5L9C2L9C", 3, 1, 4), chain_packing::narrow),
+                        w4 = h100_plan(test::make("5L9C2L9C", 4, 1, 4), chain_packing::narrow);
+  EXPECT_EQ(make_chain_layout(test::make("5L9C2L9C", 3, 1, 4).view(), chain_packing::narrow).best, 560u);
   EXPECT_EQ(make_chain_layout(test::make("5L9C2L9C", 4, 1, 4).view(), chain_packing::narrow).best, 720u);
   EXPECT_TRUE(w3.on_chip);
   EXPECT_EQ(w3.block, 192u);
-  EXPECT_EQ(w3.shared_bytes, 32u + 192u * 544u);
+  EXPECT_EQ(w3.shared_bytes, 32u + 192u * 560u);
   EXPECT_EQ(w3.threads_per_sm, 384u);
   EXPECT_EQ(w3.device_chains, 50688u);
   EXPECT_TRUE(w4.on_chip);
@@ -167,6 +168,48 @@ TEST(ChainMemory, NarrowVoronoiWithThreeAndFourWarpsHoldsTwoBlocksAnSM) {
   EXPECT_EQ(w4.shared_bytes, 32u + 160u * 720u);
   EXPECT_EQ(w4.threads_per_sm, 320u);
   EXPECT_EQ(w4.device_chains, 42240u);
+}
+
+TEST(ChainMemory, CompactVoronoiSixteenWarpsHoldsFourWarpsAnSM) {
+  // Compact (test_narrow_chains.cpp): 1,632 working bytes. A block of 128 states takes 32 + 128 x
+  // 1,632 = 208,928 bytes (209,952 with the 1 KiB reserved), one an SM; 160 would need 261,152,
+  // past the 227 KiB a block may have; two blocks of 64 (105,504 each) hold 128 too. Four warps a SM
+  // against narrow's two: 132 x 128 = 16,896 chains, twice narrow's 8,448. On chip: 128 / 30 = 4.27
+  // accesses a clock against the global path's 1.28.
+  const problem prob = test::make("5L9C2L9C", 16, 1, 4);
+  const cuda_chain_plan plan = h100_plan(prob, std::nullopt);
+  EXPECT_EQ(plan.packing, chain_packing::compact);
+  EXPECT_EQ(plan.chain_bytes, 1632u + 800u);
+  EXPECT_TRUE(plan.on_chip);
+  EXPECT_EQ(plan.threads_per_sm, 128u);
+  EXPECT_EQ(plan.device_chains, 16896u);
+  EXPECT_EQ(plan.shared_bytes, 32u + plan.block * 1632u);
+  EXPECT_NEAR(plan.memory.on_chip_rate, 128 / 30.0, 1e-12);
+}
+
+TEST(ChainMemory, CompactVoronoiWithThreeAndFourWarps) {
+  // W = 3: the bound is 25 + 2 x 7 = 39 (sigma_C = 4 is more than the W - 1 = 2 other warps, so C
+  // never stalls: bounds.cpp), so 76 + 76 + 4 + 4 + 80 + 76 = 316, 320 aligned, working bytes (75
+  // cycles, undo entries and ids, 3 + 3 counters, 40 x 2 usage cells, each array in whole words).
+  // Blocks of 224 take 32 + 224 x 320 + 1,024 = 72,736 bytes, three an SM (218,208 of 233,472;
+  // the registers, 7 warps x 2,560 of 65,536, allow three too; three of 256 would need 248,928):
+  // 672 threads, against narrow's 384. W = 4: bound 25 + 21 = 46: 100 + 100 + 4 + 4 + 96 + 100 =
+  // 404, 416 aligned; 512 threads an SM (two blocks of 256 take 2 x 107,552 bytes), against
+  // narrow's 320.
+  const problem three = test::make("5L9C2L9C", 3, 1, 4), four = test::make("5L9C2L9C", 4, 1, 4);
+  EXPECT_EQ(three.view().bound, 39u);
+  EXPECT_EQ(four.view().bound, 46u);
+  EXPECT_EQ(make_chain_layout(three.view(), chain_packing::compact).best, 320u);
+  EXPECT_EQ(make_chain_layout(four.view(), chain_packing::compact).best, 416u);
+  const cuda_chain_plan w3 = h100_plan(three, std::nullopt), w4 = h100_plan(four, std::nullopt);
+  EXPECT_EQ(w3.packing, chain_packing::compact);
+  EXPECT_TRUE(w3.on_chip);
+  EXPECT_EQ(w3.threads_per_sm, 672u);
+  EXPECT_EQ(w3.device_chains, 132u * 672u);
+  EXPECT_EQ(w4.packing, chain_packing::compact);
+  EXPECT_TRUE(w4.on_chip);
+  EXPECT_EQ(w4.threads_per_sm, 512u);
+  EXPECT_EQ(w4.device_chains, 132u * 512u);
 }
 
 TEST(ChainMemory, NarrowOnlyWhereEveryValueFits) {

@@ -68,26 +68,38 @@ TEST_F(CudaAnneal, LargeStateInGlobalMemoryMatchesCpu) {
   expect_same_chains(test::make("20L20C20L", 64, 1, 2), 33, test::gpu_test_size(300, 30), 0);
 }
 
-TEST_F(CudaAnneal, WideAndNarrowChainsMatchesCpu) {
-  // Both packings on both paths: Voronoi with 4 warps on chip, 50 warps of 30 instructions in
-  // global memory (the tests above run the narrow chains the plan picks), a scheduler limit.
+TEST_F(CudaAnneal, EveryPackingMatchesCpu) {
+  // Every packing on both paths: Voronoi with 4 warps on chip (word-interleaved), 50 warps of 30
+  // instructions in global memory (the tests above run the chains the plan picks), a scheduler
+  // limit, per-warp kernels with barriers. Compact needs the bound within 255 cycles, which the 50
+  // warps' (1,255) is not.
   const problem on_chip = test::make("5L9C2L9C", 4, 1, 4), global = test::make("10L10C10L", 50, 1, 2),
-                limited = test::make("LSCDLLCSD", 7, 1, 2, 1, 1, 3);
-  for (const chain_packing packing : {chain_packing::wide, chain_packing::narrow}) {
+                limited = test::make("LSCDLLCSD", 7, 1, 2, 1, 1, 3),
+                per_warp = make_problem(parse_warp_kernels("LBCCL:3,CLBC:2,LLBCC:3"), test::sm_of(1, 1, 0, 0, 2), 4);
+  EXPECT_FALSE(compact_fits(global.view()));
+  for (const chain_packing packing : {chain_packing::wide, chain_packing::narrow, chain_packing::compact}) {
     SCOPED_TRACE(to_string(packing));
     EXPECT_TRUE(plan_cuda_chains(on_chip.view(), packing).on_chip);
-    EXPECT_FALSE(plan_cuda_chains(global.view(), packing).on_chip);
     expect_same_chains(on_chip, 40, test::gpu_test_size(1000, 200), 0, packing);
-    expect_same_chains(global, 33, test::gpu_test_size(200, 20), 0, packing);
+    if (packing != chain_packing::compact) {
+      EXPECT_FALSE(plan_cuda_chains(global.view(), packing).on_chip);
+      expect_same_chains(global, 33, test::gpu_test_size(200, 20), 0, packing);
+    }
     expect_same_chains(limited, 40, 800, 5, packing);
+    expect_same_chains(per_warp, 40, 600, 0, packing);
   }
 }
 
-TEST_F(CudaAnneal, VoronoiSixteenWarpsRunsNarrowOnChipGpu) {
-  // The plan of test_chain_memory.cpp (NarrowVoronoiSixteenWarpsGoesOnChip) on the device: narrow
-  // chains of 2,880 working bytes, on chip; wide ones (5,744 bytes) in global memory.
+TEST_F(CudaAnneal, VoronoiSixteenWarpsRunsCompactOnChipGpu) {
+  // The plans of test_chain_memory.cpp on the device: compact chains of 1,632 working bytes (the
+  // default) and narrow ones of 2,880 on chip; wide ones (5,744 bytes) in global memory.
   const problem prob = test::make("5L9C2L9C", 16, 1, 4);
-  const cuda_chain_plan narrow = plan_cuda_chains(prob.view()), wide = plan_cuda_chains(prob.view(), chain_packing::wide);
+  const cuda_chain_plan compact = plan_cuda_chains(prob.view()),
+                        narrow = plan_cuda_chains(prob.view(), chain_packing::narrow),
+                        wide = plan_cuda_chains(prob.view(), chain_packing::wide);
+  EXPECT_EQ(compact.packing, chain_packing::compact);
+  EXPECT_TRUE(compact.on_chip);
+  EXPECT_EQ(compact.chain_bytes, 2432u);
   EXPECT_EQ(narrow.packing, chain_packing::narrow);
   EXPECT_TRUE(narrow.on_chip);
   EXPECT_EQ(narrow.chain_bytes, 3680u);
@@ -157,13 +169,13 @@ TEST_F(CudaAnneal, ConstructorThatThrowsFreesItsStreamGpu) {
   const problem prob = test::make("5L9C2L9C", 16, 1, 4);
   chain_setup setup;
   setup.prob = &prob;
-  for (std::uint32_t c = 0; c < 300; ++c) {
+  for (std::uint32_t c = 0; c < 500; ++c) {
     setup.chain_ids.push_back(c);
     const auto s = round_robin_string(prob.view());
     setup.initial.insert(setup.initial.end(), s.begin(), s.end());
   }
   const std::size_t before = emu::live_streams();
-  emu::set_memory_limit(std::size_t{1} << 20);  // 300 Voronoi chains need more than 1 MiB
+  emu::set_memory_limit(std::size_t{1} << 20);  // 500 compact Voronoi chains (2,432 bytes each) need more than 1 MiB
   EXPECT_THROW(make_cuda_runner(setup), input_error);
   emu::set_memory_limit(0);
   EXPECT_EQ(emu::live_streams(), before);
@@ -185,7 +197,7 @@ TEST_F(CudaAnneal, EstimateOnChipBestStringRebuildsMatchesCpu) {
 }
 
 TEST_F(CudaAnneal, PlanFillsTheDeviceGpu) {
-  // Voronoi with 4 warps keeps its (narrow) state on chip; 64 warps of 60 instructions do not (the
+  // Voronoi with 4 warps keeps its (compact) state on chip; 64 warps of 60 instructions do not (the
   // cost model of choose_chain_memory, chains.hpp).
   const problem small = test::make("5L9C2L9C", 4, 1, 4), large = test::make("20L20C20L", 64, 1, 2);
   const cuda_chain_plan a = plan_cuda_chains(small.view()), b = plan_cuda_chains(large.view());
@@ -205,7 +217,7 @@ TEST_F(CudaAnneal, PlanFillsTheDeviceGpu) {
   EXPECT_EQ(a.shared_limit, 227u * 1024);
   // The emulated calculator applies nvcc's registers (80, resource_usage.tsv) with the sm_90
   // limits: the plan is the one worked out in test_chain_memory.cpp (768 threads an SM in global
-  // memory, two blocks of 160 on chip for Voronoi with 4 warps' narrow chains), not 2,048 threads
+  // memory, 512 threads on chip for Voronoi with 4 warps' compact chains), not 2,048 threads
   // an SM.
   for (const problem* prob : {&small, &large}) {
     const cuda_chain_plan want =
@@ -217,7 +229,7 @@ TEST_F(CudaAnneal, PlanFillsTheDeviceGpu) {
     EXPECT_EQ(got.device_chains, want.device_chains);
     EXPECT_EQ(got.shared_bytes, want.shared_bytes);
   }
-  EXPECT_EQ(a.device_chains, 132u * 320);
+  EXPECT_EQ(a.device_chains, 132u * 512);
   EXPECT_EQ(b.device_chains, 132u * 768);
 #endif
   // On chip, a block's working states and the staged types fill its shared memory.

@@ -23,10 +23,13 @@ namespace warpspan {
 /// The element widths of a chain's arrays. `wide`: 16-bit string and usage counters, 32-bit cycles,
 /// progress, last and undo (any problem the builder takes). `narrow`: 8-bit string and usage
 /// counters, 16-bit cycles, progress, last and undo, about half the bytes, for problems where every
-/// value fits (narrow_fits()). The builder's arithmetic is the same at either width (values are
-/// read into 32-bit integers and every stored value fits its element), so both give the same
+/// value fits (narrow_fits()). `compact`: every element 8-bit and the usage table only up to the
+/// pessimistic bound (problem_view::bound) instead of the horizon n, for problems whose bound,
+/// warps and I are at most 255 (compact_fits(); Voronoi W = 16: 1,632 working bytes, against
+/// 2,880 narrow and 5,744 wide). The builder's arithmetic is the same at every width (values are
+/// read into 32-bit integers and every stored value fits its element), so all give the same
 /// schedules and the same chains, bit for bit.
-enum class chain_packing : std::uint8_t { wide, narrow };
+enum class chain_packing : std::uint8_t { wide, narrow, compact };
 
 /// Whether every value a chain stores fits the narrow widths: warp ids and usage counters (a warp
 /// issues at most one instruction a cycle, so a counter never exceeds W) at most 255, cycles (at
@@ -34,14 +37,25 @@ enum class chain_packing : std::uint8_t { wide, narrow };
 WARPSPAN_HD_INLINE bool narrow_fits(const problem_view& p) {
   return p.warps <= 255u && p.horizon <= 0xFFFFu && p.instructions <= 0xFFFFu;
 }
+/// Whether every value fits the compact widths: warp ids, usage counters and progress as narrow
+/// (W and I at most 255) and every cycle the builder places at most the pessimistic bound
+/// (problem_view::bound, proven in bounds.hpp), itself at most 255.
+WARPSPAN_HD_INLINE bool compact_fits(const problem_view& p) {
+  return p.warps <= 255u && p.instructions <= 255u && p.bound != 0 && p.bound <= 255u;
+}
 /// The narrowest packing that fits `p`.
 WARPSPAN_HD_INLINE chain_packing pick_chain_packing(const problem_view& p) {
-  return narrow_fits(p) ? chain_packing::narrow : chain_packing::wide;
+  return compact_fits(p) ? chain_packing::compact : narrow_fits(p) ? chain_packing::narrow : chain_packing::wide;
 }
 std::string to_string(chain_packing k);
+/// The one word that names a packing in --json and the tables: wide, narrow or compact.
+inline const char* packing_name(chain_packing k) {
+  return k == chain_packing::compact ? "compact" : k == chain_packing::narrow ? "narrow" : "wide";
+}
 /// The CUDA chains' packing: `asked`, or the narrowest that fits when unset. The kernels that read
-/// the instruction types from global memory (`stage_types` false) are compiled wide only. Narrow
-/// asked where it does not fit, or without staged types, is a std::invalid_argument saying why.
+/// the instruction types from global memory (`stage_types` false) are compiled wide only. A packing
+/// asked where it does not fit, or narrower than wide without staged types, is a
+/// std::invalid_argument saying why.
 inline chain_packing resolve_chain_packing(const problem_view& p, std::optional<chain_packing> asked,
                                            bool stage_types = true) {
   if (!asked) return stage_types ? pick_chain_packing(p) : chain_packing::wide;
@@ -49,13 +63,44 @@ inline chain_packing resolve_chain_packing(const problem_view& p, std::optional<
     throw std::invalid_argument("narrow chains need W <= 255, a horizon and I <= 65,535; this problem has W = " +
                                 std::to_string(p.warps) + ", horizon " + std::to_string(p.horizon) + ", I = " +
                                 std::to_string(p.instructions));
-  if (*asked == chain_packing::narrow && !stage_types)
-    throw std::invalid_argument("narrow chains need the instruction types in shared memory");
+  if (*asked == chain_packing::compact && !compact_fits(p))
+    throw std::invalid_argument("compact chains need W, I and the pessimistic bound <= 255; this problem has W = " +
+                                std::to_string(p.warps) + ", I = " + std::to_string(p.instructions) + ", bound " +
+                                std::to_string(p.bound));
+  if (*asked != chain_packing::wide && !stage_types)
+    throw std::invalid_argument(std::string(packing_name(*asked)) + " chains need the instruction types in shared memory");
   return *asked;
 }
 
+/// The problem as a chain of `packing` is built with: a compact chain's usage table ends at the
+/// pessimistic bound, so its horizon is the bound; the others keep the horizon n.
+WARPSPAN_HD_INLINE problem_view chain_problem(const problem_view& p, chain_packing packing) {
+  problem_view q = p;
+  if (packing == chain_packing::compact && p.bound != 0 && p.bound < p.horizon) q.horizon = p.bound;
+  return q;
+}
+
+/// The element types of a packing: `small` for the string and usage counters, `large` for cycles,
+/// progress, last and undo.
+template <chain_packing Packing>
+struct chain_elements {
+  using small = std::uint16_t;
+  using large = std::uint32_t;
+};
+template <>
+struct chain_elements<chain_packing::narrow> {
+  using small = std::uint8_t;
+  using large = std::uint16_t;
+};
+template <>
+struct chain_elements<chain_packing::compact> {
+  using small = std::uint8_t;
+  using large = std::uint8_t;
+};
+
 /// Byte offsets of one chain's arrays inside its block; the large-element arrays (cycles, undo,
-/// progress, last) first, then the small-element ones (usage, string): see chain_packing.
+/// progress, last) first, then the small-element ones (usage, string): see chain_packing. Every
+/// array takes a whole number of 32-bit words (the word-interleaved view on chip needs it).
 struct chain_layout {
   std::size_t cycle = 0, undo = 0, progress = 0, last = 0, usage = 0, str = 0, best = 0;
   std::size_t bytes = 0;  ///< whole block, a multiple of 16; `best` is 16-byte aligned too
@@ -63,45 +108,59 @@ struct chain_layout {
 };
 
 WARPSPAN_HD_INLINE chain_layout make_chain_layout(const problem_view& p, chain_packing packing = chain_packing::wide) {
-  const std::size_t large = packing == chain_packing::narrow ? 2 : 4, small = large / 2;
+  const std::size_t large = packing == chain_packing::wide ? 4 : packing == chain_packing::narrow ? 2 : 1;
+  const std::size_t small = packing == chain_packing::wide ? 2 : 1;
+  const problem_view q = chain_problem(p, packing);
+  const auto words = [](std::size_t bytes) { return (bytes + 3) / 4 * 4; };
   chain_layout l;
   l.packing = packing;
   std::size_t at = 0;
   l.cycle = at;
-  at += large * static_cast<std::size_t>(p.length);
+  at += words(large * static_cast<std::size_t>(q.length));
   l.undo = at;
-  at += large * static_cast<std::size_t>(p.length);
+  at += words(large * static_cast<std::size_t>(q.length));
   l.progress = at;
-  at += large * p.warps;
+  at += words(large * q.warps);
   l.last = at;
-  at += large * p.warps;
+  at += words(large * q.warps);
   l.usage = at;
-  at += small * static_cast<std::size_t>(p.horizon + 1) * p.stride;
+  at += words(small * static_cast<std::size_t>(q.horizon + 1) * q.stride);
   l.str = at;
-  at += small * static_cast<std::size_t>(p.length);
-  // The best string (16-bit at either packing: it is written only on improvement and read back by
+  at += words(small * static_cast<std::size_t>(q.length));
+  // The best string (16-bit at every packing: it is written only on improvement and read back by
   // the host) starts on a 16-byte boundary: everything before it is the working state, which the
   // CUDA kernel moves on and off chip in 16-byte words, so the copy back must end where best
   // begins (an unaligned best had its first entries overwritten by stale working bytes).
   at = (at + 15) / 16 * 16;
   l.best = at;
-  at += sizeof(std::uint16_t) * static_cast<std::size_t>(p.length);
+  at += sizeof(std::uint16_t) * static_cast<std::size_t>(q.length);
   l.bytes = (at + 15) / 16 * 16;
   return l;
 }
 
-/// A chain stored alone, through element types `Small` and `Large` (the layout's packing: uint16_t
-/// and uint32_t wide, uint8_t and uint16_t narrow).
+/// A chain stored alone, through element types `Small` and `Large` (the layout's packing:
+/// chain_elements).
+/// A chain's view from the pointers `small(offset)` and `large(offset)` make of each array's offset
+/// in the layout: one place that lists the arrays, for every way chains are stored.
+template <class PSmall, class PLarge, class SmallAt, class LargeAt>
+WARPSPAN_HD_INLINE basic_chain_view<PSmall, PLarge> view_from(const chain_layout& l, SmallAt small, LargeAt large) {
+  basic_chain_view<PSmall, PLarge> v;
+  v.cycle = large(l.cycle);
+  v.undo = large(l.undo);
+  v.progress = large(l.progress);
+  v.last = large(l.last);
+  v.usage = small(l.usage);
+  v.str = small(l.str);
+  return v;
+}
+
+/// A chain stored alone, through element types `Small` and `Large` (the layout's packing:
+/// chain_elements).
 template <class Small, class Large>
 WARPSPAN_HD_INLINE basic_chain_view<Small*, Large*> view_as(unsigned char* block, const chain_layout& l) {
-  basic_chain_view<Small*, Large*> v;
-  v.cycle = reinterpret_cast<Large*>(block + l.cycle);
-  v.undo = reinterpret_cast<Large*>(block + l.undo);
-  v.progress = reinterpret_cast<Large*>(block + l.progress);
-  v.last = reinterpret_cast<Large*>(block + l.last);
-  v.usage = reinterpret_cast<Small*>(block + l.usage);
-  v.str = reinterpret_cast<Small*>(block + l.str);
-  return v;
+  return view_from<Small*, Large*>(
+      l, [&](std::size_t offset) { return reinterpret_cast<Small*>(block + offset); },
+      [&](std::size_t offset) { return reinterpret_cast<Large*>(block + offset); });
 }
 
 WARPSPAN_HD_INLINE chain_view chain_view_at(unsigned char* block, const chain_layout& l) {
@@ -111,6 +170,12 @@ WARPSPAN_HD_INLINE chain_view chain_view_at(unsigned char* block, const chain_la
 /// A narrow chain stored alone (layout made with chain_packing::narrow).
 WARPSPAN_HD_INLINE narrow_chain_view narrow_view_at(unsigned char* block, const chain_layout& l) {
   return view_as<std::uint8_t, std::uint16_t>(block, l);
+}
+
+/// A compact chain stored alone (layout made with chain_packing::compact; build it with
+/// chain_problem(p, chain_packing::compact)).
+WARPSPAN_HD_INLINE compact_chain_view compact_view_at(unsigned char* block, const chain_layout& l) {
+  return view_as<std::uint8_t, std::uint8_t>(block, l);
 }
 
 WARPSPAN_HD_INLINE std::uint16_t* chain_best_at(unsigned char* block, const chain_layout& l) {
@@ -127,25 +192,30 @@ WARPSPAN_HD_INLINE std::uint16_t* chain_best_at(unsigned char* block, const chai
 /// threads to a bank for 16-bit ones, whatever element each reads. (A chain stored whole, as on the
 /// CPU, puts the same element of the 32 chains of a warp layout.bytes apart: 32 transactions in
 /// global memory and, when layout.bytes / 4 is a multiple of 32, a 32-way bank conflict on chip.)
-/// `Small` and `Large` are the element types of the layout's packing (uint16_t and uint32_t wide,
-/// uint8_t and uint16_t narrow).
+/// `Small` and `Large` are the element types of the layout's packing (chain_elements). On chip
+/// the CUDA kernel uses word_interleaved_view_as() instead.
 template <class Small, class Large>
 WARPSPAN_HD_INLINE basic_chain_view<strided_ptr<Small>, strided_ptr<Large>> interleaved_view_as(
     unsigned char* base, const chain_layout& l, std::uint32_t chains, std::uint32_t c) {
-  const auto small = [&](std::size_t offset) {
-    return strided_ptr<Small>{reinterpret_cast<Small*>(base + offset * chains) + c, chains};
-  };
-  const auto large = [&](std::size_t offset) {
-    return strided_ptr<Large>{reinterpret_cast<Large*>(base + offset * chains) + c, chains};
-  };
-  basic_chain_view<strided_ptr<Small>, strided_ptr<Large>> v;
-  v.cycle = large(l.cycle);
-  v.undo = large(l.undo);
-  v.progress = large(l.progress);
-  v.last = large(l.last);
-  v.usage = small(l.usage);
-  v.str = small(l.str);
-  return v;
+  return view_from<strided_ptr<Small>, strided_ptr<Large>>(
+      l, [&](std::size_t offset) { return strided_ptr<Small>{reinterpret_cast<Small*>(base + offset * chains) + c, chains}; },
+      [&](std::size_t offset) { return strided_ptr<Large>{reinterpret_cast<Large*>(base + offset * chains) + c, chains}; });
+}
+
+/// Chains stored word-interleaved (the CUDA kernel's on-chip layout): the regions as in
+/// interleaved_view_as(), but interleaved by 32-bit word rather than by element: word m of chain
+/// c's array at word m * chains + c, so element k of an array of 8- or 16-bit elements lies in the
+/// chain's word k / (4 / sizeof(element)). With chains a multiple of 32, lane c of a warp then
+/// always reads bank c % 32, whatever element each lane reads: no bank conflict at any width (with
+/// elements interleaved, 2 or 4 lanes share a bank word and lanes reading different elements
+/// collide: 1.76 wavefronts a request for narrow chains, bench/results/gpu_model_emulated.md).
+template <class Small, class Large>
+WARPSPAN_HD_INLINE basic_chain_view<word_strided_ptr<Small>, word_strided_ptr<Large>> word_interleaved_view_as(
+    unsigned char* base, const chain_layout& l, std::uint32_t chains, std::uint32_t c) {
+  const auto word = [&](std::size_t offset) { return base + offset * chains + 4 * std::size_t{c}; };
+  return view_from<word_strided_ptr<Small>, word_strided_ptr<Large>>(
+      l, [&](std::size_t offset) { return word_strided_ptr<Small>{reinterpret_cast<Small*>(word(offset)), chains}; },
+      [&](std::size_t offset) { return word_strided_ptr<Large>{reinterpret_cast<Large*>(word(offset)), chains}; });
 }
 
 WARPSPAN_HD_INLINE interleaved_chain_view interleaved_view_at(unsigned char* base, const chain_layout& l,

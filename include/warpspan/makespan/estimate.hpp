@@ -88,7 +88,7 @@ struct estimate_result {
   struct cuda_launch {
     bool used = false;
     bool on_chip = false;                ///< working state in shared memory, else global memory
-    bool narrow = false;                 ///< chain_packing::narrow (8-bit string and usage, 16-bit cycles)
+    chain_packing packing = chain_packing::wide;  ///< the chains' element widths (chains.hpp)
     unsigned block = 0;                  ///< threads a block (a chain a thread)
     std::uint32_t blocks = 0;            ///< of this launch
     std::uint32_t sms = 0;

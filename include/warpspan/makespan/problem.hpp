@@ -39,6 +39,10 @@ struct problem_view {
   std::uint32_t warps = 0;              ///< W
   std::uint32_t length = 0;             ///< n = W * I
   std::uint32_t horizon = 0;            ///< every makespan is <= horizon (cycles are 1-based)
+  /// pessimistic_bound() (bounds.hpp), at most the horizon: no schedule the builder makes, nor any
+  /// prefix of one, has a cycle past it. Compact chains (chains.hpp) keep their usage table only
+  /// that far. 0 in a view not made by make_problem.
+  std::uint32_t bound = 0;
   std::uint32_t ntypes = 0;             ///< unit types the kernel uses
   std::uint32_t stride = 0;             ///< counters per cycle: ntypes, +1 with a scheduler limit
   std::uint32_t limited = 0;            ///< 1 when the scheduler limit can bind

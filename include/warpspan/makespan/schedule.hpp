@@ -28,9 +28,33 @@ struct strided_ptr {
   }
 };
 
+/// A pointer into chains stored word-interleaved (chains.hpp, word_interleaved_view_as): `base` is
+/// the chain's first element, in its own 32-bit word of the array's region; element k lies in the
+/// chain's word k / per (per = 4 / sizeof(T) elements a word), and a chain's consecutive words are
+/// `stride` words apart (stride: the chains). `at` is the element this pointer stands at, so that
+/// pointer arithmetic (a usage row) keeps the word arithmetic exact.
+template <class T>
+struct word_strided_ptr {
+  static_assert(sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4, "elements of 8, 16 or 32 bits");
+  static constexpr std::uint32_t per = 4 / sizeof(T);
+  T* base = nullptr;
+  std::uint32_t stride = 1;
+  std::size_t at = 0;
+  WARPSPAN_HD_INLINE T& operator[](std::size_t k) const {
+    const std::size_t e = at + k;
+    return base[(e / per) * stride * per + e % per];
+  }
+  WARPSPAN_HD_INLINE word_strided_ptr operator+(std::size_t k) const { return {base, stride, at + k}; }
+  WARPSPAN_HD_INLINE word_strided_ptr& operator+=(std::size_t k) {
+    at += k;
+    return *this;
+  }
+};
+
 /// One chain's mutable state, through pointers of type P16 (the string and usage counters: 16-bit,
 /// or 8-bit in a narrow chain) and P32 (cycles, progress, last, undo: 32-bit, or 16-bit narrow):
-/// raw pointers for a chain stored alone (CPU), strided_ptr for chains stored interleaved (GPU).
+/// raw pointers for a chain stored alone (CPU), strided_ptr for chains stored interleaved (GPU,
+/// global memory), word_strided_ptr for chains interleaved by word (GPU, on chip).
 /// The functions below are templates over the view and read every element into a 32-bit integer,
 /// so every layout and width runs the same arithmetic. Layout, sizes and widths: chain_layout and
 /// chain_packing in chains.hpp.
@@ -47,6 +71,7 @@ using chain_view = basic_chain_view<std::uint16_t*, std::uint32_t*>;
 using interleaved_chain_view = basic_chain_view<strided_ptr<std::uint16_t>, strided_ptr<std::uint32_t>>;
 using narrow_chain_view = basic_chain_view<std::uint8_t*, std::uint16_t*>;
 using interleaved_narrow_view = basic_chain_view<strided_ptr<std::uint8_t>, strided_ptr<std::uint16_t>>;
+using compact_chain_view = basic_chain_view<std::uint8_t*, std::uint8_t*>;
 
 /// What place(), build_full() and rebuild_from() return for a string that has no schedule: one
 /// that puts a warp's instruction after a barrier before a warp of its block issued that barrier
