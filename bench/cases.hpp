@@ -60,7 +60,7 @@ inline void anneal_step_full(const problem_view& p, const chain_view& c, chain_s
 
 /// One chain of Voronoi W = 16 from round robin at the estimator's T0 (most worse moves are
 /// rejected and restored), seed 1, chain 0, a cooling schedule too long to matter: the case of
-/// BM_OneChainRebuild and warpspan_one_chain (issue 26, bench/results/anneal_issue26_profile.md).
+/// BM_OneChainRebuild and warpspan_one_chain (issue 26, bench/results/archive/annealing/anneal_issue26_profile.md).
 struct one_chain {
   problem prob = voronoi();
   problem_view p = prob.view();

@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
-"""Prints the emulated bandwidth model (bench/results/gpu_model_emulated.json, from
+"""Prints the emulated bandwidth model (bench/results/current/gpu_model_emulated.json, from
 warpspan_gpu_model) beside what warpspan_bench measured on a GPU (its --benchmark_format=json
 output), row by row: annealing moves per second (items_per_second of BM_ChainsCuda and
 BM_ChainsCudaOnChip), dbf cells per second (the cells/s counter of BM_DbfTable) and task sets per
 second end to end (the sets/s counter of BM_DbfEndToEnd).
 
-    python3 bench/compare_model.py OUT/bench.json [--model bench/results/gpu_model_emulated.json]
+    python3 bench/compare_model.py OUT/bench.json [--model bench/results/current/gpu_model_emulated.json]
                                    [--device "H100 SXM"] [--device-file OUT/device.txt]
 
 bench/run_on_gpu.sh --run calls it last. The device defaults to the model's H100 SXM, or to its
@@ -60,7 +60,7 @@ def fmt(x):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("bench", help="warpspan_bench JSON (--benchmark_format=json --benchmark_out=...)")
-    ap.add_argument("--model", default=os.path.join(HERE, "results", "gpu_model_emulated.json"))
+    ap.add_argument("--model", default=os.path.join(HERE, "results", "current", "gpu_model_emulated.json"))
     ap.add_argument("--device", help="the model's device name (default: from --device-file, else H100 SXM)")
     ap.add_argument("--device-file", help="nvidia-smi output (run_on_gpu.sh's device.txt)")
     args = ap.parse_args()

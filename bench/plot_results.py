@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Draws recorded Google Benchmark JSON as SVG, with no dependencies beyond Python 3.
 
-    python3 bench/plot_results.py dbf bench/results/dbf_cpu_2core.json OUT.svg
-    python3 bench/plot_results.py exact bench/results/exact_sweep_cpu_2core.json OUT.svg [EXACT.json ...]
+    python3 bench/plot_results.py dbf bench/results/current/dbf_cpu_2core.json OUT.svg
+    python3 bench/plot_results.py exact bench/results/archive/exact/exact_sweep_cpu_2core.json OUT.svg [EXACT.json ...]
 
 `dbf`: paper 003 Table I: median time of one demand-bound table against the number of vertices,
 one line per backend (log scale), plus the GPU-SM block-size sweep when present.

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """1,000 task-set variants: warpspan.dbf_batch (one call) against 1,000 `warpspan dbf FILE --json`
 calls, 1,000 warpspan.dbf calls and one `warpspan dbf --batch`. Prints a Markdown table (the numbers
-in bench/results/python_batch.md come from here).
+in bench/results/current/python_batch.md come from here).
 
     PYTHONPATH=build/python python3 bench/python_batch.py [build/warpspan] [--sets 1000]
 """

@@ -41,6 +41,8 @@
 #   ncu       Nsight Compute's view of the dbf level kernels (global vs shared-memory tuples)
 # Every step is time-boxed; logs and JSON go to OUTDIR/run/, packed into OUTDIR/gpu_<PHASES>.tar.gz,
 # and OUTDIR/summary.txt says what passed, failed, skipped and ran out of time.
+# To keep a run: bench/results/current/gpu_<device>_<date>/ with the raw files and a .md beside it
+# (machine, commit, commands, what it measured); the run it replaces moves to bench/results/archive/gpu/.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 

@@ -4,7 +4,7 @@ schedulability experiment), for a few deadline factors. Uses the warpspan binary
 
     python3 bench/schedulability_vs_u.py [WARPSPAN] [OUT_PREFIX]
 
-Defaults: build/warpspan (else build-cpu/warpspan) and bench/results/schedulability_vs_u; writes
+Defaults: build/warpspan (else build-cpu/warpspan) and bench/results/current/schedulability_vs_u; writes
 OUT_PREFIX.csv and OUT_PREFIX.svg. Sets: 3 tasks of 10 vertices, wcet up to 10,000, 100 sets per
 point, seed 1; utilisation split by UUniFast-Discard (generate-tasks --utilization). A set the EDF test
 cannot decide (at U = 1 the hyperperiod is usually too large to check) counts as not schedulable
@@ -19,7 +19,7 @@ import tempfile
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 binary = sys.argv[1] if len(sys.argv) > 1 else next(
     p for p in (os.path.join(ROOT, "build/warpspan"), os.path.join(ROOT, "build-cpu/warpspan")) if os.path.exists(p))
-prefix = sys.argv[2] if len(sys.argv) > 2 else os.path.join(ROOT, "bench/results/schedulability_vs_u")
+prefix = sys.argv[2] if len(sys.argv) > 2 else os.path.join(ROOT, "bench/results/current/schedulability_vs_u")
 UTILS = [round(0.1 * k, 1) for k in range(1, 11)]
 FACTORS = [2.0, 3.0, 5.0]
 SETS = 100

@@ -8,12 +8,12 @@
 #   scripts/barrier_mutation.sh                      # every barrier
 #   scripts/barrier_mutation.sh cuda/wcet/sdk_kernels.cu:112 ...   # only these
 #
-# Writes one line per barrier to $OUT (default bench/results/barrier_mutation.tsv; appended, with
+# Writes one line per barrier to $OUT (default bench/results/current/barrier_mutation.tsv; appended, with
 # the commit) and prints it. Needs a configured build-clang-asan (see scripts/test.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${BUILD:-build-clang-asan}
-out=${OUT:-bench/results/barrier_mutation.tsv}
+out=${OUT:-bench/results/current/barrier_mutation.tsv}
 commit=$(git rev-parse --short HEAD)
 
 # The GPU tests that run each barrier's kernel (FILTER overrides; all GPU tests for a file not

@@ -41,10 +41,10 @@ FAMILIES = [
 ]
 
 
-# Values the search gets only in minutes: taken from the committed sweeps (bench/results/).
-KNOWN = {("voronoi/L1C4", 9): (95, "bench/results/exact_sweep_voronoi_w9_cpu_2core.json"),
-         ("voronoi/L1C4", 10): (104, "bench/results/exact_sweep_voronoi_w10_cpu_2core.json"),
-         ("voronoi/L1C4", 11): (114, "bench/results/exact_sweep_voronoi_w11_cpu_2core.json")}
+# Values the search gets only in minutes: taken from the committed sweeps (bench/results/archive/exact/).
+KNOWN = {("voronoi/L1C4", 9): (95, "bench/results/archive/exact/exact_sweep_voronoi_w9_cpu_2core.json"),
+         ("voronoi/L1C4", 10): (104, "bench/results/archive/exact/exact_sweep_voronoi_w10_cpu_2core.json"),
+         ("voronoi/L1C4", 11): (114, "bench/results/archive/exact/exact_sweep_voronoi_w11_cpu_2core.json")}
 
 
 def main():

@@ -9,7 +9,7 @@ kernel evaluations for every method (--patience 0: the GA spends the whole budge
 Writes OUTDIR/inputs_table4.md, OUTDIR/inputs_table4.json, OUTDIR/inputs_<kernel>.svg and
 OUTDIR/inputs_<kernel>_time.svg (the best fitness against evaluations and against seconds of the
 first seed, 004 Fig. 5). The table of the model before issue 24 (lanes one after another) is kept
-as inputs_table4_lanes_model.{md,json}.
+as bench/results/archive/inputs/inputs_table4_lanes_model.{md,json}.
 """
 import argparse
 import datetime
@@ -65,9 +65,9 @@ def main():
           "the fitness is warpspan's SIMT cost model (lanes in lockstep with a reconvergence stack, loads and "
           "stores by sectors; kepler-3.5, one SM), in cycles. "
           f"Every method spends {a.evaluations} kernel evaluations (`--patience 0`). "
-          f"Regenerate with `python3 bench/inputs/table4.py --binary build-cpu/warpspan --kernels {a.kernels} bench/results`. "
+          f"Regenerate with `python3 bench/inputs/table4.py --binary build-cpu/warpspan --kernels {a.kernels} bench/results/current`. "
           "The table of the model before issue 24, which ran a warp's lanes one after another and did not cost "
-          "loads and stores: [inputs_table4_lanes_model.md](inputs_table4_lanes_model.md).", "",
+          "loads and stores: [inputs_table4_lanes_model.md](../archive/inputs/inputs_table4_lanes_model.md).", "",
           "Commands (seed 1; the other seeds differ only in `--seed`):", ""]
     md += [f"    {c}" for c in commands]
     md += ["", "| kernel | threads | seed | method | best (cycles) | reached at evaluation | reached (s) | search (s) | atom coverage |",

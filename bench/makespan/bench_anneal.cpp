@@ -86,7 +86,7 @@ BENCHMARK(BM_ChainsCuda)
     ->UseManualTime()
     ->Unit(benchmark::kMillisecond);
 // Voronoi W = 3: the chain state on chip (25,344 chains fill an H100's 132 SMs at 192 a SM), the
-// small case of the emulated model (bench/results/gpu_model_emulated.md).
+// small case of the emulated model (bench/results/current/gpu_model_emulated.md).
 void BM_ChainsCudaOnChip(benchmark::State& state) { run_backend(state, backend_kind::cuda, 3); }
 BENCHMARK(BM_ChainsCudaOnChip)->Args({25344, 2000})->Args({0, 2000})->UseManualTime()->Unit(benchmark::kMillisecond);
 void BM_ChainsCudaWide(benchmark::State& state) {

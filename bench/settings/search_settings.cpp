@@ -32,7 +32,7 @@ struct setting {
 
 /// Best makespan over `s.chains` chains of s.iterations / s.chains iterations each, chain c starting
 /// from the c-th initial kind in turn (rr, fp, mpwf, random), as `estimate --init mix` did before
-/// issue 26 added the starved string (kept so that search_settings.md stays reproducible).
+/// issue 26 added the starved string (kept so that bench/results/archive/annealing/search_settings.md stays reproducible).
 std::uint32_t best_of(const problem& prob, const setting& s, std::uint64_t seed) {
   const problem_view p = prob.view();
   const chain_layout layout = make_chain_layout(p);

@@ -6,7 +6,7 @@
 // at each device's DRAM and shared-memory bandwidth. Built only in the emulation build (cpu-emu,
 // clang-asan: it needs clang's load/store tracing). Prints Markdown; `--json FILE` writes the
 // predictions that bench/compare_model.py holds against a GPU run's warpspan_bench JSON.
-// bench/results/gpu_model_emulated.md and .json are its output.
+// bench/results/current/gpu_model_emulated.md and .json are its output.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -45,7 +45,7 @@ struct device_spec {
 // H100 SXM5 80 GB: HBM3 3.35 TB/s, 132 SMs, 1.98 GHz boost; A100 SXM4 80 GB: HBM2e 2.039 TB/s,
 // 108 SMs, 1.41 GHz; H200: HBM3e 4.8 TB/s, 132 SMs, 1.98 GHz. All serve shared memory at 128 bytes
 // (one wavefront of 32 banks) per clock per SM. The latencies and the scattered-sector bandwidth
-// are the H200's calibration run (bench/results/gpu_h200_2026-11-27.md: BM_Calibrate*): a shared
+// are the H200's calibration run (bench/results/current/gpu_h200_2026-11-27.md: BM_Calibrate*): a shared
 // load 28.7 clocks, an L2 hit 280 (HBM not yet measured: the chase's HBM point hit L2), random
 // sectors 1.334 TB/s from 16 warps a SM on. The H100's and A100's scattered bandwidth is the
 // H200's scaled by their HBM peaks, their latencies the H200's in clocks: assumptions until a
@@ -326,7 +326,7 @@ void json_number(std::string& out, const char* key, double x, bool comma = true)
 
 }  // namespace
 
-/// The H200's three annealing measurements (bench/results/gpu_h200_2026-11-27/bench.json, wide
+/// The H200's three annealing measurements (bench/results/current/gpu_h200_2026-11-27/bench.json, wide
 /// chains as they then ran) against the bounds at the occupancy each run had. Held out: the model's
 /// constants come from the calibration microbenchmarks of the same run, not from these.
 static void held_out(const std::vector<row>& rows) {
@@ -485,7 +485,7 @@ int main(int argc, char** argv) {
               "hands the next sets on. The kernel's bound alone is in the JSON (`kernel_bound`).\n",
               host_cores, call_host_s_per_set * 1e6, host_cores);
   std::printf("\n`bash bench/run_on_gpu.sh --run OUT` ends with `bench/compare_model.py`, which prints each\n"
-              "prediction beside the benchmark's measured rate (bench/results/gpu_h200_2026-11-27.md).\n");
+              "prediction beside the benchmark's measured rate (bench/results/current/gpu_h200_2026-11-27.md).\n");
 
   if (!json_path.empty()) {
     std::string out = "{\n  \"generator\": \"warpspan_gpu_model (bench/traffic/gpu_model.cpp)\",\n";

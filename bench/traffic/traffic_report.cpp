@@ -2,7 +2,7 @@
 // code through counting views (include/warpspan/makespan/traffic.hpp, dbf/traffic.hpp), and the
 // bandwidth-bound speeds those counts allow on an H100. Counts, not timings: the output is the same
 // on every machine, and the next real GPU run can be held against it. Prints Markdown
-// (bench/results/gpu_traffic.md is its output).
+// (bench/results/current/gpu_traffic.md is its output).
 #include <cstdio>
 #include <string>
 #include <vector>

@@ -63,7 +63,7 @@ std::size_t device_bytes(const unrolled_graph& g) {
 /// Tuples a block stages for a row of `npreds` predecessors: whole groups of four and one group
 /// more, the padding zeroed. nvcc unrolls dbf_cell's tuple loop by four with 16-byte shared loads,
 /// and on an H200 compute-sanitizer's memcheck saw such a load reach past the last staged tuple of
-/// a row (bench/results/gpu_h200.md); with the padding, every load stays inside what the block
+/// a row (bench/results/archive/gpu/gpu_h200_2026-11-26.md); with the padding, every load stays inside what the block
 /// was given and reads defined values. The host sizes the allocation with the same function.
 WARPSPAN_HD_INLINE std::uint32_t staged_tuples(std::uint32_t npreds) { return (npreds + 3) / 4 * 4 + 4; }
 

@@ -262,7 +262,7 @@ beam_result beam_of(const problem& prob, const V& v, const beam_options& options
     }
     if (choose) {
       // The most promising by the upper bound, and by the lower bound among the rest: either
-      // alone misses worst cases the other finds (issue 26, bench/results/corpus_issue26c.md).
+      // alone misses worst cases the other finds (issue 26, bench/results/archive/defaults/corpus_issue26c.md).
       out.exact = false;
       const double low_share = std::clamp(options.low_share, 0.0, 1.0);
       const auto by_bound = static_cast<std::uint32_t>(std::lround(width * (1 - low_share)));

@@ -378,7 +378,7 @@ class dense_pass {
   /// Appends the rank gain of every way to take `quota` warps from slots j.. of one type.
   /// flatten (here and on successors_of): since the view became a template parameter GCC inlined
   /// differently (the recursion here a few levels deep, the vector's push_back not at all), which
-  /// made Voronoi W = 9 run 15-25 % slower; flattened, within 5 % of before (wide_levels_cpu_2core.md).
+  /// made Voronoi W = 9 run 15-25 % slower; flattened, within 5 % of before (bench/results/archive/exact/wide_levels_cpu_2core.md).
   __attribute__((flatten)) static void choices(const basic_successor_enum<FV>& e, std::uint32_t b, std::uint32_t slots,
                       const std::uint64_t (*gain)[frontier_max_warps + 1], const std::uint32_t* room, std::uint32_t j,
                       std::uint32_t quota, std::uint64_t partial, std::vector<std::uint64_t>& out) {

@@ -82,7 +82,7 @@ proven_interval prove_interval(const problem& prob, const std::vector<std::uint1
     o.lower_string = lower_string;
     // The CPU's dense sweep works out the remaining bound ahead for every state reached, which
     // costs about what dropping states saves it unless most are: one pass for the exact value
-    // (bench/results/exact_at_most_cpu_2core.md). The other searches expand
+    // (bench/results/archive/exact/exact_at_most_cpu_2core.md). The other searches expand
     // only what they reach, and a pass asked whether the worst case is at most a value above the
     // lower end drops most states near it (exact_options::at_most): they halve the gap, pass by
     // pass, each proving its value (or finding the exact one), down to an exact pass at the lower

@@ -491,7 +491,7 @@ bool dense_sweep_fits(const problem& prob, const exact_options& options) {
   // Past 254 instructions (16-bit levels) the hash sweep: there the states reached are a small share
   // of the C(I + W, W) multisets the dense sweep scans (250C4L2S3L1C3S37C, W = 4: the dense sweep
   // 4.3 s over a 700 MB table, the hash sweep 0.003 s; 100L100C100L, W = 3: 0.75 s against 0.26 s;
-  // bench/results/wide_levels_cpu_2core.md). exact_dense_cpu still takes them.
+  // bench/results/archive/exact/wide_levels_cpu_2core.md). exact_dense_cpu still takes them.
   const bool packs = frontier_packs_narrow(prob);
   return packs && options.max_states == 0 && dense_sweep_bytes(prob) <= available_memory_bytes() / 2;
 }

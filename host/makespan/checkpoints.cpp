@@ -212,7 +212,7 @@ std::uint32_t chain_checkpoints::candidate_as(const problem_view& p, const chain
   // string's prefix of the same length. The builder's state is the usage table and every warp's
   // last cycle (progress follows from the pairs), so once the pairs that moved cancel out in the
   // table (per cell as many arrive as leave) and no warp's last placed pair moved, the state equals
-  // the old one, and so does the rest of the schedule (bench/results/anneal_issue26_reconverge.patch
+  // the old one, and so does the rest of the schedule (bench/results/archive/annealing/anneal_issue26_reconverge.patch
   // measured this test with a short list of cells, which overflowed in 30 % of the moves; here the
   // differences are a table of their own, so the test is exact at every position).
   std::int16_t* const delta = delta_.data();

@@ -8,7 +8,7 @@ import xml.etree.ElementTree as ET
 from conftest import SOURCE_DIR
 
 SCRIPT = SOURCE_DIR / "bench" / "plot_results.py"
-RESULTS = SOURCE_DIR / "bench" / "results" / "gpu_h200_2026-11-27"
+RESULTS = SOURCE_DIR / "bench" / "results" / "current" / "gpu_h200_2026-11-27"
 NS = "{http://www.w3.org/2000/svg}"
 
 

@@ -335,7 +335,7 @@ std::unique_ptr<chain_runner> make_cpu_runner(const chain_setup& setup, int thre
 std::unique_ptr<chain_runner> make_cuda_runner(const chain_setup& setup);
 
 /// Where the CUDA backend keeps the chains' working state, decided by a cost model (no GPU has
-/// measured it yet: bench/results/gpu_traffic.md has the counted bytes, not timings).
+/// measured it yet: bench/results/current/gpu_traffic.md has the counted bytes, not timings).
 ///
 /// An annealing iteration is a chain of dependent accesses to the chain's state (a placement reads
 /// the warp's progress, then the cycle, then the usage cells it finds), the same A accesses on

@@ -1,7 +1,7 @@
 // A CPU chain's checkpoints of the schedule builder (issue 26): a rebuild whose cost does not grow
 // with the suffix. The shared step (rebuild_from) takes the whole old suffix out of the usage table
 // before re-placing it and, on a rejection, walks it again to put it back: two passes over half the
-// string on average whatever the move changed (bench/results/anneal_issue26_profile.md). Here the
+// string on average whatever the move changed (bench/results/archive/annealing/anneal_issue26_profile.md). Here the
 // builder's state (usage table, bitsets of full cycles, every warp's progress and last cycle) is
 // kept every `interval` positions; a move starts from the checkpoint at or before its first
 // position, re-places until the new schedule rejoins the old one, and touches nothing after that.
@@ -20,7 +20,7 @@
 namespace warpspan {
 
 /// Checkpoints every this many positions unless told otherwise: measured best of 16/32/64 on the
-/// Voronoi case (bench/results/anneal_issue26_checkpoints.json).
+/// Voronoi case (bench/results/current/anneal_issue26_checkpoints.json).
 inline constexpr std::uint32_t default_checkpoint_interval = 32;
 
 /// The interval a chain of `p` uses: the default, doubled while the checkpoints would take more than

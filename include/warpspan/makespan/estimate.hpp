@@ -31,7 +31,7 @@ struct estimate_options {
   /// The share of moves (0..1, in steps of 1/2048) whose distance is drawn over the whole string
   /// regardless of `reach`: a few long moves let small W restructure the string, which 4 W alone
   /// could not (Voronoi W = 4 ended at 44 < T(4) = 45); 1/4 chosen on the makespan corpus
-  /// (bench/results/corpus_*.json, docs/makespan.md).
+  /// (bench/results/archive/defaults/corpus_*.json, docs/makespan.md).
   double far_moves = 0.25;
   std::optional<initial_kind> init;  ///< nullopt: the mix of chain_initial_kind across chains (000 VIII, issue 26)
   /// The beam search behind the chains that start from it (initial_kind::beam): with fit_to_seconds
