@@ -10,6 +10,8 @@
 namespace warpspan::emu {
 std::size_t live_streams();
 std::size_t allocation_count();
+std::size_t host_allocation_count();
+std::size_t live_host_allocations();
 std::size_t allocation_peak(bool reset);
 void set_memory_limit(std::size_t bytes);
 std::size_t live_events();

@@ -54,13 +54,14 @@ void BM_DbfTable(benchmark::State& state) {
   const unrolled_graph g = table_one_graph(vertices);
   float kernel_ms = 0;
   double kernel_total = 0;
+  dbf_workspace workspace;  // a run's memory, as dbf keeps it: allocated by the first iteration
   for (auto _ : state) {
     const auto start = clock_type::now();
     dbf_table t;
     switch (backend) {
       case kCpu: t = dbf_table_cpu(g); break;
       case kCpuParallel: t = dbf_table_cpu_parallel(g); break;
-      default: t = cuda_dbf_table(g, backend == kCudaSm, block, false, &kernel_ms); break;
+      default: t = cuda_dbf_table(g, backend == kCudaSm, block, false, &kernel_ms, &workspace); break;
     }
     benchmark::DoNotOptimize(t.min_span.data());
     state.SetIterationTime(std::chrono::duration<double>(clock_type::now() - start).count());
@@ -112,14 +113,16 @@ void BM_DbfBatch(benchmark::State& state) {
   opt.backend = backend == kCpu ? dbf_backend::cpu : dbf_backend::cpu_parallel;
   double kernel_total = 0;
   std::size_t fell_back = 0;
+  // The memory a run keeps across its calls (dbf_session's): grown by the first iteration, reused.
+  dbf_workspace workspace;
   for (auto _ : state) {
     const auto start = clock_type::now();
     float ms = 0;
     std::vector<dbf_table> tables;
     switch (backend) {
-      case kCuda: tables = cuda_dbf_tables_batch(ptrs, false, 256, false, &ms); break;
-      case kCudaSm: tables = cuda_dbf_tables_batch(ptrs, true, 256, false, &ms); break;
-      case kCudaOnChip: tables = cuda_dbf_steps_batch(ptrs, 256, 0, &ms, &fell_back); break;
+      case kCuda: tables = cuda_dbf_tables_batch(ptrs, false, 256, false, &ms, &workspace); break;
+      case kCudaSm: tables = cuda_dbf_tables_batch(ptrs, true, 256, false, &ms, &workspace); break;
+      case kCudaOnChip: tables = cuda_dbf_steps_batch(ptrs, 256, 0, &ms, &fell_back, &workspace); break;
       default: tables = dbf_tables(ptrs, opt); break;
     }
     benchmark::DoNotOptimize(tables.data());
@@ -154,15 +157,16 @@ void BM_DbfPredecessors(benchmark::State& state) {
   const std::vector<const unrolled_graph*> batch(256, &g);
   double kernel_total = 0;
   std::size_t cells = variant < 2 ? g.cells() : g.cells() * batch.size();
+  dbf_workspace ws;
   for (auto _ : state) {
     const auto start = clock_type::now();
     float ms = 0;
     switch (variant) {
-      case 0: benchmark::DoNotOptimize(cuda_dbf_table(g, false, 256, false, &ms)); break;
-      case 1: benchmark::DoNotOptimize(cuda_dbf_table(g, true, 256, false, &ms)); break;
-      case 2: benchmark::DoNotOptimize(cuda_dbf_tables_batch(batch, false, 256, false, &ms)); break;
-      case 3: benchmark::DoNotOptimize(cuda_dbf_tables_batch(batch, true, 256, false, &ms)); break;
-      default: benchmark::DoNotOptimize(cuda_dbf_steps_batch(batch, 256, 0, &ms)); break;
+      case 0: benchmark::DoNotOptimize(cuda_dbf_table(g, false, 256, false, &ms, &ws)); break;
+      case 1: benchmark::DoNotOptimize(cuda_dbf_table(g, true, 256, false, &ms, &ws)); break;
+      case 2: benchmark::DoNotOptimize(cuda_dbf_tables_batch(batch, false, 256, false, &ms, &ws)); break;
+      case 3: benchmark::DoNotOptimize(cuda_dbf_tables_batch(batch, true, 256, false, &ms, &ws)); break;
+      default: benchmark::DoNotOptimize(cuda_dbf_steps_batch(batch, 256, 0, &ms, nullptr, &ws)); break;
     }
     state.SetIterationTime(std::chrono::duration<double>(clock_type::now() - start).count());
     kernel_total += ms;

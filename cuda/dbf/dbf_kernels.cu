@@ -5,6 +5,10 @@
 //  * Batch kernel (many tables): one thread block per table loops over that table's rows,
 //    synchronising between rows, so one launch keeps the whole GPU busy across task sets.
 #include <algorithm>
+#include <cstring>
+#include <memory>
+#include <mutex>
+#include <optional>
 #include <string>
 
 #include "common/cuda_check.cuh"
@@ -20,12 +24,6 @@ namespace {
 void check_block(unsigned block) {
   if (block < 32 || block > 1024 || (block & (block - 1)) != 0)
     throw input_error(param("block") + " must be a power of two from 32 to 1024, not " + std::to_string(block));
-}
-
-std::size_t free_device_bytes() {
-  std::size_t free = 0, total = 0;
-  WARPSPAN_CUDA_TRY(cudaMemGetInfo(&free, &total));
-  return free;
 }
 
 int sm_count() {
@@ -338,11 +336,179 @@ void levels_of(const unrolled_graph& g, std::vector<std::uint32_t>& begin, std::
 
 }  // namespace
 
+
+namespace {
+
+/// Table k's steps from a batch's output: where[2k] is where they start in `steps` (pairs of span
+/// and column, found from the right), where[2k + 1] how many.
+void take_steps(dbf_table& t, const std::uint32_t* where, std::size_t k, const std::uint32_t* steps) {
+  const std::size_t at = where[2 * k], n = where[2 * k + 1];
+  t.steps_only = true;
+  t.step_spans.resize(n);
+  t.step_columns.resize(n);
+  for (std::size_t i = 0; i < n; ++i) {  // found from the right: reversed here
+    t.step_spans[n - 1 - i] = steps[2 * (at + i)];
+    t.step_columns[n - 1 - i] = steps[2 * (at + i) + 1];
+  }
+}
+
+/// Arrays laid out one after another in one block of memory, each on a 256-byte boundary: a call's
+/// inputs first (one copy to the device), then what its kernels write.
+struct block_layout {
+  std::size_t bytes = 0;
+  template <class T>
+  std::size_t add(std::size_t count) {
+    bytes = (bytes + 255) / 256 * 256;
+    const std::size_t at = bytes;
+    bytes += count * sizeof(T);
+    return at;
+  }
+};
+
+template <class T>
+T* at(unsigned char* base, std::size_t offset) {
+  return reinterpret_cast<T*>(base + offset);
+}
+
+/// Copies `v` into the host block at `offset` (its place in the layout).
+template <class T>
+void put(unsigned char* host, std::size_t offset, const std::vector<T>& v) {
+  if (!v.empty()) std::memcpy(host + offset, v.data(), v.size() * sizeof(T));
+}
+
+}  // namespace
+
+// ---- The workspace: what a run's batch calls share (dbf_workspace, dbf.hpp).
+
+struct dbf_workspace::state {
+  std::mutex mutex;  // one call at a time
+  bool pinned = true;  // a call's own workspace stages in pageable memory: pinning is slow, once
+  std::unique_ptr<cuda_stream> stream;
+  device_buffer<unsigned char> device;
+  pinned_buffer<unsigned char> host;
+  std::vector<unsigned char> pageable;
+  std::uint64_t device_allocations = 0;
+
+  cudaStream_t get_stream() {
+    if (!stream) stream = std::make_unique<cuda_stream>();
+    return stream->get();
+  }
+  /// Bytes a call may plan for: 80 % of the device's free memory and of what this workspace holds.
+  std::size_t budget() {
+    std::size_t free = 0, total = 0;
+    WARPSPAN_CUDA_TRY(cudaMemGetInfo(&free, &total));
+    return (free + device.size()) / 10 * 8;
+  }
+  /// At least `bytes` of device memory (what it held is not kept). Grown by a quarter more than
+  /// asked, in whole MiB, where the device has room, so that a run's slowly growing calls do not
+  /// allocate at each one.
+  unsigned char* device_room(std::size_t bytes) {
+    if (device.size() < bytes) {
+      const cudaStream_t s = get_stream();
+      const std::size_t room = budget() / 8 * 10;
+      device = device_buffer<unsigned char>();
+      const std::size_t want = ((bytes + bytes / 4) + (std::size_t{1} << 20) - 1) >> 20 << 20;
+      device = device_buffer<unsigned char>(want <= room ? want : bytes, s);
+      ++device_allocations;
+    }
+    return device.data();
+  }
+  unsigned char* host_room(std::size_t bytes) {
+    if (!pinned) {
+      if (pageable.size() < bytes) pageable.resize(bytes);
+      return pageable.data();
+    }
+    if (host.size() < bytes) {
+      host = pinned_buffer<unsigned char>();
+      host = pinned_buffer<unsigned char>(((bytes + bytes / 4) + (std::size_t{1} << 20) - 1) >> 20 << 20);
+    }
+    return host.data();
+  }
+  /// Sends host[0, bytes) to device[0, bytes).
+  void upload(std::size_t bytes) {
+    if (bytes)
+      WARPSPAN_CUDA_TRY(cudaMemcpyAsync(device.data(), host_data(), bytes, cudaMemcpyHostToDevice, get_stream()));
+  }
+  /// Brings device[from, from + bytes) to host[to, to + bytes) and waits for it.
+  void download(std::size_t from, std::size_t to, std::size_t bytes) {
+    if (bytes)
+      WARPSPAN_CUDA_TRY(cudaMemcpyAsync(host_data() + to, device.data() + from, bytes, cudaMemcpyDeviceToHost, get_stream()));
+    WARPSPAN_CUDA_TRY(cudaStreamSynchronize(get_stream()));
+  }
+  unsigned char* host_data() { return pinned ? host.data() : pageable.data(); }
+};
+
+dbf_workspace::dbf_workspace() : state_(std::make_unique<state>()) {}
+dbf_workspace::~dbf_workspace() = default;
+std::uint64_t dbf_workspace::device_allocations() const {
+  std::lock_guard<std::mutex> lock(state_->mutex);
+  return state_->device_allocations;
+}
+std::size_t dbf_workspace::device_bytes() const {
+  std::lock_guard<std::mutex> lock(state_->mutex);
+  return state_->device.size();
+}
+
+namespace {
+
+/// The workspace a call runs in: the caller's, locked for the call, or its own (pageable staging).
+class call_workspace {
+ public:
+  explicit call_workspace(dbf_workspace* given) {
+    if (given) {
+      lock_ = std::unique_lock<std::mutex>(given->get().mutex);
+      w_ = &given->get();
+    } else {
+      own_ = std::make_unique<dbf_workspace>();
+      w_ = &own_->get();
+      w_->pinned = false;
+    }
+  }
+  dbf_workspace::state& operator*() const { return *w_; }
+  dbf_workspace::state* operator->() const { return w_; }
+
+ private:
+  std::unique_ptr<dbf_workspace> own_;
+  std::unique_lock<std::mutex> lock_;
+  dbf_workspace::state* w_ = nullptr;
+};
+
+/// A batch's steps, built on the device: the step pairs (2 words a column at most) and the count and
+/// places (1 + 2 x tables words). Their offsets in the call's layout; take() brings them back into
+/// the host block and hands table k's to slot(k).
+struct steps_places {
+  std::size_t scratch = 0, out = 0, count_where = 0;
+  steps_places(block_layout& l, std::size_t columns, std::size_t tables)
+      : scratch(l.add<std::uint32_t>(2 * columns)),
+        out(l.add<std::uint32_t>(2 * columns)),
+        count_where(l.add<std::uint32_t>(1 + 2 * tables)) {}
+  /// Host bytes take() needs.
+  static std::size_t host_bytes(std::size_t columns, std::size_t tables) {
+    return (1 + 2 * tables + 2 * columns) * sizeof(std::uint32_t);
+  }
+  void clear_count(dbf_workspace::state& w) const {
+    WARPSPAN_CUDA_TRY(cudaMemsetAsync(w.device.data() + count_where, 0, sizeof(std::uint32_t), w.get_stream()));
+  }
+  template <class Slot>
+  void take(dbf_workspace::state& w, std::size_t tables, Slot slot) const {
+    const std::size_t head = (1 + 2 * tables) * sizeof(std::uint32_t);
+    w.download(count_where, 0, head);
+    const std::uint32_t total = *at<std::uint32_t>(w.host_data(), 0);
+    w.download(out, head, 2 * std::size_t{total} * sizeof(std::uint32_t));
+    const std::uint32_t* where = at<std::uint32_t>(w.host_data(), sizeof(std::uint32_t));
+    const std::uint32_t* steps = at<std::uint32_t>(w.host_data(), head);
+    for (std::size_t k = 0; k < tables; ++k) take_steps(slot(k), where, k, steps);
+  }
+};
+
+}  // namespace
+
 dbf_table cuda_dbf_table(const unrolled_graph& g, bool shared_prefetch, unsigned block, bool keep_cells,
-                         float* kernel_ms) {
+                         float* kernel_ms, dbf_workspace* workspace) {
   check_block(block);
+  const call_workspace w(workspace);
   const std::size_t need = device_bytes(g);
-  const std::size_t free = free_device_bytes();
+  const std::size_t free = w->budget() / 8 * 10;
   if (need > free / 10 * 9)
     throw input_error("the dbf table needs " + std::to_string(need >> 20) + " MiB of GPU memory; " +
                       std::to_string(free >> 20) + " MiB are free");
@@ -363,87 +529,77 @@ dbf_table cuda_dbf_table(const unrolled_graph& g, bool shared_prefetch, unsigned
     }
     most_staged = std::max(most_staged, level_preds.size() - at);
   }
-  cuda_stream stream;
-  device_buffer<std::uint32_t> wcet(g.wcet, stream.get());
-  device_buffer<std::uint32_t> deadline(g.deadline, stream.get());
-  device_buffer<std::uint32_t> d_row_of(row_of, stream.get());
-  device_buffer<std::uint32_t> d_begin(begin, stream.get());
-  device_buffer<dbf_pred> preds(level_preds, stream.get());
-  device_buffer<std::uint32_t> table(g.cells(), stream.get());
-  device_buffer<std::uint32_t> min_span(g.columns(), stream.get());
+  // One block of device memory: the inputs (one copy up from the host block), the table, its minima.
+  const cudaStream_t stream = w->get_stream();
+  block_layout l;
+  const std::size_t o_wcet = l.add<std::uint32_t>(g.wcet.size()), o_deadline = l.add<std::uint32_t>(g.deadline.size()),
+                    o_row_of = l.add<std::uint32_t>(row_of.size()), o_begin = l.add<std::uint32_t>(begin.size()),
+                    o_preds = l.add<dbf_pred>(level_preds.size());
+  const std::size_t inputs = l.bytes;
+  const std::size_t o_table = l.add<std::uint32_t>(g.cells()), o_min = l.add<std::uint32_t>(g.columns());
+  unsigned char* const dev = w->device_room(l.bytes);
+  unsigned char* const host = w->host_room(std::max(inputs, g.columns() * sizeof(std::uint32_t)));
+  put(host, o_wcet, g.wcet);
+  put(host, o_deadline, g.deadline);
+  put(host, o_row_of, row_of);
+  put(host, o_begin, begin);
+  put(host, o_preds, level_preds);
+  w->upload(inputs);
+  const auto* wcet = at<std::uint32_t>(dev, o_wcet);
+  const auto* deadline = at<std::uint32_t>(dev, o_deadline);
+  const auto* d_row_of = at<std::uint32_t>(dev, o_row_of);
+  const auto* d_begin = at<std::uint32_t>(dev, o_begin);
+  const auto* preds = at<dbf_pred>(dev, o_preds);
+  std::uint32_t* const table = at<std::uint32_t>(dev, o_table);
 
   const std::uint32_t columns = static_cast<std::uint32_t>(g.columns());
   const std::size_t smem = shared_prefetch ? staged_bytes(most_staged) : 0;
   if (shared_prefetch) shared_prefetch = can_stage(dbf_level_kernel<true>, smem);
   const std::size_t wave = static_cast<std::size_t>(sm_count()) * 32;
-  cuda_timer timer(stream.get());
-  for (std::size_t l = 0; l + 1 < level_begin.size(); ++l) {
-    const std::uint32_t first = level_begin[l], count = level_begin[l + 1] - first;
+  cuda_timer timer(stream);
+  for (std::size_t v = 0; v + 1 < level_begin.size(); ++v) {
+    const std::uint32_t first = level_begin[v], count = level_begin[v + 1] - first;
     const unsigned grid = static_cast<unsigned>(std::min<std::size_t>((std::size_t{count} * columns + block - 1) / block, wave));
     if (shared_prefetch)
-      WARPSPAN_LAUNCH(dbf_level_kernel<true>, grid, block, smem, stream.get())(
-          wcet.data(), deadline.data(), d_row_of.data(), d_begin.data(), preds.data(), first, count, columns, table.data());
+      WARPSPAN_LAUNCH(dbf_level_kernel<true>, grid, block, smem, stream)(wcet, deadline, d_row_of, d_begin, preds, first,
+                                                                        count, columns, table);
     else
-      WARPSPAN_LAUNCH(dbf_level_kernel<false>, grid, block, 0, stream.get())(
-          wcet.data(), deadline.data(), d_row_of.data(), d_begin.data(), preds.data(), first, count, columns, table.data());
+      WARPSPAN_LAUNCH(dbf_level_kernel<false>, grid, block, 0, stream)(wcet, deadline, d_row_of, d_begin, preds, first,
+                                                                      count, columns, table);
     WARPSPAN_CUDA_CHECK_LAST();
   }
   const unsigned grid = static_cast<unsigned>(std::min<std::size_t>((columns + block - 1) / block, wave));
-  WARPSPAN_LAUNCH(dbf_column_min_kernel, grid, block, 0, stream.get())(table.data(), g.rows, columns, min_span.data());
+  WARPSPAN_LAUNCH(dbf_column_min_kernel, grid, block, 0, stream)(table, g.rows, columns, at<std::uint32_t>(dev, o_min));
   WARPSPAN_CUDA_CHECK_LAST();
   const float ms = timer.elapsed_ms();
   if (kernel_ms) *kernel_ms = ms;
   dbf_table out;
-  out.min_span = min_span.to_host();
-  if (keep_cells) out.cells = table.to_host();
+  w->download(o_min, 0, g.columns() * sizeof(std::uint32_t));
+  const std::uint32_t* mins = at<std::uint32_t>(host, 0);
+  out.min_span.assign(mins, mins + g.columns());
+  if (keep_cells) {  // tests only: straight into the vector
+    out.cells.resize(g.cells());
+    WARPSPAN_CUDA_TRY(cudaMemcpyAsync(out.cells.data(), table, g.cells() * sizeof(std::uint32_t), cudaMemcpyDeviceToHost,
+                                      stream));
+    WARPSPAN_CUDA_TRY(cudaStreamSynchronize(stream));
+  }
   return out;
 }
 
 namespace {
 
-/// Table k's steps from a batch's output: where[2k] is where they start in `steps` (pairs of span
-/// and column, found from the right), where[2k + 1] how many.
-void take_steps(dbf_table& t, const std::vector<std::uint32_t>& where, std::size_t k, const std::vector<std::uint32_t>& steps) {
-  const std::size_t at = where[2 * k], n = where[2 * k + 1];
-  t.steps_only = true;
-  t.step_spans.resize(n);
-  t.step_columns.resize(n);
-  for (std::size_t i = 0; i < n; ++i) {  // found from the right: reversed here
-    t.step_spans[n - 1 - i] = steps[2 * (at + i)];
-    t.step_columns[n - 1 - i] = steps[2 * (at + i) + 1];
-  }
-}
-
-/// The device side of a batch's steps: scratch (two words a column), the packed output, its count,
-/// and each table's place in it; take() brings them back and gives table k's to slot(k).
-struct steps_buffers {
-  device_buffer<std::uint32_t> scratch, out, count, where;
-  steps_buffers(std::size_t columns, std::size_t tables, cudaStream_t stream)
-      : scratch(2 * columns, stream),
-        out(2 * columns, stream),
-        count(std::vector<std::uint32_t>{0}, stream),
-        where(2 * tables, stream) {}
-  template <class Slot>
-  void take(std::size_t tables, Slot slot) const {
-    const std::vector<std::uint32_t> at = where.to_host();
-    const std::uint32_t total = count.to_host().front();
-    std::vector<std::uint32_t> steps(2 * std::size_t{total});
-    if (total) out.copy_to_host(steps.data(), steps.size());
-    for (std::size_t k = 0; k < tables; ++k) take_steps(slot(k), at, k, steps);
-  }
-};
-
 /// The staged batch: cuda_dbf_tables_batch, or with `steps_only` the steps built on the device
 /// from each table's running minimum (dbf_steps_kernel) and only they brought back (the on-chip
 /// batch's fallback for windows over the shared memory).
 std::vector<dbf_table> staged_batch(const std::vector<const unrolled_graph*>& graphs, bool shared_prefetch,
-                                    unsigned block, bool keep_cells, bool steps_only, float* kernel_ms) {
+                                    unsigned block, bool keep_cells, bool steps_only, float* kernel_ms,
+                                    dbf_workspace::state& w) {
   check_block(block);
   std::vector<dbf_table> out(graphs.size());
   if (kernel_ms) *kernel_ms = 0;
   if (graphs.empty()) return out;
-  cuda_stream stream;
-  const std::size_t budget = free_device_bytes() / 10 * 8;
+  const cudaStream_t stream = w.get_stream();
+  const std::size_t budget = w.budget();
   // A table's device bytes: its inputs, cells and minimum, and with steps_only their scratch and output.
   const auto table_bytes = [&](const unrolled_graph& g) {
     return device_bytes(g) + sizeof(batch_item) + (steps_only ? 4 * g.columns() * sizeof(std::uint32_t) + 8 : 0);
@@ -478,45 +634,64 @@ std::vector<dbf_table> staged_batch(const std::vector<const unrolled_graph*>& gr
       pred_begin.insert(pred_begin.end(), g.pred_begin.begin(), g.pred_begin.end());
       preds.insert(preds.end(), g.preds.begin(), g.preds.end());
     }
-    device_buffer<batch_item> d_items(items, stream.get());
-    device_buffer<std::uint32_t> d_wcet(wcet, stream.get());
-    device_buffer<std::uint32_t> d_deadline(deadline, stream.get());
-    device_buffer<std::uint32_t> d_begin(pred_begin, stream.get());
-    device_buffer<dbf_pred> d_preds(preds, stream.get());
-    device_buffer<std::uint32_t> d_tables(cells, stream.get());
-    device_buffer<std::uint32_t> d_mins(columns, stream.get());
+    const unsigned grid = static_cast<unsigned>(last - first);
+    // One block of device memory: the inputs (one copy up from the host block), then the tables,
+    // their minima and, with steps_only, the steps.
+    block_layout l;
+    const std::size_t o_items = l.add<batch_item>(items.size()), o_wcet = l.add<std::uint32_t>(wcet.size()),
+                      o_deadline = l.add<std::uint32_t>(deadline.size()), o_begin = l.add<std::uint32_t>(pred_begin.size()),
+                      o_preds = l.add<dbf_pred>(preds.size());
+    const std::size_t inputs = l.bytes;
+    const std::size_t o_tables = l.add<std::uint32_t>(cells), o_mins = l.add<std::uint32_t>(columns);
+    const std::optional<steps_places> st = steps_only ? std::optional<steps_places>(std::in_place, l, columns, grid) : std::nullopt;
+    unsigned char* const dev = w.device_room(l.bytes);
+    unsigned char* const host =
+        w.host_room(std::max(inputs, steps_only ? steps_places::host_bytes(columns, grid) : columns * sizeof(std::uint32_t)));
+    put(host, o_items, items);
+    put(host, o_wcet, wcet);
+    put(host, o_deadline, deadline);
+    put(host, o_begin, pred_begin);
+    put(host, o_preds, preds);
+    w.upload(inputs);
     const std::size_t smem = shared_prefetch ? staged_bytes(max_preds) : 0;
     const bool stage = shared_prefetch && can_stage(dbf_batch_kernel<true>, smem);
-    const unsigned grid = static_cast<unsigned>(last - first);
-    cuda_timer timer(stream.get());
+    cuda_timer timer(stream);
+    const auto* d_items = at<batch_item>(dev, o_items);
     if (stage)
-      WARPSPAN_LAUNCH(dbf_batch_kernel<true>, grid, block, smem, stream.get())(d_items.data(), d_wcet.data(), d_deadline.data(),
-                                                                   d_begin.data(), d_preds.data(), d_tables.data(),
-                                                                   d_mins.data());
+      WARPSPAN_LAUNCH(dbf_batch_kernel<true>, grid, block, smem, stream)(
+          d_items, at<std::uint32_t>(dev, o_wcet), at<std::uint32_t>(dev, o_deadline), at<std::uint32_t>(dev, o_begin),
+          at<dbf_pred>(dev, o_preds), at<std::uint32_t>(dev, o_tables), at<std::uint32_t>(dev, o_mins));
     else
-      WARPSPAN_LAUNCH(dbf_batch_kernel<false>, grid, block, 0, stream.get())(d_items.data(), d_wcet.data(), d_deadline.data(),
-                                                                 d_begin.data(), d_preds.data(), d_tables.data(),
-                                                                 d_mins.data());
+      WARPSPAN_LAUNCH(dbf_batch_kernel<false>, grid, block, 0, stream)(
+          d_items, at<std::uint32_t>(dev, o_wcet), at<std::uint32_t>(dev, o_deadline), at<std::uint32_t>(dev, o_begin),
+          at<dbf_pred>(dev, o_preds), at<std::uint32_t>(dev, o_tables), at<std::uint32_t>(dev, o_mins));
     WARPSPAN_CUDA_CHECK_LAST();
-    if (steps_only) {  // the steps on the device; only they come back
-      steps_buffers st(columns, grid, stream.get());
-      WARPSPAN_LAUNCH(dbf_steps_kernel, grid, block, 2 * block * sizeof(std::uint32_t), stream.get())(
-          d_items.data(), d_mins.data(), st.scratch.data(), st.out.data(), st.count.data(), st.where.data());
+    if (st) {  // the steps on the device; only they come back
+      st->clear_count(w);
+      WARPSPAN_LAUNCH(dbf_steps_kernel, grid, block, 2 * block * sizeof(std::uint32_t), stream)(
+          d_items, at<std::uint32_t>(dev, o_mins), at<std::uint32_t>(dev, st->scratch), at<std::uint32_t>(dev, st->out),
+          at<std::uint32_t>(dev, st->count_where), at<std::uint32_t>(dev, st->count_where) + 1);
       WARPSPAN_CUDA_CHECK_LAST();
       const float ms = timer.elapsed_ms();
       if (kernel_ms) *kernel_ms += ms;
-      st.take(grid, [&](std::size_t k) -> dbf_table& { return out[first + k]; });
+      st->take(w, grid, [&](std::size_t k) -> dbf_table& { return out[first + k]; });
       first = last;
       continue;
     }
     const float ms = timer.elapsed_ms();
     if (kernel_ms) *kernel_ms += ms;
-    const std::vector<std::uint32_t> mins = d_mins.to_host();
+    w.download(o_mins, 0, columns * sizeof(std::uint32_t));
+    const std::uint32_t* mins = at<std::uint32_t>(host, 0);
     std::vector<std::uint32_t> all_cells;
-    if (keep_cells) all_cells = d_tables.to_host();
+    if (keep_cells) {  // tests only: straight into the vector (a batch's tables are too large to pin)
+      all_cells.resize(cells);
+      WARPSPAN_CUDA_TRY(cudaMemcpyAsync(all_cells.data(), dev + o_tables, cells * sizeof(std::uint32_t),
+                                        cudaMemcpyDeviceToHost, stream));
+      WARPSPAN_CUDA_TRY(cudaStreamSynchronize(stream));
+    }
     for (std::size_t k = first; k < last; ++k) {
       const batch_item& it = items[k - first];
-      out[k].min_span.assign(mins.begin() + it.min_span, mins.begin() + it.min_span + it.columns);
+      out[k].min_span.assign(mins + it.min_span, mins + it.min_span + it.columns);
       if (keep_cells)
         out[k].cells.assign(all_cells.begin() + it.table,
                             all_cells.begin() + it.table + static_cast<std::size_t>(it.rows) * it.columns);
@@ -529,8 +704,9 @@ std::vector<dbf_table> staged_batch(const std::vector<const unrolled_graph*>& gr
 }  // namespace
 
 std::vector<dbf_table> cuda_dbf_tables_batch(const std::vector<const unrolled_graph*>& graphs, bool shared_prefetch,
-                                             unsigned block, bool keep_cells, float* kernel_ms) {
-  return staged_batch(graphs, shared_prefetch, block, keep_cells, false, kernel_ms);
+                                             unsigned block, bool keep_cells, float* kernel_ms, dbf_workspace* workspace) {
+  const call_workspace w(workspace);
+  return staged_batch(graphs, shared_prefetch, block, keep_cells, false, kernel_ms, *w);
 }
 
 namespace {
@@ -627,8 +803,10 @@ std::size_t onchip_window_bytes(const unrolled_graph& g, unsigned tile) {
 }
 
 std::vector<dbf_table> cuda_dbf_steps_batch(const std::vector<const unrolled_graph*>& graphs, unsigned block,
-                                            unsigned tile, float* kernel_ms, std::size_t* fell_back) {
+                                            unsigned tile, float* kernel_ms, std::size_t* fell_back,
+                                            dbf_workspace* workspace) {
   check_block(block);
+  const call_workspace w(workspace);
   std::vector<dbf_table> out(graphs.size());
   if (kernel_ms) *kernel_ms = 0;
   if (fell_back) *fell_back = 0;
@@ -642,13 +820,13 @@ std::vector<dbf_table> cuda_dbf_steps_batch(const std::vector<const unrolled_gra
     std::vector<const unrolled_graph*> those;
     for (std::size_t k : rest) those.push_back(graphs[k]);
     float ms = 0;
-    std::vector<dbf_table> tables = staged_batch(those, true, block, false, true, &ms);
+    std::vector<dbf_table> tables = staged_batch(those, true, block, false, true, &ms, *w);
     for (std::size_t i = 0; i < rest.size(); ++i) out[rest[i]] = std::move(tables[i]);
     if (kernel_ms) *kernel_ms += ms;
     if (fell_back) *fell_back = rest.size();
   }
-  cuda_stream stream;
-  const std::size_t budget = free_device_bytes() / 10 * 8;
+  const cudaStream_t stream = w->get_stream();
+  const std::size_t budget = w->budget();
   std::size_t first = 0;
   while (first < onchip.size()) {
     std::size_t last = first, bytes = 0;
@@ -691,27 +869,41 @@ std::vector<dbf_table> cuda_dbf_steps_batch(const std::vector<const unrolled_gra
       level_rows.insert(level_rows.end(), lr.begin(), lr.end());
     }
     const unsigned grid = static_cast<unsigned>(last - first);
-    device_buffer<onchip_item> d_items(items, stream.get());
-    device_buffer<std::uint32_t> d_wcet(wcet, stream.get());
-    device_buffer<std::uint32_t> d_deadline(deadline, stream.get());
-    device_buffer<std::uint32_t> d_begin(pred_begin, stream.get());
-    device_buffer<dbf_pred> d_preds(preds, stream.get());
-    device_buffer<std::uint32_t> d_level_begin(level_begin, stream.get());
-    device_buffer<std::uint32_t> d_level_rows(level_rows, stream.get());
-    device_buffer<std::uint32_t> d_mins(columns, stream.get());
-    steps_buffers st(columns, grid, stream.get());
+    // One block of device memory: the inputs (one copy up from the host block), the running
+    // minima and the steps.
+    block_layout l;
+    const std::size_t o_items = l.add<onchip_item>(items.size()), o_wcet = l.add<std::uint32_t>(wcet.size()),
+                      o_deadline = l.add<std::uint32_t>(deadline.size()), o_begin = l.add<std::uint32_t>(pred_begin.size()),
+                      o_preds = l.add<dbf_pred>(preds.size()), o_level_begin = l.add<std::uint32_t>(level_begin.size()),
+                      o_level_rows = l.add<std::uint32_t>(level_rows.size());
+    const std::size_t inputs = l.bytes;
+    const std::size_t o_mins = l.add<std::uint32_t>(columns);
+    const steps_places st(l, columns, grid);
+    unsigned char* const dev = w->device_room(l.bytes);
+    unsigned char* const host = w->host_room(std::max(inputs, steps_places::host_bytes(columns, grid)));
+    put(host, o_items, items);
+    put(host, o_wcet, wcet);
+    put(host, o_deadline, deadline);
+    put(host, o_begin, pred_begin);
+    put(host, o_preds, preds);
+    put(host, o_level_begin, level_begin);
+    put(host, o_level_rows, level_rows);
+    w->upload(inputs);
+    st.clear_count(*w);
     if (smem > 48 * 1024)
       WARPSPAN_CUDA_TRY(cudaFuncSetAttribute(dbf_onchip_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                              static_cast<int>(smem)));
-    cuda_timer timer(stream.get());
-    WARPSPAN_LAUNCH(dbf_onchip_kernel, grid, block, smem, stream.get())(
-        d_items.data(), d_wcet.data(), d_deadline.data(), d_begin.data(), d_preds.data(), d_level_begin.data(),
-        d_level_rows.data(), d_mins.data(), st.scratch.data(), st.out.data(), st.count.data(), st.where.data());
+    cuda_timer timer(stream);
+    WARPSPAN_LAUNCH(dbf_onchip_kernel, grid, block, smem, stream)(
+        at<onchip_item>(dev, o_items), at<std::uint32_t>(dev, o_wcet), at<std::uint32_t>(dev, o_deadline),
+        at<std::uint32_t>(dev, o_begin), at<dbf_pred>(dev, o_preds), at<std::uint32_t>(dev, o_level_begin),
+        at<std::uint32_t>(dev, o_level_rows), at<std::uint32_t>(dev, o_mins), at<std::uint32_t>(dev, st.scratch),
+        at<std::uint32_t>(dev, st.out), at<std::uint32_t>(dev, st.count_where), at<std::uint32_t>(dev, st.count_where) + 1);
     WARPSPAN_CUDA_CHECK_LAST();
     const float ms = timer.elapsed_ms();
     if (kernel_ms) *kernel_ms += ms;
     // Only the steps come back: where each table's are, then all of them at once.
-    st.take(grid, [&](std::size_t k) -> dbf_table& { return out[onchip[first + k]]; });
+    st.take(*w, grid, [&](std::size_t k) -> dbf_table& { return out[onchip[first + k]]; });
     first = last;
   }
   return out;

@@ -153,6 +153,10 @@ cudaError_t cudaMalloc(T** ptr, std::size_t bytes) {
   return cudaMalloc(reinterpret_cast<void**>(ptr), bytes);
 }
 cudaError_t cudaFree(void* ptr);
+/// Page-locked host memory: plain host memory here, counted (host_allocation_count) and checked
+/// on free (a pointer cudaMallocHost did not give is cudaErrorInvalidValue).
+cudaError_t cudaMallocHost(void** ptr, std::size_t bytes);
+cudaError_t cudaFreeHost(void* ptr);
 cudaError_t cudaMallocAsync(void** ptr, std::size_t bytes, cudaStream_t stream);
 cudaError_t cudaFreeAsync(void* ptr, cudaStream_t stream);
 cudaError_t cudaMemcpy(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind);
@@ -182,6 +186,9 @@ namespace warpspan::emu {
 std::size_t live_streams();
 /// Successful device allocations so far.
 std::size_t allocation_count();
+/// Successful cudaMallocHost calls so far, and the blocks not yet freed.
+std::size_t host_allocation_count();
+std::size_t live_host_allocations();
 /// The most device memory allocated at once (bytes) since the last reset; `reset` starts anew
 /// from what is allocated now.
 std::size_t allocation_peak(bool reset);

@@ -82,12 +82,19 @@ cudaError_t injected(const char* call) {
 
 // ---- Device memory: host memory, every allocation tracked by its range.
 std::mutex memory_mutex;
+// Both maps live until the process ends (never destroyed): memory a static object frees at exit
+// (a CLI command's dbf_session and its workspace) finds them still there.
 std::map<std::uintptr_t, std::size_t>& allocations() {
-  static std::map<std::uintptr_t, std::size_t> a;
-  return a;
+  static auto* const a = new std::map<std::uintptr_t, std::size_t>;
+  return *a;
 }
 std::size_t allocated_bytes = 0;
 std::size_t allocation_calls = 0;  // successful cudaMalloc / cudaMallocAsync calls
+std::size_t host_allocation_calls = 0;  // successful cudaMallocHost calls
+std::map<std::uintptr_t, std::size_t>& host_allocations() {  // cudaMallocHost's blocks not yet freed
+  static auto* const blocks = new std::map<std::uintptr_t, std::size_t>;
+  return *blocks;
+}
 std::size_t allocated_peak = 0;    // the most bytes allocated at once since the last reset
 std::size_t memory_limit = 0;  // 0: the whole emulated device
 std::size_t device_memory() { return memory_limit > 0 ? memory_limit : total_memory; }
@@ -974,6 +981,16 @@ std::size_t allocation_count() {
   return allocation_calls;
 }
 
+std::size_t host_allocation_count() {
+  std::lock_guard<std::mutex> lock(memory_mutex);
+  return host_allocation_calls;
+}
+
+std::size_t live_host_allocations() {
+  std::lock_guard<std::mutex> lock(memory_mutex);
+  return host_allocations().size();
+}
+
 std::size_t live_events() {
   std::lock_guard<std::mutex> lock(handle_mutex);
   return events.size();
@@ -1180,6 +1197,30 @@ cudaError_t cudaFree(void* ptr) {
   if (it == allocations().end()) return record(cudaErrorInvalidValue);
   allocated_bytes -= it->second;
   allocations().erase(it);
+  ::operator delete(ptr, std::align_val_t{256});
+  return cudaSuccess;
+}
+
+cudaError_t cudaMallocHost(void** ptr, std::size_t bytes) {
+  WARPSPAN_EMU_INJECT();
+  if (!ptr) return record(cudaErrorInvalidValue);
+  *ptr = nullptr;
+  std::lock_guard<std::mutex> lock(memory_mutex);
+  if (bytes > host_available()) return record(cudaErrorMemoryAllocation);
+  void* p = ::operator new(bytes == 0 ? 1 : bytes, std::align_val_t{256}, std::nothrow);
+  if (!p) return record(cudaErrorMemoryAllocation);
+  host_allocations()[reinterpret_cast<std::uintptr_t>(p)] = bytes;
+  ++host_allocation_calls;
+  *ptr = p;
+  return cudaSuccess;
+}
+
+cudaError_t cudaFreeHost(void* ptr) {
+  if (!ptr) return cudaSuccess;
+  std::lock_guard<std::mutex> lock(memory_mutex);
+  const auto it = host_allocations().find(reinterpret_cast<std::uintptr_t>(ptr));
+  if (it == host_allocations().end()) return record(cudaErrorInvalidValue);
+  host_allocations().erase(it);
   ::operator delete(ptr, std::align_val_t{256});
   return cudaSuccess;
 }

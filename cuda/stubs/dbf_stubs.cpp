@@ -10,12 +10,19 @@ namespace {
 }
 }  // namespace
 
-dbf_table cuda_dbf_table(const unrolled_graph&, bool, unsigned, bool, float*) { no_cuda(); }
-std::vector<dbf_table> cuda_dbf_tables_batch(const std::vector<const unrolled_graph*>&, bool, unsigned, bool, float*) {
+struct dbf_workspace::state {};
+dbf_workspace::dbf_workspace() : state_(std::make_unique<state>()) {}
+dbf_workspace::~dbf_workspace() = default;
+std::uint64_t dbf_workspace::device_allocations() const { return 0; }
+std::size_t dbf_workspace::device_bytes() const { return 0; }
+
+dbf_table cuda_dbf_table(const unrolled_graph&, bool, unsigned, bool, float*, dbf_workspace*) { no_cuda(); }
+std::vector<dbf_table> cuda_dbf_tables_batch(const std::vector<const unrolled_graph*>&, bool, unsigned, bool, float*,
+                                             dbf_workspace*) {
   no_cuda();
 }
 std::vector<dbf_table> cuda_dbf_steps_batch(const std::vector<const unrolled_graph*>&, unsigned, unsigned, float*,
-                                            std::size_t*) {
+                                            std::size_t*, dbf_workspace*) {
   no_cuda();
 }
 std::size_t onchip_window_bytes(const unrolled_graph&, unsigned) { no_cuda(); }

@@ -205,6 +205,12 @@ struct dbf_cmd {
   }
 
   int run() {
+    // The session (its GPU workspace among it) goes when the command ends, not at the process's
+    // exit, where the CUDA runtime may be gone before this static command object.
+    struct release_session {
+      std::unique_ptr<dbf_session>& s;
+      ~release_session() { s.reset(); }
+    } release{session};
     if (file_option->count() > 0 && file.empty()) throw input_error("dbf: the task-set path is empty");
     if (batch_option->count() > 0 && batch.empty()) throw input_error("dbf: the --batch path is empty");
     if (file.empty() == batch.empty()) throw input_error("dbf: give either a task-set FILE or --batch DIR|FILE");

@@ -499,14 +499,14 @@ std::vector<dbf_table> compute_tables(const std::vector<const unrolled_graph*>& 
       // One block per table needs many tables to fill a GPU; a few tables run level kernels each.
       if (graphs.size() < cuda_batch_threshold) {
         for (std::size_t k = 0; k < graphs.size(); ++k) {
-          out[k] = cuda_dbf_table(*graphs[k], sm, options.block, options.keep_cells, &ms);
+          out[k] = cuda_dbf_table(*graphs[k], sm, options.block, options.keep_cells, &ms, options.workspace);
           all_ms += ms;
         }
       } else {
         // cuda-sm for a caller that takes steps: the tables never leave the chip.
         out = sm && options.steps_suffice && !options.keep_cells
-                  ? cuda_dbf_steps_batch(graphs, options.block, 0, &all_ms)
-                  : cuda_dbf_tables_batch(graphs, sm, options.block, options.keep_cells, &all_ms);
+                  ? cuda_dbf_steps_batch(graphs, options.block, 0, &all_ms, nullptr, options.workspace)
+                  : cuda_dbf_tables_batch(graphs, sm, options.block, options.keep_cells, &all_ms, options.workspace);
       }
       if (options.kernel_ns) options.kernel_ns->fetch_add(static_cast<std::uint64_t>(static_cast<double>(all_ms) * 1e6));
       break;

@@ -335,6 +335,10 @@ dbf_session::dbf_session(std::string_view backend, long long threads, unsigned b
   stream_.method = method;
   stream_.keep_going = keep_going;
   stream_.dbf.kernel_ns = &kernel_ns_;
+  if (on_device()) {
+    workspace_ = std::make_unique<dbf_workspace>();
+    stream_.dbf.workspace = workspace_.get();
+  }
   // cpu is the one-thread reference; the other backends keep threads for the whole run: the
   // tables' (cpu-parallel) and the EDF tests' (every backend but cpu).
   if (stream_.dbf.backend != dbf_backend::cpu) {

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <map>
 #include <random>
 
 #include "dbf/dbf_test_util.hpp"
@@ -177,6 +178,66 @@ TEST(CudaDbf, FreedDeviceMemoryStaysInThePoolBetweenCallsGpu) {
   EXPECT_EQ(emu::pool_release_threshold(), keep);
 }
 #endif
+
+TEST(CudaDbf, BatchesOfARunShareOneWorkspaceMatchesCpu) {
+  // A run's batch calls (dbf_workspace, issue 43): the first call allocates the device block and
+  // the pinned host block, calls no larger than it allocate nothing, on every path (batches global,
+  // staged and on chip, a table alone by level kernels, the on-chip batch's fallback to the staged
+  // kernel); the results are the
+  // CPU's. A larger call grows the block once. Without a workspace a call stages in pageable
+  // memory (it pins nothing).
+  WARPSPAN_REQUIRE_GPU();
+  const std::vector<unrolled_graph> graphs = random_graphs(31, test::gpu_test_size(120, 8), 8, 200);
+  std::vector<unrolled_graph> big = random_graphs(32, 1, 12, test::gpu_test_size(20000, 9000));  // falls back
+  std::vector<const unrolled_graph*> ptrs, half, with_big;
+  for (const auto& g : graphs) ptrs.push_back(&g);
+  half.assign(ptrs.begin(), ptrs.begin() + static_cast<std::ptrdiff_t>(ptrs.size() / 2));
+  with_big = half;
+  with_big.push_back(&big[0]);
+  std::map<const unrolled_graph*, std::vector<std::uint32_t>> cpu;  // each reference computed once
+  const auto expect_cpu = [&](const std::vector<dbf_table>& got, const std::vector<const unrolled_graph*>& in,
+                              const std::string& what) {
+    ASSERT_EQ(got.size(), in.size()) << what;
+    for (std::size_t k = 0; k < in.size(); ++k) {
+      auto [it, fresh] = cpu.try_emplace(in[k]);
+      if (fresh) it->second = dbf_table_cpu(*in[k], false).min_span;
+      const dbf_curve ref(it->second, *in[k]), mine(got[k], *in[k]);
+      ASSERT_EQ(mine.step_spans(), ref.step_spans()) << what << ", table " << k;
+      ASSERT_EQ(mine.step_demands(), ref.step_demands()) << what << ", table " << k;
+    }
+  };
+  dbf_workspace ws;
+  EXPECT_EQ(ws.device_allocations(), 0u);  // nothing before the first call
+  EXPECT_EQ(ws.device_bytes(), 0u);
+  expect_cpu(cuda_dbf_tables_batch(ptrs, false, 256, false, nullptr, &ws), ptrs, "global, first");
+  EXPECT_EQ(ws.device_allocations(), 1u);
+#if defined(WARPSPAN_CUDA_EMULATION_BUILD)
+  const std::size_t device_calls = emu::allocation_count(), host_calls = emu::host_allocation_count();
+#endif
+  expect_cpu(cuda_dbf_tables_batch(ptrs, true, 256, false, nullptr, &ws), ptrs, "staged");
+  expect_cpu(cuda_dbf_tables_batch(half, false, 256, false, nullptr, &ws), half, "global, half");
+  expect_cpu(cuda_dbf_steps_batch(ptrs, 256, 0, nullptr, nullptr, &ws), ptrs, "on chip");
+  expect_cpu(cuda_dbf_steps_batch(ptrs, 256, 0, nullptr, nullptr, &ws), ptrs, "on chip, again");
+  for (std::size_t k = 0; k < 3; ++k)  // a few tables alone, by level kernels (the stream's small chunks)
+    expect_cpu({cuda_dbf_table(*ptrs[k], k % 2 == 1, 256, false, nullptr, &ws)}, {ptrs[k]}, "level kernels");
+  EXPECT_EQ(ws.device_allocations(), 1u);
+#if defined(WARPSPAN_CUDA_EMULATION_BUILD)
+  EXPECT_EQ(emu::allocation_count(), device_calls) << "a call within the workspace's size allocated device memory";
+  EXPECT_EQ(emu::host_allocation_count(), host_calls) << "a call within the workspace's size pinned host memory";
+#endif
+  // A table far larger than the others: the fallback's call grows the block.
+  std::size_t fell_back = 0;
+  expect_cpu(cuda_dbf_steps_batch(with_big, 256, 0, nullptr, &fell_back, &ws), with_big, "with a large table");
+  EXPECT_EQ(fell_back, 1u);
+  EXPECT_EQ(ws.device_allocations(), 2u);
+  EXPECT_GT(ws.device_bytes(), 0u);
+#if defined(WARPSPAN_CUDA_EMULATION_BUILD)
+  const std::size_t pinned_calls = emu::host_allocation_count(), pinned_live = emu::live_host_allocations();
+  expect_cpu(cuda_dbf_steps_batch(half, 256, 0, nullptr, nullptr, nullptr), half, "no workspace");
+  EXPECT_EQ(emu::host_allocation_count(), pinned_calls);
+  EXPECT_EQ(emu::live_host_allocations(), pinned_live);
+#endif
+}
 
 TEST(CudaDbf, ManyPredecessorsOptInOrFallBackMatchesCpu) {
   WARPSPAN_REQUIRE_GPU();

@@ -68,4 +68,42 @@ class device_buffer {
   cudaStream_t stream_ = nullptr;
 };
 
+/// Page-locked host memory owned by RAII (cudaMallocHost / cudaFreeHost): a copy between it and the
+/// device runs at the bus's speed without the driver's staging through a pinned bounce buffer.
+/// Uninitialised, movable, not copyable; for the buffers a run keeps (dbf_workspace), not for every
+/// call (pinning is slow).
+template <class T>
+class pinned_buffer {
+  static_assert(std::is_trivially_copyable_v<T>, "pinned_buffer holds trivially copyable types only");
+
+ public:
+  pinned_buffer() = default;
+  explicit pinned_buffer(std::size_t size) : size_(size) {
+    if (size_ > 0) WARPSPAN_CUDA_TRY(cudaMallocHost(reinterpret_cast<void**>(&data_), size_ * sizeof(T)));
+  }
+  pinned_buffer(const pinned_buffer&) = delete;
+  pinned_buffer& operator=(const pinned_buffer&) = delete;
+  pinned_buffer(pinned_buffer&& o) noexcept { swap(o); }
+  pinned_buffer& operator=(pinned_buffer&& o) noexcept {
+    pinned_buffer tmp(std::move(o));
+    swap(tmp);
+    return *this;
+  }
+  ~pinned_buffer() {
+    if (data_) WARPSPAN_CUDA_TRY_NO_THROW(cudaFreeHost(data_));
+  }
+
+  T* data() noexcept { return data_; }
+  const T* data() const noexcept { return data_; }
+  std::size_t size() const noexcept { return size_; }
+
+ private:
+  void swap(pinned_buffer& o) noexcept {
+    std::swap(data_, o.data_);
+    std::swap(size_, o.size_);
+  }
+  T* data_ = nullptr;
+  std::size_t size_ = 0;
+};
+
 }  // namespace warpspan

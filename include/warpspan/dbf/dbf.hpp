@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <memory>
 #include <vector>
 
 #include "warpspan/dbf/dbf_cell.hpp"
@@ -107,6 +108,8 @@ std::string backend_label(dbf_backend b);
 /// is an input_error that says why.
 dbf_backend resolve_dbf_backend(dbf_backend requested);
 
+class dbf_workspace;
+
 struct dbf_options {
   dbf_backend backend = dbf_backend::automatic;
   int threads = 0;                 ///< CPU threads for cpu-parallel; 0 = all cores
@@ -121,6 +124,32 @@ struct dbf_options {
   /// Where set, the CUDA backends add the time of their kernels (CUDA events, nanoseconds) to it:
   /// the device's share of a run's wall time (dbf_session keeps one for its run).
   std::atomic<std::uint64_t>* kernel_ns = nullptr;
+  /// Where set, the CUDA batches keep their device and pinned host memory and their stream in it
+  /// across calls (dbf_session keeps one for its run); null: each call makes its own.
+  dbf_workspace* workspace = nullptr;
+};
+
+/// What the CUDA batch calls of one run share (issue 43): a stream, one block of device memory and
+/// one of page-locked host memory, each grown to the largest call and kept until the workspace
+/// goes. A batch or sweep then allocates when its calls outgrow what it holds, not at every call,
+/// and a call's inputs go to the device in one copy from pinned memory, its results come back the
+/// same way. One call uses it at a time (others wait). Nothing is allocated before the first call;
+/// in a build without CUDA it holds nothing.
+class dbf_workspace {
+ public:
+  dbf_workspace();
+  ~dbf_workspace();
+  dbf_workspace(const dbf_workspace&) = delete;
+  dbf_workspace& operator=(const dbf_workspace&) = delete;
+  /// Times its device block was allocated (grown), and its bytes now.
+  std::uint64_t device_allocations() const;
+  std::size_t device_bytes() const;
+
+  struct state;  ///< defined by the CUDA backend (cuda/dbf/dbf_kernels.cu)
+  state& get() const { return *state_; }
+
+ private:
+  std::unique_ptr<state> state_;
 };
 
 /// The options of `dbf` as given (--backend, --threads, --block, --max-table-mib), checked and
@@ -163,12 +192,14 @@ std::vector<dbf_table> compute_tables(const std::vector<const unrolled_graph*>& 
 /// predecessor tuples in shared memory first (GPU-SM), otherwise each thread reads them from
 /// global memory. Returns the table; `kernel_ms` (if given) receives the time of the kernels.
 dbf_table cuda_dbf_table(const unrolled_graph& g, bool shared_prefetch, unsigned block, bool keep_cells,
-                         float* kernel_ms = nullptr);
+                         float* kernel_ms = nullptr, dbf_workspace* workspace = nullptr);
 /// Many tables, one thread block per table looping over its rows (with `shared_prefetch`, each
 /// row's predecessor tuples staged in shared memory first), in as few launches as free device
 /// memory allows. `kernel_ms` receives the summed kernel time.
+/// `workspace`: memory kept across calls (dbf_workspace); null, the call's own.
 std::vector<dbf_table> cuda_dbf_tables_batch(const std::vector<const unrolled_graph*>& graphs, bool shared_prefetch,
-                                             unsigned block, bool keep_cells, float* kernel_ms = nullptr);
+                                             unsigned block, bool keep_cells, float* kernel_ms = nullptr,
+                                             dbf_workspace* workspace = nullptr);
 
 /// Many tables, none of which leaves the chip (issue 43; 003's GPU-SM for a GPU whose L1 already
 /// serves the tuples): one thread block per table holds a window of its rows in shared memory
@@ -182,7 +213,7 @@ std::vector<dbf_table> cuda_dbf_tables_batch(const std::vector<const unrolled_gr
 /// `tile` 0 picks the widest that fits, up to 1024.
 std::vector<dbf_table> cuda_dbf_steps_batch(const std::vector<const unrolled_graph*>& graphs, unsigned block,
                                             unsigned tile = 0, float* kernel_ms = nullptr,
-                                            std::size_t* fell_back = nullptr);
+                                            std::size_t* fell_back = nullptr, dbf_workspace* workspace = nullptr);
 /// Shared-memory bytes the on-chip kernel needs for `g` at `tile` columns a tile.
 std::size_t onchip_window_bytes(const unrolled_graph& g, unsigned tile);
 

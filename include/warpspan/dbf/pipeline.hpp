@@ -116,11 +116,14 @@ class dbf_session {
   /// this session's tables; 0 on the CPU).
   bool on_device() const;
   double kernel_seconds() const { return static_cast<double>(kernel_ns_.load()) * 1e-9; }
+  /// The device and pinned memory its CUDA batches share (null on the CPU).
+  const dbf_workspace* workspace() const { return workspace_.get(); }
   /// The stream options of the run, with the tables every set shares (a period sweep's) if given.
   stream_options streaming(const std::vector<std::vector<std::uint32_t>>* shared_tables = nullptr) const;
 
  private:
   std::unique_ptr<thread_pool> pool_;
+  std::unique_ptr<dbf_workspace> workspace_;  ///< the CUDA backends' memory, kept for the run
   stream_options stream_;
   std::atomic<std::uint64_t> kernel_ns_{0};
 };
