@@ -380,6 +380,11 @@ void put(unsigned char* host, std::size_t offset, const std::vector<T>& v) {
 
 // ---- The workspace: what a run's batch calls share (dbf_workspace, dbf.hpp).
 
+namespace {
+/// What a block grows to for `bytes`: a quarter more, in whole MiB (a run's calls grow slowly).
+std::size_t grown_bytes(std::size_t bytes) { return ((bytes + bytes / 4) + (std::size_t{1} << 20) - 1) >> 20 << 20; }
+}  // namespace
+
 struct dbf_workspace::state {
   std::mutex mutex;  // one call at a time
   bool pinned = true;  // a call's own workspace stages in pageable memory: pinning is slow, once
@@ -399,15 +404,14 @@ struct dbf_workspace::state {
     WARPSPAN_CUDA_TRY(cudaMemGetInfo(&free, &total));
     return (free + device.size()) / 10 * 8;
   }
-  /// At least `bytes` of device memory (what it held is not kept). Grown by a quarter more than
-  /// asked, in whole MiB, where the device has room, so that a run's slowly growing calls do not
-  /// allocate at each one.
+  /// At least `bytes` of device memory (what it held is not kept): grown_bytes() where the device
+  /// has room, so that a run's slowly growing calls do not allocate at each one.
   unsigned char* device_room(std::size_t bytes) {
     if (device.size() < bytes) {
       const cudaStream_t s = get_stream();
       const std::size_t room = budget() / 8 * 10;
       device = device_buffer<unsigned char>();
-      const std::size_t want = ((bytes + bytes / 4) + (std::size_t{1} << 20) - 1) >> 20 << 20;
+      const std::size_t want = grown_bytes(bytes);
       device = device_buffer<unsigned char>(want <= room ? want : bytes, s);
       ++device_allocations;
     }
@@ -420,7 +424,7 @@ struct dbf_workspace::state {
     }
     if (host.size() < bytes) {
       host = pinned_buffer<unsigned char>();
-      host = pinned_buffer<unsigned char>(((bytes + bytes / 4) + (std::size_t{1} << 20) - 1) >> 20 << 20);
+      host = pinned_buffer<unsigned char>(grown_bytes(bytes));
     }
     return host.data();
   }
