@@ -37,6 +37,22 @@
 // Variables: W I D + n_cov [+ T]. Constraints: W I + W (I - 1) + W T + (W - 1) + 3 n_cov [+ 3 T]
 // + (W I D or W n_cov). With one type, n_cov = T.
 //
+// Barriers (docs/makespan.md, "Barriers"; blocks of bw warps, warps w and v in one block iff
+// w / bw == v / bw). A barrier is an instruction of the barrier type, whose capacity is W: full
+// only when every warp issues a barrier, so a ready warp at a barrier issues it unless the
+// scheduler is full, as the rows above already say. For each barrier instruction b followed by an
+// instruction (b + 1 < I), each block and each cycle t of the window of b + 1, one more variable:
+//   rel_blk_b_t    every warp of the block has issued b by cycle t - 1 (the barrier is released)
+// and rows
+//   bar_w_v_b      Y_w_{b+1} - Y_v_b >= 1, for v != w in w's block: past the barrier only after
+//                  every warp of the block has issued it                         W (bw - 1) per b
+//   relle_w_b_t    rel_blk_b_t - done(w, b, t-1) <= 0, w in the block            W D per b
+//   relge_blk_b_t  rel_blk_b_t - sum_{w in block} done(w, b, t-1) >= 1 - bw      (W / bw) D per b
+// and ready(w, b+1, t) = rel_blk_b_t - done(w, b+1, t) in the work-conserving rows: a warp waiting
+// at a barrier is not ready. The order rows keep warps in order within a block and the blocks in
+// order of their last warps (blocks, like the warps of one block, are interchangeable), so warp W
+// is still last. With blocks of one warp, or without barriers, the model is the one above.
+//
 // MODEL.md's work-conserving rule is the paper's: an idle ready warp needs its type full or (new
 // here) the scheduler full. ready uses done(i - 1, t - 1): a warp may issue in the cycle after its
 // previous instruction. Every schedule that satisfies these constraints is built exactly by its
@@ -91,6 +107,9 @@ enum family : std::uint8_t {
   f_full_only,
   f_wc_short,
   f_wc_long,
+  f_bar,
+  f_rel_le,
+  f_rel_ge,
 };
 
 /// What a row is, for its name: family and up to three indices (0-based; k is a dense type or K).
@@ -108,9 +127,6 @@ class ilp_model {
     if (prob.per_warp())
       throw input_error("the ILP models one kernel run by all warps, not per-warp kernels (" + param("warp_kernels") +
                         "): use the state-space search (" + param("method", "search") + ")");
-    if (p.barrier != no_barrier)
-      throw input_error("the ILP does not model barriers (the kernel has " + std::to_string(prob.barriers()) +
-                        "): use the state-space search (" + param("method", "search") + ")");
     W_ = p.warps;
     I_ = p.instructions;
     K_ = p.ntypes;
@@ -124,6 +140,15 @@ class ilp_model {
     D_ = T_ - I_ + 1;
     types_.assign(p.types, p.types + I_);
     for (std::uint32_t k = 0; k <= K_; ++k) cap_[k] = p.cap[k];
+    // Barriers that hold a warp back: those followed by an instruction, in blocks of two or more.
+    bw_ = p.barrier != no_barrier && p.block > 1 ? p.block : 1;
+    if (bw_ > 1)
+      for (std::uint32_t b = 0; b + 1 < I_; ++b)
+        if (types_[b] == p.barrier) {
+          bar_index_.resize(I_, -1);
+          bar_index_[b] = static_cast<std::int32_t>(bars_.size());
+          bars_.push_back(b);
+        }
 
     // Every cycle holds some window, so there are at least W I D + T variables: refuse before
     // allocating anything per cycle.
@@ -151,13 +176,17 @@ class ilp_model {
     ncov_ = static_cast<std::uint64_t>(col) - nx_;
     if (limited_)
       for (std::uint64_t t = 1; t <= T_; ++t) full_col_[K_ * (T_ + 1) + t] = col++;
+    rel_first_ = static_cast<std::uint64_t>(col);
+    const std::uint64_t nbars = bars_.size(), blocks = W_ / bw_;
+    col += static_cast<std::int64_t>(blocks * nbars * D_);
     ncols_ = static_cast<std::uint64_t>(col);
     if (ncols_ > ilp_max_variables) too_large(std::to_string(ncols_) + " variables", ilp_max_variables);
     const std::uint64_t nnz = estimated_nonzeros();
     if (nnz > ilp_max_nonzeros) too_large("about " + std::to_string(nnz) + " nonzero coefficients", ilp_max_nonzeros);
     nrows_ = static_cast<std::uint64_t>(W_) * I_ + static_cast<std::uint64_t>(W_) * (I_ - 1) +
              static_cast<std::uint64_t>(W_) * T_ + (W_ - 1) + 3 * ncov_ + (limited_ ? 3 * T_ : 0) +
-             (form_ == ilp_constraints::short_form ? nx_ : static_cast<std::uint64_t>(W_) * ncov_);
+             (form_ == ilp_constraints::short_form ? nx_ : static_cast<std::uint64_t>(W_) * ncov_) +
+             nbars * (static_cast<std::uint64_t>(W_) * (bw_ - 1) + static_cast<std::uint64_t>(W_) * D_ + blocks * D_);
   }
 
   std::uint64_t columns() const { return ncols_; }
@@ -165,7 +194,7 @@ class ilp_model {
 
   /// Builds every row (and the names of the full_* columns).
   void build() {
-    full_cols_.assign(static_cast<std::size_t>(ncols_ - nx_), {0, 0});
+    full_cols_.assign(static_cast<std::size_t>(rel_first_ - nx_), {0, 0});
     for (std::uint32_t k = 0; k <= K_; ++k)
       for (std::uint64_t t = 1; t <= T_; ++t)
         if (full_col_[k * (T_ + 1) + t] >= 0)
@@ -194,9 +223,11 @@ class ilp_model {
         end_row({f_one, w, static_cast<std::uint32_t>(t)}, 'L', 1);
       }
     for (std::uint32_t w = 0; w + 1 < W_; ++w) {  // order_w: warps finish in order, W last
+      // Within a block the next warp; from a block's last warp, the next block's last.
+      const std::uint32_t v = (w + 1) % bw_ != 0 ? w + 1 : w + bw_;
       for (std::uint64_t t = first(I_ - 1); t <= last(I_ - 1); ++t) {
         term(x(w, I_ - 1, t), static_cast<std::int32_t>(t));
-        term(x(w + 1, I_ - 1, t), -static_cast<std::int32_t>(t));
+        term(x(v, I_ - 1, t), -static_cast<std::int32_t>(t));
       }
       end_row({f_order, w}, 'L', 0);
     }
@@ -251,6 +282,29 @@ class ilp_model {
             end_row({f_wc_long, w, k, static_cast<std::uint32_t>(t)}, 'L', -constant);
           }
     }
+    // Barriers: the next instruction after every warp of the block, and the release variables.
+    for (std::uint32_t bi = 0; bi < bars_.size(); ++bi) {
+      const std::uint32_t b = bars_[bi];
+      for (std::uint32_t w = 0; w < W_; ++w)
+        for (std::uint32_t v = w / bw_ * bw_; v < (w / bw_ + 1) * bw_; ++v) {
+          if (v == w) continue;
+          for (std::uint64_t t = first(b + 1); t <= last(b + 1); ++t) term(x(w, b + 1, t), static_cast<std::int32_t>(t));
+          for (std::uint64_t t = first(b); t <= last(b); ++t) term(x(v, b, t), -static_cast<std::int32_t>(t));
+          end_row({f_bar, w, v, b}, 'G', 1);
+        }
+      for (std::uint32_t w = 0; w < W_; ++w)
+        for (std::uint64_t t = first(b + 1); t <= last(b + 1); ++t) {
+          term(static_cast<std::int64_t>(rel(w / bw_, bi, t)), 1);
+          add_done(w, b, t - 1, -1);
+          end_row({f_rel_le, w, b, static_cast<std::uint32_t>(t)}, 'L', 0);
+        }
+      for (std::uint32_t blk = 0; blk < W_ / bw_; ++blk)
+        for (std::uint64_t t = first(b + 1); t <= last(b + 1); ++t) {
+          term(static_cast<std::int64_t>(rel(blk, bi, t)), 1);
+          for (std::uint32_t w = blk * bw_; w < (blk + 1) * bw_; ++w) add_done(w, b, t - 1, -1);
+          end_row({f_rel_ge, blk, b, static_cast<std::uint32_t>(t)}, 'G', 1 - static_cast<std::int32_t>(bw_));
+        }
+    }
     if (tags_.size() != nrows_) throw std::logic_error("ILP: counted " + std::to_string(nrows_) + " rows, built " +
                                                        std::to_string(tags_.size()));
   }
@@ -260,6 +314,12 @@ class ilp_model {
       const std::uint64_t wi = c / D_;
       const std::uint64_t i = wi % I_;
       return "x_" + std::to_string(wi / I_ + 1) + "_" + std::to_string(i + 1) + "_" + std::to_string(i + 1 + c % D_);
+    }
+    if (c >= rel_first_) {  // rel_blk_b_t, 1-based block and instruction
+      const std::uint64_t r = c - rel_first_, slot = r / D_;
+      const std::uint32_t b = bars_[slot % bars_.size()];
+      return "rel_" + std::to_string(slot / bars_.size() + 1) + "_" + std::to_string(b + 1) + "_" +
+             std::to_string(first(b + 1) + r % D_);
     }
     const auto [k, t] = full_cols_[c - nx_];
     return "full_" + type_name(k) + "_" + std::to_string(t);
@@ -278,6 +338,9 @@ class ilp_model {
       case f_full_only: return "fullonly_" + type_name(g.a) + "_" + std::to_string(g.b);
       case f_wc_short: return "wc_" + n(g.a) + "_" + n(g.b) + "_" + std::to_string(g.c);
       case f_wc_long: return "wc_" + n(g.a) + "_" + type_name(g.b) + "_" + std::to_string(g.c);
+      case f_bar: return "bar_" + n(g.a) + "_" + n(g.b) + "_" + n(g.c);
+      case f_rel_le: return "relle_" + n(g.a) + "_" + n(g.b) + "_" + std::to_string(g.c);
+      case f_rel_ge: return "relge_" + n(g.a) + "_" + n(g.b) + "_" + std::to_string(g.c);
     }
     return "?";
   }
@@ -299,17 +362,34 @@ class ilp_model {
     if (std::sscanf(name.c_str(), "full_%15[A-Za-z]_%u", type, &c) == 2)
       for (std::uint32_t k = 0; k <= K_; ++k)
         if (type_name(k) == type) return full_or_none(k, c);
+    if (std::sscanf(name.c_str(), "rel_%u_%u_%u", &a, &b, &c) == 3 && a >= 1 && a <= W_ / bw_ && b >= 1 && b <= I_ &&
+        !bar_index_.empty() && bar_index_[b - 1] >= 0 && in_window(b, c))
+      return static_cast<std::int64_t>(rel(a - 1, static_cast<std::uint32_t>(bar_index_[b - 1]), c));
     return -1;
   }
 
   /// Column values of a schedule (cycle[w * I + i]) with warps renumbered by completion and the
   /// full variables set from its usage; empty when the schedule does not fit the windows.
   std::vector<double> point(const std::vector<std::uint32_t>& cycle) const {
-    std::vector<std::uint32_t> order(W_);
+    // Warps by completion within their block, blocks by the completion of their last warp.
+    const auto end = [&](std::uint32_t w) { return cycle[static_cast<std::size_t>(w) * I_ + I_ - 1]; };
+    std::vector<std::uint32_t> order(W_), blocks(W_ / bw_);
     for (std::uint32_t w = 0; w < W_; ++w) order[w] = w;
-    std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
-      return cycle[static_cast<std::size_t>(a) * I_ + I_ - 1] < cycle[static_cast<std::size_t>(b) * I_ + I_ - 1];
+    for (std::uint32_t blk = 0; blk < W_ / bw_; ++blk) {
+      const auto from = order.begin() + static_cast<std::ptrdiff_t>(blk * bw_);
+      std::stable_sort(from, from + static_cast<std::ptrdiff_t>(bw_),
+                       [&](std::uint32_t a, std::uint32_t b) { return end(a) < end(b); });
+      blocks[blk] = blk;
+    }
+    std::stable_sort(blocks.begin(), blocks.end(), [&](std::uint32_t a, std::uint32_t b) {
+      return end(order[a * bw_ + bw_ - 1]) < end(order[b * bw_ + bw_ - 1]);
     });
+    {
+      std::vector<std::uint32_t> by_block(W_);
+      for (std::uint32_t blk = 0; blk < W_ / bw_; ++blk)
+        for (std::uint32_t j = 0; j < bw_; ++j) by_block[blk * bw_ + j] = order[blocks[blk] * bw_ + j];
+      order.swap(by_block);
+    }
     std::vector<double> v(ncols_, 0.0);
     std::vector<std::uint32_t> used(static_cast<std::size_t>(K_ + 1) * (T_ + 1), 0);
     for (std::uint32_t w = 0; w < W_; ++w)
@@ -320,10 +400,18 @@ class ilp_model {
         ++used[types_[i] * (T_ + 1) + t];
         ++used[K_ * (T_ + 1) + t];
       }
-    for (std::uint64_t c = nx_; c < ncols_; ++c) {
+    for (std::uint64_t c = nx_; c < rel_first_; ++c) {
       const auto [k, t] = full_cols_[c - nx_];
       v[c] = used[k * (T_ + 1) + t] == static_cast<std::uint32_t>(cap_[k]) ? 1 : 0;
     }
+    for (std::uint32_t bi = 0; bi < bars_.size(); ++bi)
+      for (std::uint32_t blk = 0; blk < W_ / bw_; ++blk)
+        for (std::uint64_t t = first(bars_[bi] + 1); t <= last(bars_[bi] + 1); ++t) {
+          bool released = true;
+          for (std::uint32_t j = 0; j < bw_; ++j)
+            released = released && cycle[static_cast<std::size_t>(order[blk * bw_ + j]) * I_ + bars_[bi]] <= t - 1;
+          v[rel(blk, bi, t)] = released ? 1 : 0;
+        }
     return v;
   }
 
@@ -367,6 +455,7 @@ class ilp_model {
          << " (I = " << I_ << ") on one SM, the binary ILP of 001 Sec. 5\n\\ capacities per cycle:";
     for (std::uint32_t k = 0; k < K_; ++k) head << ' ' << type_name(k) << '=' << p.cap[k];
     if (limited_) head << " sched=" << p.cap[K_];
+    if (!bars_.empty()) head << "; " << bars_.size() << " barrier(s) holding warps back, blocks of " << bw_ << " warps";
     head << "; horizon " << T_ << " cycles; " << (form_ == ilp_constraints::short_form ? "short" : "long")
          << " work-conserving constraints\n\\ " << ncols_ << " binary variables, " << nrows_ << " constraints\n";
     s += head.str();
@@ -423,11 +512,25 @@ class ilp_model {
     return k == K_ ? std::string("sched") : std::string(1, letter(prob_.type_unit[k]));
   }
 
-  /// Adds sign * (done(w, i-1, t-1) - done(w, i, t)) without its constant (the 1 for i = 0).
+  /// Adds sign * (done(w, i-1, t-1) - done(w, i, t)) without its constant (the 1 for i = 0); right
+  /// after a barrier that holds warps back, rel (every warp of the block past it) for done(w, i-1, t-1).
   void add_ready(std::uint32_t w, std::uint32_t i, std::uint64_t t, std::int32_t sign) {
-    if (i > 0)
-      for (std::uint64_t u = first(i - 1); u <= std::min(t - 1, last(i - 1)); ++u) term(x(w, i - 1, u), sign);
-    for (std::uint64_t u = first(i); u <= std::min(t, last(i)); ++u) term(x(w, i, u), -sign);
+    if (i > 0 && !bar_index_.empty() && bar_index_[i - 1] >= 0)
+      term(static_cast<std::int64_t>(rel(w / bw_, static_cast<std::uint32_t>(bar_index_[i - 1]), t)), sign);
+    else if (i > 0)
+      add_done(w, i - 1, t - 1, sign);
+    add_done(w, i, t, -sign);
+  }
+
+  /// Adds sign * done(w, i, t) = sign * sum_{u <= t} x_w_i_u.
+  void add_done(std::uint32_t w, std::uint32_t i, std::uint64_t t, std::int32_t sign) {
+    for (std::uint64_t u = first(i); u <= std::min(t, last(i)); ++u) term(x(w, i, u), sign);
+  }
+
+  /// The column of rel_blk_b_t: block blk, the bi-th barrier that holds warps back (bars_), t in
+  /// the window of the instruction after it.
+  std::uint64_t rel(std::uint32_t blk, std::uint32_t bi, std::uint64_t t) const {
+    return rel_first_ + (static_cast<std::uint64_t>(blk) * bars_.size() + bi) * D_ + (t - first(bars_[bi] + 1));
   }
 
   [[noreturn]] void too_large(const std::string& what, std::uint64_t limit) const {
@@ -443,7 +546,9 @@ class ilp_model {
     const std::uint64_t per_x = 4 + 2 + 3 + (limited_ ? 3 : 0);
     const std::uint64_t wc = static_cast<std::uint64_t>(W_) * (2 * I_ - 1) * (D_ * (D_ + 1) / 2) +
                              nx_ * (limited_ ? 2 : 1);
-    return nx_ * per_x + wc + 2 * (ncols_ - nx_);
+    // Barriers: per barrier 2 (bw - 1) W D terms of bar rows, and about 2 W D^2 of rel rows.
+    const std::uint64_t barriers = bars_.size() * static_cast<std::uint64_t>(W_) * D_ * (2 * (bw_ - 1) + 2 * D_ + 2);
+    return nx_ * per_x + wc + 2 * (ncols_ - nx_) + barriers;
   }
 
   void term(std::int64_t col, std::int32_t coef) {
@@ -491,7 +596,10 @@ class ilp_model {
   std::uint64_t T_ = 0, D_ = 0;
   std::vector<std::uint8_t> types_;
   std::int32_t cap_[max_types + 1] = {};
-  std::uint64_t nx_ = 0, ncov_ = 0, ncols_ = 0, nrows_ = 0;
+  std::uint32_t bw_ = 1;                ///< warps a block where barriers hold warps back, else 1
+  std::vector<std::uint32_t> bars_;     ///< the barrier instructions followed by one (with bw_ > 1)
+  std::vector<std::int32_t> bar_index_;  ///< per instruction: its index in bars_, or -1 (empty: none)
+  std::uint64_t nx_ = 0, ncov_ = 0, ncols_ = 0, nrows_ = 0, rel_first_ = 0;
   std::vector<std::int64_t> full_col_;  ///< [k * (T + 1) + t] -> column or -1
   std::vector<std::pair<std::uint32_t, std::uint32_t>> full_cols_;  ///< column - nx -> (k, t)
   std::vector<std::uint64_t> row_start_;

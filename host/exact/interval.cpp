@@ -110,8 +110,7 @@ proven_interval prove_interval(const problem& prob, const std::vector<std::uint1
       }
       if (!r.at_most_proven || o.at_most == 0) break;  // stopped by the time or an interrupt
     }
-  } else if (prob.warps <= exact_max_warps && (prob.barriers() == 0 || prob.block_warps() == prob.warps) &&
-             out.lower < out.upper && seconds - since(start) > 0 && !interrupted()) {
+  } else if (prob.warps <= exact_max_warps && out.lower < out.upper && seconds - since(start) > 0 && !interrupted()) {
     // States that do not pack (over 16 warps; past 254 instructions, over 8 warps or W x I over
     // 65,535): the depth-first search, which
     // takes any length, for the time left; a complete answer is exact, a stopped one proves nothing

@@ -181,7 +181,7 @@ class searcher {
   /// is as deep as the makespan, thousands of cycles, which the call stack does not hold.
   std::uint32_t longest(const state& root) {
     std::uint32_t value = 0;
-    if (done(root) || memo_.find(root, value)) return value;
+    if (done(root) || memo_.find(canonical(root), value)) return value;
     struct frame {
       state s;
       std::vector<state> next;  ///< its successors
@@ -204,7 +204,7 @@ class searcher {
       if (top.i < top.next.size()) {
         state& child = top.next[top.i];
         value = 0;
-        if (!done(child) && !memo_.find(child, value)) {
+        if (!done(child) && !memo_.find(canonical(child), value)) {
           open(std::move(child));  // `top` dangles from here on
           continue;
         }
@@ -214,7 +214,7 @@ class searcher {
       }
       // Every successor is known: the state is final.
       if (memo_.size() >= max_states_) check_limits();
-      memo_.insert(top.s, top.best);
+      memo_.insert(canonical(top.s), top.best);
       value = top.best;
       stack.pop_back();
       if (stack.empty()) return value;
@@ -390,25 +390,38 @@ class searcher {
   };
   struct group {
     std::uint32_t base = 0, length = 0, warps = 0, first = 0;
+    std::uint32_t block = 0;                ///< the block of its warps
     std::vector<std::uint32_t> barrier_at;  ///< the level just past each of its barriers
+  };
+  /// A block's keys are keys [base, base + length); blocks of one kind (the same groups, strings
+  /// and warps) are interchangeable, so the memo keys a state by its canonical form (canonical()).
+  struct block_keys {
+    std::uint32_t base = 0, length = 0, kind = 0;
   };
   struct key_table {
     std::vector<key_info> key;
     std::vector<group> groups;
     std::vector<std::uint32_t> group_of;  ///< per warp
+    std::vector<block_keys> blocks;       ///< with barriers in blocks of fewer than W warps; else one
+    bool interchangeable = false;         ///< some two blocks are of one kind
   };
 
   /// The keys: one string for all warps is one group (keys = levels 0..I); per-warp kernels, one
-  /// group per run of warps with one string, each its levels after the previous group's.
+  /// group per run of warps with one string, each its levels after the previous group's. Where
+  /// barriers pair the warps of blocks of fewer than W, a group ends at each block's end too: a
+  /// warp waits only for its own block, so warps of two blocks are not interchangeable.
   static key_table make_keys(const problem_view& p) {
     key_table t;
+    const std::uint32_t block = p.barrier != no_barrier && p.block != 0 ? p.block : p.warps;
     for (std::uint32_t w = 0; w < p.warps; ++w) {
-      const bool same = p.starts == nullptr ? w > 0 : w > 0 && same_string(p, w - 1, w);
+      const bool same = w % block != 0 && (p.starts == nullptr || same_string(p, w - 1, w));
       if (!same) {
         group g;
         g.base = static_cast<std::uint32_t>(t.key.size());
         g.length = warp_length(p, w);
         g.first = w;
+        g.block = w / block;
+        if (w % block == 0) t.blocks.push_back({g.base, 0, 0});
         for (std::uint32_t j = 0; j <= g.length; ++j) {
           key_info k;
           k.group = static_cast<std::uint32_t>(t.groups.size());
@@ -427,7 +440,74 @@ class searcher {
       ++t.groups.back().warps;
       t.group_of.push_back(static_cast<std::uint32_t>(t.groups.size() - 1));
     }
+    // Each block's keys, and its kind: the first earlier block with the same groups, else its own.
+    for (std::size_t b = 0; b < t.blocks.size(); ++b) {
+      block_keys& bk = t.blocks[b];
+      bk.length = (b + 1 < t.blocks.size() ? t.blocks[b + 1].base : static_cast<std::uint32_t>(t.key.size())) - bk.base;
+      bk.kind = static_cast<std::uint32_t>(b);
+      for (std::size_t a = 0; a < b && bk.kind == b; ++a)
+        if (same_block(p, t, a, b)) bk.kind = t.blocks[a].kind;
+      t.interchangeable = t.interchangeable || bk.kind != b;
+    }
     return t;
+  }
+
+  /// Whether blocks a and b hold the same groups: the same strings run by as many warps each.
+  static bool same_block(const problem_view& p, const key_table& t, std::size_t a, std::size_t b) {
+    if (t.blocks[a].length != t.blocks[b].length) return false;
+    std::size_t ga = 0, gb = 0;
+    while (ga < t.groups.size() && t.groups[ga].block != a) ++ga;
+    while (gb < t.groups.size() && t.groups[gb].block != b) ++gb;
+    for (; ga < t.groups.size() && t.groups[ga].block == a; ++ga, ++gb)
+      if (gb >= t.groups.size() || t.groups[gb].block != b || t.groups[ga].warps != t.groups[gb].warps ||
+          !same_string(p, t.groups[ga].first, t.groups[gb].first))
+        return false;
+    return gb >= t.groups.size() || t.groups[gb].block != b;
+  }
+
+  /// The state with the blocks of each kind in a fixed order (their entries, relative to the
+  /// block's first key, sorted as sequences): states that differ by swapping interchangeable blocks
+  /// have one memo entry. Entries are in key order, so a block's entries are one run of them.
+  state canonical(const state& s) const {
+    if (!keys_.interchangeable) return s;
+    const std::size_t nb = keys_.blocks.size();
+    std::vector<std::size_t> from(nb + 1, s.size());  // block b's entries: [from[b], from[b + 1])
+    for (std::size_t b = 0, e = 0; b < nb; ++b) {
+      while (e < s.size() && s[e].level < keys_.blocks[b].base) ++e;
+      from[b] = e;
+    }
+    const auto relative = [&](std::size_t b) {
+      state r(s.begin() + static_cast<std::ptrdiff_t>(from[b]), s.begin() + static_cast<std::ptrdiff_t>(from[b + 1]));
+      for (level_count& x : r) x.level -= keys_.blocks[b].base;
+      return r;
+    };
+    const auto less = [](const state& x, const state& y) {
+      return std::lexicographical_compare(x.begin(), x.end(), y.begin(), y.end(), [](const level_count& a, const level_count& b) {
+        return a.level != b.level ? a.level < b.level : a.count < b.count;
+      });
+    };
+    std::vector<state> parts(nb);
+    for (std::size_t b = 0; b < nb; ++b) parts[b] = relative(b);
+    for (std::size_t b = 0; b < nb; ++b) {  // sort each kind's parts, keeping the kind's positions
+      if (keys_.blocks[b].kind != b) continue;
+      std::vector<std::size_t> at;
+      std::vector<state> kind;
+      for (std::size_t c = b; c < nb; ++c)
+        if (keys_.blocks[c].kind == b) {
+          at.push_back(c);
+          kind.push_back(std::move(parts[c]));
+        }
+      std::sort(kind.begin(), kind.end(), less);
+      for (std::size_t i = 0; i < at.size(); ++i) parts[at[i]] = std::move(kind[i]);
+    }
+    state out;
+    out.reserve(s.size());
+    for (std::size_t b = 0; b < nb; ++b)
+      for (level_count x : parts[b]) {
+        x.level += keys_.blocks[b].base;
+        out.push_back(x);
+      }
+    return out;
   }
 
   static bool same_string(const problem_view& p, std::uint32_t a, std::uint32_t b) {
@@ -441,12 +521,13 @@ class searcher {
   /// that ordinal (the lowest entry of each group is at or past the level just after it).
   bool released(const state& s, std::uint32_t e, const key_info& k) const {
     if (keys_.groups.size() == 1) return e == 0;
+    const std::uint32_t block = keys_.groups[k.group].block;
     std::uint32_t g = ~0u;
     for (const level_count& x : s) {
       const key_info& at = keys_.key[x.level];
       if (at.group == g) continue;  // entries are in key order: a group's lowest comes first
       g = at.group;
-      if (at.level < keys_.groups[g].barrier_at[k.ordinal]) return false;
+      if (keys_.groups[g].block == block && at.level < keys_.groups[g].barrier_at[k.ordinal]) return false;
     }
     return true;
   }
@@ -465,9 +546,6 @@ exact_result exact_search_cpu(const problem& prob, const exact_options& options)
   if (prob.warps > exact_max_warps)
     throw input_error("the exact search takes at most " + std::to_string(exact_max_warps) + " warps, not " +
                       std::to_string(prob.warps) + " (use the tractable estimate for large W)");
-  if (prob.view().barrier != no_barrier && prob.block_warps() != prob.warps)
-    throw input_error("the exact search takes the barriers of one block of all W warps (have blocks of " +
-                      std::to_string(prob.block_warps()) + " of " + std::to_string(prob.warps) + " warps)");
   const auto start = clock_type::now();
   exact_result r;
   searcher s(prob, options);

@@ -10,6 +10,7 @@
 #include <random>
 #include <sstream>
 
+#include "brute_force.hpp"
 #include "cli/cli_util.hpp"
 #include "test_util.hpp"
 #include "warpspan/core/interrupt.hpp"
@@ -192,6 +193,137 @@ TEST(Ilp, LpTextHasTheSizesOfTheFormulation) {
   EXPECT_NE(ll_short.find(" fullonly_L_2: x_1_1_2 + x_1_2_2 + x_2_1_2 + x_2_2_2 - full_L_2 >= 0\n"), std::string::npos);
   EXPECT_NE(ll_short.find(" wc_1_1_2: x_1_1_1 + x_1_1_2 + full_L_2 >= 1\n"), std::string::npos);
   EXPECT_NE(lc_short.find(" cap_sched_2: x_1_1_2 + x_1_2_2 + x_2_1_2 + x_2_2_2 <= 1\n"), std::string::npos);
+}
+
+/// test::make with blocks of `block` warps (0: one block of all W).
+problem with_blocks(const std::string& kernel, int warps, int sigma_l, int sigma_c, int schedulers, int block) {
+  normalized_sm sm;
+  sm.sigma = {sigma_l, sigma_c, 0, 0};
+  for (int u = 0; u < unit_count; ++u) sm.copies[u] = sm.sigma[u] > 0 ? 1 : 0;
+  sm.schedulers = schedulers;
+  return make_problem(parse_kernel_string(kernel), sm, warps, block);
+}
+
+/// Every kernel over {L, C, B} of `length` letters with at least one B.
+std::vector<std::string> kernels_with_barriers(int length) {
+  std::vector<std::string> out;
+  int total = 1;
+  for (int i = 0; i < length; ++i) total *= 3;
+  for (int code = 0; code < total; ++code) {
+    std::string k;
+    for (int i = 0, c = code; i < length; ++i, c /= 3) k.push_back("LCB"[c % 3]);
+    if (k.find('B') != std::string::npos) out.push_back(k);
+  }
+  return out;
+}
+
+TEST(Ilp, LpTextOfABarrierHasItsRows) {
+  // LBL, W = 2 in one block, sigma_L = 1: horizon T = 5 (the pessimistic bound), I = 3, D = 3.
+  // Variables: x W I D = 18; full_L_t for t = 1..5 (windows 1-3 and 3-5), full_B_t for t = 2..4;
+  // rel_1_2_t for t = 3..5 (the window of the L after the barrier): 18 + 5 + 3 + 3 = 29.
+  // Constraints: assign 6, prec 4, one W T = 10, order 1, cap/fullif/fullonly 3 x 8 = 24, wc short
+  // W I D = 18; bar W (bw - 1) = 2, relle W D = 6, relge D = 3: 74.
+  const problem lbl = with_blocks("LBL", 2, 1, 0, 0, 0);
+  const std::string lp = ilp_lp_text(lbl, 0, ilp_constraints::short_form);
+  EXPECT_EQ(lp_section(lp, "Binaries").size(), 29u);
+  EXPECT_EQ(lp_constraint_count(lp), 74u);
+  EXPECT_EQ(ilp_size(lbl, 0, ilp_constraints::short_form), std::make_pair(std::uint64_t{29}, std::uint64_t{74}));
+  // Warp 1's last L comes after warp 2's barrier; released in cycle 4 iff both barriers are in by
+  // cycle 3; warp 1's L is ready in cycle 4 only when released.
+  EXPECT_NE(lp.find(" bar_1_2_2: 3 x_1_3_3 + 4 x_1_3_4 + 5 x_1_3_5 - 2 x_2_2_2 - 3 x_2_2_3 - 4 x_2_2_4 >= 1\n"),
+            std::string::npos);
+  EXPECT_NE(lp.find(" relle_2_2_4: - x_2_2_2 - x_2_2_3 + rel_1_2_4 <= 0\n"), std::string::npos);
+  EXPECT_NE(lp.find(" relge_1_2_4: - x_1_2_2 - x_1_2_3 - x_2_2_2 - x_2_2_3 + rel_1_2_4 >= -1\n"), std::string::npos);
+  EXPECT_NE(lp.find(" wc_1_3_4: - x_1_3_3 - x_1_3_4 - full_L_4 + rel_1_2_4 <= 0\n"), std::string::npos);
+  // Blocks of one warp: a barrier holds nobody back, no rows or variables for it.
+  EXPECT_EQ(ilp_size(with_blocks("LBL", 2, 1, 0, 0, 1), 0, ilp_constraints::short_form),
+            std::make_pair(std::uint64_t{26}, std::uint64_t{63}));
+}
+
+TEST(Ilp, BarrierSchedulesAreFeasibleAndRunningAheadIsNot) {
+  // Every schedule the builder makes from a string that keeps the barriers satisfies every row
+  // (else the ILP would miss schedules), in one block and in blocks of 2, both forms.
+  std::mt19937_64 rng(5);
+  for (const char* kernel : {"LCBCL", "BLCBL", "LLBCC", "CBLB"})
+    for (int block : {0, 2})
+      for (int schedulers : {0, 2}) {
+        const problem prob = with_blocks(kernel, 4, 1, 2, schedulers, block);
+        const problem_view p = prob.view();
+        for (int k = 0; k < 20; ++k) {
+          // A random string that keeps the barriers: each next id drawn among the warps that may go
+          // on (a warp right after its j-th barrier waits for its block's warps to list theirs).
+          std::vector<std::uint32_t> done(p.warps, 0), passed(p.warps, 0);  // listed, barriers listed
+          std::vector<std::uint16_t> str;
+          for (;;) {
+            std::vector<std::uint16_t> can;
+            for (std::uint32_t w = 0; w < p.warps; ++w) {
+              if (done[w] == p.instructions) continue;
+              bool waits = false;
+              if (done[w] > 0 && p.types[done[w] - 1] == p.barrier)
+                for (std::uint32_t v = w / p.block * p.block; v < (w / p.block + 1) * p.block; ++v)
+                  waits = waits || passed[v] < passed[w];
+              if (!waits) can.push_back(static_cast<std::uint16_t>(w));
+            }
+            if (can.empty()) break;
+            const std::uint16_t w = can[rng() % can.size()];
+            passed[w] += p.types[done[w]] == p.barrier;
+            ++done[w];
+            str.push_back(w);
+          }
+          ASSERT_EQ(str.size(), prob.length());
+          ASSERT_EQ(barrier_breach(prob, str), "");
+          const built_schedule b = build_schedule(prob, str);
+          for (ilp_constraints form : both_forms)
+            EXPECT_EQ(ilp_violated_constraint(prob, 0, form, b.cycle), "") << kernel << " block " << block;
+        }
+      }
+  // LBL, W = 2, sigma_L = 1, one block (cycles of warp 1's L B L, then warp 2's).
+  const problem lbl = with_blocks("LBL", 2, 1, 0, 0, 0);
+  // Warp 2's barrier in cycle 3: warp 1's L in cycle 3 runs past it; in cycle 4 it is right, and
+  // warp 1 waiting in cycle 3 with the L unit free breaks no work-conserving row.
+  EXPECT_EQ(ilp_violated_constraint(lbl, 0, ilp_constraints::short_form, {1, 2, 3, 2, 3, 4}), "bar_1_2_2");
+  EXPECT_EQ(ilp_violated_constraint(lbl, 0, ilp_constraints::short_form, {1, 2, 4, 2, 3, 5}), "");
+  // Released in cycle 4 with the L unit free, both idle (horizon 8): not work-conserving.
+  EXPECT_EQ(ilp_violated_constraint(lbl, 8, ilp_constraints::short_form, {1, 2, 5, 2, 3, 6}), "wc_1_3_4");
+  EXPECT_EQ(ilp_violated_constraint(lbl, 8, ilp_constraints::long_form, {1, 2, 5, 2, 3, 6}), "wc_1_L_4");
+  // In blocks of one, warp 1 need not wait.
+  EXPECT_EQ(ilp_violated_constraint(with_blocks("LBL", 2, 1, 0, 0, 1), 0, ilp_constraints::short_form,
+                                    {1, 2, 3, 2, 3, 4}),
+            "");
+}
+
+TEST(Ilp, BarriersEqualTheBruteForce) {
+  WARPSPAN_REQUIRE_CBC();
+  // Every kernel over {L, C, B} of 2 letters with a barrier, and of 3 letters at W = 2: W = 2 and 3
+  // in one block, W = 4 in blocks of 2, with and without a scheduler limit, both forms; some through
+  // the LP text.
+  for (int length = 2; length <= 3; ++length)
+    for (const std::string& k : kernels_with_barriers(length))
+      for (const auto& [warps, block] : {std::pair{2, 0}, std::pair{3, 0}, std::pair{4, 2}})
+        for (int schedulers : {0, 2}) {
+          if (length == 3 && warps > 2) continue;  // minutes of CBC; the tests of blocks below
+          const problem prob = with_blocks(k, warps, 1, 2, schedulers, block);
+          const std::uint32_t worst = test::brute_worst(prob);
+          for (ilp_constraints form : both_forms) {
+            ilp_options o;
+            o.constraints = form;
+            o.through_lp_text = schedulers == 2 && warps == 2;
+            const ilp_result r = exact_ilp(prob, o);
+            SCOPED_TRACE(k + " W=" + std::to_string(warps) + " block " + std::to_string(block) + " S=" +
+                         std::to_string(schedulers) + (form == ilp_constraints::long_form ? " long" : " short"));
+            ASSERT_TRUE(r.complete) << r.status;
+            EXPECT_EQ(r.makespan, worst);
+            EXPECT_EQ(build_schedule(prob, r.best_string).makespan, worst);
+          }
+        }
+  // Three letters in blocks: W = 4 in blocks of 2 (the blocks' interplay), both forms.
+  for (const char* k : {"LBL", "CBL", "LBC", "BLC", "LCB"})
+    for (ilp_constraints form : both_forms) {
+      const problem prob = with_blocks(k, 4, 1, 2, 0, 2);
+      EXPECT_EQ(exact_ilp(prob, {form}).makespan, test::brute_worst(prob)) << k;
+    }
+  // The worked example of docs/makespan.md: LCCBCL, W = 4, sigma L=1,C=4: every schedule 12.
+  EXPECT_EQ(exact_ilp(with_blocks("LCCBCL", 4, 1, 4, 0, 0)).makespan, 12u);
 }
 
 TEST(Ilp, RefusesModelsThatAreTooLarge) {

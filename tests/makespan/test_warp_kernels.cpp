@@ -89,15 +89,7 @@ TEST(WarpKernels, BuilderSearchAndBoundMatchBruteForce) {
     EXPECT_EQ(best_over_all_strings(prob), brute) << name(gc);
     // The pessimistic bound holds.
     EXPECT_GE(pessimistic_bound(prob), brute) << name(gc);
-    if (prob.barriers() > 0 && prob.block_warps() != prob.warps) {
-      // The depth-first search takes the barriers of one block only: refused, never wrong.
-      EXPECT_NE(test::error_of([&] { exact_search_cpu(prob); }).find("one block"), std::string::npos);
-      // estimate's proof step then proves the interval of the bound, which holds.
-      const proven_interval proven = prove_interval(prob, initial_string(prob.view(), initial_kind::fixed_priority, 0, 0), 10);
-      EXPECT_LE(proven.lower, brute) << name(gc);
-      EXPECT_GE(proven.upper, brute) << name(gc);
-      continue;
-    }
+    // The depth-first search, in blocks too (a group per block's run of one string).
     const exact_result r = exact_search_cpu(prob);
     ASSERT_TRUE(r.complete) << name(gc);
     EXPECT_EQ(r.makespan, brute) << name(gc);
