@@ -376,26 +376,41 @@ struct dbf_cmd {
               << '\n';
   }
 
+  /// A run's GPU kernel time as JSON: null where no kernel ran (a CPU backend: kernel_s < 0).
+  static json kernel_json(double kernel_s) { return kernel_s >= 0 ? json(kernel_s) : json(); }
+  /// Adds a part's kernel time (JSON, null on the CPU) to a sum that is < 0 while no part had one.
+  static void add_kernel(double& sum, const json& part) {
+    if (!part.is_number()) return;
+    sum = (sum < 0 ? 0 : sum) + part.get<double>();
+  }
+  /// The session's GPU kernel time so far, or -1 on the CPU.
+  static double kernel_of(const dbf_session& s) { return s.on_device() ? s.kernel_seconds() : -1; }
+
   /// After the local work: a shard's last line; under mpirun, rank 0 prints every rank's records
   /// in input order (up to the first gap an interrupted rank left). Returns whether every part
-  /// finished; `elapsed_s` becomes the longest part's.
-  bool collect(bool finished, double& elapsed_s, std::uint64_t total, const std::vector<set_record>& kept,
+  /// finished; `elapsed_s` becomes the longest part's, `kernel_s` the sum of the parts' GPU time.
+  bool collect(bool finished, double& elapsed_s, double& kernel_s, std::uint64_t total, const std::vector<set_record>& kept,
                const std::function<void(const set_record&)>& emit) const {
     if (slices.shard) {
-      std::cout << json{{"shard_end", {{"finished", finished}, {"elapsed_s", elapsed_s}, {"sets", total}}}}.dump() << '\n';
+      std::cout << json{{"shard_end",
+                         {{"finished", finished}, {"elapsed_s", elapsed_s}, {"kernel_s", kernel_json(kernel_s)}, {"sets", total}}}}
+                       .dump()
+                << '\n';
       return finished;
     }
     if (!slices.ranks) return finished;
-    json mine = {{"finished", finished}, {"elapsed_s", elapsed_s}, {"records", json::array()}};
+    json mine = {{"finished", finished}, {"elapsed_s", elapsed_s}, {"kernel_s", kernel_json(kernel_s)}, {"records", json::array()}};
     for (const auto& r : kept) mine["records"].push_back(record_json(r));
     const auto parts = slices.ranks->gather(mine.dump());
     bool all_finished = finished;
     if (slices.ranks->rank() == 0) {
       std::vector<set_record> records;
+      kernel_s = -1;
       for (const auto& part : parts) {
         const auto j = nlohmann::json::parse(part);
         all_finished = all_finished && j["finished"].get<bool>();
         elapsed_s = std::max(elapsed_s, j["elapsed_s"].get<double>());
+        add_kernel(kernel_s, j.value("kernel_s", json()));
         for (const auto& r : j["records"]) records.push_back(record_from(r));
       }
       print_in_order(records, emit);
@@ -480,14 +495,24 @@ struct dbf_cmd {
     bar.update(t.done, t.expected);
   }
 
-  int finish_batch(bool finished, const batch_totals& t, double elapsed_s, const std::string& backend_name) const {
+  /// The text after a run's elapsed time: its GPU kernels' share, where they ran.
+  static std::string kernel_text(double kernel_s) {
+    if (kernel_s < 0) return "";
+    std::ostringstream out;
+    out << ", GPU kernels " << std::setprecision(3) << kernel_s << " s of it";
+    return out.str();
+  }
+
+  int finish_batch(bool finished, const batch_totals& t, double elapsed_s, double kernel_s,
+                   const std::string& backend_name) const {
     if (as_json) {
       // The last line says how the stream ended: a file without it was cut off (docs/schedulability.md).
       if (!finished)
         std::cout << json{{"interrupted", true}, {"sets_done", t.done}}.dump() << '\n';
       else
         std::cout << json{{"end", true}, {"sets", t.done}, {"schedulable", t.schedulable},
-                          {"not_schedulable", t.done - t.schedulable - t.invalid}, {"invalid", t.invalid}}
+                          {"not_schedulable", t.done - t.schedulable - t.invalid}, {"invalid", t.invalid},
+                          {"elapsed_s", elapsed_s}, {"kernel_s", kernel_json(kernel_s)}}
                          .dump()
                   << '\n';
     } else {
@@ -495,7 +520,7 @@ struct dbf_cmd {
       std::cout << t.schedulable << " of " << t.done << " sets schedulable";
       if (keep_going) std::cout << " (" << t.done - t.schedulable - t.invalid << " not schedulable, " << t.invalid << " invalid)";
       std::cout << (finished ? "" : " (the sets done)") << " (" << backend_name << ", " << std::setprecision(3)
-                << elapsed_s << " s for all tables and tests)\n";
+                << elapsed_s << " s for all tables and tests" << kernel_text(kernel_s) << ")\n";
     }
     std::cout.flush();
     if (!finished) return interrupted_exit_code;
@@ -516,10 +541,11 @@ struct dbf_cmd {
     if (slices.shard) shard_header("dbf-batch", s);
     bool finished = analyse_batch(
         source, s, slices.part, [&](analysed_set& it) { deliver(batch_record(it), emit, kept); }, elapsed_s, total);
-    finished = collect(finished, elapsed_s, total, kept, emit);
+    double kernel_s = kernel_of(s);
+    finished = collect(finished, elapsed_s, kernel_s, total, kept, emit);
     bar.clear();
     if (slices.shard) return finished ? 0 : interrupted_exit_code;
-    return agreed_exit(finish_batch(finished, totals, elapsed_s, backend_label(s.options().backend)));
+    return agreed_exit(finish_batch(finished, totals, elapsed_s, kernel_s, backend_label(s.options().backend)));
   }
 
   struct sweep_totals {
@@ -565,8 +591,8 @@ struct dbf_cmd {
   }
 
   /// The end of a sweep: the critical factor (by bisection, here), the plot, the summary.
-  int finish_sweep(bool finished, const sweep_totals& t, double elapsed_s, const task_set& base, const sweep_spec& spec,
-                   const dbf_session& s) const {
+  int finish_sweep(bool finished, const sweep_totals& t, double elapsed_s, double kernel_s, const task_set& base,
+                   const sweep_spec& spec, const dbf_session& s) const {
     std::size_t transitions = 0;
     const std::optional<double> critical =
         finished ? critical_factor(t.grid, base, spec, s.streaming(), transitions) : std::nullopt;
@@ -583,14 +609,14 @@ struct dbf_cmd {
       else {
         json summary = sweep_summary_json(t.grid, critical, transitions);
         if (!written.empty()) summary["svg"] = written;
-        std::cout << json{{"summary", summary}}.dump() << '\n';
+        std::cout << json{{"summary", summary}, {"elapsed_s", elapsed_s}, {"kernel_s", kernel_json(kernel_s)}}.dump() << '\n';
       }
     } else {
       if (!finished) std::cout << "interrupted after " << t.done << " of " << spec.steps << " variants: ";
       std::cout << t.schedulable << " of " << (finished ? spec.steps : t.done) << " variants schedulable";
       if (t.lo) std::cout << " (factors " << *t.lo << " to " << *t.hi << " among them)";
       std::cout << "; " << backend_label(s.options().backend) << ", " << std::setprecision(3) << elapsed_s
-                << " s for all tables and tests\n";
+                << " s for all tables and tests" << kernel_text(kernel_s) << "\n";
       if (critical)
         std::cout << "critical factor  " << std::setprecision(7) << *critical << " (the " << spec.kind
                   << " factor where the verdict changes, by bisection"
@@ -621,10 +647,11 @@ struct dbf_cmd {
     bool finished = analyse_sweep(
         base, spec, file, s, slices.part, [&](analysed_set& it) { deliver(sweep_record(it, spec), emit, kept); },
         elapsed_s);
-    finished = collect(finished, elapsed_s, spec.steps, kept, emit);
+    double kernel_s = kernel_of(s);
+    finished = collect(finished, elapsed_s, kernel_s, spec.steps, kept, emit);
     bar.clear();
     if (slices.shard) return finished ? 0 : interrupted_exit_code;
-    return agreed_exit(finish_sweep(finished, totals, elapsed_s, base, spec, s));
+    return agreed_exit(finish_sweep(finished, totals, elapsed_s, kernel_s, base, spec, s));
   }
 
   /// The first setting in which two shard headers differ, as "--edf scan, not qpa".
@@ -688,7 +715,7 @@ struct dbf_cmd {
     std::vector<bool> seen(count, false);
     std::vector<set_record> records;
     bool finished = true;
-    double elapsed_s = 0;
+    double elapsed_s = 0, kernel_s = -1;  // the shards' sums (kernel_s < 0: no GPU kernel ran)
     std::optional<std::uint64_t> total;
     for (std::size_t f = 0; f < parts.size(); ++f) {
       nlohmann::json h = parts[f][0]["shard"];
@@ -706,6 +733,7 @@ struct dbf_cmd {
           ended = true;
           finished = finished && j["shard_end"].at("finished").get<bool>();
           elapsed_s += j["shard_end"].at("elapsed_s").get<double>();
+          add_kernel(kernel_s, j["shard_end"].value("kernel_s", json()));
           const auto sets = j["shard_end"].at("sets").get<std::uint64_t>();
           if (total && *total != sets && finished)
             throw input_error(files[f] + ": " + std::to_string(sets) + " sets, but another shard saw " + std::to_string(*total));
@@ -737,7 +765,7 @@ struct dbf_cmd {
     if (command == "dbf-batch") {
       batch_totals t;
       print_in_order(records, [&](const set_record& rec) { cmd.emit_batch(rec, t, bar); });
-      return cmd.finish_batch(finished, t, elapsed_s, head.at("backend_label").get<std::string>());
+      return cmd.finish_batch(finished, t, elapsed_s, kernel_s, head.at("backend_label").get<std::string>());
     }
     if (command != "dbf-sweep") throw input_error(files[0] + ": a shard of an unknown command '" + command + "'");
     const sweep_spec spec = parse_sweep(cmd.sweep);
@@ -750,7 +778,7 @@ struct dbf_cmd {
     const dbf_session& s = cmd.start_session();
     sweep_totals t;
     print_in_order(records, [&](const set_record& rec) { cmd.emit_sweep(rec, t, bar, spec.steps); });
-    return cmd.finish_sweep(finished, t, elapsed_s, base, spec, s);
+    return cmd.finish_sweep(finished, t, elapsed_s, kernel_s, base, spec, s);
   }
 };
 

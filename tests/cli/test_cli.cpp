@@ -415,6 +415,26 @@ TEST(CliCuda, DbfReportsKernelTimeGpu) {
       EXPECT_LE(j["kernel_s"].get<double>(), j["elapsed_s"].get<double>()) << backend;
     }
   }
+  // A batch's and a sweep's last line: the run's seconds and its kernels' share; the text says it.
+  const std::string batch = test::source_path("data/tasks/variants.jsonl");
+  for (const char* backend : {"cuda", "cpu"}) {
+    const bool gpu = std::string(backend) != "cpu";
+    for (const std::string& run : {"dbf --batch " + batch, "dbf " + file + " --sweep wcet:1:3:3"}) {
+      const run_result r = test::run_warpspan(run + " -q --json --backend " + backend);
+      ASSERT_EQ(r.code, 0) << run << ": " << r.err;
+      const auto end = nlohmann::json::parse(r.out.substr(r.out.rfind('{')));
+      ASSERT_TRUE(end["elapsed_s"].is_number()) << r.out;
+      if (!gpu) {
+        EXPECT_TRUE(end["kernel_s"].is_null()) << run;
+        continue;
+      }
+      ASSERT_TRUE(end["kernel_s"].is_number()) << run << ": " << r.out;
+      EXPECT_GT(end["kernel_s"].get<double>(), 0.0) << run;
+      EXPECT_LE(end["kernel_s"].get<double>(), end["elapsed_s"].get<double>()) << run;
+      const run_result text = test::run_warpspan(run + " -q --backend " + backend);
+      EXPECT_NE(text.out.find("s for all tables and tests, GPU kernels "), std::string::npos) << text.out;
+    }
+  }
 }
 
 TEST(CliCuda, EstimateValidatesBitForBitAgainstTheCpuGpu) {
