@@ -466,48 +466,51 @@ class searcher {
   }
 
   /// The state with the blocks of each kind in a fixed order (their entries, relative to the
-  /// block's first key, sorted as sequences): states that differ by swapping interchangeable blocks
-  /// have one memo entry. Entries are in key order, so a block's entries are one run of them.
-  state canonical(const state& s) const {
+  /// block's first key, in increasing order as sequences): states that differ by swapping
+  /// interchangeable blocks have one memo entry. Entries are in key order, so a block's entries are
+  /// one run of them. The result is `s` itself, or a scratch state valid until the next call (no
+  /// allocation once the scratch has grown: the memo looks up every successor through here).
+  const state& canonical(const state& s) const {
     if (!keys_.interchangeable) return s;
     const std::size_t nb = keys_.blocks.size();
-    std::vector<std::size_t> from(nb + 1, s.size());  // block b's entries: [from[b], from[b + 1])
-    for (std::size_t b = 0, e = 0; b < nb; ++b) {
+    from_.resize(nb + 1);
+    for (std::size_t b = 0, e = 0; b < nb; ++b) {  // block b's entries: [from_[b], from_[b + 1])
       while (e < s.size() && s[e].level < keys_.blocks[b].base) ++e;
-      from[b] = e;
+      from_[b] = e;
     }
-    const auto relative = [&](std::size_t b) {
-      state r(s.begin() + static_cast<std::ptrdiff_t>(from[b]), s.begin() + static_cast<std::ptrdiff_t>(from[b + 1]));
-      for (level_count& x : r) x.level -= keys_.blocks[b].base;
-      return r;
-    };
-    const auto less = [](const state& x, const state& y) {
-      return std::lexicographical_compare(x.begin(), x.end(), y.begin(), y.end(), [](const level_count& a, const level_count& b) {
-        return a.level != b.level ? a.level < b.level : a.count < b.count;
-      });
-    };
-    std::vector<state> parts(nb);
-    for (std::size_t b = 0; b < nb; ++b) parts[b] = relative(b);
-    for (std::size_t b = 0; b < nb; ++b) {  // sort each kind's parts, keeping the kind's positions
-      if (keys_.blocks[b].kind != b) continue;
-      std::vector<std::size_t> at;
-      std::vector<state> kind;
-      for (std::size_t c = b; c < nb; ++c)
-        if (keys_.blocks[c].kind == b) {
-          at.push_back(c);
-          kind.push_back(std::move(parts[c]));
-        }
-      std::sort(kind.begin(), kind.end(), less);
-      for (std::size_t i = 0; i < at.size(); ++i) parts[at[i]] = std::move(kind[i]);
-    }
-    state out;
-    out.reserve(s.size());
-    for (std::size_t b = 0; b < nb; ++b)
-      for (level_count x : parts[b]) {
-        x.level += keys_.blocks[b].base;
-        out.push_back(x);
+    from_[nb] = s.size();
+    const auto less = [&](std::size_t x, std::size_t y) {  // block x's entries before block y's
+      const std::size_t nx = from_[x + 1] - from_[x], ny = from_[y + 1] - from_[y];
+      for (std::size_t i = 0; i < nx && i < ny; ++i) {
+        const level_count& p = s[from_[x] + i];
+        const level_count& q = s[from_[y] + i];
+        const std::uint32_t lp = p.level - keys_.blocks[x].base, lq = q.level - keys_.blocks[y].base;
+        if (lp != lq) return lp < lq;
+        if (p.count != q.count) return p.count < q.count;
       }
-    return out;
+      return nx < ny;
+    };
+    // Which block's entries each position takes: each kind's blocks sorted (insertion sort: a
+    // kind has at most W blocks), placed at that kind's positions in order.
+    order_.resize(nb);
+    for (std::size_t b = 0; b < nb; ++b) order_[b] = static_cast<std::uint32_t>(b);
+    for (std::size_t b = 0; b < nb; ++b) {
+      if (keys_.blocks[b].kind != b) continue;
+      kind_.clear();
+      for (std::size_t c = b; c < nb; ++c)
+        if (keys_.blocks[c].kind == b) kind_.push_back(static_cast<std::uint32_t>(c));
+      sorted_ = kind_;
+      for (std::size_t i = 1; i < sorted_.size(); ++i)
+        for (std::size_t j = i; j > 0 && less(sorted_[j], sorted_[j - 1]); --j) std::swap(sorted_[j], sorted_[j - 1]);
+      for (std::size_t i = 0; i < kind_.size(); ++i) order_[kind_[i]] = sorted_[i];
+    }
+    canon_.clear();
+    for (std::size_t b = 0; b < nb; ++b) {
+      const std::uint32_t src = order_[b];
+      for (std::size_t e = from_[src]; e < from_[src + 1]; ++e)
+        canon_.push_back({s[e].level - keys_.blocks[src].base + keys_.blocks[b].base, s[e].count});
+    }
+    return canon_;
   }
 
   static bool same_string(const problem_view& p, std::uint32_t a, std::uint32_t b) {
@@ -538,6 +541,10 @@ class searcher {
   key_table keys_;
   state_memo memo_;
   std::uint64_t max_states_ = 0, memory_limit_ = 0, opened_ = 0;
+  // canonical()'s scratch.
+  mutable state canon_;
+  mutable std::vector<std::size_t> from_;
+  mutable std::vector<std::uint32_t> order_, kind_, sorted_;
 };
 
 }  // namespace
