@@ -468,16 +468,16 @@ py::dict dbf_sweep(const set_source& source, const std::string& sweep, const std
     std::vector<sweep_point> grid;
     std::optional<double> critical;
     std::size_t transitions = 0;
+    double elapsed_s = 0;
   };
   const out_t o = interruptible([&] {
     out_t out;
-    double elapsed_s = 0;
     if (analyse_sweep(base, spec, source.label, session, set_slice{},
                       [&](analysed_set& s) {
                         out.lines.push_back(sweep_variant_json(s));
                         out.grid.push_back(sweep_point_of(s));
                       },
-                      elapsed_s))
+                      out.elapsed_s))
       out.critical = critical_factor(out.grid, base, spec, session.streaming(), out.transitions);
     return out;
   });
@@ -486,6 +486,9 @@ py::dict dbf_sweep(const set_source& source, const std::string& sweep, const std
   py::dict d;
   d["variants"] = variants;
   d["summary"] = to_dict(nlohmann::json::parse(sweep_summary_json(o.grid, o.critical, o.transitions).dump()));
+  // As the CLI's last line: the run's seconds and its GPU kernels' share (None on the CPU).
+  d["elapsed_s"] = o.elapsed_s;
+  d["kernel_s"] = session.on_device() ? py::object(py::float_(session.kernel_seconds())) : py::object(py::none());
   return d;
 }
 

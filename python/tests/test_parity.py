@@ -149,4 +149,6 @@ def test_dbf_sweep_with_its_critical_factor():
         lines = [json.loads(l) for l in out.splitlines() if l.strip()]
         assert r.variants == lines[:-1]
         assert r.summary == lines[-1]["summary"]
+        # the run's times, as the CLI's last line has them: no GPU kernel time on the CPU
+        assert r.elapsed_s >= 0 and r.kernel_s is None and lines[-1]["kernel_s"] is None
         assert r.summary["critical_factor"] == pytest.approx(critical, abs=1e-5) if critical else r.summary["critical_factor"] is None

@@ -272,8 +272,9 @@ class DbfVerdict(Result):
 
 class DbfSweep(Result):
     """A sweep: ``variants`` (per variant, ``factor`` and its verdict, or ``error`` when the variant
-    is outside the model) and ``summary`` (``variants``, ``schedulable``, ``invalid``,
-    ``critical_factor``, ``transitions``)."""
+    is outside the model), ``summary`` (``variants``, ``schedulable``, ``invalid``,
+    ``critical_factor``, ``transitions``), ``elapsed_s`` (all tables and tests) and ``kernel_s``
+    (the GPU kernels' share of it; None on the CPU)."""
 
 
 class WcetResult(Result):
