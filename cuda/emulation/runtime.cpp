@@ -8,6 +8,7 @@
 #include "racecheck.hpp"
 
 #include <sys/mman.h>
+#include <dlfcn.h>
 #include <ucontext.h>
 #include <unistd.h>
 
@@ -306,6 +307,21 @@ constexpr std::size_t fiber_stack_bytes = std::size_t{256} << 10;  // kernels ar
 #if defined(WARPSPAN_EMU_ASAN)
 extern "C" void __sanitizer_start_switch_fiber(void** fake_stack_save, const void* bottom, std::size_t size);
 extern "C" void __sanitizer_finish_switch_fiber(void* fake_stack_save, const void** bottom_old, std::size_t* size_old);
+extern "C" void __asan_unpoison_memory_region(void const volatile* addr, std::size_t size);
+
+/// glibc's swapcontext, past ASan's interceptor. The interceptor clears the shadow of the whole
+/// stack it switches to, at every switch: 32 KiB of shadow for a 256 KiB fiber stack, twice a
+/// fiber a barrier, which was a quarter of the time of a kernel with many barriers (the dbf batch
+/// kernel on a wide fork-join task). Here a fiber's stack is unpoisoned once, when a fiber starts
+/// on it (step_fiber: a stack is reused by the fibers of later blocks), and each switch is told to
+/// ASan by the start/finish_switch_fiber calls, as before; a suspended fiber keeps its shadow.
+int raw_swapcontext(ucontext_t* from, const ucontext_t* to) {
+  using swap_fn = int (*)(ucontext_t*, const ucontext_t*);
+  static const swap_fn real = reinterpret_cast<swap_fn>(dlsym(RTLD_NEXT, "swapcontext"));
+  return real != nullptr ? real(from, to) : swapcontext(from, to);
+}
+#else
+int raw_swapcontext(ucontext_t* from, const ucontext_t* to) { return swapcontext(from, to); }
 #endif
 
 }  // namespace
@@ -356,11 +372,11 @@ void yield_to_scheduler(block_state& b, fiber& f, bool finished) {
 #if defined(WARPSPAN_EMU_ASAN)
   void* fake = nullptr;
   __sanitizer_start_switch_fiber(finished ? nullptr : &fake, b.scheduler_stack_bottom, b.scheduler_stack_size);
-  swapcontext(&f.context, &b.scheduler);
+  raw_swapcontext(&f.context, &b.scheduler);
   __sanitizer_finish_switch_fiber(fake, nullptr, nullptr);
 #else
   (void)finished;
-  swapcontext(&f.context, &b.scheduler);
+  raw_swapcontext(&f.context, &b.scheduler);
 #endif
 }
 
@@ -386,6 +402,10 @@ void step_fiber(block_state& b, unsigned t) {
     b.fibers[t] = std::make_unique<fiber>();
     fiber& f = *b.fibers[t];
     f.stack = tls_stacks.get(t);
+#if defined(WARPSPAN_EMU_ASAN)
+    // What an earlier fiber left on this stack (all of it but the guard page) is not this one's.
+    __asan_unpoison_memory_region(static_cast<unsigned char*>(f.stack) + 4096, fiber_stack_bytes - 4096);
+#endif
     f.where = b.context_of(t);
     f.context = b.blank;
     f.context.uc_stack.ss_sp = f.stack;
@@ -402,10 +422,10 @@ void step_fiber(block_state& b, unsigned t) {
 #if defined(WARPSPAN_EMU_ASAN)
   void* fake = nullptr;
   __sanitizer_start_switch_fiber(&fake, f.stack, fiber_stack_bytes);
-  swapcontext(&b.scheduler, &f.context);
+  raw_swapcontext(&b.scheduler, &f.context);
   __sanitizer_finish_switch_fiber(fake, nullptr, nullptr);
 #else
-  swapcontext(&b.scheduler, &f.context);
+  raw_swapcontext(&b.scheduler, &f.context);
 #endif
   b.running = nullptr;
   tls_context = saved;
