@@ -9,8 +9,8 @@
 // writing and not both atomically, is a race (two plain writes only if their values differ: see
 // same_value_check); a read of shared memory no thread of the block wrote
 // in the launch is reported too. Shared memory has a flat shadow (the launch's size times 20
-// bytes); device memory a hash table per block that forgets everything at each barrier (only the
-// current interval matters for device memory). Blocks are not checked against each other (as
+// bytes); device memory a hash table per block, a slot per 8-byte word, that forgets everything at
+// each barrier (only the current interval matters for device memory). Blocks are not checked against each other (as
 // racecheck, which checks shared memory only). What the tracing cannot see: accesses through
 // memcpy/memset and copies of large structs (compiled as memcpy), and memory outside tracked
 // allocations (Thrust's CPP-system vectors, the stack).
@@ -39,10 +39,12 @@ struct cell {
   bool atomic = false;                              // every write of the interval was atomic
 };
 
+/// The cells of one aligned 8-byte word of device memory: an access of up to 8 bytes looks up one
+/// slot, not one per byte (the lookups were most of the race checker's time).
 struct device_slot {
-  std::uintptr_t address = 0;
+  std::uintptr_t word = 0;       // address / 8
   std::uint32_t generation = 0;  // the slot is empty unless this is the table's generation
-  cell c;
+  cell c[8];
 };
 
 /// Two plain writes of one byte in one interval: a race unless the second wrote what the first did
@@ -69,6 +71,7 @@ struct block_shadow {
 };
 
 struct launch_state {
+  std::atomic<std::uint64_t> id{0};  // counts launches, for device_offset's cache
   const char* kernel = "kernel";
   ranges device;
   std::uintptr_t low = 0, high = 0;  // the span of all device ranges
@@ -83,19 +86,34 @@ thread_local block_shadow tls_storage;
 
 enum class kind { read, write, atomic };
 
+/// The allocation an OS thread's last device access of this launch fell in: most accesses fall in
+/// the one before them.
+struct range_cache {
+  std::uint64_t launch = ~std::uint64_t{0};
+  std::uintptr_t first = 0, end = 0;
+};
+thread_local range_cache tls_range;
+
 /// The offset of `a` in its device allocation, or false when `a` is in none.
 bool device_offset(std::uintptr_t a, std::uintptr_t& offset) {
+  const std::uint64_t id = launch.id.load(std::memory_order_relaxed);
+  if (tls_range.launch == id && a >= tls_range.first && a < tls_range.end) {
+    offset = a - tls_range.first;
+    return true;
+  }
   if (a < launch.low || a >= launch.high) return false;
   auto it = std::upper_bound(launch.device.begin(), launch.device.end(), a,
                              [](std::uintptr_t x, const auto& r) { return x < r.first; });
   if (it == launch.device.begin()) return false;
   --it;
   if (a >= it->second) return false;
+  tls_range = {id, it->first, it->second};
   offset = a - it->first;
   return true;
 }
 
-cell& device_cell(block_shadow& s, std::uintptr_t a, std::uint32_t phase) {
+/// The cells of the 8-byte word `word` (an address / 8) in this interval's table.
+device_slot& device_word(block_shadow& s, std::uintptr_t word, std::uint32_t phase) {
   if (phase != s.phase) {  // a barrier passed: the previous interval's accesses are ordered before
     s.phase = phase;
     ++s.generation;
@@ -107,21 +125,23 @@ cell& device_cell(block_shadow& s, std::uintptr_t a, std::uint32_t phase) {
     s.used = 0;
     for (const device_slot& o : old) {
       if (o.generation != s.generation) continue;
-      std::size_t k = (o.address * 0x9E3779B97F4A7C15ull) >> 20 & (s.slots.size() - 1);
+      std::size_t k = (o.word * 0x9E3779B97F4A7C15ull) >> 20 & (s.slots.size() - 1);
       while (s.slots[k].generation == s.generation) k = (k + 1) & (s.slots.size() - 1);
       s.slots[k] = o;
       ++s.used;
     }
   }
-  std::size_t k = (a * 0x9E3779B97F4A7C15ull) >> 20 & (s.slots.size() - 1);
+  std::size_t k = (word * 0x9E3779B97F4A7C15ull) >> 20 & (s.slots.size() - 1);
   for (;; k = (k + 1) & (s.slots.size() - 1)) {
     device_slot& slot = s.slots[k];
     if (slot.generation != s.generation) {
-      slot = device_slot{a, s.generation, cell{}};
+      slot.word = word;
+      slot.generation = s.generation;
+      for (cell& c : slot.c) c = cell{};
       ++s.used;
-      return slot.c;
+      return slot;
     }
-    if (slot.address == a) return slot.c;
+    if (slot.word == word) return slot;
   }
 }
 
@@ -206,13 +226,18 @@ void access(const void* p, std::size_t bytes, kind k) {
   }
   std::uintptr_t offset = 0;
   if (!device_offset(a, offset)) return;
-  for (std::size_t i = 0; i < bytes; ++i) 
-    touch(device_cell(s, a + i, phase), false, offset + i, t, phase, k, reinterpret_cast<const unsigned char*>(a + i));
+  device_slot* slot = nullptr;  // the word of the byte before, while the bytes stay in it
+  for (std::size_t i = 0; i < bytes; ++i) {
+    const std::uintptr_t byte = a + i;
+    if (slot == nullptr || (byte & 7) == 0) slot = &device_word(s, byte >> 3, phase);
+    touch(slot->c[byte & 7], false, offset + i, t, phase, k, reinterpret_cast<const unsigned char*>(byte));
+  }
 }
 
 }  // namespace
 
 void begin_launch(const char* kernel, ranges device) {
+  launch.id.fetch_add(1, std::memory_order_relaxed);
   launch.kernel = kernel;
   launch.device = std::move(device);
   launch.low = launch.device.empty() ? 0 : launch.device.front().first;

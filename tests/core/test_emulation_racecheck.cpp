@@ -211,6 +211,36 @@ TEST_F(EmulationGpu, DeviceMemoryRaceWithinABlockIsReported) {
   }
 }
 
+/// Thread t writes byte t of the array, then reads its neighbour's byte after a barrier: the bytes
+/// share 8-byte words (the checker's slots), but no two threads touch one byte in one interval.
+__global__ void own_bytes(unsigned char* bytes, unsigned char* seen) {
+  bytes[threadIdx.x] = static_cast<unsigned char>(threadIdx.x + 1);
+  __syncthreads();
+  seen[threadIdx.x] = bytes[(threadIdx.x + 1) % blockDim.x];
+}
+
+/// As own_bytes without the barrier: the read of a neighbour's byte races with its write.
+__global__ void own_bytes_unsynced(unsigned char* bytes, unsigned char* seen) {
+  bytes[threadIdx.x] = static_cast<unsigned char>(threadIdx.x + 1);
+  seen[threadIdx.x] = bytes[(threadIdx.x + 1) % blockDim.x];
+}
+
+TEST_F(EmulationGpu, NeighbouringBytesOfOneWordDoNotRace) {
+  for (const auto& order : orders) {
+    ASSERT_TRUE(emu::set_thread_order(order));
+    device_buffer<unsigned char> bytes(20, nullptr), seen(20, nullptr);
+
+    WARPSPAN_LAUNCH(own_bytes, 1, 20, 0, nullptr)(bytes.data(), seen.data());
+    EXPECT_EQ(cudaGetLastError(), cudaSuccess) << order << ": " << emu::last_race_report();
+    const std::vector<unsigned char> got = seen.to_host();
+    for (unsigned t = 0; t < 20; ++t) EXPECT_EQ(got[t], (t + 1) % 20 + 1) << order;
+
+    WARPSPAN_LAUNCH(own_bytes_unsynced, 1, 20, 0, nullptr)(bytes.data(), seen.data());
+    EXPECT_EQ(cudaGetLastError(), cudaErrorLaunchFailure) << order;
+    EXPECT_NE(emu::last_race_report().find("device memory at offset"), std::string::npos) << emu::last_race_report();
+  }
+}
+
 /// Every thread sets the same flag to 1 (as Rodinia's BFS does): writes of one value do not race.
 __global__ void set_flag(unsigned* flag) { *flag = 1u; }
 
