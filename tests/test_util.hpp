@@ -3,6 +3,7 @@
 
 #include <cstdlib>
 #include <string>
+#include <vector>
 
 #include "warpspan/core/backend.hpp"
 #include "warpspan/core/error.hpp"
@@ -24,6 +25,25 @@ inline normalized_sm sm_of(int sigma_l, int sigma_c, int sigma_s = 0, int sigma_
 inline problem make(const std::string& kernel, int warps, int sigma_l, int sigma_c, int sigma_s = 0,
                     int sigma_d = 0, int schedulers = 0) {
   return make_problem(parse_kernel_string(kernel), sm_of(sigma_l, sigma_c, sigma_s, sigma_d, schedulers), warps);
+}
+
+/// test::make with sigma L and C, a scheduler limit, and barriers in blocks of `block` warps (0: one
+/// block of all W).
+inline problem make_blocks(const std::string& kernel, int warps, int sigma_l, int sigma_c, int schedulers, int block) {
+  return make_problem(parse_kernel_string(kernel), sm_of(sigma_l, sigma_c, 0, 0, schedulers), warps, block);
+}
+
+/// Every kernel over {L, C, B} of `length` letters with at least one B (a barrier).
+inline std::vector<std::string> kernels_with_barriers(int length) {
+  std::vector<std::string> out;
+  int total = 1;
+  for (int i = 0; i < length; ++i) total *= 3;
+  for (int code = 0; code < total; ++code) {
+    std::string k;
+    for (int i = 0, c = code; i < length; ++i, c /= 3) k.push_back("LCB"[c % 3]);
+    if (k.find('B') != std::string::npos) out.push_back(k);
+  }
+  return out;
 }
 
 /// A random small problem: 1..4 types, a kernel of 1..max_length letters, sigma 1..3 per type,

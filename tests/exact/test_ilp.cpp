@@ -195,27 +195,8 @@ TEST(Ilp, LpTextHasTheSizesOfTheFormulation) {
   EXPECT_NE(lc_short.find(" cap_sched_2: x_1_1_2 + x_1_2_2 + x_2_1_2 + x_2_2_2 <= 1\n"), std::string::npos);
 }
 
-/// test::make with blocks of `block` warps (0: one block of all W).
-problem with_blocks(const std::string& kernel, int warps, int sigma_l, int sigma_c, int schedulers, int block) {
-  normalized_sm sm;
-  sm.sigma = {sigma_l, sigma_c, 0, 0};
-  for (int u = 0; u < unit_count; ++u) sm.copies[u] = sm.sigma[u] > 0 ? 1 : 0;
-  sm.schedulers = schedulers;
-  return make_problem(parse_kernel_string(kernel), sm, warps, block);
-}
-
-/// Every kernel over {L, C, B} of `length` letters with at least one B.
-std::vector<std::string> kernels_with_barriers(int length) {
-  std::vector<std::string> out;
-  int total = 1;
-  for (int i = 0; i < length; ++i) total *= 3;
-  for (int code = 0; code < total; ++code) {
-    std::string k;
-    for (int i = 0, c = code; i < length; ++i, c /= 3) k.push_back("LCB"[c % 3]);
-    if (k.find('B') != std::string::npos) out.push_back(k);
-  }
-  return out;
-}
+using test::kernels_with_barriers;
+const auto& with_blocks = test::make_blocks;
 
 TEST(Ilp, LpTextOfABarrierHasItsRows) {
   // LBL, W = 2 in one block, sigma_L = 1: horizon T = 5 (the pessimistic bound), I = 3, D = 3.

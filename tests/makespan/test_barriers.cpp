@@ -23,14 +23,8 @@
 namespace warpspan {
 namespace {
 
-/// test::make with blocks of `block` warps (0: one block).
-problem make_blocks(const std::string& kernel, int warps, int sigma_l, int sigma_c, int schedulers, int block) {
-  normalized_sm sm;
-  sm.sigma = {sigma_l, sigma_c, 0, 0};
-  for (int u = 0; u < unit_count; ++u) sm.copies[u] = sm.sigma[u] > 0 ? 1 : 0;
-  sm.schedulers = schedulers;
-  return make_problem(parse_kernel_string(kernel), sm, warps, block);
-}
+using test::kernels_with_barriers;
+using test::make_blocks;
 
 std::vector<std::uint16_t> ids(std::initializer_list<int> one_based) {
   std::vector<std::uint16_t> out;
@@ -104,19 +98,6 @@ TEST(Barriers, WorkedExampleOfTheDocs) {
   EXPECT_EQ(exact_dense_cpu(prob).makespan, 12u);
   EXPECT_EQ(test::brute_worst(test::make("LCCCCL", 4, 1, 4)), 9u);
   EXPECT_GE(pessimistic_bound(prob), 12u);
-}
-
-/// Every kernel over {L, C, B} of `length` letters with at least one B.
-std::vector<std::string> kernels_with_barriers(int length) {
-  std::vector<std::string> out;
-  int total = 1;
-  for (int i = 0; i < length; ++i) total *= 3;
-  for (int code = 0; code < total; ++code) {
-    std::string k;
-    for (int i = 0, c = code; i < length; ++i, c /= 3) k.push_back("LCB"[c % 3]);
-    if (k.find('B') != std::string::npos) out.push_back(k);
-  }
-  return out;
 }
 
 TEST(Barriers, StringsBuildExactlyTheWorkConservingSchedules) {
