@@ -36,8 +36,9 @@ BENCHMARK(BM_OneChainRebuild)
 /// All chains of one backend, `iters` iterations each, timed as one advance() (CUDA: the launch
 /// plus synchronisation, measured by wall clock since a launch covers the whole round).
 /// `packing`: the CUDA chains' widths (unset: the narrowest that fits, as estimate runs them).
+/// `design`: a thread or a warp a chain (unset: as the plan picks).
 void run_backend(benchmark::State& state, backend_kind kind, int warps = 16,
-                 std::optional<chain_packing> packing = std::nullopt) {
+                 std::optional<chain_packing> packing = std::nullopt, std::optional<chain_design> design = std::nullopt) {
   if (kind == backend_kind::cuda && cuda_device_count() == 0) {
     state.SkipWithError(cuda_compiled() ? "no CUDA device present" : "built without CUDA");
     return;
@@ -48,16 +49,17 @@ void run_backend(benchmark::State& state, backend_kind kind, int warps = 16,
   std::string plan_note;
   auto chains = static_cast<std::uint32_t>(state.range(0));
   if (state.range(0) <= 0) {
-    const cuda_chain_plan plan = plan_cuda_chains(prob.view(), packing);
+    const cuda_chain_plan plan = plan_cuda_chains(prob.view(), packing, design);
     const auto k = static_cast<std::uint32_t>(std::max<std::int64_t>(1, -state.range(0)));
     chains = plan.device_chains * k;
     plan_note = ", " + std::to_string(k) + " x " + std::to_string(plan.device_chains) + " resident (" +
                 std::to_string(plan.threads_per_sm / 32) + " warps a SM on " + std::to_string(plan.sms) + " SMs, " +
-                (plan.on_chip ? "on chip" : "global") + ")";
+                (plan.design == chain_design::warp ? "a warp a chain, " : "") + (plan.on_chip ? "on chip" : "global") + ")";
   }
   const std::uint64_t iters = static_cast<std::uint64_t>(state.range(1));
   chain_setup setup = bench_cases::chains_of(prob, chains);
   setup.packing = packing;
+  setup.design = design;
   auto runner = kind == backend_kind::cuda ? make_cuda_runner(setup) : make_cpu_runner(setup, 0);
   runner->advance(std::max<std::uint64_t>(1, iters / 10));  // warm-up
   for (auto _ : state) {
@@ -102,10 +104,17 @@ void BM_ChainsCudaNarrow(benchmark::State& state) {
   run_backend(state, backend_kind::cuda, static_cast<int>(state.range(2)), chain_packing::narrow);
 }
 BENCHMARK(BM_ChainsCudaNarrow)->Args({0, 2000, 16})->Args({0, 2000, 3})->UseManualTime()->Unit(benchmark::kMillisecond);
-// Voronoi W = 64 (1,600 positions a string): narrow chains of 11.5 KB, in global memory; the CPU's
-// all cores beside it.
+// Voronoi W = 64 (1,600 positions a string): narrow chains of 11.5 KB, a warp each on chip (the
+// plan's choice), and a thread each in global memory as before; W = 48 a warp each; the CPU's all
+// cores beside them.
 void BM_ChainsW64Cuda(benchmark::State& state) { run_backend(state, backend_kind::cuda, 64); }
-BENCHMARK(BM_ChainsW64Cuda)->Args({0, 500})->UseManualTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_ChainsW64Cuda)->Args({0, 500})->Args({-4, 500})->UseManualTime()->Unit(benchmark::kMillisecond);
+void BM_ChainsW64CudaThread(benchmark::State& state) {
+  run_backend(state, backend_kind::cuda, 64, std::nullopt, chain_design::thread);
+}
+BENCHMARK(BM_ChainsW64CudaThread)->Args({0, 500})->UseManualTime()->Unit(benchmark::kMillisecond);
+void BM_ChainsW48Cuda(benchmark::State& state) { run_backend(state, backend_kind::cuda, 48); }
+BENCHMARK(BM_ChainsW48Cuda)->Args({0, 500})->UseManualTime()->Unit(benchmark::kMillisecond);
 void BM_ChainsW64Cpu(benchmark::State& state) { run_backend(state, backend_kind::cpu, 64); }
 BENCHMARK(BM_ChainsW64Cpu)->Args({64, 500})->UseManualTime()->Unit(benchmark::kMillisecond);
 

@@ -41,6 +41,7 @@ struct device_spec {
   double scatter_bytes_per_s;  // random 32-byte sectors at saturation (16+ warps a SM)
   double shared_latency;       // clocks, a dependent shared-memory load
   double global_latency;       // clocks, a dependent global load that misses L1
+  double collective_latency;   // clocks, a warp collective a lane waits for (__ballot_sync, __syncwarp)
 };
 // H100 SXM5 80 GB: HBM3 3.35 TB/s, 132 SMs, 1.98 GHz boost; A100 SXM4 80 GB: HBM2e 2.039 TB/s,
 // 108 SMs, 1.41 GHz; H200: HBM3e 4.8 TB/s, 132 SMs, 1.98 GHz. All serve shared memory at 128 bytes
@@ -49,12 +50,13 @@ struct device_spec {
 // load 28.7 clocks, an L2 hit 280 (HBM not yet measured: the chase's HBM point hit L2), random
 // sectors 1.334 TB/s from 16 warps a SM on. The H100's and A100's scattered bandwidth is the
 // H200's scaled by their HBM peaks, their latencies the H200's in clocks: assumptions until a
-// lent H100 runs the calibration.
+// lent H100 runs the calibration. A warp collective's latency (the warp design's ballots and
+// syncs) is not measured yet: 12 clocks assumed (a vote and the dependent bit scan).
 constexpr double h200_scatter = 1.334e12, h200_hbm = 4.8e12;
 const device_spec devices[] = {
-    {"H100 SXM", 3.35e12, 132, 1.98e9, 128, h200_scatter * 3.35e12 / h200_hbm, 28.7, 280},
-    {"A100 SXM 80GB", 2.039e12, 108, 1.41e9, 128, h200_scatter * 2.039e12 / h200_hbm, 28.7, 280},
-    {"H200", h200_hbm, 132, 1.98e9, 128, h200_scatter, 28.7, 280},
+    {"H100 SXM", 3.35e12, 132, 1.98e9, 128, h200_scatter * 3.35e12 / h200_hbm, 28.7, 280, 12},
+    {"A100 SXM 80GB", 2.039e12, 108, 1.41e9, 128, h200_scatter * 2.039e12 / h200_hbm, 28.7, 280, 12},
+    {"H200", h200_hbm, 132, 1.98e9, 128, h200_scatter, 28.7, 280, 12},
 };
 constexpr double sector_bytes = 32;
 
@@ -75,6 +77,7 @@ emu::kernel_counts sum_counts(const std::vector<std::string>& prefixes) {
     s.shared_ideal_wavefronts += k.shared_ideal_wavefronts;
     s.atomics += k.atomics;
     s.atomic_requests += k.atomic_requests;
+    s.collectives += k.collectives;
   }
   return s;
 }
@@ -82,7 +85,7 @@ emu::kernel_counts sum_counts(const std::vector<std::string>& prefixes) {
 /// Per item (an annealing move, a dbf cell).
 struct per_item {
   double requests = 0, sectors = 0, ideal_sectors = 0, store_sectors = 0, shared_requests = 0, wavefronts = 0,
-         ideal_wavefronts = 0, atomics = 0;
+         ideal_wavefronts = 0, atomics = 0, collectives = 0;
 };
 
 per_item divide(const emu::kernel_counts& k, double items) {
@@ -95,6 +98,7 @@ per_item divide(const emu::kernel_counts& k, double items) {
   p.wavefronts = static_cast<double>(k.shared_wavefronts) / items;
   p.ideal_wavefronts = static_cast<double>(k.shared_ideal_wavefronts) / items;
   p.atomics = static_cast<double>(k.atomics) / items;
+  p.collectives = static_cast<double>(k.collectives) / items;
   return p;
 }
 
@@ -109,10 +113,12 @@ double bound(double rate, double per) { return per > 0 ? rate / per : INFINITY; 
 /// The annealing kernel's latency bound: a chain's move is a chain of dependent accesses, and a
 /// warp's requests (lanes that diverge issue several) wait one after another, so each of the
 /// `warps` resident warps of `sms` SMs completes a move per lane every r_g L_g + r_s L_s clocks
-/// (r: warp requests a move, L: a dependent load's latency). No overlap between the warps'
-/// requests beyond the warps themselves; no instruction-issue limit.
+/// (r: warp requests a move, L: a dependent load's latency), plus c L_c for the warp design's c
+/// collectives a move. No overlap between the warps' requests beyond the warps themselves; no
+/// instruction-issue limit.
 double latency_bound(const device_spec& d, const per_item& p, double warps, double sms) {
-  const double clocks = p.requests * d.global_latency + p.shared_requests * d.shared_latency;
+  const double clocks =
+      p.requests * d.global_latency + p.shared_requests * d.shared_latency + p.collectives * d.collective_latency;
   return clocks > 0 && warps > 0 ? sms * d.clock_hz * warps / clocks : INFINITY;
 }
 
@@ -151,12 +157,15 @@ std::string fmt(double x) {
 /// iterations counts the per-launch part (the staging of the types, the on-chip kernel's copies in
 /// and out), a launch of `n` the rest, which is spread over n moves per chain.
 row anneal_row(const std::string& name, int warps, std::uint64_t n, std::uint64_t per_launch, const std::string& bench,
-               std::optional<chain_packing> packing = std::nullopt) {
+               std::optional<chain_packing> packing = std::nullopt, std::optional<chain_design> design = std::nullopt) {
   const problem prob = bench_cases::voronoi(warps);
-  const cuda_chain_plan plan = plan_cuda_chains(prob.view(), packing);
-  const std::uint32_t chains = plan.block;  // one block: the counts per move do not depend on the count
+  const cuda_chain_plan plan = plan_cuda_chains(prob.view(), packing, design);
+  // One block of a thread a chain, or 8 chains of a warp each: the counts per move do not depend on
+  // the count.
+  const std::uint32_t chains = plan.design == chain_design::warp ? 8 : plan.block;
   chain_setup setup = bench_cases::chains_of(prob, chains);
   setup.packing = packing;
+  setup.design = design;
   auto runner = make_cuda_runner(setup);
   runner->advance(4);  // past the first moves from the initial strings
   const auto counted = [&](std::uint64_t iterations) {
@@ -184,14 +193,16 @@ row anneal_row(const std::string& name, int warps, std::uint64_t n, std::uint64_
   r.per.wavefronts = per_move(pa.wavefronts, pb.wavefronts);
   r.per.ideal_wavefronts = per_move(pa.ideal_wavefronts, pb.ideal_wavefronts);
   r.per.atomics = per_move(pa.atomics, pb.atomics);
+  r.per.collectives = per_move(pa.collectives, pb.collectives);
   r.sectors_per_request = static_cast<double>(b.global_sectors) / std::max<double>(1, b.global_requests);
   r.ideal_per_request = static_cast<double>(b.global_ideal_sectors) / std::max<double>(1, b.global_requests);
   r.wavefronts_per_request = static_cast<double>(b.shared_wavefronts) / std::max<double>(1, b.shared_requests);
   r.warps_per_sm = plan.threads_per_sm / 32.0;
-  r.note = std::string(packing_name(plan.packing)) + " state " +
-           (plan.on_chip ? "on chip" : "in global memory") + " (" + std::to_string(plan.chain_bytes) +
+  r.note = std::string(plan.design == chain_design::warp ? "a warp a chain, " : "") + packing_name(plan.packing) +
+           " state " + (plan.on_chip ? "on chip" : "in global memory") + " (" + std::to_string(plan.chain_bytes) +
            " bytes a chain), " + std::to_string(plan.block) + " threads a block, " +
-           std::to_string(plan.threads_per_sm / 32) + " warps a SM, " + std::to_string(per_launch) + " moves a launch";
+           std::to_string(plan.threads_per_sm / 32) + " warps a SM, " + std::to_string(per_launch) + " moves a launch" +
+           (plan.design == chain_design::warp ? ", " + fmt(r.per.collectives) + " warp collectives a move" : "");
   return r;
 }
 
@@ -416,6 +427,9 @@ int main(int argc, char** argv) {
   rows.push_back(anneal_row("Voronoi 5L9C2L9C, W = 3, sigma L=1,C=4, wide", 3, moves3, per_launch,
                             "BM_ChainsCudaWide/0/2000/3/", chain_packing::wide));
   rows.push_back(anneal_row("Voronoi 5L9C2L9C, W = 64, sigma L=1,C=4", 64, moves64, 500, "BM_ChainsW64Cuda/0/"));
+  rows.push_back(anneal_row("Voronoi 5L9C2L9C, W = 64, sigma L=1,C=4, a thread a chain", 64, moves64, 500,
+                            "BM_ChainsW64CudaThread/0/", std::nullopt, chain_design::thread));
+  rows.push_back(anneal_row("Voronoi 5L9C2L9C, W = 48, sigma L=1,C=4", 48, moves64, 500, "BM_ChainsW48Cuda/0/"));
   for (std::uint32_t v : quick ? std::vector<std::uint32_t>{10} : std::vector<std::uint32_t>{10, 20})
     for (bool staged : {false, true}) rows.push_back(dbf_row(v, staged));
   for (std::uint32_t v : quick ? std::vector<std::uint32_t>{10} : std::vector<std::uint32_t>{10, 50})
@@ -449,13 +463,14 @@ int main(int argc, char** argv) {
       "(128 bytes, 32 banks) per clock per SM at the boost clock (H100: 132 SMs x 1.98 GHz; A100: 108\n"
       "SMs x 1.41 GHz). The annealing rows have two more bounds (issue 42, item 5): *latency*, each\n"
       "resident warp's requests one after another at a dependent load's latency (the plan's warps a\n"
-      "SM; 28.7 clocks shared, 280 global: the H200 calibration), and *scattered sectors*, every\n"
+      "SM; 28.7 clocks shared, 280 global: the H200 calibration; the warp-a-chain design's warp\n"
+      "collectives, ballots and syncs, at 12 clocks each: assumed, not measured), and *scattered sectors*, every\n"
       "sector at the random-sector bandwidth the H200 calibration measured (1.334 TB/s; H100 and A100\n"
       "scaled by their HBM peaks). No instruction-issue limit. *Predicted* is the smallest bound;\n"
       "for the dbf rows the smaller of the DRAM and shared-memory bounds; *coalesced* the same with every request at\n"
       "its ideal sectors and conflict-free wavefronts; *reads cached* charges DRAM only the stores (as\n"
       "if every load hit L1/L2: the dbf tables of 10 and 20 vertices, 4 and 15 MB, fit the H100's 50 MB\n"
-      "L2). Annealing: one block of chains, counted over %llu moves a chain (W = 16) or %llu (W = 3) after 4,\n"
+      "L2). Annealing: one block of chains (a warp a chain: 8 chains), counted over %llu moves a chain (W = 16) or %llu (W = 3) after 4,\n"
       "at %llu moves a launch: a launch of no moves counts the per-launch part (the types' staging, the\n"
       "on-chip kernel's copies in and out), spread over those moves.\n\n",
       static_cast<unsigned long long>(moves16), static_cast<unsigned long long>(moves3),

@@ -57,6 +57,7 @@ struct totals {
   std::uint64_t shared_requests = 0, shared_wavefronts = 0, shared_ideal_wavefronts = 0, shared_accesses = 0;
   std::uint64_t shared_conflicted_requests = 0;
   std::uint64_t atomic_requests = 0, atomics = 0, atomic_serialised = 0;
+  std::uint64_t collectives = 0;
 
   void add(const totals& o) {
     blocks += o.blocks;
@@ -76,6 +77,7 @@ struct totals {
     atomic_requests += o.atomic_requests;
     atomics += o.atomics;
     atomic_serialised += o.atomic_serialised;
+    collectives += o.collectives;
   }
 };
 
@@ -283,6 +285,7 @@ void end_launch() {
   k.atomic_requests += t.atomic_requests;
   k.atomics += t.atomics;
   k.atomic_serialised += t.atomic_serialised;
+  k.collectives += t.collectives;
   launch.device.clear();
 }
 
@@ -346,6 +349,12 @@ void reset_counts() {
   std::lock_guard<std::mutex> lock(counting::kernels_mutex);
   counting::kernels().clear();
 }
+
+namespace counting {
+void collective(unsigned lane) noexcept {
+  if (tls_counter != nullptr && lane % 32 == 0) ++tls_counter->t.collectives;
+}
+}  // namespace counting
 
 void warp_reconverge() noexcept {
   counting::block_counter* c = counting::tls_counter;

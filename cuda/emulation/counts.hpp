@@ -22,6 +22,9 @@ void end_launch();
 /// The calling OS thread now runs a block whose shared memory is [shared, shared + bytes).
 void begin_block(const unsigned char* shared, std::size_t bytes, bool warps_contiguous);
 void end_block();
+/// A warp collective (__syncwarp, __ballot_sync, ...) by lane `lane` of the block: counted once a
+/// warp (by its first lane).
+void collective(unsigned lane) noexcept;
 /// One traced access of the calling emulated thread; `site` is the instruction's return address.
 void access(const void* address, std::size_t bytes, access_kind kind, const void* site) noexcept;
 

@@ -14,6 +14,9 @@
 
 #include <atomic>
 #include <cstddef>
+#include <cstdio>
+#include <cstring>
+#include <exception>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -242,6 +245,8 @@ struct kernel_counts {
   /// Atomics: lane operations, warp requests, and the sum over requests of the most lanes on one
   /// address (what the device serialises).
   std::uint64_t atomics = 0, atomic_requests = 0, atomic_serialised = 0;
+  /// Warp collectives (__syncwarp, __ballot_sync, __reduce_max_sync, __shfl_sync), one a warp.
+  std::uint64_t collectives = 0;
 };
 /// Turns the counter on or off (off by default; WARPSPAN_EMU_COUNTS=1 turns it on at the first
 /// launch and prints counts_table() to stderr at exit). Needs the traced build (race_check_traced()).
@@ -303,6 +308,16 @@ thread_context& current() noexcept;
 void syncthreads(const char* file, unsigned line);
 /// An atomic access of `bytes` at `address` (atomics are not traced as loads and stores).
 void note_atomic(const void* address, std::size_t bytes) noexcept;
+/// The warp collectives (__syncwarp, __ballot_sync, __shfl_sync), emulated in blocks of one warp
+/// (at most 32 threads), where a warp's barrier is the block's: each is a barrier of the block
+/// (named by `file` and `line`, so lanes at different collectives are reported as diverged), and
+/// the lanes' values cross it through a per-block slot, double-buffered by barrier count. A
+/// collective in a larger block, or whose mask leaves out a thread of the block, throws: the
+/// emulation does not run a warp apart from its block's other warps.
+void syncwarp(unsigned mask, const char* file, unsigned line);
+unsigned warp_ballot(unsigned mask, bool predicate, const char* file, unsigned line);
+unsigned long long warp_shuffle(unsigned mask, unsigned long long value, int source, const char* file, unsigned line);
+unsigned warp_reduce_max(unsigned mask, unsigned value, const char* file, unsigned line);
 /// A probe site (WARPSPAN_IPOINT, include/warpspan/wcet/probe.cuh): its Ipoint and where it is in
 /// the source (the function, file, line and column of the macro's use; column 0 where the compiler
 /// cannot say).
@@ -442,6 +457,34 @@ inline void __syncthreads(const char* file = __builtin_FILE(), unsigned line = _
   ::warpspan::emu::syncthreads(file, line);
 }
 inline void __threadfence() { std::atomic_thread_fence(std::memory_order_seq_cst); }
+inline void __syncwarp(unsigned mask = 0xFFFFFFFFu, const char* file = __builtin_FILE(),
+                       unsigned line = __builtin_LINE()) {
+  ::warpspan::emu::syncwarp(mask, file, line);
+}
+inline unsigned __ballot_sync(unsigned mask, int predicate, const char* file = __builtin_FILE(),
+                              unsigned line = __builtin_LINE()) {
+  return ::warpspan::emu::warp_ballot(mask, predicate != 0, file, line);
+}
+template <class T>
+T __shfl_sync(unsigned mask, T value, int source, int width = 32, const char* file = __builtin_FILE(),
+              unsigned line = __builtin_LINE()) {
+  static_assert(std::is_trivially_copyable_v<T> && sizeof(T) <= 8, "__shfl_sync of up to 8 bytes");
+  if (width != 32) {
+    std::fprintf(stderr, "warpspan emulation: __shfl_sync with width %d is not emulated\n", width);
+    std::terminate();
+  }
+  unsigned long long bits = 0;
+  std::memcpy(&bits, &value, sizeof(T));
+  bits = ::warpspan::emu::warp_shuffle(mask, bits, source, file, line);
+  std::memcpy(&value, &bits, sizeof(T));
+  return value;
+}
+inline unsigned __reduce_max_sync(unsigned mask, unsigned value, const char* file = __builtin_FILE(),
+                                  unsigned line = __builtin_LINE()) {
+  return ::warpspan::emu::warp_reduce_max(mask, value, file, line);
+}
+inline int __ffs(int x) { return x == 0 ? 0 : __builtin_ctz(static_cast<unsigned>(x)) + 1; }
+inline int __popc(unsigned x) { return __builtin_popcount(x); }
 
 template <class T>
 T atomicAdd(T* address, T value) {

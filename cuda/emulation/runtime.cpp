@@ -17,6 +17,7 @@
 #include <condition_variable>
 #include <cstdio>
 #include <cstring>
+#include <stdexcept>
 #include <system_error>
 #include <exception>
 #include <climits>
@@ -248,6 +249,8 @@ struct block_state {
   std::vector<unsigned> barrier_line;
   // The probe's lanes (probe_pass): made at the block's first probe.
   std::unique_ptr<probe_lanes> probe;
+  // The warp collectives' values (warp_exchange): per lane, two slots used by barrier count's parity.
+  std::vector<unsigned long long> lanes[2];
 
   thread_context context_of(unsigned t) {
     thread_context c;
@@ -796,6 +799,62 @@ void syncthreads(const char* file, unsigned line) {
   std::size_t i = 0;
   for (; b->order[i] != me; ++i) step_fiber(*b, b->order[i]);
   b->native_pos = i;
+}
+
+namespace {
+
+/// Every lane's `value` after a barrier of the block (see the declaration in cuda_runtime.h): the
+/// block must be one warp and `mask` must name every thread of it.
+const std::vector<unsigned long long>& warp_exchange(const char* what, unsigned mask, unsigned long long value,
+                                                     const char* file, unsigned line) {
+  block_state* b = tls_context.block;
+  if (b == nullptr) {
+    std::fprintf(stderr, "warpspan emulation: %s outside a kernel\n", what);
+    std::terminate();
+  }
+  const auto threads = static_cast<unsigned>(b->status.size());
+  if (threads > 32)
+    throw std::logic_error(std::string("the CUDA emulation runs ") + what + " only in blocks of one warp (at most 32 "
+                           "threads); this block has " + std::to_string(threads));
+  const unsigned all = threads == 32 ? 0xFFFFFFFFu : (1u << threads) - 1u;
+  if ((mask & all) != all)
+    throw std::logic_error(std::string("the CUDA emulation runs ") + what + " only with every lane of the warp in its "
+                           "mask; this one is " + std::to_string(mask));
+  // The slot of this collective: the barrier this thread is about to arrive at, by parity. A lane
+  // that has passed the barrier and reaches the next collective writes the other slot, so one
+  // barrier a collective is enough.
+  const unsigned me = tls_context.linear;
+  counting::collective(me);
+  const unsigned slot = (tls_context.phase + 1) & 1u;
+  auto& lanes = b->lanes[slot];
+  if (lanes.size() != threads) lanes.assign(threads, 0);
+  lanes[me] = value;
+  syncthreads(file, line);
+  return lanes;
+}
+
+}  // namespace
+
+void syncwarp(unsigned mask, const char* file, unsigned line) { warp_exchange("__syncwarp", mask, 0, file, line); }
+
+unsigned warp_ballot(unsigned mask, bool predicate, const char* file, unsigned line) {
+  const auto& lanes = warp_exchange("__ballot_sync", mask, predicate ? 1 : 0, file, line);
+  unsigned bits = 0;
+  for (std::size_t t = 0; t < lanes.size(); ++t) bits |= static_cast<unsigned>(lanes[t] != 0) << t;
+  return bits;
+}
+
+unsigned long long warp_shuffle(unsigned mask, unsigned long long value, int source, const char* file,
+                                unsigned line) {
+  const auto& lanes = warp_exchange("__shfl_sync", mask, value, file, line);
+  return lanes[static_cast<unsigned>(source) % 32u % lanes.size()];
+}
+
+unsigned warp_reduce_max(unsigned mask, unsigned value, const char* file, unsigned line) {
+  const auto& lanes = warp_exchange("__reduce_max_sync", mask, value, file, line);
+  unsigned most = 0;
+  for (const unsigned long long v : lanes) most = std::max(most, static_cast<unsigned>(v));
+  return most;
 }
 
 void probe_pass(const probe_site& where, const probe_target& target) {

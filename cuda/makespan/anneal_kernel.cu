@@ -23,6 +23,7 @@
 #include "warpspan/core/backend.hpp"
 #include "warpspan/core/error.hpp"
 #include "warpspan/makespan/chains.hpp"
+#include "warpspan/makespan/team_schedule.hpp"
 
 namespace warpspan {
 
@@ -88,6 +89,72 @@ __global__ void __launch_bounds__(max_block_threads, min_blocks_per_sm)
   states[chain] = s;
 }
 
+/// The 32 lanes of a warp as a team (team.hpp): the warp design's chain.
+struct warp_team {
+  static constexpr std::uint32_t size = 32;
+  __device__ std::uint32_t rank() const { return threadIdx.x & 31u; }
+  __device__ bool leader() const { return (threadIdx.x & 31u) == 0; }
+  __device__ void sync() const { __syncwarp(); }
+  __device__ std::uint32_t ballot(bool b) const { return __ballot_sync(0xFFFFFFFFu, b ? 1 : 0); }
+  __device__ std::uint32_t max(std::uint32_t v) const { return __reduce_max_sync(0xFFFFFFFFu, v); }
+  /// An 8- or 16-bit counter changes by an atomic add on its 32-bit word, shifted into place: a
+  /// counter never passes 0 or its width's top (a usage count is at most W, a progress at most
+  /// I, both within the packing's widths), so no carry or borrow reaches its neighbours.
+  template <class T>
+  __device__ void add(T& x, int d) const {
+    if constexpr (sizeof(T) == 4) {
+      atomicAdd(reinterpret_cast<unsigned*>(&x), static_cast<unsigned>(d));
+    } else {
+      const auto at = reinterpret_cast<std::uintptr_t>(&x);
+      const unsigned shift = static_cast<unsigned>(at & 3u) * 8u;
+      atomicAdd(reinterpret_cast<unsigned*>(at & ~std::uintptr_t{3}), static_cast<unsigned>(d) << shift);
+    }
+  }
+};
+
+/// The warp design (chain_design::warp): a block of one warp runs one chain, stored whole (not
+/// interleaved) at base + chain x layout.bytes; the lanes copy its working state into shared
+/// memory after the staged types, run the team step (team_schedule.hpp) and copy it back. The
+/// dynamic shared memory is anneal_warp_shared_bytes(): types, working state, then the team's
+/// scratch (a count a warp).
+template <bool PerWarp, chain_packing Packing>
+__global__ void __launch_bounds__(32)
+    anneal_warp_kernel(problem_view p, chain_layout layout, unsigned char* base, chain_state* states,
+                       const std::uint32_t* ids, anneal_params params, std::uint32_t chains, std::uint64_t count,
+                       int init) {
+  WARPSPAN_CHECK_LAUNCH_BOUNDS(32);
+  WARPSPAN_DYNAMIC_SHARED(unsigned char, smem);
+  if constexpr (!PerWarp) p.starts = nullptr;
+  const warp_team team;
+  const std::uint32_t entries = type_entries(p);
+  const std::size_t types_bytes = (entries + 15u) / 16u * 16u;  // anneal_types_bytes(p)
+  for (std::uint32_t k = team.rank(); k < entries; k += warp_team::size) smem[k] = p.types[k];
+  p.types = smem;
+  const std::uint32_t chain = blockIdx.x;
+  if (chain >= chains) return;
+  unsigned char* const global = base + static_cast<std::size_t>(chain) * layout.bytes;
+  unsigned char* const local = smem + types_bytes;
+  // The working state (layout.best bytes, a multiple of 16) in 16-byte words.
+  const std::size_t words = layout.best / 16;
+  for (std::size_t k = team.rank(); k < words; k += warp_team::size)
+    reinterpret_cast<uint4*>(local)[k] = reinterpret_cast<const uint4*>(global)[k];
+  team.sync();
+  using small = typename chain_elements<Packing>::small;
+  using large = typename chain_elements<Packing>::large;
+  const auto view = view_as<small, large>(local, layout);
+  std::uint16_t* const best = chain_best_at(global, layout);
+  team_rebuild<warp_team, std::uint32_t*> rebuild{team, reinterpret_cast<std::uint32_t*>(local + layout.best)};
+  chain_state s = states[chain];
+  if (init)
+    team_anneal_init(p, view, best, s, team);
+  else
+    anneal_run_by(p, view, best, s, params, ids[chain], count, rebuild, team);
+  team.sync();
+  for (std::size_t k = team.rank(); k < words; k += warp_team::size)
+    reinterpret_cast<uint4*>(global)[k] = reinterpret_cast<const uint4*>(local)[k];
+  if (team.leader()) states[chain] = s;
+}
+
 /// Copies chain `chain`'s best string (strided in the interleaved region) into `out`.
 __global__ void gather_best(chain_layout layout, unsigned char* base, std::uint32_t chains, std::uint32_t chain,
                             std::uint32_t length, std::uint16_t* out) {
@@ -136,7 +203,30 @@ block_size_choice occupancy_of(Kernel* kernel, SmemOf smem_of, int sms) {
 /// Both paths' occupancy from the device's calculator, then the cost model of
 /// choose_chain_memory() (chains.hpp) picks the faster one; plan_chains_for() is the same plan from
 /// the sm_90 arithmetic.
-cuda_chain_plan make_plan(const problem_view& p, const device_limits& d, std::optional<chain_packing> packing) {
+/// Resident blocks a SM of the warp design's kernel for `p` at `packing` (0 where its block does
+/// not fit on chip).
+int warp_blocks_per_sm(const problem_view& p, chain_packing packing, std::size_t optin) {
+  const std::size_t smem = anneal_warp_shared_bytes(p, packing);
+  if (smem > optin) return 0;
+  const auto blocks = [smem](auto* kernel) {
+    allow_shared(kernel, smem);
+    int n = 0;
+    WARPSPAN_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, kernel, 32, smem));
+    return n;
+  };
+  switch (packing) {
+    case chain_packing::compact:
+      return blocks(anneal_warp_kernel<false, chain_packing::compact>);
+    case chain_packing::narrow:
+      return blocks(anneal_warp_kernel<false, chain_packing::narrow>);
+    case chain_packing::wide:
+      break;
+  }
+  return blocks(anneal_warp_kernel<false, chain_packing::wide>);
+}
+
+cuda_chain_plan make_plan(const problem_view& p, const device_limits& d, std::optional<chain_packing> packing,
+                          std::optional<chain_design> design) {
   const std::size_t optin = static_cast<std::size_t>(d.smem_optin);
   cuda_chain_plan plan;
   plan.sms = static_cast<std::uint32_t>(d.sms);
@@ -183,6 +273,7 @@ cuda_chain_plan make_plan(const problem_view& p, const device_limits& d, std::op
   const std::uint64_t resident = std::uint64_t{plan.threads_per_sm} * plan.sms;
   const std::uint64_t fit = d.free_bytes / 10 * 9 / (layout.bytes + sizeof(chain_state));
   plan.device_chains = static_cast<std::uint32_t>(std::max<std::uint64_t>(1, std::min({resident, fit, std::uint64_t{1} << 30})));
+  plan_design(plan, p, design, plan.stage_types ? warp_blocks_per_sm(p, plan.packing, optin) : 0, d.free_bytes);
   return plan;
 }
 
@@ -196,7 +287,7 @@ class cuda_runner final : public chain_runner {
       throw std::logic_error("cuda_runner: " + std::to_string(setup.initial.size()) + " initial entries for " +
                              std::to_string(chains_) + " chains of length " + std::to_string(p.length));
     const device_limits limits = query_device();
-    plan_ = make_plan(p, limits, setup.packing);
+    plan_ = make_plan(p, limits, setup.packing, setup.design);
     layout_ = make_chain_layout(p, plan_.packing);
     const std::size_t need = layout_.bytes * chains_ + sizeof(chain_state) * chains_;
     if (need > limits.free_bytes / 10 * 9)
@@ -208,6 +299,9 @@ class cuda_runner final : public chain_runner {
     ids_ = device_buffer<std::uint32_t>(setup.chain_ids, stream_);
     states_ = device_buffer<chain_state>(chains_, stream_);
     chains_base_ = device_buffer<unsigned char>(layout_.bytes * chains_, stream_);
+    // The warp design copies a chain's whole working state on chip, the bytes the init launch
+    // builds included: no uninitialised byte is read.
+    WARPSPAN_CUDA_TRY(cudaMemsetAsync(chains_base_.data(), 0, layout_.bytes * chains_, stream_));
     // Only the strings go up, interleaved (element k of chain c at k * chains + c); the init launch
     // builds everything else on the device.
     if (plan_.packing == chain_packing::wide)
@@ -236,10 +330,18 @@ class cuda_runner final : public chain_runner {
     return out;
   }
 
-  /// Only the one string comes back: a small kernel gathers it from the interleaved region.
+  /// Only the one string comes back: a small kernel gathers it from the interleaved region (the
+  /// warp design keeps it whole: one copy).
   std::vector<std::uint16_t> best_string(std::size_t index) override {
     if (index >= chains_) throw std::out_of_range("cuda_runner::best_string: no chain " + std::to_string(index));
     const std::uint32_t length = prob_.length();
+    if (plan_.design == chain_design::warp) {
+      std::vector<std::uint16_t> out(length);
+      WARPSPAN_CUDA_TRY(cudaMemcpyAsync(out.data(), chains_base_.data() + index * layout_.bytes + layout_.best,
+                                        length * sizeof(std::uint16_t), cudaMemcpyDeviceToHost, stream_));
+      WARPSPAN_CUDA_TRY(cudaStreamSynchronize(stream_));
+      return out;
+    }
     device_buffer<std::uint16_t> gathered(length, stream_);
     const unsigned grid = std::max(1u, std::min(1024u, (length + 255u) / 256u));
     WARPSPAN_LAUNCH(gather_best, grid, 256, 0, stream_)(layout_, chains_base_.data(), chains_,
@@ -249,6 +351,8 @@ class cuda_runner final : public chain_runner {
   }
 
   std::string name() const override {
+    if (plan_.design == chain_design::warp)
+      return cuda_backend_name() + " (a warp a chain, state on chip, " + packing_name(plan_.packing) + ")";
     return cuda_backend_name() + (plan_.on_chip ? " (chain state on chip" : " (chain state in global memory") + ", " +
            (plan_.packing == chain_packing::wide ? std::string() : packing_name(plan_.packing) + std::string(", ")) + std::to_string(plan_.block) +
            " threads a block)";
@@ -260,6 +364,17 @@ class cuda_runner final : public chain_runner {
   template <class T>
   void upload_strings(const std::vector<std::uint16_t>& initial) {
     const std::uint32_t length = prob_.length();
+    if (plan_.design == chain_design::warp) {  // each chain whole, its string at layout.str
+      std::vector<unsigned char> blocks(std::size_t{chains_} * layout_.bytes, 0);
+      for (std::uint32_t c = 0; c < chains_; ++c) {
+        T* const str = reinterpret_cast<T*>(blocks.data() + std::size_t{c} * layout_.bytes + layout_.str);
+        for (std::uint32_t k = 0; k < length; ++k) str[k] = static_cast<T>(initial[std::size_t{c} * length + k]);
+      }
+      if (!blocks.empty())
+        WARPSPAN_CUDA_TRY(cudaMemcpyAsync(chains_base_.data(), blocks.data(), blocks.size(), cudaMemcpyHostToDevice, stream_));
+      WARPSPAN_CUDA_TRY(cudaStreamSynchronize(stream_));  // `blocks` goes out of scope
+      return;
+    }
     std::vector<T> strings(std::size_t{chains_} * length);
     for (std::uint32_t c = 0; c < chains_; ++c)
       for (std::uint32_t k = 0; k < length; ++k)
@@ -300,6 +415,17 @@ class cuda_runner final : public chain_runner {
 
   template <bool PerWarp, chain_packing Packing>
   void launch_packed(std::uint64_t count, bool init) {
+    if (plan_.design == chain_design::warp) {
+      problem_view p = chain_problem(prob_.view(), Packing);
+      p.types = types_.data();
+      if (prob_.per_warp()) p.starts = warp_table_.data();
+      auto* const kernel = anneal_warp_kernel<PerWarp, Packing>;
+      allow_shared(kernel, plan_.shared_bytes);
+      WARPSPAN_LAUNCH(kernel, chains_, 32, plan_.shared_bytes, stream_)(
+          p, layout_, chains_base_.data(), states_.data(), ids_.data(), params_, chains_, count, init ? 1 : 0);
+      WARPSPAN_CUDA_CHECK_LAST();
+      return;
+    }
     if (plan_.on_chip)
       launch_with<true, true, PerWarp, Packing>(count, init);
     else
@@ -335,8 +461,9 @@ class cuda_runner final : public chain_runner {
 
 }  // namespace
 
-cuda_chain_plan plan_cuda_chains(const problem_view& p, std::optional<chain_packing> packing) {
-  return make_plan(p, query_device(), packing);
+cuda_chain_plan plan_cuda_chains(const problem_view& p, std::optional<chain_packing> packing,
+                                 std::optional<chain_design> design) {
+  return make_plan(p, query_device(), packing, design);
 }
 
 std::unique_ptr<chain_runner> make_cuda_runner(const chain_setup& setup) {

@@ -17,7 +17,7 @@ std::unique_ptr<chain_runner> make_cuda_runner(const chain_setup&) {
   throw not_compiled("the CUDA backend was not compiled into this build (configure with nvcc available)");
 }
 
-cuda_chain_plan plan_cuda_chains(const problem_view&, std::optional<chain_packing>) {
+cuda_chain_plan plan_cuda_chains(const problem_view&, std::optional<chain_packing>, std::optional<chain_design>) {
   throw not_compiled("the CUDA backend was not compiled into this build (configure with nvcc available)");
 }
 

@@ -180,7 +180,8 @@ struct estimate_cmd {
     if (const auto& c = r.cuda; c.used) {
       // How the chains filled the device: blocks against the SMs' residency.
       const double waves = c.resident_chains ? static_cast<double>(r.chain_end - r.chain_begin) / c.resident_chains : 0;
-      std::cout << "GPU plan    " << c.blocks << " blocks of " << c.block << " threads (a chain each) on " << c.sms
+      std::cout << "GPU plan    " << c.blocks << " blocks of " << c.block
+                << (c.design == chain_design::warp ? " threads (a chain a block) on " : " threads (a chain each) on ") << c.sms
                 << " SMs, state " << (c.on_chip ? "in shared memory" : "in global memory") << ", "
                 << (c.packing == chain_packing::wide ? std::string() : packing_name(c.packing) + std::string(", ")) << c.chain_bytes << " bytes a chain; " << c.resident_threads_per_sm / 32 << " warps a SM resident, "
                 << c.resident_chains << " chains fill the device (" << std::setprecision(2) << std::defaultfloat

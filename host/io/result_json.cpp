@@ -224,7 +224,10 @@ json estimate_json(const problem& prob, const estimate_request& request, const e
               {"safe_upper_bound_from", report.safe_upper_bound_from}};
   out["cuda_plan"] = nullptr;
   if (const auto& c = r.cuda; c.used)
-    out["cuda_plan"] = {{"design", c.on_chip ? "thread per chain, state in shared memory" : "thread per chain, state in global memory"},
+    out["cuda_plan"] = {{"design", c.design == chain_design::warp ? "warp per chain, state in shared memory"
+                                   : c.on_chip                      ? "thread per chain, state in shared memory"
+                                                                    : "thread per chain, state in global memory"},
+                        {"chain_design", design_name(c.design)},
                         {"on_chip", c.on_chip},
                         {"packing", packing_name(c.packing)},
                         {"block", c.block},

@@ -21,7 +21,8 @@ std::string to_string(chain_packing k) {
 }
 
 cuda_chain_plan plan_chains_for(const problem_view& p, const sm_limits& sm, const kernel_resources& kernel,
-                                std::uint32_t sms, std::size_t free_bytes, std::optional<chain_packing> packing) {
+                                std::uint32_t sms, std::size_t free_bytes, std::optional<chain_packing> packing,
+                                std::optional<chain_design> design, const kernel_resources& warp_kernel) {
   cuda_chain_plan plan;
   plan.sms = sms;
   plan.shared_limit = sm.shared_per_block_optin;
@@ -46,6 +47,10 @@ cuda_chain_plan plan_chains_for(const problem_view& p, const sm_limits& sm, cons
   const std::uint64_t fit = free_bytes / 10 * 9 / (plan.chain_bytes + sizeof(chain_state));
   plan.device_chains =
       static_cast<std::uint32_t>(std::max<std::uint64_t>(1, std::min({resident, fit, std::uint64_t{1} << 30})));
+  const std::size_t warp_shared = anneal_warp_shared_bytes(p, plan.packing);
+  const int warp_blocks =
+      plan.stage_types && warp_shared <= sm.shared_per_block_optin ? blocks_per_sm(sm, warp_kernel, 32, warp_shared).blocks : 0;
+  plan_design(plan, p, design, warp_blocks, free_bytes);
   return plan;
 }
 

@@ -305,10 +305,11 @@ estimate_result run_estimate(const problem& prob, const estimate_options& option
   if (const auto& plan = device_plan) {
     auto& c = result.cuda;
     c.used = true;
+    c.design = plan->design;
     c.on_chip = plan->on_chip;
     c.packing = plan->packing;
     c.block = plan->block;
-    c.blocks = (local_chains + plan->block - 1) / plan->block;
+    c.blocks = plan->design == chain_design::warp ? local_chains : (local_chains + plan->block - 1) / plan->block;
     c.sms = plan->sms;
     c.resident_threads_per_sm = plan->threads_per_sm;
     c.resident_chains = plan->device_chains;

@@ -13,10 +13,15 @@ namespace warpspan {
 namespace {
 
 constexpr kernel_resources anneal_kernel_sm90{80, 0, 256};
+constexpr kernel_resources anneal_warp_kernel_sm90{64, 0, 32};  // ptxas: 62 to 64 registers, __launch_bounds__(32)
 constexpr std::size_t h100_memory = std::size_t{80} << 30;
 
-cuda_chain_plan h100_plan(const problem& prob, std::optional<chain_packing> packing = chain_packing::wide) {
-  return plan_chains_for(prob.view(), sm90_limits(), anneal_kernel_sm90, 132, h100_memory, packing);
+/// A thread a chain unless `design` says otherwise (the tests below but the last ones are about
+/// that design; left to itself, the plan gives chains that a thread cannot keep on chip a warp).
+cuda_chain_plan h100_plan(const problem& prob, std::optional<chain_packing> packing = chain_packing::wide,
+                          std::optional<chain_design> design = chain_design::thread) {
+  return plan_chains_for(prob.view(), sm90_limits(), anneal_kernel_sm90, 132, h100_memory, packing, design,
+                         anneal_warp_kernel_sm90);
 }
 
 TEST(ChainMemory, TheModelComparesLatencyBoundRatesCappedByBandwidth) {
@@ -31,6 +36,33 @@ TEST(ChainMemory, TheModelComparesLatencyBoundRatesCappedByBandwidth) {
   EXPECT_FALSE(choose_chain_memory(32, 0).on_chip);
   // Shared memory's bandwidth caps the on-chip rate at 128 / 4 = 32 accesses a clock.
   EXPECT_DOUBLE_EQ(choose_chain_memory(768, 2048).on_chip_rate, 32.0);
+}
+
+TEST(ChainMemory, ChainsTooLargeForAThreadGetAWarp) {
+  // Voronoi W = 64, narrow: 1,600 positions; cycles and undo 1,600 x 2 bytes each, progress and
+  // last 64 x 2, usage (1,601 cycles x 2 counters) x 1 = 3,202 (3,204 in whole words), string
+  // 1,600 x 1: 11,460 bytes, 11,472 in 16-byte words. A warp of thread-per-chain chains needs 32 x
+  // that on chip: global memory. A warp a chain takes 32 bytes of types + 11,472 + 256 of scratch
+  // = 11,760 bytes a block, 12,800 with the reserved KiB in 128-byte units: 18 blocks in 228 KiB
+  // (the 64 registers of 32 threads allow 32). 18 x 132 = 2,376 chains fill the device.
+  const problem prob = test::make("5L9C2L9C", 64, 1, 4);
+  EXPECT_EQ(make_chain_layout(prob.view(), chain_packing::narrow).best, 11472u);
+  const cuda_chain_plan thread = h100_plan(prob, std::nullopt), warp = h100_plan(prob, std::nullopt, std::nullopt);
+  EXPECT_EQ(thread.design, chain_design::thread);
+  EXPECT_FALSE(thread.on_chip);
+  EXPECT_EQ(warp.design, chain_design::warp);
+  EXPECT_EQ(warp.packing, chain_packing::narrow);
+  EXPECT_TRUE(warp.on_chip);
+  EXPECT_EQ(warp.block, 32u);
+  EXPECT_EQ(warp.shared_bytes, 11760u);
+  EXPECT_EQ(warp.threads_per_sm, 18u * 32);
+  EXPECT_EQ(warp.device_chains, 18u * 132);
+  // Where a thread's chains stay on chip, the plan keeps them (Voronoi W = 16, compact).
+  EXPECT_EQ(h100_plan(test::make("5L9C2L9C", 16, 1, 4), std::nullopt, std::nullopt).design, chain_design::thread);
+  // A warp asked where its chain cannot fit a block: refused, saying why.
+  const problem huge = test::make("400L400C", 200, 1, 1);
+  EXPECT_THROW(h100_plan(huge, std::nullopt, chain_design::warp), std::invalid_argument);
+  EXPECT_EQ(h100_plan(huge, std::nullopt, std::nullopt).design, chain_design::thread);
 }
 
 TEST(ChainMemory, GlobalPathHoldsWhatTheRegistersAllow) {
@@ -107,11 +139,13 @@ TEST(ChainMemory, FreeMemoryBoundsTheChains) {
   const problem prob = test::make("20L20C20L", 64, 1, 2);
   const std::size_t per_chain = make_chain_layout(prob.view()).bytes + sizeof(chain_state);
   const cuda_chain_plan plan =
-      plan_chains_for(prob.view(), sm90_limits(), anneal_kernel_sm90, 132, 1000 * per_chain, chain_packing::wide);
+      plan_chains_for(prob.view(), sm90_limits(), anneal_kernel_sm90, 132, 1000 * per_chain, chain_packing::wide,
+                      chain_design::thread);
   EXPECT_EQ(plan.device_chains, 900u);  // 90 % of free memory
   // Narrow chains take half the working bytes (the best string stays 16-bit): the same memory holds
   // 1.78 times as many here.
-  const cuda_chain_plan narrow = plan_chains_for(prob.view(), sm90_limits(), anneal_kernel_sm90, 132, 1000 * per_chain);
+  const cuda_chain_plan narrow = plan_chains_for(prob.view(), sm90_limits(), anneal_kernel_sm90, 132, 1000 * per_chain,
+                                                 std::nullopt, chain_design::thread);
   EXPECT_EQ(narrow.packing, chain_packing::narrow);
   EXPECT_EQ(narrow.device_chains, 1000 * per_chain / 10 * 9 / (narrow.chain_bytes + sizeof(chain_state)));
   EXPECT_EQ(narrow.device_chains, 1600u);

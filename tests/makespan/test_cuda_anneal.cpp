@@ -16,10 +16,13 @@ class CudaAnneal : public ::testing::Test {
 };
 
 /// `packing`: the GPU chains' widths (unset: the narrowest that fits, as estimate runs them).
+/// `design`: a thread or a warp a chain (unset: as the plan picks).
 void expect_same_chains(const problem& prob, std::uint32_t chains, std::uint64_t iterations, std::uint32_t reach,
-                        std::optional<chain_packing> packing = std::nullopt) {
+                        std::optional<chain_packing> packing = std::nullopt,
+                        std::optional<chain_design> design = std::nullopt) {
   chain_setup setup;
   setup.packing = packing;
+  setup.design = design;
   setup.prob = &prob;
   setup.params.seed = 2026;
   setup.params.iter_max = iterations;
@@ -64,8 +67,10 @@ TEST_F(CudaAnneal, OnChipVoronoiFewWarpsMatchesCpu) {
 }
 
 TEST_F(CudaAnneal, LargeStateInGlobalMemoryMatchesCpu) {
-  // 64 warps x 60 instructions: too big for the on-chip path, so this runs from global memory.
-  expect_same_chains(test::make("20L20C20L", 64, 1, 2), 33, test::gpu_test_size(300, 30), 0);
+  // 64 warps x 60 instructions, a thread a chain: too big for the on-chip path, so this runs from
+  // global memory.
+  expect_same_chains(test::make("20L20C20L", 64, 1, 2), 33, test::gpu_test_size(300, 30), 0, std::nullopt,
+                     chain_design::thread);
 }
 
 TEST_F(CudaAnneal, EveryPackingMatchesCpu) {
@@ -88,6 +93,62 @@ TEST_F(CudaAnneal, EveryPackingMatchesCpu) {
     expect_same_chains(limited, 40, 800, 5, packing);
     expect_same_chains(per_warp, 40, 600, 0, packing);
   }
+}
+
+TEST_F(CudaAnneal, WarpDesignMatchesCpu) {
+  // A warp a chain (team_schedule.hpp: the lanes share the loops, search 32 cycles at once by
+  // ballot, and count with atomics), asked of problems of every size the issue names: the Voronoi
+  // kernel (25 instructions) at W = 3, 16, 48 and 64, 200 instructions, a scheduler limit,
+  // barriers in one block and in blocks, per-warp kernels; every packing at W = 16. In the
+  // emulation every ballot and sync is a barrier of the block's 32 fibers: few iterations there.
+  const auto warp = chain_design::warp;
+  const std::optional<chain_packing> any;
+  expect_same_chains(test::make("5L9C2L9C", 3, 1, 4), 12, test::gpu_test_size(3000, 200), 0, any, warp);
+  for (const chain_packing packing : {chain_packing::wide, chain_packing::narrow, chain_packing::compact}) {
+    SCOPED_TRACE(to_string(packing));
+    expect_same_chains(test::make("5L9C2L9C", 16, 1, 4), 4, test::gpu_test_size(2000, 30), 0, packing, warp);
+  }
+  expect_same_chains(test::make("5L9C2L9C", 16, 1, 4), 3, test::gpu_test_size(2000, 40), 25, any, warp);
+  expect_same_chains(test::make("5L9C2L9C", 48, 1, 4), 2, test::gpu_test_size(1000, 8), 0, any, warp);
+  expect_same_chains(test::make("5L9C2L9C", 64, 1, 4), 2, test::gpu_test_size(1000, 6), 0, any, warp);
+  expect_same_chains(test::make("50L50C50L50C", 4, 1, 2), 3, test::gpu_test_size(1000, 12), 0, any, warp);
+  expect_same_chains(test::make("LSCDLLCSD", 7, 1, 2, 1, 1, 3), 8, test::gpu_test_size(2000, 150), 5, any, warp);
+  expect_same_chains(test::make("LBCCBL", 6, 1, 2), 8, test::gpu_test_size(2000, 150), 0, any, warp);
+  expect_same_chains(test::make_blocks("LCBLCBC", 8, 1, 2, 0, 2), 8, test::gpu_test_size(2000, 150), 0, any, warp);
+  expect_same_chains(make_problem(parse_warp_kernels("LBCCL:3,CLBC:2,LLBCC:3"), test::sm_of(1, 1, 0, 0, 2), 4), 8,
+                     test::gpu_test_size(2000, 150), 0, any, warp);
+}
+
+TEST_F(CudaAnneal, ChainsTooLargeForAThreadRunAWarpEachGpu) {
+  // Voronoi at W = 64 (narrow: 14,672 bytes a chain) does not fit a warp of thread-per-chain
+  // chains on chip, so the plan gives each chain a warp (a block of 32 threads) and its state on
+  // chip; at W = 16 (compact, 2,432 bytes) a thread a chain stays on chip. A warp asked where a
+  // chain is larger than a block's shared memory is refused before anything is allocated.
+  const problem large = test::make("5L9C2L9C", 64, 1, 4), small = test::make("5L9C2L9C", 16, 1, 4);
+  const cuda_chain_plan a = plan_cuda_chains(large.view()), b = plan_cuda_chains(small.view());
+  EXPECT_EQ(a.design, chain_design::warp);
+  EXPECT_TRUE(a.on_chip);
+  EXPECT_EQ(a.block, 32u);
+  EXPECT_EQ(a.shared_bytes, anneal_warp_shared_bytes(large.view(), a.packing));
+  EXPECT_EQ(a.device_chains, a.sms * (a.threads_per_sm / 32));
+  EXPECT_EQ(b.design, chain_design::thread);
+  EXPECT_TRUE(b.on_chip);
+  EXPECT_EQ(plan_cuda_chains(large.view(), std::nullopt, chain_design::thread).design, chain_design::thread);
+  EXPECT_FALSE(plan_cuda_chains(large.view(), std::nullopt, chain_design::thread).on_chip);
+#if defined(WARPSPAN_CUDA_EMULATION_BUILD)
+  // The emulated H100: the sm_90 arithmetic with the warp kernel's registers (resource_usage.tsv).
+  const cuda_chain_plan want = plan_chains_for(large.view(), sm90_limits(), {80, 0, 256}, 132, std::size_t{80} << 30,
+                                               std::nullopt, std::nullopt, {64, 0, 32});
+  EXPECT_EQ(a.device_chains, want.device_chains);
+  EXPECT_EQ(a.threads_per_sm, want.threads_per_sm);
+#endif
+  const problem huge = test::make("400L400C", 200, 1, 1);  // 160,000 instructions: 1.3 MB a chain
+  chain_setup setup;
+  setup.prob = &huge;
+  setup.design = chain_design::warp;
+  setup.chain_ids = {0};
+  setup.initial = round_robin_string(huge.view());
+  EXPECT_THROW(make_cuda_runner(setup), std::invalid_argument);
 }
 
 TEST_F(CudaAnneal, VoronoiSixteenWarpsRunsCompactOnChipGpu) {
@@ -198,9 +259,11 @@ TEST_F(CudaAnneal, EstimateOnChipBestStringRebuildsMatchesCpu) {
 
 TEST_F(CudaAnneal, PlanFillsTheDeviceGpu) {
   // Voronoi with 4 warps keeps its (compact) state on chip; 64 warps of 60 instructions do not (the
-  // cost model of choose_chain_memory, chains.hpp).
+  // cost model of choose_chain_memory, chains.hpp) when a thread runs a chain (left to itself, the
+  // plan gives those a warp each: ChainsTooLargeForAThreadRunAWarpEachGpu).
   const problem small = test::make("5L9C2L9C", 4, 1, 4), large = test::make("20L20C20L", 64, 1, 2);
-  const cuda_chain_plan a = plan_cuda_chains(small.view()), b = plan_cuda_chains(large.view());
+  const cuda_chain_plan a = plan_cuda_chains(small.view()),
+                        b = plan_cuda_chains(large.view(), std::nullopt, chain_design::thread);
   EXPECT_TRUE(a.on_chip);
   EXPECT_FALSE(b.on_chip);
   for (const cuda_chain_plan& plan : {a, b}) {
@@ -220,8 +283,8 @@ TEST_F(CudaAnneal, PlanFillsTheDeviceGpu) {
   // memory, 512 threads on chip for Voronoi with 4 warps' compact chains), not 2,048 threads
   // an SM.
   for (const problem* prob : {&small, &large}) {
-    const cuda_chain_plan want =
-        plan_chains_for(prob->view(), sm90_limits(), {80, 0, 256}, 132, std::size_t{80} << 30);
+    const cuda_chain_plan want = plan_chains_for(prob->view(), sm90_limits(), {80, 0, 256}, 132, std::size_t{80} << 30,
+                                                 std::nullopt, chain_design::thread);
     const cuda_chain_plan got = prob == &small ? a : b;
     EXPECT_EQ(got.on_chip, want.on_chip);
     EXPECT_EQ(got.block, want.block);

@@ -18,6 +18,7 @@
 #include "warpspan/core/macros.hpp"
 #include "warpspan/core/rng.hpp"
 #include "warpspan/makespan/schedule.hpp"
+#include "warpspan/makespan/team.hpp"
 
 // A point where a warp's lanes reconverge (the top of an annealing iteration), for the emulation's
 // memory-request counter (cuda/emulation/counts.cpp), which lines the lanes' accesses up into warp
@@ -113,10 +114,12 @@ struct suffix_rebuild {
   }
 };
 
-/// One annealing iteration, the schedule rebuilt by `rebuild` (see suffix_rebuild).
-template <class View, class Best, class Rebuild>
+/// One annealing iteration, the schedule rebuilt by `rebuild` (see suffix_rebuild), run by `team`
+/// (team.hpp: one thread, or the lanes of a warp, each lane with its own copy of `s`).
+template <class View, class Best, class Rebuild, class Team = serial_team>
 WARPSPAN_HD_INLINE void anneal_step_by(const problem_view& p, const View& c, Best best_str, chain_state& s,
-                                       const anneal_params& a, std::uint32_t chain_id, Rebuild& rebuild) {
+                                       const anneal_params& a, std::uint32_t chain_id, Rebuild& rebuild,
+                                       const Team& team = {}) {
   const philox_out r = draw(a.seed, chain_id, s.iter);
   const std::uint64_t iter = s.iter++;
   if (p.length < 2) return;
@@ -128,15 +131,12 @@ WARPSPAN_HD_INLINE void anneal_step_by(const problem_view& p, const View& c, Bes
 
   const std::uint32_t z = i < j ? i : j;
   const std::uint32_t settle = i < j ? j : i;
-  std::uint16_t tmp = c.str[i];
-  c.str[i] = c.str[j];
-  c.str[j] = tmp;
+  team_swap(team, c.str, i, j);
   const std::uint32_t candidate = rebuild.candidate(p, c, z, settle, s.makespan);
   if (candidate == no_schedule) {
     // The swap broke a barrier (a warp past one before its block issued it): no schedule, a null
     // move. The rebuild has put the old schedule back; the string goes back too.
-    c.str[j] = c.str[i];
-    c.str[i] = tmp;
+    team_swap(team, c.str, i, j);
     return;
   }
 
@@ -155,13 +155,11 @@ WARPSPAN_HD_INLINE void anneal_step_by(const problem_view& p, const View& c, Bes
     if (candidate > s.best) {
       s.best = candidate;
       s.best_iter = iter + 1;
-      for (std::uint32_t k = 0; k < p.length; ++k) best_str[k] = c.str[k];
+      for (std::uint32_t k = team.rank(); k < p.length; k += Team::size) best_str[k] = c.str[k];
     }
   } else {
     rebuild.rejected(p, c, z);
-    tmp = c.str[i];
-    c.str[i] = c.str[j];
-    c.str[j] = tmp;
+    team_swap(team, c.str, i, j);
   }
 }
 
@@ -173,15 +171,15 @@ WARPSPAN_HD_INLINE void anneal_step(const problem_view& p, const View& c, Best b
   anneal_step_by(p, c, best_str, s, a, chain_id, rebuild);
 }
 
-/// Runs up to `count` iterations, never past iter_max, rebuilding by `rebuild`.
-template <class View, class Best, class Rebuild>
+/// Runs up to `count` iterations, never past iter_max, rebuilding by `rebuild`, run by `team`.
+template <class View, class Best, class Rebuild, class Team = serial_team>
 WARPSPAN_HD_INLINE void anneal_run_by(const problem_view& p, const View& c, Best best_str, chain_state& s,
                                       const anneal_params& a, std::uint32_t chain_id, std::uint64_t count,
-                                      Rebuild& rebuild) {
+                                      Rebuild& rebuild, const Team& team = {}) {
   const std::uint64_t end = s.iter + count < a.iter_max ? s.iter + count : a.iter_max;
   while (s.iter < end) {
     WARPSPAN_WARP_RECONVERGE();
-    anneal_step_by(p, c, best_str, s, a, chain_id, rebuild);
+    anneal_step_by(p, c, best_str, s, a, chain_id, rebuild, team);
   }
 }
 

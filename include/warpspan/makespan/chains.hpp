@@ -72,6 +72,16 @@ inline chain_packing resolve_chain_packing(const problem_view& p, std::optional<
   return *asked;
 }
 
+/// How the CUDA backend runs its chains. `thread`: one thread a chain, with the shared step of
+/// anneal.hpp (the state on chip, interleaved by word, where a block's worth fits, else in global
+/// memory). `warp`: the 32 lanes of a warp (a block of one warp) run one chain together, with the
+/// team step of team_schedule.hpp, its state on chip; for chains too large for a thread's share of
+/// the chip (W = 64 Voronoi: 11.5 KB of working state a chain, 367 KB for a warp of them). Both make the same
+/// chains, bit for bit.
+enum class chain_design : std::uint8_t { thread, warp };
+/// The word that names a design in --json and the tables: "thread" or "warp".
+inline const char* design_name(chain_design d) { return d == chain_design::warp ? "warp" : "thread"; }
+
 /// The problem as a chain of `packing` is built with: a compact chain's usage table ends at the
 /// pessimistic bound, so its horizon is the bound; the others keep the horizon n.
 WARPSPAN_HD_INLINE problem_view chain_problem(const problem_view& p, chain_packing packing) {
@@ -291,6 +301,8 @@ struct chain_setup {
   /// CUDA backend: the chains' element widths; unset, the narrowest that fits (pick_chain_packing).
   /// Narrow asked of a problem it does not fit is a std::invalid_argument. The CPU ignores it.
   std::optional<chain_packing> packing;
+  /// CUDA backend: a thread or a warp a chain; unset, as plan_cuda_chains() picks. The CPU ignores it.
+  std::optional<chain_design> design;
 };
 
 /// Where one chain stands.
@@ -390,11 +402,21 @@ inline std::size_t anneal_shared_bytes(const problem_view& p, bool on_chip, bool
   return on_chip ? types + static_cast<std::size_t>(threads) * make_chain_layout(p, packing).best : types;
 }
 
+/// The dynamic shared memory of the warp design's block (one chain): the staged instruction types,
+/// the chain's working state (chain_layout::best bytes) and its scratch (a count a warp,
+/// team_rebuild::pre).
+inline std::size_t anneal_warp_shared_bytes(const problem_view& p, chain_packing packing) {
+  return anneal_types_bytes(p) + make_chain_layout(p, packing).best + (sizeof(std::uint32_t) * p.warps + 15u) / 16u * 16u;
+}
+
 /// How the CUDA backend would run chains of `p` on the current device: whether their working state
 /// is on chip, the block size the occupancy calculator picks, and the chains that fill the device
 /// (resident blocks per SM x SMs x block size, within 90 % of free memory). Throws not_compiled in
 /// a build without CUDA.
 struct cuda_chain_plan {
+  /// A thread a chain, or a warp a chain (then `block` is 32, on_chip is true and threads_per_sm
+  /// counts the resident warps' lanes: 32 a chain).
+  chain_design design = chain_design::thread;
   chain_packing packing = chain_packing::wide;  ///< the chains' element widths
   std::size_t chain_bytes = 0;                  ///< a chain's block (make_chain_layout(p, packing).bytes)
   bool on_chip = false;
@@ -407,8 +429,35 @@ struct cuda_chain_plan {
   unsigned threads_per_sm = 0;    ///< resident threads per SM on the chosen path
   chain_memory_choice memory;     ///< both paths' rates under chain_memory_model
 };
-/// `packing`: unset, the narrowest that fits.
-cuda_chain_plan plan_cuda_chains(const problem_view& p, std::optional<chain_packing> packing = std::nullopt);
+/// `packing`: unset, the narrowest that fits. `design`: unset, a warp a chain exactly where a
+/// thread's chains would keep their state in global memory and a warp's chain fits on chip; a warp
+/// asked where its chain does not fit (or the types are not staged) is a std::invalid_argument.
+cuda_chain_plan plan_cuda_chains(const problem_view& p, std::optional<chain_packing> packing = std::nullopt,
+                                 std::optional<chain_design> design = std::nullopt);
+
+/// The warp design's half of a plan: from the thread design's `plan` (packing, stage_types, sms,
+/// shared_limit and memory already set) and the warp kernel's resident blocks a SM (one chain
+/// each), the design `asked` or picked as plan_cuda_chains() says. Throws std::invalid_argument for
+/// a warp asked where it does not fit.
+inline void plan_design(cuda_chain_plan& plan, const problem_view& p, std::optional<chain_design> asked, int warp_blocks_per_sm,
+                 std::size_t free_bytes) {
+  const std::size_t need = anneal_warp_shared_bytes(p, plan.packing);
+  const bool fits = plan.stage_types && need <= plan.shared_limit && warp_blocks_per_sm > 0;
+  if (asked == chain_design::warp && !fits)
+    throw std::invalid_argument("a warp a chain keeps the chain and the instruction types in shared memory: " +
+                                std::to_string(need) + " bytes a block, more than the " +
+                                std::to_string(plan.shared_limit) + " a block may have");
+  plan.design = asked ? *asked : !plan.on_chip && fits ? chain_design::warp : chain_design::thread;
+  if (plan.design == chain_design::thread) return;
+  plan.on_chip = true;
+  plan.block = 32;
+  plan.threads_per_sm = 32u * static_cast<unsigned>(warp_blocks_per_sm);
+  plan.shared_bytes = need;
+  const std::uint64_t resident = std::uint64_t{static_cast<unsigned>(warp_blocks_per_sm)} * plan.sms;
+  const std::uint64_t fit = free_bytes / 10 * 9 / (plan.chain_bytes + sizeof(chain_state));
+  plan.device_chains =
+      static_cast<std::uint32_t>(std::max<std::uint64_t>(1, std::min({resident, fit, std::uint64_t{1} << 30})));
+}
 
 /// The same plan from the occupancy arithmetic of include/warpspan/core/occupancy.hpp instead of
 /// a device's calculator: an SM with `sm`'s limits, `sms` of them, the annealing kernel's
@@ -417,6 +466,8 @@ cuda_chain_plan plan_cuda_chains(const problem_view& p, std::optional<chain_pack
 /// emulation, whose calculator is this arithmetic); the tests check the figures by hand.
 cuda_chain_plan plan_chains_for(const problem_view& p, const sm_limits& sm, const kernel_resources& kernel,
                                 std::uint32_t sms, std::size_t free_bytes,
-                                std::optional<chain_packing> packing = std::nullopt);
+                                std::optional<chain_packing> packing = std::nullopt,
+                                std::optional<chain_design> design = std::nullopt,
+                                const kernel_resources& warp_kernel = {64, 0, 32});
 
 }  // namespace warpspan

@@ -87,9 +87,10 @@ struct estimate_result {
   /// launch, and how it fills the device at the occupancy calculator's residency.
   struct cuda_launch {
     bool used = false;
+    chain_design design = chain_design::thread;  ///< a thread a chain, or a warp a chain (chains.hpp)
     bool on_chip = false;                ///< working state in shared memory, else global memory
     chain_packing packing = chain_packing::wide;  ///< the chains' element widths (chains.hpp)
-    unsigned block = 0;                  ///< threads a block (a chain a thread)
+    unsigned block = 0;                  ///< threads a block (a chain a thread, or 32: a chain a block)
     std::uint32_t blocks = 0;            ///< of this launch
     std::uint32_t sms = 0;
     unsigned resident_threads_per_sm = 0;  ///< the occupancy calculator's, registers and shared memory included

@@ -1,0 +1,250 @@
+// The schedule builder of schedule.hpp for a team of lanes that run one chain together (team.hpp):
+// the one-warp-per-chain CUDA kernel's step, for chains too large for a thread's share of the chip
+// (Voronoi W = 64: 11.5 KB of working state a chain, where a warp of thread-per-chain chains would need 367 KB of shared
+// memory). It makes exactly the schedules of build_full() and rebuild_from(), so a chain's
+// trajectory is that of anneal_step() (the tests check it bit for bit); only the work is shared:
+// - a placement's search for a cycle with room tests `size` cycles at once and takes the first
+//   open one by ballot; the leader counts the instruction there;
+// - taking the suffix out of the usage table, putting the rest back, and restoring the old
+//   schedule after a rejected move are loops over the (warp, instruction) pairs, shared by the
+//   lanes, each pair's counter changed by an atomic add. A pair belongs to the suffix when its
+//   instruction index is at least its warp's progress at the first changed position (`pre`),
+//   so no lane needs the string's order to find its pairs.
+// The old cycles of a rebuilt suffix are kept by pair (c.undo[at], at = warp_begin(w) + j), not by
+// position as rebuild_from() keeps them.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "warpspan/core/macros.hpp"
+#include "warpspan/makespan/anneal.hpp"
+#include "warpspan/makespan/schedule.hpp"
+#include "warpspan/makespan/team.hpp"
+
+namespace warpspan {
+
+/// The warp whose instructions hold index `at` of a chain's cycle array.
+WARPSPAN_HD_INLINE std::uint32_t warp_at(const problem_view& p, std::uint32_t at) {
+  if (!p.starts) return at / p.instructions;
+  std::uint32_t lo = 0, hi = p.warps;  // starts[lo] <= at < starts[hi]
+  while (hi - lo > 1) {
+    const std::uint32_t mid = (lo + hi) / 2;
+    if (p.starts[mid] <= at)
+      lo = mid;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
+/// The count of type ty (and, with a scheduler limit, of all types) in cycle t, changed by d.
+template <class Team, class View>
+WARPSPAN_HD_INLINE void team_count(const problem_view& p, const View& c, const Team& team, std::uint32_t t,
+                                   std::uint32_t ty, int d) {
+  auto row = c.usage + static_cast<std::size_t>(t) * p.stride;
+  team.add(row[ty], d);
+  if (p.limited) team.add(row[p.ntypes], d);
+}
+
+/// place() (schedule.hpp) by a team: the same cycle, searched `size` cycles at a time. Returns it,
+/// or no_schedule (placing nothing) when a warp of w's block has not issued the barrier w waits
+/// for. Every lane returns the same value.
+template <class Team, class View>
+WARPSPAN_HD_INLINE std::uint32_t team_place(const problem_view& p, const View& c, const Team& team, std::uint32_t w) {
+  const std::uint32_t j = c.progress[w];
+  const std::size_t at = static_cast<std::size_t>(warp_begin(p, w)) + j;
+  const std::uint32_t ty = p.types[p.starts ? at : j];
+  std::uint32_t from = c.last[w] + 1;
+  if (p.barrier != no_barrier && j != 0 && p.types[(p.starts ? at : j) - 1] == p.barrier) {
+    const std::uint32_t release = barrier_release(p, c, w, j);
+    if (release == no_schedule) return no_schedule;
+    from = release + 1;
+  }
+  const std::uint32_t all = p.ntypes;
+  // The ballot is also the sync that lets the leader write below: every lane has read what it
+  // needed of the state by then. The horizon bounds every placement (bounds.hpp), so the search
+  // ends within it.
+  std::uint32_t t = no_schedule;
+  for (std::uint32_t base = from; base <= p.horizon; base += Team::size) {
+    const std::uint32_t mine = base + team.rank();
+    bool open = false;
+    if (mine <= p.horizon) {
+      const auto row = c.usage + static_cast<std::size_t>(mine) * p.stride;
+      open = row[ty] < p.cap[ty] && (!p.limited || row[all] < p.cap[all]);
+    }
+    const std::uint32_t mask = team.ballot(open);
+    if (mask != 0) {
+      t = base + lowest_bit(mask);
+      break;
+    }
+  }
+  if (t == no_schedule) return no_schedule;
+  if (team.leader()) {
+    auto row = c.usage + static_cast<std::size_t>(t) * p.stride;
+    ++row[ty];
+    if (p.limited) ++row[all];
+    c.cycle[at] = t;
+    c.last[w] = t;
+    c.progress[w] = j + 1;
+  }
+  team.sync();
+  return t;
+}
+
+/// Every warp complete again: progress at its length, last at its last instruction's cycle.
+template <class Team, class View>
+WARPSPAN_HD_INLINE void team_complete(const problem_view& p, const View& c, const Team& team) {
+  for (std::uint32_t w = team.rank(); w < p.warps; w += Team::size) {
+    const std::uint32_t length = warp_length(p, w);
+    c.progress[w] = length;
+    c.last[w] = c.cycle[warp_begin(p, w) + length - 1];
+  }
+  team.sync();
+}
+
+/// Takes the placements of positions z..n-1 of c.str (a complete schedule) out of the usage table:
+/// each warp's progress goes back to its count in the prefix (kept in pre[w] too), its last cycle
+/// to that of its last pair in the prefix, and the suffix's old cycles go to c.undo by pair.
+template <class Team, class View, class Pre>
+WARPSPAN_HD_INLINE void team_take_out(const problem_view& p, const View& c, const Team& team, Pre pre, std::uint32_t z) {
+  for (std::uint32_t k = z + team.rank(); k < p.length; k += Team::size) team.add(c.progress[c.str[k]], -1);
+  team.sync();
+  for (std::uint32_t w = team.rank(); w < p.warps; w += Team::size) {
+    const std::uint32_t done = c.progress[w];
+    pre[w] = done;
+    c.last[w] = done ? c.cycle[warp_begin(p, w) + done - 1] : 0;
+  }
+  for (std::uint32_t at = team.rank(); at < p.length; at += Team::size) {
+    const std::uint32_t w = warp_at(p, at);
+    const std::uint32_t j = at - warp_begin(p, w);
+    if (j < c.progress[w]) continue;
+    const std::uint32_t t = c.cycle[at];
+    c.undo[at] = t;
+    team_count(p, c, team, t, type_at(p, w, j), -1);
+  }
+  team.sync();
+}
+
+/// replay_rest() by a team: the pairs not placed yet (j >= progress[w]) go back at the cycles
+/// c.cycle holds for them, without searching; the schedule is whole again.
+template <class Team, class View>
+WARPSPAN_HD_INLINE void team_put_back_rest(const problem_view& p, const View& c, const Team& team) {
+  for (std::uint32_t at = team.rank(); at < p.length; at += Team::size) {
+    const std::uint32_t w = warp_at(p, at);
+    const std::uint32_t j = at - warp_begin(p, w);
+    if (j >= c.progress[w]) team_count(p, c, team, c.cycle[at], type_at(p, w, j), +1);
+  }
+  team.sync();
+  team_complete(p, c, team);
+}
+
+/// Puts the old schedule back after team_take_out(pre) and some placements: every pair of the
+/// suffix (j >= pre[w]) returns to its recorded cycle, leaving the new one where it was placed
+/// again (j < progress[w]). restore_suffix() and restore_broken() in one.
+template <class Team, class View, class Pre>
+WARPSPAN_HD_INLINE void team_restore(const problem_view& p, const View& c, const Team& team, Pre pre) {
+  for (std::uint32_t at = team.rank(); at < p.length; at += Team::size) {
+    const std::uint32_t w = warp_at(p, at);
+    const std::uint32_t j = at - warp_begin(p, w);
+    if (j < pre[w]) continue;
+    const std::uint32_t old = c.undo[at];
+    const std::uint32_t ty = type_at(p, w, j);
+    if (j < c.progress[w]) {
+      const std::uint32_t now = c.cycle[at];
+      if (now == old) continue;
+      team_count(p, c, team, now, ty, -1);
+    }
+    team_count(p, c, team, old, ty, +1);
+    c.cycle[at] = old;
+  }
+  team.sync();
+  team_complete(p, c, team);
+}
+
+/// last_makespan() by a team.
+template <class Team, class View>
+WARPSPAN_HD_INLINE std::uint32_t team_makespan(const problem_view& p, const View& c, const Team& team) {
+  std::uint32_t makespan = 0;
+  for (std::uint32_t w = team.rank(); w < p.warps; w += Team::size) {
+    const std::uint32_t t = c.cycle[warp_begin(p, w) + warp_length(p, w) - 1];
+    makespan = t > makespan ? t : makespan;
+  }
+  return team.max(makespan);
+}
+
+/// build_full() by a team.
+template <class Team, class View>
+WARPSPAN_HD_INLINE std::uint32_t team_build_full(const problem_view& p, const View& c, const Team& team) {
+  const std::size_t cells = static_cast<std::size_t>(p.horizon + 1) * p.stride;
+  for (std::size_t k = team.rank(); k < cells; k += Team::size) c.usage[k] = 0;
+  for (std::uint32_t w = team.rank(); w < p.warps; w += Team::size) {
+    c.progress[w] = 0;
+    c.last[w] = 0;
+  }
+  team.sync();
+  std::uint32_t makespan = 0;
+  for (std::uint32_t k = 0; k < p.length; ++k) {
+    const std::uint32_t t = team_place(p, c, team, c.str[k]);
+    if (t == no_schedule) return no_schedule;
+    makespan = t > makespan ? t : makespan;
+  }
+  return makespan;
+}
+
+/// rebuild_from(z, settle, old_makespan, record = true) by a team: the same schedule and value;
+/// the old cycles go to c.undo by pair and `pre` keeps each warp's prefix count, for
+/// team_restore(). A string that breaks a barrier gets the old schedule back and no_schedule.
+template <class Team, class View, class Pre>
+WARPSPAN_HD_INLINE std::uint32_t team_rebuild_from(const problem_view& p, const View& c, const Team& team, Pre pre,
+                                                   std::uint32_t z, std::uint32_t settle, std::uint32_t old_makespan) {
+  team_take_out(p, c, team, pre, z);
+  bool moved = false;
+  for (std::uint32_t k = z; k < p.length; ++k) {
+    const std::uint32_t w = c.str[k];
+    const std::uint32_t before = c.cycle[warp_begin(p, w) + c.progress[w]];
+    const std::uint32_t t = team_place(p, c, team, w);
+    if (t == no_schedule) {
+      team_restore(p, c, team, pre);
+      return no_schedule;
+    }
+    moved = moved || t != before;
+    if (k == settle && !moved) {
+      team_put_back_rest(p, c, team);
+      return old_makespan;
+    }
+  }
+  return team_makespan(p, c, team);
+}
+
+/// The rebuild policy of anneal_step_by() (see suffix_rebuild in anneal.hpp) for a team; `pre`:
+/// room for W counts (the chain's scratch).
+template <class Team, class Pre>
+struct team_rebuild {
+  Team team;
+  Pre pre;
+  template <class View>
+  WARPSPAN_HD_INLINE std::uint32_t candidate(const problem_view& p, const View& c, std::uint32_t z,
+                                             std::uint32_t settle, std::uint32_t old_makespan) const {
+    return team_rebuild_from(p, c, team, pre, z, settle, old_makespan);
+  }
+  WARPSPAN_HD_INLINE void accepted() const {}
+  template <class View>
+  WARPSPAN_HD_INLINE void rejected(const problem_view& p, const View& c, std::uint32_t z) const {
+    (void)z;
+    team_restore(p, c, team, pre);
+  }
+};
+
+/// anneal_init() by a team.
+template <class Team, class View, class Best>
+WARPSPAN_HD_INLINE void team_anneal_init(const problem_view& p, const View& c, Best best_str, chain_state& s,
+                                         const Team& team) {
+  s.iter = 0;
+  s.best_iter = 0;
+  s.makespan = team_build_full(p, c, team);
+  s.best = s.makespan;
+  for (std::uint32_t k = team.rank(); k < p.length; k += Team::size) best_str[k] = c.str[k];
+}
+
+}  // namespace warpspan
