@@ -134,10 +134,11 @@ __global__ void __launch_bounds__(32)
   if (chain >= chains) return;
   unsigned char* const global = base + static_cast<std::size_t>(chain) * layout.bytes;
   unsigned char* const local = smem + types_bytes;
-  // The working state (layout.best bytes, a multiple of 16) in 16-byte words.
-  const std::size_t words = layout.best / 16;
+  // The working state (layout.best bytes, a multiple of 16) in 32-bit words: a warp moves 128
+  // neighbouring bytes a request.
+  const std::size_t words = layout.best / 4;
   for (std::size_t k = team.rank(); k < words; k += warp_team::size)
-    reinterpret_cast<uint4*>(local)[k] = reinterpret_cast<const uint4*>(global)[k];
+    reinterpret_cast<std::uint32_t*>(local)[k] = reinterpret_cast<const std::uint32_t*>(global)[k];
   team.sync();
   using small = typename chain_elements<Packing>::small;
   using large = typename chain_elements<Packing>::large;
@@ -151,7 +152,7 @@ __global__ void __launch_bounds__(32)
     anneal_run_by(p, view, best, s, params, ids[chain], count, rebuild, team);
   team.sync();
   for (std::size_t k = team.rank(); k < words; k += warp_team::size)
-    reinterpret_cast<uint4*>(global)[k] = reinterpret_cast<const uint4*>(local)[k];
+    reinterpret_cast<std::uint32_t*>(global)[k] = reinterpret_cast<const std::uint32_t*>(local)[k];
   if (team.leader()) states[chain] = s;
 }
 

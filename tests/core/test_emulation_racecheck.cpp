@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -254,6 +255,46 @@ TEST_F(EmulationGpu, WritesOfTheSameValueDoNotRace) {
     EXPECT_EQ(cudaGetLastError(), cudaSuccess) << order << ": " << emu::last_race_report();
     EXPECT_EQ(flag.to_host(), std::vector<unsigned>{1u});
   }
+}
+
+/// The warp collectives of a block of one warp: a ballot, a shuffle, a maximum, and a lane's
+/// shared-memory write that the others read after a __syncwarp (or, without it, in the same
+/// interval).
+template <bool Sync>
+__global__ void warp_collectives(unsigned* out) {
+  WARPSPAN_DYNAMIC_SHARED(unsigned, sh);
+  const unsigned lane = threadIdx.x;
+  const unsigned ballot = __ballot_sync(0xFFFFFFFFu, lane % 3 == 0);
+  const unsigned from7 = __shfl_sync(0xFFFFFFFFu, lane * 10, 7);
+  const unsigned most = __reduce_max_sync(0xFFFFFFFFu, (lane * 37) % 32);
+  if (lane == 0) sh[0] = 1234;
+  if constexpr (Sync) __syncwarp();
+  out[lane] = ballot ^ from7 ^ most ^ sh[0];
+}
+
+TEST_F(EmulationGpu, WarpCollectivesInABlockOfOneWarp) {
+  unsigned ballot = 0;
+  for (unsigned lane = 0; lane < 32; lane += 3) ballot |= 1u << lane;
+  const unsigned want = ballot ^ 70u ^ 31u ^ 1234u;
+  for (const auto& order : orders) {
+    ASSERT_TRUE(emu::set_thread_order(order));
+    device_buffer<unsigned> out(32, nullptr);
+    WARPSPAN_LAUNCH(warp_collectives<true>, 2, 32, sizeof(unsigned), nullptr)(out.data());
+    EXPECT_EQ(cudaGetLastError(), cudaSuccess) << order << ": " << emu::last_race_report();
+    EXPECT_EQ(out.to_host(), std::vector<unsigned>(32, want)) << order;
+    // Without the __syncwarp the other lanes read lane 0's word in the interval it writes it.
+    WARPSPAN_LAUNCH(warp_collectives<false>, 1, 32, sizeof(unsigned), nullptr)(out.data());
+    EXPECT_EQ(cudaGetLastError(), cudaErrorLaunchFailure) << order;
+  }
+  // Collectives of a warp apart from its block's other warps are not emulated: refused, saying so.
+  device_buffer<unsigned> out(64, nullptr);
+  try {
+    WARPSPAN_LAUNCH(warp_collectives<true>, 1, 64, sizeof(unsigned), nullptr)(out.data());
+    ADD_FAILURE() << "a warp collective in a block of two warps ran";
+  } catch (const std::logic_error& e) {
+    EXPECT_NE(std::string(e.what()).find("only in blocks of one warp"), std::string::npos) << e.what();
+  }
+  (void)cudaGetLastError();
 }
 
 /// Writes the order in which the block's threads ran each interval.

@@ -144,6 +144,7 @@ WARPSPAN_HD_INLINE void team_put_back_rest(const problem_view& p, const View& c,
 /// again (j < progress[w]). restore_suffix() and restore_broken() in one.
 template <class Team, class View, class Pre>
 WARPSPAN_HD_INLINE void team_restore(const problem_view& p, const View& c, const Team& team, Pre pre) {
+  team.sync();  // a placement that found no schedule read the state without a sync after it
   for (std::uint32_t at = team.rank(); at < p.length; at += Team::size) {
     const std::uint32_t w = warp_at(p, at);
     const std::uint32_t j = at - warp_begin(p, w);
