@@ -113,6 +113,11 @@ void BM_ChainsW64CudaThread(benchmark::State& state) {
   run_backend(state, backend_kind::cuda, 64, std::nullopt, chain_design::thread);
 }
 BENCHMARK(BM_ChainsW64CudaThread)->Args({0, 500})->UseManualTime()->Unit(benchmark::kMillisecond);
+// A warp a chain where a thread's chains fit on chip too (W = 16 compact): the two designs side by side.
+void BM_ChainsCudaWarp(benchmark::State& state) {
+  run_backend(state, backend_kind::cuda, static_cast<int>(state.range(2)), std::nullopt, chain_design::warp);
+}
+BENCHMARK(BM_ChainsCudaWarp)->Args({0, 2000, 16})->UseManualTime()->Unit(benchmark::kMillisecond);
 void BM_ChainsW48Cuda(benchmark::State& state) { run_backend(state, backend_kind::cuda, 48); }
 BENCHMARK(BM_ChainsW48Cuda)->Args({0, 500})->UseManualTime()->Unit(benchmark::kMillisecond);
 void BM_ChainsW64Cpu(benchmark::State& state) { run_backend(state, backend_kind::cpu, 64); }

@@ -421,6 +421,8 @@ int main(int argc, char** argv) {
                             "BM_ChainsCudaNarrow/0/2000/16/", chain_packing::narrow));
   rows.push_back(anneal_row("Voronoi 5L9C2L9C, W = 16, sigma L=1,C=4, wide", 16, moves16, per_launch,
                             "BM_ChainsCudaWide/0/2000/16/", chain_packing::wide));
+  rows.push_back(anneal_row("Voronoi 5L9C2L9C, W = 16, sigma L=1,C=4, a warp a chain", 16, moves16, per_launch,
+                            "BM_ChainsCudaWarp/0/2000/16/", std::nullopt, chain_design::warp));
   rows.push_back(anneal_row("Voronoi 5L9C2L9C, W = 3, sigma L=1,C=4", 3, moves3, per_launch, "BM_ChainsCudaOnChip/0/"));
   rows.push_back(anneal_row("Voronoi 5L9C2L9C, W = 3, sigma L=1,C=4, narrow", 3, moves3, per_launch,
                             "BM_ChainsCudaNarrow/0/2000/3/", chain_packing::narrow));

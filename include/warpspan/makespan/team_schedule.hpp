@@ -47,15 +47,17 @@ WARPSPAN_HD_INLINE void team_count(const problem_view& p, const View& c, const T
   if (p.limited) team.add(row[p.ntypes], d);
 }
 
-/// place() (schedule.hpp) by a team: the same cycle, searched `size` cycles at a time. Returns it,
-/// or no_schedule (placing nothing) when a warp of w's block has not issued the barrier w waits
-/// for. Every lane returns the same value.
+/// place() (schedule.hpp) by a team, for warp w's instruction j (its progress): the same cycle,
+/// searched `size` cycles at a time. Returns it, or no_schedule (placing nothing) when a warp of
+/// w's block has not issued the barrier w waits for. Every lane returns the same value. A warp's
+/// last cycle is read from its previous instruction's and not kept in c.last while the team
+/// places (team_complete() and team_makespan() set it): one store less a placement.
 template <class Team, class View>
-WARPSPAN_HD_INLINE std::uint32_t team_place(const problem_view& p, const View& c, const Team& team, std::uint32_t w) {
-  const std::uint32_t j = c.progress[w];
+WARPSPAN_HD_INLINE std::uint32_t team_place(const problem_view& p, const View& c, const Team& team, std::uint32_t w,
+                                            std::uint32_t j) {
   const std::size_t at = static_cast<std::size_t>(warp_begin(p, w)) + j;
   const std::uint32_t ty = p.types[p.starts ? at : j];
-  std::uint32_t from = c.last[w] + 1;
+  std::uint32_t from = j != 0 ? static_cast<std::uint32_t>(c.cycle[at - 1]) + 1 : 1;
   if (p.barrier != no_barrier && j != 0 && p.types[(p.starts ? at : j) - 1] == p.barrier) {
     const std::uint32_t release = barrier_release(p, c, w, j);
     if (release == no_schedule) return no_schedule;
@@ -85,7 +87,6 @@ WARPSPAN_HD_INLINE std::uint32_t team_place(const problem_view& p, const View& c
     ++row[ty];
     if (p.limited) ++row[all];
     c.cycle[at] = t;
-    c.last[w] = t;
     c.progress[w] = j + 1;
   }
   team.sync();
@@ -104,17 +105,13 @@ WARPSPAN_HD_INLINE void team_complete(const problem_view& p, const View& c, cons
 }
 
 /// Takes the placements of positions z..n-1 of c.str (a complete schedule) out of the usage table:
-/// each warp's progress goes back to its count in the prefix (kept in pre[w] too), its last cycle
-/// to that of its last pair in the prefix, and the suffix's old cycles go to c.undo by pair.
+/// each warp's progress goes back to its count in the prefix (kept in pre[w] too), and the
+/// suffix's old cycles go to c.undo by pair.
 template <class Team, class View, class Pre>
 WARPSPAN_HD_INLINE void team_take_out(const problem_view& p, const View& c, const Team& team, Pre pre, std::uint32_t z) {
   for (std::uint32_t k = z + team.rank(); k < p.length; k += Team::size) team.add(c.progress[c.str[k]], -1);
   team.sync();
-  for (std::uint32_t w = team.rank(); w < p.warps; w += Team::size) {
-    const std::uint32_t done = c.progress[w];
-    pre[w] = done;
-    c.last[w] = done ? c.cycle[warp_begin(p, w) + done - 1] : 0;
-  }
+  for (std::uint32_t w = team.rank(); w < p.warps; w += Team::size) pre[w] = c.progress[w];
   for (std::uint32_t at = team.rank(); at < p.length; at += Team::size) {
     const std::uint32_t w = warp_at(p, at);
     const std::uint32_t j = at - warp_begin(p, w);
@@ -163,12 +160,13 @@ WARPSPAN_HD_INLINE void team_restore(const problem_view& p, const View& c, const
   team_complete(p, c, team);
 }
 
-/// last_makespan() by a team.
+/// last_makespan() by a team, of a complete schedule; every warp's last cycle goes to c.last.
 template <class Team, class View>
 WARPSPAN_HD_INLINE std::uint32_t team_makespan(const problem_view& p, const View& c, const Team& team) {
   std::uint32_t makespan = 0;
   for (std::uint32_t w = team.rank(); w < p.warps; w += Team::size) {
     const std::uint32_t t = c.cycle[warp_begin(p, w) + warp_length(p, w) - 1];
+    c.last[w] = t;
     makespan = t > makespan ? t : makespan;
   }
   return team.max(makespan);
@@ -179,18 +177,13 @@ template <class Team, class View>
 WARPSPAN_HD_INLINE std::uint32_t team_build_full(const problem_view& p, const View& c, const Team& team) {
   const std::size_t cells = static_cast<std::size_t>(p.horizon + 1) * p.stride;
   for (std::size_t k = team.rank(); k < cells; k += Team::size) c.usage[k] = 0;
-  for (std::uint32_t w = team.rank(); w < p.warps; w += Team::size) {
-    c.progress[w] = 0;
-    c.last[w] = 0;
-  }
+  for (std::uint32_t w = team.rank(); w < p.warps; w += Team::size) c.progress[w] = 0;
   team.sync();
-  std::uint32_t makespan = 0;
   for (std::uint32_t k = 0; k < p.length; ++k) {
-    const std::uint32_t t = team_place(p, c, team, c.str[k]);
-    if (t == no_schedule) return no_schedule;
-    makespan = t > makespan ? t : makespan;
+    const std::uint32_t w = c.str[k];
+    if (team_place(p, c, team, w, c.progress[w]) == no_schedule) return no_schedule;
   }
-  return makespan;
+  return team_makespan(p, c, team);
 }
 
 /// rebuild_from(z, settle, old_makespan, record = true) by a team: the same schedule and value;
@@ -203,8 +196,9 @@ WARPSPAN_HD_INLINE std::uint32_t team_rebuild_from(const problem_view& p, const 
   bool moved = false;
   for (std::uint32_t k = z; k < p.length; ++k) {
     const std::uint32_t w = c.str[k];
-    const std::uint32_t before = c.cycle[warp_begin(p, w) + c.progress[w]];
-    const std::uint32_t t = team_place(p, c, team, w);
+    const std::uint32_t j = c.progress[w];
+    const std::uint32_t before = c.cycle[warp_begin(p, w) + j];
+    const std::uint32_t t = team_place(p, c, team, w, j);
     if (t == no_schedule) {
       team_restore(p, c, team, pre);
       return no_schedule;
