@@ -6,6 +6,9 @@
 //   BM_CalibrateScatter    independent 4-byte loads, each its own 32-byte sector of a 2 GiB buffer, by
 //                          warps a SM (1 to 64): the sector bandwidth the latency allows at each
 //                          occupancy (what the chain kernels' scattered requests get);
+//   BM_CalibrateWarpCollective  one warp's dependent ballots (with a __syncwarp after each, or
+//                          not): cycles a step, what the warp-a-chain annealing step pays a placement
+//                          beyond its loads (the GPU model assumes 12 until this has run)
 //   BM_CalibrateLaunchGap  back-to-back launches of an empty kernel, by blocks (1, a wave, 8 waves):
 //                          the launch cost and the price of a grid-wide barrier made of kernel boundaries.
 // Every run's `check` is compared with the CPU's; a mismatch fails the benchmark.
@@ -27,6 +30,26 @@ const std::vector<std::uint32_t>& cycle_of(std::size_t elements) {
   if (it == cycles.end()) it = cycles.emplace(elements, chase_cycle(elements, 42)).first;
   return it->second;
 }
+
+void BM_CalibrateWarpCollective(benchmark::State& state) {
+  const bool sync = state.range(0) != 0;
+  if (bench_cases::skip_without_device(state)) return;
+  constexpr std::uint32_t steps = 100000;
+  const std::uint32_t expect = warp_collectives_cpu(steps);
+  calibration_point p;
+  for (auto _ : state) {
+    p = cuda_warp_collectives(steps, sync);
+    if (p.check != expect) {
+      state.SkipWithError("the ballots ended at the wrong value");
+      return;
+    }
+    state.SetIterationTime(p.kernel_ms * 1e-3);
+  }
+  state.counters["cycles/step"] = p.cycles_per_op;
+  state.counters["ns/step"] = p.ns_per_op;
+  state.SetLabel(sync ? "__ballot_sync then __syncwarp" : "__ballot_sync");
+}
+BENCHMARK(BM_CalibrateWarpCollective)->Arg(0)->Arg(1)->ArgName("sync")->Iterations(2)->UseManualTime()->Unit(benchmark::kMicrosecond);
 
 void BM_CalibrateChase(benchmark::State& state) {
   const auto where = static_cast<chase_memory>(state.range(0));

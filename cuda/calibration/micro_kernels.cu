@@ -53,6 +53,27 @@ __global__ void __launch_bounds__(chase_block) chase_kernel(const std::uint32_t*
   out[1] = static_cast<unsigned long long>(stop - start);
 }
 
+/// One warp: `steps` dependent ballots (and syncs); out[0] = the last ballot, out[1] = the cycles.
+__global__ void __launch_bounds__(32) collective_kernel(std::uint32_t steps, int with_sync, unsigned long long* out) {
+  WARPSPAN_CHECK_LAUNCH_BOUNDS(32);
+  const std::uint32_t lane = threadIdx.x;
+  std::uint32_t v = 0;
+  const long long start = clock64();
+  if (with_sync) {
+    for (std::uint32_t s = 0; s < steps; ++s) {
+      v = __ballot_sync(0xFFFFFFFFu, collective_vote(v, lane));
+      __syncwarp();
+    }
+  } else {
+    for (std::uint32_t s = 0; s < steps; ++s) v = __ballot_sync(0xFFFFFFFFu, collective_vote(v, lane));
+  }
+  const long long stop = clock64();
+  if (lane == 0) {
+    out[0] = v;
+    out[1] = static_cast<unsigned long long>(stop - start);
+  }
+}
+
 __global__ void __launch_bounds__(256) scatter_fill_kernel(std::uint32_t* buffer, std::uint64_t n) {
   WARPSPAN_CHECK_LAUNCH_BOUNDS(256);
   const std::uint64_t stride = static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
@@ -147,6 +168,23 @@ calibration_point cuda_scattered_sectors(std::size_t bytes, std::uint32_t warps_
   const double reads = static_cast<double>(threads) * loads;
   p.bytes_per_s = p.kernel_ms > 0 ? reads * 32 / (p.kernel_ms * 1e-3) : 0;
   p.ns_per_op = reads > 0 ? p.kernel_ms * 1e6 / reads : 0;
+  return p;
+}
+
+calibration_point cuda_warp_collectives(std::uint32_t steps, bool with_sync) {
+  cuda_stream stream;
+  device_buffer<unsigned long long> out(2, stream.get());
+  WARPSPAN_LAUNCH(collective_kernel, 1, 32, 0, stream.get())(std::min(steps, 16u), with_sync ? 1 : 0, out.data());  // warm-up
+  WARPSPAN_CUDA_CHECK_LAST();
+  cuda_timer timer(stream.get());
+  WARPSPAN_LAUNCH(collective_kernel, 1, 32, 0, stream.get())(steps, with_sync ? 1 : 0, out.data());
+  WARPSPAN_CUDA_CHECK_LAST();
+  calibration_point p;
+  p.kernel_ms = timer.elapsed_ms();
+  const std::vector<unsigned long long> r = out.to_host();
+  p.check = r[0];
+  p.cycles_per_op = steps ? static_cast<double>(r[1]) / steps : 0;
+  p.ns_per_op = steps ? p.kernel_ms * 1e6 / steps : 0;
   return p;
 }
 

@@ -26,6 +26,16 @@ std::vector<std::uint32_t> chase_cycle(std::size_t elements, std::uint64_t seed)
   return next;
 }
 
+std::uint32_t warp_collectives_cpu(std::uint32_t steps) {
+  std::uint32_t v = 0;
+  for (std::uint32_t s = 0; s < steps; ++s) {
+    std::uint32_t next = 0;
+    for (std::uint32_t lane = 0; lane < 32; ++lane) next |= static_cast<std::uint32_t>(collective_vote(v, lane)) << lane;
+    v = next;
+  }
+  return v;
+}
+
 std::uint64_t pointer_chase_cpu(const std::vector<std::uint32_t>& next, std::uint32_t steps) {
   std::uint32_t at = 0;
   for (std::uint32_t s = 0; s < steps; ++s) at = next.at(at);

@@ -61,6 +61,18 @@ TEST(Calibration, ScatteredSectorsMatchesCpu) {
   }
 }
 
+TEST(Calibration, WarpCollectivesMatchesCpu) {
+  WARPSPAN_REQUIRE_GPU();
+  // The chain does not settle into a fixed point early (the check would then prove nothing).
+  EXPECT_NE(warp_collectives_cpu(99), warp_collectives_cpu(100));
+  for (const bool sync : {false, true})
+    for (const std::uint32_t steps : {0u, 1u, 100u}) {
+      const calibration_point p = cuda_warp_collectives(steps, sync);
+      EXPECT_EQ(p.check, warp_collectives_cpu(steps)) << steps << " steps";
+      EXPECT_GE(p.cycles_per_op, 0.0);
+    }
+}
+
 TEST(Calibration, LaunchGapRunsEveryLaunchMatchesCpu) {
   WARPSPAN_REQUIRE_GPU();
   const calibration_point p = cuda_launch_gap(10, 3, 64);

@@ -71,6 +71,17 @@ struct scatter_shape {
 };
 scatter_shape scattered_sectors_shape(std::uint32_t warps_per_sm, std::uint32_t sms);
 
+/// The lane predicate of the warp-collective chain: lane `lane`'s vote after value v.
+WARPSPAN_HD_INLINE bool collective_vote(std::uint32_t v, std::uint32_t lane) {
+  return (((v ^ lane) * 2654435761u) >> 13 & 1u) != 0;
+}
+/// One warp's chain of `steps` dependent ballots (each vote depends on the last ballot's value:
+/// collective_vote), each followed by a __syncwarp when `with_sync` (what a placement of the
+/// warp-a-chain annealing step pays beyond its loads: team_schedule.hpp): cycles_per_op is the
+/// clocks (clock64) a step, check the last ballot's value.
+calibration_point cuda_warp_collectives(std::uint32_t steps, bool with_sync);
+std::uint32_t warp_collectives_cpu(std::uint32_t steps);
+
 /// `launches` kernels of `blocks` x `threads` that do nothing but write a word, back to back on one
 /// stream: ns_per_op is the device time from one launch's start to the next's. `check` counts the
 /// kernels that ran (the blocks' writes).

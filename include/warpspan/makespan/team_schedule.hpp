@@ -64,28 +64,32 @@ WARPSPAN_HD_INLINE std::uint32_t team_place(const problem_view& p, const View& c
     from = release + 1;
   }
   const std::uint32_t all = p.ntypes;
-  // The ballot is also the sync that lets the leader write below: every lane has read what it
-  // needed of the state by then. The horizon bounds every placement (bounds.hpp), so the search
-  // ends within it.
-  std::uint32_t t = no_schedule;
+  // The ballot is also the sync that lets a lane write below: every lane has read what it needed
+  // of the state by then. The lane that found the cycle writes it (its counts are in its
+  // registers: no load again). The horizon bounds every placement (bounds.hpp), so the search ends
+  // within it.
+  std::uint32_t t = no_schedule, finder = 0, count = 0, count_all = 0;
   for (std::uint32_t base = from; base <= p.horizon; base += Team::size) {
     const std::uint32_t mine = base + team.rank();
     bool open = false;
     if (mine <= p.horizon) {
       const auto row = c.usage + static_cast<std::size_t>(mine) * p.stride;
-      open = row[ty] < p.cap[ty] && (!p.limited || row[all] < p.cap[all]);
+      count = row[ty];
+      count_all = p.limited ? static_cast<std::uint32_t>(row[all]) : 0u;
+      open = count < p.cap[ty] && (!p.limited || count_all < p.cap[all]);
     }
     const std::uint32_t mask = team.ballot(open);
     if (mask != 0) {
-      t = base + lowest_bit(mask);
+      finder = lowest_bit(mask);
+      t = base + finder;
       break;
     }
   }
   if (t == no_schedule) return no_schedule;
-  if (team.leader()) {
+  if (team.rank() == finder) {
     auto row = c.usage + static_cast<std::size_t>(t) * p.stride;
-    ++row[ty];
-    if (p.limited) ++row[all];
+    row[ty] = count + 1;
+    if (p.limited) row[all] = count_all + 1;
     c.cycle[at] = t;
     c.progress[w] = j + 1;
   }
