@@ -51,7 +51,7 @@ template <class Team, class Str>
 WARPSPAN_HD_INLINE void team_swap(const Team& team, const Str& str, std::uint32_t i, std::uint32_t j) {
   team.sync();
   if (team.leader()) {
-    const auto tmp = str[i];
+    const std::uint16_t tmp = str[i];  // a value, not the element's reference (views may be proxies)
     str[i] = str[j];
     str[j] = tmp;
   }
