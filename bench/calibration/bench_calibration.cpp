@@ -31,20 +31,29 @@ const std::vector<std::uint32_t>& cycle_of(std::size_t elements) {
   return it->second;
 }
 
+/// Times `run` once an iteration against the CPU's `expect`; false (the benchmark skipped with
+/// `wrong`) at the first mismatch.
+template <class Run>
+bool timed_and_checked(benchmark::State& state, calibration_point& p, std::uint64_t expect, const char* wrong, Run run) {
+  for (auto _ : state) {
+    p = run();
+    if (p.check != expect) {
+      state.SkipWithError(wrong);
+      return false;
+    }
+    state.SetIterationTime(p.kernel_ms * 1e-3);
+  }
+  return true;
+}
+
 void BM_CalibrateWarpCollective(benchmark::State& state) {
   const bool sync = state.range(0) != 0;
   if (bench_cases::skip_without_device(state)) return;
   constexpr std::uint32_t steps = 100000;
-  const std::uint32_t expect = warp_collectives_cpu(steps);
   calibration_point p;
-  for (auto _ : state) {
-    p = cuda_warp_collectives(steps, sync);
-    if (p.check != expect) {
-      state.SkipWithError("the ballots ended at the wrong value");
-      return;
-    }
-    state.SetIterationTime(p.kernel_ms * 1e-3);
-  }
+  if (!timed_and_checked(state, p, warp_collectives_cpu(steps), "the ballots ended at the wrong value",
+                         [&] { return cuda_warp_collectives(steps, sync); }))
+    return;
   state.counters["cycles/step"] = p.cycles_per_op;
   state.counters["ns/step"] = p.ns_per_op;
   state.SetLabel(sync ? "__ballot_sync then __syncwarp" : "__ballot_sync");
@@ -57,16 +66,11 @@ void BM_CalibrateChase(benchmark::State& state) {
   if (bench_cases::skip_without_device(state)) return;
   const std::vector<std::uint32_t>& next = cycle_of(bytes / sizeof(std::uint32_t));
   const std::uint32_t steps = where == chase_memory::shared ? 200000 : 20000;
-  const std::uint64_t expect = pointer_chase_cpu(next, steps);
   calibration_point p;
-  for (auto _ : state) {
-    p = cuda_pointer_chase(next, where, steps, /*warm=*/bytes <= (std::size_t{32} << 20));
-    if (p.check != expect) {
-      state.SkipWithError("the chase ended at the wrong index");
-      return;
-    }
-    state.SetIterationTime(p.kernel_ms * 1e-3);
-  }
+  if (!timed_and_checked(state, p, pointer_chase_cpu(next, steps), "the chase ended at the wrong index", [&] {
+        return cuda_pointer_chase(next, where, steps, /*warm=*/bytes <= (std::size_t{32} << 20));
+      }))
+    return;
   state.counters["cycles/load"] = p.cycles_per_op;
   state.counters["ns/load"] = p.ns_per_op;
   state.counters["footprint_KiB"] = static_cast<double>(bytes) / 1024;

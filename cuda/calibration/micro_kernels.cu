@@ -97,6 +97,17 @@ __global__ void __launch_bounds__(1024) empty_kernel(unsigned* ran) {
   if (threadIdx.x == 0) ran[blockIdx.x] += 1;
 }
 
+/// A dependent chain's point from its kernel's {last value, clocks} and the kernel time.
+calibration_point chain_point(float kernel_ms, const device_buffer<unsigned long long>& out, std::uint32_t steps) {
+  calibration_point p;
+  p.kernel_ms = kernel_ms;
+  const std::vector<unsigned long long> r = out.to_host();
+  p.check = r[0];
+  p.cycles_per_op = steps ? static_cast<double>(r[1]) / steps : 0;
+  p.ns_per_op = steps ? p.kernel_ms * 1e6 / steps : 0;
+  return p;
+}
+
 int device_sms() {
   int device = 0, count = 0;
   WARPSPAN_CUDA_TRY(cudaGetDevice(&device));
@@ -131,13 +142,7 @@ calibration_point cuda_pointer_chase(const std::vector<std::uint32_t>& next, cha
   WARPSPAN_LAUNCH(chase_kernel, 1, chase_block, smem, stream.get())(d_next.data(), static_cast<std::uint32_t>(next.size()),
                                                                   steps, mode, d_out.data());
   WARPSPAN_CUDA_CHECK_LAST();
-  calibration_point p;
-  p.kernel_ms = timer.elapsed_ms();
-  const std::vector<unsigned long long> out = d_out.to_host();
-  p.check = out[0];
-  p.cycles_per_op = steps ? static_cast<double>(out[1]) / steps : 0;
-  p.ns_per_op = steps ? p.kernel_ms * 1e6 / steps : 0;
-  return p;
+  return chain_point(timer.elapsed_ms(), d_out, steps);
 }
 
 calibration_point cuda_scattered_sectors(std::size_t bytes, std::uint32_t warps_per_sm, std::uint32_t loads, std::uint32_t sms) {
@@ -179,13 +184,7 @@ calibration_point cuda_warp_collectives(std::uint32_t steps, bool with_sync) {
   cuda_timer timer(stream.get());
   WARPSPAN_LAUNCH(collective_kernel, 1, 32, 0, stream.get())(steps, with_sync ? 1 : 0, out.data());
   WARPSPAN_CUDA_CHECK_LAST();
-  calibration_point p;
-  p.kernel_ms = timer.elapsed_ms();
-  const std::vector<unsigned long long> r = out.to_host();
-  p.check = r[0];
-  p.cycles_per_op = steps ? static_cast<double>(r[1]) / steps : 0;
-  p.ns_per_op = steps ? p.kernel_ms * 1e6 / steps : 0;
-  return p;
+  return chain_point(timer.elapsed_ms(), out, steps);
 }
 
 calibration_point cuda_launch_gap(std::uint32_t launches, std::uint32_t blocks, std::uint32_t threads) {

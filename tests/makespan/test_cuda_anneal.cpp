@@ -50,6 +50,17 @@ void expect_same_chains(const problem& prob, std::uint32_t chains, std::uint64_t
   }
 }
 
+/// A runner of one chain of `prob` asked for `packing` and `design` is refused (std::invalid_argument).
+void expect_runner_refused(const problem& prob, std::optional<chain_packing> packing, std::optional<chain_design> design) {
+  chain_setup setup;
+  setup.prob = &prob;
+  setup.packing = packing;
+  setup.design = design;
+  setup.chain_ids = {0};
+  setup.initial = round_robin_string(prob.view());
+  EXPECT_THROW(make_cuda_runner(setup), std::invalid_argument);
+}
+
 TEST_F(CudaAnneal, VoronoiChainsMatchesCpu) {
   // The emulation traces every access of the global-memory path for its race checker: fewer
   // iterations there.
@@ -143,12 +154,7 @@ TEST_F(CudaAnneal, ChainsTooLargeForAThreadRunAWarpEachGpu) {
   EXPECT_EQ(a.threads_per_sm, want.threads_per_sm);
 #endif
   const problem huge = test::make("400L400C", 200, 1, 1);  // 160,000 instructions: 1.3 MB a chain
-  chain_setup setup;
-  setup.prob = &huge;
-  setup.design = chain_design::warp;
-  setup.chain_ids = {0};
-  setup.initial = round_robin_string(huge.view());
-  EXPECT_THROW(make_cuda_runner(setup), std::invalid_argument);
+  expect_runner_refused(huge, std::nullopt, chain_design::warp);
 }
 
 TEST_F(CudaAnneal, VoronoiSixteenWarpsRunsCompactOnChipGpu) {
@@ -170,13 +176,7 @@ TEST_F(CudaAnneal, VoronoiSixteenWarpsRunsCompactOnChipGpu) {
   EXPECT_FALSE(wide.on_chip);
   EXPECT_EQ(wide.chain_bytes, 5744u + 800u);
   // Narrow asked of a problem it does not fit: refused before anything is allocated.
-  const problem many = test::make("LC", 256, 1, 1);
-  chain_setup setup;
-  setup.prob = &many;
-  setup.packing = chain_packing::narrow;
-  setup.chain_ids = {0};
-  setup.initial = round_robin_string(many.view());
-  EXPECT_THROW(make_cuda_runner(setup), std::invalid_argument);
+  expect_runner_refused(test::make("LC", 256, 1, 1), chain_packing::narrow, std::nullopt);
 }
 
 TEST_F(CudaAnneal, EstimateWithValidationMatchesCpu) {
