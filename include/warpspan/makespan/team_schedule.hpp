@@ -1,10 +1,11 @@
 // The schedule builder of schedule.hpp for a team of lanes that run one chain together (team.hpp):
 // the one-warp-per-chain CUDA kernel's step, for chains too large for a thread's share of the chip
-// (Voronoi W = 64: 11.5 KB of working state a chain, where a warp of thread-per-chain chains would need 367 KB of shared
-// memory). It makes exactly the schedules of build_full() and rebuild_from(), so a chain's
-// trajectory is that of anneal_step() (the tests check it bit for bit); only the work is shared:
+// (Voronoi W = 64: 11.5 KB of working state a chain, where a warp of thread-per-chain chains would
+// need 367 KB of shared memory). It makes exactly the schedules of build_full() and
+// rebuild_from(), so a chain's trajectory is that of anneal_step() (the tests check it bit for
+// bit); only the work is shared:
 // - a placement's search for a cycle with room tests `size` cycles at once and takes the first
-//   open one by ballot; the leader counts the instruction there;
+//   open one by ballot; the lane that found it counts the instruction there;
 // - taking the suffix out of the usage table, putting the rest back, and restoring the old
 //   schedule after a rejected move are loops over the (warp, instruction) pairs, shared by the
 //   lanes, each pair's counter changed by an atomic add. A pair belongs to the suffix when its
