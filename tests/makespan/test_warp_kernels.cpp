@@ -318,7 +318,8 @@ TEST(WarpKernels, AnnealChainsMatchesCpu) {
   WARPSPAN_REQUIRE_GPU();
   for (int k : {0, 1, 2}) {
     // Barriers in one block with a scheduler limit, in blocks of 2; and 64 warps whose chain state
-    // is too big for the chip (global memory).
+    // is too big for the chip (global memory, a thread a chain: left to itself the plan gives
+    // these chains a warp each, CudaAnneal.WarpDesignMatchesCpu).
     const problem prob = k == 0   ? groups("3LCB2C:3,CBLLC:2,2CBC:2", 1, 2, 3)
                          : k == 1 ? groups("3LCB2C:2,CBLLC:2,2CBC:2", 1, 2, 0, 2)
                                   : groups("20L20C20L:40,20C20L:24", 1, 2);
@@ -331,6 +332,7 @@ TEST(WarpKernels, AnnealChainsMatchesCpu) {
     mix.seed = setup.params.seed;
     for (std::uint32_t c = 0; c < 37; ++c) setup.chain_ids.push_back(c * 5 + 2);
     setup.initial = chain_initial_strings(prob, mix, setup.chain_ids);
+    setup.design = chain_design::thread;
     auto cpu = make_cpu_runner(setup, 0);
     auto gpu = make_cuda_runner(setup);
     if (k == 2) EXPECT_NE(gpu->name().find("global memory"), std::string::npos) << gpu->name();
