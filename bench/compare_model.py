@@ -3,14 +3,16 @@
 warpspan_gpu_model) beside what warpspan_bench measured on a GPU (its --benchmark_format=json
 output), row by row: annealing moves per second (items_per_second of BM_ChainsCuda and
 BM_ChainsCudaOnChip), dbf cells per second (the cells/s counter of BM_DbfTable) and task sets per
-second end to end (the sets/s counter of BM_DbfEndToEnd).
+second end to end (the sets/s counter of BM_DbfEndToEnd), and one table's kernel time in ms (the
+kernel_ms counter of BM_DbfTableLaunch).
 
     python3 bench/compare_model.py OUT/bench.json [--model bench/results/current/gpu_model_emulated.json]
                                    [--device "H100 SXM"] [--device-file OUT/device.txt]
 
 bench/run_on_gpu.sh --run calls it last. The device defaults to the model's H100 SXM, or to its
 A100 when the device file names an A100. Measured over predicted is how much of the bandwidth
-bound the kernel reaches (above 1: caches served what the model charged to DRAM)."""
+bound the kernel reaches (above 1: caches served what the model charged to DRAM); for a time (ms)
+it is the other way round (below 1: faster than predicted)."""
 import argparse
 import json
 import os
@@ -22,7 +24,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 def measured_rows(bench, prefix, unit):
     """(run name, rate) for the benchmark runs whose name starts with prefix: the median aggregate
     where there is one, else the mean, else the mean of the iteration rows."""
-    key = {"moves/s": "items_per_second", "sets/s": "sets/s"}.get(unit, "cells/s")
+    key = {"moves/s": "items_per_second", "sets/s": "sets/s", "ms": "kernel_ms"}.get(unit, "cells/s")
     runs = {}
     for b in bench.get("benchmarks", []):
         name = b.get("run_name", b.get("name", ""))

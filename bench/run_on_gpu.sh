@@ -157,12 +157,14 @@ fi
 if [[ $phases == *,sanitize,* ]]; then
   # Kernels new or changed since the last GPU run (H200, 2026-11-27, commit 973dad3): the annealing
   # kernel's narrow and compact chains and its warp-a-chain design (issue 42: every packing on both paths, on chip interleaved
-  # by word, W = 16 compact on chip) and the dbf launches from a run's workspace (issue 43). racecheck
+  # by word, W = 16 compact on chip) and the dbf launches from a run's workspace (issue 43), the
+  # single table as one CUDA graph with its steps built across the device (issue 43, item 3). racecheck
   # runs them in one process and, beside it, the kernels whose racecheck or memcheck that run's
   # time box cut off (the annealing kernel wide, the sweeps, inputs, WCET).
   changed='CudaAnneal.WarpDesignMatchesCpu:CudaAnneal.EveryPackingMatchesCpu:CudaAnneal.VoronoiChainsMatchesCpu'
   changed+=':CudaAnneal.OnChipVoronoiFewWarpsMatchesCpu:CudaDbf.KernelTimeIsCountedGpu'
-  changed+=':CudaDbf.BatchesOfARunShareOneWorkspaceMatchesCpu'
+  changed+=':CudaDbf.BatchesOfARunShareOneWorkspaceMatchesCpu:CudaDbf.SingleTableStepsMatchesCpu'
+  changed+=':CudaDbf.LevelKernelsMatchesCpu'
   earlier='Barriers.AnnealChainsMatchesCpu:DenseSweep.CudaAtMostMatchesCpu:CudaAnneal.LargeStateInGlobalMemoryMatchesCpu'
   earlier+=':CudaAnneal.SchedulerLimitAndAllUnitsMatchesCpu:ExactSweep.CudaSweepMatchesCpu'
   earlier+=':ExactSweep.CompactedPendingBuffersMatchCpuGpu:ExactFrontier.CudaSearchMatchesCpu'

@@ -9,6 +9,7 @@
 #if defined(WARPSPAN_CUDA_EMULATION_BUILD)
 namespace warpspan::emu {
 std::size_t live_streams();
+std::size_t live_graphs();
 std::size_t allocation_count();
 std::size_t host_allocation_count();
 std::size_t live_host_allocations();

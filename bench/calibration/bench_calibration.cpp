@@ -108,11 +108,12 @@ BENCHMARK(BM_CalibrateScatter)->RangeMultiplier(2)->Range(1, 64)->ArgNames({"war
 
 void BM_CalibrateLaunchGap(benchmark::State& state) {
   const auto blocks = static_cast<std::uint32_t>(state.range(0));
+  const bool graph = state.range(1) != 0;
   if (bench_cases::skip_without_device(state)) return;
   constexpr std::uint32_t launches = 2000;
   calibration_point p;
   for (auto _ : state) {
-    p = cuda_launch_gap(launches, blocks, 256);
+    p = cuda_launch_gap(launches, blocks, 256, graph);
     if (p.check != static_cast<std::uint64_t>(launches + 1) * blocks) {
       state.SkipWithError("a launch did not run every block");
       return;
@@ -122,7 +123,13 @@ void BM_CalibrateLaunchGap(benchmark::State& state) {
   state.counters["ns/launch"] = p.ns_per_op;
   state.counters["blocks"] = blocks;
 }
-BENCHMARK(BM_CalibrateLaunchGap)->Arg(1)->Arg(132)->Arg(1056)->ArgNames({"blocks"})->Iterations(3)->UseManualTime()->Unit(benchmark::kMicrosecond);
+/// graph:1 the same launches as one CUDA graph (cuda_dbf_table's levels): the gap a node.
+BENCHMARK(BM_CalibrateLaunchGap)
+    ->ArgsProduct({{1, 132, 1056}, {0, 1}})
+    ->ArgNames({"blocks", "graph"})
+    ->Iterations(3)
+    ->UseManualTime()
+    ->Unit(benchmark::kMicrosecond);
 
 }  // namespace
 }  // namespace warpspan

@@ -46,10 +46,8 @@ bool skip_without_gpu(benchmark::State& state, int backend) {
 
 using clock_type = std::chrono::steady_clock;
 
-void BM_DbfTable(benchmark::State& state) {
-  const int backend = static_cast<int>(state.range(0));
-  const auto vertices = static_cast<std::uint32_t>(state.range(1));
-  const unsigned block = static_cast<unsigned>(state.range(2));
+/// One table of `vertices` (table_one_graph) on `backend`, the CUDA call launching as `how` says.
+void time_table(benchmark::State& state, int backend, std::uint32_t vertices, unsigned block, cuda_table_launch how) {
   if (skip_without_gpu(state, backend)) return;
   const unrolled_graph g = table_one_graph(vertices);
   float kernel_ms = 0;
@@ -61,9 +59,10 @@ void BM_DbfTable(benchmark::State& state) {
     switch (backend) {
       case kCpu: t = dbf_table_cpu(g); break;
       case kCpuParallel: t = dbf_table_cpu_parallel(g); break;
-      default: t = cuda_dbf_table(g, backend == kCudaSm, block, false, &kernel_ms, &workspace); break;
+      default: t = cuda_dbf_table(g, backend == kCudaSm, block, false, &kernel_ms, &workspace, how); break;
     }
     benchmark::DoNotOptimize(t.min_span.data());
+    benchmark::DoNotOptimize(t.step_spans.data());
     state.SetIterationTime(std::chrono::duration<double>(clock_type::now() - start).count());
     kernel_total += kernel_ms;
   }
@@ -78,8 +77,31 @@ void BM_DbfTable(benchmark::State& state) {
     state.counters["peak_GB/s"] = cuda_peak_bandwidth_gbs();
   }
   state.SetLabel(std::string(backend_name(backend)) + (backend >= kCuda ? ", block " + std::to_string(block) : "") +
+                 (backend >= kCuda ? std::string(how.graph ? ", a graph" : ", launch by launch") +
+                                         (how.steps_only ? ", steps on the device" : "")
+                                   : "") +
                  ", " + std::to_string(std::thread::hardware_concurrency()) + " host cores");
 }
+
+/// One table as dbf computes it (the CUDA backends: one graph of the level kernels).
+void BM_DbfTable(benchmark::State& state) {
+  time_table(state, static_cast<int>(state.range(0)), static_cast<std::uint32_t>(state.range(1)),
+             static_cast<unsigned>(state.range(2)), {});
+}
+
+/// The single table's launches compared (issue 43, item 3): 0 the level kernels one by one on the
+/// stream (as before the graph), 1 one graph bringing back the running minimum, 2 one graph that
+/// also builds the steps on the device and brings back only them.
+void BM_DbfTableLaunch(benchmark::State& state) {
+  const int launch = static_cast<int>(state.range(2));
+  time_table(state, static_cast<int>(state.range(0)), static_cast<std::uint32_t>(state.range(1)), 256,
+             {.graph = launch >= 1, .steps_only = launch == 2});
+}
+BENCHMARK(BM_DbfTableLaunch)
+    ->ArgsProduct({{kCuda, kCudaSm}, {10, 50}, {0, 1, 2}})
+    ->ArgNames({"backend", "vertices", "launch"})
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond);
 
 void table_one_args(benchmark::internal::Benchmark* b) {
   for (int backend : {kCpu, kCpuParallel, kCuda, kCudaSm})

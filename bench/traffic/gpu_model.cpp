@@ -141,6 +141,8 @@ struct row {
   double unroll_s = 0;         ///< dbf_batch: unrolling a set, on the reading thread
   double test_s = 0;           ///< dbf_batch: a set's curves and QPA test, on one of the pool's threads
   double efficiency = 1;       ///< dbf_batch: the share of the kernel's bound a GPU achieved (measured)
+  double launches = 0;         ///< dbf_table_time: kernels a table
+  bool graph = false;          ///< dbf_table_time: launched as one CUDA graph
   double sectors_per_request = 0, ideal_per_request = 0, wavefronts_per_request = 0;
   std::vector<prediction> pred;
 };
@@ -223,6 +225,45 @@ row dbf_row(std::uint32_t vertices, bool staged) {
   r.wavefronts_per_request = static_cast<double>(k.shared_wavefronts) / std::max<double>(1, k.shared_requests);
   r.note = std::to_string(g.cells()) + " cells, " + std::to_string(g.preds.size()) + " edges, block 256";
   return r;
+}
+
+/// Back-to-back launches on one stream: the H200 run of 2026-11-27 measured 3.77 to 4.00 us from one
+/// empty kernel's start to the next's (BM_CalibrateLaunchGap, graph:0), the host's enqueue. A node of
+/// a CUDA graph: 1.5 us assumed, not yet measured (BM_CalibrateLaunchGap/graph:1 measures it).
+constexpr double stream_launch_gap_s = 3.9e-6, graph_node_gap_s = 1.5e-6;
+
+/// One table's kernel time (issue 43, item 3; bar: 0.2 ms for 50 vertices on an H100), as dbf runs
+/// it: the level kernels, then the steps built on the device, launched one by one (`graph` false, as
+/// the H200 measured it) or as one graph. Its prediction is the table's work at the smaller of the
+/// DRAM and shared bounds plus a gap a launch: the work and the gaps are not overlapped, an upper
+/// estimate where kernels outlast the gaps.
+std::vector<row> dbf_time_rows(std::uint32_t vertices) {
+  const unrolled_graph g = bench_cases::table_one_graph(vertices);
+  emu::reset_counts();  // the kernels and their counts are the same either way: counted once
+  (void)cuda_dbf_table(g, false, 256, false, nullptr, nullptr, {.graph = true, .steps_only = true});
+  const emu::kernel_counts k = sum_counts({"dbf_level_kernel", "dbf_tile_min_kernel", "dbf_tile_steps_kernel",
+                                           "dbf_steps_gather_kernel"});
+  std::vector<row> out;
+  for (bool graph : {false, true}) {
+    row r;
+    r.kind = "dbf_table_time";
+    r.name = "dbf table, " + std::to_string(vertices) + " vertices, cuda, " +
+             (graph ? "one graph" : "launch by launch") + ", steps on the device: kernel time";
+    r.unit = "ms";
+    r.bench = "BM_DbfTableLaunch/backend:2/vertices:" + std::to_string(vertices) + "/launch:" + (graph ? "2" : "0") +
+              "/manual_time";
+    r.per = divide(k, 1.0);
+    r.launches = static_cast<double>(k.launches);
+    r.graph = graph;
+    r.sectors_per_request = static_cast<double>(k.global_sectors) / std::max<double>(1, k.global_requests);
+    r.ideal_per_request = static_cast<double>(k.global_ideal_sectors) / std::max<double>(1, k.global_requests);
+    r.wavefronts_per_request = static_cast<double>(k.shared_wavefronts) / std::max<double>(1, k.shared_requests);
+    r.note = std::to_string(g.cells()) + " cells, " + std::to_string(k.launches) + " kernels, " +
+             fmt((graph ? graph_node_gap_s : stream_launch_gap_s) * 1e6) + " us a launch" +
+             (graph ? " (a graph's node: assumed)" : " (the H200's launch gap)");
+    out.push_back(std::move(r));
+  }
+  return out;
 }
 
 /// The device call's host cost a set of 3 tables (packing, allocations, copies, the launch): the
@@ -439,6 +480,7 @@ int main(int argc, char** argv) {
   for (std::uint32_t v : quick ? std::vector<std::uint32_t>{10} : std::vector<std::uint32_t>{10, 50})
     rows.push_back(dbf_batch_row(v, quick ? 4 : 16, quick ? 20 : 200,
                                  shares.count(v) ? &shares.at(v) : nullptr));
+  for (row& r : dbf_time_rows(quick ? 10 : 50)) rows.push_back(std::move(r));
   for (row& r : rows)
     for (const device_spec& d : devices) {
       prediction p = predict(d, r.per);
@@ -446,6 +488,16 @@ int main(int argc, char** argv) {
         p.latency = latency_bound(d, r.per, r.warps_per_sm, d.sms);
         p.scatter = bound(d.scatter_bytes_per_s, r.per.sectors * sector_bytes);
         p.predicted = std::min({p.predicted, p.latency, p.scatter});
+      }
+      if (r.kind == "dbf_table_time") {  // per table: work (seconds) plus the launches' gaps, in ms
+        p.kernel = p.predicted;
+        const double gaps = r.launches * (r.graph ? graph_node_gap_s : stream_launch_gap_s);
+        const auto ms = [&](double rate) { return std::isinf(rate) ? gaps * 1e3 : (1.0 / rate + gaps) * 1e3; };
+        p.predicted = ms(p.predicted);
+        p.dram = ms(p.dram);
+        p.shared = ms(p.shared);
+        p.coalesced = ms(p.coalesced);
+        p.reads_cached = ms(p.reads_cached);
       }
       if (r.kind == "dbf_batch") {  // end to end: the worker's stage (the reading thread only hands sets on)
         p.kernel = p.predicted;
@@ -498,11 +550,25 @@ int main(int argc, char** argv) {
     }
   }
   held_out(rows);
+  for (const row& r : rows)
+    if (r.kind == "dbf_table_time" && !r.graph && r.name.find(", 50 vertices,") != std::string::npos) {
+      constexpr double measured_ms = 0.320;  // bench/results/current/gpu_h200_2026-11-27.md
+      std::printf("\nHeld out: one table of 50 vertices on the H200 (BM_DbfTable, cuda, launch by launch, as it ran\n"
+                  "on 2026-11-27, when the last kernel took the column minima where three now build the steps):\n"
+                  "measured %.3f ms of kernel, predicted %s ms (%+.0f %%).\n",
+                  measured_ms, fmt(r.pred[2].predicted).c_str(), (r.pred[2].predicted / measured_ms - 1) * 100);
+    }
   std::printf("\nThe dbf_batch rows are end to end as the EDF stream runs a chunk since 2026-11-27: its sets\n"
               "unrolled on %g host cores, the kernel at the share of its bound an H200 measured, %g us a set\n"
               "around the device call, then the curves and tests on the %g cores, while the reading thread\n"
               "hands the next sets on. The kernel's bound alone is in the JSON (`kernel_bound`).\n",
               host_cores, call_host_s_per_set * 1e6, host_cores);
+  std::printf("\nThe dbf_table_time rows are one table's kernel time in ms, its bounds as times: the table's\n"
+              "work at the DRAM (or shared-memory) rate plus a gap a launch, %g us back to back on a stream (the\n"
+              "H200's measured launch gap, the host's enqueue) or %g us a node of one CUDA graph (assumed until\n"
+              "BM_CalibrateLaunchGap/graph:1 runs). Work and gaps are added, not overlapped: an upper estimate\n"
+              "where the kernels outlast the gaps.\n",
+              stream_launch_gap_s * 1e6, graph_node_gap_s * 1e6);
   std::printf("\n`bash bench/run_on_gpu.sh --run OUT` ends with `bench/compare_model.py`, which prints each\n"
               "prediction beside the benchmark's measured rate (bench/results/current/gpu_h200_2026-11-27.md).\n");
 
@@ -536,6 +602,7 @@ int main(int argc, char** argv) {
       json_number(out, "wavefronts_per_request", r.wavefronts_per_request);
       json_number(out, "atomics_per_item", r.per.atomics);
       if (r.kind == "anneal") json_number(out, "warps_per_sm", r.warps_per_sm);
+      if (r.kind == "dbf_table_time") json_number(out, "launches", r.launches);
       if (r.kind == "dbf_batch") {
         json_number(out, "host_s_per_item", r.host_s_per_item);
         json_number(out, "unroll_s_per_item", r.unroll_s);
@@ -551,6 +618,7 @@ int main(int argc, char** argv) {
         json_number(out, "predicted", p.predicted);
         json_number(out, "coalesced", p.coalesced);
         if (r.kind == "dbf_batch") json_number(out, "kernel_bound", p.kernel);
+        if (r.kind == "dbf_table_time") json_number(out, "work_bound_per_s", p.kernel);
         if (r.kind == "anneal") {
           json_number(out, "latency_bound", p.latency);
           json_number(out, "scatter_bound", p.scatter);

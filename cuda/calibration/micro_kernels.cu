@@ -10,6 +10,7 @@
 
 #include "common/cuda_check.cuh"
 #include "common/device_buffer.cuh"
+#include "common/graph.cuh"
 #include "common/launch.cuh"
 #include "common/stream.cuh"
 #include "warpspan/core/calibration.hpp"
@@ -187,7 +188,7 @@ calibration_point cuda_warp_collectives(std::uint32_t steps, bool with_sync) {
   return chain_point(timer.elapsed_ms(), out, steps);
 }
 
-calibration_point cuda_launch_gap(std::uint32_t launches, std::uint32_t blocks, std::uint32_t threads) {
+calibration_point cuda_launch_gap(std::uint32_t launches, std::uint32_t blocks, std::uint32_t threads, bool graph) {
   if (launches == 0 || blocks == 0 || threads == 0 || threads > 1024)
     throw input_error("a launch gap needs launches and blocks above 0 and 1 to 1024 threads a block");
   cuda_stream stream;
@@ -196,13 +197,23 @@ calibration_point cuda_launch_gap(std::uint32_t launches, std::uint32_t blocks, 
   WARPSPAN_LAUNCH(empty_kernel, blocks, threads, 0, stream.get())(ran.data());  // the first launch loads the module
   WARPSPAN_CUDA_CHECK_LAST();
   stream.sync();
-  cuda_timer timer(stream.get());
-  for (std::uint32_t i = 0; i < launches; ++i) {
-    WARPSPAN_LAUNCH(empty_kernel, blocks, threads, 0, stream.get())(ran.data());
-    WARPSPAN_CUDA_CHECK_LAST();
-  }
+  const auto issue = [&] {
+    for (std::uint32_t i = 0; i < launches; ++i) {
+      WARPSPAN_LAUNCH(empty_kernel, blocks, threads, 0, stream.get())(ran.data());
+      WARPSPAN_CUDA_CHECK_LAST();
+    }
+  };
   calibration_point p;
-  p.kernel_ms = timer.elapsed_ms();
+  if (graph) {
+    const cuda_graph captured(stream.get(), issue);
+    cuda_timer timer(stream.get());
+    captured.launch(stream.get());
+    p.kernel_ms = timer.elapsed_ms();
+  } else {
+    cuda_timer timer(stream.get());
+    issue();
+    p.kernel_ms = timer.elapsed_ms();
+  }
   std::uint64_t check = 0;
   for (unsigned v : ran.to_host()) check += v;
   p.check = check;  // (launches + 1) x blocks

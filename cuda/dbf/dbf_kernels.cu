@@ -14,6 +14,7 @@
 #include "common/cuda_check.cuh"
 #include "common/launch.cuh"
 #include "common/device_buffer.cuh"
+#include "common/graph.cuh"
 #include "common/stream.cuh"
 #include "warpspan/core/error.hpp"
 #include "warpspan/dbf/dbf.hpp"
@@ -217,34 +218,50 @@ struct plus_op {
   __device__ std::uint32_t operator()(std::uint32_t a, std::uint32_t b) const { return a + b; }
 };
 
+/// What chunk_steps found in its columns: how many steps, and the least running minimum.
+struct chunk_found {
+  std::uint32_t steps, least;
+};
+
+/// The steps of dbf_small among columns [lo, hi) of a table's running minimum `min_span` (at most
+/// the block's threads of them; thread 0 the rightmost column), given `carry`, the least minimum
+/// right of `hi`: a demand is a step when reached strictly sooner than every larger one (the suffix
+/// minimum, as dbf_curve's constructor). They go to `mine` as (span, column) pairs from the right.
+/// `sh`: 2 x blockDim words of shared memory that no thread reads until the first of its scans'
+/// barriers. Every thread of the block calls it.
+__device__ chunk_found chunk_steps(const std::uint32_t* min_span, std::uint32_t lo, std::uint32_t hi,
+                                   std::uint32_t carry, std::uint32_t* sh, std::uint32_t* mine) {
+  const bool valid = threadIdx.x < hi - lo;
+  const std::uint32_t e = hi - 1 - threadIdx.x;
+  const std::uint32_t v = valid ? min_span[e] : dbf_inf;
+  block_inclusive_scan(sh, v, dbf_inf, min_op{});
+  const std::uint32_t before = threadIdx.x == 0 ? dbf_inf : sh[threadIdx.x - 1];  // min right of e in the chunk
+  const std::uint32_t least = sh[blockDim.x - 1];
+  // No barrier here or at the end: the next writes of sh[0, B) come after the barriers of the
+  // second scan (sh[B, 2B)), and those of sh[B, 2B) after the next chunk's first scan's.
+  const bool step = valid && v < min(carry, before);
+  const std::uint32_t rank = block_inclusive_scan(sh + blockDim.x, step ? 1u : 0u, 0u, plus_op{});
+  const std::uint32_t total = sh[2 * blockDim.x - 1];
+  if (step) {
+    mine[2 * (rank - 1)] = v;
+    mine[2 * (rank - 1) + 1] = e;
+  }
+  return {total, least};
+}
+
 /// The steps of dbf_small from a table's running minimum `min_span` (`columns` of it), from the right
-/// in chunks of the block's threads (thread 0 the rightmost column): a demand is a step when reached
-/// strictly sooner than every larger one (the suffix minimum, as dbf_curve's constructor). They are
-/// compacted into `mine` (2 x columns words of scratch), then appended to `out` at a place taken with
-/// one atomic (`where` gets it and the count, at 2 x blockIdx.x). `sh`: 2 x blockDim words of shared
-/// memory no thread still reads. Every thread of the block calls it.
+/// in chunks of the block's threads (chunk_steps). They are compacted into `mine` (2 x columns words
+/// of scratch), then appended to `out` at a place taken with one atomic (`where` gets it and the
+/// count, at 2 x blockIdx.x). `sh`: 2 x blockDim words of shared memory no thread still reads.
+/// Every thread of the block calls it.
 __device__ void steps_from_minima(const std::uint32_t* min_span, std::uint32_t columns, std::uint32_t* mine,
                                   std::uint32_t* sh, std::uint32_t* out, std::uint32_t* out_count, std::uint32_t* where) {
   std::uint32_t carry = dbf_inf, found = 0;
   for (std::uint32_t hi = columns; hi > 1;) {
     const std::uint32_t lo = hi > blockDim.x + 1 ? hi - blockDim.x : 1;
-    const bool valid = threadIdx.x < hi - lo;
-    const std::uint32_t e = hi - 1 - threadIdx.x;
-    const std::uint32_t v = valid ? min_span[e] : dbf_inf;
-    block_inclusive_scan(sh, v, dbf_inf, min_op{});
-    const std::uint32_t before = threadIdx.x == 0 ? dbf_inf : sh[threadIdx.x - 1];  // min right of e in the chunk
-    const std::uint32_t chunk_min = sh[blockDim.x - 1];
-    // No barrier here or at the loop's end: the next writes of sh[0, B) come after the barriers of
-    // the second scan (sh[B, 2B)), and those of sh[B, 2B) after the next chunk's first scan's.
-    const bool step = valid && v < min(carry, before);
-    const std::uint32_t rank = block_inclusive_scan(sh + blockDim.x, step ? 1u : 0u, 0u, plus_op{});
-    const std::uint32_t total = sh[2 * blockDim.x - 1];
-    if (step) {
-      mine[2 * (found + rank - 1)] = v;
-      mine[2 * (found + rank - 1) + 1] = e;
-    }
-    found += total;
-    carry = min(carry, chunk_min);
+    const chunk_found c = chunk_steps(min_span, lo, hi, carry, sh, mine + 2 * static_cast<std::size_t>(found));
+    found += c.steps;
+    carry = min(carry, c.least);
     hi = lo;
   }
   if (threadIdx.x == 0) {
@@ -256,6 +273,65 @@ __device__ void steps_from_minima(const std::uint32_t* min_span, std::uint32_t c
   __syncthreads();
   const std::uint32_t at = sh[0];
   for (std::uint32_t k = threadIdx.x; k < 2 * found; k += blockDim.x) out[2 * static_cast<std::size_t>(at) + k] = mine[k];
+}
+
+/// One table's steps across the device (cuda_dbf_table), in three kernels of one block a tile of
+/// blockDim columns, where one block alone would walk every column: (1) each column's running
+/// minimum and each tile's least (dbf_tile_min_kernel); (2) each tile's steps given the least of the
+/// tiles right of it, into the tile's place in `scratch` (dbf_tile_steps_kernel); (3) each tile's
+/// steps to their place in `out`, after those of the tiles right of it (dbf_steps_gather_kernel).
+/// Dynamic shared memory: one word a thread for (1), two for (2) and (3).
+__global__ void dbf_tile_min_kernel(const std::uint32_t* __restrict__ table, std::uint32_t rows, std::uint32_t columns,
+                                    std::uint32_t* min_span, std::uint32_t* tile_min) {
+  WARPSPAN_DYNAMIC_SHARED(std::uint32_t, sh);
+  const std::uint32_t e = blockIdx.x * blockDim.x + threadIdx.x;
+  std::uint32_t m = dbf_inf;
+  if (e < columns) {
+    for (std::uint32_t r = 0; r < rows; ++r) m = min(m, table[static_cast<std::size_t>(r) * columns + e]);
+    min_span[e] = m;
+  }
+  block_inclusive_scan(sh, m, dbf_inf, min_op{});
+  if (threadIdx.x == 0) tile_min[blockIdx.x] = sh[blockDim.x - 1];
+}
+
+/// `values[from, count)` folded by `op` over the block (every thread gets it), scanned in `sh`
+/// (blockDim words).
+template <class Op>
+__device__ std::uint32_t block_fold(const std::uint32_t* values, std::uint32_t from, std::uint32_t count,
+                                    std::uint32_t identity, Op op, std::uint32_t* sh) {
+  std::uint32_t v = identity;
+  for (std::uint32_t k = from + threadIdx.x; k < count; k += blockDim.x) v = op(v, values[k]);
+  block_inclusive_scan(sh, v, identity, op);
+  return sh[blockDim.x - 1];
+}
+
+__global__ void dbf_tile_steps_kernel(const std::uint32_t* __restrict__ min_span, std::uint32_t columns,
+                                      const std::uint32_t* __restrict__ tile_min, std::uint32_t* scratch,
+                                      std::uint32_t* tile_steps) {
+  WARPSPAN_DYNAMIC_SHARED(std::uint32_t, sh);
+  const std::uint32_t t = blockIdx.x, width = blockDim.x;
+  // The carry in the upper half: chunk_steps's first scan writes the lower half.
+  const std::uint32_t carry = block_fold(tile_min, t + 1, gridDim.x, dbf_inf, min_op{}, sh + width);
+  const std::uint32_t hi = min((t + 1) * width, columns), lo = t == 0 ? 1 : t * width;  // column 0 is no step
+  const chunk_found c = chunk_steps(min_span, min(lo, hi), hi, carry, sh, scratch + 2 * static_cast<std::size_t>(t) * width);
+  if (threadIdx.x == 0) tile_steps[t] = c.steps;
+}
+
+/// (3): `count_where` gets the total, then 0 and the total: steps_places's layout for one table.
+__global__ void dbf_steps_gather_kernel(const std::uint32_t* __restrict__ scratch,
+                                        const std::uint32_t* __restrict__ tile_steps, std::uint32_t* out,
+                                        std::uint32_t* count_where) {
+  WARPSPAN_DYNAMIC_SHARED(std::uint32_t, sh);
+  const std::uint32_t t = blockIdx.x;
+  const std::uint32_t at = block_fold(tile_steps, t + 1, gridDim.x, 0u, plus_op{}, sh);
+  const std::uint32_t n = tile_steps[t];
+  const std::uint32_t* mine = scratch + 2 * static_cast<std::size_t>(t) * blockDim.x;
+  for (std::uint32_t k = threadIdx.x; k < 2 * n; k += blockDim.x) out[2 * static_cast<std::size_t>(at) + k] = mine[k];
+  if (t == 0 && threadIdx.x == 0) {
+    count_where[0] = at + n;
+    count_where[1] = 0;
+    count_where[2] = at + n;
+  }
 }
 
 /// The table of block `blockIdx.x`'s item, tile by tile: for each tile of columns, the rows level
@@ -508,10 +584,13 @@ struct steps_places {
 }  // namespace
 
 dbf_table cuda_dbf_table(const unrolled_graph& g, bool shared_prefetch, unsigned block, bool keep_cells,
-                         float* kernel_ms, dbf_workspace* workspace) {
+                         float* kernel_ms, dbf_workspace* workspace, cuda_table_launch how) {
   check_block(block);
   const call_workspace w(workspace);
-  const std::size_t need = device_bytes(g);
+  const bool steps = how.steps_only && !keep_cells;
+  const std::uint32_t columns = static_cast<std::uint32_t>(g.columns());
+  const std::uint32_t tiles = (columns + block - 1) / block;
+  const std::size_t need = device_bytes(g) + (steps ? (4 * std::size_t{columns} + 2 * tiles + 3) * sizeof(std::uint32_t) : 0);
   const std::size_t free = w->budget() / 8 * 10;
   if (need > free / 10 * 9)
     throw input_error("the dbf table needs " + std::to_string(need >> 20) + " MiB of GPU memory; " +
@@ -533,16 +612,25 @@ dbf_table cuda_dbf_table(const unrolled_graph& g, bool shared_prefetch, unsigned
     }
     most_staged = std::max(most_staged, level_preds.size() - at);
   }
-  // One block of device memory: the inputs (one copy up from the host block), the table, its minima.
+  // One block of device memory: the inputs (one copy up from the host block), the table, its
+  // minima, and with `steps` the tiles' and the steps' room.
   const cudaStream_t stream = w->get_stream();
   block_layout l;
   const std::size_t o_wcet = l.add<std::uint32_t>(g.wcet.size()), o_deadline = l.add<std::uint32_t>(g.deadline.size()),
                     o_row_of = l.add<std::uint32_t>(row_of.size()), o_begin = l.add<std::uint32_t>(begin.size()),
                     o_preds = l.add<dbf_pred>(level_preds.size());
   const std::size_t inputs = l.bytes;
-  const std::size_t o_table = l.add<std::uint32_t>(g.cells()), o_min = l.add<std::uint32_t>(g.columns());
+  const std::size_t o_table = l.add<std::uint32_t>(g.cells()), o_min = l.add<std::uint32_t>(columns);
+  std::optional<steps_places> places;
+  std::size_t o_tile_min = 0, o_tile_steps = 0;
+  if (steps) {
+    places.emplace(l, columns, 1);
+    o_tile_min = l.add<std::uint32_t>(tiles);
+    o_tile_steps = l.add<std::uint32_t>(tiles);
+  }
   unsigned char* const dev = w->device_room(l.bytes);
-  unsigned char* const host = w->host_room(std::max(inputs, g.columns() * sizeof(std::uint32_t)));
+  const std::size_t back = steps ? steps_places::host_bytes(columns, 1) : columns * sizeof(std::uint32_t);
+  unsigned char* const host = w->host_room(std::max(inputs, back));
   put(host, o_wcet, g.wcet);
   put(host, o_deadline, g.deadline);
   put(host, o_row_of, row_of);
@@ -555,32 +643,61 @@ dbf_table cuda_dbf_table(const unrolled_graph& g, bool shared_prefetch, unsigned
   const auto* d_begin = at<std::uint32_t>(dev, o_begin);
   const auto* preds = at<dbf_pred>(dev, o_preds);
   std::uint32_t* const table = at<std::uint32_t>(dev, o_table);
+  std::uint32_t* const mins = at<std::uint32_t>(dev, o_min);
 
-  const std::uint32_t columns = static_cast<std::uint32_t>(g.columns());
   const std::size_t smem = shared_prefetch ? staged_bytes(most_staged) : 0;
   if (shared_prefetch) shared_prefetch = can_stage(dbf_level_kernel<true>, smem);
   const std::size_t wave = static_cast<std::size_t>(sm_count()) * 32;
-  cuda_timer timer(stream);
-  for (std::size_t v = 0; v + 1 < level_begin.size(); ++v) {
-    const std::uint32_t first = level_begin[v], count = level_begin[v + 1] - first;
-    const unsigned grid = static_cast<unsigned>(std::min<std::size_t>((std::size_t{count} * columns + block - 1) / block, wave));
-    if (shared_prefetch)
-      WARPSPAN_LAUNCH(dbf_level_kernel<true>, grid, block, smem, stream)(wcet, deadline, d_row_of, d_begin, preds, first,
+  const auto issue = [&] {
+    for (std::size_t v = 0; v + 1 < level_begin.size(); ++v) {
+      const std::uint32_t first = level_begin[v], count = level_begin[v + 1] - first;
+      const unsigned grid = static_cast<unsigned>(std::min<std::size_t>((std::size_t{count} * columns + block - 1) / block, wave));
+      if (shared_prefetch)
+        WARPSPAN_LAUNCH(dbf_level_kernel<true>, grid, block, smem, stream)(wcet, deadline, d_row_of, d_begin, preds,
+                                                                          first, count, columns, table);
+      else
+        WARPSPAN_LAUNCH(dbf_level_kernel<false>, grid, block, 0, stream)(wcet, deadline, d_row_of, d_begin, preds, first,
                                                                         count, columns, table);
-    else
-      WARPSPAN_LAUNCH(dbf_level_kernel<false>, grid, block, 0, stream)(wcet, deadline, d_row_of, d_begin, preds, first,
-                                                                      count, columns, table);
+      WARPSPAN_CUDA_CHECK_LAST();
+    }
+    if (!steps) {
+      const unsigned grid = static_cast<unsigned>(std::min<std::size_t>((columns + block - 1) / block, wave));
+      WARPSPAN_LAUNCH(dbf_column_min_kernel, grid, block, 0, stream)(table, g.rows, columns, mins);
+      WARPSPAN_CUDA_CHECK_LAST();
+      return;
+    }
+    std::uint32_t* const tile_min = at<std::uint32_t>(dev, o_tile_min);
+    std::uint32_t* const tile_steps = at<std::uint32_t>(dev, o_tile_steps);
+    std::uint32_t* const scratch = at<std::uint32_t>(dev, places->scratch);
+    const std::size_t words = sizeof(std::uint32_t) * block;
+    WARPSPAN_LAUNCH(dbf_tile_min_kernel, tiles, block, words, stream)(table, g.rows, columns, mins, tile_min);
     WARPSPAN_CUDA_CHECK_LAST();
+    WARPSPAN_LAUNCH(dbf_tile_steps_kernel, tiles, block, 2 * words, stream)(mins, columns, tile_min, scratch, tile_steps);
+    WARPSPAN_CUDA_CHECK_LAST();
+    WARPSPAN_LAUNCH(dbf_steps_gather_kernel, tiles, block, words, stream)(
+        scratch, tile_steps, at<std::uint32_t>(dev, places->out), at<std::uint32_t>(dev, places->count_where));
+    WARPSPAN_CUDA_CHECK_LAST();
+  };
+  float ms = 0;
+  if (how.graph) {  // the whole table in one graph launch: the device runs level after level unprompted
+    const cuda_graph graph(stream, issue);
+    cuda_timer timer(stream);
+    graph.launch(stream);
+    ms = timer.elapsed_ms();
+  } else {
+    cuda_timer timer(stream);
+    issue();
+    ms = timer.elapsed_ms();
   }
-  const unsigned grid = static_cast<unsigned>(std::min<std::size_t>((columns + block - 1) / block, wave));
-  WARPSPAN_LAUNCH(dbf_column_min_kernel, grid, block, 0, stream)(table, g.rows, columns, at<std::uint32_t>(dev, o_min));
-  WARPSPAN_CUDA_CHECK_LAST();
-  const float ms = timer.elapsed_ms();
   if (kernel_ms) *kernel_ms = ms;
   dbf_table out;
+  if (steps) {
+    places->take(*w, 1, [&](std::size_t) -> dbf_table& { return out; });
+    return out;
+  }
   w->download(o_min, 0, g.columns() * sizeof(std::uint32_t));
-  const std::uint32_t* mins = at<std::uint32_t>(host, 0);
-  out.min_span.assign(mins, mins + g.columns());
+  const std::uint32_t* host_mins = at<std::uint32_t>(host, 0);
+  out.min_span.assign(host_mins, host_mins + g.columns());
   if (keep_cells) {  // tests only: straight into the vector
     out.cells.resize(g.cells());
     WARPSPAN_CUDA_TRY(cudaMemcpyAsync(out.cells.data(), table, g.cells() * sizeof(std::uint32_t), cudaMemcpyDeviceToHost,

@@ -19,6 +19,7 @@
 #include <exception>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <tuple>
 #include <type_traits>
@@ -73,9 +74,12 @@ enum cudaError_t {
   cudaErrorNoDevice = 100,
   cudaErrorInvalidDevice = 101,
   cudaErrorInvalidResourceHandle = 400,
+  cudaErrorIllegalState = 401,
   cudaErrorNotReady = 600,
   cudaErrorLaunchOutOfResources = 701,
   cudaErrorLaunchFailure = 719,
+  cudaErrorStreamCaptureUnsupported = 900,
+  cudaErrorStreamCaptureInvalidated = 901,
 };
 using cudaError = cudaError_t;
 
@@ -136,6 +140,26 @@ using cudaMemPool_t = CUmemPoolHandle_st*;
 enum cudaMemPoolAttr { cudaMemPoolAttrReleaseThreshold = 4 };
 inline constexpr unsigned cudaStreamDefault = 0;
 inline constexpr unsigned cudaStreamNonBlocking = 1;
+/// Graphs made by stream capture. The emulation records a capturing stream's kernel launches and
+/// memsets as the graph's nodes, in issue order (one stream: a chain), and cudaGraphLaunch runs them
+/// as launches would run. Anything else issued to a capturing stream (a copy, an allocation, an
+/// event, a synchronisation) fails with cudaErrorStreamCaptureUnsupported and invalidates the
+/// capture, stricter than the device, which turns some of them into nodes; capturing the legacy
+/// stream fails as on the device.
+enum cudaStreamCaptureMode {
+  cudaStreamCaptureModeGlobal = 0,
+  cudaStreamCaptureModeThreadLocal = 1,
+  cudaStreamCaptureModeRelaxed = 2,
+};
+enum cudaStreamCaptureStatus {
+  cudaStreamCaptureStatusNone = 0,
+  cudaStreamCaptureStatusActive = 1,
+  cudaStreamCaptureStatusInvalidated = 2,
+};
+struct CUgraph_st;
+struct CUgraphExec_st;
+using cudaGraph_t = CUgraph_st*;
+using cudaGraphExec_t = CUgraphExec_st*;
 
 // ---- The runtime calls (cuda/emulation/runtime.cpp).
 cudaError_t cudaGetDeviceCount(int* count);
@@ -176,6 +200,14 @@ cudaError_t cudaStreamCreate(cudaStream_t* stream);
 cudaError_t cudaStreamCreateWithFlags(cudaStream_t* stream, unsigned flags);
 cudaError_t cudaStreamDestroy(cudaStream_t stream);
 cudaError_t cudaStreamSynchronize(cudaStream_t stream);
+cudaError_t cudaStreamBeginCapture(cudaStream_t stream, cudaStreamCaptureMode mode);
+cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t* graph);
+cudaError_t cudaStreamIsCapturing(cudaStream_t stream, cudaStreamCaptureStatus* status);
+cudaError_t cudaGraphInstantiate(cudaGraphExec_t* exec, cudaGraph_t graph, unsigned long long flags = 0);
+/// Runs the nodes in order; returns (and records) the first error a node met.
+cudaError_t cudaGraphLaunch(cudaGraphExec_t exec, cudaStream_t stream);
+cudaError_t cudaGraphExecDestroy(cudaGraphExec_t exec);
+cudaError_t cudaGraphDestroy(cudaGraph_t graph);
 
 cudaError_t cudaEventCreate(cudaEvent_t* event);
 cudaError_t cudaEventDestroy(cudaEvent_t event);
@@ -187,6 +219,10 @@ namespace warpspan::emu {
 // Hooks for the project's tests (declared for them in tests/emulation_hooks.hpp).
 /// Streams created and not yet destroyed.
 std::size_t live_streams();
+/// Graphs and executable graphs made and not yet destroyed.
+std::size_t live_graphs();
+/// Whether `stream` is capturing (the launcher then hands launch() a body that owns its parameters).
+bool stream_capturing(cudaStream_t stream);
 /// Successful device allocations so far.
 std::size_t allocation_count();
 /// Successful cudaMallocHost calls so far, and the blocks not yet freed.
@@ -378,7 +414,8 @@ std::string take_probe_refusal(const unsigned* counts);
 /// kernel's __launch_bounds__ (which expands to nothing here).
 bool within_launch_bounds(unsigned max_threads);
 /// The launch: validates the configuration like the device would (the error is what
-/// cudaGetLastError then returns) and runs every block's threads to completion. `name` (what the
+/// cudaGetLastError then returns) and runs every block's threads to completion, or on a capturing
+/// stream keeps the launch as the graph's next node (`thread_body` must then own what it uses). `name` (what the
 /// race checker's messages say) defaults to the kernel's own, from the symbol of `function`.
 void launch(const void* function, dim3 grid, dim3 block, std::size_t dynamic_smem, cudaStream_t stream,
             const std::function<void()>& thread_body, const char* name = nullptr);
@@ -395,8 +432,19 @@ struct launcher {
   void operator()(Args&&... args) const {
     // Kernel parameters are copied once, as to the device; every thread gets its own copy of
     // them (a kernel may change its parameters, as anneal_kernel does with p.types).
-    std::tuple<std::decay_t<Params>...> params(std::forward<Args>(args)...);
     auto* f = function;
+    if (stream_capturing(stream)) {  // a graph's node: it runs later, so it owns the parameters
+      auto owned = std::make_shared<const std::tuple<std::decay_t<Params>...>>(std::forward<Args>(args)...);
+      launch(
+          reinterpret_cast<const void*>(f), grid, block, smem, stream,
+          [owned, f] {
+            std::tuple<std::decay_t<Params>...> mine(*owned);
+            std::apply(f, std::move(mine));
+          },
+          name);
+      return;
+    }
+    std::tuple<std::decay_t<Params>...> params(std::forward<Args>(args)...);
     launch(
         reinterpret_cast<const void*>(f), grid, block, smem, stream,
         [&params, f] {

@@ -133,8 +133,17 @@ std::map<const void*, std::size_t>& max_dynamic_shared() {
 }  // namespace
 }  // namespace warpspan::emu
 
+/// A graph's nodes, in issue order: each runs one captured launch or memset and says how it went.
+struct CUgraph_st {
+  std::vector<std::function<cudaError_t()>> nodes;
+};
+struct CUgraphExec_st {
+  std::vector<std::function<cudaError_t()>> nodes;
+};
 struct CUstream_st {
   unsigned flags = 0;
+  std::unique_ptr<CUgraph_st> capture;  ///< set while the stream captures
+  bool capture_invalidated = false;     ///< something illegal was issued during the capture
 };
 struct CUevent_st {
   bool recorded = false;
@@ -147,11 +156,28 @@ namespace {
 std::mutex handle_mutex;
 std::vector<std::unique_ptr<CUstream_st>> streams;
 std::vector<std::unique_ptr<CUevent_st>> events;
+std::vector<std::unique_ptr<CUgraph_st>> graphs;
+std::vector<std::unique_ptr<CUgraphExec_st>> graph_execs;
 
 bool stream_ok(cudaStream_t s) {
   if (s == nullptr) return true;
   std::lock_guard<std::mutex> lock(handle_mutex);
   return std::any_of(streams.begin(), streams.end(), [&](const auto& p) { return p.get() == s; });
+}
+/// The stream's capture, or null where `s` does not capture (the legacy stream never does).
+CUgraph_st* capture_of(cudaStream_t s) {
+  if (s == nullptr) return nullptr;
+  std::lock_guard<std::mutex> lock(handle_mutex);
+  const auto it = std::find_if(streams.begin(), streams.end(), [&](const auto& p) { return p.get() == s; });
+  return it == streams.end() ? nullptr : (*it)->capture.get();
+}
+/// What a call that cannot be captured does to a capturing stream: invalidates its capture.
+cudaError_t refuse_in_capture(cudaStream_t s) {
+  {
+    std::lock_guard<std::mutex> lock(handle_mutex);
+    s->capture_invalidated = true;
+  }
+  return record(cudaErrorStreamCaptureUnsupported);
 }
 bool event_ok(cudaEvent_t e) {
   std::lock_guard<std::mutex> lock(handle_mutex);
@@ -992,8 +1018,36 @@ std::string last_race_report() {
   return last_report;
 }
 
+namespace {
+cudaError_t run_launch(const void* function, dim3 grid, dim3 block, std::size_t dynamic_smem, cudaStream_t stream,
+                       const std::function<void()>& thread_body, const char* name);
+}  // namespace
+
+bool stream_capturing(cudaStream_t stream) { return capture_of(stream) != nullptr; }
+
 void launch(const void* function, dim3 grid, dim3 block, std::size_t dynamic_smem, cudaStream_t stream,
             const std::function<void()>& thread_body, const char* name) {
+  CUgraph_st* const capture = capture_of(stream);
+  if (capture == nullptr) {
+    run_launch(function, grid, block, dynamic_smem, stream, thread_body, name);
+    return;
+  }
+  // A node: the configuration is checked now, as the device checks it when the launch is captured
+  // (a bad one invalidates the capture), and again when the graph runs it.
+  const std::uint64_t threads = std::uint64_t{block.x} * block.y * block.z;
+  if (threads == 0 || threads > max_block_threads || grid.x == 0 || grid.y == 0 || grid.z == 0 || grid.x > max_grid_x ||
+      grid.y > max_grid_yz || grid.z > max_grid_yz) {
+    refuse_in_capture(stream);
+    record(cudaErrorInvalidConfiguration);
+    return;
+  }
+  std::lock_guard<std::mutex> lock(handle_mutex);
+  capture->nodes.push_back([=] { return run_launch(function, grid, block, dynamic_smem, nullptr, thread_body, name); });
+}
+
+namespace {
+cudaError_t run_launch(const void* function, dim3 grid, dim3 block, std::size_t dynamic_smem, cudaStream_t stream,
+                       const std::function<void()>& thread_body, const char* name) {
   read_environment();
   if (name == nullptr) {
     // The kernel's name from its symbol, kept for the rest of the process (the checkers hold the pointer).
@@ -1007,8 +1061,7 @@ void launch(const void* function, dim3 grid, dim3 block, std::size_t dynamic_sme
   if (threads == 0 || threads > max_block_threads || block.x > max_block_threads || block.y > max_block_threads ||
       block.z > 64 || grid.x == 0 || grid.y == 0 || grid.z == 0 || grid.x > max_grid_x || grid.y > max_grid_yz ||
       grid.z > max_grid_yz) {
-    record(cudaErrorInvalidConfiguration);
-    return;
+    return record(cudaErrorInvalidConfiguration);
   }
   std::size_t limit = shared_default;
   {
@@ -1017,12 +1070,10 @@ void launch(const void* function, dim3 grid, dim3 block, std::size_t dynamic_sme
     if (it != max_dynamic_shared().end()) limit = std::max(limit, it->second);
   }
   if (dynamic_smem > limit) {
-    record(cudaErrorInvalidValue);  // what the device says for too much dynamic shared memory
-    return;
+    return record(cudaErrorInvalidValue);  // what the device says for too much dynamic shared memory
   }
   if (!stream_ok(stream)) {
-    record(cudaErrorInvalidResourceHandle);
-    return;
+    return record(cudaErrorInvalidResourceHandle);
   }
   const std::size_t blocks = std::size_t{grid.x} * grid.y * grid.z;
   const bool check = race_check_on();
@@ -1038,22 +1089,29 @@ void launch(const void* function, dim3 grid, dim3 block, std::size_t dynamic_sme
       counting::end_launch();
     }
   } end_counting{count};
-  struct end_check {
-    bool check;
-    ~end_check() {
-      if (!check) return;
-      std::string found = race::end_launch();  // already on stderr (race::report)
-      if (found.empty()) return;
-      {
-        std::lock_guard<std::mutex> lock(report_mutex);
-        last_report = std::move(found);
+  cudaError_t result = cudaSuccess;
+  {
+    struct end_check {
+      bool check;
+      cudaError_t& result;
+      ~end_check() {
+        if (!check) return;
+        std::string found = race::end_launch();  // already on stderr (race::report)
+        if (found.empty()) return;
+        {
+          std::lock_guard<std::mutex> lock(report_mutex);
+          last_report = std::move(found);
+        }
+        result = record(cudaErrorLaunchFailure);
       }
-      record(cudaErrorLaunchFailure);
-    }
-  } end{check};
-  executor::get().run(blocks, grid, block, dynamic_smem, thread_body);
-  if (const int fault = kernel_fault.exchange(cudaSuccess); fault != cudaSuccess) record(static_cast<cudaError_t>(fault));
+    } end{check, result};
+    executor::get().run(blocks, grid, block, dynamic_smem, thread_body);
+    if (const int fault = kernel_fault.exchange(cudaSuccess); fault != cudaSuccess)
+      result = record(static_cast<cudaError_t>(fault));
+  }
+  return result;
 }
+}  // namespace
 
 std::size_t allocation_count() {
   std::lock_guard<std::mutex> lock(memory_mutex);
@@ -1068,6 +1126,11 @@ std::size_t host_allocation_count() {
 std::size_t live_host_allocations() {
   std::lock_guard<std::mutex> lock(memory_mutex);
   return host_allocations().size();
+}
+
+std::size_t live_graphs() {
+  std::lock_guard<std::mutex> lock(handle_mutex);
+  return graphs.size() + graph_execs.size();
 }
 
 std::size_t live_events() {
@@ -1217,6 +1280,9 @@ const char* cudaGetErrorName(cudaError_t error) {
     case cudaErrorNoDevice: return "cudaErrorNoDevice";
     case cudaErrorInvalidDevice: return "cudaErrorInvalidDevice";
     case cudaErrorInvalidResourceHandle: return "cudaErrorInvalidResourceHandle";
+    case cudaErrorIllegalState: return "cudaErrorIllegalState";
+    case cudaErrorStreamCaptureUnsupported: return "cudaErrorStreamCaptureUnsupported";
+    case cudaErrorStreamCaptureInvalidated: return "cudaErrorStreamCaptureInvalidated";
     case cudaErrorNotReady: return "cudaErrorNotReady";
     case cudaErrorLaunchOutOfResources: return "cudaErrorLaunchOutOfResources";
     case cudaErrorLaunchFailure: return "cudaErrorLaunchFailure";
@@ -1238,6 +1304,9 @@ const char* cudaGetErrorString(cudaError_t error) {
     case cudaErrorNoDevice: return "no CUDA-capable device is detected";
     case cudaErrorInvalidDevice: return "invalid device ordinal";
     case cudaErrorInvalidResourceHandle: return "invalid resource handle";
+    case cudaErrorIllegalState: return "the operation cannot be performed in the present state";
+    case cudaErrorStreamCaptureUnsupported: return "operation not permitted when stream is capturing";
+    case cudaErrorStreamCaptureInvalidated: return "operation failed due to a previous error during capture";
     case cudaErrorNotReady: return "device not ready";
     case cudaErrorLaunchOutOfResources: return "too many resources requested for launch";
     case cudaErrorLaunchFailure: {
@@ -1306,10 +1375,12 @@ cudaError_t cudaFreeHost(void* ptr) {
 
 cudaError_t cudaMallocAsync(void** ptr, std::size_t bytes, cudaStream_t stream) {
   if (!stream_ok(stream)) return record(cudaErrorInvalidResourceHandle);
+  if (capture_of(stream)) return refuse_in_capture(stream);
   return cudaMalloc(ptr, bytes);
 }
 cudaError_t cudaFreeAsync(void* ptr, cudaStream_t stream) {
   if (!stream_ok(stream)) return record(cudaErrorInvalidResourceHandle);
+  if (capture_of(stream)) return refuse_in_capture(stream);
   return cudaFree(ptr);
 }
 
@@ -1327,6 +1398,7 @@ cudaError_t cudaMemcpy(void* dst, const void* src, std::size_t bytes, cudaMemcpy
 }
 cudaError_t cudaMemcpyAsync(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind, cudaStream_t stream) {
   if (!stream_ok(stream)) return record(cudaErrorInvalidResourceHandle);
+  if (capture_of(stream)) return refuse_in_capture(stream);
   return cudaMemcpy(dst, src, bytes, kind);
 }
 
@@ -1338,6 +1410,15 @@ cudaError_t cudaMemset(void* ptr, int value, std::size_t bytes) {
 }
 cudaError_t cudaMemsetAsync(void* ptr, int value, std::size_t bytes, cudaStream_t stream) {
   if (!stream_ok(stream)) return record(cudaErrorInvalidResourceHandle);
+  if (CUgraph_st* const capture = capture_of(stream)) {
+    if (bytes != 0 && (!ptr || !device_range_ok(ptr, bytes))) {  // checked when captured, as the device does
+      refuse_in_capture(stream);
+      return record(cudaErrorInvalidValue);
+    }
+    std::lock_guard<std::mutex> lock(handle_mutex);
+    capture->nodes.push_back([=] { return cudaMemset(ptr, value, bytes); });
+    return cudaSuccess;
+  }
   return cudaMemset(ptr, value, bytes);
 }
 
@@ -1393,7 +1474,80 @@ cudaError_t cudaStreamDestroy(cudaStream_t stream) {
   return cudaSuccess;
 }
 cudaError_t cudaStreamSynchronize(cudaStream_t stream) {
-  return stream_ok(stream) ? cudaSuccess : record(cudaErrorInvalidResourceHandle);
+  if (!stream_ok(stream)) return record(cudaErrorInvalidResourceHandle);
+  return capture_of(stream) ? refuse_in_capture(stream) : cudaSuccess;
+}
+
+cudaError_t cudaStreamBeginCapture(cudaStream_t stream, cudaStreamCaptureMode mode) {
+  if (!stream_ok(stream)) return record(cudaErrorInvalidResourceHandle);
+  if (mode < cudaStreamCaptureModeGlobal || mode > cudaStreamCaptureModeRelaxed) return record(cudaErrorInvalidValue);
+  if (stream == nullptr) return record(cudaErrorStreamCaptureUnsupported);  // the legacy stream cannot capture
+  std::lock_guard<std::mutex> lock(handle_mutex);
+  if (stream->capture) return record(cudaErrorIllegalState);
+  stream->capture = std::make_unique<CUgraph_st>();
+  stream->capture_invalidated = false;
+  return cudaSuccess;
+}
+cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t* graph) {
+  if (!graph) return record(cudaErrorInvalidValue);
+  *graph = nullptr;
+  if (!stream_ok(stream)) return record(cudaErrorInvalidResourceHandle);
+  std::lock_guard<std::mutex> lock(handle_mutex);
+  if (stream == nullptr || !stream->capture) return record(cudaErrorIllegalState);
+  std::unique_ptr<CUgraph_st> made = std::move(stream->capture);
+  if (std::exchange(stream->capture_invalidated, false)) return record(cudaErrorStreamCaptureInvalidated);
+  graphs.push_back(std::move(made));
+  *graph = graphs.back().get();
+  return cudaSuccess;
+}
+cudaError_t cudaStreamIsCapturing(cudaStream_t stream, cudaStreamCaptureStatus* status) {
+  if (!status) return record(cudaErrorInvalidValue);
+  if (!stream_ok(stream)) return record(cudaErrorInvalidResourceHandle);
+  std::lock_guard<std::mutex> lock(handle_mutex);
+  *status = stream == nullptr || !stream->capture ? cudaStreamCaptureStatusNone
+            : stream->capture_invalidated         ? cudaStreamCaptureStatusInvalidated
+                                                  : cudaStreamCaptureStatusActive;
+  return cudaSuccess;
+}
+cudaError_t cudaGraphInstantiate(cudaGraphExec_t* exec, cudaGraph_t graph, unsigned long long flags) {
+  WARPSPAN_EMU_INJECT();
+  if (!exec || flags != 0) return record(cudaErrorInvalidValue);
+  std::lock_guard<std::mutex> lock(handle_mutex);
+  const auto it = std::find_if(graphs.begin(), graphs.end(), [&](const auto& p) { return p.get() == graph; });
+  if (it == graphs.end()) return record(cudaErrorInvalidValue);
+  graph_execs.push_back(std::make_unique<CUgraphExec_st>());
+  graph_execs.back()->nodes = graph->nodes;
+  *exec = graph_execs.back().get();
+  return cudaSuccess;
+}
+cudaError_t cudaGraphLaunch(cudaGraphExec_t exec, cudaStream_t stream) {
+  WARPSPAN_EMU_INJECT();
+  if (!stream_ok(stream)) return record(cudaErrorInvalidResourceHandle);
+  if (capture_of(stream)) return refuse_in_capture(stream);
+  std::vector<std::function<cudaError_t()>> nodes;
+  {
+    std::lock_guard<std::mutex> lock(handle_mutex);
+    const auto it = std::find_if(graph_execs.begin(), graph_execs.end(), [&](const auto& p) { return p.get() == exec; });
+    if (it == graph_execs.end()) return record(cudaErrorInvalidResourceHandle);
+    nodes = exec->nodes;
+  }
+  for (const auto& node : nodes)  // one stream's capture: a chain, run in order
+    if (const cudaError_t e = node(); e != cudaSuccess) return record(e);
+  return cudaSuccess;
+}
+cudaError_t cudaGraphExecDestroy(cudaGraphExec_t exec) {
+  std::lock_guard<std::mutex> lock(handle_mutex);
+  const auto it = std::find_if(graph_execs.begin(), graph_execs.end(), [&](const auto& p) { return p.get() == exec; });
+  if (it == graph_execs.end()) return record(cudaErrorInvalidResourceHandle);
+  graph_execs.erase(it);
+  return cudaSuccess;
+}
+cudaError_t cudaGraphDestroy(cudaGraph_t graph) {
+  std::lock_guard<std::mutex> lock(handle_mutex);
+  const auto it = std::find_if(graphs.begin(), graphs.end(), [&](const auto& p) { return p.get() == graph; });
+  if (it == graphs.end()) return record(cudaErrorInvalidValue);
+  graphs.erase(it);
+  return cudaSuccess;
 }
 
 cudaError_t cudaEventCreate(cudaEvent_t* event) {
@@ -1414,6 +1568,7 @@ cudaError_t cudaEventDestroy(cudaEvent_t event) {
 cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream) {
   WARPSPAN_EMU_INJECT();
   if (!event_ok(event) || !stream_ok(stream)) return record(cudaErrorInvalidResourceHandle);
+  if (capture_of(stream)) return refuse_in_capture(stream);
   event->recorded = true;
   event->when = std::chrono::steady_clock::now();
   return cudaSuccess;

@@ -16,7 +16,9 @@ dbf_workspace::~dbf_workspace() = default;
 std::uint64_t dbf_workspace::device_allocations() const { return 0; }
 std::size_t dbf_workspace::device_bytes() const { return 0; }
 
-dbf_table cuda_dbf_table(const unrolled_graph&, bool, unsigned, bool, float*, dbf_workspace*) { no_cuda(); }
+dbf_table cuda_dbf_table(const unrolled_graph&, bool, unsigned, bool, float*, dbf_workspace*, cuda_table_launch) {
+  no_cuda();
+}
 std::vector<dbf_table> cuda_dbf_tables_batch(const std::vector<const unrolled_graph*>&, bool, unsigned, bool, float*,
                                              dbf_workspace*) {
   no_cuda();

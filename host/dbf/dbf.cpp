@@ -499,7 +499,8 @@ std::vector<dbf_table> compute_tables(const std::vector<const unrolled_graph*>& 
       // One block per table needs many tables to fill a GPU; a few tables run level kernels each.
       if (graphs.size() < cuda_batch_threshold) {
         for (std::size_t k = 0; k < graphs.size(); ++k) {
-          out[k] = cuda_dbf_table(*graphs[k], sm, options.block, options.keep_cells, &ms, options.workspace);
+          out[k] = cuda_dbf_table(*graphs[k], sm, options.block, options.keep_cells, &ms, options.workspace,
+                                  {.graph = true, .steps_only = options.steps_suffice});
           all_ms += ms;
         }
       } else {

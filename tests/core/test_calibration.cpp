@@ -75,8 +75,10 @@ TEST(Calibration, WarpCollectivesMatchesCpu) {
 
 TEST(Calibration, LaunchGapRunsEveryLaunchMatchesCpu) {
   WARPSPAN_REQUIRE_GPU();
-  const calibration_point p = cuda_launch_gap(10, 3, 64);
-  EXPECT_EQ(p.check, 11u * 3u);
+  for (bool graph : {false, true}) {
+    const calibration_point p = cuda_launch_gap(10, 3, 64, graph);
+    EXPECT_EQ(p.check, 11u * 3u) << "graph " << graph;
+  }
   EXPECT_THROW(cuda_launch_gap(0, 1, 32), input_error);
 }
 

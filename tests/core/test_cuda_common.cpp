@@ -10,7 +10,9 @@
 
 #include <new>
 
+#include "common/device_buffer.cuh"
 #include "common/device_pool.cuh"
+#include "common/graph.cuh"
 #include "common/launch.cuh"
 #include "common/stream.cuh"
 #include "cli/cli_util.hpp"
@@ -121,6 +123,76 @@ TEST(CudaTimerGpu, ACreateOrRecordThatThrowsLeavesNoEvent) {
   EXPECT_EQ(after_create, before);
   EXPECT_EQ(after_record, before);
   (void)cudaGetLastError();
+}
+
+__global__ void add_to_each(unsigned* values, unsigned n, unsigned add) {
+  const unsigned k = blockIdx.x * blockDim.x + threadIdx.x;
+  if (k < n) values[k] = values[k] * 10u + add;
+}
+
+TEST(CudaGraphGpu, ACapturedChainRunsOnlyWhenLaunchedAndEachTime) {
+  const std::size_t graphs = emu::live_graphs();
+  cuda_stream stream;
+  device_buffer<unsigned> d(std::vector<unsigned>(40, 7u), nullptr);
+  {
+    const cuda_graph graph(stream.get(), [&] {
+      WARPSPAN_CUDA_TRY(cudaMemsetAsync(d.data(), 0, 40 * sizeof(unsigned), stream.get()));
+      for (unsigned add = 1; add <= 3; ++add) {  // each launch's parameters outlive the loop variable
+        WARPSPAN_LAUNCH(add_to_each, 2, 32, 0, stream.get())(d.data(), 40u, add);
+        WARPSPAN_CUDA_CHECK_LAST();
+      }
+    });
+    EXPECT_EQ(emu::live_graphs(), graphs + 2);  // the graph and its executable form
+    EXPECT_EQ(d.to_host(), std::vector<unsigned>(40, 7u)) << "captured work ran at capture";
+    graph.launch(stream.get());
+    stream.sync();
+    EXPECT_EQ(d.to_host(), std::vector<unsigned>(40, 123u));  // ((0 * 10 + 1) * 10 + 2) * 10 + 3
+    WARPSPAN_LAUNCH(add_to_each, 1, 32, 0, stream.get())(d.data(), 1u, 4u);  // the stream launches again
+    graph.launch(stream.get());
+    EXPECT_EQ(d.to_host(), std::vector<unsigned>(40, 123u));
+  }
+  EXPECT_EQ(emu::live_graphs(), graphs);
+  EXPECT_EQ(cudaGetLastError(), cudaSuccess);
+}
+
+TEST(CudaGraphGpu, WhatCannotBeCapturedFailsTheCaptureAndLeavesNothing) {
+  const std::size_t graphs = emu::live_graphs();
+  cuda_stream stream;
+  device_buffer<unsigned> d(std::vector<unsigned>(8, 1u), nullptr);
+  unsigned host[8] = {};
+  // A copy, a synchronisation or an event on a capturing stream: refused, the capture invalidated.
+  for (int what = 0; what < 3; ++what) {
+    EXPECT_THROW(cuda_graph(stream.get(),
+                            [&] {
+                              WARPSPAN_LAUNCH(add_to_each, 1, 32, 0, stream.get())(d.data(), 8u, 1u);
+                              if (what == 0)
+                                WARPSPAN_CUDA_TRY(cudaMemcpyAsync(host, d.data(), sizeof host, cudaMemcpyDeviceToHost,
+                                                                  stream.get()));
+                              if (what == 1) stream.sync();
+                              if (what == 2) cuda_timer timer(stream.get());
+                            }),
+                 cuda_error)
+        << what;
+    cudaStreamCaptureStatus status = cudaStreamCaptureStatusActive;
+    EXPECT_EQ(cudaStreamIsCapturing(stream.get(), &status), cudaSuccess);
+    EXPECT_EQ(status, cudaStreamCaptureStatusNone) << what;
+  }
+  // A capture whose work throws is ended and dropped; a bad configuration invalidates it.
+  EXPECT_THROW(cuda_graph(stream.get(), [] { throw input_error("no"); }), input_error);
+  EXPECT_THROW(cuda_graph(stream.get(),
+                          [&] {
+                            WARPSPAN_LAUNCH(add_to_each, 0, 32, 0, stream.get())(d.data(), 8u, 1u);
+                            WARPSPAN_CUDA_CHECK_LAST();
+                          }),
+               cuda_error);
+  cudaGraph_t g = nullptr;
+  EXPECT_EQ(cudaStreamBeginCapture(nullptr, cudaStreamCaptureModeGlobal), cudaErrorStreamCaptureUnsupported);
+  EXPECT_EQ(cudaStreamEndCapture(stream.get(), &g), cudaErrorIllegalState);
+  (void)cudaGetLastError();
+  EXPECT_EQ(emu::live_graphs(), graphs);
+  EXPECT_EQ(d.to_host(), std::vector<unsigned>(8, 1u)) << "nothing captured ran";
+  WARPSPAN_LAUNCH(add_to_each, 1, 32, 0, stream.get())(d.data(), 8u, 2u);  // the stream works on
+  EXPECT_EQ(d.to_host(), std::vector<unsigned>(8, 12u));
 }
 
 TEST(DriverErrorGpu, ADriverTooOldIsNamedOnceAndTheCpuRuns) {

@@ -83,8 +83,10 @@ calibration_point cuda_warp_collectives(std::uint32_t steps, bool with_sync);
 std::uint32_t warp_collectives_cpu(std::uint32_t steps);
 
 /// `launches` kernels of `blocks` x `threads` that do nothing but write a word, back to back on one
-/// stream: ns_per_op is the device time from one launch's start to the next's. `check` counts the
-/// kernels that ran (the blocks' writes).
-calibration_point cuda_launch_gap(std::uint32_t launches, std::uint32_t blocks, std::uint32_t threads);
+/// stream (with `graph`, captured once as a CUDA graph and launched as one, as cuda_dbf_table runs a
+/// table's levels): ns_per_op is the device time from one launch's start to the next's. `check`
+/// counts the kernels that ran (the blocks' writes).
+calibration_point cuda_launch_gap(std::uint32_t launches, std::uint32_t blocks, std::uint32_t threads,
+                                  bool graph = false);
 
 }  // namespace warpspan

@@ -187,12 +187,23 @@ std::vector<dbf_table> compute_tables(const std::vector<const unrolled_graph*>& 
 
 // ---- CUDA entry points (cuda/dbf/dbf_kernels.cu; stubs throw not_compiled without CUDA).
 
+/// How cuda_dbf_table launches its kernels and what it brings back.
+struct cuda_table_launch {
+  /// The kernels captured once as a CUDA graph and launched with one call, so that the device runs
+  /// level after level without the host between them; false: launched one by one on the stream.
+  bool graph = true;
+  /// The steps of dbf_small built on the device (dbf_table::has_steps) and only they brought back,
+  /// instead of the running minimum of every column; ignored with keep_cells.
+  bool steps_only = false;
+};
+
 /// One table, one kernel launch per level of T' (its rows depend on none of each other) over the
-/// level's cells, then one for the running minimum: `shared_prefetch` stages the level's
-/// predecessor tuples in shared memory first (GPU-SM), otherwise each thread reads them from
-/// global memory. Returns the table; `kernel_ms` (if given) receives the time of the kernels.
+/// level's cells, then the running minimum (and with `how.steps_only` the steps): `shared_prefetch`
+/// stages the level's predecessor tuples in shared memory first (GPU-SM), otherwise each thread
+/// reads them from global memory. Returns the table; `kernel_ms` (if given) receives the time of
+/// the kernels (of the graph's launch, not of its capture).
 dbf_table cuda_dbf_table(const unrolled_graph& g, bool shared_prefetch, unsigned block, bool keep_cells,
-                         float* kernel_ms = nullptr, dbf_workspace* workspace = nullptr);
+                         float* kernel_ms = nullptr, dbf_workspace* workspace = nullptr, cuda_table_launch how = {});
 /// Many tables, one thread block per table looping over its rows (with `shared_prefetch`, each
 /// row's predecessor tuples staged in shared memory first), in as few launches as free device
 /// memory allows. `kernel_ms` receives the summed kernel time.
