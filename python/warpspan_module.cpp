@@ -55,19 +55,54 @@ namespace {
 /// Python's spelling of the library's parameters (core/error.hpp): the keyword arguments of the
 /// package's functions. A parameter Python does not have keeps the library's name.
 constexpr parameter_spelling python_spellings[] = {
-    {"at_most", "at_most="}, {"atom_runs", "atom_runs="}, {"atom_threads", "atom_threads="}, {"backend", "backend="},
-    {"beam_share", "beam_share="}, {"beam_width", "beam_width="},
-    {"block", "block="}, {"block_warps", "block_warps="}, {"cfg_path", "cfg="}, {"chains", "chains="}, {"clock", "clock="}, {"constraints", "constraints="},
-    {"edf", "edf="}, {"eval_timeout", "eval_timeout="}, {"evaluations", "evaluations="}, {"exact_seconds", "exact_seconds="},
-    {"exact_up_to", "exact_up_to="}, {"far_moves", "far_moves="}, {"fitness", "fitness="}, {"harness", "harness="},
-    {"init", "init="}, {"iterations", "iterations="},
-    {"jobs", "jobs="}, {"kernel", "kernel="}, {"lines", "lines="}, {"loop_bounds", "loop_bounds="},
-    {"loop_passes", "loops="}, {"max_states", "max_states="}, {"max_table_mib", "max_table_mib="},
-    {"method", "method="}, {"overrides", "classes="}, {"population", "population="},
-    {"probe_cost", "probe_cost="}, {"ptx_path", "ptx="}, {"seconds", "seconds="}, {"sigma", "sigma="},
-    {"sm", "sm="}, {"sms", "sms="}, {"string", "string="}, {"sweep", "sweep="}, {"t0", "t0="},
-    {"threads", "threads="}, {"time_limit", "time_limit="}, {"tolerance", "tolerance="},
-    {"trace_format", "trace_format="}, {"validate", "validate="}, {"warp_kernels", "warp_kernels="}, {"warps", "warps="},
+    {"at_most", "at_most="},
+    {"atom_runs", "atom_runs="},
+    {"atom_threads", "atom_threads="},
+    {"backend", "backend="},
+    {"beam_share", "beam_share="},
+    {"beam_width", "beam_width="},
+    {"block", "block="},
+    {"block_warps", "block_warps="},
+    {"cfg_path", "cfg="},
+    {"chains", "chains="},
+    {"clock", "clock="},
+    {"constraints", "constraints="},
+    {"edf", "edf="},
+    {"eval_timeout", "eval_timeout="},
+    {"evaluations", "evaluations="},
+    {"exact_seconds", "exact_seconds="},
+    {"exact_up_to", "exact_up_to="},
+    {"far_moves", "far_moves="},
+    {"fitness", "fitness="},
+    {"harness", "harness="},
+    {"init", "init="},
+    {"iterations", "iterations="},
+    {"jobs", "jobs="},
+    {"kernel", "kernel="},
+    {"lines", "lines="},
+    {"loop_bounds", "loop_bounds="},
+    {"loop_passes", "loops="},
+    {"max_states", "max_states="},
+    {"max_table_mib", "max_table_mib="},
+    {"method", "method="},
+    {"overrides", "classes="},
+    {"population", "population="},
+    {"probe_cost", "probe_cost="},
+    {"ptx_path", "ptx="},
+    {"seconds", "seconds="},
+    {"sigma", "sigma="},
+    {"sm", "sm="},
+    {"sms", "sms="},
+    {"string", "string="},
+    {"sweep", "sweep="},
+    {"t0", "t0="},
+    {"threads", "threads="},
+    {"time_limit", "time_limit="},
+    {"tolerance", "tolerance="},
+    {"trace_format", "trace_format="},
+    {"validate", "validate="},
+    {"warp_kernels", "warp_kernels="},
+    {"warps", "warps="},
 };
 const parameter_face python_face{python_spellings, std::size(python_spellings), parameter_face::style::keyword};
 
@@ -203,8 +238,8 @@ py::dict problem_dict(const problem& prob) { return to_dict(problem_json(prob));
 /// I the longest warp's, 0 past a warp's own), the warp cycle
 /// string and the paper's table.
 void schedule_fields(py::dict& d, const problem& prob, const built_schedule& b) {
-  py::array_t<std::uint32_t> cycles(std::vector<py::ssize_t>{static_cast<py::ssize_t>(prob.warps),
-                                                             static_cast<py::ssize_t>(prob.instructions())});
+  py::array_t<std::uint32_t> cycles(
+      std::vector<py::ssize_t>{static_cast<py::ssize_t>(prob.warps), static_cast<py::ssize_t>(prob.instructions())});
   // Per-warp kernels: warp w's row holds its own instructions' cycles, then 0 up to the longest.
   const problem_view p = prob.view();
   std::uint32_t* row = cycles.mutable_data();
@@ -222,12 +257,11 @@ void not_negative(double v, const char* parameter) {
 }
 
 py::dict estimate(const std::string& kernel, std::int64_t warps, const warp_kernel_pairs& warp_kernels,
-                  const std::optional<std::string>& sigma,
-                  const std::optional<std::string>& sm, int schedulers, std::int64_t block_warps, std::uint32_t chains,
-                  std::optional<std::uint64_t> iterations, double seconds, std::uint64_t seed, double t0,
-                  std::uint32_t reach, double far_moves, const std::string& init, const std::string& backend,
-                  int threads, std::uint32_t validate, double exact_seconds, double beam_share,
-                  std::uint32_t beam_width) {
+                  const std::optional<std::string>& sigma, const std::optional<std::string>& sm, int schedulers,
+                  std::int64_t block_warps, std::uint32_t chains, std::optional<std::uint64_t> iterations,
+                  double seconds, std::uint64_t seed, double t0, std::uint32_t reach, double far_moves,
+                  const std::string& init, const std::string& backend, int threads, std::uint32_t validate,
+                  double exact_seconds, double beam_share, std::uint32_t beam_width) {
   // The same request as `warpspan estimate`, run by the same library function.
   estimate_request request;
   estimate_options& eo = request.search;
@@ -244,9 +278,7 @@ py::dict estimate(const std::string& kernel, std::int64_t warps, const warp_kern
   eo.validate = validate;
   eo.init = parse_initial_kind(init);
   eo.backend = parse_backend(backend);
-  not_negative(seconds, "seconds");
-  not_negative(exact_seconds, "exact_seconds");
-  request.seconds = seconds;
+  request.seconds = seconds;  // checked by run_estimate_request
   request.exact_seconds = exact_seconds;
   const problem prob = make(kernel, warps, warp_kernels, sigma, sm, schedulers, block_warps);
   const estimate_report report = interruptible([&] { return run_estimate_request(prob, request); });
@@ -266,10 +298,10 @@ py::dict estimate(const std::string& kernel, std::int64_t warps, const warp_kern
 }
 
 py::dict exact(const std::string& kernel, std::int64_t warps, const warp_kernel_pairs& warp_kernels,
-                  const std::optional<std::string>& sigma,
-               const std::optional<std::string>& sm, int schedulers, std::int64_t block_warps, const std::string& method,
-               const std::string& constraints, const std::string& backend, double time_limit, long long max_states,
-               long long threads, bool prune, std::uint64_t warm_start, long long at_most) {
+               const std::optional<std::string>& sigma, const std::optional<std::string>& sm, int schedulers,
+               std::int64_t block_warps, const std::string& method, const std::string& constraints,
+               const std::string& backend, double time_limit, long long max_states, long long threads, bool prune,
+               std::uint64_t warm_start, long long at_most) {
   if (method != "search" && method != "ilp" && method != "auto")
     throw input_error(param("method") + ": '" + method + "' is not a method (expected search, ilp or auto)");
   if (constraints != "short" && constraints != "long")
@@ -297,8 +329,8 @@ py::dict exact(const std::string& kernel, std::int64_t warps, const warp_kernel_
   } else {
     std::string algorithm;
     const exact_result r = interruptible([&] { return run_exact(prob, xo, prune ? warm_start : 0, kind, &algorithm); });
-    d = to_dict(exact_search_json(prob, r, algorithm, kind == backend_kind::cuda ? cuda_backend_name() : std::string("cpu"),
-                                  xo.at_most));
+    d = to_dict(exact_search_json(prob, r, algorithm,
+                                  kind == backend_kind::cuda ? cuda_backend_name() : std::string("cpu"), xo.at_most));
     best = r.best_string;
   }
   d["best_string"] = one_based(best);
@@ -307,11 +339,12 @@ py::dict exact(const std::string& kernel, std::int64_t warps, const warp_kernel_
 }
 
 py::dict bound(const std::string& kernel, std::int64_t warps, const warp_kernel_pairs& warp_kernels,
-                  const std::optional<std::string>& sigma,
-               const std::optional<std::string>& sm, int schedulers, std::int64_t block_warps, long long exact_up_to, double time_limit) {
+               const std::optional<std::string>& sigma, const std::optional<std::string>& sm, int schedulers,
+               std::int64_t block_warps, long long exact_up_to, double time_limit) {
   not_negative(time_limit, "time_limit");
   if (exact_up_to < 0) throw input_error(param("exact_up_to") + " must be 0 (none) or more");
-  if (exact_up_to > exact_max_warps) throw input_error(param("exact_up_to") + " is at most " + std::to_string(exact_max_warps));
+  if (exact_up_to > exact_max_warps)
+    throw input_error(param("exact_up_to") + " is at most " + std::to_string(exact_max_warps));
   const problem prob = make(kernel, warps, warp_kernels, sigma, sm, schedulers, block_warps);
   py::dict d = to_dict(bound_json(prob));
   d["tractable"] = py::none();
@@ -327,8 +360,8 @@ py::dict bound(const std::string& kernel, std::int64_t warps, const warp_kernel_
 }
 
 py::dict build(const std::string& kernel, std::int64_t warps, const warp_kernel_pairs& warp_kernels,
-                  const std::optional<std::string>& sigma,
-               const std::optional<std::string>& sm, int schedulers, std::int64_t block_warps, const std::optional<std::string>& string,
+               const std::optional<std::string>& sigma, const std::optional<std::string>& sm, int schedulers,
+               std::int64_t block_warps, const std::optional<std::string>& string,
                const std::optional<std::string>& init) {
   const problem prob = make(kernel, warps, warp_kernels, sigma, sm, schedulers, block_warps);
   if (string && init) throw input_error("give either " + param("string") + " or " + param("init") + ", not both");
@@ -350,8 +383,7 @@ py::dict build(const std::string& kernel, std::int64_t warps, const warp_kernel_
 
 py::dict kernel_from_ptx(const std::string& path, std::optional<std::pair<int, int>> lines, const std::string& entry,
                          const std::string& classes, int loops, const std::string& sm) {
-  if (loops < 1 || loops > 1000000) throw input_error(param("loop_passes") + ": must be from 1 to 1000000, got " + std::to_string(loops));
-  ptx_options o;
+  ptx_options o;  // import_ptx checks the loops
   if (!sm.empty()) o.rules = load_sm(sm).ptx;
   o.loop_passes = loops;
   o.entry = entry;
@@ -389,7 +421,8 @@ task_set load(const set_source& s) { return s.is_path ? load_task_set(s.text) : 
 /// The sets of `sources` through the library's pipeline, as `warpspan dbf --batch` runs them: a path
 /// is read as `dbf --batch PATH` reads it (a .jsonl file a set a line, a directory its *.json and
 /// *.csv files, another file one set), a dict or text is one set. Stops on interrupted().
-std::vector<nlohmann::ordered_json> analyse_sources(const std::vector<set_source>& sources, const dbf_session& session) {
+std::vector<nlohmann::ordered_json> analyse_sources(const std::vector<set_source>& sources,
+                                                    const dbf_session& session) {
   std::vector<nlohmann::ordered_json> out;
   double elapsed_s = 0;
   for (const set_source& src : sources) {
@@ -397,8 +430,8 @@ std::vector<nlohmann::ordered_json> analyse_sources(const std::vector<set_source
     if (src.is_path) {
       batch_source batch(src.text);
       std::uint64_t seen = 0;
-      if (!analyse_batch(batch, session, set_slice{}, [&](analysed_set& a) { out.push_back(dbf_batch_json(a)); },
-                         elapsed_s, seen))
+      if (!analyse_batch(
+              batch, session, set_slice{}, [&](analysed_set& a) { out.push_back(dbf_batch_json(a)); }, elapsed_s, seen))
         break;
     } else {
       double one_s = 0;
@@ -457,8 +490,8 @@ py::list dbf_batch(const std::vector<set_source>& sources, const std::string& ba
   return out;
 }
 
-py::dict dbf_sweep(const set_source& source, const std::string& sweep, const std::string& backend, const std::string& edf,
-                   long long threads, unsigned block, std::uint64_t max_table_mib) {
+py::dict dbf_sweep(const set_source& source, const std::string& sweep, const std::string& backend,
+                   const std::string& edf, long long threads, unsigned block, std::uint64_t max_table_mib) {
   // `warpspan dbf FILE --sweep KIND:FROM:TO:STEPS[:TASK]`: the same library calls, the same JSON.
   const dbf_session session(backend, threads, block, max_table_mib, parse_edf_method(edf));
   const sweep_spec spec = parse_sweep(sweep);
@@ -472,12 +505,13 @@ py::dict dbf_sweep(const set_source& source, const std::string& sweep, const std
   };
   const out_t o = interruptible([&] {
     out_t out;
-    if (analyse_sweep(base, spec, source.label, session, set_slice{},
-                      [&](analysed_set& s) {
-                        out.lines.push_back(sweep_variant_json(s));
-                        out.grid.push_back(sweep_point_of(s));
-                      },
-                      out.elapsed_s))
+    if (analyse_sweep(
+            base, spec, source.label, session, set_slice{},
+            [&](analysed_set& s) {
+              out.lines.push_back(sweep_variant_json(s));
+              out.grid.push_back(sweep_point_of(s));
+            },
+            out.elapsed_s))
       out.critical = critical_factor(out.grid, base, spec, session.streaming(), out.transitions);
     return out;
   });
@@ -501,9 +535,9 @@ struct trace_source {
 };
 
 py::dict wcet_analysis(const std::string& cfg_path, const std::string& ptx_path, const std::string& entry,
-              const std::vector<trace_source>& sources, const std::string& trace_format,
-              const std::string& method, const std::vector<std::string>& loop_bounds, const std::string& probe_cost,
-              const std::string& clock) {
+                       const std::vector<trace_source>& sources, const std::string& trace_format,
+                       const std::string& method, const std::vector<std::string>& loop_bounds,
+                       const std::string& probe_cost, const std::string& clock) {
   // The request `warpspan wcet` builds, run by the same library function.
   wcet::wcet_request request;
   request.cfg_path = cfg_path;
@@ -556,6 +590,9 @@ py::dict inputs_search(const inputs::search_request& request) {
 PYBIND11_MODULE(_core, m) {
   m.doc() = "warpspan's library (use the package warpspan, which wraps these functions)";
   m.attr("__version__") = WARPSPAN_VERSION;
+  // The library's defaults, which warpspan/__init__.py's keyword defaults read.
+  m.attr("DBF_BLOCK") = default_dbf_block;
+  m.attr("DBF_MAX_TABLE_MIB") = default_max_table_mib;
   auto input = py::register_exception<input_error>(m, "InputError", PyExc_ValueError);
   input_error_type = input.ptr();
   not_compiled_type = py::register_exception<not_compiled>(m, "NotCompiledError", input.ptr()).ptr();

@@ -6,6 +6,7 @@
 # fails a GPU test that would skip; and the libFuzzer targets), and scripts/fuzz.sh running each fuzz
 # target for FUZZ_SECONDS (60 by default).
 # WARPSPAN_SKIP_SANITIZERS=1 stops after the default build; WARPSPAN_SKIP_FUZZ=1 skips the fuzzing.
+# Last, scripts/format.sh --check: every C++ and CUDA source in the house style (.clang-format).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
@@ -26,3 +27,6 @@ if [ "${WARPSPAN_SKIP_SANITIZERS:-0}" != 1 ]; then
     bash scripts/fuzz.sh
   fi
 fi
+
+echo "== the house style (.clang-format) =="
+bash scripts/format.sh --check

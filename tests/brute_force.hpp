@@ -28,13 +28,14 @@ namespace warpspan::test {
 inline std::uint32_t brute_worst(const problem& prob) {
   const problem_view p = prob.view();
   const std::uint32_t block = prob.block_warps();
-  std::vector<std::vector<int>> type(p.warps);        // per warp, per instruction: its dense type
+  std::vector<std::vector<int>> type(p.warps);            // per warp, per instruction: its dense type
   std::vector<std::vector<std::uint32_t>> bars(p.warps);  // per warp: barriers among its first j
   for (std::uint32_t w = 0; w < p.warps; ++w) {
     const kernel_string& k = prob.kernel_of(w);
     bars[w].push_back(0);
     for (unit u : k) {
-      type[w].push_back(static_cast<int>(std::find(prob.type_unit.begin(), prob.type_unit.end(), u) - prob.type_unit.begin()));
+      type[w].push_back(
+          static_cast<int>(std::find(prob.type_unit.begin(), prob.type_unit.end(), u) - prob.type_unit.begin()));
       bars[w].push_back(bars[w].back() + (u == unit::B ? 1 : 0));
     }
   }
@@ -63,7 +64,8 @@ inline std::uint32_t brute_worst(const problem& prob) {
         if (mask >> k & 1) {
           const std::uint32_t w = ready[k];
           const int ty = type[w][done[w]];
-          ok = (is_barrier_of(w, done[w]) || ++use[ty] <= p.cap[ty]) && (!p.limited || ++use[p.ntypes] <= p.cap[p.ntypes]);
+          ok = (is_barrier_of(w, done[w]) || ++use[ty] <= p.cap[ty]) &&
+               (!p.limited || ++use[p.ntypes] <= p.cap[p.ntypes]);
         }
       for (std::size_t k = 0; k < ready.size() && ok; ++k)
         if (!(mask >> k & 1)) {

@@ -22,8 +22,8 @@ inline normalized_sm sm_of(int sigma_l, int sigma_c, int sigma_s = 0, int sigma_
 }
 
 /// A problem from a kernel string, sigma per type (0: absent) and W, without presets.
-inline problem make(const std::string& kernel, int warps, int sigma_l, int sigma_c, int sigma_s = 0,
-                    int sigma_d = 0, int schedulers = 0) {
+inline problem make(const std::string& kernel, int warps, int sigma_l, int sigma_c, int sigma_s = 0, int sigma_d = 0,
+                    int schedulers = 0) {
   return make_problem(parse_kernel_string(kernel), sm_of(sigma_l, sigma_c, sigma_s, sigma_d, schedulers), warps);
 }
 
@@ -72,7 +72,9 @@ std::string error_of(F&& f) {
   return "";
 }
 
-inline std::string source_path(const std::string& relative) { return std::string(WARPSPAN_SOURCE_DIR) + "/" + relative; }
+inline std::string source_path(const std::string& relative) {
+  return std::string(WARPSPAN_SOURCE_DIR) + "/" + relative;
+}
 
 }  // namespace warpspan::test
 
@@ -98,12 +100,12 @@ inline bool gpu_required() {
 
 /// In a fixture's SetUp or a test body: skip with the reason when there is no usable GPU, or fail
 /// when WARPSPAN_REQUIRE_GPU=1 says a GPU (real or emulated) must be there.
-#define WARPSPAN_REQUIRE_GPU()                                                                     \
-  do {                                                                                             \
-    const char* warpspan_why_ = !::warpspan::cuda_compiled()            ? "built without CUDA"     \
+#define WARPSPAN_REQUIRE_GPU()                                                                    \
+  do {                                                                                            \
+    const char* warpspan_why_ = !::warpspan::cuda_compiled()           ? "built without CUDA"     \
                                 : ::warpspan::cuda_device_count() == 0 ? "no CUDA device present" \
                                                                        : nullptr;                 \
-    if (warpspan_why_ && ::warpspan::test::gpu_required())                                         \
-      FAIL() << warpspan_why_ << ", but WARPSPAN_REQUIRE_GPU=1 requires GPU tests to run";         \
-    if (warpspan_why_) GTEST_SKIP() << warpspan_why_;                                              \
+    if (warpspan_why_ && ::warpspan::test::gpu_required())                                        \
+      FAIL() << warpspan_why_ << ", but WARPSPAN_REQUIRE_GPU=1 requires GPU tests to run";        \
+    if (warpspan_why_) GTEST_SKIP() << warpspan_why_;                                             \
   } while (0)

@@ -38,7 +38,9 @@ class thread_rank final : public rank_group {
     auto all = allgather(mine);
     return r_ == 0 ? all : std::vector<std::string>{};
   }
-  std::string broadcast(const std::string& data, int root) override { return allgather(data)[static_cast<std::size_t>(root)]; }
+  std::string broadcast(const std::string& data, int root) override {
+    return allgather(data)[static_cast<std::size_t>(root)];
+  }
   std::vector<std::string> alltoall(const std::vector<std::string>& out) override {
     b_.rows[static_cast<std::size_t>(r_)] = out;
     b_.sync.arrive_and_wait();

@@ -34,7 +34,8 @@ const std::vector<std::uint32_t>& cycle_of(std::size_t elements) {
 /// Times `run` once an iteration against the CPU's `expect`; false (the benchmark skipped with
 /// `wrong`) at the first mismatch.
 template <class Run>
-bool timed_and_checked(benchmark::State& state, calibration_point& p, std::uint64_t expect, const char* wrong, Run run) {
+bool timed_and_checked(benchmark::State& state, calibration_point& p, std::uint64_t expect, const char* wrong,
+                       Run run) {
   for (auto _ : state) {
     p = run();
     if (p.check != expect) {
@@ -58,7 +59,13 @@ void BM_CalibrateWarpCollective(benchmark::State& state) {
   state.counters["ns/step"] = p.ns_per_op;
   state.SetLabel(sync ? "__ballot_sync then __syncwarp" : "__ballot_sync");
 }
-BENCHMARK(BM_CalibrateWarpCollective)->Arg(0)->Arg(1)->ArgName("sync")->Iterations(2)->UseManualTime()->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_CalibrateWarpCollective)
+    ->Arg(0)
+    ->Arg(1)
+    ->ArgName("sync")
+    ->Iterations(2)
+    ->UseManualTime()
+    ->Unit(benchmark::kMicrosecond);
 
 void BM_CalibrateChase(benchmark::State& state) {
   const auto where = static_cast<chase_memory>(state.range(0));
@@ -104,7 +111,13 @@ void BM_CalibrateScatter(benchmark::State& state) {
   state.counters["ns/load"] = p.ns_per_op;
   state.counters["warps/SM"] = warps;
 }
-BENCHMARK(BM_CalibrateScatter)->RangeMultiplier(2)->Range(1, 64)->ArgNames({"warps_per_sm"})->Iterations(3)->UseManualTime()->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_CalibrateScatter)
+    ->RangeMultiplier(2)
+    ->Range(1, 64)
+    ->ArgNames({"warps_per_sm"})
+    ->Iterations(3)
+    ->UseManualTime()
+    ->Unit(benchmark::kMicrosecond);
 
 void BM_CalibrateLaunchGap(benchmark::State& state) {
   const auto blocks = static_cast<std::uint32_t>(state.range(0));

@@ -69,7 +69,8 @@ void time_table(benchmark::State& state, int backend, std::uint32_t vertices, un
   state.counters["rows"] = g.rows;
   state.counters["edges"] = static_cast<double>(g.preds.size());
   state.counters["columns"] = static_cast<double>(g.columns());
-  state.counters["cells/s"] = benchmark::Counter(static_cast<double>(g.cells()), benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["cells/s"] =
+      benchmark::Counter(static_cast<double>(g.cells()), benchmark::Counter::kIsIterationInvariantRate);
   if (backend >= kCuda) {
     const double ms = kernel_total / static_cast<double>(state.iterations());
     state.counters["kernel_ms"] = ms;
@@ -152,8 +153,10 @@ void BM_DbfBatch(benchmark::State& state) {
     kernel_total += ms;
   }
   state.counters["tables"] = static_cast<double>(graphs.size());
-  state.counters["cells/s"] = benchmark::Counter(static_cast<double>(cells), benchmark::Counter::kIsIterationInvariantRate);
-  state.counters["sets/s"] = benchmark::Counter(static_cast<double>(sets), benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["cells/s"] =
+      benchmark::Counter(static_cast<double>(cells), benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["sets/s"] =
+      benchmark::Counter(static_cast<double>(sets), benchmark::Counter::kIsIterationInvariantRate);
   if (backend >= kCuda) state.counters["kernel_ms"] = kernel_total / static_cast<double>(state.iterations());
   if (backend == kCudaOnChip) state.counters["fell_back"] = static_cast<double>(fell_back);
   state.SetLabel(std::string(backend_name(backend)) + ", " + std::to_string(vertices) + " vertices, " +
@@ -239,10 +242,14 @@ void BM_DbfHostShare(benchmark::State& state) {
   const double n = static_cast<double>(sets) * static_cast<double>(state.iterations());
   state.counters["unroll_us/set"] = unroll_s / n * 1e6;
   state.counters["curves_and_test_us/set"] = test_s / n * 1e6;
-  state.counters["sets/s"] = benchmark::Counter(static_cast<double>(sets), benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["sets/s"] =
+      benchmark::Counter(static_cast<double>(sets), benchmark::Counter::kIsIterationInvariantRate);
   state.SetLabel(std::to_string(vertices) + " vertices, one core");
 }
-BENCHMARK(BM_DbfHostShare)->ArgsProduct({{1000}, {10, 50}})->ArgNames({"sets", "vertices"})->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_DbfHostShare)
+    ->ArgsProduct({{1000}, {10, 50}})
+    ->ArgNames({"sets", "vertices"})
+    ->Unit(benchmark::kMillisecond);
 
 /// Design-space exploration end to end (issue 43, item 5): 1,000 generated task sets of 3 tasks
 /// through the EDF pipeline as `dbf --batch` runs them (unrolled, each chunk's tables in one call,
@@ -258,7 +265,10 @@ void BM_DbfEndToEnd(benchmark::State& state) {
   for (std::uint64_t s = 0; s < sets; ++s) all.push_back(generate_task_set(o, s));
   // The run's settings as `dbf --batch` makes them: every core for cpu-parallel's tables and for
   // the tests of every backend but cpu (the one-thread reference).
-  const dbf_session session(backend == kCpu ? "cpu" : backend == kCpuParallel ? "cpu-parallel" : backend == kCuda ? "cuda" : "cuda-sm",
+  const dbf_session session(backend == kCpu           ? "cpu"
+                            : backend == kCpuParallel ? "cpu-parallel"
+                            : backend == kCuda        ? "cuda"
+                                                      : "cuda-sm",
                             0, 256, 8192, edf_method::qpa);
   const stream_options so = session.streaming();
   std::uint64_t schedulable = 0;
@@ -278,10 +288,12 @@ void BM_DbfEndToEnd(benchmark::State& state) {
         [&](analysed_set& s) { schedulable += s.result.schedulable ? 1 : 0; }, so, elapsed);
     state.SetIterationTime(std::chrono::duration<double>(clock_type::now() - start).count());
   }
-  state.counters["sets/s"] = benchmark::Counter(static_cast<double>(sets), benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["sets/s"] =
+      benchmark::Counter(static_cast<double>(sets), benchmark::Counter::kIsIterationInvariantRate);
   state.counters["schedulable"] = static_cast<double>(schedulable);
-  state.SetLabel(std::string(backend_name(backend == kCudaSm ? kCudaOnChip : backend)) + ", " + std::to_string(vertices) +
-                 " vertices, " + std::to_string(std::thread::hardware_concurrency()) + " host cores");
+  state.SetLabel(std::string(backend_name(backend == kCudaSm ? kCudaOnChip : backend)) + ", " +
+                 std::to_string(vertices) + " vertices, " + std::to_string(std::thread::hardware_concurrency()) +
+                 " host cores");
 }
 BENCHMARK(BM_DbfEndToEnd)
     ->ArgsProduct({{kCpu, kCpuParallel, kCuda, kCudaSm}, {1000}, {10, 50}})

@@ -163,7 +163,8 @@ void BM_RemainingBound(benchmark::State& state) {
   for (auto _ : state)
     for (const packed_state key : keys) sum += remaining_bound(v, key);
   benchmark::DoNotOptimize(sum);
-  state.counters["states/s"] = benchmark::Counter(static_cast<double>(keys.size()), benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["states/s"] =
+      benchmark::Counter(static_cast<double>(keys.size()), benchmark::Counter::kIsIterationInvariantRate);
 }
 BENCHMARK(BM_RemainingBound)->ArgsProduct({{8, 16}, {1, 4}})->Unit(benchmark::kMicrosecond);
 

@@ -38,7 +38,8 @@ BENCHMARK(BM_OneChainRebuild)
 /// `packing`: the CUDA chains' widths (unset: the narrowest that fits, as estimate runs them).
 /// `design`: a thread or a warp a chain (unset: as the plan picks).
 void run_backend(benchmark::State& state, backend_kind kind, int warps = 16,
-                 std::optional<chain_packing> packing = std::nullopt, std::optional<chain_design> design = std::nullopt) {
+                 std::optional<chain_packing> packing = std::nullopt,
+                 std::optional<chain_design> design = std::nullopt) {
   if (kind == backend_kind::cuda && cuda_device_count() == 0) {
     state.SkipWithError(cuda_compiled() ? "no CUDA device present" : "built without CUDA");
     return;
@@ -54,7 +55,8 @@ void run_backend(benchmark::State& state, backend_kind kind, int warps = 16,
     chains = plan.device_chains * k;
     plan_note = ", " + std::to_string(k) + " x " + std::to_string(plan.device_chains) + " resident (" +
                 std::to_string(plan.threads_per_sm / 32) + " warps a SM on " + std::to_string(plan.sms) + " SMs, " +
-                (plan.design == chain_design::warp ? "a warp a chain, " : "") + (plan.on_chip ? "on chip" : "global") + ")";
+                (plan.design == chain_design::warp ? "a warp a chain, " : "") + (plan.on_chip ? "on chip" : "global") +
+                ")";
   }
   const std::uint64_t iters = static_cast<std::uint64_t>(state.range(1));
   chain_setup setup = bench_cases::chains_of(prob, chains);

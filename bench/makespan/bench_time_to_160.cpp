@@ -59,7 +59,8 @@ void time_to_target(benchmark::State& state, backend_kind kind) {
   std::sort(reached.begin(), reached.end());
   state.counters["median_s_to_160"] = (reached[seeds / 2 - 1] + reached[seeds / 2]) / 2;
   state.counters["seeds_reaching_160"] = hits;
-  state.counters["seeds_within_2s"] = static_cast<double>(std::count_if(reached.begin(), reached.end(), [](double s) { return s <= 2.0; }));
+  state.counters["seeds_within_2s"] =
+      static_cast<double>(std::count_if(reached.begin(), reached.end(), [](double s) { return s <= 2.0; }));
 }
 
 void BM_TimeTo160Cpu(benchmark::State& state) { time_to_target(state, backend_kind::cpu); }
@@ -82,7 +83,10 @@ BENCHMARK(BM_TimeTo160Cpu)
 BENCHMARK(BM_TimeTo160Cuda)
     ->Args({20000, 10, 0, 0})
     ->Args({200000, 10, 0, 0})
-    ->ArgNames({"iterations", "t0_milli", "chains", "reach"})->Iterations(1)->UseManualTime()->Unit(benchmark::kSecond);
+    ->ArgNames({"iterations", "t0_milli", "chains", "reach"})
+    ->Iterations(1)
+    ->UseManualTime()
+    ->Unit(benchmark::kSecond);
 
 }  // namespace
 }  // namespace warpspan

@@ -69,18 +69,23 @@ int main(int argc, char** argv) {
   normalized_sm sm;
   sm.sigma = {1, 4, 0, 0};
   sm.copies = {1, 1, 0, 0};
-  const study_case cases[] = {{"5L9C2L9C", 16, 160}, {"5L9C2L9C", 11, 114}, {"5L9C2L9C", 8, 86},
-                              {"3L4C1L6C2L3C", 10, 0}, {"2L3C2L3C2L3C2L", 16, 0}};
+  const study_case cases[] = {{"5L9C2L9C", 16, 160},
+                              {"5L9C2L9C", 11, 114},
+                              {"5L9C2L9C", 8, 86},
+                              {"3L4C1L6C2L3C", 10, 0},
+                              {"2L3C2L3C2L3C2L", 16, 0}};
   // On Voronoi W = 16 every T0 and split; elsewhere the previous defaults against the current ones.
   const std::vector<setting> full = {{0.3, 2, 600000, false},  {0.1, 2, 600000, false},  {0.05, 2, 600000, false},
                                      {0.02, 2, 600000, false}, {0.01, 2, 600000, false}, {0.0, 2, 600000, false},
                                      {0.01, 8, 600000, false}, {0.3, 2, 600000, true},   {0.01, 2, 600000, true}};
-  const std::vector<setting> brief = {{0.3, 2, 600000, false}, {0.01, 2, 600000, false}, {0.3, 2, 600000, true},
-                                      {0.01, 2, 600000, true}};
+  const std::vector<setting> brief = {
+      {0.3, 2, 600000, false}, {0.01, 2, 600000, false}, {0.3, 2, 600000, true}, {0.01, 2, 600000, true}};
   const unsigned workers = std::max(1u, std::thread::hardware_concurrency());
   std::printf("Best makespan per seed (seeds 1..%d), %s; reach \"4 W\" is the estimator's default.\n\n", seeds,
               "every setting given the same iterations (all chains together)");
-  std::printf("| kernel | W | target | T0 | chains x iterations | reach | seeds reaching it | bests |\n|---|---|---|---|---|---|---|---|\n");
+  std::printf(
+      "| kernel | W | target | T0 | chains x iterations | reach | seeds reaching it | bests "
+      "|\n|---|---|---|---|---|---|---|---|\n");
   for (const study_case& k : cases) {
     const problem prob = make_problem(parse_kernel_string(k.kernel), sm, k.warps);
     for (const setting& s : (&k == &cases[0] ? full : brief)) {
@@ -99,8 +104,8 @@ int main(int argc, char** argv) {
       std::printf("| %s | %d | %s | %g | %u x %llu | %s | %ld of %d%s | %s |\n", k.kernel, k.warps,
                   k.target ? std::to_string(k.target).c_str() : "-", s.t0, s.chains,
                   static_cast<unsigned long long>(s.iterations / s.chains),
-                  s.reach_4w ? (std::to_string(4 * k.warps) + " (4 W)").c_str() : "whole", static_cast<long>(hits), seeds,
-                  k.target ? "" : " (best found)", list.c_str());
+                  s.reach_4w ? (std::to_string(4 * k.warps) + " (4 W)").c_str() : "whole", static_cast<long>(hits),
+                  seeds, k.target ? "" : " (best found)", list.c_str());
       std::fflush(stdout);
     }
   }

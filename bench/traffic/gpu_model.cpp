@@ -36,7 +36,7 @@ struct device_spec {
   const char* name;
   double dram_bytes_per_s;  // HBM
   int sms;
-  double clock_hz;          // boost clock
+  double clock_hz;  // boost clock
   double smem_bytes_per_clock_per_sm;
   double scatter_bytes_per_s;  // random 32-byte sectors at saturation (16+ warps a SM)
   double shared_latency;       // clocks, a dependent shared-memory load
@@ -128,7 +128,8 @@ prediction predict(const device_spec& d, const per_item& p) {
   r.dram = bound(d.dram_bytes_per_s, p.sectors * sector_bytes);
   r.shared = bound(wavefronts_per_s, p.wavefronts);
   r.predicted = std::min(r.dram, r.shared);
-  r.coalesced = std::min(bound(d.dram_bytes_per_s, p.ideal_sectors * sector_bytes), bound(wavefronts_per_s, p.ideal_wavefronts));
+  r.coalesced =
+      std::min(bound(d.dram_bytes_per_s, p.ideal_sectors * sector_bytes), bound(wavefronts_per_s, p.ideal_wavefronts));
   r.reads_cached = std::min(bound(d.dram_bytes_per_s, p.store_sectors * sector_bytes), r.shared);
   return r;
 }
@@ -136,7 +137,7 @@ prediction predict(const device_spec& d, const per_item& p) {
 struct row {
   std::string kind, name, unit, bench, note;
   per_item per;
-  double warps_per_sm = 0;  ///< anneal: resident warps a SM at the plan's occupancy (0: no latency bound)
+  double warps_per_sm = 0;     ///< anneal: resident warps a SM at the plan's occupancy (0: no latency bound)
   double host_s_per_item = 0;  ///< dbf_batch: the host's part of each set (end to end): unroll_s + test_s
   double unroll_s = 0;         ///< dbf_batch: unrolling a set, on the reading thread
   double test_s = 0;           ///< dbf_batch: a set's curves and QPA test, on one of the pool's threads
@@ -153,7 +154,6 @@ std::string fmt(double x) {
   std::snprintf(b, sizeof b, "%.3g", x);
   return b;
 }
-
 
 /// The annealing kernel's counts per move at `per_launch` iterations a launch: a launch of no
 /// iterations counts the per-launch part (the staging of the types, the on-chip kernel's copies in
@@ -241,8 +241,8 @@ std::vector<row> dbf_time_rows(std::uint32_t vertices) {
   const unrolled_graph g = bench_cases::table_one_graph(vertices);
   emu::reset_counts();  // the kernels and their counts are the same either way: counted once
   (void)cuda_dbf_table(g, false, 256, false, nullptr, nullptr, {.graph = true, .steps_only = true});
-  const emu::kernel_counts k = sum_counts({"dbf_level_kernel", "dbf_tile_min_kernel", "dbf_tile_steps_kernel",
-                                           "dbf_steps_gather_kernel"});
+  const emu::kernel_counts k =
+      sum_counts({"dbf_level_kernel", "dbf_tile_min_kernel", "dbf_tile_steps_kernel", "dbf_steps_gather_kernel"});
   std::vector<row> out;
   for (bool graph : {false, true}) {
     row r;
@@ -292,8 +292,8 @@ std::map<std::uint32_t, host_share> read_host_share(const std::string& path) {
     const auto at = name.find("BM_DbfHostShare/sets:");
     const auto v = name.find("/vertices:");
     if (at != 0 || v == std::string::npos) continue;
-    out[static_cast<std::uint32_t>(std::stoul(name.substr(v + 10)))] = {b.at("unroll_us/set").get<double>() * 1e-6,
-                                                                        b.at("curves_and_test_us/set").get<double>() * 1e-6};
+    out[static_cast<std::uint32_t>(std::stoul(name.substr(v + 10)))] = {
+        b.at("unroll_us/set").get<double>() * 1e-6, b.at("curves_and_test_us/set").get<double>() * 1e-6};
   }
   return out;
 }
@@ -358,11 +358,11 @@ row dbf_batch_row(std::uint32_t vertices, std::uint64_t sample, std::uint64_t ho
   r.host_s_per_item = r.unroll_s + r.test_s;
   r.efficiency = measured_efficiency(vertices);
   r.note = std::to_string(sample) + " sets counted (" + std::to_string(cells / sample) + " cells a set, " +
-           std::to_string(fell_back) + " tables off the chip); host: unroll " + fmt(r.unroll_s * 1e6) + " us, curves and test " +
-           fmt(r.test_s * 1e6) + " us a set on one core " +
+           std::to_string(fell_back) + " tables off the chip); host: unroll " + fmt(r.unroll_s * 1e6) +
+           " us, curves and test " + fmt(r.test_s * 1e6) + " us a set on one core " +
            (given ? std::string("(a release build's BM_DbfHostShare)") : std::string("here") + host_build) + "; " +
-           fmt(call_host_s_per_set * 1e6) + " us a set around the device call; the kernel at " + fmt(r.efficiency * 100) +
-           " % of its bound (measured)";
+           fmt(call_host_s_per_set * 1e6) + " us a set around the device call; the kernel at " +
+           fmt(r.efficiency * 100) + " % of its bound (measured)";
   return r;
 }
 
@@ -400,15 +400,17 @@ static void held_out(const std::vector<row>& rows) {
        7.6918e6},
       {"W = 16, wide, global, 67,584 chains (132 SMs x 16 warps)", "Voronoi 5L9C2L9C, W = 16, sigma L=1,C=4, wide", 132,
        16, 1.38138e7},
-      {"W = 3, wide, on chip, 25,344 chains (132 SMs x 6 warps)", "Voronoi 5L9C2L9C, W = 3, sigma L=1,C=4, wide", 132, 6,
-       5.63959e8},
+      {"W = 3, wide, on chip, 25,344 chains (132 SMs x 6 warps)", "Voronoi 5L9C2L9C, W = 3, sigma L=1,C=4, wide", 132,
+       6, 5.63959e8},
   };
-  std::printf("\n## Held out: the H200's annealing runs against the model\n\n"
-              "The constants are the H200 calibration's (latencies, scattered-sector bandwidth); the\n"
-              "three runs below did not set them. Each at the occupancy it ran with; the scattered-sector\n"
-              "bound scaled by the SMs in use.\n\n"
-              "| run | latency bound | scattered-sector bound | DRAM bound | shared bound | **predicted** | measured | error |\n"
-              "|---|---|---|---|---|---|---|---|\n");
+  std::printf(
+      "\n## Held out: the H200's annealing runs against the model\n\n"
+      "The constants are the H200 calibration's (latencies, scattered-sector bandwidth); the\n"
+      "three runs below did not set them. Each at the occupancy it ran with; the scattered-sector\n"
+      "bound scaled by the SMs in use.\n\n"
+      "| run | latency bound | scattered-sector bound | DRAM bound | shared bound | **predicted** | measured | error "
+      "|\n"
+      "|---|---|---|---|---|---|---|---|\n");
   for (const run& x : runs) {
     const row* r = find(x.row_name);
     if (!r) continue;
@@ -416,9 +418,9 @@ static void held_out(const std::vector<row>& rows) {
     const double latency = latency_bound(h200, r->per, x.warps, x.sms);
     const double scatter = bound(h200.scatter_bytes_per_s * x.sms / h200.sms, r->per.sectors * sector_bytes);
     const double predicted = std::min({p.predicted, latency, scatter});
-    std::printf("| %s | %s | %s | %s | %s | **%s** | %s | %+.0f %% |\n", x.what, fmt(latency).c_str(), fmt(scatter).c_str(),
-                fmt(p.dram).c_str(), fmt(p.shared).c_str(), fmt(predicted).c_str(), fmt(x.measured).c_str(),
-                (predicted / x.measured - 1) * 100);
+    std::printf("| %s | %s | %s | %s | %s | **%s** | %s | %+.0f %% |\n", x.what, fmt(latency).c_str(),
+                fmt(scatter).c_str(), fmt(p.dram).c_str(), fmt(p.shared).c_str(), fmt(predicted).c_str(),
+                fmt(x.measured).c_str(), (predicted / x.measured - 1) * 100);
   }
 }
 
@@ -441,8 +443,8 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "warpspan_gpu_model: the kernels are not traced (build with clang: cpu-emu or clang-asan)\n");
     return 1;
   }
-  emu::set_race_check(false);           // counts only (the tests run the race checker)
-  emu::set_thread_order("ascending");   // warps lane after lane: one warp's requests held at a time
+  emu::set_race_check(false);          // counts only (the tests run the race checker)
+  emu::set_thread_order("ascending");  // warps lane after lane: one warp's requests held at a time
   emu::set_counting(true);
 
   std::map<std::uint32_t, host_share> shares;
@@ -478,8 +480,7 @@ int main(int argc, char** argv) {
   for (std::uint32_t v : quick ? std::vector<std::uint32_t>{10} : std::vector<std::uint32_t>{10, 20})
     for (bool staged : {false, true}) rows.push_back(dbf_row(v, staged));
   for (std::uint32_t v : quick ? std::vector<std::uint32_t>{10} : std::vector<std::uint32_t>{10, 50})
-    rows.push_back(dbf_batch_row(v, quick ? 4 : 16, quick ? 20 : 200,
-                                 shares.count(v) ? &shares.at(v) : nullptr));
+    rows.push_back(dbf_batch_row(v, quick ? 4 : 16, quick ? 20 : 200, shares.count(v) ? &shares.at(v) : nullptr));
   for (row& r : dbf_time_rows(quick ? 10 : 50)) rows.push_back(std::move(r));
   for (row& r : rows)
     for (const device_spec& d : devices) {
@@ -501,12 +502,15 @@ int main(int argc, char** argv) {
       }
       if (r.kind == "dbf_batch") {  // end to end: the worker's stage (the reading thread only hands sets on)
         p.kernel = p.predicted;
-        p.predicted = 1.0 / ((r.unroll_s + r.test_s) / host_cores + 1.0 / (p.kernel * r.efficiency) + call_host_s_per_set);
+        p.predicted =
+            1.0 / ((r.unroll_s + r.test_s) / host_cores + 1.0 / (p.kernel * r.efficiency) + call_host_s_per_set);
       }
       r.pred.push_back(p);
     }
 
-  std::printf("# A model of the H100, A100 and H200 (bandwidth, and latency for the annealing kernel), from the emulation's memory-request counts\n\n");
+  std::printf(
+      "# A model of the H100, A100 and H200 (bandwidth, and latency for the annealing kernel), from the emulation's "
+      "memory-request counts\n\n");
   std::printf(
       "Produced by `warpspan_gpu_model%s` (bench/traffic/gpu_model.cpp) in the CUDA emulation build: the\n"
       "real kernels run on the CPU with the memory-request counter on (cuda/emulation/counts.cpp), which\n"
@@ -526,58 +530,69 @@ int main(int argc, char** argv) {
       "for the dbf rows the smaller of the DRAM and shared-memory bounds; *coalesced* the same with every request at\n"
       "its ideal sectors and conflict-free wavefronts; *reads cached* charges DRAM only the stores (as\n"
       "if every load hit L1/L2: the dbf tables of 10 and 20 vertices, 4 and 15 MB, fit the H100's 50 MB\n"
-      "L2). Annealing: one block of chains (a warp a chain: 8 chains), counted over %llu moves a chain (W = 16) or %llu (W = 3) after 4,\n"
+      "L2). Annealing: one block of chains (a warp a chain: 8 chains), counted over %llu moves a chain (W = 16) or "
+      "%llu (W = 3) after 4,\n"
       "at %llu moves a launch: a launch of no moves counts the per-launch part (the types' staging, the\n"
       "on-chip kernel's copies in and out), spread over those moves.\n\n",
       static_cast<unsigned long long>(moves16), static_cast<unsigned long long>(moves3),
       static_cast<unsigned long long>(per_launch));
   std::printf("## Requests\n\n");
-  std::printf("| case | global requests / item | sectors / request (ideal; 4 for 32 lanes x 4 B) | sectors / item | of which stores | "
-              "shared requests / item | wavefronts / request | atomics / item | |\n|---|---|---|---|---|---|---|---|---|\n");
+  std::printf(
+      "| case | global requests / item | sectors / request (ideal; 4 for 32 lanes x 4 B) | sectors / item | of which "
+      "stores | "
+      "shared requests / item | wavefronts / request | atomics / item | |\n|---|---|---|---|---|---|---|---|---|\n");
   for (const row& r : rows)
-    std::printf("| %s | %s | %.2f (%.2f) | %s | %s | %s | %.2f | %s | %s |\n", r.name.c_str(), fmt(r.per.requests).c_str(),
-                r.sectors_per_request, r.ideal_per_request, fmt(r.per.sectors).c_str(), fmt(r.per.store_sectors).c_str(),
-                fmt(r.per.shared_requests).c_str(), r.wavefronts_per_request, fmt(r.per.atomics).c_str(), r.note.c_str());
+    std::printf("| %s | %s | %.2f (%.2f) | %s | %s | %s | %.2f | %s | %s |\n", r.name.c_str(),
+                fmt(r.per.requests).c_str(), r.sectors_per_request, r.ideal_per_request, fmt(r.per.sectors).c_str(),
+                fmt(r.per.store_sectors).c_str(), fmt(r.per.shared_requests).c_str(), r.wavefronts_per_request,
+                fmt(r.per.atomics).c_str(), r.note.c_str());
   for (std::size_t d = 0; d < std::size(devices); ++d) {
     std::printf("\n## Predicted on %s\n\n", devices[d].name);
-    std::printf("| case | unit | DRAM bound | shared bound | latency bound | scattered-sector bound | **predicted** | coalesced | reads cached |\n"
-                "|---|---|---|---|---|---|---|---|---|\n");
+    std::printf(
+        "| case | unit | DRAM bound | shared bound | latency bound | scattered-sector bound | **predicted** | "
+        "coalesced | reads cached |\n"
+        "|---|---|---|---|---|---|---|---|---|\n");
     for (const row& r : rows) {
       const prediction& p = r.pred[d];
-      std::printf("| %s | %s | %s | %s | %s | %s | **%s** | %s | %s |\n", r.name.c_str(), r.unit.c_str(), fmt(p.dram).c_str(),
-                  fmt(p.shared).c_str(), fmt(p.latency).c_str(), fmt(p.scatter).c_str(), fmt(p.predicted).c_str(),
-                  fmt(p.coalesced).c_str(), fmt(p.reads_cached).c_str());
+      std::printf("| %s | %s | %s | %s | %s | %s | **%s** | %s | %s |\n", r.name.c_str(), r.unit.c_str(),
+                  fmt(p.dram).c_str(), fmt(p.shared).c_str(), fmt(p.latency).c_str(), fmt(p.scatter).c_str(),
+                  fmt(p.predicted).c_str(), fmt(p.coalesced).c_str(), fmt(p.reads_cached).c_str());
     }
   }
   held_out(rows);
   for (const row& r : rows)
     if (r.kind == "dbf_table_time" && !r.graph && r.name.find(", 50 vertices,") != std::string::npos) {
       constexpr double measured_ms = 0.320;  // bench/results/current/gpu_h200_2026-11-27.md
-      std::printf("\nHeld out: one table of 50 vertices on the H200 (BM_DbfTable, cuda, launch by launch, as it ran\n"
-                  "on 2026-11-27, when the last kernel took the column minima where three now build the steps):\n"
-                  "measured %.3f ms of kernel, predicted %s ms (%+.0f %%).\n",
-                  measured_ms, fmt(r.pred[2].predicted).c_str(), (r.pred[2].predicted / measured_ms - 1) * 100);
+      std::printf(
+          "\nHeld out: one table of 50 vertices on the H200 (BM_DbfTable, cuda, launch by launch, as it ran\n"
+          "on 2026-11-27, when the last kernel took the column minima where three now build the steps):\n"
+          "measured %.3f ms of kernel, predicted %s ms (%+.0f %%).\n",
+          measured_ms, fmt(r.pred[2].predicted).c_str(), (r.pred[2].predicted / measured_ms - 1) * 100);
     }
-  std::printf("\nThe dbf_batch rows are end to end as the EDF stream runs a chunk since 2026-11-27: its sets\n"
-              "unrolled on %g host cores, the kernel at the share of its bound an H200 measured, %g us a set\n"
-              "around the device call, then the curves and tests on the %g cores, while the reading thread\n"
-              "hands the next sets on. The kernel's bound alone is in the JSON (`kernel_bound`).\n",
-              host_cores, call_host_s_per_set * 1e6, host_cores);
-  std::printf("\nThe dbf_table_time rows are one table's kernel time in ms, its bounds as times: the table's\n"
-              "work at the DRAM (or shared-memory) rate plus a gap a launch, %g us back to back on a stream (the\n"
-              "H200's measured launch gap, the host's enqueue) or %g us a node of one CUDA graph (assumed until\n"
-              "BM_CalibrateLaunchGap/graph:1 runs). Work and gaps are added, not overlapped: an upper estimate\n"
-              "where the kernels outlast the gaps.\n",
-              stream_launch_gap_s * 1e6, graph_node_gap_s * 1e6);
-  std::printf("\n`bash bench/run_on_gpu.sh --run OUT` ends with `bench/compare_model.py`, which prints each\n"
-              "prediction beside the benchmark's measured rate (bench/results/current/gpu_h200_2026-11-27.md).\n");
+  std::printf(
+      "\nThe dbf_batch rows are end to end as the EDF stream runs a chunk since 2026-11-27: its sets\n"
+      "unrolled on %g host cores, the kernel at the share of its bound an H200 measured, %g us a set\n"
+      "around the device call, then the curves and tests on the %g cores, while the reading thread\n"
+      "hands the next sets on. The kernel's bound alone is in the JSON (`kernel_bound`).\n",
+      host_cores, call_host_s_per_set * 1e6, host_cores);
+  std::printf(
+      "\nThe dbf_table_time rows are one table's kernel time in ms, its bounds as times: the table's\n"
+      "work at the DRAM (or shared-memory) rate plus a gap a launch, %g us back to back on a stream (the\n"
+      "H200's measured launch gap, the host's enqueue) or %g us a node of one CUDA graph (assumed until\n"
+      "BM_CalibrateLaunchGap/graph:1 runs). Work and gaps are added, not overlapped: an upper estimate\n"
+      "where the kernels outlast the gaps.\n",
+      stream_launch_gap_s * 1e6, graph_node_gap_s * 1e6);
+  std::printf(
+      "\n`bash bench/run_on_gpu.sh --run OUT` ends with `bench/compare_model.py`, which prints each\n"
+      "prediction beside the benchmark's measured rate (bench/results/current/gpu_h200_2026-11-27.md).\n");
 
   if (!json_path.empty()) {
     std::string out = "{\n  \"generator\": \"warpspan_gpu_model (bench/traffic/gpu_model.cpp)\",\n";
-    out += "  \"assumptions\": \"every global sector from DRAM (no L1/L2 hits), DRAM and shared memory at peak; "
-           "annealing rows also bounded by latency (the plan's resident warps, H200-calibrated load latencies) and "
-           "by the H200's random-sector bandwidth (scaled by HBM peak); no instruction-issue limit; annealing moves at " +
-           std::to_string(per_launch) + " a launch (W = 64: 500)\",\n  \"devices\": [";
+    out +=
+        "  \"assumptions\": \"every global sector from DRAM (no L1/L2 hits), DRAM and shared memory at peak; "
+        "annealing rows also bounded by latency (the plan's resident warps, H200-calibrated load latencies) and "
+        "by the H200's random-sector bandwidth (scaled by HBM peak); no instruction-issue limit; annealing moves at " +
+        std::to_string(per_launch) + " a launch (W = 64: 500)\",\n  \"devices\": [";
     for (std::size_t d = 0; d < std::size(devices); ++d) {
       out += std::string(d ? ", " : "") + "{\"name\": \"" + devices[d].name + "\", ";
       json_number(out, "dram_bytes_per_s", devices[d].dram_bytes_per_s);

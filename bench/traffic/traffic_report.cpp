@@ -44,14 +44,17 @@ void anneal_report() {
   };
   constexpr std::uint64_t iterations = 20000, per_launch = 1000;
   std::printf("## Annealing: bytes per iteration of one chain\n\n");
-  std::printf("One chain from the round-robin string, %llu iterations of `anneal_step` (seed 1, T0 0.3), every\n"
-              "element access of its state counted. *State* is what the step reads and writes of the cycles,\n"
-              "usage table, counters, string and undo scratch: global memory when the state is too large for\n"
-              "chip, shared memory when it is on chip. *Best* is the best string, written on improvement\n"
-              "(global memory). *Copy* is what the on-chip kernel moves between global and shared memory per\n"
-              "launch per chain; the bound below spreads it over a launch of %llu iterations.\n\n",
-              static_cast<unsigned long long>(iterations), static_cast<unsigned long long>(per_launch));
-  std::printf("| problem | state B/iter (accesses) | best B/iter | copy B/launch | global path: iter/s bound, coalesced .. scattered | on-chip path: iter/s bound (shared) |\n");
+  std::printf(
+      "One chain from the round-robin string, %llu iterations of `anneal_step` (seed 1, T0 0.3), every\n"
+      "element access of its state counted. *State* is what the step reads and writes of the cycles,\n"
+      "usage table, counters, string and undo scratch: global memory when the state is too large for\n"
+      "chip, shared memory when it is on chip. *Best* is the best string, written on improvement\n"
+      "(global memory). *Copy* is what the on-chip kernel moves between global and shared memory per\n"
+      "launch per chain; the bound below spreads it over a launch of %llu iterations.\n\n",
+      static_cast<unsigned long long>(iterations), static_cast<unsigned long long>(per_launch));
+  std::printf(
+      "| problem | state B/iter (accesses) | best B/iter | copy B/launch | global path: iter/s bound, coalesced .. "
+      "scattered | on-chip path: iter/s bound (shared) |\n");
   std::printf("|---|---|---|---|---|---|\n");
   for (const row& r : rows) {
     anneal_params a;
@@ -79,14 +82,17 @@ void anneal_report() {
 
 void dbf_report() {
   std::printf("## Demand-bound tables: bytes per cell\n\n");
-  std::printf("Every cell of the table of one generated task (paper 003's generator: seed 1, largest\n"
-              "execution requirement 10,000), computed as the level kernels do: `dbf_cell` plus the store of\n"
-              "the cell, then the running minimum (each cell read once more). *DRAM* is the predecessor cells\n"
-              "read, the cell written and read again, and the minimum written (neighbouring threads take\n"
-              "neighbouring demands, so these coalesce). *Tuples* are the predecessor tuples: the threads of a\n"
-              "block on one row read the same one at once, from L1 for GPU and from shared memory for GPU-SM,\n"
-              "which stages a level's tuples once per block of 256 threads (*staged*, from global memory).\n\n");
-  std::printf("| vertices | cells | DRAM B/cell | tuples B/cell | staged B/cell | cells/s bound, DRAM | cells/s bound, shared (GPU-SM) |\n");
+  std::printf(
+      "Every cell of the table of one generated task (paper 003's generator: seed 1, largest\n"
+      "execution requirement 10,000), computed as the level kernels do: `dbf_cell` plus the store of\n"
+      "the cell, then the running minimum (each cell read once more). *DRAM* is the predecessor cells\n"
+      "read, the cell written and read again, and the minimum written (neighbouring threads take\n"
+      "neighbouring demands, so these coalesce). *Tuples* are the predecessor tuples: the threads of a\n"
+      "block on one row read the same one at once, from L1 for GPU and from shared memory for GPU-SM,\n"
+      "which stages a level's tuples once per block of 256 threads (*staged*, from global memory).\n\n");
+  std::printf(
+      "| vertices | cells | DRAM B/cell | tuples B/cell | staged B/cell | cells/s bound, DRAM | cells/s bound, shared "
+      "(GPU-SM) |\n");
   std::printf("|---|---|---|---|---|---|---|\n");
   for (std::uint32_t vertices : {10u, 20u, 30u}) {
     task_generator_options o;
@@ -110,14 +116,15 @@ void dbf_report() {
 
 int main() {
   std::printf("# Memory traffic of the GPU designs, counted in emulation\n\n");
-  std::printf("Produced by `build/bench/warpspan_traffic` (bench/traffic/traffic_report.cpp): counts of the\n"
-              "shared host/device code run through counting pointers, the same on every machine. Bounds use\n"
-              "an H100 SXM's 3.35 TB/s of HBM3 and %.1f TB/s of shared memory (128 B per clock per SM, 132\n"
-              "SMs, 1.98 GHz). *Coalesced* assumes the 32 chains of a warp touch the same element (the\n"
-              "interleaved layout then makes one transaction of it); *scattered* charges every access a\n"
-              "32-byte sector, which is what data-dependent indices (each chain's own positions and\n"
-              "cycles) cost. The truth on a GPU lies between, and caches can only help the scattered side.\n\n",
-              smem_bytes_per_s / 1e12);
+  std::printf(
+      "Produced by `build/bench/warpspan_traffic` (bench/traffic/traffic_report.cpp): counts of the\n"
+      "shared host/device code run through counting pointers, the same on every machine. Bounds use\n"
+      "an H100 SXM's 3.35 TB/s of HBM3 and %.1f TB/s of shared memory (128 B per clock per SM, 132\n"
+      "SMs, 1.98 GHz). *Coalesced* assumes the 32 chains of a warp touch the same element (the\n"
+      "interleaved layout then makes one transaction of it); *scattered* charges every access a\n"
+      "32-byte sector, which is what data-dependent indices (each chain's own positions and\n"
+      "cycles) cost. The truth on a GPU lies between, and caches can only help the scattered side.\n\n",
+      smem_bytes_per_s / 1e12);
   anneal_report();
   dbf_report();
   return 0;

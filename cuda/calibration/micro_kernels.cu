@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "common/cuda_check.cuh"
+#include "common/device.cuh"
 #include "common/device_buffer.cuh"
 #include "common/graph.cuh"
 #include "common/launch.cuh"
@@ -32,7 +33,7 @@ __device__ __forceinline__ std::uint32_t load_past_l1(const std::uint32_t* p) {
 /// One thread follows next[] for `steps` loads from index 0; out[0] = the last index, out[1] = the
 /// cycles the loads took. Mode 0: global through L1, 1: global past L1, 2: shared (copied in first).
 __global__ void __launch_bounds__(chase_block) chase_kernel(const std::uint32_t* next, std::uint32_t elements,
-                                                             std::uint32_t steps, int mode, unsigned long long* out) {
+                                                            std::uint32_t steps, int mode, unsigned long long* out) {
   WARPSPAN_CHECK_LAUNCH_BOUNDS(chase_block);
   WARPSPAN_DYNAMIC_SHARED(std::uint32_t, staged);
   if (mode == 2) {
@@ -84,8 +85,9 @@ __global__ void __launch_bounds__(256) scatter_fill_kernel(std::uint32_t* buffer
 
 /// Each thread issues `loads` independent loads, the k-th at the first word of sector
 /// scatter_sector(thread, k); its sum goes to sums[thread].
-__global__ void __launch_bounds__(1024) scatter_kernel(const std::uint32_t* buffer, std::uint64_t sectors,
-                                                        std::uint32_t loads, std::uint64_t salt, unsigned long long* sums) {
+__global__ void __launch_bounds__(1024)
+    scatter_kernel(const std::uint32_t* buffer, std::uint64_t sectors, std::uint32_t loads, std::uint64_t salt,
+                   unsigned long long* sums) {
   WARPSPAN_CHECK_LAUNCH_BOUNDS(1024);
   const std::uint64_t thread = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x;
   unsigned long long sum = 0;
@@ -109,45 +111,35 @@ calibration_point chain_point(float kernel_ms, const device_buffer<unsigned long
   return p;
 }
 
-int device_sms() {
-  int device = 0, count = 0;
-  WARPSPAN_CUDA_TRY(cudaGetDevice(&device));
-  WARPSPAN_CUDA_TRY(cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, device));
-  return count;
-}
-
 }  // namespace
 
-calibration_point cuda_pointer_chase(const std::vector<std::uint32_t>& next, chase_memory where, std::uint32_t steps, bool warm) {
+calibration_point cuda_pointer_chase(const std::vector<std::uint32_t>& next, chase_memory where, std::uint32_t steps,
+                                     bool warm) {
   if (next.empty()) throw input_error("a pointer chase needs at least one element");
   const std::size_t smem = where == chase_memory::shared ? next.size() * sizeof(std::uint32_t) : 0;
-  if (smem > 48 * 1024) {
-    int device = 0, optin = 0;
-    WARPSPAN_CUDA_TRY(cudaGetDevice(&device));
-    WARPSPAN_CUDA_TRY(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
-    if (smem > static_cast<std::size_t>(optin))
-      throw input_error("a pointer chase of " + std::to_string(smem) + " bytes does not fit the " +
-                        std::to_string(optin) + " bytes of shared memory a block may have");
-    WARPSPAN_CUDA_TRY(cudaFuncSetAttribute(chase_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
-  }
+  if (!allow_dynamic_shared(chase_kernel, smem))
+    throw input_error("a pointer chase of " + std::to_string(smem) + " bytes does not fit the " +
+                      std::to_string(query_device(false).shared_optin) + " bytes of shared memory a block may have");
   cuda_stream stream;
   device_buffer<std::uint32_t> d_next(next, stream.get());
   device_buffer<unsigned long long> d_out(2, stream.get());
   const int mode = where == chase_memory::shared ? 2 : where == chase_memory::global_l2 ? 1 : 0;
   if (warm) {  // the whole cycle once: the array is resident wherever it fits
-    WARPSPAN_LAUNCH(chase_kernel, 1, chase_block, smem, stream.get())(d_next.data(), static_cast<std::uint32_t>(next.size()),
-                                                                    static_cast<std::uint32_t>(next.size()), mode, d_out.data());
+    WARPSPAN_LAUNCH(chase_kernel, 1, chase_block, smem, stream.get())
+    (d_next.data(), static_cast<std::uint32_t>(next.size()), static_cast<std::uint32_t>(next.size()), mode,
+     d_out.data());
     WARPSPAN_CUDA_CHECK_LAST();
   }
   cuda_timer timer(stream.get());
-  WARPSPAN_LAUNCH(chase_kernel, 1, chase_block, smem, stream.get())(d_next.data(), static_cast<std::uint32_t>(next.size()),
-                                                                  steps, mode, d_out.data());
+  WARPSPAN_LAUNCH(chase_kernel, 1, chase_block, smem, stream.get())
+  (d_next.data(), static_cast<std::uint32_t>(next.size()), steps, mode, d_out.data());
   WARPSPAN_CUDA_CHECK_LAST();
   return chain_point(timer.elapsed_ms(), d_out, steps);
 }
 
-calibration_point cuda_scattered_sectors(std::size_t bytes, std::uint32_t warps_per_sm, std::uint32_t loads, std::uint32_t sms) {
-  if (sms == 0) sms = static_cast<std::uint32_t>(device_sms());
+calibration_point cuda_scattered_sectors(std::size_t bytes, std::uint32_t warps_per_sm, std::uint32_t loads,
+                                         std::uint32_t sms) {
+  if (sms == 0) sms = static_cast<std::uint32_t>(query_device(false).sms);
   const scatter_shape shape = scattered_sectors_shape(warps_per_sm, sms);
   const std::uint64_t words = bytes / sizeof(std::uint32_t);
   const std::uint64_t sectors = words / 8;
@@ -159,11 +151,12 @@ calibration_point cuda_scattered_sectors(std::size_t bytes, std::uint32_t warps_
   WARPSPAN_LAUNCH(scatter_fill_kernel, std::max<std::uint32_t>(sms, 1) * 8, 256, 0, stream.get())(buffer.data(), words);
   WARPSPAN_CUDA_CHECK_LAST();
   // Once to warm the TLB, on other sectors (salted) so that the timed loads do not hit L2; then timed.
-  WARPSPAN_LAUNCH(scatter_kernel, shape.blocks, shape.threads, 0, stream.get())(buffer.data(), sectors, std::min<std::uint32_t>(loads, 4),
-                                                                              threads, sums.data());
+  WARPSPAN_LAUNCH(scatter_kernel, shape.blocks, shape.threads, 0, stream.get())
+  (buffer.data(), sectors, std::min<std::uint32_t>(loads, 4), threads, sums.data());
   WARPSPAN_CUDA_CHECK_LAST();
   cuda_timer timer(stream.get());
-  WARPSPAN_LAUNCH(scatter_kernel, shape.blocks, shape.threads, 0, stream.get())(buffer.data(), sectors, loads, 0, sums.data());
+  WARPSPAN_LAUNCH(scatter_kernel, shape.blocks, shape.threads, 0, stream.get())
+  (buffer.data(), sectors, loads, 0, sums.data());
   WARPSPAN_CUDA_CHECK_LAST();
   calibration_point p;
   p.kernel_ms = timer.elapsed_ms();
@@ -180,7 +173,8 @@ calibration_point cuda_scattered_sectors(std::size_t bytes, std::uint32_t warps_
 calibration_point cuda_warp_collectives(std::uint32_t steps, bool with_sync) {
   cuda_stream stream;
   device_buffer<unsigned long long> out(2, stream.get());
-  WARPSPAN_LAUNCH(collective_kernel, 1, 32, 0, stream.get())(std::min(steps, 16u), with_sync ? 1 : 0, out.data());  // warm-up
+  WARPSPAN_LAUNCH(collective_kernel, 1, 32, 0, stream.get())
+  (std::min(steps, 16u), with_sync ? 1 : 0, out.data());  // warm-up
   WARPSPAN_CUDA_CHECK_LAST();
   cuda_timer timer(stream.get());
   WARPSPAN_LAUNCH(collective_kernel, 1, 32, 0, stream.get())(steps, with_sync ? 1 : 0, out.data());

@@ -11,6 +11,7 @@
 #include <system_error>
 #include <filesystem>
 
+#include "common/device.cuh"
 #include "common/stream.cuh"
 #include "warpspan/core/backend.hpp"
 
@@ -61,6 +62,23 @@ int cuda_device_count() {
 }
 
 std::string cuda_device_problem() { return discover().problem; }
+
+device_facts query_device(bool memory) {
+  device_facts d;
+  int device = 0, optin = 0;
+  WARPSPAN_CUDA_TRY(cudaGetDevice(&device));
+  WARPSPAN_CUDA_TRY(cudaDeviceGetAttribute(&d.sms, cudaDevAttrMultiProcessorCount, device));
+  WARPSPAN_CUDA_TRY(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+  d.shared_optin = static_cast<std::size_t>(optin);
+  if (memory) d.free_bytes = free_device_bytes();
+  return d;
+}
+
+std::size_t free_device_bytes() {
+  std::size_t free = 0, total = 0;
+  WARPSPAN_CUDA_TRY(cudaMemGetInfo(&free, &total));
+  return free;
+}
 
 std::string cuda_device_name() {
   if (cuda_device_count() == 0) return {};

@@ -11,8 +11,7 @@
 #define WARPSPAN_LAUNCH(kernel, grid, block, smem, stream) \
   ::warpspan::emu::make_launcher(kernel, (grid), (block), (smem), (stream), #kernel)
 /// The block's dynamic shared memory as `T name[]`, 16-byte aligned.
-#define WARPSPAN_DYNAMIC_SHARED(T, name) \
-  T* const name = reinterpret_cast<T*>(::warpspan::emu::current().dynamic_shared)
+#define WARPSPAN_DYNAMIC_SHARED(T, name) T* const name = reinterpret_cast<T*>(::warpspan::emu::current().dynamic_shared)
 #define WARPSPAN_CHECK_LAUNCH_BOUNDS(max_threads) \
   if (!::warpspan::emu::within_launch_bounds(max_threads)) return
 #else

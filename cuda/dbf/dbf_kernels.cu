@@ -13,10 +13,12 @@
 
 #include "common/cuda_check.cuh"
 #include "common/launch.cuh"
+#include "common/device.cuh"
 #include "common/device_buffer.cuh"
 #include "common/graph.cuh"
 #include "common/stream.cuh"
 #include "warpspan/core/error.hpp"
+#include "warpspan/core/resources.hpp"
 #include "warpspan/dbf/dbf.hpp"
 
 namespace warpspan {
@@ -27,26 +29,11 @@ void check_block(unsigned block) {
     throw input_error(param("block") + " must be a power of two from 32 to 1024, not " + std::to_string(block));
 }
 
-int sm_count() {
-  int device = 0, count = 0;
-  WARPSPAN_CUDA_TRY(cudaGetDevice(&device));
-  WARPSPAN_CUDA_TRY(cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, device));
-  return count;
-}
-
-/// Whether `kernel` may stage `smem` bytes of tuples in dynamic shared memory: up to 48 KiB as is,
-/// up to the device's opt-in limit (227 KiB on an H100) after raising the kernel's limit; beyond
-/// that the caller runs the unstaged kernel, which reads the tuples from global memory.
+/// Whether `kernel` may stage `smem` bytes of tuples in dynamic shared memory (allow_dynamic_shared);
+/// where not, the caller runs the unstaged kernel, which reads the tuples from global memory.
 template <class Kernel>
 bool can_stage(Kernel* kernel, std::size_t smem) {
-  constexpr std::size_t default_limit = 48 * 1024;
-  if (smem <= default_limit) return true;
-  int device = 0, optin = 0;
-  WARPSPAN_CUDA_TRY(cudaGetDevice(&device));
-  WARPSPAN_CUDA_TRY(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
-  if (smem > static_cast<std::size_t>(optin)) return false;
-  WARPSPAN_CUDA_TRY(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
-  return true;
+  return allow_dynamic_shared(kernel, smem);
 }
 
 std::size_t table_bytes(const unrolled_graph& g) { return (g.cells() + g.columns()) * sizeof(std::uint32_t); }
@@ -81,10 +68,12 @@ std::size_t staged_bytes(std::size_t max_preds) {
 /// (the host lays them out level by level); GPU-SM stages all of them first. The running minimum
 /// is taken after the last level (dbf_column_min_kernel), as several rows of a level share a column.
 template <bool Prefetch>
-__global__ void dbf_level_kernel(const std::uint32_t* __restrict__ wcet, const std::uint32_t* __restrict__ deadline,
-                                 const std::uint32_t* __restrict__ row_of, const std::uint32_t* __restrict__ begin,
-                                 const dbf_pred* __restrict__ preds, std::uint32_t first, std::uint32_t count,
-                                 std::uint32_t columns, std::uint32_t* table) {
+__global__ void __launch_bounds__(1024)
+    dbf_level_kernel(const std::uint32_t* __restrict__ wcet, const std::uint32_t* __restrict__ deadline,
+                     const std::uint32_t* __restrict__ row_of, const std::uint32_t* __restrict__ begin,
+                     const dbf_pred* __restrict__ preds, std::uint32_t first, std::uint32_t count,
+                     std::uint32_t columns, std::uint32_t* table) {
+  WARPSPAN_CHECK_LAUNCH_BOUNDS(1024);
   WARPSPAN_DYNAMIC_SHARED(dbf_pred, staged);
   const std::uint32_t base = begin[first];
   const dbf_pred* p = preds + base;
@@ -106,8 +95,10 @@ __global__ void dbf_level_kernel(const std::uint32_t* __restrict__ wcet, const s
 }
 
 /// The running minimum of every column over the table's rows (one thread a column, coalesced).
-__global__ void dbf_column_min_kernel(const std::uint32_t* __restrict__ table, std::uint32_t rows, std::uint32_t columns,
-                                      std::uint32_t* min_span) {
+__global__ void __launch_bounds__(1024)
+    dbf_column_min_kernel(const std::uint32_t* __restrict__ table, std::uint32_t rows, std::uint32_t columns,
+                          std::uint32_t* min_span) {
+  WARPSPAN_CHECK_LAUNCH_BOUNDS(1024);
   for (std::uint32_t e = blockIdx.x * blockDim.x + threadIdx.x; e < columns; e += gridDim.x * blockDim.x) {
     std::uint32_t m = dbf_inf;
     for (std::uint32_t r = 0; r < rows; ++r) m = min(m, table[static_cast<std::size_t>(r) * columns + e]);
@@ -117,8 +108,8 @@ __global__ void dbf_column_min_kernel(const std::uint32_t* __restrict__ table, s
 
 /// Where one table of a batch lives in the concatenated arrays.
 struct batch_item {
-  std::size_t table;         ///< offset of its cells in the tables buffer
-  std::size_t min_span;      ///< offset of its min_span in the mins buffer
+  std::size_t table;     ///< offset of its cells in the tables buffer
+  std::size_t min_span;  ///< offset of its min_span in the mins buffer
   std::uint32_t rows;
   std::uint32_t columns;
   std::uint32_t row_base;    ///< offset of its rows in wcet / deadline
@@ -127,10 +118,11 @@ struct batch_item {
 };
 
 template <bool Prefetch>
-__global__ void dbf_batch_kernel(const batch_item* __restrict__ items, const std::uint32_t* __restrict__ wcet,
-                                 const std::uint32_t* __restrict__ deadline,
-                                 const std::uint32_t* __restrict__ pred_begin, const dbf_pred* __restrict__ preds,
-                                 std::uint32_t* tables, std::uint32_t* mins) {
+__global__ void __launch_bounds__(1024)
+    dbf_batch_kernel(const batch_item* __restrict__ items, const std::uint32_t* __restrict__ wcet,
+                     const std::uint32_t* __restrict__ deadline, const std::uint32_t* __restrict__ pred_begin,
+                     const dbf_pred* __restrict__ preds, std::uint32_t* tables, std::uint32_t* mins) {
+  WARPSPAN_CHECK_LAUNCH_BOUNDS(1024);
   WARPSPAN_DYNAMIC_SHARED(dbf_pred, staged);
   const batch_item it = items[blockIdx.x];
   std::uint32_t* table = tables + it.table;
@@ -161,17 +153,17 @@ __global__ void dbf_batch_kernel(const batch_item* __restrict__ items, const std
 
 /// One table of an on-chip batch: where its inputs and scratch are, and its window.
 struct onchip_item {
-  std::size_t mins;          ///< offset of its running minimum (columns) in the mins scratch
-  std::size_t steps;         ///< offset of its steps (columns at most) in the steps scratch
+  std::size_t mins;   ///< offset of its running minimum (columns) in the mins scratch
+  std::size_t steps;  ///< offset of its steps (columns at most) in the steps scratch
   std::uint32_t rows, columns;
   std::uint32_t row_base;    ///< offset of its rows in wcet / deadline / level_rows
   std::uint32_t begin_base;  ///< offset of its rows + 1 pred_begin entries
   std::uint32_t pred_base;   ///< offset of its preds
   std::uint32_t level_base;  ///< offset of its levels + 1 level_begin entries
   std::uint32_t levels;
-  std::uint32_t tile;        ///< columns computed per pass
-  std::uint32_t window_log;  ///< the window holds 2^window_log columns of every row (>= tile + largest wcet)
-  std::uint32_t stride_log;  ///< 2^stride_log >= columns and >= the window: dbf_cell's row stride
+  std::uint32_t tile;          ///< columns computed per pass
+  std::uint32_t window_log;    ///< the window holds 2^window_log columns of every row (>= tile + largest wcet)
+  std::uint32_t stride_log;    ///< 2^stride_log >= columns and >= the window: dbf_cell's row stride
   std::uint32_t window_words;  ///< the window's room: rows << window_log, at least 2 x the block's threads
   std::uint32_t npreds;        ///< its predecessor tuples
 };
@@ -255,7 +247,8 @@ __device__ chunk_found chunk_steps(const std::uint32_t* min_span, std::uint32_t 
 /// count, at 2 x blockIdx.x). `sh`: 2 x blockDim words of shared memory no thread still reads.
 /// Every thread of the block calls it.
 __device__ void steps_from_minima(const std::uint32_t* min_span, std::uint32_t columns, std::uint32_t* mine,
-                                  std::uint32_t* sh, std::uint32_t* out, std::uint32_t* out_count, std::uint32_t* where) {
+                                  std::uint32_t* sh, std::uint32_t* out, std::uint32_t* out_count,
+                                  std::uint32_t* where) {
   std::uint32_t carry = dbf_inf, found = 0;
   for (std::uint32_t hi = columns; hi > 1;) {
     const std::uint32_t lo = hi > blockDim.x + 1 ? hi - blockDim.x : 1;
@@ -272,7 +265,8 @@ __device__ void steps_from_minima(const std::uint32_t* min_span, std::uint32_t c
   }
   __syncthreads();
   const std::uint32_t at = sh[0];
-  for (std::uint32_t k = threadIdx.x; k < 2 * found; k += blockDim.x) out[2 * static_cast<std::size_t>(at) + k] = mine[k];
+  for (std::uint32_t k = threadIdx.x; k < 2 * found; k += blockDim.x)
+    out[2 * static_cast<std::size_t>(at) + k] = mine[k];
 }
 
 /// One table's steps across the device (cuda_dbf_table), in three kernels of one block a tile of
@@ -281,8 +275,10 @@ __device__ void steps_from_minima(const std::uint32_t* min_span, std::uint32_t c
 /// tiles right of it, into the tile's place in `scratch` (dbf_tile_steps_kernel); (3) each tile's
 /// steps to their place in `out`, after those of the tiles right of it (dbf_steps_gather_kernel).
 /// Dynamic shared memory: one word a thread for (1), two for (2) and (3).
-__global__ void dbf_tile_min_kernel(const std::uint32_t* __restrict__ table, std::uint32_t rows, std::uint32_t columns,
-                                    std::uint32_t* min_span, std::uint32_t* tile_min) {
+__global__ void __launch_bounds__(1024)
+    dbf_tile_min_kernel(const std::uint32_t* __restrict__ table, std::uint32_t rows, std::uint32_t columns,
+                        std::uint32_t* min_span, std::uint32_t* tile_min) {
+  WARPSPAN_CHECK_LAUNCH_BOUNDS(1024);
   WARPSPAN_DYNAMIC_SHARED(std::uint32_t, sh);
   const std::uint32_t e = blockIdx.x * blockDim.x + threadIdx.x;
   std::uint32_t m = dbf_inf;
@@ -305,22 +301,26 @@ __device__ std::uint32_t block_fold(const std::uint32_t* values, std::uint32_t f
   return sh[blockDim.x - 1];
 }
 
-__global__ void dbf_tile_steps_kernel(const std::uint32_t* __restrict__ min_span, std::uint32_t columns,
-                                      const std::uint32_t* __restrict__ tile_min, std::uint32_t* scratch,
-                                      std::uint32_t* tile_steps) {
+__global__ void __launch_bounds__(1024)
+    dbf_tile_steps_kernel(const std::uint32_t* __restrict__ min_span, std::uint32_t columns,
+                          const std::uint32_t* __restrict__ tile_min, std::uint32_t* scratch,
+                          std::uint32_t* tile_steps) {
+  WARPSPAN_CHECK_LAUNCH_BOUNDS(1024);
   WARPSPAN_DYNAMIC_SHARED(std::uint32_t, sh);
   const std::uint32_t t = blockIdx.x, width = blockDim.x;
   // The carry in the upper half: chunk_steps's first scan writes the lower half.
   const std::uint32_t carry = block_fold(tile_min, t + 1, gridDim.x, dbf_inf, min_op{}, sh + width);
   const std::uint32_t hi = min((t + 1) * width, columns), lo = t == 0 ? 1 : t * width;  // column 0 is no step
-  const chunk_found c = chunk_steps(min_span, min(lo, hi), hi, carry, sh, scratch + 2 * static_cast<std::size_t>(t) * width);
+  const chunk_found c =
+      chunk_steps(min_span, min(lo, hi), hi, carry, sh, scratch + 2 * static_cast<std::size_t>(t) * width);
   if (threadIdx.x == 0) tile_steps[t] = c.steps;
 }
 
 /// (3): `count_where` gets the total, then 0 and the total: steps_places's layout for one table.
-__global__ void dbf_steps_gather_kernel(const std::uint32_t* __restrict__ scratch,
-                                        const std::uint32_t* __restrict__ tile_steps, std::uint32_t* out,
-                                        std::uint32_t* count_where) {
+__global__ void __launch_bounds__(1024)
+    dbf_steps_gather_kernel(const std::uint32_t* __restrict__ scratch, const std::uint32_t* __restrict__ tile_steps,
+                            std::uint32_t* out, std::uint32_t* count_where) {
+  WARPSPAN_CHECK_LAUNCH_BOUNDS(1024);
   WARPSPAN_DYNAMIC_SHARED(std::uint32_t, sh);
   const std::uint32_t t = blockIdx.x;
   const std::uint32_t at = block_fold(tile_steps, t + 1, gridDim.x, 0u, plus_op{}, sh);
@@ -338,13 +338,13 @@ __global__ void dbf_steps_gather_kernel(const std::uint32_t* __restrict__ scratc
 /// by level of T' (rows of one level are independent: one pass), each cell by dbf_cell reading
 /// its predecessors' cells from the window; then the tile's running minimum to `mins`. Then the
 /// table's steps (steps_from_minima).
-__global__ void dbf_onchip_kernel(const onchip_item* __restrict__ items, const std::uint32_t* __restrict__ wcet,
-                                  const std::uint32_t* __restrict__ deadline,
-                                  const std::uint32_t* __restrict__ pred_begin, const dbf_pred* __restrict__ preds,
-                                  const std::uint32_t* __restrict__ level_begin,
-                                  const std::uint32_t* __restrict__ level_rows, std::uint32_t* mins,
-                                  std::uint32_t* steps, std::uint32_t* out, std::uint32_t* out_count,
-                                  std::uint32_t* where) {
+__global__ void __launch_bounds__(1024)
+    dbf_onchip_kernel(const onchip_item* __restrict__ items, const std::uint32_t* __restrict__ wcet,
+                      const std::uint32_t* __restrict__ deadline, const std::uint32_t* __restrict__ pred_begin,
+                      const dbf_pred* __restrict__ preds, const std::uint32_t* __restrict__ level_begin,
+                      const std::uint32_t* __restrict__ level_rows, std::uint32_t* mins, std::uint32_t* steps,
+                      std::uint32_t* out, std::uint32_t* out_count, std::uint32_t* where) {
+  WARPSPAN_CHECK_LAUNCH_BOUNDS(1024);
   WARPSPAN_DYNAMIC_SHARED(std::uint32_t, window);
   const onchip_item it = items[blockIdx.x];
   // The table's inputs, staged once after the window (003's GPU-SM, for the whole table): no cell
@@ -362,7 +362,8 @@ __global__ void dbf_onchip_kernel(const onchip_item* __restrict__ items, const s
     s_level_rows[r] = level_rows[it.row_base + r];
   }
   for (std::uint32_t r = threadIdx.x; r <= it.rows; r += blockDim.x) s_begin[r] = pred_begin[it.begin_base + r];
-  for (std::uint32_t l = threadIdx.x; l <= it.levels; l += blockDim.x) s_level_begin[l] = level_begin[it.level_base + l];
+  for (std::uint32_t l = threadIdx.x; l <= it.levels; l += blockDim.x)
+    s_level_begin[l] = level_begin[it.level_base + l];
   for (std::uint32_t k = threadIdx.x; k < it.npreds; k += blockDim.x) s_preds[k] = preds[it.pred_base + k];
   __syncthreads();
   const std::uint32_t wmask = (1u << it.window_log) - 1;
@@ -378,8 +379,8 @@ __global__ void dbf_onchip_kernel(const onchip_item* __restrict__ items, const s
         const std::uint32_t row = s_level_rows[first + k / width];
         const std::uint32_t e = c0 + k % width;
         const std::uint32_t begin = s_begin[row];
-        const std::uint32_t cell = dbf_cell(e, s_wcet[row], s_deadline[row], s_preds + begin, s_begin[row + 1] - begin,
-                                            view, stride);
+        const std::uint32_t cell =
+            dbf_cell(e, s_wcet[row], s_deadline[row], s_preds + begin, s_begin[row + 1] - begin, view, stride);
         window[(static_cast<std::size_t>(row) << it.window_log) + (e & wmask)] = cell;
       }
       __syncthreads();  // the level is written before the next reads it
@@ -400,18 +401,18 @@ __global__ void dbf_onchip_kernel(const onchip_item* __restrict__ items, const s
 /// The steps of the staged batch's tables (the on-chip window's fallback): block k builds table k's
 /// from its running minimum in global memory, as dbf_onchip_kernel does after its table. Dynamic
 /// shared memory: 2 x the block's threads words.
-__global__ void dbf_steps_kernel(const batch_item* __restrict__ items, const std::uint32_t* mins, std::uint32_t* steps,
-                                 std::uint32_t* out, std::uint32_t* out_count, std::uint32_t* where) {
+__global__ void __launch_bounds__(1024)
+    dbf_steps_kernel(const batch_item* __restrict__ items, const std::uint32_t* mins, std::uint32_t* steps,
+                     std::uint32_t* out, std::uint32_t* out_count, std::uint32_t* where) {
+  WARPSPAN_CHECK_LAUNCH_BOUNDS(1024);
   WARPSPAN_DYNAMIC_SHARED(std::uint32_t, sh);
   const batch_item it = items[blockIdx.x];
   steps_from_minima(mins + it.min_span, it.columns, steps + 2 * it.min_span, sh, out, out_count, where);
 }
 
-
 void levels_of(const unrolled_graph& g, std::vector<std::uint32_t>& begin, std::vector<std::uint32_t>& rows);
 
 }  // namespace
-
 
 namespace {
 
@@ -462,7 +463,7 @@ std::size_t grown_bytes(std::size_t bytes) { return ((bytes + bytes / 4) + (std:
 }  // namespace
 
 struct dbf_workspace::state {
-  std::mutex mutex;  // one call at a time
+  std::mutex mutex;    // one call at a time
   bool pinned = true;  // a call's own workspace stages in pageable memory: pinning is slow, once
   std::unique_ptr<cuda_stream> stream;
   device_buffer<unsigned char> device;
@@ -475,11 +476,7 @@ struct dbf_workspace::state {
     return stream->get();
   }
   /// Bytes a call may plan for: 80 % of the device's free memory and of what this workspace holds.
-  std::size_t budget() {
-    std::size_t free = 0, total = 0;
-    WARPSPAN_CUDA_TRY(cudaMemGetInfo(&free, &total));
-    return (free + device.size()) / 10 * 8;
-  }
+  std::size_t budget() { return (free_device_bytes() + device.size()) / 10 * 8; }
   /// At least `bytes` of device memory (what it held is not kept): grown_bytes() where the device
   /// has room, so that a run's slowly growing calls do not allocate at each one.
   unsigned char* device_room(std::size_t bytes) {
@@ -512,7 +509,8 @@ struct dbf_workspace::state {
   /// Brings device[from, from + bytes) to host[to, to + bytes) and waits for it.
   void download(std::size_t from, std::size_t to, std::size_t bytes) {
     if (bytes)
-      WARPSPAN_CUDA_TRY(cudaMemcpyAsync(host_data() + to, device.data() + from, bytes, cudaMemcpyDeviceToHost, get_stream()));
+      WARPSPAN_CUDA_TRY(
+          cudaMemcpyAsync(host_data() + to, device.data() + from, bytes, cudaMemcpyDeviceToHost, get_stream()));
     WARPSPAN_CUDA_TRY(cudaStreamSynchronize(get_stream()));
   }
   unsigned char* host_data() { return pinned ? host.data() : pageable.data(); }
@@ -590,9 +588,10 @@ dbf_table cuda_dbf_table(const unrolled_graph& g, bool shared_prefetch, unsigned
   const bool steps = how.steps_only && !keep_cells;
   const std::uint32_t columns = static_cast<std::uint32_t>(g.columns());
   const std::uint32_t tiles = (columns + block - 1) / block;
-  const std::size_t need = device_bytes(g) + (steps ? (4 * std::size_t{columns} + 2 * tiles + 3) * sizeof(std::uint32_t) : 0);
+  const std::size_t need =
+      device_bytes(g) + (steps ? (4 * std::size_t{columns} + 2 * tiles + 3) * sizeof(std::uint32_t) : 0);
   const std::size_t free = w->budget() / 8 * 10;
-  if (need > free / 10 * 9)
+  if (need > usable_device_bytes(free))
     throw input_error("the dbf table needs " + std::to_string(need >> 20) + " MiB of GPU memory; " +
                       std::to_string(free >> 20) + " MiB are free");
   // Level by level of T' (issue 43: about 40 launches for a 50-vertex task's 101 rows, where a
@@ -647,17 +646,16 @@ dbf_table cuda_dbf_table(const unrolled_graph& g, bool shared_prefetch, unsigned
 
   const std::size_t smem = shared_prefetch ? staged_bytes(most_staged) : 0;
   if (shared_prefetch) shared_prefetch = can_stage(dbf_level_kernel<true>, smem);
-  const std::size_t wave = static_cast<std::size_t>(sm_count()) * 32;
+  const std::size_t wave = static_cast<std::size_t>(query_device(false).sms) * 32;
   const auto issue = [&] {
     for (std::size_t v = 0; v + 1 < level_begin.size(); ++v) {
       const std::uint32_t first = level_begin[v], count = level_begin[v + 1] - first;
-      const unsigned grid = static_cast<unsigned>(std::min<std::size_t>((std::size_t{count} * columns + block - 1) / block, wave));
-      if (shared_prefetch)
-        WARPSPAN_LAUNCH(dbf_level_kernel<true>, grid, block, smem, stream)(wcet, deadline, d_row_of, d_begin, preds,
-                                                                          first, count, columns, table);
-      else
-        WARPSPAN_LAUNCH(dbf_level_kernel<false>, grid, block, 0, stream)(wcet, deadline, d_row_of, d_begin, preds, first,
-                                                                        count, columns, table);
+      const unsigned grid =
+          static_cast<unsigned>(std::min<std::size_t>((std::size_t{count} * columns + block - 1) / block, wave));
+      if (shared_prefetch) WARPSPAN_LAUNCH(dbf_level_kernel<true>, grid, block, smem, stream)
+      (wcet, deadline, d_row_of, d_begin, preds, first, count, columns, table);
+      else WARPSPAN_LAUNCH(dbf_level_kernel<false>, grid, block, 0, stream)(wcet, deadline, d_row_of, d_begin, preds,
+                                                                            first, count, columns, table);
       WARPSPAN_CUDA_CHECK_LAST();
     }
     if (!steps) {
@@ -672,10 +670,11 @@ dbf_table cuda_dbf_table(const unrolled_graph& g, bool shared_prefetch, unsigned
     const std::size_t words = sizeof(std::uint32_t) * block;
     WARPSPAN_LAUNCH(dbf_tile_min_kernel, tiles, block, words, stream)(table, g.rows, columns, mins, tile_min);
     WARPSPAN_CUDA_CHECK_LAST();
-    WARPSPAN_LAUNCH(dbf_tile_steps_kernel, tiles, block, 2 * words, stream)(mins, columns, tile_min, scratch, tile_steps);
+    WARPSPAN_LAUNCH(dbf_tile_steps_kernel, tiles, block, 2 * words, stream)
+    (mins, columns, tile_min, scratch, tile_steps);
     WARPSPAN_CUDA_CHECK_LAST();
-    WARPSPAN_LAUNCH(dbf_steps_gather_kernel, tiles, block, words, stream)(
-        scratch, tile_steps, at<std::uint32_t>(dev, places->out), at<std::uint32_t>(dev, places->count_where));
+    WARPSPAN_LAUNCH(dbf_steps_gather_kernel, tiles, block, words, stream)
+    (scratch, tile_steps, at<std::uint32_t>(dev, places->out), at<std::uint32_t>(dev, places->count_where));
     WARPSPAN_CUDA_CHECK_LAST();
   };
   float ms = 0;
@@ -700,8 +699,8 @@ dbf_table cuda_dbf_table(const unrolled_graph& g, bool shared_prefetch, unsigned
   out.min_span.assign(host_mins, host_mins + g.columns());
   if (keep_cells) {  // tests only: straight into the vector
     out.cells.resize(g.cells());
-    WARPSPAN_CUDA_TRY(cudaMemcpyAsync(out.cells.data(), table, g.cells() * sizeof(std::uint32_t), cudaMemcpyDeviceToHost,
-                                      stream));
+    WARPSPAN_CUDA_TRY(
+        cudaMemcpyAsync(out.cells.data(), table, g.cells() * sizeof(std::uint32_t), cudaMemcpyDeviceToHost, stream));
     WARPSPAN_CUDA_TRY(cudaStreamSynchronize(stream));
   }
   return out;
@@ -760,14 +759,15 @@ std::vector<dbf_table> staged_batch(const std::vector<const unrolled_graph*>& gr
     // their minima and, with steps_only, the steps.
     block_layout l;
     const std::size_t o_items = l.add<batch_item>(items.size()), o_wcet = l.add<std::uint32_t>(wcet.size()),
-                      o_deadline = l.add<std::uint32_t>(deadline.size()), o_begin = l.add<std::uint32_t>(pred_begin.size()),
-                      o_preds = l.add<dbf_pred>(preds.size());
+                      o_deadline = l.add<std::uint32_t>(deadline.size()),
+                      o_begin = l.add<std::uint32_t>(pred_begin.size()), o_preds = l.add<dbf_pred>(preds.size());
     const std::size_t inputs = l.bytes;
     const std::size_t o_tables = l.add<std::uint32_t>(cells), o_mins = l.add<std::uint32_t>(columns);
-    const std::optional<steps_places> st = steps_only ? std::optional<steps_places>(std::in_place, l, columns, grid) : std::nullopt;
+    const std::optional<steps_places> st =
+        steps_only ? std::optional<steps_places>(std::in_place, l, columns, grid) : std::nullopt;
     unsigned char* const dev = w.device_room(l.bytes);
-    unsigned char* const host =
-        w.host_room(std::max(inputs, steps_only ? steps_places::host_bytes(columns, grid) : columns * sizeof(std::uint32_t)));
+    unsigned char* const host = w.host_room(
+        std::max(inputs, steps_only ? steps_places::host_bytes(columns, grid) : columns * sizeof(std::uint32_t)));
     put(host, o_items, items);
     put(host, o_wcet, wcet);
     put(host, o_deadline, deadline);
@@ -778,20 +778,18 @@ std::vector<dbf_table> staged_batch(const std::vector<const unrolled_graph*>& gr
     const bool stage = shared_prefetch && can_stage(dbf_batch_kernel<true>, smem);
     cuda_timer timer(stream);
     const auto* d_items = at<batch_item>(dev, o_items);
-    if (stage)
-      WARPSPAN_LAUNCH(dbf_batch_kernel<true>, grid, block, smem, stream)(
-          d_items, at<std::uint32_t>(dev, o_wcet), at<std::uint32_t>(dev, o_deadline), at<std::uint32_t>(dev, o_begin),
-          at<dbf_pred>(dev, o_preds), at<std::uint32_t>(dev, o_tables), at<std::uint32_t>(dev, o_mins));
-    else
-      WARPSPAN_LAUNCH(dbf_batch_kernel<false>, grid, block, 0, stream)(
-          d_items, at<std::uint32_t>(dev, o_wcet), at<std::uint32_t>(dev, o_deadline), at<std::uint32_t>(dev, o_begin),
-          at<dbf_pred>(dev, o_preds), at<std::uint32_t>(dev, o_tables), at<std::uint32_t>(dev, o_mins));
+    if (stage) WARPSPAN_LAUNCH(dbf_batch_kernel<true>, grid, block, smem, stream)
+    (d_items, at<std::uint32_t>(dev, o_wcet), at<std::uint32_t>(dev, o_deadline), at<std::uint32_t>(dev, o_begin),
+     at<dbf_pred>(dev, o_preds), at<std::uint32_t>(dev, o_tables), at<std::uint32_t>(dev, o_mins));
+    else WARPSPAN_LAUNCH(dbf_batch_kernel<false>, grid, block, 0, stream)(
+        d_items, at<std::uint32_t>(dev, o_wcet), at<std::uint32_t>(dev, o_deadline), at<std::uint32_t>(dev, o_begin),
+        at<dbf_pred>(dev, o_preds), at<std::uint32_t>(dev, o_tables), at<std::uint32_t>(dev, o_mins));
     WARPSPAN_CUDA_CHECK_LAST();
     if (st) {  // the steps on the device; only they come back
       st->clear_count(w);
-      WARPSPAN_LAUNCH(dbf_steps_kernel, grid, block, 2 * block * sizeof(std::uint32_t), stream)(
-          d_items, at<std::uint32_t>(dev, o_mins), at<std::uint32_t>(dev, st->scratch), at<std::uint32_t>(dev, st->out),
-          at<std::uint32_t>(dev, st->count_where), at<std::uint32_t>(dev, st->count_where) + 1);
+      WARPSPAN_LAUNCH(dbf_steps_kernel, grid, block, 2 * block * sizeof(std::uint32_t), stream)
+      (d_items, at<std::uint32_t>(dev, o_mins), at<std::uint32_t>(dev, st->scratch), at<std::uint32_t>(dev, st->out),
+       at<std::uint32_t>(dev, st->count_where), at<std::uint32_t>(dev, st->count_where) + 1);
       WARPSPAN_CUDA_CHECK_LAST();
       const float ms = timer.elapsed_ms();
       if (kernel_ms) *kernel_ms += ms;
@@ -825,7 +823,8 @@ std::vector<dbf_table> staged_batch(const std::vector<const unrolled_graph*>& gr
 }  // namespace
 
 std::vector<dbf_table> cuda_dbf_tables_batch(const std::vector<const unrolled_graph*>& graphs, bool shared_prefetch,
-                                             unsigned block, bool keep_cells, float* kernel_ms, dbf_workspace* workspace) {
+                                             unsigned block, bool keep_cells, float* kernel_ms,
+                                             dbf_workspace* workspace) {
   const call_workspace w(workspace);
   return staged_batch(graphs, shared_prefetch, block, keep_cells, false, kernel_ms, *w);
 }
@@ -882,7 +881,8 @@ bool plan_window(const unrolled_graph& g, unsigned block, unsigned tile, std::si
   const std::size_t staged =
       staged_input_words(g.rows, level_count(g), static_cast<std::uint32_t>(g.preds.size())) * sizeof(std::uint32_t);
   const auto bytes_of = [&](std::uint32_t log) {
-    return std::max<std::size_t>(static_cast<std::size_t>(rows << log), 2 * std::size_t{block}) * sizeof(std::uint32_t) +
+    return std::max<std::size_t>(static_cast<std::size_t>(rows << log), 2 * std::size_t{block}) *
+               sizeof(std::uint32_t) +
            staged;
   };
   if (tile == 0 && bytes_of(ceil_log2(columns)) <= limit) {  // one pass: no column is overwritten
@@ -901,17 +901,13 @@ bool plan_window(const unrolled_graph& g, unsigned block, unsigned tile, std::si
   return true;
 }
 
-std::size_t shared_limit() {
-  int device = 0, optin = 0;
-  WARPSPAN_CUDA_TRY(cudaGetDevice(&device));
-  WARPSPAN_CUDA_TRY(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
-  return static_cast<std::size_t>(std::max(optin, 48 * 1024));
-}
+std::size_t shared_limit() { return std::max(query_device(false).shared_optin, default_dynamic_shared); }
 
 /// Device bytes one table of an on-chip batch takes: its inputs, levels, running minimum and
 /// steps (scratch and output).
 std::size_t onchip_device_bytes(const unrolled_graph& g) {
-  return (g.wcet.size() + g.deadline.size() + g.pred_begin.size() + 2 * std::size_t{g.rows} + 1) * sizeof(std::uint32_t) +
+  return (g.wcet.size() + g.deadline.size() + g.pred_begin.size() + 2 * std::size_t{g.rows} + 1) *
+             sizeof(std::uint32_t) +
          g.preds.size() * sizeof(dbf_pred) + g.columns() * 5 * sizeof(std::uint32_t) + sizeof(onchip_item) +
          2 * sizeof(std::uint32_t);
 }
@@ -977,7 +973,8 @@ std::vector<dbf_table> cuda_dbf_steps_batch(const std::vector<const unrolled_gra
       it.tile = plan.tile;
       it.window_log = plan.window_log;
       it.stride_log = std::max(plan.window_log, ceil_log2(g.columns()));
-      it.window_words = static_cast<std::uint32_t>(std::max<std::size_t>(std::size_t{g.rows} << plan.window_log, 2 * std::size_t{block}));
+      it.window_words = static_cast<std::uint32_t>(
+          std::max<std::size_t>(std::size_t{g.rows} << plan.window_log, 2 * std::size_t{block}));
       it.npreds = static_cast<std::uint32_t>(g.preds.size());
       items.push_back(it);
       columns += g.columns();
@@ -994,8 +991,9 @@ std::vector<dbf_table> cuda_dbf_steps_batch(const std::vector<const unrolled_gra
     // minima and the steps.
     block_layout l;
     const std::size_t o_items = l.add<onchip_item>(items.size()), o_wcet = l.add<std::uint32_t>(wcet.size()),
-                      o_deadline = l.add<std::uint32_t>(deadline.size()), o_begin = l.add<std::uint32_t>(pred_begin.size()),
-                      o_preds = l.add<dbf_pred>(preds.size()), o_level_begin = l.add<std::uint32_t>(level_begin.size()),
+                      o_deadline = l.add<std::uint32_t>(deadline.size()),
+                      o_begin = l.add<std::uint32_t>(pred_begin.size()), o_preds = l.add<dbf_pred>(preds.size()),
+                      o_level_begin = l.add<std::uint32_t>(level_begin.size()),
                       o_level_rows = l.add<std::uint32_t>(level_rows.size());
     const std::size_t inputs = l.bytes;
     const std::size_t o_mins = l.add<std::uint32_t>(columns);
@@ -1012,14 +1010,15 @@ std::vector<dbf_table> cuda_dbf_steps_batch(const std::vector<const unrolled_gra
     w->upload(inputs);
     st.clear_count(*w);
     if (smem > 48 * 1024)
-      WARPSPAN_CUDA_TRY(cudaFuncSetAttribute(dbf_onchip_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                             static_cast<int>(smem)));
+      WARPSPAN_CUDA_TRY(
+          cudaFuncSetAttribute(dbf_onchip_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
     cuda_timer timer(stream);
-    WARPSPAN_LAUNCH(dbf_onchip_kernel, grid, block, smem, stream)(
-        at<onchip_item>(dev, o_items), at<std::uint32_t>(dev, o_wcet), at<std::uint32_t>(dev, o_deadline),
-        at<std::uint32_t>(dev, o_begin), at<dbf_pred>(dev, o_preds), at<std::uint32_t>(dev, o_level_begin),
-        at<std::uint32_t>(dev, o_level_rows), at<std::uint32_t>(dev, o_mins), at<std::uint32_t>(dev, st.scratch),
-        at<std::uint32_t>(dev, st.out), at<std::uint32_t>(dev, st.count_where), at<std::uint32_t>(dev, st.count_where) + 1);
+    WARPSPAN_LAUNCH(dbf_onchip_kernel, grid, block, smem, stream)
+    (at<onchip_item>(dev, o_items), at<std::uint32_t>(dev, o_wcet), at<std::uint32_t>(dev, o_deadline),
+     at<std::uint32_t>(dev, o_begin), at<dbf_pred>(dev, o_preds), at<std::uint32_t>(dev, o_level_begin),
+     at<std::uint32_t>(dev, o_level_rows), at<std::uint32_t>(dev, o_mins), at<std::uint32_t>(dev, st.scratch),
+     at<std::uint32_t>(dev, st.out), at<std::uint32_t>(dev, st.count_where),
+     at<std::uint32_t>(dev, st.count_where) + 1);
     WARPSPAN_CUDA_CHECK_LAST();
     const float ms = timer.elapsed_ms();
     if (kernel_ms) *kernel_ms += ms;

@@ -170,7 +170,8 @@ bool device_range(std::uintptr_t a) {
 
 /// Merged length of the lanes' byte ranges (sorted by address).
 std::uint64_t distinct_bytes(std::vector<lane_access>& lanes) {
-  std::sort(lanes.begin(), lanes.end(), [](const lane_access& x, const lane_access& y) { return x.address < y.address; });
+  std::sort(lanes.begin(), lanes.end(),
+            [](const lane_access& x, const lane_access& y) { return x.address < y.address; });
   std::uint64_t total = 0;
   std::uintptr_t end = 0;
   for (const lane_access& l : lanes) {
@@ -186,7 +187,8 @@ void finish(block_counter& c, request& r) {
   if (r.kind == access_kind::atomic) {
     ++t.atomic_requests;
     t.atomics += r.lanes.size();
-    std::sort(r.lanes.begin(), r.lanes.end(), [](const lane_access& x, const lane_access& y) { return x.address < y.address; });
+    std::sort(r.lanes.begin(), r.lanes.end(),
+              [](const lane_access& x, const lane_access& y) { return x.address < y.address; });
     std::uint64_t most = 0, run = 0;
     for (std::size_t i = 0; i < r.lanes.size(); ++i) {
       run = i > 0 && r.lanes[i].address == r.lanes[i - 1].address ? run + 1 : 1;

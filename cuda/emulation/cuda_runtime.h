@@ -313,7 +313,8 @@ cudaError_t cudaOccupancyMaxPotentialBlockSize(int* min_grid, int* block, T* fun
       block_limit);
 }
 template <class T>
-cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* blocks, T* function, int threads, std::size_t dynamic_smem) {
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* blocks, T* function, int threads,
+                                                          std::size_t dynamic_smem) {
   return warpspan::emu::occupancy_max_active_blocks(blocks, reinterpret_cast<const void*>(function), threads,
                                                     dynamic_smem);
 }
@@ -375,8 +376,8 @@ struct probe_site {
 #if !defined(WARPSPAN_EMU_PROBE_COLUMN)
 #define WARPSPAN_EMU_PROBE_COLUMN() 0u
 #endif
-#define WARPSPAN_EMU_PROBE_SITE(id)                                                                \
-  ::warpspan::emu::probe_site {                                                                    \
+#define WARPSPAN_EMU_PROBE_SITE(id)                                                                               \
+  ::warpspan::emu::probe_site {                                                                                   \
     (id), __func__, __FILE__, static_cast<unsigned>(__LINE__), static_cast<unsigned>(WARPSPAN_EMU_PROBE_COLUMN()) \
   }
 /// One record as the probe stores it (probe.cuh's probe_record: the same layout).

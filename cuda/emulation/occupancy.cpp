@@ -62,7 +62,8 @@ const std::unordered_map<std::string, kernel_resources>& table() {
       if (line.empty() || line[0] == '#') continue;
       std::vector<std::string> f;
       std::size_t at = 0;
-      for (std::size_t tab; (tab = line.find('\t', at)) != std::string::npos; at = tab + 1) f.push_back(line.substr(at, tab - at));
+      for (std::size_t tab; (tab = line.find('\t', at)) != std::string::npos; at = tab + 1)
+        f.push_back(line.substr(at, tab - at));
       f.push_back(line.substr(at));
       if (f.size() != 5) {
         std::fprintf(stderr, "warpspan emulation: bad line in resource_usage.tsv: %s\n", line.c_str());
@@ -90,8 +91,8 @@ symbol_map read_symbols(const std::string& path) {
     return ::pread(fd, to, n, at) == static_cast<ssize_t>(n);
   };
   Elf64_Ehdr eh;
-  if (!read_at(&eh, sizeof eh, 0) || std::memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0 || eh.e_ident[EI_CLASS] != ELFCLASS64 ||
-      eh.e_shentsize != sizeof(Elf64_Shdr)) {
+  if (!read_at(&eh, sizeof eh, 0) || std::memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0 ||
+      eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_shentsize != sizeof(Elf64_Shdr)) {
     ::close(fd);
     return out;
   }

@@ -156,16 +156,15 @@ void found(bool shared, std::uintptr_t offset, std::uint16_t thread, const char*
            const char* other_verb, std::uint32_t phase) {
   if (launch.found.load(std::memory_order_relaxed)) return;
   const dim3 block = current().block_dim;
-  report_here("thread " + thread_name(thread, block) + " " + verb + " " + where_of(shared, offset) +
-              ", which thread " + thread_name(other, block) + " " + other_verb + " in the same barrier interval (after " +
-         std::to_string(phase - 1) + " barriers): a missing __syncthreads() or a race");
+  report_here("thread " + thread_name(thread, block) + " " + verb + " " + where_of(shared, offset) + ", which thread " +
+              thread_name(other, block) + " " + other_verb + " in the same barrier interval (after " +
+              std::to_string(phase - 1) + " barriers): a missing __syncthreads() or a race");
 }
 
 /// At the end of an interval: the bytes two threads wrote must hold what the first wrote.
 void check_same_values(block_shadow& s) {
   for (const same_value_check& w : s.pending)
-    if (*w.byte != w.first)
-      found(w.shared, w.offset, w.writer, "writes", w.other, "writes another value", w.phase);
+    if (*w.byte != w.first) found(w.shared, w.offset, w.writer, "writes", w.other, "writes another value", w.phase);
   s.pending.clear();
 }
 
@@ -175,14 +174,17 @@ void touch(cell& c, bool shared, std::uintptr_t offset, std::uint16_t t, std::ui
   const bool writes = k != kind::read, atomic = k == kind::atomic;
   if (shared && c.write_phase == 0 && k != kind::write && !launch.found.load(std::memory_order_relaxed))
     report_here("thread " + thread_name(t, current().block_dim) + " reads " + where_of(true, offset) +
-           ", which no thread of the block has written in this launch (uninitialised shared memory)");
+                ", which no thread of the block has written in this launch (uninitialised shared memory)");
   if (c.write_phase == phase) {
     const std::uint16_t other = c.writer != t ? c.writer : c.writer2 != t ? c.writer2 : nobody;
     if (other != nobody && k == kind::write && !c.atomic) {
       tls_shadow->pending.push_back(same_value_check{byte, *byte, shared, offset, t, other, phase});
     } else if (other != nobody && !(atomic && c.atomic))
-      found(shared, offset, t, atomic ? "atomically updates" : writes ? "writes" : "reads", other,
-            c.atomic ? "atomically updates" : "writes", phase);
+      found(shared, offset, t,
+            atomic   ? "atomically updates"
+            : writes ? "writes"
+                     : "reads",
+            other, c.atomic ? "atomically updates" : "writes", phase);
   }
   if (writes && c.read_phase == phase) {
     const std::uint16_t other = c.reader != t ? c.reader : c.reader2 != t ? c.reader2 : nobody;
@@ -220,8 +222,8 @@ void access(const void* p, std::size_t bytes, kind k) {
   }
   if (a - s.shared < s.shared_bytes) {
     const std::size_t end = std::min(s.shared_bytes, a - s.shared + bytes);
-    for (std::size_t off = a - s.shared; off < end; ++off) touch(s.shared_cells[off], true, off, t, phase, k,
-                                                                     reinterpret_cast<const unsigned char*>(s.shared + off));
+    for (std::size_t off = a - s.shared; off < end; ++off)
+      touch(s.shared_cells[off], true, off, t, phase, k, reinterpret_cast<const unsigned char*>(s.shared + off));
     return;
   }
   std::uintptr_t offset = 0;
@@ -299,15 +301,17 @@ void warpspan::emu::note_atomic(const void* address, std::size_t bytes) noexcept
 // store of the traced translation units). The sanitizer runtimes define them weakly as no-ops. The
 // memory-request counter (counts.cpp) takes them too when it is on, with the return address, which
 // names the load or store instruction.
-#define WARPSPAN_EMU_TRACE(n)                                                                              \
-  extern "C" void __sanitizer_cov_load##n(void* p) {                                                      \
-    if (warpspan::emu::race::tls_shadow != nullptr) warpspan::emu::race::access(p, n, warpspan::emu::race::kind::read);  \
-    if (warpspan::emu::counting::tls_counter != nullptr)                                                  \
-      warpspan::emu::counting::access(p, n, warpspan::emu::counting::access_kind::load, __builtin_return_address(0)); \
-  }                                                                                                        \
-  extern "C" void __sanitizer_cov_store##n(void* p) {                                                     \
-    if (warpspan::emu::race::tls_shadow != nullptr) warpspan::emu::race::access(p, n, warpspan::emu::race::kind::write); \
-    if (warpspan::emu::counting::tls_counter != nullptr)                                                  \
+#define WARPSPAN_EMU_TRACE(n)                                                                                          \
+  extern "C" void __sanitizer_cov_load##n(void* p) {                                                                   \
+    if (warpspan::emu::race::tls_shadow != nullptr)                                                                    \
+      warpspan::emu::race::access(p, n, warpspan::emu::race::kind::read);                                              \
+    if (warpspan::emu::counting::tls_counter != nullptr)                                                               \
+      warpspan::emu::counting::access(p, n, warpspan::emu::counting::access_kind::load, __builtin_return_address(0));  \
+  }                                                                                                                    \
+  extern "C" void __sanitizer_cov_store##n(void* p) {                                                                  \
+    if (warpspan::emu::race::tls_shadow != nullptr)                                                                    \
+      warpspan::emu::race::access(p, n, warpspan::emu::race::kind::write);                                             \
+    if (warpspan::emu::counting::tls_counter != nullptr)                                                               \
       warpspan::emu::counting::access(p, n, warpspan::emu::counting::access_kind::store, __builtin_return_address(0)); \
   }
 WARPSPAN_EMU_TRACE(1)

@@ -37,8 +37,8 @@ namespace {
 // ---- The emulated device: an H100 SXM (80 GiB HBM3, 132 SMs, compute capability 9.0).
 constexpr std::size_t total_memory = std::size_t{80} << 30;
 constexpr int sm_count = 132;
-constexpr std::size_t shared_default = 48 * 1024;    // without cudaFuncSetAttribute
-constexpr std::size_t shared_optin = 227 * 1024;     // cudaDevAttrMaxSharedMemoryPerBlockOptin
+constexpr std::size_t shared_default = 48 * 1024;  // without cudaFuncSetAttribute
+constexpr std::size_t shared_optin = 227 * 1024;   // cudaDevAttrMaxSharedMemoryPerBlockOptin
 constexpr std::size_t shared_per_sm = 228 * 1024;
 constexpr unsigned max_block_threads = 1024;
 constexpr unsigned max_grid_x = 2147483647u, max_grid_yz = 65535u;
@@ -78,9 +78,8 @@ cudaError_t injected(const char* call) {
   }
   return cudaSuccess;
 }
-#define WARPSPAN_EMU_INJECT()                                          \
-  if (const cudaError_t injected_ = injected(__func__); injected_ != cudaSuccess) \
-  return record(injected_)
+#define WARPSPAN_EMU_INJECT() \
+  if (const cudaError_t injected_ = injected(__func__); injected_ != cudaSuccess) return record(injected_)
 
 // ---- Device memory: host memory, every allocation tracked by its range.
 std::mutex memory_mutex;
@@ -91,14 +90,14 @@ std::map<std::uintptr_t, std::size_t>& allocations() {
   return *a;
 }
 std::size_t allocated_bytes = 0;
-std::size_t allocation_calls = 0;  // successful cudaMalloc / cudaMallocAsync calls
-std::size_t host_allocation_calls = 0;  // successful cudaMallocHost calls
+std::size_t allocation_calls = 0;                            // successful cudaMalloc / cudaMallocAsync calls
+std::size_t host_allocation_calls = 0;                       // successful cudaMallocHost calls
 std::map<std::uintptr_t, std::size_t>& host_allocations() {  // cudaMallocHost's blocks not yet freed
   static auto* const blocks = new std::map<std::uintptr_t, std::size_t>;
   return *blocks;
 }
-std::size_t allocated_peak = 0;    // the most bytes allocated at once since the last reset
-std::size_t memory_limit = 0;  // 0: the whole emulated device
+std::size_t allocated_peak = 0;  // the most bytes allocated at once since the last reset
+std::size_t memory_limit = 0;    // 0: the whole emulated device
 std::size_t device_memory() { return memory_limit > 0 ? memory_limit : total_memory; }
 
 std::size_t host_available() {
@@ -118,7 +117,7 @@ bool device_range_ok(const void* p, std::size_t bytes) {
   --it;
   const std::uintptr_t end = it->first + it->second;
   if (at > end || (at == end && bytes == 0)) return true;  // past this allocation: not tracked
-  if (at == end) return false;                               // one past the end, with bytes to copy
+  if (at == end) return false;                             // one past the end, with bytes to copy
   return bytes <= end - at;
 }
 
@@ -216,7 +215,8 @@ struct probe_lanes {
     long long now = 0;              // the clock of its last record
   };
   std::vector<site> sites;
-  std::map<std::tuple<unsigned, const char*, const char*, unsigned, unsigned, const void*, const unsigned*, unsigned>, unsigned>
+  std::map<std::tuple<unsigned, const char*, const char*, unsigned, unsigned, const void*, const unsigned*, unsigned>,
+           unsigned>
       index;
   std::map<std::pair<std::string, std::string>, unsigned> functions;
   // Loops seen by their back edges: a lane that went from a site to one at or before it in the same
@@ -227,13 +227,14 @@ struct probe_lanes {
 
   unsigned site_of(const probe_site& where, const probe_target& target) {
     const auto key = std::make_tuple(where.point, where.function, where.file, where.line, where.column,
-                                     static_cast<const void*>(target.records), static_cast<const unsigned*>(target.counts),
-                                     target.capacity);
+                                     static_cast<const void*>(target.records),
+                                     static_cast<const unsigned*>(target.counts), target.capacity);
     const auto it = index.find(key);
     if (it != index.end()) return it->second;
-    const auto f = functions.emplace(std::make_pair(std::string(where.function ? where.function : ""),
-                                                    std::string(where.file ? where.file : "")),
-                                     static_cast<unsigned>(functions.size()))
+    const auto f = functions
+                       .emplace(std::make_pair(std::string(where.function ? where.function : ""),
+                                               std::string(where.file ? where.file : "")),
+                                static_cast<unsigned>(functions.size()))
                        .first->second;
     // Function, line, column: the sites of one function in source order, each function apart.
     const std::uint64_t pc = (std::uint64_t{f} << 44) | (std::uint64_t{std::min(where.line, (1u << 24) - 1)} << 20) |
@@ -254,10 +255,10 @@ struct block_state {
   std::vector<unsigned char> status;
   std::vector<std::unique_ptr<struct fiber>> fibers;
   bool blank_ready = false;
-  struct fiber* running = nullptr;   // the fiber now executing; null while the native thread runs
-  unsigned native = 0;               // the thread running on the OS thread's own stack
-  ucontext_t scheduler{};            // where a fiber returns to at a barrier or at its end
-  ucontext_t blank{};                // getcontext once per block (when a fiber is first needed)
+  struct fiber* running = nullptr;  // the fiber now executing; null while the native thread runs
+  unsigned native = 0;              // the thread running on the OS thread's own stack
+  ucontext_t scheduler{};           // where a fiber returns to at a barrier or at its end
+  ucontext_t blank{};               // getcontext once per block (when a fiber is first needed)
   const void* scheduler_stack_bottom = nullptr;
   std::size_t scheduler_stack_size = 0;
   std::exception_ptr error;
@@ -300,8 +301,9 @@ long long clock_cycles() noexcept {
 unsigned long long global_timer_ns() noexcept { return static_cast<unsigned long long>(clock_cycles()); }
 unsigned sm_id() noexcept {
   const auto& c = tls_context;
-  const unsigned long long block = c.block_idx.x + static_cast<unsigned long long>(c.grid_dim.x) *
-                                                       (c.block_idx.y + static_cast<unsigned long long>(c.grid_dim.y) * c.block_idx.z);
+  const unsigned long long block =
+      c.block_idx.x + static_cast<unsigned long long>(c.grid_dim.x) *
+                          (c.block_idx.y + static_cast<unsigned long long>(c.grid_dim.y) * c.block_idx.z);
   return static_cast<unsigned>(block % sm_count);
 }
 
@@ -375,8 +377,8 @@ struct stack_pool {
   }
   void* get(std::size_t k) {
     while (stacks.size() <= k) {
-      void* s = mmap(nullptr, fiber_stack_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
-                     -1, 0);
+      void* s =
+          mmap(nullptr, fiber_stack_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
       if (s == MAP_FAILED) throw std::bad_alloc();
       mprotect(s, 4096, PROT_NONE);  // guard page: a stack overflow faults instead of corrupting
       stacks.push_back(s);
@@ -470,7 +472,8 @@ std::map<const unsigned*, std::string> refusals;  // per probe buffer (its count
 void probe_write(const probe_lanes::site& s, unsigned long long warp, unsigned sm, long long clock) {
   const unsigned n = s.counts[warp]++;
   if (n < s.capacity)
-    s.records[warp * s.capacity + n] = probe_slot{s.where.point, sm, static_cast<std::int64_t>(clock), static_cast<std::int64_t>(clock)};
+    s.records[warp * s.capacity + n] =
+        probe_slot{s.where.point, sm, static_cast<std::int64_t>(clock), static_cast<std::int64_t>(clock)};
 }
 
 /// Every thread of the block has reached a barrier or returned: writes each warp's records of the
@@ -532,9 +535,12 @@ void probe_flush(block_state& b) {
       std::lock_guard<std::mutex> lock(refusal_mutex);
       refusals.emplace(first.counts,
                        "the CUDA emulation runs the lanes of a warp one after another and cannot order them as the "
-                       "warp runs them in lockstep: the lanes of warp " + std::to_string(w) + " of block " +
-                           std::to_string(b.linear_block) + " take different paths through Ipoints in more than one "
-                           "function (" + names + "), whose order in the compiled code it does not know; record this "
+                       "warp runs them in lockstep: the lanes of warp " +
+                           std::to_string(w) + " of block " + std::to_string(b.linear_block) +
+                           " take different paths through Ipoints in more than one "
+                           "function (" +
+                           names +
+                           "), whose order in the compiled code it does not know; record this "
                            "trace on a GPU");
       continue;
     }
@@ -621,13 +627,13 @@ bool next_interval(block_state& b) {
     if (b.barrier_file[t] == nullptr) {
       if (b.arrived[t] < b.arrived[ref])
         race::report("barrier divergence: " + waits + ", which thread " + race::thread_name(t, b.block) +
-                         " never reaches (it returned)", b.block_idx);
+                         " never reaches (it returned)",
+                     b.block_idx);
     } else if (b.arrived[t] != b.arrived[ref] || b.barrier_line[t] != b.barrier_line[ref] ||
                std::strcmp(b.barrier_file[t], b.barrier_file[ref]) != 0) {
-      race::report("barrier divergence: " + waits + " (its barrier " + std::to_string(b.arrived[ref]) +
-                       "), thread " + race::thread_name(t, b.block) + " at " +
-                       barrier_name(b.barrier_file[t], b.barrier_line[t]) + " (its barrier " +
-                       std::to_string(b.arrived[t]) + ")",
+      race::report("barrier divergence: " + waits + " (its barrier " + std::to_string(b.arrived[ref]) + "), thread " +
+                       race::thread_name(t, b.block) + " at " + barrier_name(b.barrier_file[t], b.barrier_line[t]) +
+                       " (its barrier " + std::to_string(b.arrived[t]) + ")",
                    b.block_idx);
     }
   }
@@ -660,7 +666,8 @@ void run_block(std::size_t block_index, dim3 grid, dim3 block, std::size_t smem,
   tls_block = &b;
   if (b.check) race::begin_block(b.shared.get(), smem);
   const bool counted = launch_counted.load(std::memory_order_relaxed);
-  if (counted) counting::begin_block(b.shared.get(), smem, order_now.load(std::memory_order_relaxed) != order_kind::random);
+  if (counted)
+    counting::begin_block(b.shared.get(), smem, order_now.load(std::memory_order_relaxed) != order_kind::random);
   // Threads run on the OS thread's stack, one after the other, until one reaches a barrier: then
   // the rest go on as fibers, interval by interval (see syncthreads).
   for (std::size_t i = 0; i < threads && !b.fibers_started; ++i) {
@@ -840,12 +847,16 @@ const std::vector<unsigned long long>& warp_exchange(const char* what, unsigned 
   }
   const auto threads = static_cast<unsigned>(b->status.size());
   if (threads > 32)
-    throw std::logic_error(std::string("the CUDA emulation runs ") + what + " only in blocks of one warp (at most 32 "
-                           "threads); this block has " + std::to_string(threads));
+    throw std::logic_error(std::string("the CUDA emulation runs ") + what +
+                           " only in blocks of one warp (at most 32 "
+                           "threads); this block has " +
+                           std::to_string(threads));
   const unsigned all = threads == 32 ? 0xFFFFFFFFu : (1u << threads) - 1u;
   if ((mask & all) != all)
-    throw std::logic_error(std::string("the CUDA emulation runs ") + what + " only with every lane of the warp in its "
-                           "mask; this one is " + std::to_string(mask));
+    throw std::logic_error(std::string("the CUDA emulation runs ") + what +
+                           " only with every lane of the warp in its "
+                           "mask; this one is " +
+                           std::to_string(mask));
   // The slot of this collective: the barrier this thread is about to arrive at, by parity. A lane
   // that has passed the barrier and reaches the next collective writes the other slot, so one
   // barrier a collective is enough.
@@ -870,8 +881,7 @@ unsigned warp_ballot(unsigned mask, bool predicate, const char* file, unsigned l
   return bits;
 }
 
-unsigned long long warp_shuffle(unsigned mask, unsigned long long value, int source, const char* file,
-                                unsigned line) {
+unsigned long long warp_shuffle(unsigned mask, unsigned long long value, int source, const char* file, unsigned line) {
   const auto& lanes = warp_exchange("__shfl_sync", mask, value, file, line);
   return lanes[static_cast<unsigned>(source) % 32u % lanes.size()];
 }
@@ -946,7 +956,8 @@ void read_environment() {
   static std::once_flag once;
   std::call_once(once, [] {
     if (const char* order = std::getenv("WARPSPAN_EMU_ORDER"); order && *order && !apply_order(order)) {
-      std::fprintf(stderr, "warpspan emulation: WARPSPAN_EMU_ORDER must be ascending, descending or random:SEED, not %s\n",
+      std::fprintf(stderr,
+                   "warpspan emulation: WARPSPAN_EMU_ORDER must be ascending, descending or random:SEED, not %s\n",
                    order);
       std::exit(2);
     }
@@ -955,7 +966,8 @@ void read_environment() {
     if (const char* count = std::getenv("WARPSPAN_EMU_COUNTS"); count && std::strcmp(count, "1") == 0) {
       set_counting(true);
       (void)counts();  // the table outlives the handler
-      std::atexit([] { std::fprintf(stderr, "warpspan emulation: memory requests per kernel\n%s", counts_table().c_str()); });
+      std::atexit(
+          [] { std::fprintf(stderr, "warpspan emulation: memory requests per kernel\n%s", counts_table().c_str()); });
     }
     if (const char* fail = std::getenv("WARPSPAN_EMU_FAIL"); fail && *fail) {
       const std::string f = fail;
@@ -1193,8 +1205,8 @@ std::size_t dynamic_shared_limit(const void* function) {
 cudaError_t occupancy_max_potential_block_size(int* min_grid, int* block, const void* function,
                                                const std::function<std::size_t(int)>& smem_of, int block_limit) {
   if (!min_grid || !block || !function || !smem_of) return record(cudaErrorInvalidValue);
-  return record(occupancy_block_size(min_grid, block, function, smem_of, block_limit, dynamic_shared_limit(function),
-                                     sm_count));
+  return record(
+      occupancy_block_size(min_grid, block, function, smem_of, block_limit, dynamic_shared_limit(function), sm_count));
 }
 
 cudaError_t occupancy_max_active_blocks(int* blocks, const void* function, int threads, std::size_t dynamic_smem) {
@@ -1328,7 +1340,7 @@ cudaError_t cudaMalloc(void** ptr, std::size_t bytes) {
   if (bytes > device_memory() - std::min(allocated_bytes, device_memory()) || bytes > host_available())
     return record(cudaErrorMemoryAllocation);
   if (bytes == 0) return cudaSuccess;  // the device returns success and a null pointer
-  void* p = ::operator new(bytes, std::align_val_t{256}, std::nothrow);
+  void* p = ::operator new (bytes, std::align_val_t{256}, std::nothrow);
   if (!p) return record(cudaErrorMemoryAllocation);
   allocations()[reinterpret_cast<std::uintptr_t>(p)] = bytes;
   allocated_bytes += bytes;
@@ -1345,7 +1357,7 @@ cudaError_t cudaFree(void* ptr) {
   if (it == allocations().end()) return record(cudaErrorInvalidValue);
   allocated_bytes -= it->second;
   allocations().erase(it);
-  ::operator delete(ptr, std::align_val_t{256});
+  ::operator delete (ptr, std::align_val_t{256});
   return cudaSuccess;
 }
 
@@ -1355,7 +1367,7 @@ cudaError_t cudaMallocHost(void** ptr, std::size_t bytes) {
   *ptr = nullptr;
   std::lock_guard<std::mutex> lock(memory_mutex);
   if (bytes > host_available()) return record(cudaErrorMemoryAllocation);
-  void* p = ::operator new(bytes == 0 ? 1 : bytes, std::align_val_t{256}, std::nothrow);
+  void* p = ::operator new (bytes == 0 ? 1 : bytes, std::align_val_t{256}, std::nothrow);
   if (!p) return record(cudaErrorMemoryAllocation);
   host_allocations()[reinterpret_cast<std::uintptr_t>(p)] = bytes;
   ++host_allocation_calls;
@@ -1369,7 +1381,7 @@ cudaError_t cudaFreeHost(void* ptr) {
   const auto it = host_allocations().find(reinterpret_cast<std::uintptr_t>(ptr));
   if (it == host_allocations().end()) return record(cudaErrorInvalidValue);
   host_allocations().erase(it);
-  ::operator delete(ptr, std::align_val_t{256});
+  ::operator delete (ptr, std::align_val_t{256});
   return cudaSuccess;
 }
 
@@ -1388,8 +1400,10 @@ cudaError_t cudaMemcpy(void* dst, const void* src, std::size_t bytes, cudaMemcpy
   WARPSPAN_EMU_INJECT();
   if (bytes == 0) return cudaSuccess;
   if (!dst || !src) return record(cudaErrorInvalidValue);
-  const bool dst_device = kind == cudaMemcpyHostToDevice || kind == cudaMemcpyDeviceToDevice || kind == cudaMemcpyDefault;
-  const bool src_device = kind == cudaMemcpyDeviceToHost || kind == cudaMemcpyDeviceToDevice || kind == cudaMemcpyDefault;
+  const bool dst_device =
+      kind == cudaMemcpyHostToDevice || kind == cudaMemcpyDeviceToDevice || kind == cudaMemcpyDefault;
+  const bool src_device =
+      kind == cudaMemcpyDeviceToHost || kind == cudaMemcpyDeviceToDevice || kind == cudaMemcpyDefault;
   if (kind < cudaMemcpyHostToHost || kind > cudaMemcpyDefault) return record(cudaErrorInvalidMemcpyDirection);
   if ((dst_device && !device_range_ok(dst, bytes)) || (src_device && !device_range_ok(src, bytes)))
     return record(cudaErrorInvalidValue);
@@ -1527,7 +1541,8 @@ cudaError_t cudaGraphLaunch(cudaGraphExec_t exec, cudaStream_t stream) {
   std::vector<std::function<cudaError_t()>> nodes;
   {
     std::lock_guard<std::mutex> lock(handle_mutex);
-    const auto it = std::find_if(graph_execs.begin(), graph_execs.end(), [&](const auto& p) { return p.get() == exec; });
+    const auto it =
+        std::find_if(graph_execs.begin(), graph_execs.end(), [&](const auto& p) { return p.get() == exec; });
     if (it == graph_execs.end()) return record(cudaErrorInvalidResourceHandle);
     nodes = exec->nodes;
   }

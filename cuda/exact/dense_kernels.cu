@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "common/cuda_check.cuh"
+#include "common/device.cuh"
 #include "common/device_buffer.cuh"
 #include "common/launch.cuh"
 #include "warpspan/core/error.hpp"
@@ -69,9 +70,8 @@ struct step_counts {
 /// none to raise, because it is the final state (its way in goes to *reached) or, with a floor
 /// (exact_options::at_most), it lies on no schedule longer than the floor (counted in
 /// block_counts[1]). The CPU's dense sweep drops the same states.
-__device__ bool start_expanding(const frontier_view& v, packed_state key, std::uint32_t here,
-                                            std::uint32_t floor_value, successor_enum& e, unsigned* reached,
-                                            unsigned* block_counts) {
+__device__ bool start_expanding(const frontier_view& v, packed_state key, std::uint32_t here, std::uint32_t floor_value,
+                                successor_enum& e, unsigned* reached, unsigned* block_counts) {
   atomicAdd(block_counts, 1u);
   if (!e.start(v, key)) {
     atomicMax(reached, here - 1);
@@ -94,8 +94,10 @@ __device__ void add_block_counts(const unsigned* block_counts, step_counts* coun
 /// Expands the states of progress sum `sum` (n of them): counts the reached ones (and those the
 /// floor drops) into *counts and puts the final state's way in into *reached.
 template <class V>
-__global__ void dense_sum_step(frontier_view v, dense_sum_view d, std::uint32_t sum, std::uint64_t n, unsigned* words,
-                               std::uint32_t floor_value, unsigned* reached, step_counts* counts) {
+__global__ void __launch_bounds__(block_threads)
+    dense_sum_step(frontier_view v, dense_sum_view d, std::uint32_t sum, std::uint64_t n, unsigned* words,
+                   std::uint32_t floor_value, unsigned* reached, step_counts* counts) {
+  WARPSPAN_CHECK_LAUNCH_BOUNDS(block_threads);
   WARPSPAN_DYNAMIC_SHARED(unsigned, block_counts);
   if (threadIdx.x < 2) block_counts[threadIdx.x] = 0;
   __syncthreads();
@@ -120,9 +122,11 @@ __global__ void dense_sum_step(frontier_view v, dense_sum_view d, std::uint32_t 
 /// sum's (dense_sum_index), `slot_words` words a slot. Expands sum `sum` (n states); a successor
 /// outside the window sets *bad (never expected: the host checks it).
 template <class V>
-__global__ void dense_window_step(frontier_view v, dense_sum_view d, std::uint32_t sum, std::uint64_t n,
-                                  unsigned* slots, std::uint64_t slot_words, std::uint32_t slot_count,
-                                  std::uint32_t floor_value, unsigned* reached, step_counts* counts, unsigned* bad) {
+__global__ void __launch_bounds__(block_threads)
+    dense_window_step(frontier_view v, dense_sum_view d, std::uint32_t sum, std::uint64_t n, unsigned* slots,
+                      std::uint64_t slot_words, std::uint32_t slot_count, std::uint32_t floor_value, unsigned* reached,
+                      step_counts* counts, unsigned* bad) {
+  WARPSPAN_CHECK_LAUNCH_BOUNDS(block_threads);
   WARPSPAN_DYNAMIC_SHARED(unsigned, block_counts);
   if (threadIdx.x < 2) block_counts[threadIdx.x] = 0;
   __syncthreads();
@@ -157,8 +161,10 @@ __global__ void dense_window_step(frontier_view v, dense_sum_view d, std::uint32
 /// (the CPU's dense sweep bounds its held states so too). `words` holds the entries by colex rank
 /// (the full table) or, `by_index`, the sum's slot by its multisets' indices among the sum's.
 template <class V>
-__global__ void dense_held_step(frontier_view v, dense_sum_view d, std::uint32_t sum, std::uint64_t n,
-                                const unsigned* words, bool by_index, unsigned* upper) {
+__global__ void __launch_bounds__(block_threads)
+    dense_held_step(frontier_view v, dense_sum_view d, std::uint32_t sum, std::uint64_t n, const unsigned* words,
+                    bool by_index, unsigned* upper) {
+  WARPSPAN_CHECK_LAUNCH_BOUNDS(block_threads);
   WARPSPAN_DYNAMIC_SHARED(unsigned, block_upper);
   if (threadIdx.x == 0) block_upper[0] = 0;
   __syncthreads();
@@ -180,7 +186,8 @@ __global__ void dense_held_step(frontier_view v, dense_sum_view d, std::uint32_t
 /// The blocks of one thread per state for a sum of n states.
 unsigned sum_blocks(std::uint64_t n) {
   const std::uint64_t blocks = (n + block_threads - 1) / block_threads;
-  if (blocks > 0x7FFFFFFFull) throw std::runtime_error("dense sweep on the device: too many states in one progress sum");
+  if (blocks > 0x7FFFFFFFull)
+    throw std::runtime_error("dense sweep on the device: too many states in one progress sum");
   return static_cast<unsigned>(blocks);
 }
 
@@ -227,8 +234,8 @@ std::string sweep_sums(const problem& prob, const frontier_view& v, const dense_
     r.interrupted = interrupted();
     std::uint32_t bound = static_cast<std::uint32_t>(pessimistic_bound(prob));
     device_buffer<unsigned> upper(std::vector<unsigned>{0}, nullptr);
-    const auto deadline = start + std::chrono::duration_cast<clock_type::duration>(
-                                      std::chrono::duration<double>(step_deadline::finish_cutoff * options.time_limit_s));
+    const auto deadline = start + std::chrono::duration_cast<clock_type::duration>(std::chrono::duration<double>(
+                                      step_deadline::finish_cutoff * options.time_limit_s));
     bool gave_up = false;
     const std::uint32_t last = std::min(tables.sums - 1, sum + exact_detail::most_issues(v));
     for (std::uint32_t s = sum + 1; s <= last && !gave_up; ++s) {
@@ -261,8 +268,8 @@ template <class V>
 struct dense_window {
   const frontier_view& v;
   const dense_sum_tables& tables;
-  dense_sum_view d;                 ///< the tables on the device
-  device_buffer<unsigned>& slots;   ///< slot_count slots of slot_words words
+  dense_sum_view d;                ///< the tables on the device
+  device_buffer<unsigned>& slots;  ///< slot_count slots of slot_words words
   std::uint64_t slot_words;
   std::uint32_t slot_count;
   std::uint32_t floor;
@@ -294,8 +301,8 @@ struct dense_window {
               std::vector<unsigned>* keep = nullptr) const {
     const std::uint64_t n = dense_sum_count(tables.view(), v.warps, v.instructions, sum);
     if (n == 0) return;
-    WARPSPAN_LAUNCH(dense_window_step<V>, sum_blocks(n), block_threads, 2 * sizeof(unsigned), nullptr)(
-        v, d, sum, n, slots.data(), slot_words, slot_count, floor, reached, counts, bad);
+    WARPSPAN_LAUNCH(dense_window_step<V>, sum_blocks(n), block_threads, 2 * sizeof(unsigned), nullptr)
+    (v, d, sum, n, slots.data(), slot_words, slot_count, floor, reached, counts, bad);
     WARPSPAN_CUDA_CHECK_LAST();
     if (keep) save(sum, *keep);
     WARPSPAN_CUDA_TRY(cudaMemset(slot(sum), 0, words_of(sum) * sizeof(unsigned)));
@@ -320,7 +327,8 @@ std::vector<std::uint16_t> window_witness(const dense_window<V>& w, std::uint32_
   const exact_detail::window_replay_plan plan =
       exact_detail::plan_window_replay(sum_bytes, w.slot_count, memory_budget_bytes(~std::uint64_t{0}));
   if (plan.span == 0) {
-    why = "tracing it back would take " + std::to_string((plan.bytes >> 20) + 1) + " MiB of host memory, more than is free";
+    why = "tracing it back would take " + std::to_string((plan.bytes >> 20) + 1) +
+          " MiB of host memory, more than is free";
     return {};
   }
   const std::uint32_t span = options.window_replay_span ? std::min(options.window_replay_span, sums) : plan.span;
@@ -394,14 +402,19 @@ exact_result run_dense_window_cuda(const problem& prob, const frontier_view& v, 
   const auto shape = window_shape<V>(tables, v);
   device_buffer<std::uint64_t> binom(tables.binom, nullptr), count(tables.count, nullptr);
   device_buffer<unsigned> slots(shape.first * shape.second, nullptr);
-  const dense_window<V> w{v, tables, {binom.data(), count.data(), tables.warps, tables.instructions, tables.sums},
-                          slots, shape.first, shape.second, floor};
+  const dense_window<V> w{
+      v,     tables,      {binom.data(), count.data(), tables.warps, tables.instructions, tables.sums},
+      slots, shape.first, shape.second,
+      floor};
   w.reset();
   device_buffer<unsigned> reached(std::vector<unsigned>{0}, nullptr), bad(std::vector<unsigned>{0}, nullptr);
   device_buffer<step_counts> counts(std::vector<step_counts>(1), nullptr);
-  auto launch = [&](std::uint32_t sum, std::uint64_t, unsigned) { w.expand(sum, reached.data(), counts.data(), bad.data()); };
+  auto launch = [&](std::uint32_t sum, std::uint64_t, unsigned) {
+    w.expand(sum, reached.data(), counts.data(), bad.data());
+  };
   auto held = [&](std::uint32_t sum, std::uint64_t n, unsigned blocks, unsigned* upper) {
-    WARPSPAN_LAUNCH(dense_held_step<V>, blocks, block_threads, sizeof(unsigned), nullptr)(v, w.d, sum, n, w.slot(sum), true, upper);
+    WARPSPAN_LAUNCH(dense_held_step<V>, blocks, block_threads, sizeof(unsigned), nullptr)
+    (v, w.d, sum, n, w.slot(sum), true, upper);
     WARPSPAN_CUDA_CHECK_LAST();
   };
   const std::string stop = sweep_sums(prob, v, tables, options, floor, start, counts, r, launch, held);
@@ -446,12 +459,13 @@ exact_result run_dense_cuda(const problem& prob, const frontier_view& v, const e
   device_buffer<step_counts> counts(std::vector<step_counts>(1), nullptr);
   const dense_sum_view d{binom.data(), count.data(), tables.warps, tables.instructions, tables.sums};
   auto launch = [&](std::uint32_t sum, std::uint64_t n, unsigned blocks) {
-    WARPSPAN_LAUNCH(dense_sum_step<V>, blocks, block_threads, 2 * sizeof(unsigned), nullptr)(
-        v, d, sum, n, words.data(), floor, reached.data(), counts.data());
+    WARPSPAN_LAUNCH(dense_sum_step<V>, blocks, block_threads, 2 * sizeof(unsigned), nullptr)
+    (v, d, sum, n, words.data(), floor, reached.data(), counts.data());
     WARPSPAN_CUDA_CHECK_LAST();
   };
   auto held = [&](std::uint32_t sum, std::uint64_t n, unsigned blocks, unsigned* upper) {
-    WARPSPAN_LAUNCH(dense_held_step<V>, blocks, block_threads, sizeof(unsigned), nullptr)(v, d, sum, n, words.data(), false, upper);
+    WARPSPAN_LAUNCH(dense_held_step<V>, blocks, block_threads, sizeof(unsigned), nullptr)
+    (v, d, sum, n, words.data(), false, upper);
     WARPSPAN_CUDA_CHECK_LAST();
   };
   const std::string stop = sweep_sums(prob, v, tables, options, floor, start, counts, r, launch, held);
@@ -482,9 +496,7 @@ std::uint64_t dense_sweep_device_bytes(const problem& prob) {
 bool dense_sweep_fits_device(const problem& prob, const exact_options& options) {
   const bool packs = frontier_packs_narrow(prob);  // the device takes 8-bit levels only
   if (!packs || options.max_states != 0) return false;
-  std::size_t free = 0, all = 0;
-  WARPSPAN_CUDA_TRY(cudaMemGetInfo(&free, &all));
-  return dense_sweep_device_bytes(prob) <= free / 10 * 9;
+  return dense_sweep_device_bytes(prob) <= usable_device_bytes(free_device_bytes());
 }
 
 std::uint64_t dense_window_device_bytes(const problem& prob) {
@@ -500,9 +512,7 @@ std::uint64_t dense_window_device_bytes(const problem& prob) {
 
 bool dense_window_fits_device(const problem& prob, const exact_options& options) {
   if (options.max_states != 0) return false;
-  std::size_t free = 0, all = 0;
-  WARPSPAN_CUDA_TRY(cudaMemGetInfo(&free, &all));
-  return dense_window_device_bytes(prob) <= free / 10 * 9;
+  return dense_window_device_bytes(prob) <= usable_device_bytes(free_device_bytes());
 }
 
 namespace {
@@ -513,13 +523,17 @@ exact_result dense_cuda(const problem& prob, const exact_options& options, bool 
     throw input_error("the dense sweep stores ways in of at most 65,534 cycles; this problem's bound is " +
                       std::to_string(pessimistic_bound(prob)));
   if (pessimistic_bound(prob) + 1 <= 0xFF)
-    return window ? run_dense_window_cuda<std::uint8_t>(prob, v, options) : run_dense_cuda<std::uint8_t>(prob, v, options);
-  return window ? run_dense_window_cuda<std::uint16_t>(prob, v, options) : run_dense_cuda<std::uint16_t>(prob, v, options);
+    return window ? run_dense_window_cuda<std::uint8_t>(prob, v, options)
+                  : run_dense_cuda<std::uint8_t>(prob, v, options);
+  return window ? run_dense_window_cuda<std::uint16_t>(prob, v, options)
+                : run_dense_cuda<std::uint16_t>(prob, v, options);
 }
 
 }  // namespace
 
-exact_result exact_dense_cuda(const problem& prob, const exact_options& options) { return dense_cuda(prob, options, false); }
+exact_result exact_dense_cuda(const problem& prob, const exact_options& options) {
+  return dense_cuda(prob, options, false);
+}
 
 exact_result exact_dense_window_cuda(const problem& prob, const exact_options& options) {
   return dense_cuda(prob, options, true);

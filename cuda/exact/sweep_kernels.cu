@@ -26,6 +26,7 @@
 #include <memory>
 
 #include "common/cuda_check.cuh"
+#include "common/device.cuh"
 #include "common/device_pool.cuh"
 #include "common/device_vector.cuh"
 #include "exact/key_order.cuh"
@@ -70,9 +71,11 @@ WARPSPAN_HD_INLINE std::uint32_t issues_of(const frontier_view& v, const success
 
 /// counts[(j - 1) * n + i]: successors of state i that issue j warps; expanded[i]: 1 unless the
 /// state is final or pruned; the final state's way in goes to *reached.
-__global__ void sweep_count(frontier_view v, const packed_state* keys, const std::uint32_t* way_in, std::size_t n,
-                            std::uint32_t reach, std::uint32_t floor_value, int prune, std::uint64_t* counts,
-                            std::uint8_t* expanded, unsigned* reached) {
+__global__ void __launch_bounds__(block_threads)
+    sweep_count(frontier_view v, const packed_state* keys, const std::uint32_t* way_in, std::size_t n,
+                std::uint32_t reach, std::uint32_t floor_value, int prune, std::uint64_t* counts,
+                std::uint8_t* expanded, unsigned* reached) {
+  WARPSPAN_CHECK_LAUNCH_BOUNDS(block_threads);
   const std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
   if (i >= n) return;
   std::uint64_t c[max_reach] = {};
@@ -88,9 +91,11 @@ __global__ void sweep_count(frontier_view v, const packed_state* keys, const std
   for (std::uint32_t j = 0; j < reach; ++j) counts[j * n + i] = c[j];
 }
 
-__global__ void sweep_write(frontier_view v, const packed_state* keys, const std::uint32_t* way_in, std::size_t n,
-                            std::uint32_t reach, const std::uint8_t* expanded, const std::uint64_t* offsets,
-                            packed_state* out_keys, std::uint32_t* out_way) {
+__global__ void __launch_bounds__(block_threads)
+    sweep_write(frontier_view v, const packed_state* keys, const std::uint32_t* way_in, std::size_t n,
+                std::uint32_t reach, const std::uint8_t* expanded, const std::uint64_t* offsets, packed_state* out_keys,
+                std::uint32_t* out_way) {
+  WARPSPAN_CHECK_LAUNCH_BOUNDS(block_threads);
   const std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
   if (i >= n || !expanded[i]) return;
   std::uint64_t at[max_reach];
@@ -111,15 +116,9 @@ template <class T>
 std::vector<T> to_host(const device_vector<T>& d) {
   std::vector<T> h(d.size());
   if (!h.empty())
-    WARPSPAN_CUDA_TRY(cudaMemcpy(h.data(), thrust::raw_pointer_cast(d.data()), h.size() * sizeof(T), cudaMemcpyDeviceToHost));
+    WARPSPAN_CUDA_TRY(
+        cudaMemcpy(h.data(), thrust::raw_pointer_cast(d.data()), h.size() * sizeof(T), cudaMemcpyDeviceToHost));
   return h;
-}
-
-/// Free device memory now.
-std::size_t free_device_bytes() {
-  std::size_t free = 0, all = 0;
-  WARPSPAN_CUDA_TRY(cudaMemGetInfo(&free, &all));
-  return free;
 }
 
 /// Bytes that making `v` hold `n` elements adds to what it holds now.
@@ -161,7 +160,8 @@ class cuda_sweep final : public exact_detail::sweep_pass {
     for (std::uint32_t sum = 0; sum <= last_sum_; ++sum) {
       pending_buffer& here = ring_[sum % (reach_ + 1)];
       if (reduce_bytes(here) > usable_bytes()) {
-        stop_ = "GPU memory: " + std::to_string(here.keys.size()) + " pending states of one progress sum cannot be sorted";
+        stop_ =
+            "GPU memory: " + std::to_string(here.keys.size()) + " pending states of one progress sum cannot be sorted";
         break;  // `here` stays held, unreduced: its states count toward the proven upper end
       }
       make_room(reduce_bytes(here));
@@ -175,7 +175,8 @@ class cuda_sweep final : public exact_detail::sweep_pass {
       here.way.clear();
       here.way.shrink_to_fit();
       const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-      if (o_.max_states && states_ > o_.max_states) stop_ = "state limit (" + std::to_string(o_.max_states) + " states) reached";
+      if (o_.max_states && states_ > o_.max_states)
+        stop_ = "state limit (" + std::to_string(o_.max_states) + " states) reached";
       if (deadline.stop_after_step(elapsed)) stop_ = "time limit reached";
       if (interrupted()) stop_ = "interrupted";
       if (o_.progress) o_.progress(sum + 1, last_sum_ + 1, states_, elapsed);
@@ -189,7 +190,8 @@ class cuda_sweep final : public exact_detail::sweep_pass {
     for (const pending_buffer& b : ring_) {
       const std::vector<packed_state> keys = to_host(b.keys);
       const std::vector<std::uint32_t> way = to_host(b.way);
-      for (std::size_t i = 0; i < keys.size(); ++i) upper = std::max(upper, exact_detail::held_bound(v_, keys[i], way[i]));
+      for (std::size_t i = 0; i < keys.size(); ++i)
+        upper = std::max(upper, exact_detail::held_bound(v_, keys[i], way[i]));
     }
     return upper;
   }
@@ -235,7 +237,8 @@ class cuda_sweep final : public exact_detail::sweep_pass {
     // Counts, offsets and flags (their growth, and the scan's scratch), accounted before they are
     // allocated.
     if (growth_bytes(counts_, reach_ * n) + growth_bytes(offsets_, reach_ * n) + growth_bytes(expanded_, n) +
-            scan_scratch_bytes(reach_ * n) > usable_bytes()) {
+            scan_scratch_bytes(reach_ * n) >
+        usable_bytes()) {
       stop_ = "GPU memory: the successor counts of " + std::to_string(n) + " states do not fit";
       return;
     }
@@ -247,14 +250,14 @@ class cuda_sweep final : public exact_detail::sweep_pass {
     device_vector<std::uint64_t>& counts = counts_;
     device_vector<std::uint64_t>& offsets = offsets_;
     device_vector<std::uint8_t>& expanded = expanded_;
-    WARPSPAN_LAUNCH(sweep_count, blocks_for(n), block_threads, 0, nullptr)(v_, keys, way, n, reach_, floor_, o_.prune ? 1 : 0,
-                                                  thrust::raw_pointer_cast(counts.data()),
-                                                  thrust::raw_pointer_cast(expanded.data()),
-                                                  thrust::raw_pointer_cast(reached.data()));
+    WARPSPAN_LAUNCH(sweep_count, blocks_for(n), block_threads, 0, nullptr)
+    (v_, keys, way, n, reach_, floor_, o_.prune ? 1 : 0, thrust::raw_pointer_cast(counts.data()),
+     thrust::raw_pointer_cast(expanded.data()), thrust::raw_pointer_cast(reached.data()));
     WARPSPAN_CUDA_CHECK_LAST();
     thrust::exclusive_scan(thrust::device(pool_), counts.begin(), counts.end(), offsets.begin(), std::uint64_t{0});
     const std::uint64_t total = static_cast<std::uint64_t>(offsets.back()) + static_cast<std::uint64_t>(counts.back());
-    const std::size_t expanded_count = thrust::count_if(thrust::device(pool_), expanded.begin(), expanded.end(), is_set{});
+    const std::size_t expanded_count =
+        thrust::count_if(thrust::device(pool_), expanded.begin(), expanded.end(), is_set{});
     pruned_ += n - expanded_count - (sum == last_sum_ ? n : 0);
     if (keeping_ && !keep_expanded(sum, here, expanded_count)) return;
     if (total == 0) return;
@@ -286,9 +289,9 @@ class cuda_sweep final : public exact_detail::sweep_pass {
     make_room(need);
     ensure_size(out_keys_, total);
     ensure_size(out_way_, total);
-    WARPSPAN_LAUNCH(sweep_write, blocks_for(n), block_threads, 0, nullptr)(
-        v_, keys, way, n, reach_, thrust::raw_pointer_cast(expanded.data()), thrust::raw_pointer_cast(offsets.data()),
-        thrust::raw_pointer_cast(out_keys_.data()), thrust::raw_pointer_cast(out_way_.data()));
+    WARPSPAN_LAUNCH(sweep_write, blocks_for(n), block_threads, 0, nullptr)
+    (v_, keys, way, n, reach_, thrust::raw_pointer_cast(expanded.data()), thrust::raw_pointer_cast(offsets.data()),
+     thrust::raw_pointer_cast(out_keys_.data()), thrust::raw_pointer_cast(out_way_.data()));
     WARPSPAN_CUDA_CHECK_LAST();
     for (std::uint32_t j = 0; j < reach_; ++j) {
       if (begin[j + 1] == begin[j]) continue;
@@ -324,7 +327,8 @@ class cuda_sweep final : public exact_detail::sweep_pass {
   /// not fit.
   bool keep_expanded(std::uint32_t sum, const pending_buffer& here, std::size_t expanded_count) {
     if (growth_bytes(kept_keys_, expanded_count) + growth_bytes(kept_way_, expanded_count) > usable_bytes()) {
-      stop_ = "GPU memory: the " + std::to_string(expanded_count) + " expanded states of one progress sum cannot be kept";
+      stop_ =
+          "GPU memory: the " + std::to_string(expanded_count) + " expanded states of one progress sum cannot be kept";
       return false;
     }
     make_room(growth_bytes(kept_keys_, expanded_count) + growth_bytes(kept_way_, expanded_count));

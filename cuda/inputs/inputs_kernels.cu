@@ -21,8 +21,8 @@ namespace warpspan::inputs {
 namespace {
 
 template <class K>
-__global__ void __launch_bounds__(K::block) input_kernel(const std::int32_t* input, std::int32_t* scratch,
-                                                          std::uint32_t threads, std::uint32_t stage) {
+__global__ void __launch_bounds__(K::block)
+    input_kernel(const std::int32_t* input, std::int32_t* scratch, std::uint32_t threads, std::uint32_t stage) {
   WARPSPAN_CHECK_LAUNCH_BOUNDS(K::block);
   const std::uint64_t tid = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x;
   if (tid >= threads) return;
@@ -88,17 +88,17 @@ gpu_timing time_one(const gpu_launch_input& in, std::uint32_t threads, std::uint
 
 }  // namespace
 
-std::vector<gpu_timing> cuda_time_builtin(int builtin, std::uint32_t threads, const std::vector<gpu_launch_input>& inputs,
-                                          std::uint64_t flag, output_range output, int repetitions) {
+std::vector<gpu_timing> cuda_time_builtin(int builtin, std::uint32_t threads,
+                                          const std::vector<gpu_launch_input>& inputs, std::uint64_t flag,
+                                          output_range output, int repetitions) {
   if (threads == 0) throw input_error(param("threads") + " must be at least 1");
   if (repetitions < 1) throw input_error("the GPU fitness needs at least one timed run");
   cuda_stream stream;
   std::vector<gpu_timing> out;
   out.reserve(inputs.size());
   for (const auto& in : inputs)
-    out.push_back(with_builtin(builtin, [&](auto k) {
-      return time_one<decltype(k)>(in, threads, flag, output, repetitions, stream.get());
-    }));
+    out.push_back(with_builtin(
+        builtin, [&](auto k) { return time_one<decltype(k)>(in, threads, flag, output, repetitions, stream.get()); }));
   return out;
 }
 

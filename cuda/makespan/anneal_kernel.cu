@@ -14,14 +14,17 @@
 #include <algorithm>
 #include <cstring>
 #include <stdexcept>
+#include <string>
 #include <type_traits>
 
 #include "common/cuda_check.cuh"
-#include "common/launch.cuh"
+#include "common/device.cuh"
 #include "common/device_buffer.cuh"
+#include "common/launch.cuh"
 #include "common/stream.cuh"
 #include "warpspan/core/backend.hpp"
 #include "warpspan/core/error.hpp"
+#include "warpspan/core/resources.hpp"
 #include "warpspan/makespan/chains.hpp"
 #include "warpspan/makespan/team_schedule.hpp"
 
@@ -46,8 +49,7 @@ constexpr int min_blocks_per_sm = 3;
 template <bool OnChip, bool StageTypes, bool PerWarp, chain_packing Packing>
 __global__ void __launch_bounds__(max_block_threads, min_blocks_per_sm)
     anneal_kernel(problem_view p, chain_layout layout, unsigned char* base, chain_state* states,
-                  const std::uint32_t* ids, anneal_params params, std::uint32_t chains, std::uint64_t count,
-                  int init) {
+                  const std::uint32_t* ids, anneal_params params, std::uint32_t chains, std::uint64_t count, int init) {
   WARPSPAN_CHECK_LAUNCH_BOUNDS(max_block_threads);
   WARPSPAN_DYNAMIC_SHARED(unsigned char, smem);
   if constexpr (!PerWarp) p.starts = nullptr;
@@ -157,34 +159,21 @@ __global__ void __launch_bounds__(32)
 }
 
 /// Copies chain `chain`'s best string (strided in the interleaved region) into `out`.
-__global__ void gather_best(chain_layout layout, unsigned char* base, std::uint32_t chains, std::uint32_t chain,
-                            std::uint32_t length, std::uint16_t* out) {
+__global__ void __launch_bounds__(256) gather_best(chain_layout layout, unsigned char* base, std::uint32_t chains,
+                                                   std::uint32_t chain, std::uint32_t length, std::uint16_t* out) {
+  WARPSPAN_CHECK_LAUNCH_BOUNDS(256);
   const strided_ptr<std::uint16_t> best = interleaved_best_at(base, layout, chains, chain);
   for (std::uint32_t k = blockIdx.x * blockDim.x + threadIdx.x; k < length; k += gridDim.x * blockDim.x)
     out[k] = best[k];
 }
 
-struct device_limits {
-  int sms = 0, smem_optin = 0;
-  std::size_t free_bytes = 0;
-};
-
-device_limits query_device() {
-  device_limits d;
-  int device = 0;
-  WARPSPAN_CUDA_TRY(cudaGetDevice(&device));
-  WARPSPAN_CUDA_TRY(cudaDeviceGetAttribute(&d.sms, cudaDevAttrMultiProcessorCount, device));
-  WARPSPAN_CUDA_TRY(cudaDeviceGetAttribute(&d.smem_optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
-  std::size_t total = 0;
-  WARPSPAN_CUDA_TRY(cudaMemGetInfo(&d.free_bytes, &total));
-  return d;
-}
-
-/// Lets `kernel` take `smem` bytes of dynamic shared memory (beyond the 48 KiB default).
+/// Lets `kernel` take `smem` bytes of dynamic shared memory; the plan never asks for more than the
+/// device allows.
 template <class Kernel>
 void allow_shared(Kernel* kernel, std::size_t smem) {
-  if (smem > 48 * 1024)
-    WARPSPAN_CUDA_TRY(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
+  if (!allow_dynamic_shared(kernel, smem))
+    throw std::logic_error("the annealing plan asks for " + std::to_string(smem) +
+                           " bytes of shared memory a block, more than the device allows");
 }
 
 /// Resident threads per SM of `kernel` at the block size the device's calculator picks (0 when no
@@ -192,7 +181,8 @@ void allow_shared(Kernel* kernel, std::size_t smem) {
 template <class Kernel, class SmemOf>
 block_size_choice occupancy_of(Kernel* kernel, SmemOf smem_of, int sms) {
   int min_grid = 0, block = 0;
-  WARPSPAN_CUDA_TRY(cudaOccupancyMaxPotentialBlockSizeVariableSMem(&min_grid, &block, kernel, smem_of, max_block_threads));
+  WARPSPAN_CUDA_TRY(
+      cudaOccupancyMaxPotentialBlockSizeVariableSMem(&min_grid, &block, kernel, smem_of, max_block_threads));
   block_size_choice c;
   if (block <= 0 || min_grid <= 0) return c;
   c.block = block;
@@ -216,19 +206,16 @@ int warp_blocks_per_sm(const problem_view& p, chain_packing packing, std::size_t
     return n;
   };
   switch (packing) {
-    case chain_packing::compact:
-      return blocks(anneal_warp_kernel<false, chain_packing::compact>);
-    case chain_packing::narrow:
-      return blocks(anneal_warp_kernel<false, chain_packing::narrow>);
-    case chain_packing::wide:
-      break;
+    case chain_packing::compact: return blocks(anneal_warp_kernel<false, chain_packing::compact>);
+    case chain_packing::narrow: return blocks(anneal_warp_kernel<false, chain_packing::narrow>);
+    case chain_packing::wide: break;
   }
   return blocks(anneal_warp_kernel<false, chain_packing::wide>);
 }
 
-cuda_chain_plan make_plan(const problem_view& p, const device_limits& d, std::optional<chain_packing> packing,
+cuda_chain_plan make_plan(const problem_view& p, const device_facts& d, std::optional<chain_packing> packing,
                           std::optional<chain_design> design) {
-  const std::size_t optin = static_cast<std::size_t>(d.smem_optin);
+  const std::size_t optin = d.shared_optin;
   cuda_chain_plan plan;
   plan.sms = static_cast<std::uint32_t>(d.sms);
   plan.shared_limit = optin;
@@ -270,10 +257,7 @@ cuda_chain_plan make_plan(const problem_view& p, const device_limits& d, std::op
   plan.block = static_cast<unsigned>(c.block);
   plan.threads_per_sm = static_cast<unsigned>(c.threads_per_sm);
   plan.shared_bytes = smem(plan.on_chip)(c.block);
-  // Enough chains to keep every resident thread busy, as many as 90 % of free memory holds.
-  const std::uint64_t resident = std::uint64_t{plan.threads_per_sm} * plan.sms;
-  const std::uint64_t fit = d.free_bytes / 10 * 9 / (layout.bytes + sizeof(chain_state));
-  plan.device_chains = static_cast<std::uint32_t>(std::max<std::uint64_t>(1, std::min({resident, fit, std::uint64_t{1} << 30})));
+  plan.device_chains = device_chain_count(std::uint64_t{plan.threads_per_sm} * plan.sms, d.free_bytes, layout.bytes);
   plan_design(plan, p, design, plan.stage_types ? warp_blocks_per_sm(p, plan.packing, optin) : 0, d.free_bytes);
   return plan;
 }
@@ -281,17 +265,19 @@ cuda_chain_plan make_plan(const problem_view& p, const device_limits& d, std::op
 class cuda_runner final : public chain_runner {
  public:
   explicit cuda_runner(const chain_setup& setup)
-      : prob_(*setup.prob), params_(setup.params), chains_(static_cast<std::uint32_t>(setup.chain_ids.size())),
+      : prob_(*setup.prob),
+        params_(setup.params),
+        chains_(static_cast<std::uint32_t>(setup.chain_ids.size())),
         stream_(owned_stream_.get()) {
     const problem_view p = prob_.view();
     if (setup.initial.size() != std::size_t{chains_} * p.length)
       throw std::logic_error("cuda_runner: " + std::to_string(setup.initial.size()) + " initial entries for " +
                              std::to_string(chains_) + " chains of length " + std::to_string(p.length));
-    const device_limits limits = query_device();
+    const device_facts limits = query_device();
     plan_ = make_plan(p, limits, setup.packing, setup.design);
     layout_ = make_chain_layout(p, plan_.packing);
     const std::size_t need = layout_.bytes * chains_ + sizeof(chain_state) * chains_;
-    if (need > limits.free_bytes / 10 * 9)
+    if (need > usable_device_bytes(limits.free_bytes))
       throw input_error(param("chains", chains_) + " need " + std::to_string(need >> 20) +
                         " MiB of GPU memory, more than is free; use fewer chains");
 
@@ -345,8 +331,8 @@ class cuda_runner final : public chain_runner {
     }
     device_buffer<std::uint16_t> gathered(length, stream_);
     const unsigned grid = std::max(1u, std::min(1024u, (length + 255u) / 256u));
-    WARPSPAN_LAUNCH(gather_best, grid, 256, 0, stream_)(layout_, chains_base_.data(), chains_,
-                                                       static_cast<std::uint32_t>(index), length, gathered.data());
+    WARPSPAN_LAUNCH(gather_best, grid, 256, 0, stream_)
+    (layout_, chains_base_.data(), chains_, static_cast<std::uint32_t>(index), length, gathered.data());
     WARPSPAN_CUDA_CHECK_LAST();
     return gathered.to_host();
   }
@@ -355,8 +341,8 @@ class cuda_runner final : public chain_runner {
     if (plan_.design == chain_design::warp)
       return cuda_backend_name() + " (a warp a chain, state on chip, " + packing_name(plan_.packing) + ")";
     return cuda_backend_name() + (plan_.on_chip ? " (chain state on chip" : " (chain state in global memory") + ", " +
-           (plan_.packing == chain_packing::wide ? std::string() : packing_name(plan_.packing) + std::string(", ")) + std::to_string(plan_.block) +
-           " threads a block)";
+           (plan_.packing == chain_packing::wide ? std::string() : packing_name(plan_.packing) + std::string(", ")) +
+           std::to_string(plan_.block) + " threads a block)";
   }
 
  private:
@@ -372,7 +358,8 @@ class cuda_runner final : public chain_runner {
         for (std::uint32_t k = 0; k < length; ++k) str[k] = static_cast<T>(initial[std::size_t{c} * length + k]);
       }
       if (!blocks.empty())
-        WARPSPAN_CUDA_TRY(cudaMemcpyAsync(chains_base_.data(), blocks.data(), blocks.size(), cudaMemcpyHostToDevice, stream_));
+        WARPSPAN_CUDA_TRY(
+            cudaMemcpyAsync(chains_base_.data(), blocks.data(), blocks.size(), cudaMemcpyHostToDevice, stream_));
       WARPSPAN_CUDA_TRY(cudaStreamSynchronize(stream_));  // `blocks` goes out of scope
       return;
     }
@@ -404,12 +391,9 @@ class cuda_runner final : public chain_runner {
   template <bool PerWarp>
   void launch_staged(std::uint64_t count, bool init) {
     switch (plan_.packing) {
-      case chain_packing::compact:
-        return launch_packed<PerWarp, chain_packing::compact>(count, init);
-      case chain_packing::narrow:
-        return launch_packed<PerWarp, chain_packing::narrow>(count, init);
-      case chain_packing::wide:
-        break;
+      case chain_packing::compact: return launch_packed<PerWarp, chain_packing::compact>(count, init);
+      case chain_packing::narrow: return launch_packed<PerWarp, chain_packing::narrow>(count, init);
+      case chain_packing::wide: break;
     }
     launch_packed<PerWarp, chain_packing::wide>(count, init);
   }
@@ -422,8 +406,8 @@ class cuda_runner final : public chain_runner {
       if (prob_.per_warp()) p.starts = warp_table_.data();
       auto* const kernel = anneal_warp_kernel<PerWarp, Packing>;
       allow_shared(kernel, plan_.shared_bytes);
-      WARPSPAN_LAUNCH(kernel, chains_, 32, plan_.shared_bytes, stream_)(
-          p, layout_, chains_base_.data(), states_.data(), ids_.data(), params_, chains_, count, init ? 1 : 0);
+      WARPSPAN_LAUNCH(kernel, chains_, 32, plan_.shared_bytes, stream_)
+      (p, layout_, chains_base_.data(), states_.data(), ids_.data(), params_, chains_, count, init ? 1 : 0);
       WARPSPAN_CUDA_CHECK_LAST();
       return;
     }
@@ -441,8 +425,8 @@ class cuda_runner final : public chain_runner {
     const unsigned grid = (chains_ + plan_.block - 1) / plan_.block;
     auto* const kernel = anneal_kernel<OnChip, StageTypes, PerWarp, Packing>;
     allow_shared(kernel, plan_.shared_bytes);
-    WARPSPAN_LAUNCH(kernel, grid, plan_.block, plan_.shared_bytes, stream_)(
-        p, layout_, chains_base_.data(), states_.data(), ids_.data(), params_, chains_, count, init ? 1 : 0);
+    WARPSPAN_LAUNCH(kernel, grid, plan_.block, plan_.shared_bytes, stream_)
+    (p, layout_, chains_base_.data(), states_.data(), ids_.data(), params_, chains_, count, init ? 1 : 0);
     WARPSPAN_CUDA_CHECK_LAST();
   }
 

@@ -5,8 +5,9 @@
 namespace warpspan::wcet {
 
 collect_result collect_wcet_traces(const collect_request&) {
-  throw not_compiled("wcet-collect runs instrumented CUDA kernels: the CUDA backend was not compiled into this build "
-                     "(configure with nvcc available, or with WARPSPAN_CUDA_EMULATION=ON to run them on the CPU)");
+  throw not_compiled(
+      "wcet-collect runs instrumented CUDA kernels: the CUDA backend was not compiled into this build "
+      "(configure with nvcc available, or with WARPSPAN_CUDA_EMULATION=ON to run them on the CPU)");
 }
 
 }  // namespace warpspan::wcet

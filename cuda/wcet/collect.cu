@@ -16,7 +16,8 @@ namespace {
 
 constexpr unsigned probe_pairs = 64;
 
-__global__ void empty_probes(probe_view probe) {
+__global__ void __launch_bounds__(32) empty_probes(probe_view probe) {
+  WARPSPAN_CHECK_LAUNCH_BOUNDS(32);
   for (unsigned k = 0; k < probe_pairs; ++k) {
     WARPSPAN_IPOINT(0);
     WARPSPAN_IPOINT(1);
@@ -41,7 +42,8 @@ std::int64_t measure_probe_cost(cudaStream_t stream) {
 
 collect_result collect_wcet_traces(const collect_request& request) {
   const auto& table = sdk_kernels();
-  const auto it = std::find_if(table.begin(), table.end(), [&](const sdk_kernel& k) { return k.name == request.kernel; });
+  const auto it =
+      std::find_if(table.begin(), table.end(), [&](const sdk_kernel& k) { return k.name == request.kernel; });
   if (it == table.end()) throw input_error("unknown kernel '" + request.kernel + "'");
   if (request.runs == 0 || request.runs > 100000) throw input_error(param("runs") + " must be 1 to 100000");
   if (request.size == 0 || request.size > (1u << 24)) throw input_error(param("size") + " must be 1 to 16777216");

@@ -18,7 +18,8 @@ namespace {
 constexpr unsigned tile = 32, tile_rows = 8, bins = 64, sort_block = 128;
 
 // ---- vector add: start 0, add 1, end 2
-__global__ void __launch_bounds__(256) vector_add(const unsigned* a, const unsigned* b, unsigned* c, unsigned n, probe_view probe) {
+__global__ void __launch_bounds__(256)
+    vector_add(const unsigned* a, const unsigned* b, unsigned* c, unsigned n, probe_view probe) {
   WARPSPAN_IPOINT(0);
   const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) {
@@ -56,7 +57,8 @@ __global__ void __launch_bounds__(256) reduce(const unsigned* in, unsigned* out,
 }
 
 // ---- naive transpose: start 0, row 1, copy 2, end 3 (w x h in, h x w out)
-__global__ void __launch_bounds__(256) transpose_naive(const unsigned* in, unsigned* out, unsigned w, unsigned h, probe_view probe) {
+__global__ void __launch_bounds__(256)
+    transpose_naive(const unsigned* in, unsigned* out, unsigned w, unsigned h, probe_view probe) {
   WARPSPAN_IPOINT(0);
   const unsigned x = blockIdx.x * tile + threadIdx.x, y = blockIdx.y * tile + threadIdx.y;
   for (unsigned j = 0; j < tile; j += tile_rows) {
@@ -70,7 +72,8 @@ __global__ void __launch_bounds__(256) transpose_naive(const unsigned* in, unsig
 }
 
 // ---- shared-tile transpose: start 0, load 1, copy_in 2, synced 3, store 4, copy_out 5, end 6
-__global__ void __launch_bounds__(256) transpose_shared(const unsigned* in, unsigned* out, unsigned w, unsigned h, probe_view probe) {
+__global__ void __launch_bounds__(256)
+    transpose_shared(const unsigned* in, unsigned* out, unsigned w, unsigned h, probe_view probe) {
   WARPSPAN_DYNAMIC_SHARED(unsigned, t);  // tile x (tile + 1): the padding avoids bank conflicts
   WARPSPAN_IPOINT(0);
   unsigned x = blockIdx.x * tile + threadIdx.x, y = blockIdx.y * tile + threadIdx.y;
@@ -214,10 +217,9 @@ bool run_transpose(unsigned size, std::uint64_t seed, probe_view probe, cudaStre
   const auto in = random_values(std::size_t{w} * h, seed, 1u << 30);
   device_buffer<unsigned> din(in, s), dout(std::size_t{w} * h, s);
   const dim3 grid(blocks_for(w, tile), blocks_for(h, tile)), block(tile, tile_rows);
-  if (Shared)
-    WARPSPAN_LAUNCH(transpose_shared, grid, block, tile * (tile + 1) * sizeof(unsigned), s)(din.data(), dout.data(), w, h, probe);
-  else
-    WARPSPAN_LAUNCH(transpose_naive, grid, block, 0, s)(din.data(), dout.data(), w, h, probe);
+  if (Shared) WARPSPAN_LAUNCH(transpose_shared, grid, block, tile * (tile + 1) * sizeof(unsigned), s)
+  (din.data(), dout.data(), w, h, probe);
+  else WARPSPAN_LAUNCH(transpose_naive, grid, block, 0, s)(din.data(), dout.data(), w, h, probe);
   WARPSPAN_CUDA_CHECK_LAST();
   const auto out = dout.to_host();
   for (unsigned y = 0; y < h; ++y)
@@ -265,16 +267,46 @@ bool run_bitonic(unsigned n, std::uint64_t seed, probe_view probe, cudaStream_t 
 
 const std::vector<sdk_kernel>& sdk_kernels() {
   static const std::vector<sdk_kernel> kernels{
-      {"vector_add", [](unsigned n) { return launch_shape{blocks_for(n, 256), 256}; }, run_vector_add},
-      {"reduce_interleaved", [](unsigned n) { return launch_shape{blocks_for(n, 256), 256}; }, run_reduce<true>},
-      {"reduce_sequential", [](unsigned n) { return launch_shape{blocks_for(n, 256), 256}; }, run_reduce<false>},
-      {"transpose_naive", [](unsigned n) { return launch_shape{blocks_for(n, tile) * blocks_for(n * 7 / 10 + 1, tile), tile * tile_rows}; },
+      {"vector_add",
+       [](unsigned n) {
+         return launch_shape{blocks_for(n, 256), 256};
+       },
+       run_vector_add},
+      {"reduce_interleaved",
+       [](unsigned n) {
+         return launch_shape{blocks_for(n, 256), 256};
+       },
+       run_reduce<true>},
+      {"reduce_sequential",
+       [](unsigned n) {
+         return launch_shape{blocks_for(n, 256), 256};
+       },
+       run_reduce<false>},
+      {"transpose_naive",
+       [](unsigned n) {
+         return launch_shape{blocks_for(n, tile) * blocks_for(n * 7 / 10 + 1, tile), tile * tile_rows};
+       },
        run_transpose<false>},
-      {"transpose_shared", [](unsigned n) { return launch_shape{blocks_for(n, tile) * blocks_for(n * 7 / 10 + 1, tile), tile * tile_rows}; },
+      {"transpose_shared",
+       [](unsigned n) {
+         return launch_shape{blocks_for(n, tile) * blocks_for(n * 7 / 10 + 1, tile), tile * tile_rows};
+       },
        run_transpose<true>},
-      {"scan", [](unsigned n) { return launch_shape{blocks_for(n, 256), 256}; }, run_scan},
-      {"histogram", [](unsigned) { return launch_shape{8, 128}; }, run_histogram},
-      {"bitonic_sort", [](unsigned n) { return launch_shape{n / sort_block, sort_block}; }, run_bitonic},
+      {"scan",
+       [](unsigned n) {
+         return launch_shape{blocks_for(n, 256), 256};
+       },
+       run_scan},
+      {"histogram",
+       [](unsigned) {
+         return launch_shape{8, 128};
+       },
+       run_histogram},
+      {"bitonic_sort",
+       [](unsigned n) {
+         return launch_shape{n / sort_block, sort_block};
+       },
+       run_bitonic},
   };
   return kernels;
 }

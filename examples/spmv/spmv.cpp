@@ -13,13 +13,16 @@ namespace hx = warpspan::harness;
 
 struct spmv {
   static constexpr const char* name = "spmv";
-  static constexpr const char* description = "CSR y = A x, a thread per row; the rows' lengths and column spread come from the input";
+  static constexpr const char* description =
+      "CSR y = A x, a thread per row; the rows' lengths and column spread come from the input";
   static constexpr std::uint32_t block = 128, branches = 1, default_threads = 4096;
   static constexpr std::uint32_t per_row = 8;  // nonzeros a row on average
   static constexpr warpspan_field fields[] = {hx::thread_int("weight", 0, 15), hx::thread_int("spread", 0, 3)};
 
   // scratch: row_ptr[n + 1], col[8 n], val[8 n] (floats), x[n] (floats), y[n] (floats)
-  static std::uint64_t scratch_words(std::uint32_t n) { return (n + 1) + 2 * std::uint64_t{per_row} * n + 2 * std::uint64_t{n}; }
+  static std::uint64_t scratch_words(std::uint32_t n) {
+    return (n + 1) + 2 * std::uint64_t{per_row} * n + 2 * std::uint64_t{n};
+  }
   static hx::output output(std::uint32_t n) { return {scratch_words(n) - n, n}; }
 
   /// Builds the CSR matrix from the input: the lengths from the weights, warp by warp.

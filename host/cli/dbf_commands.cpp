@@ -44,15 +44,16 @@ namespace fs = std::filesystem;
 /// in one process; by rank 0 under mpirun; by `warpspan merge` for shards).
 struct set_record {
   std::uint64_t index = 0;
-  std::string label;          ///< batch, text output: printed last on the line, after the fixed-width columns
-  std::string line;           ///< JSON: the whole line; text: the columns before the label (batch; an invalid
-                              ///< set's whole line) or the line (sweep)
-  int verdict = 0;            ///< 0 schedulable, 1 not, 2 invalid
-  double factor = 0, u = 0;   ///< sweep: the grid point
+  std::string label;         ///< batch, text output: printed last on the line, after the fixed-width columns
+  std::string line;          ///< JSON: the whole line; text: the columns before the label (batch; an invalid
+                             ///< set's whole line) or the line (sweep)
+  int verdict = 0;           ///< 0 schedulable, 1 not, 2 invalid
+  double factor = 0, u = 0;  ///< sweep: the grid point
 };
 
 json record_json(const set_record& r) {
-  return {{"index", r.index}, {"label", r.label}, {"line", r.line}, {"verdict", r.verdict}, {"factor", r.factor}, {"u", r.u}};
+  return {{"index", r.index},     {"label", r.label},   {"line", r.line},
+          {"verdict", r.verdict}, {"factor", r.factor}, {"u", r.u}};
 }
 
 set_record record_from(const nlohmann::json& j) {
@@ -69,7 +70,7 @@ set_record record_from(const nlohmann::json& j) {
 /// How a batch or sweep is split: the whole of it, the slice of --shard I/N, or the ranks of mpirun
 /// (sets by index, cyclically: set k belongs to slice k mod N).
 struct slicing {
-  set_slice part;               ///< the sets this process analyses
+  set_slice part;  ///< the sets this process analyses
   bool shard = false;
   rank_group* ranks = nullptr;  ///< under mpirun with more than one rank
 };
@@ -87,7 +88,6 @@ std::string padded(const std::string& s, std::size_t width, bool right = false) 
   const std::string fill(w < width ? width - w : 0, ' ');
   return right ? fill + s : s + fill;
 }
-
 
 std::string optional_text(const std::optional<std::uint64_t>& v, const char* none) {
   return v ? std::to_string(*v) : std::string(none);
@@ -132,7 +132,9 @@ std::string utilisation_text(const utilization_info& u) {
   close << std::setprecision(15) << u.value;
   std::string text = close.str();
   if (text == "1") text = u.vs_one < 0 ? "just below 1" : "just above 1";
-  return text + " (= " + (u.exact.size() <= 80 ? u.exact : "a fraction of " + std::to_string(u.exact.size()) + " characters") + ")";
+  return text +
+         " (= " + (u.exact.size() <= 80 ? u.exact : "a fraction of " + std::to_string(u.exact.size()) + " characters") +
+         ")";
 }
 
 /// The options of `dbf`, single set or batch.
@@ -145,8 +147,8 @@ struct dbf_cmd {
   std::string svg;
   std::string sweep;
   long long threads = 0;
-  unsigned block = 256;
-  std::uint64_t max_table_mib = 8192;
+  unsigned block = default_dbf_block;
+  std::uint64_t max_table_mib = default_max_table_mib;
   bool as_json = false;
   bool check = false;
   bool keep_going = false;
@@ -158,8 +160,9 @@ struct dbf_cmd {
   std::unique_ptr<dbf_session> session;  ///< the checked options and cpu-parallel's threads, for the whole run
 
   void add(CLI::App& app, std::vector<std::pair<CLI::App*, command_fn>>& commands) {
-    auto* sub = app.add_subcommand(
-        "dbf", "demand-bound functions of recurring real-time tasks and the EDF schedulability test (Nunna et al. 2010, after Baruah)");
+    auto* sub = app.add_subcommand("dbf",
+                                   "demand-bound functions of recurring real-time tasks and the EDF schedulability "
+                                   "test (Nunna et al. 2010, after Baruah)");
     sub->footer(
         "Exit codes: 0 done (with --check: every set schedulable), 1 with --check: some set not schedulable "
         "(or a sweep variant invalid), 2 bad input or an undecided set (U = 1 with a hyperperiod too large to "
@@ -174,8 +177,7 @@ struct dbf_cmd {
     sub->add_option("--edf", edf, "EDF test: qpa (Quick Processor-demand Analysis) or scan (every step point)")
         ->capture_default_str();
     sub->add_option("--threads", threads, "CPU threads for cpu-parallel (0: all cores)")->capture_default_str();
-    sub->add_option("--block", block, "CUDA threads per block (a power of two, 32..1024)")
-        ->capture_default_str();
+    sub->add_option("--block", block, "CUDA threads per block (a power of two, 32..1024)")->capture_default_str();
     sub->add_option("--max-table-mib", max_table_mib,
                     "refuse a task whose table needs more memory than this (never more than 3/4 of the memory "
                     "available)")
@@ -218,7 +220,8 @@ struct dbf_cmd {
     if (!shard.empty() && batch.empty() && sweep.empty()) throw input_error("--shard applies to --batch and --sweep");
     if (!batch.empty() || !sweep.empty()) {
       if (!at.empty()) throw input_error("--at applies to one task set, not to --batch or --sweep");
-      if (!batch.empty() && !svg.empty()) throw input_error("--svg applies to one task set or a --sweep, not to --batch");
+      if (!batch.empty() && !svg.empty())
+        throw input_error("--svg applies to one task set or a --sweep, not to --batch");
       if (!batch.empty() && !sweep.empty()) throw input_error("--sweep applies to one FILE, not to --batch");
       if (!shard.empty()) {
         const auto sl = parse_shard(shard);
@@ -258,8 +261,8 @@ struct dbf_cmd {
 
   static std::string verdict(const edf_result& r) {
     if (r.u.vs_one > 0) return "NOT schedulable: utilisation > 1";
-    if (!r.schedulable) return "NOT schedulable by EDF: demand exceeds the interval at t = " +
-                               optional_text(r.first_violation, "?");
+    if (!r.schedulable)
+      return "NOT schedulable by EDF: demand exceeds the interval at t = " + optional_text(r.first_violation, "?");
     return "schedulable by EDF";
   }
 
@@ -277,8 +280,9 @@ struct dbf_cmd {
     for (const task& t : in.set.tasks) name_width = std::max(name_width, display_width(t.name) + 2);
     std::cout << "task set         " << in.label << " (" << in.set.tasks.size() << " task"
               << (in.set.tasks.size() == 1 ? "" : "s") << ")\n\n"
-              << padded("task", name_width) << std::right << std::setw(9) << "vertices" << std::setw(12)
-              << "period" << std::setw(12) << "E" << std::setw(10) << "U share" << "   table (rows x demands)\n";
+              << padded("task", name_width) << std::right << std::setw(9) << "vertices" << std::setw(12) << "period"
+              << std::setw(12) << "E" << std::setw(10) << "U share"
+              << "   table (rows x demands)\n";
     for (std::size_t k = 0; k < in.set.tasks.size(); ++k) {
       const unrolled_graph& g = sa.graphs[k];
       std::cout << padded(in.set.tasks[k].name, name_width) << std::right << std::setw(9)
@@ -319,7 +323,8 @@ struct dbf_cmd {
       for (std::size_t c = 0; c < row.size(); ++c) width[c] = std::max(width[c], grouped(row[c]).size() + 2);
     std::cout << "\n" << std::setw(static_cast<int>(t_width)) << "t";
     for (std::size_t k = 0; k < set.tasks.size(); ++k) std::cout << padded("dbf " + set.tasks[k].name, width[k], true);
-    std::cout << std::setw(static_cast<int>(width.back())) << "total" << "\n";
+    std::cout << std::setw(static_cast<int>(width.back())) << "total"
+              << "\n";
     for (std::size_t k = 0; k < points.size(); ++k) {
       std::cout << std::setw(static_cast<int>(t_width)) << grouped(points[k]);
       for (std::size_t c = 0; c < rows[k].size(); ++c) std::cout << padded(grouped(rows[k][c]), width[c], true);
@@ -365,13 +370,23 @@ struct dbf_cmd {
   void shard_header(const char* command, const dbf_session& s) const {
     std::error_code ec;
     const fs::path absolute = file.empty() ? fs::path() : fs::absolute(file, ec);
-    std::cout << json{{"shard", {{"command", command}, {"index", slices.part.slice}, {"count", slices.part.slices},
-                                  {"json", as_json}, {"check", check}, {"keep_going", keep_going},
-                                  {"file", ec ? file : absolute.lexically_normal().string()}, {"batch", batch},
-                                  {"sweep", sweep}, {"edf", edf}, {"backend", backend}, {"threads", threads},
-                                  {"block", block}, {"max_table_mib", max_table_mib},
-                                  {"backend_label", backend_label(s.options().backend)},
-                                  {"inputs", json::parse(shard_inputs({{"FILE", file}, {"--batch", batch}}).dump())}}}}
+    std::cout << json{{"shard",
+                       {{"command", command},
+                        {"index", slices.part.slice},
+                        {"count", slices.part.slices},
+                        {"json", as_json},
+                        {"check", check},
+                        {"keep_going", keep_going},
+                        {"file", ec ? file : absolute.lexically_normal().string()},
+                        {"batch", batch},
+                        {"sweep", sweep},
+                        {"edf", edf},
+                        {"backend", backend},
+                        {"threads", threads},
+                        {"block", block},
+                        {"max_table_mib", max_table_mib},
+                        {"backend_label", backend_label(s.options().backend)},
+                        {"inputs", json::parse(shard_inputs({{"FILE", file}, {"--batch", batch}}).dump())}}}}
                      .dump()
               << '\n';
   }
@@ -389,17 +404,23 @@ struct dbf_cmd {
   /// After the local work: a shard's last line; under mpirun, rank 0 prints every rank's records
   /// in input order (up to the first gap an interrupted rank left). Returns whether every part
   /// finished; `elapsed_s` becomes the longest part's, `kernel_s` the sum of the parts' GPU time.
-  bool collect(bool finished, double& elapsed_s, double& kernel_s, std::uint64_t total, const std::vector<set_record>& kept,
-               const std::function<void(const set_record&)>& emit) const {
+  bool collect(bool finished, double& elapsed_s, double& kernel_s, std::uint64_t total,
+               const std::vector<set_record>& kept, const std::function<void(const set_record&)>& emit) const {
     if (slices.shard) {
       std::cout << json{{"shard_end",
-                         {{"finished", finished}, {"elapsed_s", elapsed_s}, {"kernel_s", kernel_json(kernel_s)}, {"sets", total}}}}
+                         {{"finished", finished},
+                          {"elapsed_s", elapsed_s},
+                          {"kernel_s", kernel_json(kernel_s)},
+                          {"sets", total}}}}
                        .dump()
                 << '\n';
       return finished;
     }
     if (!slices.ranks) return finished;
-    json mine = {{"finished", finished}, {"elapsed_s", elapsed_s}, {"kernel_s", kernel_json(kernel_s)}, {"records", json::array()}};
+    json mine = {{"finished", finished},
+                 {"elapsed_s", elapsed_s},
+                 {"kernel_s", kernel_json(kernel_s)},
+                 {"records", json::array()}};
     for (const auto& r : kept) mine["records"].push_back(record_json(r));
     const auto parts = slices.ranks->gather(mine.dump());
     bool all_finished = finished;
@@ -420,7 +441,8 @@ struct dbf_cmd {
 
   /// `records` printed by index, up to the first one missing.
   static void print_in_order(std::vector<set_record>& records, const std::function<void(const set_record&)>& emit) {
-    std::sort(records.begin(), records.end(), [](const set_record& a, const set_record& b) { return a.index < b.index; });
+    std::sort(records.begin(), records.end(),
+              [](const set_record& a, const set_record& b) { return a.index < b.index; });
     std::uint64_t next = 0;
     for (const auto& r : records) {
       if (r.index != next) break;
@@ -510,15 +532,20 @@ struct dbf_cmd {
       if (!finished)
         std::cout << json{{"interrupted", true}, {"sets_done", t.done}}.dump() << '\n';
       else
-        std::cout << json{{"end", true}, {"sets", t.done}, {"schedulable", t.schedulable},
-                          {"not_schedulable", t.done - t.schedulable - t.invalid}, {"invalid", t.invalid},
-                          {"elapsed_s", elapsed_s}, {"kernel_s", kernel_json(kernel_s)}}
+        std::cout << json{{"end", true},
+                          {"sets", t.done},
+                          {"schedulable", t.schedulable},
+                          {"not_schedulable", t.done - t.schedulable - t.invalid},
+                          {"invalid", t.invalid},
+                          {"elapsed_s", elapsed_s},
+                          {"kernel_s", kernel_json(kernel_s)}}
                          .dump()
                   << '\n';
     } else {
       if (!finished) std::cout << "interrupted: ";
       std::cout << t.schedulable << " of " << t.done << " sets schedulable";
-      if (keep_going) std::cout << " (" << t.done - t.schedulable - t.invalid << " not schedulable, " << t.invalid << " invalid)";
+      if (keep_going)
+        std::cout << " (" << t.done - t.schedulable - t.invalid << " not schedulable, " << t.invalid << " invalid)";
       std::cout << (finished ? "" : " (the sets done)") << " (" << backend_name << ", " << std::setprecision(3)
                 << elapsed_s << " s for all tables and tests" << kernel_text(kernel_s) << ")\n";
     }
@@ -605,11 +632,13 @@ struct dbf_cmd {
                                          (spec.task.empty() ? "" : " of " + spec.task)));
     }
     if (as_json) {
-      if (!finished) std::cout << json{{"interrupted", true}, {"variants_done", t.done}}.dump() << '\n';
+      if (!finished)
+        std::cout << json{{"interrupted", true}, {"variants_done", t.done}}.dump() << '\n';
       else {
         json summary = sweep_summary_json(t.grid, critical, transitions);
         if (!written.empty()) summary["svg"] = written;
-        std::cout << json{{"summary", summary}, {"elapsed_s", elapsed_s}, {"kernel_s", kernel_json(kernel_s)}}.dump() << '\n';
+        std::cout << json{{"summary", summary}, {"elapsed_s", elapsed_s}, {"kernel_s", kernel_json(kernel_s)}}.dump()
+                  << '\n';
       }
     } else {
       if (!finished) std::cout << "interrupted after " << t.done << " of " << spec.steps << " variants: ";
@@ -656,11 +685,20 @@ struct dbf_cmd {
 
   /// The first setting in which two shard headers differ, as "--edf scan, not qpa".
   static std::string first_difference(const nlohmann::json& want, const nlohmann::json& got) {
-    static const std::pair<const char*, const char*> names[] = {
-        {"command", "command"}, {"json", "--json"},   {"check", "--check"}, {"keep_going", "--keep-going"},
-        {"file", "FILE"},       {"batch", "--batch"}, {"sweep", "--sweep"}, {"edf", "--edf"},
-        {"backend", "--backend"}, {"threads", "--threads"}, {"block", "--block"},
-        {"max_table_mib", "--max-table-mib"}, {"backend_label", "the backend"}, {"inputs", "the input files' content"}};
+    static const std::pair<const char*, const char*> names[] = {{"command", "command"},
+                                                                {"json", "--json"},
+                                                                {"check", "--check"},
+                                                                {"keep_going", "--keep-going"},
+                                                                {"file", "FILE"},
+                                                                {"batch", "--batch"},
+                                                                {"sweep", "--sweep"},
+                                                                {"edf", "--edf"},
+                                                                {"backend", "--backend"},
+                                                                {"threads", "--threads"},
+                                                                {"block", "--block"},
+                                                                {"max_table_mib", "--max-table-mib"},
+                                                                {"backend_label", "the backend"},
+                                                                {"inputs", "the input files' content"}};
     for (const auto& [key, name] : names)
       if (want.value(key, nlohmann::json()) != got.value(key, nlohmann::json()))
         return std::string(name) + " " + json_excerpt(got.value(key, nlohmann::json())) + ", not " +
@@ -710,7 +748,8 @@ struct dbf_cmd {
     const auto count = head.at("count").get<std::uint32_t>();
     const std::string command = head.at("command").get<std::string>();
     if (!head.contains("inputs") || !head["inputs"].is_object())
-      throw input_error(files[0] + ": its header names no input files' content (a shard of an older warpspan?): run "
+      throw input_error(files[0] +
+                        ": its header names no input files' content (a shard of an older warpspan?): run "
                         "the shards again");
     std::vector<bool> seen(count, false);
     std::vector<set_record> records;
@@ -723,7 +762,8 @@ struct dbf_cmd {
       if (h.value("count", 0u) != count || index >= count)
         throw input_error(files[f] + ": not one of the " + std::to_string(count) + " shards of " + files[0]);
       h["index"] = head["index"];
-      if (h != head) throw input_error(files[f] + ": a shard of another run than " + files[0] + ": " + first_difference(head, h));
+      if (h != head)
+        throw input_error(files[f] + ": a shard of another run than " + files[0] + ": " + first_difference(head, h));
       if (seen[index]) throw input_error(files[f] + ": shard " + std::to_string(index) + " is given twice");
       seen[index] = true;
       bool ended = false;
@@ -736,20 +776,25 @@ struct dbf_cmd {
           add_kernel(kernel_s, j["shard_end"].value("kernel_s", json()));
           const auto sets = j["shard_end"].at("sets").get<std::uint64_t>();
           if (total && *total != sets && finished)
-            throw input_error(files[f] + ": " + std::to_string(sets) + " sets, but another shard saw " + std::to_string(*total));
+            throw input_error(files[f] + ": " + std::to_string(sets) + " sets, but another shard saw " +
+                              std::to_string(*total));
           if (finished) total = sets;
           continue;
         }
         set_record r = record_from(j);
-        if (r.index % count != index) throw input_error(files[f] + ": set " + std::to_string(r.index) + " is not shard " + std::to_string(index) + "'s");
+        if (r.index % count != index)
+          throw input_error(files[f] + ": set " + std::to_string(r.index) + " is not shard " + std::to_string(index) +
+                            "'s");
         if (r.verdict < 0 || r.verdict > 2 || stated_verdict(r.line, cmd.as_json) != r.verdict)
-          throw input_error(files[f] + ":" + std::to_string(l + 1) + ": set " + std::to_string(r.index) + "'s verdict " +
-                            std::to_string(r.verdict) + " is not what its line says: the shard was altered");
+          throw input_error(files[f] + ":" + std::to_string(l + 1) + ": set " + std::to_string(r.index) +
+                            "'s verdict " + std::to_string(r.verdict) +
+                            " is not what its line says: the shard was altered");
         records.push_back(std::move(r));
       }
       // A shard without its last line was cut off (or is still running): not a run to merge.
       if (!ended)
-        throw input_error(files[f] + ": incomplete, its last line (shard_end) is missing: the shard was cut off or "
+        throw input_error(files[f] +
+                          ": incomplete, its last line (shard_end) is missing: the shard was cut off or "
                           "is still running; run it again");
       if (!parts[f].back().contains("shard_end"))
         throw input_error(files[f] + ": lines after its last line (shard_end): not one shard's output");
@@ -758,9 +803,11 @@ struct dbf_cmd {
                   << "merged result is marked interrupted\n";
     }
     for (std::uint32_t i = 0; i < count; ++i)
-      if (!seen[i]) throw input_error("merge: shard " + std::to_string(i) + "/" + std::to_string(count) + " is missing");
+      if (!seen[i])
+        throw input_error("merge: shard " + std::to_string(i) + "/" + std::to_string(count) + " is missing");
     if (finished && total && records.size() != *total)
-      throw input_error("merge: " + std::to_string(records.size()) + " results for " + std::to_string(*total) + " sets");
+      throw input_error("merge: " + std::to_string(records.size()) + " results for " + std::to_string(*total) +
+                        " sets");
     progress_line bar(false, "");
     if (command == "dbf-batch") {
       batch_totals t;
@@ -772,8 +819,10 @@ struct dbf_cmd {
     // The summary reads the task file again: it must be the file the shards analysed.
     const nlohmann::json& ran = head["inputs"].value("FILE", nlohmann::json::object());
     if (!ran.contains("fnv1a64") || content_hash(cmd.file, "task set") != ran["fnv1a64"])
-      throw input_error("merge: the task set " + cmd.file + " changed since the shards ran (its content hash is not the "
-                        "one in " + files[0] + "): run the shards again");
+      throw input_error("merge: the task set " + cmd.file +
+                        " changed since the shards ran (its content hash is not the "
+                        "one in " +
+                        files[0] + "): run the shards again");
     const task_set base = load_task_set(cmd.file);
     const dbf_session& s = cmd.start_session();
     sweep_totals t;
@@ -795,14 +844,15 @@ struct generate_cmd {
   CLI::Option* out_option = nullptr;
 
   void add(CLI::App& app, std::vector<std::pair<CLI::App*, command_fn>>& commands) {
-    auto* sub = app.add_subcommand("generate-tasks", "seeded random task sets like the experiment of Nunna et al. 2010 (JSON, JSON lines or a directory)");
-    sub->add_option("--vertices", options.vertices, "vertices per task (>= 2)")
-        ->capture_default_str();
+    auto* sub = app.add_subcommand(
+        "generate-tasks",
+        "seeded random task sets like the experiment of Nunna et al. 2010 (JSON, JSON lines or a directory)");
+    sub->add_option("--vertices", options.vertices, "vertices per task (>= 2)")->capture_default_str();
     sub->add_option("--tasks", options.tasks, "tasks per set")->capture_default_str();
-    sub->add_option("--sets", sets, "number of sets (1 to " + std::to_string(max_generated_sets) + ", written as generated)")
+    sub->add_option("--sets", sets,
+                    "number of sets (1 to " + std::to_string(max_generated_sets) + ", written as generated)")
         ->capture_default_str();
-    sub->add_option("--max-wcet", options.max_wcet, "wcet uniform in [1, max-wcet]")
-        ->capture_default_str();
+    sub->add_option("--max-wcet", options.max_wcet, "wcet uniform in [1, max-wcet]")->capture_default_str();
     sub->add_option("--deadline-factor", options.deadline_factor,
                     "deadlines uniform in [f e, 2 f e]; 0 = the number of tasks per set")
         ->capture_default_str();
@@ -902,14 +952,16 @@ struct generate_cmd {
   }
 
   void summary(const achieved& a) const {
-    std::cerr << std::fixed << std::setprecision(4) << "utilisation achieved: mean " << a.sum / static_cast<double>(a.sets)
-              << ", min " << a.min << ", max " << a.max << " (target " << options.utilization << ", " << a.sets
-              << " set" << (a.sets == 1 ? "" : "s") << ")" << std::defaultfloat << "\n";
+    std::cerr << std::fixed << std::setprecision(4) << "utilisation achieved: mean "
+              << a.sum / static_cast<double>(a.sets) << ", min " << a.min << ", max " << a.max << " (target "
+              << options.utilization << ", " << a.sets << " set" << (a.sets == 1 ? "" : "s") << ")" << std::defaultfloat
+              << "\n";
   }
 
   int run() const {
     if (sets < 1 || sets > max_generated_sets)
-      throw input_error("--sets must be from 1 to " + std::to_string(max_generated_sets) + ", got " + std::to_string(sets));
+      throw input_error("--sets must be from 1 to " + std::to_string(max_generated_sets) + ", got " +
+                        std::to_string(sets));
     if (out_option->count() > 0 && out.empty()) throw input_error("generate-tasks: the --out path is empty");
     generate_task_set(options, 0);  // checks the options before anything is written
     achieved a;
@@ -938,7 +990,8 @@ struct generate_cmd {
       bar.clear();
       std::cout << "wrote " << path << " (" << sets << " sets, one a line)\n";
     } else if (ext == ".json") {
-      if (sets != 1) throw input_error("--out " + out + ": " + std::to_string(sets) + " sets need a .jsonl file or a directory");
+      if (sets != 1)
+        throw input_error("--out " + out + ": " + std::to_string(sets) + " sets need a .jsonl file or a directory");
       const std::string written = write_path(out, set_text(0, false, a) + "\n");  // "wrote" only once it is
       std::cout << "wrote " << written << "\n";
     } else if (ext.empty() || fs::is_directory(out)) {
@@ -950,7 +1003,8 @@ struct generate_cmd {
       bar.clear();
       std::cout << "wrote " << sets << " sets to " << out << "/\n";
     } else {
-      throw input_error("--out " + out + ": expected FILE.json (one set), FILE.jsonl or FILE.txt (one set a line) or a "
+      throw input_error("--out " + out +
+                        ": expected FILE.json (one set), FILE.jsonl or FILE.txt (one set a line) or a "
                         "directory (no extension)");
     }
     if (!quiet) summary(a);

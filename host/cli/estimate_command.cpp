@@ -22,9 +22,12 @@ struct estimate_cmd {
   std::string shard;
 
   void add(CLI::App& app, std::vector<std::pair<CLI::App*, command_fn>>& commands) {
-    auto* sub = app.add_subcommand("estimate", "estimate the worst-case makespan by simulated annealing (Berezovskyi, Bletsas and Petters 2013)");
+    auto* sub = app.add_subcommand(
+        "estimate", "estimate the worst-case makespan by simulated annealing (Berezovskyi, Bletsas and Petters 2013)");
     po.add(sub);
-    sub->add_option("--chains", eo.chains, "independent annealing chains (default: 2 per CPU thread; on a GPU as many as it keeps resident, from its SM count and the occupancy calculator)");
+    sub->add_option("--chains", eo.chains,
+                    "independent annealing chains (default: 2 per CPU thread; on a GPU as many as it keeps resident, "
+                    "from its SM count and the occupancy calculator)");
     sub->add_option("--iterations", eo.iterations,
                     "iterations per chain; also the cooling schedule's length (with --seconds and no --iterations, the "
                     "schedule follows the budget instead)")
@@ -34,7 +37,9 @@ struct estimate_cmd {
                     "the chains cool down by then (default: no limit)");
     sub->add_option("--seed", eo.seed, "random seed")->capture_default_str();
     sub->add_option("--t0", eo.t0, "initial temperature")->capture_default_str();
-    sub->add_option("--reach", eo.reach, "largest swap distance of a move (0: 4 W, four rounds of all warps; W x I or more: the whole string)")
+    sub->add_option(
+           "--reach", eo.reach,
+           "largest swap distance of a move (0: 4 W, four rounds of all warps; W x I or more: the whole string)")
         ->capture_default_str();
     sub->add_option("--far-moves", eo.far_moves,
                     "share of moves (0 to 1) whose swap distance is drawn over the whole string, whatever --reach says")
@@ -47,7 +52,8 @@ struct estimate_cmd {
                     "with --seconds: the share (0 to 1) of the search's time (--seconds less the proven interval's) "
                     "for the beam search behind the beam chains, each progress sum as wide as the time left allows")
         ->capture_default_str();
-    sub->add_option("--beam-width", eo.beam_width, "without --seconds or with --iterations: the width of the one beam behind the beam chains (with "
+    sub->add_option("--beam-width", eo.beam_width,
+                    "without --seconds or with --iterations: the width of the one beam behind the beam chains (with "
                     "--seconds it narrows if it outlasts its share)")
         ->capture_default_str();
     sub->add_option("--backend", backend, "cpu, cuda or auto (CUDA when a device is present)")->capture_default_str();
@@ -77,15 +83,13 @@ struct estimate_cmd {
     eo.init = parse_initial_kind(init);
     eo.backend = parse_backend(backend);
     if (given(svg_dir_opt) && svg_dir.empty()) throw input_error("--svg-dir: the path is empty");
-    // (the library checks these too, in its own words)
-    if (seconds < 0) throw input_error("--seconds must be 0 or more");
-    if (exact_seconds < 0) throw input_error("--exact-seconds must be 0 or more");
     estimate_request request;
     if (!shard.empty()) {
       const auto slice = parse_shard(shard);
       eo.slice = slice.first;
       eo.slices = slice.second;
-      if (given(svg_dir_opt)) throw input_error("--svg-dir applies to the whole run: give it to neither --shard nor merge");
+      if (given(svg_dir_opt))
+        throw input_error("--svg-dir applies to the whole run: give it to neither --shard nor merge");
       as_json = true;
       request.shard = true;
     }
@@ -98,7 +102,9 @@ struct estimate_cmd {
     progress_fn progress;
     if (bar.shown())
       progress = [&bar](double s, std::uint64_t done, std::uint64_t total, std::uint32_t best) {
-        bar.update(done, total, "best " + std::to_string(best) + ", " + rate_text(static_cast<double>(done) / std::max(s, 1e-9)) + " it/s");
+        bar.update(
+            done, total,
+            "best " + std::to_string(best) + ", " + rate_text(static_cast<double>(done) / std::max(s, 1e-9)) + " it/s");
       };
     request.search = eo;
     request.iterations_given = sub->count("--iterations") > 0;
@@ -117,12 +123,13 @@ struct estimate_cmd {
     std::vector<std::string> written;
     if (!svg_dir.empty() && rank0) {
       const std::string title = prob.kernel_text() + ", W = " + std::to_string(prob.warps);
-      written.push_back(write_file(svg_dir, "schedule.svg",
-                                   schedule_svg(prob, r.schedule, "Worst schedule found: " + title)));
-      written.push_back(write_file(svg_dir, "envelope.svg",
-                                   envelope_svg(r.envelope, r.upper_bound, "Best makespan over time: " + title,
-                                                proven ? std::optional(std::pair<std::uint64_t, std::uint64_t>(proven->lower, proven->upper))
-                                                       : std::nullopt)));
+      written.push_back(
+          write_file(svg_dir, "schedule.svg", schedule_svg(prob, r.schedule, "Worst schedule found: " + title)));
+      written.push_back(write_file(
+          svg_dir, "envelope.svg",
+          envelope_svg(r.envelope, r.upper_bound, "Best makespan over time: " + title,
+                       proven ? std::optional(std::pair<std::uint64_t, std::uint64_t>(proven->lower, proven->upper))
+                              : std::nullopt)));
     }
     if (as_json) {
       json out = estimate_json(prob, request, report);
@@ -130,18 +137,29 @@ struct estimate_cmd {
       std::error_code ec;
       const bool sm_file = !po.sm.empty() && std::filesystem::is_regular_file(po.sm, ec);
       if (!shard.empty())
-        out["shard"] = {{"command", "estimate"}, {"index", eo.slice}, {"count", eo.slices},
-                        {"chain_begin", r.chain_begin}, {"chain_end", r.chain_end}, {"iterations_target", eo.iterations},
-                        // Every setting that changes a chain's trajectory or its stop: merge refuses
-                        // shards that differ in any (the problem, seed and chains are compared too).
-                        {"settings", {{"--iterations", eo.iterations}, {"--t0", eo.t0}, {"--reach", eo.reach}, {"--far-moves", eo.far_moves},
-                                      {"--init", init}, {"--seconds", seconds}, {"--beam-width", eo.beam_width}}},
-                        // The normalised SM, with the problem's kernel and warps: merge rebuilds the
-                        // problem from them to check every shard's best string.
-                        {"sm", {{"sigma", prob.sm.sigma}, {"copies", prob.sm.copies}, {"schedulers", prob.sm.schedulers}}},
-                        {"inputs", shard_inputs({{"--kernel", po.kernel.rfind('@', 0) == 0 ? po.kernel.substr(1) : ""},
-                                                 {"--ptx", po.ptx},
-                                                 {"--sm", sm_file ? po.sm : ""}})}};
+        out["shard"] = {
+            {"command", "estimate"},
+            {"index", eo.slice},
+            {"count", eo.slices},
+            {"chain_begin", r.chain_begin},
+            {"chain_end", r.chain_end},
+            {"iterations_target", eo.iterations},
+            // Every setting that changes a chain's trajectory or its stop: merge refuses
+            // shards that differ in any (the problem, seed and chains are compared too).
+            {"settings",
+             {{"--iterations", eo.iterations},
+              {"--t0", eo.t0},
+              {"--reach", eo.reach},
+              {"--far-moves", eo.far_moves},
+              {"--init", init},
+              {"--seconds", seconds},
+              {"--beam-width", eo.beam_width}}},
+            // The normalised SM, with the problem's kernel and warps: merge rebuilds the
+            // problem from them to check every shard's best string.
+            {"sm", {{"sigma", prob.sm.sigma}, {"copies", prob.sm.copies}, {"schedulers", prob.sm.schedulers}}},
+            {"inputs", shard_inputs({{"--kernel", po.kernel.rfind('@', 0) == 0 ? po.kernel.substr(1) : ""},
+                                     {"--ptx", po.ptx},
+                                     {"--sm", sm_file ? po.sm : ""}})}};
       std::cout << out.dump() << '\n';
       return exit_code;
     }
@@ -149,22 +167,26 @@ struct estimate_cmd {
       std::cout << "INTERRUPTED (Ctrl-C or SIGTERM): the best found so far, " << r.iterations << " iterations in "
                 << std::setprecision(3) << r.elapsed_s << " s\n";
     std::cout << "kernel      " << prob.kernel_text() << " ("
-              << (prob.per_warp() ? std::to_string(prob.length()) + " instructions of all warps" : std::to_string(prob.instructions()) + " instructions")
+              << (prob.per_warp() ? std::to_string(prob.length()) + " instructions of all warps"
+                                  : std::to_string(prob.instructions()) + " instructions")
               << " after normalisation, from " << origin << ")\n"
               << "SM          " << describe(prob.sm) << "\n"
               << "warps       " << prob.warps << barrier_note(prob) << "\n"
               << "search      "
-              << (r.chains_run < r.chains ? std::to_string(r.chains_run) + " of " + std::to_string(r.chains) +
-                                                " chains (the rest did not fit the set-up's share of --seconds or were interrupted)"
-                                          : std::to_string(r.chains) + " chains")
-              << " x " << r.iterations_per_chain << " iterations on " << r.backend
-              << " in " << std::fixed << std::setprecision(2) << r.elapsed_s << " s ("
-              << std::setprecision(3) << std::scientific << static_cast<double>(r.iterations) / std::max(r.elapsed_s, 1e-9)
-              << " it/s)" << std::defaultfloat << (r.time_limited ? ", stopped by --seconds" : "")
-              << (report.cooling_fitted_to_seconds && !r.time_limited && !r.interrupted ? ", cooled to fit --seconds" : "")
+              << (r.chains_run < r.chains
+                      ? std::to_string(r.chains_run) + " of " + std::to_string(r.chains) +
+                            " chains (the rest did not fit the set-up's share of --seconds or were interrupted)"
+                      : std::to_string(r.chains) + " chains")
+              << " x " << r.iterations_per_chain << " iterations on " << r.backend << " in " << std::fixed
+              << std::setprecision(2) << r.elapsed_s << " s (" << std::setprecision(3) << std::scientific
+              << static_cast<double>(r.iterations) / std::max(r.elapsed_s, 1e-9) << " it/s)" << std::defaultfloat
+              << (r.time_limited ? ", stopped by --seconds" : "")
+              << (report.cooling_fitted_to_seconds && !r.time_limited && !r.interrupted ? ", cooled to fit --seconds"
+                                                                                        : "")
               << (r.interrupted ? ", interrupted" : "") << "\n"
               << "estimate    " << r.best_makespan << " cycles (a lower bound on the worst case)\n"
-              << "upper bound " << r.upper_bound << " cycles (pessimistic: every work-conserving schedule, docs/makespan.md)\n";
+              << "upper bound " << r.upper_bound
+              << " cycles (pessimistic: every work-conserving schedule, docs/makespan.md)\n";
     if (proven) {
       std::cout << "proven      " << proven->lower << " <= worst case <= " << proven->upper << " cycles (";
       if (proven->exact && proven->upper_from == "exact")
@@ -172,7 +194,8 @@ struct estimate_cmd {
       else if (proven->exact)
         std::cout << "the " << proven->upper_from << " bound is attained";
       else
-        std::cout << "upper from the " << proven->upper_from << (proven->upper_from == "search" ? " within the time" : " bound");
+        std::cout << "upper from the " << proven->upper_from
+                  << (proven->upper_from == "search" ? " within the time" : " bound");
       std::cout << ", " << std::setprecision(3) << proven->elapsed_s << " s)\n";
     } else if (exact_seconds > 0 && r.interrupted) {
       std::cout << "proven      (skipped: interrupted)\n";
@@ -181,9 +204,10 @@ struct estimate_cmd {
       // How the chains filled the device: blocks against the SMs' residency.
       const double waves = c.resident_chains ? static_cast<double>(r.chain_end - r.chain_begin) / c.resident_chains : 0;
       std::cout << "GPU plan    " << c.blocks << " blocks of " << c.block
-                << (c.design == chain_design::warp ? " threads (a chain a block) on " : " threads (a chain each) on ") << c.sms
-                << " SMs, state " << (c.on_chip ? "in shared memory" : "in global memory") << ", "
-                << (c.packing == chain_packing::wide ? std::string() : packing_name(c.packing) + std::string(", ")) << c.chain_bytes << " bytes a chain; " << c.resident_threads_per_sm / 32 << " warps a SM resident, "
+                << (c.design == chain_design::warp ? " threads (a chain a block) on " : " threads (a chain each) on ")
+                << c.sms << " SMs, state " << (c.on_chip ? "in shared memory" : "in global memory") << ", "
+                << (c.packing == chain_packing::wide ? std::string() : packing_name(c.packing) + std::string(", "))
+                << c.chain_bytes << " bytes a chain; " << c.resident_threads_per_sm / 32 << " warps a SM resident, "
                 << c.resident_chains << " chains fill the device (" << std::setprecision(2) << std::defaultfloat
                 << waves << " of that here)\n";
     }
@@ -198,7 +222,8 @@ struct estimate_cmd {
     if (report.best_from == "annealing")
       std::cout << "\nworst string from chain " << r.best_chain << " (" << to_string(r.best_chain_init) << " start)";
     else
-      std::cout << "\nworst string from the " << report.best_from << " (the chains' best: " << report.annealing_best << ")";
+      std::cout << "\nworst string from the " << report.best_from << " (the chains' best: " << report.annealing_best
+                << ")";
     if (show_string)
       std::cout << ": " << join(one_based(r.best_string)) << "\n";
     else

@@ -14,11 +14,14 @@ struct bound_cmd {
   bool as_json = false;
   bool quiet = false;
   void add(CLI::App& app, std::vector<std::pair<CLI::App*, command_fn>>& commands) {
-    auto* sub = app.add_subcommand("bound", "an upper bound on the worst-case makespan (the pessimistic bound; docs/makespan.md proves it), and the estimates of Berezovskyi et al. 2012");
+    auto* sub = app.add_subcommand("bound",
+                                   "an upper bound on the worst-case makespan (the pessimistic bound; docs/makespan.md "
+                                   "proves it), and the estimates of Berezovskyi et al. 2012");
     po.add(sub);
-    sub->add_option("--exact-up-to", exact_up_to,
-                    "also the tractable estimate min over y <= x of ceil(W / y) T(y) of Berezovskyi et al. 2012, T(y) exact by "
-                    "search (an estimate: the worst case can exceed it)");
+    sub->add_option(
+        "--exact-up-to", exact_up_to,
+        "also the tractable estimate min over y <= x of ceil(W / y) T(y) of Berezovskyi et al. 2012, T(y) exact by "
+        "search (an estimate: the worst case can exceed it)");
     sub->add_option("--time-limit", time_limit, "seconds allowed for all the exact T(y) together (default: no limit)");
     sub->add_flag("--json", as_json, "print one JSON object");
     sub->add_flag("--quiet,-q", quiet, "no progress line (shown on a terminal while the T(y) are searched)");
@@ -60,8 +63,8 @@ struct bound_cmd {
       std::cout << "001 Sec. 4        " << formula << " cycles (the paper's formula, "
                 << (formula < b ? "not a bound in general: docs/makespan.md" : "looser here") << ")\n";
     if (!t.empty()) {
-      std::cout << "tractable est.    " << tractable.first << " cycles = ceil(" << prob.warps << " / " << tractable.second
-                << ") x T(" << tractable.second << "), exact T(1.." << t.size() << ") = ";
+      std::cout << "tractable est.    " << tractable.first << " cycles = ceil(" << prob.warps << " / "
+                << tractable.second << ") x T(" << tractable.second << "), exact T(1.." << t.size() << ") = ";
       for (std::size_t k = 0; k < t.size(); ++k) std::cout << (k ? ", " : "") << t[k];
       std::cout << " (001 eq. 42: an estimate, not a bound)\n";
     }
@@ -93,13 +96,17 @@ struct exact_cmd {
   bool quiet = false;
 
   void add(CLI::App& app, std::vector<std::pair<CLI::App*, command_fn>>& commands) {
-    auto* sub = app.add_subcommand(
-        "exact", "the exact worst-case makespan by search over work-conserving schedules or by the binary ILP of Berezovskyi, Bletsas and Andersson 2012 "
-                 "Sec. 5 solved with COIN-OR CBC (issue 4)");
+    auto* sub = app.add_subcommand("exact",
+                                   "the exact worst-case makespan by search over work-conserving schedules or by the "
+                                   "binary ILP of Berezovskyi, Bletsas and Andersson 2012 "
+                                   "Sec. 5 solved with COIN-OR CBC (issue 4)");
     po.add(sub);
-    sub->add_option("--method", method, "search (multiset search), ilp (the binary ILP of Berezovskyi et al. 2012, with CBC) or auto (= search)")
+    sub->add_option(
+           "--method", method,
+           "search (multiset search), ilp (the binary ILP of Berezovskyi et al. 2012, with CBC) or auto (= search)")
         ->capture_default_str();
-    sub->add_option("--constraints", constraints, "with ilp: the work-conserving constraints (Berezovskyi et al. 2012, Sec. 5.4), short or long")
+    sub->add_option("--constraints", constraints,
+                    "with ilp: the work-conserving constraints (Berezovskyi et al. 2012, Sec. 5.4), short or long")
         ->capture_default_str();
     sub->add_option("--lp", lp_file, "write the ILP in CPLEX LP format to FILE (any method; works without CBC)");
     sub->add_option("--backend", backend,
@@ -107,16 +114,19 @@ struct exact_cmd {
         ->capture_default_str();
     sub->add_option("--time-limit", xo.time_limit_s, "stop after this many seconds and report the proven interval");
     sub->add_option("--max-states", max_states,
-                    "search: stop after reaching this many states (default: no limit; the held states may take at most half the memory)");
+                    "search: stop after reaching this many states (default: no limit; the held states may take at most "
+                    "half the memory)");
     sub->add_option("--threads", threads, "search: CPU threads (default: all cores; at most 4 per core)");
     sub->add_flag("--quiet,-q", quiet, "no progress line");
-    sub->add_option("--at-most", at_most,
-                    "search: is the worst case at most N cycles? Drops every state on no longer schedule, then proves it "
-                    "(without the exact value) or finds a longer schedule and the exact worst case; faster near the answer");
+    sub->add_option(
+        "--at-most", at_most,
+        "search: is the worst case at most N cycles? Drops every state on no longer schedule, then proves it "
+        "(without the exact value) or finds a longer schedule and the exact worst case; faster near the answer");
     sub->add_flag("--no-prune", no_prune, "search: expand every reachable state (no bound against the lower bound)");
-    sub->add_option("--warm-start", warm_start,
-                    "search: first anneal 2 chains for N iterations each (seed 1) and prune against the best string found "
-                    "(0: prune against the standard strings only)")
+    sub->add_option(
+           "--warm-start", warm_start,
+           "search: first anneal 2 chains for N iterations each (seed 1) and prune against the best string found "
+           "(0: prune against the standard strings only)")
         ->capture_default_str();
     sub->add_flag("--json", as_json, "print one JSON object");
     sub->add_flag("--no-table", no_table, "do not draw the witness schedule");
@@ -146,8 +156,8 @@ struct exact_cmd {
         throw input_error("--lp: " + e.description());
       }
       const auto [vars, rows] = ilp_size(prob, 0, form);
-      lp_note = "wrote the ILP (" + std::to_string(vars) + " binary variables, " + std::to_string(rows) + " constraints, " +
-                constraints + " form) to " + lp_file;
+      lp_note = "wrote the ILP (" + std::to_string(vars) + " binary variables, " + std::to_string(rows) +
+                " constraints, " + constraints + " form) to " + lp_file;
     }
     // CBC's C interface offers no hook to stop a solve, so Ctrl-C keeps its default action for
     // the ILP; the search polls the flag where it checks its time limit.
@@ -181,19 +191,19 @@ struct exact_cmd {
     if (r.complete)
       std::cout << "exact       " << r.makespan << " cycles " << how.str() << "\n";
     else if (r.at_most_proven)
-      std::cout << "at most     " << r.upper << " cycles proven: no schedule is longer " << how.str() << "\nproven      "
-                << r.lower << " <= worst case <= " << r.upper << " cycles\n";
+      std::cout << "at most     " << r.upper << " cycles proven: no schedule is longer " << how.str()
+                << "\nproven      " << r.lower << " <= worst case <= " << r.upper << " cycles\n";
     else
       std::cout << "stopped     " << r.stop_reason << " after " << r.states << " states, " << std::setprecision(3)
                 << r.elapsed_s << " s\nproven      " << r.lower << " <= worst case <= " << r.upper << " cycles\n";
     if (r.complete && xo.at_most > 0 && r.makespan > xo.at_most)
       std::cout << "at most     " << xo.at_most << " cycles does not hold: the witness takes " << r.makespan << "\n";
     std::cout << "witness     " << join(one_based(r.best_string)) << "\n";
-    if (r.interrupted) std::cout << "interrupted (SIGINT or SIGTERM): the interval above is what the search proved so far\n";
+    if (r.interrupted)
+      std::cout << "interrupted (SIGINT or SIGTERM): the interval above is what the search proved so far\n";
     if (!no_table) std::cout << "\n" << render_table(prob, b, terminal_columns());
     return r.interrupted ? interrupted_exit_code : 0;
   }
-
 
   int run_ilp(const problem& prob, ilp_constraints form, const std::string& lp_note) {
     ilp_options io;
@@ -209,11 +219,12 @@ struct exact_cmd {
     }
     std::cout << "kernel      " << prob.kernel_text() << ", W = " << prob.warps << barrier_note(prob) << ", "
               << describe(prob.sm) << "\n"
-              << "ilp         " << r.variables << " binary variables, " << r.constraints << " constraints (" << constraints
-              << " work-conserving constraints)\n";
+              << "ilp         " << r.variables << " binary variables, " << r.constraints << " constraints ("
+              << constraints << " work-conserving constraints)\n";
     if (!lp_note.empty()) std::cout << "lp          " << lp_note << "\n";
     if (r.complete)
-      std::cout << "exact       " << r.makespan << " cycles (ILP with CBC, " << std::setprecision(3) << r.elapsed_s << " s)\n";
+      std::cout << "exact       " << r.makespan << " cycles (ILP with CBC, " << std::setprecision(3) << r.elapsed_s
+                << " s)\n";
     else
       std::cout << "stopped     " << r.status << " after " << std::setprecision(3) << r.elapsed_s << " s\nproven      "
                 << r.lower << " <= worst case <= " << r.upper << " cycles\n";

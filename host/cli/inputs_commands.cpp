@@ -35,8 +35,10 @@ std::string number(double v) {
 class inputs_command {
  public:
   void add(CLI::App& app, std::vector<std::pair<CLI::App*, command_fn>>& commands) {
-    auto* sub = app.add_subcommand("inputs", "search for the inputs that make a GPU kernel slowest (GDivAn, paper 004)");
-    auto* kernel_opt = sub->add_option("--kernel", kernel, "artificial, bfs, petri, bisect or lbm (--list describes them)");
+    auto* sub =
+        app.add_subcommand("inputs", "search for the inputs that make a GPU kernel slowest (GDivAn, paper 004)");
+    auto* kernel_opt =
+        sub->add_option("--kernel", kernel, "artificial, bfs, petri, bisect or lbm (--list describes them)");
     auto* harness_opt = sub->add_option("--harness", harness,
                                         "a harness library of your own kernel (docs/harness.md): ./libmykernel.so");
     kernel_opt->excludes(harness_opt);
@@ -47,14 +49,16 @@ class inputs_command {
         sub->add_flag("--compare", compare, "run all three methods with the same evaluations and seed, side by side");
     sub->add_option("--evaluations", evaluations, "kernel evaluations per method (the budget)")->capture_default_str();
     sub->add_option("--seed", seed, "seed of every random choice")->capture_default_str();
-    sub->add_option("--fitness", fitness, "model (the SIMT cost model on the CPU) or gpu (CUDA events)")->capture_default_str();
+    sub->add_option("--fitness", fitness, "model (the SIMT cost model on the CPU) or gpu (CUDA events)")
+        ->capture_default_str();
     sub->add_option("--sm", sm, "model: SM preset or JSON file (warpspan sm lists them)")->capture_default_str();
     sub->add_option("--sms", sms, "model: SMs the blocks are spread over")->capture_default_str();
     sub->add_option("--population", population, "GA population")->capture_default_str();
     sub->add_option("--patience", patience,
                     "GA: stop after this many generations without growth (0: spend the budget; default 2, with "
                     "--compare 0 so that every method spends the same evaluations)");
-    sub->add_option("--tolerance", tolerance, "GA: growth below tolerance x best does not count")->capture_default_str();
+    sub->add_option("--tolerance", tolerance, "GA: growth below tolerance x best does not count")
+        ->capture_default_str();
     sub->add_option("--atom-threads", atom_threads, "gdivan: atoms on X = 2, 4, ... up to this many threads")
         ->capture_default_str();
     sub->add_option("--atom-runs", atom_runs, "gdivan: recorded runs per X")->capture_default_str();
@@ -76,17 +80,18 @@ class inputs_command {
     // Options that another makes meaningless are refused together, never silently ignored.
     compare_opt->excludes(method_opt);
     auto* eval_opt = sub->get_option("--eval-input");
-    for (const char* search_only : {"--method", "--compare", "--evaluations", "--population", "--patience",
-                                    "--tolerance", "--atom-threads", "--atom-runs", "--save-input", "--svg-dir",
-                                    "--save-warp-kernels"})
+    for (const char* search_only :
+         {"--method", "--compare", "--evaluations", "--population", "--patience", "--tolerance", "--atom-threads",
+          "--atom-runs", "--save-input", "--svg-dir", "--save-warp-kernels"})
       eval_opt->excludes(sub->get_option(search_only));
     // --list prints the kernels and nothing else: every option of a search or of its output is refused with it.
     for (CLI::Option* other : sub->get_options())
       if (other != list_opt && other->get_name() != "--harness" && other->get_name() != "--help" &&
           other->get_name() != "--quiet")
         list_opt->excludes(other);
-    sub->footer("Exit codes: 0 done, 2 bad input, 130 interrupted (Ctrl-C or SIGTERM: the best input found so far is "
-                "printed, and saved with --save-input).\n");
+    sub->footer(
+        "Exit codes: 0 done, 2 bad input, 130 interrupted (Ctrl-C or SIGTERM: the best input found so far is "
+        "printed, and saved with --save-input).\n");
     commands.emplace_back(sub, [this] { return run(); });
   }
 
@@ -98,8 +103,8 @@ class inputs_command {
         return 0;
       }
       for (const auto& k : builtin_kernels())
-        std::cout << k->name() << std::string(12 - std::min<std::size_t>(k->name().size(), 11), ' ') << k->default_threads()
-                  << " threads  " << k->description() << '\n';
+        std::cout << k->name() << std::string(12 - std::min<std::size_t>(k->name().size(), 11), ' ')
+                  << k->default_threads() << " threads  " << k->description() << '\n';
       return 0;
     }
     search_request request;
@@ -139,9 +144,10 @@ class inputs_command {
     if (compare) methods = {search_method::gdivan, search_method::random_ga, search_method::random};
     // One line for the whole run: evaluations of every method, the best fitness so far.
     progress_line bar(!quiet, "evaluations");
-    const search_runs all = run_searches(o, methods, [&](search_method m, std::uint64_t done, std::uint64_t total, double best) {
-      bar.update(done, total, to_string(m) + " best " + number(best));
-    });
+    const search_runs all =
+        run_searches(o, methods, [&](search_method m, std::uint64_t done, std::uint64_t total, double best) {
+          bar.update(done, total, to_string(m) + " best " + number(best));
+        });
     bar.clear();
     const std::vector<search_options>& runs = all.runs;
     const std::vector<search_result>& results = all.results;
@@ -151,7 +157,8 @@ class inputs_command {
     const std::filesystem::path save_path(save_input);
     const std::string save_dir = save_path.parent_path().empty() ? "." : save_path.parent_path().string();
     if (!save_input.empty() && !results.empty() && !results[best].trace.best.empty())
-      saved = write_file(save_dir, save_path.filename().string(), format_input(*o.kernel, o.threads, results[best].trace.best));
+      saved = write_file(save_dir, save_path.filename().string(),
+                         format_input(*o.kernel, o.threads, results[best].trace.best));
     // The input the harness failed on, beside the best, for replay with --eval-input.
     std::string saved_failing;
     if (failed && !save_input.empty() && !failed->failing_input.empty())
@@ -192,8 +199,8 @@ class inputs_command {
     if (!svg_dir.empty() && !results.empty()) {
       std::vector<fitness_curve> curves;
       for (std::size_t i = 0; i < results.size(); ++i)
-        curves.push_back({to_string(runs[i].method), results[i].trace.history, results[i].trace.evaluations,
-                          results[i].seconds});
+        curves.push_back(
+            {to_string(runs[i].method), results[i].trace.history, results[i].trace.evaluations, results[i].seconds});
       const std::string& name = o.kernel->name();
       const std::string title =
           name + ", " + std::to_string(o.threads) + " threads, fitness " + fitness + ", seed " + std::to_string(seed);
@@ -215,8 +222,8 @@ class inputs_command {
     if (all.interrupted)
       std::cout << "INTERRUPTED (Ctrl-C or SIGTERM): the best found so far, after " << all.evaluations()
                 << " evaluations\n";
-    std::cout << "warpspan inputs: " << kernel_line(o) << ", " << o.threads << " threads, fitness " << fitness_line(o) << ", "
-              << evaluations << " evaluations, seed " << seed << "\n\n";
+    std::cout << "warpspan inputs: " << kernel_line(o) << ", " << o.threads << " threads, fitness " << fitness_line(o)
+              << ", " << evaluations << " evaluations, seed " << seed << "\n\n";
     if ((o.method == search_method::gdivan || compare) && !results.empty()) {
       const auto& gd = results.front();
       std::cout << "atoms (step 1, branch coverage as 004 Table III):\n";
@@ -230,29 +237,33 @@ class inputs_command {
     for (std::size_t i = 0; i < results.size(); ++i) {
       const auto& r = results[i];
       std::printf("%-10s %14s %-7s %12llu %11.3f %12llu %10.3f\n", to_string(runs[i].method).c_str(),
-                  (r.trace.evaluations ? number(r.trace.best_fitness) : std::string("-")).c_str(), r.fitness_unit.c_str(),
-                  static_cast<unsigned long long>(r.trace.reached_at), r.reached_seconds,
+                  (r.trace.evaluations ? number(r.trace.best_fitness) : std::string("-")).c_str(),
+                  r.fitness_unit.c_str(), static_cast<unsigned long long>(r.trace.reached_at), r.reached_seconds,
                   static_cast<unsigned long long>(r.trace.evaluations), r.seconds);
     }
     if (!saved.empty()) std::cout << "\nbest input (" << to_string(runs[best].method) << ") saved to " << saved << '\n';
     if (!svg.empty()) std::cout << "plots: " << svg << ", " << svg_time << '\n';
     if (worst && !worst->spec.empty()) {
       std::cout << "\nslowest block of the best input (block " << worst->block << " of launch " << worst->launch + 1
-                << ", " << worst->warps << " warps, " << worst->cycles << " model cycles) as warps of the makespan model:\n  ";
+                << ", " << worst->warps << " warps, " << worst->cycles
+                << " model cycles) as warps of the makespan model:\n  ";
       if (worst->spec.size() <= 160)
         std::cout << "--warp-kernels " << worst->spec << '\n';
       else
         std::cout << worst->spec.size() << " characters (--save-warp-kernels FILE writes them)\n";
-      if (!saved_warps.empty()) std::cout << "  saved to " << saved_warps << " (estimate --warp-kernels @" << saved_warps << ")\n";
+      if (!saved_warps.empty())
+        std::cout << "  saved to " << saved_warps << " (estimate --warp-kernels @" << saved_warps << ")\n";
     }
-    if (failed) std::cout << "\nSTOPPED: the harness failed after " << all.evaluations() << " evaluations (stderr says how)\n";
+    if (failed)
+      std::cout << "\nSTOPPED: the harness failed after " << all.evaluations() << " evaluations (stderr says how)\n";
     std::cout.flush();
     return exit_code();
   }
 
   std::string fitness_line(const search_options& o) const {
     if (o.fitness == fitness_kind::gpu) return "gpu: " + gpu_fitness_note(*o.kernel);
-    return "model (" + o.model.sm_name + ", " + std::to_string(o.model.sms) + " SM" + (o.model.sms == 1 ? "" : "s") + ")";
+    return "model (" + o.model.sm_name + ", " + std::to_string(o.model.sms) + " SM" + (o.model.sms == 1 ? "" : "s") +
+           ")";
   }
 
   int evaluate(const search_options& o, const std::string& saved) {
@@ -263,8 +274,8 @@ class inputs_command {
       j["worst_block"] = block_warp_kernels_json(worst_block(o, g));
       std::cout << j.dump(2) << '\n';
     } else {
-      std::cout << eval_input << ": " << number(e.value) << ' ' << e.unit << " (" << kernel_line(o) << ", " << o.threads << " threads, "
-                << e.launches << " launches, fitness " << fitness_line(o) << ")\n";
+      std::cout << eval_input << ": " << number(e.value) << ' ' << e.unit << " (" << kernel_line(o) << ", " << o.threads
+                << " threads, " << e.launches << " launches, fitness " << fitness_line(o) << ")\n";
     }
     return 0;
   }
@@ -295,7 +306,7 @@ class inputs_command {
   }
 
   std::string kernel, harness, method = "gdivan", fitness = "model", sm = "kepler-3.5", save_input, eval_input, svg_dir,
-      save_warp_kernels;
+                               save_warp_kernels;
   std::optional<std::int64_t> threads;
   std::int64_t evaluations = 2000, population = 100, atom_threads = 8, atom_runs = 400, sms = 1, jobs = 0;
   std::optional<std::int64_t> patience;  ///< default 2, 0 with --compare

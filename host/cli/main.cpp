@@ -99,8 +99,8 @@ int written(int code) {
   const int after_flush = errno;
   if (stream_ok && flushed && !std::ferror(stdout)) return code;
   const int reason = stdout_buffer && stdout_buffer->error() ? stdout_buffer->error() : after_flush;
-  return fail(2, "warpspan: cannot write standard output: " +
-                     std::string(reason ? std::strerror(reason) : "the write failed"));
+  return fail(
+      2, "warpspan: cannot write standard output: " + std::string(reason ? std::strerror(reason) : "the write failed"));
 }
 
 int run_main(int argc, char** argv) {
@@ -138,9 +138,10 @@ int run_main(int argc, char** argv) {
     if (!left.empty()) {
       std::string command = "warpspan";
       for (const auto* sub : app.get_subcommands()) command += " " + sub->get_name();
-      const auto option = std::find_if(left.begin(), left.end(), [](const std::string& a) { return a.size() > 1 && a[0] == '-'; });
+      const auto option =
+          std::find_if(left.begin(), left.end(), [](const std::string& a) { return a.size() > 1 && a[0] == '-'; });
       const std::string what = option != left.end() ? "unknown option '" + option->substr(0, option->find('=')) + "'"
-                                                     : "unexpected argument '" + left.front() + "'";
+                                                    : "unexpected argument '" + left.front() + "'";
       return fail(2, "warpspan: " + what + " for " + command + " (see " + command + " --help)");
     }
     return fail(2, "warpspan: " + std::string(e.what()) + " (see warpspan --help)");

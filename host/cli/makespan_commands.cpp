@@ -14,10 +14,13 @@ struct build_cmd {
   bool as_json = false;
 
   void add(CLI::App& app, std::vector<std::pair<CLI::App*, command_fn>>& commands) {
-    auto* sub = app.add_subcommand("build", "build the schedule of one pseudo-precedence string (the builder of Berezovskyi et al. 2013)");
+    auto* sub = app.add_subcommand(
+        "build", "build the schedule of one pseudo-precedence string (the builder of Berezovskyi et al. 2013)");
     po.add(sub);
     sub->add_option("--string", str, "warp ids, 1-based, e.g. \"1 1 2 2 3 3 1 2 3 4 4 4\"");
-    sub->add_option("--init", init, "or a constructed string: rr, fp, mpwf, starve or beam (a beam search over the exact search's states)");
+    sub->add_option(
+        "--init", init,
+        "or a constructed string: rr, fp, mpwf, starve or beam (a beam search over the exact search's states)");
     sub->add_option("--svg", svg, "also draw the schedule into this SVG file");
     sub->add_flag("--json", as_json, "print one JSON object");
     commands.emplace_back(sub, [this] { return run(); });
@@ -36,23 +39,24 @@ struct build_cmd {
     std::string written;
     if (!svg.empty()) {
       const std::filesystem::path path(svg);
-      written = write_file(path.has_parent_path() ? path.parent_path().string() : ".", path.filename().string(),
-                           schedule_svg(prob, b, "Schedule of the given string: " + prob.kernel_text() + ", W = " +
-                                                     std::to_string(prob.warps)));
+      written = write_file(
+          path.has_parent_path() ? path.parent_path().string() : ".", path.filename().string(),
+          schedule_svg(prob, b,
+                       "Schedule of the given string: " + prob.kernel_text() + ", W = " + std::to_string(prob.warps)));
     }
     if (as_json) {
       json out{{"makespan", b.makespan},
-                        {"string", one_based(s)},
-                        {"warp_cycle_string", b.warp_cycle},
-                        {"upper_bound", pessimistic_bound(prob)},
-                        {"problem", problem_json(prob)}};
+               {"string", one_based(s)},
+               {"warp_cycle_string", b.warp_cycle},
+               {"upper_bound", pessimistic_bound(prob)},
+               {"problem", problem_json(prob)}};
       if (!written.empty()) out["svg"] = written;
       std::cout << out.dump() << '\n';
       return 0;
     }
     std::vector<int> wc(b.warp_cycle.begin(), b.warp_cycle.end());
-    std::cout << "makespan    " << b.makespan << " cycles\nstring      " << join(one_based(s))
-              << "\nwarp cycles " << join(wc) << "\n\n"
+    std::cout << "makespan    " << b.makespan << " cycles\nstring      " << join(one_based(s)) << "\nwarp cycles "
+              << join(wc) << "\n\n"
               << render_table(prob, b, terminal_columns());
     if (!written.empty()) std::cout << "wrote " << written << "\n";
     return 0;
@@ -69,8 +73,10 @@ struct kernel_cmd {
         "kernel",
         "show a kernel string: parse --kernel or import --ptx (loads/stores/atomics L, f64 D, "
         "sin/cos/lg2/ex2/rsqrt and approximate rcp/sqrt S, other arithmetic C; conditional branches fall through, "
-        "an unconditional backward branch ends the walk: see data/kernels/README.md); with --sm a preset's PTX table counts "
-        "IEEE div/sqrt/rcp, integer division and the like as the instruction sequences that SM runs (data/sm/README.md); "
+        "an unconditional backward branch ends the walk: see data/kernels/README.md); with --sm a preset's PTX table "
+        "counts "
+        "IEEE div/sqrt/rcp, integer division and the like as the instruction sequences that SM runs "
+        "(data/sm/README.md); "
         "with --sm/--sigma also the normalised form");
     po.add(sub, false);
     sub->add_flag("--trace", trace, "with --ptx: list every instruction walked and its class");
@@ -90,8 +96,9 @@ struct kernel_cmd {
     } else {
       raw = po.raw_kernel();
     }
-    json out = po.has_ptx() ? ptx_import_json(imported, trace)
-                            : json{{"kernel", to_run_length(raw)}, {"plain", to_plain(raw)}, {"instructions", raw.size()}};
+    json out = po.has_ptx()
+                   ? ptx_import_json(imported, trace)
+                   : json{{"kernel", to_run_length(raw)}, {"plain", to_plain(raw)}, {"instructions", raw.size()}};
     std::string normalized;
     if (po.has_sm()) {
       const normalized_sm norm = normalize(po.make_sm());
@@ -118,7 +125,8 @@ struct kernel_cmd {
         for (const auto& i : imported.trace) {
           std::cout << "  line " << std::setw(5) << i.line << "  " << letter(i.type) << "  " << i.opcode;
           if (i.runs_as.size() != 1 || i.runs_as[0] != i.type)
-            std::cout << "  runs as " << (i.runs_as.empty() ? std::string("nothing (an operand)") : to_run_length(i.runs_as));
+            std::cout << "  runs as "
+                      << (i.runs_as.empty() ? std::string("nothing (an operand)") : to_run_length(i.runs_as));
           std::cout << "\n";
         }
     }
@@ -131,7 +139,9 @@ struct kernel_cmd {
     const std::optional<normalized_sm> norm = po.has_sm() ? std::optional(normalize(po.make_sm())) : std::nullopt;
     json list = json::array();
     for (const warp_group& g : groups) {
-      json one{{"kernel", to_run_length(g.kernel)}, {"plain", to_plain(g.kernel)}, {"instructions", g.kernel.size()},
+      json one{{"kernel", to_run_length(g.kernel)},
+               {"plain", to_plain(g.kernel)},
+               {"instructions", g.kernel.size()},
                {"warps", g.warps}};
       if (norm) {
         const kernel_string nk = normalize_kernel(g.kernel, *norm);
@@ -146,11 +156,12 @@ struct kernel_cmd {
     }
     for (std::size_t k = 0; k < list.size(); ++k) {
       const json& g = list[k];
-      std::cout << "group " << k + 1 << "     " << g["kernel"].get<std::string>() << " (" << g["instructions"].get<std::size_t>()
-                << " instructions) x " << g["warps"].get<std::uint32_t>() << (g["warps"].get<std::uint32_t>() == 1 ? " warp" : " warps");
+      std::cout << "group " << k + 1 << "     " << g["kernel"].get<std::string>() << " ("
+                << g["instructions"].get<std::size_t>() << " instructions) x " << g["warps"].get<std::uint32_t>()
+                << (g["warps"].get<std::uint32_t>() == 1 ? " warp" : " warps");
       if (norm)
-        std::cout << "; normalised " << g["normalized"].get<std::string>() << " (" << g["normalized_instructions"].get<std::size_t>()
-                  << " instructions)";
+        std::cout << "; normalised " << g["normalized"].get<std::string>() << " ("
+                  << g["normalized_instructions"].get<std::size_t>() << " instructions)";
       std::cout << "\n";
     }
     if (norm) std::cout << "SM          " << describe(*norm) << "\n";
@@ -180,22 +191,27 @@ struct sm_cmd {
       for (const auto& p : sm_presets()) {
         const sm_config cfg = parse_sm_json(p.json, p.name);
         std::cout << std::left << std::setw(12) << p.name << " " << describe(normalize(cfg)) << "\n"
-                  << std::setw(12) << "" << " " << cfg.description << "\n";
+                  << std::setw(12) << ""
+                  << " " << cfg.description << "\n";
       }
       return 0;
     }
     const sm_config cfg = load_sm(name);
     const normalized_sm norm = normalize(cfg);
     if (as_json) {
-      json j = {{"name", cfg.name}, {"description", cfg.description}, {"source", cfg.source},
-                {"warp_size", cfg.warp_size}, {"schedulers", cfg.schedulers}};
+      json j = {{"name", cfg.name},
+                {"description", cfg.description},
+                {"source", cfg.source},
+                {"warp_size", cfg.warp_size},
+                {"schedulers", cfg.schedulers}};
       for (int u = 0; u < unit_count; ++u)
         j["normalized"][std::string(1, unit_letters[u])] = {{"sigma", norm.sigma[u]}, {"copies", norm.copies[u]}};
       std::cout << j.dump() << '\n';
       return 0;
     }
     std::cout << cfg.name << ": " << cfg.description << "\nsource: " << cfg.source << "\nwarp size " << cfg.warp_size
-              << "\n" << describe(norm) << "\n";
+              << "\n"
+              << describe(norm) << "\n";
     for (int u = 0; u < unit_count; ++u)
       std::cout << "  " << unit_letters[u] << ": " << cfg.units[u].units << " units, latency " << cfg.units[u].latency
                 << " -> sigma " << norm.sigma[u] << ", each instruction " << norm.copies[u] << " notional cycle(s)\n";

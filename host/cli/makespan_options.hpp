@@ -45,7 +45,6 @@
 
 namespace warpspan::cli {
 
-
 /// The columns of the terminal stdout goes to; 0 when it is not a terminal (a file or pipe gets
 /// whole rows).
 inline std::size_t terminal_columns() {
@@ -54,7 +53,6 @@ inline std::size_t terminal_columns() {
   if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) != 0 || ws.ws_col == 0) return 80;
   return ws.ws_col;
 }
-
 
 using json = nlohmann::json;
 
@@ -81,7 +79,8 @@ inline std::optional<int> whole_number(std::string_view text) {
 /// asked for): the kernel string lacks it.
 inline void warn_unwalked_loops(const std::string& path, const ptx_options& o, const ptx_import_result& r) {
   for (const auto& l : r.loops) {
-    const bool in_range = (o.first_line == 0 || l.head_line >= o.first_line) && (o.last_line == 0 || l.back_line <= o.last_line);
+    const bool in_range =
+        (o.first_line == 0 || l.head_line >= o.first_line) && (o.last_line == 0 || l.back_line <= o.last_line);
     if (l.passes == 0 && in_range)
       std::cerr << "warpspan: warning: " << path << ": the loop at lines " << l.head_line << "-" << l.back_line
                 << " is not on the path walked; the kernel string leaves it out\n";
@@ -112,15 +111,16 @@ struct problem_options {
   CLI::Option* sm_opt = nullptr;
 
   void add(CLI::App* app, bool need_warps = true) {
-    kernel_opt = app->add_option("--kernel,-k", kernel,
-                                 "kernel instruction string, plain (LLCC) or run-length (5L9C2L9C), or @FILE to read it "
-                                 "from a file (e.g. @data/kernels/voronoi.txt; # starts a comment)");
+    kernel_opt =
+        app->add_option("--kernel,-k", kernel,
+                        "kernel instruction string, plain (LLCC) or run-length (5L9C2L9C), or @FILE to read it "
+                        "from a file (e.g. @data/kernels/voronoi.txt; # starts a comment)");
     ptx_opt = app->add_option("--ptx", ptx, "read the kernel from a PTX file instead (see data/kernels/README.md)");
     ptx_lines_opt = app->add_option("--ptx-lines", ptx_lines, "with --ptx: only lines A:B (1-based, inclusive)");
     app->add_option("--ptx-loops", ptx_loops,
                     "with --ptx: passes through each loop (a branch back is taken N - 1 times; a loop bound the "
                     "PTX does not state); default 1, the first pass only")
-        ->check(integer_range(1, 1000000));
+        ->check(integer_range(1, max_ptx_loop_passes));
     app->add_option("--ptx-entry", ptx_entry, "with --ptx: the .entry/.func to read (default: the first)");
     app->add_option("--ptx-map", ptx_map, "with --ptx: override classes, e.g. mov=L,mul.f32=D");
     warps_opt = app->add_option("--warps,-w", warps, "number of warps W");
@@ -148,7 +148,8 @@ struct problem_options {
       throw input_error(param("warp_kernels") + " gives every warp its kernel: leave out " +
                         (has_ptx() ? param("ptx_path") : param("kernel")));
     if (given(warps_opt))
-      throw input_error(param("warp_kernels") + " gives the warps (W is the sum of its counts): leave out " + param("warps"));
+      throw input_error(param("warp_kernels") + " gives the warps (W is the sum of its counts): leave out " +
+                        param("warps"));
     // @FILE: what `inputs --save-warp-kernels FILE` wrote (the worst input's slowest block).
     if (!warp_kernels.empty() && warp_kernels[0] == '@')
       return parse_warp_kernels(kernel_from_file(warp_kernels.substr(1), "warp kernels", "--warp-kernels"));
@@ -191,8 +192,10 @@ struct problem_options {
     std::string out;
     bool comment = false;
     for (char c : without_bom(text)) {
-      if (c == '\n') comment = false;
-      else if (c == '#') comment = true;
+      if (c == '\n')
+        comment = false;
+      else if (c == '#')
+        comment = true;
       if (!comment && !std::isspace(static_cast<unsigned char>(c)) && c != '#') out.push_back(c);
     }
     if (out.empty()) throw input_error(what + " " + path + ": the file holds no " + what);
@@ -222,13 +225,13 @@ struct problem_options {
       if (origin) *origin = "--warp-kernels";
       return make_problem(groups, norm, block_warps);
     }
-    if (need_warps && !given(warps_opt)) throw input_error(param("warps") + " is required (or " + param("warp_kernels") + ")");
+    if (need_warps && !given(warps_opt))
+      throw input_error(param("warps") + " is required (or " + param("warp_kernels") + ")");
     const kernel_string raw = raw_kernel(origin);
     const normalized_sm norm = normalize(make_sm());
     return make_problem(normalize_kernel(raw, norm), norm, warps, block_warps);
   }
 };
-
 
 /// What the text output says of the barriers, after the warps: "" without any, else e.g. ", 2
 /// barriers (one block of all 16 warps)" or ", 1 barrier (blocks of 4 warps)".

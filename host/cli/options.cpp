@@ -16,21 +16,61 @@ namespace {
 // The library's parameter names and the options that set them. One table: a parameter missing here
 // keeps the library's name in a message.
 constexpr parameter_spelling cli_spellings[] = {
-    {"at_most", "--at-most"}, {"atom_runs", "--atom-runs"}, {"atom_threads", "--atom-threads"}, {"backend", "--backend"},
-    {"beam_share", "--beam-share"}, {"beam_width", "--beam-width"},
-    {"block", "--block"}, {"block_warps", "--block-warps"}, {"cfg_path", "--cfg"}, {"chains", "--chains"}, {"clock", "--clock"}, {"constraints", "--constraints"},
-    {"edf", "--edf"}, {"eval_timeout", "--eval-timeout"}, {"evaluations", "--evaluations"}, {"exact_seconds", "--exact-seconds"},
-    {"exact_up_to", "--exact-up-to"}, {"far_moves", "--far-moves"}, {"fitness", "--fitness"}, {"harness", "--harness"},
+    {"at_most", "--at-most"},
+    {"atom_runs", "--atom-runs"},
+    {"atom_threads", "--atom-threads"},
+    {"backend", "--backend"},
+    {"beam_share", "--beam-share"},
+    {"beam_width", "--beam-width"},
+    {"block", "--block"},
+    {"block_warps", "--block-warps"},
+    {"cfg_path", "--cfg"},
+    {"chains", "--chains"},
+    {"clock", "--clock"},
+    {"constraints", "--constraints"},
+    {"edf", "--edf"},
+    {"eval_timeout", "--eval-timeout"},
+    {"evaluations", "--evaluations"},
+    {"exact_seconds", "--exact-seconds"},
+    {"exact_up_to", "--exact-up-to"},
+    {"far_moves", "--far-moves"},
+    {"fitness", "--fitness"},
+    {"harness", "--harness"},
     {"init", "--init"},
-    {"iterations", "--iterations"}, {"jobs", "--jobs"}, {"kernel", "--kernel"}, {"lines", "--ptx-lines"},
-    {"loop_bounds", "--loop-bound"}, {"loop_passes", "--ptx-loops"}, {"lp", "--lp"},
-    {"max_states", "--max-states"}, {"max_table_mib", "--max-table-mib"}, {"max_trace_mib", "--max-trace-mib"},
-    {"method", "--method"}, {"overrides", "--ptx-map"}, {"population", "--population"},
-    {"probe_cost", "--probe-cost"}, {"ptx_path", "--ptx"}, {"runs", "--runs"}, {"save_warp_kernels", "--save-warp-kernels"}, {"seconds", "--seconds"},
-    {"sigma", "--sigma"}, {"size", "--size"}, {"slice", "--slice"}, {"slices", "--shard"}, {"sm", "--sm"},
-    {"sms", "--sms"}, {"string", "--string"}, {"sweep", "--sweep"}, {"t0", "--t0"}, {"threads", "--threads"},
-    {"time_limit", "--time-limit"}, {"tolerance", "--tolerance"}, {"trace_format", "--trace-format"},
-    {"validate", "--validate"}, {"warp_kernels", "--warp-kernels"}, {"warps", "--warps"},
+    {"iterations", "--iterations"},
+    {"jobs", "--jobs"},
+    {"kernel", "--kernel"},
+    {"lines", "--ptx-lines"},
+    {"loop_bounds", "--loop-bound"},
+    {"loop_passes", "--ptx-loops"},
+    {"lp", "--lp"},
+    {"max_states", "--max-states"},
+    {"max_table_mib", "--max-table-mib"},
+    {"max_trace_mib", "--max-trace-mib"},
+    {"method", "--method"},
+    {"overrides", "--ptx-map"},
+    {"population", "--population"},
+    {"probe_cost", "--probe-cost"},
+    {"ptx_path", "--ptx"},
+    {"runs", "--runs"},
+    {"save_warp_kernels", "--save-warp-kernels"},
+    {"seconds", "--seconds"},
+    {"sigma", "--sigma"},
+    {"size", "--size"},
+    {"slice", "--slice"},
+    {"slices", "--shard"},
+    {"sm", "--sm"},
+    {"sms", "--sms"},
+    {"string", "--string"},
+    {"sweep", "--sweep"},
+    {"t0", "--t0"},
+    {"threads", "--threads"},
+    {"time_limit", "--time-limit"},
+    {"tolerance", "--tolerance"},
+    {"trace_format", "--trace-format"},
+    {"validate", "--validate"},
+    {"warp_kernels", "--warp-kernels"},
+    {"warps", "--warps"},
 };
 
 /// Plain decimal digits (after one '-' when `sign`), all of `text`.
@@ -76,11 +116,14 @@ void add_checks(CLI::App& app) {
     // Only an option that may be given without its value (--validate) takes "" (its default).
     const bool bare = opt->get_expected_min() == 0;
     if (type == "UINT")
-      opt->transform(CLI::Validator([bare](std::string& s) { return bare && s.empty() ? std::string() : check_integer<std::uint64_t>(s); }, ""));
+      opt->transform(CLI::Validator(
+          [bare](std::string& s) { return bare && s.empty() ? std::string() : check_integer<std::uint64_t>(s); }, ""));
     else if (type == "INT")
-      opt->transform(CLI::Validator([bare](std::string& s) { return bare && s.empty() ? std::string() : check_integer<std::int64_t>(s); }, ""));
+      opt->transform(CLI::Validator(
+          [bare](std::string& s) { return bare && s.empty() ? std::string() : check_integer<std::int64_t>(s); }, ""));
     else if (type == "FLOAT")
-      opt->check(CLI::Validator([bare](std::string& s) { return bare && s.empty() ? std::string() : check_finite(s); }, ""));
+      opt->check(
+          CLI::Validator([bare](std::string& s) { return bare && s.empty() ? std::string() : check_finite(s); }, ""));
   }
   for (CLI::App* sub : app.get_subcommands({})) add_checks(*sub);
 }
@@ -91,7 +134,8 @@ const CLI::Validator& not_negative() {
   static const CLI::Validator v(
       [](std::string& s) {
         const auto first = s.find_first_not_of(" \t");
-        return first != std::string::npos && s[first] == '-' ? "must not be negative, got " + quote_text(s) : std::string();
+        return first != std::string::npos && s[first] == '-' ? "must not be negative, got " + quote_text(s)
+                                                             : std::string();
       },
       "");
   return v;
@@ -103,7 +147,8 @@ CLI::Validator integer_range(std::int64_t lo, std::int64_t hi) {
         std::int64_t v = 0;
         const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
         if (!decimal(s, true) || ec != std::errc() || end != s.data() + s.size() || v < lo || v > hi)
-          return "must be an integer from " + std::to_string(lo) + " to " + std::to_string(hi) + ", got " + quote_text(s);
+          return "must be an integer from " + std::to_string(lo) + " to " + std::to_string(hi) + ", got " +
+                 quote_text(s);
         return std::string();
       },
       "");

@@ -29,9 +29,11 @@ std::pair<std::uint32_t, std::uint32_t> parse_shard(const std::string& text) {
     const auto [end, ec] = std::from_chars(part.data(), part.data() + part.size(), v);
     return !part.empty() && ec == std::errc() && end == part.data() + part.size();
   };
-  if (slash == std::string::npos || !number(text.substr(0, slash), i) || !number(text.substr(slash + 1), n) || n == 0 || i >= n)
+  if (slash == std::string::npos || !number(text.substr(0, slash), i) || !number(text.substr(slash + 1), n) || n == 0 ||
+      i >= n)
     throw input_error("--shard: '" + text + "' is not I/N with 0 <= I < N (e.g. --shard 0/4 ... --shard 3/4)");
-  if (world().size() > 1) throw input_error("--shard is for runs without mpirun (under mpirun the ranks share the work)");
+  if (world().size() > 1)
+    throw input_error("--shard is for runs without mpirun (under mpirun the ranks share the work)");
   return {i, n};
 }
 
@@ -53,13 +55,15 @@ struct merge_cmd {
 
   void add(CLI::App& app, std::vector<std::pair<CLI::App*, command_fn>>& commands) {
     auto* sub = app.add_subcommand(
-        "merge", "combine the JSON of the shards of one run (estimate, dbf --batch, dbf --sweep with --shard I/N) into "
-                 "exactly that run's output");
+        "merge",
+        "combine the JSON of the shards of one run (estimate, dbf --batch, dbf --sweep with --shard I/N) into "
+        "exactly that run's output");
     sub->add_option("files", files, "the shards' output files, every shard once, in any order")->required();
     sub->add_option("--max-mib", max_mib, "refuse shards larger than this in all (MiB; they are read a line at a time)")
         ->capture_default_str();
-    sub->footer("Exit codes: those of the whole run (dbf: 1 with --check when a set is not schedulable, 2 for an invalid "
-                "set; 130 when a shard was interrupted), 2 when the files are not the complete shards of one run.\n");
+    sub->footer(
+        "Exit codes: those of the whole run (dbf: 1 with --check when a set is not schedulable, 2 for an invalid "
+        "set; 130 when a shard was interrupted), 2 when the files are not the complete shards of one run.\n");
     commands.emplace_back(sub, [this] { return run(); });
   }
 
@@ -70,7 +74,8 @@ struct merge_cmd {
     std::vector<std::vector<nlohmann::json>> parts(files.size());
     std::string command;
     for (std::size_t f = 0; f < files.size(); ++f) {
-      line_reader in(files[f], "shard", static_cast<std::size_t>(std::min<std::uint64_t>(budget, default_max_file_bytes)));
+      line_reader in(files[f], "shard",
+                     static_cast<std::size_t>(std::min<std::uint64_t>(budget, default_max_file_bytes)));
       std::string line;
       const std::uint64_t before = total;
       while (in.next(line)) {
@@ -152,13 +157,14 @@ problem shards_problem(const std::string& file, const json& part) {
         groups.push_back({parse_kernel_string(g.at("kernel").get<std::string>()), g.at("warps").get<std::uint32_t>()});
       prob = make_problem(groups, norm, p.value("block_warps", std::int64_t{0}));
     } else {
-      prob = make_problem(parse_kernel_string(p.at("kernel").get<std::string>()), norm, p.at("warps").get<std::int64_t>(),
-                          p.value("block_warps", std::int64_t{0}));
+      prob = make_problem(parse_kernel_string(p.at("kernel").get<std::string>()), norm,
+                          p.at("warps").get<std::int64_t>(), p.value("block_warps", std::int64_t{0}));
     }
   } catch (const input_error& e) {
     throw input_error(file + ": its problem is not one estimate runs: " + e.description());
   }
-  if ((prob.per_warp() ? prob.kernel_text() : to_run_length(prob.kernel)) != p.at("kernel").get<std::string>() || prob.instructions() != p.at("instructions").get<std::uint32_t>() ||
+  if ((prob.per_warp() ? prob.kernel_text() : to_run_length(prob.kernel)) != p.at("kernel").get<std::string>() ||
+      prob.instructions() != p.at("instructions").get<std::uint32_t>() ||
       prob.sm.schedulers != p.at("schedulers").get<int>())
     throw input_error(file + ": its problem and its SM do not agree: not the output of estimate --shard");
   return prob;
@@ -175,12 +181,14 @@ void check_best_strings(const std::vector<std::string>& files, const std::vector
     const auto claimed = part["best_makespan"].get<std::uint64_t>();
     if (part["upper_bound"].get<std::uint64_t>() != bound)
       throw input_error(files[f] + ": upper_bound " + std::to_string(part["upper_bound"].get<std::uint64_t>()) +
-                        ", but the pessimistic bound of its problem is " + std::to_string(bound) + ": the shard was altered");
+                        ", but the pessimistic bound of its problem is " + std::to_string(bound) +
+                        ": the shard was altered");
     if (claimed > lowest_upper)
       throw input_error(files[f] + ": best_makespan " + std::to_string(claimed) + " is above the upper bound " +
                         std::to_string(lowest_upper) + ": the shard was altered");
     std::string text;
-    for (const auto& id : part["best_string"]) text += (text.empty() ? "" : " ") + std::to_string(id.get<std::int64_t>());
+    for (const auto& id : part["best_string"])
+      text += (text.empty() ? "" : " ") + std::to_string(id.get<std::int64_t>());
     std::vector<std::uint16_t> str;
     try {
       str = parse_warp_string(prob, text);
@@ -190,9 +198,11 @@ void check_best_strings(const std::vector<std::string>& files, const std::vector
     const built_schedule built = build_schedule(prob, str);
     if (built.makespan != claimed)
       throw input_error(files[f] + ": its best_string builds a schedule of " + std::to_string(built.makespan) +
-                        " cycles, not the best_makespan " + std::to_string(claimed) + " it claims: the shard was altered");
+                        " cycles, not the best_makespan " + std::to_string(claimed) +
+                        " it claims: the shard was altered");
     if (part["warp_cycle_string"] != json(built.warp_cycle))
-      throw input_error(files[f] + ": its warp_cycle_string is not the schedule of its best_string: the shard was altered");
+      throw input_error(files[f] +
+                        ": its warp_cycle_string is not the schedule of its best_string: the shard was altered");
   }
 }
 
@@ -213,26 +223,29 @@ int merge_estimate(const std::vector<std::string>& files, const std::vector<std:
     const json& s = parts[f]["shard"];
     const auto index = s.value("index", count);
     if (s.value("count", 0u) != count || index >= count)
-      throw input_error(files[f] + ": shard " + json_excerpt(s.value("index", json())) + "/" + json_excerpt(s.value("count", json())) +
-                        " is not one of the " + std::to_string(count) + " shards of " + files[0]);
+      throw input_error(files[f] + ": shard " + json_excerpt(s.value("index", json())) + "/" +
+                        json_excerpt(s.value("count", json())) + " is not one of the " + std::to_string(count) +
+                        " shards of " + files[0]);
     if (by_index[index]) throw input_error(files[f] + ": shard " + std::to_string(index) + " is given twice");
     for (const char* key : {"chains", "seed", "upper_bound", "problem"})
       if (parts[f][key] != first[key])
         throw input_error(files[f] + ": its " + key + " differs from " + files[0] + "'s: the shards of different runs");
     for (const auto& [name, value] : first["shard"]["settings"].items())
       if (s["settings"].value(name, json()) != value)
-        throw input_error(files[f] + ": " + name + " " + json_excerpt(s["settings"].value(name, json())) + ", but " + files[0] +
-                          " has " + name + " " + json_excerpt(value) + ": the shards of different runs");
+        throw input_error(files[f] + ": " + name + " " + json_excerpt(s["settings"].value(name, json())) + ", but " +
+                          files[0] + " has " + name + " " + json_excerpt(value) + ": the shards of different runs");
     if (s["settings"].size() != first["shard"]["settings"].size())
       throw input_error(files[f] + ": its settings differ from " + files[0] + "'s: the shards of different runs");
     for (const char* key : {"sm", "inputs"})
       if (!s.contains(key) || !s[key].is_object())
-        throw input_error(files[f] + ": its header has no " + key + " (a shard of an older warpspan?): run the shards again");
+        throw input_error(files[f] + ": its header has no " + key +
+                          " (a shard of an older warpspan?): run the shards again");
     if (s["sm"] != first["shard"]["sm"])
       throw input_error(files[f] + ": its SM " + json_excerpt(s["sm"]) + " differs from " + files[0] + "'s " +
                         json_excerpt(first["shard"]["sm"]) + ": the shards of different runs");
     if (const std::string d = input_difference(first["shard"]["inputs"], s["inputs"]); !d.empty())
-      throw input_error(files[f] + ": " + d + " from " + files[0] + "'s (another file, or one that changed between "
+      throw input_error(files[f] + ": " + d + " from " + files[0] +
+                        "'s (another file, or one that changed between "
                         "the shards): the shards of different runs");
     by_index[index] = &parts[f];
     if (parts[f].value("interrupted", false))
@@ -240,7 +253,8 @@ int merge_estimate(const std::vector<std::string>& files, const std::vector<std:
                 << "result is marked interrupted\n";
   }
   for (std::uint32_t i = 0; i < count; ++i)
-    if (!by_index[i]) throw input_error("merge: shard " + std::to_string(i) + "/" + std::to_string(count) + " is missing");
+    if (!by_index[i])
+      throw input_error("merge: shard " + std::to_string(i) + "/" + std::to_string(count) + " is missing");
 
   // Every shard's best string, rebuilt by the library's schedule builder on the problem the shards
   // name, must give the makespan it claims, within the pessimistic bound of that problem.
@@ -282,7 +296,8 @@ int merge_estimate(const std::vector<std::string>& files, const std::vector<std:
   // Every shard ran the same beam (a fixed width): its summary, with the longest time any took.
   for (const json* part : by_index)
     if (part->contains("beam") && (*part)["beam"].is_object() && out["beam"].is_object())
-      out["beam"]["elapsed_s"] = std::max(out["beam"]["elapsed_s"].get<double>(), (*part)["beam"]["elapsed_s"].get<double>());
+      out["beam"]["elapsed_s"] =
+          std::max(out["beam"]["elapsed_s"].get<double>(), (*part)["beam"]["elapsed_s"].get<double>());
   out["iterations"] = iterations;
   out["iterations_per_chain"] = per_chain;
   out["validated_chains"] = validated;

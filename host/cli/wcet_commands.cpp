@@ -40,8 +40,8 @@ void write_output(const std::string& path, const std::string& text, const char* 
 std::string percent(std::int64_t z, const concurrency_stats& c) {
   const auto one = [z](std::int64_t hwmt) {
     std::ostringstream s;
-    s << std::showpos << std::fixed << std::setprecision(1) << 100.0 * static_cast<double>(z - hwmt) / static_cast<double>(hwmt)
-      << "%";
+    s << std::showpos << std::fixed << std::setprecision(1)
+      << 100.0 * static_cast<double>(z - hwmt) / static_cast<double>(hwmt) << "%";
     return s.str();
   };
   std::string out = c.hwmt > 0 ? one(c.hwmt) + " against the HWMT per SM" : std::string();
@@ -61,12 +61,12 @@ void print_report(const wcet_program& p, const wcet_report& r) {
             << g.names.size() << " Ipoints, " << g.edges.size() << " IPG edges, " << p.divergent.size()
             << " branch-divergent CFG edges\n";
   if (r.probe_cost > 0) std::cout << "probe cost subtracted: " << r.probe_cost << " cycles per transition\n";
-  if (r.skipped_lines > 0)
-    std::cout << "simulator lines skipped: " << r.skipped_lines << " (PCs without an Ipoint)\n";
+  if (r.skipped_lines > 0) std::cout << "simulator lines skipped: " << r.skipped_lines << " (PCs without an Ipoint)\n";
   std::size_t width = 8;
   for (const auto& e : g.edges) width = std::max(width, g.names[e.from].size() + g.names[e.to].size() + 4);
   std::cout << "\n  " << std::left << std::setw(static_cast<int>(width)) << "IPG edge" << std::right << std::setw(10)
-            << "WCET" << std::setw(8) << "count" << "  notes\n";
+            << "WCET" << std::setw(8) << "count"
+            << "  notes\n";
   for (std::size_t e = 0; e < g.edges.size(); ++e) {
     const auto& ed = g.edges[e];
     const auto& o = r.observed.edges[e];
@@ -86,7 +86,8 @@ void print_report(const wcet_program& p, const wcet_report& r) {
   for (const auto& b : r.problem.visits)
     if (b.per_pass > 1)
       std::cout << "  Ipoint " << g.names[b.vertex] << ": at most " << b.per_pass << " visits per "
-                << (b.loop >= 0 ? "pass of loop " + r.problem.loops[static_cast<std::size_t>(b.loop)].name : std::string("warp"))
+                << (b.loop >= 0 ? "pass of loop " + r.problem.loops[static_cast<std::size_t>(b.loop)].name
+                                : std::string("warp"))
                 << " (measured: a traced warp ran it that often)\n";
   for (ipoint_id v = 0; v < g.names.size(); ++v)
     if (r.observed.visits_unbounded[v]) std::cout << "  Ipoint " << g.names[v] << ": visits not bounded\n";
@@ -98,13 +99,16 @@ void print_report(const wcet_program& p, const wcet_report& r) {
             << "  Z_dynamic  " << std::setw(12) << r.z_dynamic << "  eq. (1)  " << percent(r.z_dynamic, c) << '\n'
             << "  waves: Omega " << c.waves << ", phi " << c.warps_per_wave << ", Delta " << c.delta << '\n'
             << "  Z_hybrid   " << std::setw(12) << r.z_hybrid << "  eq. (2)  " << percent(r.z_hybrid, c) << '\n'
-            << "  HWMT/SM    " << std::setw(12) << c.hwmt << "  per SM (longest warp " << r.observed.longest_wst << ")\n";
+            << "  HWMT/SM    " << std::setw(12) << c.hwmt << "  per SM (longest warp " << r.observed.longest_wst
+            << ")\n";
   if (r.probe_cost > 0)
-    std::cout << "  HWMT net   " << std::setw(12) << c.hwmt_net << "  per SM, each warp's probes off its span (the warnings' side)\n";
+    std::cout << "  HWMT net   " << std::setw(12) << c.hwmt_net
+              << "  per SM, each warp's probes off its span (the warnings' side)\n";
   if (c.hwmt_launch)
     std::cout << "  HWMT/launch" << std::setw(12) << *c.hwmt_launch << "  whole launch (one clock across SMs)\n";
   else
-    std::cout << "  HWMT/launch" << std::setw(12) << "-" << "  (each SM's own clock; --clock global if they are one)\n";
+    std::cout << "  HWMT/launch" << std::setw(12) << "-"
+              << "  (each SM's own clock; --clock global if they are one)\n";
 }
 
 /// Refuses two options that name one file (an input read twice, an output over an input or over
@@ -142,14 +146,17 @@ void add_wcet_collect_command(CLI::App& app, std::vector<std::pair<CLI::App*, co
       "SM) at each Ipoint; the cost of an empty probe is measured and written into the binary trace "
       "(`wcet --probe-cost auto` subtracts it). Each run's output is checked against the CPU. Needs the CUDA "
       "backend (a GPU, or the CPU emulation build, whose clocks are emulated).\n"
-      "Kernels: " + names + "\n"
-      "Example: warpspan wcet-collect reduce_sequential --runs 16 --out r.bin --cfg-out r.json && "
-      "warpspan wcet --cfg r.json --trace r.bin --probe-cost auto");
+      "Kernels: " +
+          names +
+          "\n"
+          "Example: warpspan wcet-collect reduce_sequential --runs 16 --out r.bin --cfg-out r.json && "
+          "warpspan wcet --cfg r.json --trace r.bin --probe-cost auto");
   sub->add_option("kernel", o->kernel, "kernel to run (see --list)");
   sub->add_flag("--list", o->list, "list the kernels and what they compute");
   sub->add_option("--runs", o->runs, "test vectors (one launch each)")->capture_default_str();
   sub->add_option("--seed", o->seed, "seed of the random test vectors")->capture_default_str();
-  sub->add_option("--size", o->size, "problem size (elements; matrix width for the transposes); 0: the kernel's default")
+  sub->add_option("--size", o->size,
+                  "problem size (elements; matrix width for the transposes); 0: the kernel's default")
       ->capture_default_str();
   sub->add_option("--slice", o->slice, "records kept per warp and run (the device buffer holds warps x slice records)")
       ->capture_default_str();
@@ -159,7 +166,8 @@ void add_wcet_collect_command(CLI::App& app, std::vector<std::pair<CLI::App*, co
   commands.emplace_back(sub, [o]() {
     if (o->list) {
       for (const auto& k : instrumented_kernels())
-        std::cout << std::left << std::setw(20) << k.name << k.description << " (default size " << k.default_size << ")\n";
+        std::cout << std::left << std::setw(20) << k.name << k.description << " (default size " << k.default_size
+                  << ")\n";
       return 0;
     }
     if (o->kernel.empty()) throw input_error("wcet-collect: name a kernel (see wcet-collect --list)");
@@ -178,8 +186,10 @@ void add_wcet_collect_command(CLI::App& app, std::vector<std::pair<CLI::App*, co
                         std::to_string(o->slice) + " (the traces would be cut short): raise --slice");
     std::ostringstream note;
     note << k.name << ": " << request.runs << " runs, size " << c.size << ", " << c.grid << " blocks of " << c.block
-         << " threads, seed " << request.seed << ", on " << (cuda_emulated() ? "the CPU emulation (emulated clocks, "
-                                                                               "nanoseconds)" : cuda_device_name())
+         << " threads, seed " << request.seed << ", on "
+         << (cuda_emulated() ? "the CPU emulation (emulated clocks, "
+                               "nanoseconds)"
+                             : cuda_device_name())
          << "\nempty probe: " << c.probe_cost << " cycles; records lost (slice full): " << c.lost;
     if (!o->out.empty()) write_output(o->out, probe_binary_trace(c.records, c.probe_cost, k.ipoints), "binary trace");
     if (!o->text.empty()) write_output(o->text, probe_text_trace(c.records, note.str(), k.ipoints), "text trace");
@@ -216,8 +226,9 @@ void add_wcet_commands(CLI::App& app, std::vector<std::pair<CLI::App*, command_f
         "a '# clock: global' line says one clock runs across SMs).\n"
         "Example: warpspan wcet --cfg data/wcet/fig4.cfg.json --trace data/wcet/fig4.trace");
     auto* cfg_opt = sub->add_option("--cfg", o->cfg, "program structure as CFG JSON");
-    auto* ptx_opt = sub->add_option("--ptx", o->ptx, "program structure from a PTX listing: every basic block an Ipoint "
-                                                     "named by its label");
+    auto* ptx_opt = sub->add_option("--ptx", o->ptx,
+                                    "program structure from a PTX listing: every basic block an Ipoint "
+                                    "named by its label");
     cfg_opt->excludes(ptx_opt);
     sub->add_option("--entry", o->entry, "with --ptx: the .entry to read (default: the first)")->needs(ptx_opt);
     sub->add_option("--trace", o->traces, "trace file, repeatable; '-' reads standard input (once)")->required();
@@ -250,8 +261,9 @@ void add_wcet_commands(CLI::App& app, std::vector<std::pair<CLI::App*, command_f
     sub->add_flag("--json", o->as_json, "print one JSON object");
     sub->add_flag("--quiet,-q", o->quiet, "no progress line (wcet shows none; accepted as every analysis accepts it)");
     sub->add_option("--dot", o->dot, "write the IPG in Graphviz format to this file");
-    sub->add_option("--lp", o->lp, "write the IPET ILP in CPLEX LP format to this file, with the tree-based "
-                                   "calculation in comments");
+    sub->add_option("--lp", o->lp,
+                    "write the IPET ILP in CPLEX LP format to this file, with the tree-based "
+                    "calculation in comments");
     sub->add_option("--svg-dir", o->svg_dir, "draw per-warp timelines and waves, one SVG per run and SM (at most 64)");
     commands.emplace_back(sub, [o]() {
       if (o->cfg.empty() == o->ptx.empty()) throw input_error("give the program structure with --cfg or --ptx");
@@ -302,7 +314,8 @@ void add_wcet_commands(CLI::App& app, std::vector<std::pair<CLI::App*, command_f
       }
       if (!o->dot.empty()) {
         std::vector<std::string> labels;
-        for (const auto& e : r.observed.edges) labels.push_back(std::to_string(e.wcet) + " x" + std::to_string(e.max_count));
+        for (const auto& e : r.observed.edges)
+          labels.push_back(std::to_string(e.wcet) + " x" + std::to_string(e.max_count));
         write_output(o->dot, ipg_dot(program.ipoints, program.graph.name, labels), "IPG");
       }
       if (!o->svg_dir.empty()) {
@@ -314,8 +327,10 @@ void add_wcet_commands(CLI::App& app, std::vector<std::pair<CLI::App*, command_f
                      wcet_timeline_svg(s, wsts, program.ipoints.names, program.graph.name));
         }
       }
-      if (o->as_json) std::cout << wcet_report_json(program, r).dump(2) << '\n';
-      else print_report(program, r);
+      if (o->as_json)
+        std::cout << wcet_report_json(program, r).dump(2) << '\n';
+      else
+        print_report(program, r);
       for (const auto& w : r.warnings) std::cerr << "warpspan: warning: " << w << '\n';
       return 0;
     });

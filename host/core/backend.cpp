@@ -23,8 +23,7 @@ std::string to_string(backend_kind kind) {
 std::string cuda_backend_name() { return cuda_emulated() ? "cuda-emulated" : "cuda"; }
 
 void require_cuda_device(const message& who, const message& advice) {
-  if (!cuda_compiled())
-    throw not_compiled(who + ": this build has no CUDA backend (built without nvcc)" + advice);
+  if (!cuda_compiled()) throw not_compiled(who + ": this build has no CUDA backend (built without nvcc)" + advice);
   if (cuda_device_count() > 0) return;
   const std::string problem = cuda_device_problem();
   throw input_error(who + ": " + (problem.empty() ? std::string("no CUDA device is available") : problem) + advice);

@@ -30,7 +30,8 @@ std::uint32_t warp_collectives_cpu(std::uint32_t steps) {
   std::uint32_t v = 0;
   for (std::uint32_t s = 0; s < steps; ++s) {
     std::uint32_t next = 0;
-    for (std::uint32_t lane = 0; lane < 32; ++lane) next |= static_cast<std::uint32_t>(collective_vote(v, lane)) << lane;
+    for (std::uint32_t lane = 0; lane < 32; ++lane)
+      next |= static_cast<std::uint32_t>(collective_vote(v, lane)) << lane;
     v = next;
   }
   return v;
@@ -52,7 +53,8 @@ scatter_shape scattered_sectors_shape(std::uint32_t warps_per_sm, std::uint32_t 
   return s;
 }
 
-std::uint64_t scattered_sectors_cpu(std::size_t bytes, std::uint32_t warps_per_sm, std::uint32_t loads, std::uint32_t sms) {
+std::uint64_t scattered_sectors_cpu(std::size_t bytes, std::uint32_t warps_per_sm, std::uint32_t loads,
+                                    std::uint32_t sms) {
   const scatter_shape shape = scattered_sectors_shape(warps_per_sm, sms);
   const std::uint64_t sectors = bytes / sizeof(std::uint32_t) / 8;
   const std::uint64_t threads = static_cast<std::uint64_t>(shape.blocks) * shape.threads;

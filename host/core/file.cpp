@@ -29,8 +29,7 @@ std::ifstream open_input(const std::string& path, const std::string& what) {
   const auto status = std::filesystem::status(path, ec);
   if (ec || !std::filesystem::exists(status))
     throw input_error(what + " " + path + ": cannot open the file (no such file)");
-  if (std::filesystem::is_directory(status))
-    throw input_error(what + " " + path + ": is a directory, not a file");
+  if (std::filesystem::is_directory(status)) throw input_error(what + " " + path + ": is a directory, not a file");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw input_error(what + " " + path + ": cannot open the file (" + std::strerror(errno) + ")");
   return in;
@@ -133,8 +132,10 @@ class atomic_file::buffer : public std::streambuf {
     while (p < pptr() && error_ == 0) {
       const ssize_t n = ::write(fd_, p, static_cast<std::size_t>(pptr() - p));
       if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) error_ = n < 0 ? errno : EIO;
-      else p += n;
+      if (n <= 0)
+        error_ = n < 0 ? errno : EIO;
+      else
+        p += n;
     }
     setp(data_, data_ + sizeof data_);
     return error_ == 0;
@@ -168,7 +169,7 @@ std::string cannot_write(const std::string& path, int error) {
 
 atomic_file::atomic_file(const std::string& path) : path_(path) {
   if (path.empty()) throw input_error("cannot write a file: the path is empty");
-  struct stat st{};
+  struct stat st {};
   if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
     if (S_ISDIR(st.st_mode)) throw input_error("cannot write " + path + ": is a directory");
     fd_ = ::open(path.c_str(), O_WRONLY | O_NOCTTY | O_CLOEXEC);  // a device or a pipe: in place

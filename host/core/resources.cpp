@@ -50,11 +50,13 @@ std::uint64_t read_cgroup_limit() {
 int max_threads() { return std::min(256, 4 * cores()); }
 
 int resolve_threads(long long requested, const message& option) {
-  if (requested < 0) throw input_error(option + ": " + std::to_string(requested) + " threads is negative (0 means all cores)");
+  if (requested < 0)
+    throw input_error(option + ": " + std::to_string(requested) + " threads is negative (0 means all cores)");
   if (requested == 0) return cores();
   if (requested > max_threads())
-    throw input_error(option + ": " + std::to_string(requested) + " threads is more than this machine can use well (at most " +
-                      std::to_string(max_threads()) + ": 4 per core; 0 means all " + std::to_string(cores()) + " cores)");
+    throw input_error(option + ": " + std::to_string(requested) +
+                      " threads is more than this machine can use well (at most " + std::to_string(max_threads()) +
+                      ": 4 per core; 0 means all " + std::to_string(cores()) + " cores)");
   return static_cast<int>(requested);
 }
 
@@ -64,9 +66,8 @@ std::uint64_t available_memory_bytes() {
   // second old is as good a guess for a safety limit.
   static std::atomic<std::uint64_t> cached{0};
   static std::atomic<long long> read_at_ns{0};
-  const long long now = std::chrono::duration_cast<std::chrono::nanoseconds>(
-                            std::chrono::steady_clock::now().time_since_epoch())
-                            .count();
+  const long long now =
+      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count();
   const std::uint64_t last = cached.load(std::memory_order_relaxed);
   if (last != 0 && now - read_at_ns.load(std::memory_order_relaxed) < 100'000'000LL) return last;
   std::uint64_t avail = read_meminfo_available();
@@ -78,9 +79,7 @@ std::uint64_t available_memory_bytes() {
   return avail;
 }
 
-std::uint64_t memory_budget_bytes(std::uint64_t cap) {
-  return std::min(cap, available_memory_bytes() / 4 * 3);
-}
+std::uint64_t memory_budget_bytes(std::uint64_t cap) { return std::min(cap, available_memory_bytes() / 4 * 3); }
 
 struct thread_pool::impl {
   std::vector<std::thread> workers;

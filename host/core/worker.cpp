@@ -26,9 +26,9 @@ namespace warpspan {
 
 namespace {
 
-int g_fd = -1;              // the pipe to the caller, in a worker
-std::string g_label;        // begins the worker's failure messages
-std::mutex g_write_mutex;   // frames whole
+int g_fd = -1;             // the pipe to the caller, in a worker
+std::string g_label;       // begins the worker's failure messages
+std::mutex g_write_mutex;  // frames whole
 thread_local std::int64_t t_item = -1;
 
 bool write_all(const char* p, std::size_t n) noexcept {
@@ -291,8 +291,7 @@ worker_outcome run_in_worker(const std::string& label, double stall_seconds, con
     out.state = worker_outcome::status::failed;
     char seconds[32];
     std::snprintf(seconds, sizeof seconds, "%g", stall_seconds);
-    out.bytes = label + ": made no progress for " + seconds +
-                " s (an endless loop or a hang?) and was stopped";
+    out.bytes = label + ": made no progress for " + seconds + " s (an endless loop or a hang?) and was stopped";
     return out;
   }
   // The result or failure came (the worker exits right after), or the pipe closed: the exit status.

@@ -83,7 +83,8 @@ unrolled_graph unroll(const task& t) {
   std::uint64_t D = 0;
   for (std::uint32_t r = 0; r < g.rows; ++r) {
     std::uint64_t before = 0;
-    for (std::uint32_t k = g.pred_begin[r]; k < g.pred_begin[r + 1]; ++k) before = std::max(before, most[g.preds[k].row]);
+    for (std::uint32_t k = g.pred_begin[r]; k < g.pred_begin[r + 1]; ++k)
+      before = std::max(before, most[g.preds[k].row]);
     most[r] = before + g.wcet[r];
     D = std::max(D, most[r]);
   }
@@ -138,7 +139,8 @@ void dbf_curve::set_residues() {
 }
 
 std::uint64_t dbf_curve::small(std::uint64_t t) const {
-  const auto it = std::upper_bound(spans_.begin(), spans_.end(), t, [](std::uint64_t x, std::uint32_t s) { return x < s; });
+  const auto it =
+      std::upper_bound(spans_.begin(), spans_.end(), t, [](std::uint64_t x, std::uint32_t s) { return x < s; });
   if (it == spans_.begin()) return 0;
   return demands_[static_cast<std::size_t>(it - spans_.begin()) - 1];
 }
@@ -218,7 +220,8 @@ dbf_options make_dbf_options(std::string_view backend, long long threads, unsign
 
 dbf_backend resolve_dbf_backend(dbf_backend requested) {
   if (requested == dbf_backend::automatic)
-    return cuda_device_count() > 0 && !cuda_emulated() ? dbf_backend::cuda_sm : dbf_backend::cpu_parallel;  // as resolve_backend
+    return cuda_device_count() > 0 && !cuda_emulated() ? dbf_backend::cuda_sm
+                                                       : dbf_backend::cpu_parallel;  // as resolve_backend
   if (requested == dbf_backend::cuda || requested == dbf_backend::cuda_sm) resolve_backend(backend_kind::cuda);
   return requested;
 }
@@ -303,8 +306,8 @@ void compute_row_part(const unrolled_graph& g, std::uint32_t row, std::uint32_t*
 /// The same cells as compute_row_part, one predecessor row at a time (streams and vectorises):
 /// the cell's minimum over predecessors, taken in a different loop order, over chunks of columns
 /// small enough that the row being written stays in cache while every predecessor is applied.
-void compute_row_part_by_pred(const unrolled_graph& g, std::uint32_t row, std::uint32_t* table,
-                              std::uint32_t* min_span, std::size_t begin, std::size_t end) {
+void compute_row_part_by_pred(const unrolled_graph& g, std::uint32_t row, std::uint32_t* table, std::uint32_t* min_span,
+                              std::size_t begin, std::size_t end) {
   constexpr std::size_t chunk = 4096;
   const std::size_t stride = g.columns();
   const std::uint32_t ev = g.wcet[row], dv = g.deadline[row];
@@ -377,8 +380,8 @@ dbf_table table_parallel_into(const unrolled_graph& g, thread_pool* pool, bool k
   const std::size_t columns = g.columns();
   // Below a few thousand columns a row is too little work to share. At most one part per pool
   // thread: the parts wait for each other between rows, so all must run at once.
-  const int workers = static_cast<int>(
-      std::min<std::size_t>(pool ? static_cast<std::size_t>(pool->size()) : 1, std::max<std::size_t>(1, columns / 4096)));
+  const int workers = static_cast<int>(std::min<std::size_t>(pool ? static_cast<std::size_t>(pool->size()) : 1,
+                                                             std::max<std::size_t>(1, columns / 4096)));
   std::uint32_t* cells = scratch.reserve(g.cells());
   dbf_table result;
   result.min_span.assign(columns, dbf_inf);
@@ -403,7 +406,8 @@ dbf_table table_parallel_into(const unrolled_graph& g, thread_pool* pool, bool k
 
 dbf_table dbf_table_cpu_parallel(const unrolled_graph& g, int threads, bool keep_cells) {
   table_buffer scratch;
-  const int want = static_cast<int>(std::min<std::size_t>(thread_count(threads), std::max<std::size_t>(1, g.columns() / 4096)));
+  const int want =
+      static_cast<int>(std::min<std::size_t>(thread_count(threads), std::max<std::size_t>(1, g.columns() / 4096)));
   if (want <= 1) return table_parallel_into(g, nullptr, keep_cells, scratch);
   thread_pool pool(want);  // fewer threads if the OS refuses some
   return table_parallel_into(g, &pool, keep_cells, scratch);
@@ -481,9 +485,8 @@ std::vector<dbf_table> compute_tables(const std::vector<const unrolled_graph*>& 
       // Many tables: whole tables to threads, largest first for balance.
       std::vector<std::size_t> todo(graphs.size());
       for (std::size_t k = 0; k < todo.size(); ++k) todo[k] = k;
-      std::stable_sort(todo.begin(), todo.end(), [&](std::size_t a, std::size_t b) {
-        return graphs[a]->cells() > graphs[b]->cells();
-      });
+      std::stable_sort(todo.begin(), todo.end(),
+                       [&](std::size_t a, std::size_t b) { return graphs[a]->cells() > graphs[b]->cells(); });
       std::atomic<std::size_t> next{0};
       pool->run(workers, [&](std::size_t) {  // one item per pool thread, each taking tables in turn
         table_buffer scratch;
@@ -509,7 +512,8 @@ std::vector<dbf_table> compute_tables(const std::vector<const unrolled_graph*>& 
                   ? cuda_dbf_steps_batch(graphs, options.block, 0, &all_ms, nullptr, options.workspace)
                   : cuda_dbf_tables_batch(graphs, sm, options.block, options.keep_cells, &all_ms, options.workspace);
       }
-      if (options.kernel_ns) options.kernel_ns->fetch_add(static_cast<std::uint64_t>(static_cast<double>(all_ms) * 1e6));
+      if (options.kernel_ns)
+        options.kernel_ns->fetch_add(static_cast<std::uint64_t>(static_cast<double>(all_ms) * 1e6));
       break;
     }
     case dbf_backend::automatic: break;  // resolved above

@@ -306,7 +306,8 @@ edf_result edf_test(const std::vector<dbf_curve>& curves, edf_method method, std
   if (r.u.vs_one > 0) return r;  // U > 1: not schedulable
   r.limit = edf_limit(r.u);
   if (!r.limit)
-    throw input_error(undecided(r.u) + "with U = 1 exactly the test must check every point up to H + max P, and the "
+    throw input_error(undecided(r.u) +
+                      "with U = 1 exactly the test must check every point up to H + max P, and the "
                       "hyperperiod H = lcm of the periods is over 2^62");
   const std::uint64_t limit = *r.limit;
   if (method == edf_method::scan) {
@@ -315,8 +316,8 @@ edf_result edf_test(const std::vector<dbf_curve>& curves, edf_method method, std
     std::uint64_t t = prev_point_all(curves, limit);
     while (t > 0) {
       if (++r.points > max_points)
-        throw input_error(undecided(r.u) + "QPA took more than " + std::to_string(max_points) + " steps below t = " +
-                          std::to_string(limit));
+        throw input_error(undecided(r.u) + "QPA took more than " + std::to_string(max_points) +
+                          " steps below t = " + std::to_string(limit));
       const std::uint64_t h = total_demand(curves, t);
       if (h > t) {  // some violation at or below t: the scan finds the first
         r.first_violation = scan(curves, t, r.points, max_points, r.u);

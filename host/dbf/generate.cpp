@@ -68,7 +68,8 @@ void check_value_bounds(const task_generator_options& o) {
   const double limit = static_cast<double>(task_value_limit);
   const double longest_frame = (4.0 * (n - 1) + 2.0) * w;
   const double share_period = std::ceil(n * w * static_cast<double>(o.tasks) / o.utilization);
-  check_range(2.0 * w <= limit, "max-wcet " + std::to_string(o.max_wcet) + " allows deadlines up to 2 f x max-wcet, over the limit " +
+  check_range(2.0 * w <= limit, "max-wcet " + std::to_string(o.max_wcet) +
+                                    " allows deadlines up to 2 f x max-wcet, over the limit " +
                                     std::to_string(task_value_limit));
   check_range(longest_frame <= limit, "vertices x max-wcet too large: periods could exceed the limit " +
                                           std::to_string(task_value_limit) + " (lower max-wcet or vertices)");
@@ -77,8 +78,9 @@ void check_value_bounds(const task_generator_options& o) {
 }
 
 void check_options(const task_generator_options& o) {
-  check_range(o.vertices >= 2 && o.vertices <= max_generated_vertices,
-              "vertices must be in [2, " + std::to_string(max_generated_vertices) + "], got " + std::to_string(o.vertices));
+  check_range(
+      o.vertices >= 2 && o.vertices <= max_generated_vertices,
+      "vertices must be in [2, " + std::to_string(max_generated_vertices) + "], got " + std::to_string(o.vertices));
   check_range(o.tasks >= 1, "tasks must be at least 1");
   check_range(o.max_wcet >= 1 && o.max_wcet <= task_value_limit,
               "max-wcet must be in [1, " + std::to_string(task_value_limit) + "], got " + std::to_string(o.max_wcet));
@@ -94,7 +96,8 @@ void check_options(const task_generator_options& o) {
 }
 
 /// Vertex 0 the only source, the last vertex the only sink; edges (u, v) with u < v, sorted.
-std::set<std::pair<std::uint32_t, std::uint32_t>> random_dag(std::uint32_t n, double edge_probability, task_draws& rng) {
+std::set<std::pair<std::uint32_t, std::uint32_t>> random_dag(std::uint32_t n, double edge_probability,
+                                                             task_draws& rng) {
   std::set<std::pair<std::uint32_t, std::uint32_t>> edges;
   for (std::uint32_t v = 1; v < n; ++v) edges.emplace(static_cast<std::uint32_t>(rng.uniform(0, v - 1)), v);
   for (std::uint32_t u = 0; u < n; ++u)
@@ -143,10 +146,11 @@ std::vector<double> utilization_shares(const task_generator_options& o, std::uin
 /// separations never below the deadline they follow: the frame separation of the model).
 void compress_timing(task& t, double scale) {
   for (task_vertex& v : t.vertices)
-    v.deadline = std::max<std::uint64_t>(v.wcet, static_cast<std::uint64_t>(std::floor(static_cast<double>(v.deadline) * scale)));
+    v.deadline = std::max<std::uint64_t>(
+        v.wcet, static_cast<std::uint64_t>(std::floor(static_cast<double>(v.deadline) * scale)));
   for (task_edge& e : t.edges)
-    e.separation = std::max<std::uint64_t>(t.vertices[e.from].deadline,
-                                           static_cast<std::uint64_t>(std::floor(static_cast<double>(e.separation) * scale)));
+    e.separation = std::max<std::uint64_t>(
+        t.vertices[e.from].deadline, static_cast<std::uint64_t>(std::floor(static_cast<double>(e.separation) * scale)));
 }
 
 }  // namespace

@@ -246,9 +246,11 @@ bool analyse_sets(const std::function<bool(analysed_set&)>& next, const std::fun
     // A chunk is full at dbf_chunk_max_sets sets or cells; with sets left to the stream to unroll
     // (their cells unknown yet) it is also handed on early, at 8 sets or 20 ms, when the worker is
     // idle: results come soon and the worker never waits for a full chunk.
-    const bool idle = overlap && (!pending.valid() || pending.wait_for(std::chrono::seconds(0)) == std::future_status::ready);
-    const bool early = idle && filling.back().unroll_in_stream &&
-                       (filling.size() >= 8 || std::chrono::steady_clock::now() - chunk_start >= std::chrono::milliseconds(20));
+    const bool idle =
+        overlap && (!pending.valid() || pending.wait_for(std::chrono::seconds(0)) == std::future_status::ready);
+    const bool early =
+        idle && filling.back().unroll_in_stream &&
+        (filling.size() >= 8 || std::chrono::steady_clock::now() - chunk_start >= std::chrono::milliseconds(20));
     if ((early || filling.size() >= dbf_chunk_max_sets || cells >= dbf_chunk_max_cells(options.dbf)) && !flush())
       return false;
   }

@@ -68,7 +68,8 @@ void check_sweep_task(const task_set& base, const sweep_spec& spec) {
 }
 
 sweep_variant sweep_variant_at(const task_set& base, const sweep_spec& spec, std::uint32_t k) {
-  return sweep_variant_with(base, spec, spec.steps == 1 ? spec.from : spec.from + (spec.to - spec.from) * k / (spec.steps - 1));
+  return sweep_variant_with(base, spec,
+                            spec.steps == 1 ? spec.from : spec.from + (spec.to - spec.from) * k / (spec.steps - 1));
 }
 
 sweep_variant sweep_variant_with(const task_set& base, const sweep_spec& spec, double factor) {

@@ -83,8 +83,8 @@ class located_parser : public nlohmann::detail::json_sax_dom_parser<json> {
     }
     std::string what = ex.what();  // "[json.exception.parse_error.101] parse error at line 2, column 1: ..."
     const auto tag = what.find("] ");
-    throw input_error(where_ + ": malformed JSON (" + printable_text(tag == std::string::npos ? what : what.substr(tag + 2)) +
-                      ")");
+    throw input_error(where_ + ": malformed JSON (" +
+                      printable_text(tag == std::string::npos ? what : what.substr(tag + 2)) + ")");
   }
 
  private:
@@ -240,8 +240,8 @@ std::string cycle_text(const task& t, const std::vector<std::uint32_t>& cycle) {
 
 /// Longest source-to-v sums of a per-edge weight, in topological order.
 template <class Weight>
-std::vector<std::uint64_t> longest_from_sources(const task& t, const std::vector<std::uint32_t>& order,
-                                                Weight weight, std::vector<std::uint64_t> start) {
+std::vector<std::uint64_t> longest_from_sources(const task& t, const std::vector<std::uint32_t>& order, Weight weight,
+                                                std::vector<std::uint64_t> start) {
   std::vector<std::vector<const task_edge*>> out(t.vertices.size());
   for (const auto& e : t.edges) out[e.from].push_back(&e);
   for (std::uint32_t v : order)
@@ -274,8 +274,7 @@ void validate_task(const task& t) {
     check_value(e.separation, el + ": separation");
     if (t.vertices[e.from].deadline > e.separation)
       throw input_error(el + ": frame separation broken: d(" + t.vertices[e.from].id + ") = " +
-                        std::to_string(t.vertices[e.from].deadline) + " > separation " +
-                        std::to_string(e.separation));
+                        std::to_string(t.vertices[e.from].deadline) + " > separation " + std::to_string(e.separation));
     ++indeg[e.to];
     ++outdeg[e.from];
   }
@@ -293,14 +292,17 @@ void validate_task(const task& t) {
     throw input_error(at + ": " + std::to_string(sinks.size()) + " sinks ('" + t.vertices[sinks[0]].id + "', '" +
                       t.vertices[sinks[1]].id + "'...); a task has exactly one");
   std::vector<std::uint64_t> zero(n, 0);
-  const auto sep = longest_from_sources(t, order, [](const task_edge& e) { return e.separation; }, zero);
+  const auto sep = longest_from_sources(
+      t, order, [](const task_edge& e) { return e.separation; }, zero);
   const std::uint64_t needed = sep[sinks[0]] + t.vertices[sinks[0]].deadline;
   if (n == 1 && t.period < needed)  // a sporadic task: in its own terms
     throw input_error(at + ": deadline " + std::to_string(needed) + " > period " + std::to_string(t.period) +
                       "; arbitrary deadlines are outside the model (deadline <= period)");
   if (t.period < needed)
-    throw input_error(at + ": period " + std::to_string(t.period) + " is shorter than the longest source-to-sink "
-                      "separation plus d(sink) = " + std::to_string(needed));
+    throw input_error(at + ": period " + std::to_string(t.period) +
+                      " is shorter than the longest source-to-sink "
+                      "separation plus d(sink) = " +
+                      std::to_string(needed));
 }
 
 std::uint64_t max_path_wcet(const task& t) {
@@ -309,7 +311,8 @@ std::uint64_t max_path_wcet(const task& t) {
   std::vector<std::uint64_t> start(t.vertices.size());
   for (std::size_t v = 0; v < start.size(); ++v) start[v] = t.vertices[v].wcet;
   // Longest path by vertex weight: the edge weight is the wcet of its head.
-  const auto best = longest_from_sources(t, order, [&](const task_edge& e) { return t.vertices[e.to].wcet; }, start);
+  const auto best = longest_from_sources(
+      t, order, [&](const task_edge& e) { return t.vertices[e.to].wcet; }, start);
   // Every vertex lies on a source-to-sink path, and wcet > 0, so the maximum is at the sink.
   return *std::max_element(best.begin(), best.end());
 }
@@ -336,7 +339,8 @@ task_set parse_task_set(std::string_view text, const std::string& where) {
 
 task_set load_task_set(const std::string& path) {
   const std::string s = read_text_file(path, "task set", max_task_file_bytes);
-  if (s.find_first_not_of(" \t\r\n") == std::string::npos) throw input_error("task set " + path + ": the file is empty");
+  if (s.find_first_not_of(" \t\r\n") == std::string::npos)
+    throw input_error("task set " + path + ": the file is empty");
   const std::string ext = path.size() >= 4 ? path.substr(path.size() - 4) : "";
   if (ext == ".csv" || ext == ".CSV") return parse_task_csv(s, path);
   return parse_task_set(s, path);
@@ -356,7 +360,8 @@ std::vector<std::string> csv_fields(const std::string& line) {
   std::size_t start = 0;
   for (;;) {
     const std::size_t comma = line.find(',', start);
-    out.push_back(trimmed(std::string_view(line).substr(start, comma == std::string::npos ? std::string::npos : comma - start)));
+    out.push_back(
+        trimmed(std::string_view(line).substr(start, comma == std::string::npos ? std::string::npos : comma - start)));
     if (comma == std::string::npos) return out;
     start = comma + 1;
   }
@@ -393,7 +398,11 @@ task_set parse_np_jobs(const std::vector<std::pair<std::size_t, std::vector<std:
   std::map<std::uint64_t, std::vector<job>> by_task;
   for (const auto& [line, f] : rows) {
     const std::string at = where + ":" + std::to_string(line);
-    if (f.size() != 8) throw input_error(at + ": expected 8 fields (Task ID, Job ID, Arrival min, Arrival max, Cost min, Cost max, Deadline, Priority), got " + std::to_string(f.size()));
+    if (f.size() != 8)
+      throw input_error(at +
+                        ": expected 8 fields (Task ID, Job ID, Arrival min, Arrival max, Cost min, Cost max, Deadline, "
+                        "Priority), got " +
+                        std::to_string(f.size()));
     const std::uint64_t id = csv_number(f[0], "Task ID", at, false);
     const std::uint64_t a_min = csv_number(f[2], "Arrival min", at, false);
     const std::uint64_t a_max = csv_number(f[3], "Arrival max", at, false);
@@ -418,12 +427,15 @@ task_set parse_np_jobs(const std::vector<std::pair<std::size_t, std::vector<std:
       const std::string at = where + ":" + std::to_string(jobs[k].line);
       if (k > 0 && jobs[k].arrival - jobs[k - 1].arrival != period)
         throw input_error(at + ": task " + std::to_string(id) + " is not periodic (gap " +
-                          std::to_string(jobs[k].arrival - jobs[k - 1].arrival) + " after " + std::to_string(period) + ")");
+                          std::to_string(jobs[k].arrival - jobs[k - 1].arrival) + " after " + std::to_string(period) +
+                          ")");
       if (jobs[k].deadline != jobs[0].deadline)
         throw input_error(at + ": task " + std::to_string(id) + " changes its relative deadline");
       cost = std::max(cost, jobs[k].cost);
     }
-    if (period == 0) throw input_error(where + ":" + std::to_string(jobs[1].line) + ": two jobs of task " + std::to_string(id) + " arrive at once");
+    if (period == 0)
+      throw input_error(where + ":" + std::to_string(jobs[1].line) + ": two jobs of task " + std::to_string(id) +
+                        " arrive at once");
     set.tasks.push_back(sporadic_task(name, cost, jobs[0].deadline, period, where + ": task " + std::to_string(id)));
   }
   return set;
@@ -450,17 +462,23 @@ csv_columns csv_header(const std::vector<std::string>& fields, const std::string
   for (std::size_t k = 0; k < fields.size(); ++k) {
     const std::string f = lower(fields[k]);
     int* slot = f == "name" || f == "task" || f == "id" || f == "task name" ? &c.name
-                : f == "wcet" || f == "c" || f == "e" || f == "cost" ? &c.wcet
-                : f == "deadline" || f == "d" ? &c.deadline
-                : f == "period" || f == "t" || f == "p" ? &c.period
-                : nullptr;
-    if (!slot) throw input_error(at + ": '" + fields[k] + "' is not a column name warpspan knows (a first line whose second field is not a "
-                        "number is read as a header); " + csv_header_help);
+                : f == "wcet" || f == "c" || f == "e" || f == "cost"        ? &c.wcet
+                : f == "deadline" || f == "d"                               ? &c.deadline
+                : f == "period" || f == "t" || f == "p"                     ? &c.period
+                                                                            : nullptr;
+    if (!slot)
+      throw input_error(at + ": '" + fields[k] +
+                        "' is not a column name warpspan knows (a first line whose second field is not a "
+                        "number is read as a header); " +
+                        csv_header_help);
     if (*slot >= 0) throw input_error(at + ": the header names the same column twice ('" + fields[k] + "')");
     *slot = static_cast<int>(k);
   }
   if (c.name < 0 || c.wcet < 0 || c.period < 0)
-    throw input_error(at + ": the header lacks the " + std::string(c.name < 0 ? "name" : c.wcet < 0 ? "wcet" : "period") +
+    throw input_error(at + ": the header lacks the " +
+                      std::string(c.name < 0   ? "name"
+                                  : c.wcet < 0 ? "wcet"
+                                               : "period") +
                       " column; " + csv_header_help);
   return c;
 }
@@ -497,7 +515,8 @@ task_set parse_task_csv(std::string_view text, const std::string& where) {
     if (rows.empty()) throw input_error(where + ": no jobs after the header");
     return parse_np_jobs(rows, where);
   }
-  const csv_columns col = header.empty() ? csv_columns{} : csv_header(header, where + ":" + std::to_string(header_line));
+  const csv_columns col =
+      header.empty() ? csv_columns{} : csv_header(header, where + ":" + std::to_string(header_line));
   if (rows.empty()) throw input_error(where + ": no tasks");
   task_set set;
   for (const auto& [line, f] : rows) {
@@ -511,8 +530,8 @@ task_set parse_task_csv(std::string_view text, const std::string& where) {
     const std::uint64_t period = csv_number(f[static_cast<std::size_t>(col.period)], "period", at, true);
     const std::uint64_t deadline =
         col.deadline < 0 ? period : csv_number(f[static_cast<std::size_t>(col.deadline)], "deadline", at, true);
-    set.tasks.push_back(sporadic_task(name, csv_number(f[static_cast<std::size_t>(col.wcet)], "wcet", at, true), deadline,
-                                      period, at));
+    set.tasks.push_back(
+        sporadic_task(name, csv_number(f[static_cast<std::size_t>(col.wcet)], "wcet", at, true), deadline, period, at));
   }
   for (task& t : set.tasks) {
     try {
@@ -532,7 +551,8 @@ std::string task_set_json(const task_set& set, bool compact) {
     jt["name"] = t.name;
     jt["period"] = t.period;
     jt["vertices"] = json::array();
-    for (const auto& v : t.vertices) jt["vertices"].push_back({{"id", v.id}, {"wcet", v.wcet}, {"deadline", v.deadline}});
+    for (const auto& v : t.vertices)
+      jt["vertices"].push_back({{"id", v.id}, {"wcet", v.wcet}, {"deadline", v.deadline}});
     jt["edges"] = json::array();
     for (const auto& e : t.edges)
       jt["edges"].push_back(

@@ -20,8 +20,8 @@ dbf_traffic measure_dbf_traffic(const unrolled_graph& g) {
     const counting_ptr<std::uint32_t> row_out = counted_table + std::size_t{row} * columns;
     for (std::size_t e = 0; e < columns; ++e) {
       // The body of dbf_level_kernel: the cell and its store.
-      const std::uint32_t cell = dbf_cell(static_cast<std::uint32_t>(e), g.wcet[row], g.deadline[row], preds, npreds,
-                                          counted_table, columns);
+      const std::uint32_t cell =
+          dbf_cell(static_cast<std::uint32_t>(e), g.wcet[row], g.deadline[row], preds, npreds, counted_table, columns);
       row_out[e] = cell;
       ++out.cells;
     }

@@ -24,7 +24,7 @@ using clock_type = std::chrono::steady_clock;
 
 /// A state reached at some progress sum: its longest way in found and where that came from.
 struct candidate {
-  packed_state key;            ///< 0: an empty slot (a real key's bytes are levels plus one)
+  packed_state key;  ///< 0: an empty slot (a real key's bytes are levels plus one)
   std::uint32_t way_in;
   std::uint32_t parent_sum;    ///< the parent's progress sum
   std::uint32_t parent_index;  ///< the parent's index among the states kept at that sum
@@ -41,9 +41,9 @@ class candidate_set {
     if (slot->key == 0) {
       *slot = c;
       ++size_;
-    } else if (c.way_in > slot->way_in ||
-               (c.way_in == slot->way_in && (c.parent_sum < slot->parent_sum ||
-                                             (c.parent_sum == slot->parent_sum && c.parent_index < slot->parent_index)))) {
+    } else if (c.way_in > slot->way_in || (c.way_in == slot->way_in && (c.parent_sum < slot->parent_sum ||
+                                                                        (c.parent_sum == slot->parent_sum &&
+                                                                         c.parent_index < slot->parent_index)))) {
       slot->way_in = c.way_in;
       slot->parent_sum = c.parent_sum;
       slot->parent_index = c.parent_index;
@@ -159,7 +159,7 @@ beam_result beam_of(const problem& prob, const V& v, const beam_options& options
   // states are put in key order, so the result does not depend on the thread count.
   const int threads = std::clamp(options.threads, 1, 2);
   std::vector<candidate_set> pending[2] = {std::vector<candidate_set>(last + 1),
-                                          std::vector<candidate_set>(threads > 1 ? last + 1 : 0)};
+                                           std::vector<candidate_set>(threads > 1 ? last + 1 : 0)};
   std::vector<std::vector<kept_state>> kept(last + 1);
   pending[0][0].offer({initial_state(v), 0, 0, 0});
   // A width beyond the memory is cut down to what it holds (the result says which width ran).
@@ -197,10 +197,10 @@ beam_result beam_of(const problem& prob, const V& v, const beam_options& options
   const std::uint32_t steps = 2 * (last + 1);
   constexpr std::uint32_t finished = ~std::uint32_t{0};
   constexpr std::uint32_t bound_chunk = 256, expand_chunk = 16;  // states per chunk
-  std::atomic<std::uint64_t> ticket{0};          // (step << 32) | next chunk to take
-  std::atomic<std::uint32_t> chunks{0};          // of the published step
-  std::atomic<std::uint32_t> done{0};            // chunks of the published step done
-  std::atomic<std::uint32_t> published{0};       // the step the threads work on, or `finished`
+  std::atomic<std::uint64_t> ticket{0};                          // (step << 32) | next chunk to take
+  std::atomic<std::uint32_t> chunks{0};                          // of the published step
+  std::atomic<std::uint32_t> done{0};                            // chunks of the published step done
+  std::atomic<std::uint32_t> published{0};                       // the step the threads work on, or `finished`
   std::atomic<std::uint32_t> sleepers{0};
   std::atomic<bool> failed{false};
   std::mutex error_mutex;
@@ -241,8 +241,8 @@ beam_result beam_of(const problem& prob, const V& v, const beam_options& options
         // Until the cost is measured on a few thousand states the width stays full (the first
         // sums reach few states). A sum not cut costs no bounds: twice its cost until one is.
         if (all_kept >= 2048) {
-          const double per_state = cut_kept > 0 ? cut_s / static_cast<double>(cut_kept)
-                                                : 2 * all_s / static_cast<double>(all_kept);
+          const double per_state =
+              cut_kept > 0 ? cut_s / static_cast<double>(cut_kept) : 2 * all_s / static_cast<double>(all_kept);
           width = fitted_width(states, s, last + 1, per_state, 0.9 * (options.time_limit_s - now), full_width);
         }
       }
@@ -294,7 +294,8 @@ beam_result beam_of(const problem& prob, const V& v, const beam_options& options
       const std::uint32_t s = p / 2;
       std::vector<kept_state>& keep = kept[s];
       if (p % 2 == 0) {
-        for (std::size_t i = std::size_t{c} * bound_chunk; i < std::min<std::size_t>(keep.size(), (c + 1) * std::size_t{bound_chunk}); ++i) {
+        for (std::size_t i = std::size_t{c} * bound_chunk;
+             i < std::min<std::size_t>(keep.size(), (c + 1) * std::size_t{bound_chunk}); ++i) {
           runs_of_key(v, keep[i].key, runs);
           keep[i].high = keep[i].way_in + remaining_bound(v, runs);
           keep[i].low = keep[i].way_in + remaining_low(v, runs);
@@ -302,7 +303,8 @@ beam_result beam_of(const problem& prob, const V& v, const beam_options& options
         return;
       }
       std::vector<candidate_set>& into = pending[t];
-      const auto end = static_cast<std::uint32_t>(std::min<std::size_t>(keep.size(), (c + 1) * std::size_t{expand_chunk}));
+      const auto end =
+          static_cast<std::uint32_t>(std::min<std::size_t>(keep.size(), (c + 1) * std::size_t{expand_chunk}));
       for (std::uint32_t i = c * expand_chunk; i < end; ++i) {
         if (!e.start(v, keep[i].key)) continue;  // all done
         ++expanded_here;
@@ -385,7 +387,8 @@ beam_result beam_of(const problem& prob, const V& v, const beam_options& options
 
 beam_result beam_search(const problem& prob, const beam_options& options) {
   const auto start = clock_type::now();
-  const bool forced = options.wide_levels && frontier_one_string(prob) && frontier_fits_wide(prob.warps, prob.instructions());
+  const bool forced =
+      options.wide_levels && frontier_one_string(prob) && frontier_fits_wide(prob.warps, prob.instructions());
   if (forced || frontier_packs_wide(prob)) return beam_of(prob, make_wide_frontier_view(prob.view()), options, start);
   if (frontier_packs_narrow(prob)) return beam_of(prob, make_frontier_view(prob.view()), options, start);
   return {};

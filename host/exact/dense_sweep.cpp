@@ -57,7 +57,8 @@ class zeroed_table {
   zeroed_table(std::uint64_t n, bool populate) : bytes_((n * sizeof(V) + huge - 1) / huge * huge) {
     void* p = mmap(nullptr, bytes_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (p == MAP_FAILED)
-      throw std::runtime_error("the dense sweep's table of " + std::to_string(bytes_ >> 20) + " MiB could not be mapped");
+      throw std::runtime_error("the dense sweep's table of " + std::to_string(bytes_ >> 20) +
+                               " MiB could not be mapped");
 #ifdef MADV_HUGEPAGE
     madvise(p, bytes_, MADV_HUGEPAGE);  // a hint: without huge pages the sweep is slower, not wrong
 #endif
@@ -87,7 +88,7 @@ struct rank_run {
   std::vector<std::uint32_t> offset;                 ///< per rank: its lists' start in `gains`
   std::vector<std::array<std::uint16_t, 4>> counts;  ///< per rank: the lists' lengths (all 0: final)
   std::vector<std::uint64_t> gains;
-  std::vector<std::uint16_t> bound;                  ///< per rank: remaining_bound (when pruning; 0 if not reached)
+  std::vector<std::uint16_t> bound;  ///< per rank: remaining_bound (when pruning; 0 if not reached)
 
   /// Empties the run and makes it [f, e) (the vectors keep their capacity).
   void reset(std::uint64_t f, std::uint64_t e) {
@@ -109,7 +110,10 @@ class dense_pass {
  public:
   /// `floor`: drop the reached states whose way in plus remaining bound is at most this (0: none).
   dense_pass(const FV& v, const dense_index& index, const exact_options& o, std::uint32_t floor)
-      : v_(v), index_(index), o_(o), g_(index.size(), populate_table(index.size() * sizeof(V), o.time_limit_s)),
+      : v_(v),
+        index_(index),
+        o_(o),
+        g_(index.size(), populate_table(index.size() * sizeof(V), o.time_limit_s)),
         floor_(floor) {}
 
   /// Whether to fault the table in up front: without a time limit, or when the limit leaves time
@@ -219,8 +223,9 @@ class dense_pass {
       // On Voronoi W = 9 the limit now holds (0.23, 1.01, 3.05, 5.06 s for 0.25 to 5) with upper
       // ends 114-112; stopping at the limit and scanning till 1.1 times it gave up every time (117).
       if (o_.time_limit_s > 0 && bound_s_per_state < 0 && states_ >= 4096) bound_s_per_state = time_bound_sample(done);
-      const double scan_s = std::max(bound_s_per_state, 0.0) * static_cast<double>(reached_states_ - states_) / scan_threads +
-                            static_cast<double>((n - done) * sizeof(V)) * 1e-10;
+      const double scan_s =
+          std::max(bound_s_per_state, 0.0) * static_cast<double>(reached_states_ - states_) / scan_threads +
+          static_cast<double>((n - done) * sizeof(V)) * 1e-10;
       if (deadline.stop_after_step(elapsed, scan_s)) stop = "time limit reached";
       if (interrupted()) stop = "interrupted";
       if (!stop.empty()) {
@@ -269,7 +274,8 @@ class dense_pass {
               return;
             }
             if (at != r) index_.unrank(r, a);
-            upper[t] = std::max(upper[t], exact_detail::held_bound(v_, index_.pack(a), static_cast<std::uint32_t>(g_[r] - 1)));
+            upper[t] =
+                std::max(upper[t], exact_detail::held_bound(v_, index_.pack(a), static_cast<std::uint32_t>(g_[r] - 1)));
             at = r + 1 < n && index_.next(a) ? r + 1 : n;
           }
           ++r;
@@ -303,7 +309,8 @@ class dense_pass {
 
   /// A path of `length` cycles through the recorded ways in (exact_detail::dense_witness).
   std::vector<std::uint16_t> witness(std::uint32_t length) const {
-    return exact_detail::dense_witness(v_, index_, length, [this](std::uint64_t r) { return static_cast<std::uint32_t>(g_[r]); });
+    return exact_detail::dense_witness(v_, index_, length,
+                                       [this](std::uint64_t r) { return static_cast<std::uint32_t>(g_[r]); });
   }
 
   std::uint64_t states() const { return states_; }
@@ -380,8 +387,9 @@ class dense_pass {
   /// differently (the recursion here a few levels deep, the vector's push_back not at all), which
   /// made Voronoi W = 9 run 15-25 % slower; flattened, within 5 % of before (bench/results/archive/exact/wide_levels_cpu_2core.md).
   __attribute__((flatten)) static void choices(const basic_successor_enum<FV>& e, std::uint32_t b, std::uint32_t slots,
-                      const std::uint64_t (*gain)[frontier_max_warps + 1], const std::uint32_t* room, std::uint32_t j,
-                      std::uint32_t quota, std::uint64_t partial, std::vector<std::uint64_t>& out) {
+                                               const std::uint64_t (*gain)[frontier_max_warps + 1],
+                                               const std::uint32_t* room, std::uint32_t j, std::uint32_t quota,
+                                               std::uint64_t partial, std::vector<std::uint64_t>& out) {
     if (quota == 0) {  // the rest take nothing (without this each choice walked the remaining slots)
       out.push_back(partial);
       return;
@@ -392,7 +400,8 @@ class dense_pass {
     }
     const std::uint32_t most = quota < e.avail[b + j] ? quota : e.avail[b + j];
     const std::uint32_t least = quota > room[j + 1] ? quota - room[j + 1] : 0;
-    for (std::uint32_t x = least; x <= most; ++x) choices(e, b, slots, gain, room, j + 1, quota - x, partial + gain[j][x], out);
+    for (std::uint32_t x = least; x <= most; ++x)
+      choices(e, b, slots, gain, room, j + 1, quota - x, partial + gain[j][x], out);
   }
 
   /// Takes the ranks of `run` in order: each reached state raises the way in of its successors.
@@ -484,10 +493,12 @@ exact_result run_dense(const problem& prob, const FV& v, const dense_index& inde
     r.complete = false;
     r.stop_reason = stop;
     // The dropped states lie on no schedule longer than the floor.
-    r.upper = std::max({r.lower, floor,
-                        std::min(static_cast<std::uint32_t>(pessimistic_bound(prob)),
-                                 pass.held_bound(start + std::chrono::duration_cast<clock_type::duration>(
-                                                             std::chrono::duration<double>(step_deadline::finish_cutoff * options.time_limit_s))))});
+    r.upper = std::max(
+        {r.lower, floor,
+         std::min(
+             static_cast<std::uint32_t>(pessimistic_bound(prob)),
+             pass.held_bound(start + std::chrono::duration_cast<clock_type::duration>(std::chrono::duration<double>(
+                                         step_deadline::finish_cutoff * options.time_limit_s))))});
     r.interrupted = interrupted();
   } else {
     if (pass.reached() > r.lower) {
@@ -509,7 +520,8 @@ dense_index::dense_index(std::uint32_t warps, std::uint32_t instructions) : warp
   for (std::uint32_t n = 0; n < n_max; ++n)
     for (std::uint32_t k = 0; k <= warps; ++k) {
       std::uint64_t c = 0;
-      if (k == 0) c = 1;
+      if (k == 0)
+        c = 1;
       else if (n > 0) {
         const std::uint64_t x = choose(n - 1, k - 1), y = choose(n - 1, k);
         c = x > ~std::uint64_t{0} - y ? ~std::uint64_t{0} : x + y;
@@ -563,10 +575,10 @@ bool dense_index::next(L* a) const {
   return true;
 }
 
-#define WARPSPAN_DENSE_INDEX(L)                                           \
-  template std::uint64_t dense_index::rank_of<L>(packed_state) const;    \
-  template void dense_index::unrank<L>(std::uint64_t, L*) const;         \
-  template packed_state dense_index::pack<L>(const L*) const;            \
+#define WARPSPAN_DENSE_INDEX(L)                                       \
+  template std::uint64_t dense_index::rank_of<L>(packed_state) const; \
+  template void dense_index::unrank<L>(std::uint64_t, L*) const;      \
+  template packed_state dense_index::pack<L>(const L*) const;         \
   template bool dense_index::next<L>(L*) const;
 WARPSPAN_DENSE_INDEX(std::uint8_t)
 WARPSPAN_DENSE_INDEX(std::uint16_t)
@@ -601,11 +613,14 @@ dense_sum_tables build_dense_sum_tables(std::uint32_t warps, std::uint32_t instr
   t.warps = warps;
   t.instructions = instructions;
   t.sums = warps * instructions + 1;
-  const auto add = [](std::uint64_t x, std::uint64_t y) { return x > ~std::uint64_t{0} - y ? ~std::uint64_t{0} : x + y; };
+  const auto add = [](std::uint64_t x, std::uint64_t y) {
+    return x > ~std::uint64_t{0} - y ? ~std::uint64_t{0} : x + y;
+  };
   const dense_index index(warps, instructions);
   t.binom.assign(static_cast<std::size_t>(instructions + warps + 1) * (warps + 1), 0);
   for (std::uint32_t n = 0; n <= instructions + warps; ++n)
-    for (std::uint32_t k = 0; k <= warps; ++k) t.binom[static_cast<std::size_t>(n) * (warps + 1) + k] = index.choose(n, k);
+    for (std::uint32_t k = 0; k <= warps; ++k)
+      t.binom[static_cast<std::size_t>(n) * (warps + 1) + k] = index.choose(n, k);
   const std::size_t per_w = static_cast<std::size_t>(instructions + 1) * t.sums;
   t.count.assign((warps + 1) * per_w, 0);
   for (std::uint32_t m = 0; m <= instructions; ++m) t.count[m * t.sums] = 1;  // no levels: sum 0 only
@@ -648,10 +663,11 @@ void settle_finished(exact_result& r, std::uint32_t floor, std::uint32_t reached
     r.complete = false;
     r.at_most_proven = true;
     r.upper = floor;
-    r.stop_reason = "at most " + std::to_string(floor) + " cycles proven: no schedule is longer (the states that could " +
-                    "lie on one were all searched)";
+    r.stop_reason = "at most " + std::to_string(floor) +
+                    " cycles proven: no schedule is longer (the states that could " + "lie on one were all searched)";
     if (reached > r.lower)
-      r.stop_reason += "; one of " + std::to_string(reached) + " cycles was met but cannot be shown (no table to trace it back)";
+      r.stop_reason +=
+          "; one of " + std::to_string(reached) + " cycles was met but cannot be shown (no table to trace it back)";
     return;
   }
   if (reached > r.lower) {  // the answer, with no table to show a schedule of that length
@@ -725,10 +741,10 @@ std::vector<std::uint16_t> dense_witness(const V& v, std::uint32_t length,
   return string_from_takes(v, std::move(takes));
 }
 
-#define WARPSPAN_DENSE_WITNESS(V)                                                                 \
-  template std::vector<std::uint16_t> dense_witness(const V&, const dense_index&, std::uint32_t, \
+#define WARPSPAN_DENSE_WITNESS(V)                                                                        \
+  template std::vector<std::uint16_t> dense_witness(const V&, const dense_index&, std::uint32_t,         \
                                                     const std::function<std::uint32_t(std::uint64_t)>&); \
-  template std::vector<std::uint16_t> dense_witness(const V&, std::uint32_t,                      \
+  template std::vector<std::uint16_t> dense_witness(const V&, std::uint32_t,                             \
                                                     const std::function<std::uint32_t(packed_state)>&);
 WARPSPAN_DENSE_WITNESS(frontier_view)
 WARPSPAN_DENSE_WITNESS(wide_frontier_view)
@@ -739,7 +755,9 @@ window_replay_plan plan_window_replay(const std::vector<std::uint64_t>& sum_byte
   const auto sums = static_cast<std::uint32_t>(sum_bytes.size());
   std::vector<std::uint64_t> prefix(sums + 1, 0);
   for (std::uint32_t s = 0; s < sums; ++s) prefix[s + 1] = prefix[s] + sum_bytes[s];
-  const auto between = [&](std::uint32_t a, std::uint32_t b) { return prefix[std::min(b, sums)] - prefix[std::min(a, sums)]; };
+  const auto between = [&](std::uint32_t a, std::uint32_t b) {
+    return prefix[std::min(b, sums)] - prefix[std::min(a, sums)];
+  };
   window_replay_plan best;
   for (std::uint32_t span = 1; span <= sums; ++span) {
     std::uint64_t checkpoints = 0, segment = 0;

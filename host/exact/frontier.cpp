@@ -21,8 +21,8 @@ void check_packs(const problem& prob, bool narrow_only) {
   const std::string have = " (have " + std::to_string(prob.warps) + " and " + std::to_string(prob.instructions()) + ")";
   if (narrow_only && (prob.warps > frontier_max_warps || prob.instructions() > frontier_max_instructions))
     throw input_error("the device's level-by-level searches take at most " + std::to_string(frontier_max_warps) +
-                      " warps and " + std::to_string(frontier_max_instructions) + " instructions (8-bit levels)" + have +
-                      "; the CPU's take longer kernels of at most " + std::to_string(frontier_wide_max_warps) +
+                      " warps and " + std::to_string(frontier_max_instructions) + " instructions (8-bit levels)" +
+                      have + "; the CPU's take longer kernels of at most " + std::to_string(frontier_wide_max_warps) +
                       " warps (" + param("backend", "cpu") + ")");
   const std::uint64_t w = prob.warps, i = prob.instructions();
   const bool fits = (w <= frontier_max_warps && i <= frontier_max_instructions) ||
@@ -30,9 +30,9 @@ void check_packs(const problem& prob, bool narrow_only) {
   if (!fits)
     throw input_error("the level-by-level search takes at most " + std::to_string(frontier_max_warps) + " warps and " +
                       std::to_string(frontier_max_instructions) + " instructions, or beyond " +
-                      std::to_string(frontier_max_instructions) + " at most " + std::to_string(frontier_wide_max_warps) +
-                      " warps with W x I at most " + std::to_string(frontier_max_work) + have +
-                      ": the depth-first search takes the rest");
+                      std::to_string(frontier_max_instructions) + " at most " +
+                      std::to_string(frontier_wide_max_warps) + " warps with W x I at most " +
+                      std::to_string(frontier_max_work) + have + ": the depth-first search takes the rest");
   if (prob.view().barrier != no_barrier && prob.block_warps() != prob.warps)
     throw input_error("the level-by-level search takes the barriers of one block of all W warps (have blocks of " +
                       std::to_string(prob.block_warps()) + " of " + std::to_string(prob.warps) + " warps)");
@@ -40,9 +40,9 @@ void check_packs(const problem& prob, bool narrow_only) {
 
 void check_wide_levels(const problem& prob, bool wide) {
   if (wide && !frontier_fits_wide(prob.warps, prob.instructions()))
-    throw input_error("16-bit levels take at most " + std::to_string(frontier_wide_max_warps) + " warps and W x I at most " +
-                      std::to_string(frontier_max_work) + " (have " + std::to_string(prob.warps) + " and " +
-                      std::to_string(prob.instructions()) + ")");
+    throw input_error("16-bit levels take at most " + std::to_string(frontier_wide_max_warps) +
+                      " warps and W x I at most " + std::to_string(frontier_max_work) + " (have " +
+                      std::to_string(prob.warps) + " and " + std::to_string(prob.instructions()) + ")");
 }
 
 frontier_view checked_view(const problem& prob) {
@@ -122,7 +122,8 @@ void finish_levels(const problem& prob, const V& v, std::vector<std::vector<pack
 }  // namespace exact_detail
 
 template <class V>
-exact_result exact_detail::run_levels(const problem& prob, const V& v, const exact_options& options, const level_expander& expand) {
+exact_result exact_detail::run_levels(const problem& prob, const V& v, const exact_options& options,
+                                      const level_expander& expand) {
   const auto start = std::chrono::steady_clock::now();
   const std::uint64_t max_states = options.max_states ? options.max_states : std::uint64_t{200'000'000};
   const packed_state done = final_state(v);
@@ -162,13 +163,14 @@ exact_result exact_detail::run_levels(const problem& prob, const exact_options& 
 
 namespace exact_detail {
 template exact_result run_levels(const problem&, const frontier_view&, const exact_options&, const level_expander&);
-template exact_result run_levels(const problem&, const wide_frontier_view&, const exact_options&, const level_expander&);
-#define WARPSPAN_LEVEL_HELPERS(V)                                                                                    \
-  template bool takes_between(const V&, packed_state, packed_state, std::vector<std::uint8_t>&);                    \
-  template std::vector<std::uint16_t> string_from_takes(const V&, std::vector<std::vector<std::uint8_t>>);          \
+template exact_result run_levels(const problem&, const wide_frontier_view&, const exact_options&,
+                                 const level_expander&);
+#define WARPSPAN_LEVEL_HELPERS(V)                                                                                  \
+  template bool takes_between(const V&, packed_state, packed_state, std::vector<std::uint8_t>&);                   \
+  template std::vector<std::uint16_t> string_from_takes(const V&, std::vector<std::vector<std::uint8_t>>);         \
   template std::vector<std::uint16_t> witness_from_levels(const V&, const std::vector<std::vector<packed_state>>&, \
                                                           std::uint32_t);                                          \
-  template void finish_levels(const problem&, const V&, std::vector<std::vector<packed_state>>&, std::uint32_t,     \
+  template void finish_levels(const problem&, const V&, std::vector<std::vector<packed_state>>&, std::uint32_t,    \
                               exact_result&);
 WARPSPAN_LEVEL_HELPERS(frontier_view)
 WARPSPAN_LEVEL_HELPERS(wide_frontier_view)
@@ -178,17 +180,18 @@ WARPSPAN_LEVEL_HELPERS(wide_frontier_view)
 exact_result exact_frontier_cpu(const problem& prob, const exact_options& options) {
   return exact_detail::with_checked_view(prob, options.wide_levels, [&](const auto& v) {
     using view = std::decay_t<decltype(v)>;
-    return exact_detail::run_levels(prob, v, options, [&](const std::vector<packed_state>& level, std::vector<packed_state>& next) {
-      for (const packed_state s : level) {
-        basic_successor_enum<view> e;
-        if (!e.start(v, s)) continue;
-        do next.push_back(e.successor(v));
-        while (e.advance(v));
-      }
-      std::sort(next.begin(), next.end());
-      next.erase(std::unique(next.begin(), next.end()), next.end());
-      return std::string();
-    });
+    return exact_detail::run_levels(prob, v, options,
+                                    [&](const std::vector<packed_state>& level, std::vector<packed_state>& next) {
+                                      for (const packed_state s : level) {
+                                        basic_successor_enum<view> e;
+                                        if (!e.start(v, s)) continue;
+                                        do next.push_back(e.successor(v));
+                                        while (e.advance(v));
+                                      }
+                                      std::sort(next.begin(), next.end());
+                                      next.erase(std::unique(next.begin(), next.end()), next.end());
+                                      return std::string();
+                                    });
   });
 }
 

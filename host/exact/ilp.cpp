@@ -121,8 +121,7 @@ struct row_tag {
 /// The model: columns in the order x (w, i, t) then full (k, t), rows in compressed sparse rows.
 class ilp_model {
  public:
-  ilp_model(const problem& prob, std::uint32_t horizon, ilp_constraints form)
-      : prob_(prob), form_(form) {
+  ilp_model(const problem& prob, std::uint32_t horizon, ilp_constraints form) : prob_(prob), form_(form) {
     const problem_view p = prob.view();
     if (prob.per_warp())
       throw input_error("the ILP models one kernel run by all warps, not per-warp kernels (" + param("warp_kernels") +
@@ -288,7 +287,8 @@ class ilp_model {
       for (std::uint32_t w = 0; w < W_; ++w)
         for (std::uint32_t v = w / bw_ * bw_; v < (w / bw_ + 1) * bw_; ++v) {
           if (v == w) continue;
-          for (std::uint64_t t = first(b + 1); t <= last(b + 1); ++t) term(x(w, b + 1, t), static_cast<std::int32_t>(t));
+          for (std::uint64_t t = first(b + 1); t <= last(b + 1); ++t)
+            term(x(w, b + 1, t), static_cast<std::int32_t>(t));
           for (std::uint64_t t = first(b); t <= last(b); ++t) term(x(v, b, t), -static_cast<std::int32_t>(t));
           end_row({f_bar, w, v, b}, 'G', 1);
         }
@@ -305,8 +305,8 @@ class ilp_model {
           end_row({f_rel_ge, blk, b, static_cast<std::uint32_t>(t)}, 'G', 1 - static_cast<std::int32_t>(bw_));
         }
     }
-    if (tags_.size() != nrows_) throw std::logic_error("ILP: counted " + std::to_string(nrows_) + " rows, built " +
-                                                       std::to_string(tags_.size()));
+    if (tags_.size() != nrows_)
+      throw std::logic_error("ILP: counted " + std::to_string(nrows_) + " rows, built " + std::to_string(tags_.size()));
   }
 
   std::string col_name(std::uint64_t c) const {
@@ -420,8 +420,9 @@ class ilp_model {
     for (std::uint64_t r = 0; r < nrows_; ++r) {
       double lhs = 0;
       for (std::uint64_t e = row_start_[r]; e < row_start_[r + 1]; ++e) lhs += coef_[e] * v[index_[e]];
-      const bool ok = sense_[r] == 'L' ? lhs <= rhs_[r] + 1e-9 : sense_[r] == 'G' ? lhs >= rhs_[r] - 1e-9
-                                                                                  : std::abs(lhs - rhs_[r]) < 1e-9;
+      const bool ok = sense_[r] == 'L'   ? lhs <= rhs_[r] + 1e-9
+                      : sense_[r] == 'G' ? lhs >= rhs_[r] - 1e-9
+                                         : std::abs(lhs - rhs_[r]) < 1e-9;
       if (!ok) return static_cast<std::int64_t>(r);
     }
     return -1;
@@ -504,7 +505,9 @@ class ilp_model {
   bool in_window(std::uint32_t i, std::uint64_t t) const { return t >= first(i) && t <= last(i); }
   /// The instructions whose window holds cycle t (1 <= t <= T): i + 1 <= t <= i + D.
   std::uint32_t i_first(std::uint64_t t) const { return t > D_ ? static_cast<std::uint32_t>(t - D_) : 0; }
-  std::uint32_t i_last(std::uint64_t t) const { return static_cast<std::uint32_t>(std::min<std::uint64_t>(t - 1, I_ - 1)); }
+  std::uint32_t i_last(std::uint64_t t) const {
+    return static_cast<std::uint32_t>(std::min<std::uint64_t>(t - 1, I_ - 1));
+  }
   std::uint64_t x(std::uint32_t w, std::uint32_t i, std::uint64_t t) const {
     return (static_cast<std::uint64_t>(w) * I_ + i) * D_ + (t - i - 1);
   }
@@ -544,8 +547,8 @@ class ilp_model {
     // prec rows (once as t, once as -t) and twice in order; work conservation adds per warp and
     // instruction sum_{k=1..D} 2k terms (k for i = 1) and the full variables.
     const std::uint64_t per_x = 4 + 2 + 3 + (limited_ ? 3 : 0);
-    const std::uint64_t wc = static_cast<std::uint64_t>(W_) * (2 * I_ - 1) * (D_ * (D_ + 1) / 2) +
-                             nx_ * (limited_ ? 2 : 1);
+    const std::uint64_t wc =
+        static_cast<std::uint64_t>(W_) * (2 * I_ - 1) * (D_ * (D_ + 1) / 2) + nx_ * (limited_ ? 2 : 1);
     // Barriers: per barrier 2 (bw - 1) W D terms of bar rows, and about 2 W D^2 of rel rows.
     const std::uint64_t barriers = bars_.size() * static_cast<std::uint64_t>(W_) * D_ * (2 * (bw_ - 1) + 2 * D_ + 2);
     return nx_ * per_x + wc + 2 * (ncols_ - nx_) + barriers;
@@ -596,11 +599,11 @@ class ilp_model {
   std::uint64_t T_ = 0, D_ = 0;
   std::vector<std::uint8_t> types_;
   std::int32_t cap_[max_types + 1] = {};
-  std::uint32_t bw_ = 1;                ///< warps a block where barriers hold warps back, else 1
-  std::vector<std::uint32_t> bars_;     ///< the barrier instructions followed by one (with bw_ > 1)
+  std::uint32_t bw_ = 1;                 ///< warps a block where barriers hold warps back, else 1
+  std::vector<std::uint32_t> bars_;      ///< the barrier instructions followed by one (with bw_ > 1)
   std::vector<std::int32_t> bar_index_;  ///< per instruction: its index in bars_, or -1 (empty: none)
   std::uint64_t nx_ = 0, ncov_ = 0, ncols_ = 0, nrows_ = 0, rel_first_ = 0;
-  std::vector<std::int64_t> full_col_;  ///< [k * (T + 1) + t] -> column or -1
+  std::vector<std::int64_t> full_col_;                              ///< [k * (T + 1) + t] -> column or -1
   std::vector<std::pair<std::uint32_t, std::uint32_t>> full_cols_;  ///< column - nx -> (k, t)
   std::vector<std::uint64_t> row_start_;
   std::vector<std::uint32_t> index_;
@@ -721,7 +724,7 @@ struct cbc_outcome {
   bool optimal = false;
   bool infeasible = false;
   bool time_limited = false;
-  bool interrupted = false;      ///< Ctrl-C or SIGTERM stopped the solve
+  bool interrupted = false;  ///< Ctrl-C or SIGTERM stopped the solve
   double objective = 0;
   double bound = 0;
   std::vector<double> solution;  ///< empty: no feasible solution found
@@ -741,7 +744,8 @@ cbc_outcome solve_held(Cbc_Model* cbc) {
     o.solution.assign(sol, sol + Cbc_getNumCols(cbc));
     o.objective = Cbc_getObjValue(cbc);
   }
-  o.why = "status " + std::to_string(Cbc_status(cbc)) + ", secondary status " + std::to_string(Cbc_secondaryStatus(cbc));
+  o.why =
+      "status " + std::to_string(Cbc_status(cbc)) + ", secondary status " + std::to_string(Cbc_secondaryStatus(cbc));
   return o;
 }
 
@@ -900,7 +904,8 @@ ilp_result exact_ilp(const problem& prob, const ilp_options& options) {
     if (Cbc_readLp(cbc.get(), lp_file->path.c_str()) != 0)
       throw std::logic_error("ILP: CBC could not read the LP text it was given (" + lp_file->path + ")");
     const int n = Cbc_getNumCols(cbc.get());
-    if (static_cast<std::uint64_t>(n) != m.columns() || static_cast<std::uint64_t>(Cbc_getNumRows(cbc.get())) != m.rows())
+    if (static_cast<std::uint64_t>(n) != m.columns() ||
+        static_cast<std::uint64_t>(Cbc_getNumRows(cbc.get())) != m.rows())
       throw std::logic_error("ILP: CBC read " + std::to_string(n) + " columns and " +
                              std::to_string(Cbc_getNumRows(cbc.get())) + " rows from the LP text, the model has " +
                              std::to_string(m.columns()) + " and " + std::to_string(m.rows()));
@@ -963,8 +968,8 @@ ilp_result exact_ilp(const problem& prob, const ilp_options& options) {
     found = cycle[static_cast<std::size_t>(W - 1) * I + I - 1];
     const double objective = out.objective * sense;
     if (std::abs(objective - found) > 0.5)
-      throw std::logic_error("ILP: CBC reports objective " + std::to_string(objective) + " but its solution ends warp " +
-                             std::to_string(W) + " in cycle " + std::to_string(found));
+      throw std::logic_error("ILP: CBC reports objective " + std::to_string(objective) +
+                             " but its solution ends warp " + std::to_string(W) + " in cycle " + std::to_string(found));
     std::vector<std::uint16_t> str = string_of(W, I, cycle);
     const built_schedule b = build_schedule(prob, str);
     if (b.makespan != found || b.cycle != cycle) {
@@ -974,8 +979,8 @@ ilp_result exact_ilp(const problem& prob, const ilp_options& options) {
       os << "ILP: the solution (objective " << found << ") is not the schedule its string builds (makespan "
          << b.makespan << ")";
       if (k < cycle.size())
-        os << ": warp " << k / I + 1 << " instruction " << k % I + 1 << " is in cycle " << cycle[k]
-           << " in the ILP, " << b.cycle[k] << " when built";
+        os << ": warp " << k / I + 1 << " instruction " << k % I + 1 << " is in cycle " << cycle[k] << " in the ILP, "
+           << b.cycle[k] << " when built";
       os << "; a bug in the formulation (" << to_run_length(prob.kernel) << ", W = " << W << ")";
       throw std::logic_error(os.str());
     }
@@ -1000,7 +1005,8 @@ ilp_result exact_ilp(const problem& prob, const ilp_options& options) {
   } else {
     const double bound = out.bound * sense;
     std::uint64_t upper = T;
-    if (std::isfinite(bound) && bound < static_cast<double>(T)) upper = static_cast<std::uint64_t>(std::floor(bound + 1e-6));
+    if (std::isfinite(bound) && bound < static_cast<double>(T))
+      upper = static_cast<std::uint64_t>(std::floor(bound + 1e-6));
     if (T < pessimistic) upper = pessimistic;
     r.upper = static_cast<std::uint32_t>(std::max<std::uint64_t>(upper, r.lower));
     r.status = out.interrupted    ? "interrupted (Ctrl-C or SIGTERM)"
@@ -1017,9 +1023,10 @@ ilp_result exact_ilp(const problem& prob, const ilp_options& options) {
 bool ilp_compiled() { return false; }
 
 ilp_result exact_ilp(const problem&, const ilp_options&) {
-  throw not_compiled("the exact ILP needs COIN-OR CBC, and this warpspan was built without COIN-OR CBC; run "
-                     "scripts/setup.sh and rebuild (ilp_lp_text, " + param("lp") +
-                     ", still writes the model for another solver)");
+  throw not_compiled(
+      "the exact ILP needs COIN-OR CBC, and this warpspan was built without COIN-OR CBC; run "
+      "scripts/setup.sh and rebuild (ilp_lp_text, " +
+      param("lp") + ", still writes the model for another solver)");
 }
 
 #endif

@@ -24,8 +24,10 @@ std::vector<t_run> exact_t_runs(
     const problem& prob, std::uint32_t up_to, double seconds,
     const std::function<void(std::uint32_t, std::uint32_t, std::uint32_t, std::uint32_t, double)>& progress) {
   if (prob.per_warp())
-    throw input_error(param("exact_up_to") + ": the tractable estimate takes T(y) of y warps running one kernel; "
-                      "per-warp kernels (" + param("warp_kernels") + ") have none");
+    throw input_error(param("exact_up_to") +
+                      ": the tractable estimate takes T(y) of y warps running one kernel; "
+                      "per-warp kernels (" +
+                      param("warp_kernels") + ") have none");
   const auto start = clock_type::now();
   std::vector<t_run> runs;
   bool stopped = false;
@@ -36,7 +38,7 @@ std::vector<t_run> exact_t_runs(
     exact_options o;
     if (seconds > 0) o.time_limit_s = seconds - since(start);
     if (stopped || interrupted() || (seconds > 0 && o.time_limit_s <= 0)) {
-      run.stop_reason = stopped ? "not started: an earlier T(y) was not solved"
+      run.stop_reason = stopped         ? "not started: an earlier T(y) was not solved"
                         : interrupted() ? "interrupted before its search"
                                         : "time limit reached before its search";
       exact_result r;  // the cheap interval: the best standard string, the pessimistic bound

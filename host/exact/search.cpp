@@ -110,7 +110,8 @@ class byte_key_table {
 class state_memo {
  public:
   explicit state_memo(std::uint32_t warps, std::uint32_t instructions)
-      : packed_(warps <= frontier_max_warps && instructions <= frontier_max_instructions), table_(packed_ ? 1u << 16 : 16) {}
+      : packed_(warps <= frontier_max_warps && instructions <= frontier_max_instructions),
+        table_(packed_ ? 1u << 16 : 16) {}
 
   bool find(const state& s, std::uint32_t& value) const {
     if (packed_) {
@@ -159,7 +160,10 @@ class state_memo {
 class searcher {
  public:
   searcher(const problem& prob, const exact_options& options)
-      : p_(prob.view()), options_(options), start_(clock_type::now()), keys_(make_keys(p_)),
+      : p_(prob.view()),
+        options_(options),
+        start_(clock_type::now()),
+        keys_(make_keys(p_)),
         memo_(p_.warps, static_cast<std::uint32_t>(keys_.key.size() - 1)) {
     max_states_ = options.max_states ? options.max_states : std::uint64_t{50'000'000};
     memory_limit_ = memory_budget_bytes(~std::uint64_t{0});
@@ -265,7 +269,8 @@ class searcher {
 
  private:
   void check_limits() {
-    if (memo_.size() >= max_states_) throw stop_search{"state limit (" + std::to_string(max_states_) + " states) reached"};
+    if (memo_.size() >= max_states_)
+      throw stop_search{"state limit (" + std::to_string(max_states_) + " states) reached"};
     if (memo_.bytes() > memory_limit_) throw stop_search{"memory limit (3/4 of the available memory) reached"};
     if (interrupted()) throw stop_search{"interrupted", true};
     if (options_.time_limit_s > 0 &&
@@ -310,9 +315,9 @@ class searcher {
   }
 
   template <class F>
-  void split(const state& from, const std::vector<std::vector<std::uint32_t>>& slots, std::uint32_t t, std::uint32_t left,
-             const std::vector<std::uint32_t>& most, std::vector<std::uint32_t>& quota, std::vector<std::uint8_t>& take,
-             const F& emit) const {
+  void split(const state& from, const std::vector<std::vector<std::uint32_t>>& slots, std::uint32_t t,
+             std::uint32_t left, const std::vector<std::uint32_t>& most, std::vector<std::uint32_t>& quota,
+             std::vector<std::uint8_t>& take, const F& emit) const {
     if (t + 1 == p_.ntypes) {
       if (left > most[t]) return;
       quota[t] = left;
@@ -600,15 +605,16 @@ exact_result exact_search(const problem& prob, const exact_options& options, bac
   // auto stays on the CPU: the device sweep has not been measured yet.
   if (backend == backend_kind::cuda && resolve_backend(backend) == backend_kind::cuda) {
     if (prob.per_warp())
-      throw input_error(param("backend", "cuda") + ": the device search takes one kernel for all warps; per-warp "
-                        "kernels (" + param("warp_kernels") + ") are searched depth first on the CPU (" +
-                        param("backend", "cpu") + ")");
+      throw input_error(param("backend", "cuda") +
+                        ": the device search takes one kernel for all warps; per-warp "
+                        "kernels (" +
+                        param("warp_kernels") + ") are searched depth first on the CPU (" + param("backend", "cpu") +
+                        ")");
     if (!frontier_packs_narrow(prob) || options.wide_levels)
       throw input_error(param("backend", "cuda") + ": the device search takes at most " +
-                        std::to_string(frontier_max_warps) + " warps and " +
-                        std::to_string(frontier_max_instructions) + " instructions (8-bit levels; have " +
-                        std::to_string(prob.warps) + " and " + std::to_string(prob.instructions()) +
-                        "); the CPU's searches take longer kernels of at most " +
+                        std::to_string(frontier_max_warps) + " warps and " + std::to_string(frontier_max_instructions) +
+                        " instructions (8-bit levels; have " + std::to_string(prob.warps) + " and " +
+                        std::to_string(prob.instructions()) + "); the CPU's searches take longer kernels of at most " +
                         std::to_string(frontier_wide_max_warps) + " warps (" + param("backend", "cpu") + ")");
     // The dense table where the device holds it (Voronoi W = 16 on an H200), else its window of
     // sums (W = 16 on an H100), else the sweep.

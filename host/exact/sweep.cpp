@@ -34,13 +34,15 @@ using exact_detail::sweep_entry;
 using pending = sweep_entry;  ///< a successor on its way to the tables
 
 std::uint32_t shard_of(packed_state key, std::uint32_t shards) {
-  const std::uint64_t h = (static_cast<std::uint64_t>(key) ^ static_cast<std::uint64_t>(key >> 64)) * 0x9E3779B97F4A7C15ull;
+  const std::uint64_t h =
+      (static_cast<std::uint64_t>(key) ^ static_cast<std::uint64_t>(key >> 64)) * 0x9E3779B97F4A7C15ull;
   return static_cast<std::uint32_t>((h >> 40) % shards);
 }
 
 std::uint64_t physical_memory_bytes() {
   const long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGE_SIZE);
-  return pages > 0 && size > 0 ? static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(size) : (std::uint64_t{8} << 30);
+  return pages > 0 && size > 0 ? static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(size)
+                               : (std::uint64_t{8} << 30);
 }
 
 /// One pass of the CPU sweep over sharded hash tables (see exact_sweep_cpu in search.hpp).
@@ -86,7 +88,8 @@ class sweep final : public exact_detail::basic_sweep_pass<V> {
           held += t.size();
         }
       const double elapsed = std::chrono::duration<double>(clock_type::now() - start).count();
-      if (max_states_ && states_ > max_states_) stop_ = "state limit (" + std::to_string(max_states_) + " states) reached";
+      if (max_states_ && states_ > max_states_)
+        stop_ = "state limit (" + std::to_string(max_states_) + " states) reached";
       if (bytes > memory_limit_) stop_ = "memory limit (half the machine's memory) reached";
       // The time limit covers the bound over the held states after the stop: the sweep stops
       // when one more sum (step_deadline predicts it from the last two) and that bound would pass it. The bound runs
@@ -201,11 +204,12 @@ class sweep final : public exact_detail::basic_sweep_pass<V> {
 exact_result exact_sweep_cpu(const problem& prob, const exact_options& options) {
   return exact_detail::with_checked_view(prob, options.wide_levels, [&](const auto& v) {
     using view = std::decay_t<decltype(v)>;
-    return exact_detail::run_sweeps(prob, v, options,
-                                    [&](std::uint32_t floor_value, std::uint64_t keep_limit)
-                                        -> std::unique_ptr<exact_detail::basic_sweep_pass<view>> {
-                                      return std::make_unique<sweep<view>>(v, options, floor_value, keep_limit);
-                                    });
+    return exact_detail::run_sweeps(
+        prob, v, options,
+        [&](std::uint32_t floor_value,
+            std::uint64_t keep_limit) -> std::unique_ptr<exact_detail::basic_sweep_pass<view>> {
+          return std::make_unique<sweep<view>>(v, options, floor_value, keep_limit);
+        });
   });
 }
 
@@ -220,8 +224,8 @@ std::uint32_t most_issues(const V& v) {
 }
 
 template <class V>
-std::vector<std::uint16_t> sweep_witness(const V& v, const std::vector<taken_states>& taken,
-                                         std::uint32_t reach, std::uint32_t length) {
+std::vector<std::uint16_t> sweep_witness(const V& v, const std::vector<taken_states>& taken, std::uint32_t reach,
+                                         std::uint32_t length) {
   std::vector<std::vector<std::uint8_t>> takes(length);
   packed_state cur = final_state(v);
   std::uint32_t sum = v.warps * v.instructions;
@@ -244,16 +248,17 @@ std::vector<std::uint16_t> sweep_witness(const V& v, const std::vector<taken_sta
 namespace {
 
 template <class V>
-exact_result run_sweeps_of(const problem& prob, const V& v, const exact_options& options, const basic_sweep_factory<V>& make) {
+exact_result run_sweeps_of(const problem& prob, const V& v, const exact_options& options,
+                           const basic_sweep_factory<V>& make) {
   const auto start = std::chrono::steady_clock::now();
   // States are kept for a witness only in case the sweep beats the lower string. Given a string
   // (the warm start's annealing, or the caller's), it usually is the answer already (the annealing
   // found T(8) to T(11) in every seed we tried), so the first pass keeps nothing and
   // a second, tighter-pruned pass finds a witness in the rare case it is beaten; without one, the
   // standard strings are usually beaten, and keeping up to 100 million states saves that pass.
-  const std::uint64_t keep_limit = options.witness_states    ? options.witness_states
+  const std::uint64_t keep_limit = options.witness_states         ? options.witness_states
                                    : options.lower_string.empty() ? std::uint64_t{100'000'000}
-                                                                   : 0;
+                                                                  : 0;
   exact_result r;
   // The lower bound to beat, with the string that attains it.
   if (!options.lower_string.empty()) {
@@ -274,7 +279,8 @@ exact_result run_sweeps_of(const problem& prob, const V& v, const exact_options&
     // the floor): the largest way in plus bound over them is a proven upper bound.
     r.complete = false;
     r.stop_reason = first->stop_reason();
-    r.upper = std::max({r.lower, at_most, std::min(static_cast<std::uint32_t>(pessimistic_bound(prob)), first->held_bound())});
+    r.upper = std::max(
+        {r.lower, at_most, std::min(static_cast<std::uint32_t>(pessimistic_bound(prob)), first->held_bound())});
   } else {
     if (first->reached() > r.lower) {
       if (first->kept_all()) {
@@ -282,7 +288,8 @@ exact_result run_sweeps_of(const problem& prob, const V& v, const exact_options&
         r.best_string = sweep_witness(v, first->taken(), first->reach(), r.lower);
       } else {
         // Pruned no less than the first pass, so that it finds the same longest schedule.
-        const std::unique_ptr<basic_sweep_pass<V>> second = make(std::max(floor, first->reached() - 1), ~std::uint64_t{0});
+        const std::unique_ptr<basic_sweep_pass<V>> second =
+            make(std::max(floor, first->reached() - 1), ~std::uint64_t{0});
         second->run(start);
         if (second->stopped()) {
           // A limit or an interrupt in the second pass: the first proved the answer, only its
@@ -309,7 +316,8 @@ exact_result run_sweeps_of(const problem& prob, const V& v, const exact_options&
 
 }  // namespace
 
-exact_result run_sweeps(const problem& prob, const frontier_view& v, const exact_options& options, const sweep_factory& make) {
+exact_result run_sweeps(const problem& prob, const frontier_view& v, const exact_options& options,
+                        const sweep_factory& make) {
   return run_sweeps_of(prob, v, options, make);
 }
 
@@ -333,11 +341,11 @@ double time_held_bound(const V& v, const std::vector<sweep_entry>& states) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() / sample;
 }
 
-#define WARPSPAN_SWEEP_HELPERS(V)                                                                             \
-  template std::uint32_t most_issues(const V&);                                                              \
+#define WARPSPAN_SWEEP_HELPERS(V)                                                                              \
+  template std::uint32_t most_issues(const V&);                                                                \
   template std::vector<std::uint16_t> sweep_witness(const V&, const std::vector<taken_states>&, std::uint32_t, \
-                                                    std::uint32_t);                                          \
-  template std::uint32_t held_bound(const V&, packed_state, std::uint32_t);                                   \
+                                                    std::uint32_t);                                            \
+  template std::uint32_t held_bound(const V&, packed_state, std::uint32_t);                                    \
   template double time_held_bound(const V&, const std::vector<sweep_entry>&);
 WARPSPAN_SWEEP_HELPERS(frontier_view)
 WARPSPAN_SWEEP_HELPERS(wide_frontier_view)

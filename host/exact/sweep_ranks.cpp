@@ -28,7 +28,8 @@ using exact_detail::sweep_entry;
 
 /// The rank that owns `key` (a multiplicative hash of both halves).
 int owner_of(packed_state key, int ranks) {
-  const std::uint64_t h = (static_cast<std::uint64_t>(key) ^ static_cast<std::uint64_t>(key >> 64)) * 0xD6E8FEB86659FD93ull;
+  const std::uint64_t h =
+      (static_cast<std::uint64_t>(key) ^ static_cast<std::uint64_t>(key >> 64)) * 0xD6E8FEB86659FD93ull;
   return static_cast<int>((h >> 32) % static_cast<std::uint64_t>(ranks));
 }
 
@@ -67,8 +68,9 @@ struct sum_state {
 /// Memory for this rank's tables: half the machine's, shared by the ranks on this machine.
 std::uint64_t memory_share(const rank_group& ranks) {
   const long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGE_SIZE);
-  const std::uint64_t physical =
-      pages > 0 && size > 0 ? static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(size) : (std::uint64_t{8} << 30);
+  const std::uint64_t physical = pages > 0 && size > 0
+                                     ? static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(size)
+                                     : (std::uint64_t{8} << 30);
   return physical / 2 / static_cast<std::uint64_t>(std::max(ranks.local_size(), 1));
 }
 
@@ -79,8 +81,8 @@ class ranks_sweep final : public exact_detail::basic_sweep_pass<V> {
       base::reached_, base::stop_, base::taken_;
 
  public:
-  ranks_sweep(const V& v, const exact_options& o, rank_group& g, std::uint64_t memory_limit,
-              std::uint32_t floor_value, std::uint64_t keep_limit)
+  ranks_sweep(const V& v, const exact_options& o, rank_group& g, std::uint64_t memory_limit, std::uint32_t floor_value,
+              std::uint64_t keep_limit)
       : base(v, floor_value, keep_limit), o_(o), g_(g), memory_limit_(memory_limit) {
     window_.assign(reach_ + 1, packed_table(16));
   }
@@ -135,9 +137,8 @@ class ranks_sweep final : public exact_detail::basic_sweep_pass<V> {
       for (int r = 0; r < ranks; ++r)
         for (std::uint32_t ahead = 1; r != me && ahead <= reach_; ++ahead) {
           std::string& to = out[static_cast<std::size_t>(r)];
-          outbox[static_cast<std::size_t>(r)][ahead].for_each([&](packed_state key, std::uint16_t way_in) {
-            put(to, key, way_in, static_cast<std::uint8_t>(ahead));
-          });
+          outbox[static_cast<std::size_t>(r)][ahead].for_each(
+              [&](packed_state key, std::uint16_t way_in) { put(to, key, way_in, static_cast<std::uint8_t>(ahead)); });
         }
       outbox.clear();
       for (const std::string& part : g_.alltoall(out))
@@ -179,7 +180,8 @@ class ranks_sweep final : public exact_detail::basic_sweep_pass<V> {
       pruned_ += agreed.pruned;
       reached_ = std::max(reached_, agreed.reached);
       if (keeping_) this->keep(sum, expanded);
-      if (o_.max_states && states_ > o_.max_states) stop_ = "state limit (" + std::to_string(o_.max_states) + " states) reached";
+      if (o_.max_states && states_ > o_.max_states)
+        stop_ = "state limit (" + std::to_string(o_.max_states) + " states) reached";
       if (agreed.stop_memory) stop_ = "memory limit (half the machine's memory) reached";
       if (agreed.stop_time) stop_ = "time limit reached";
       if (agreed.stop_interrupt) stop_ = "interrupted";
@@ -213,12 +215,12 @@ exact_result exact_sweep_ranks(const problem& prob, const exact_options& options
   const std::uint64_t memory = memory_share(ranks);
   return exact_detail::with_checked_view(prob, options.wide_levels, [&](const auto& v) {
     using view = std::decay_t<decltype(v)>;
-    return exact_detail::run_sweeps(prob, v, options,
-                                    [&](std::uint32_t floor_value, std::uint64_t keep_limit)
-                                        -> std::unique_ptr<exact_detail::basic_sweep_pass<view>> {
-                                      return std::make_unique<ranks_sweep<view>>(v, options, ranks, memory, floor_value,
-                                                                                 keep_limit);
-                                    });
+    return exact_detail::run_sweeps(
+        prob, v, options,
+        [&](std::uint32_t floor_value,
+            std::uint64_t keep_limit) -> std::unique_ptr<exact_detail::basic_sweep_pass<view>> {
+          return std::make_unique<ranks_sweep<view>>(v, options, ranks, memory, floor_value, keep_limit);
+        });
   });
 }
 

@@ -24,13 +24,15 @@ std::int32_t clamp_to(std::int64_t v, const gene_range& r) {
 std::int32_t ramp(const gene_range& r, std::uint64_t k, std::uint64_t steps) {
   if (steps < 2) return r.hi;
   const std::int64_t span = std::int64_t{r.hi} - r.lo;
-  return static_cast<std::int32_t>(r.lo + static_cast<std::int64_t>(static_cast<std::uint64_t>(span) * k / (steps - 1)));
+  return static_cast<std::int32_t>(r.lo +
+                                   static_cast<std::int64_t>(static_cast<std::uint64_t>(span) * k / (steps - 1)));
 }
 
 /// The inputs for X threads GDivAn starts from besides compares and draws: all minima, all maxima,
 /// and every field rising from its minimum to its maximum over the threads (block fields over the
 /// blocks), then falling.
-std::vector<genome> extreme_inputs(const kernel_harness& kernel, const std::vector<gene_range>& ranges, std::uint32_t X) {
+std::vector<genome> extreme_inputs(const kernel_harness& kernel, const std::vector<gene_range>& ranges,
+                                   std::uint32_t X) {
   const std::uint32_t gpt = kernel.genes_per_thread(), gpb = kernel.genes_per_block(), blocks = kernel.blocks(X);
   const std::size_t thread_part = std::size_t{X} * gpt;
   genome lowest(ranges.size()), highest(ranges.size()), rising(ranges.size()), falling(ranges.size());
@@ -140,7 +142,8 @@ atom_set find_atoms(const kernel_harness& kernel, const atom_options& o) {
         const std::uint32_t j = bounded(r.v[0], static_cast<std::uint32_t>(g.size()));
         genome m = g;
         const std::uint64_t span = static_cast<std::uint64_t>(std::int64_t{ranges[j].hi} - ranges[j].lo) + 1;
-        m[j] = static_cast<std::int32_t>(ranges[j].lo + static_cast<std::int64_t>((std::uint64_t{r.v[1]} * span) >> 32));
+        m[j] =
+            static_cast<std::int32_t>(ranges[j].lo + static_cast<std::int64_t>((std::uint64_t{r.v[1]} * span) >> 32));
         push(std::move(m));
       }
     }
@@ -167,13 +170,15 @@ genome scale(const atom_set& atoms, const std::vector<std::int32_t>& ids, std::u
   if (std::uint64_t{ids.size()} * X < threads) throw input_error("too few atoms to fill the input");
   const auto atom_of = [&](std::uint64_t t) -> const genome& {
     const std::int32_t id = ids[static_cast<std::size_t>(t / X)];
-    if (id < 0 || static_cast<std::size_t>(id) >= atoms.atoms.size()) throw input_error("an atom index is out of range");
+    if (id < 0 || static_cast<std::size_t>(id) >= atoms.atoms.size())
+      throw input_error("an atom index is out of range");
     return atoms.atoms[static_cast<std::size_t>(id)].input;
   };
   genome g(kernel.genes(threads));
   for (std::uint32_t t = 0; t < threads; ++t) {
     const genome& a = atom_of(t);
-    std::copy_n(a.begin() + static_cast<std::ptrdiff_t>(std::size_t{t % X} * gpt), gpt, g.begin() + std::size_t{t} * gpt);
+    std::copy_n(a.begin() + static_cast<std::ptrdiff_t>(std::size_t{t % X} * gpt), gpt,
+                g.begin() + std::size_t{t} * gpt);
   }
   if (gpb > 0) {
     const std::size_t thread_part = std::size_t{threads} * gpt, atom_thread_part = std::size_t{X} * gpt;
@@ -181,14 +186,15 @@ genome scale(const atom_set& atoms, const std::vector<std::int32_t>& ids, std::u
       const std::uint64_t t = std::uint64_t{b} * kernel.block();
       const genome& a = atom_of(t);
       const std::size_t from = atom_thread_part + std::size_t{static_cast<std::uint32_t>(t % X) / kernel.block()} * gpb;
-      std::copy_n(a.begin() + static_cast<std::ptrdiff_t>(from), gpb, g.begin() + static_cast<std::ptrdiff_t>(thread_part + std::size_t{b} * gpb));
+      std::copy_n(a.begin() + static_cast<std::ptrdiff_t>(from), gpb,
+                  g.begin() + static_cast<std::ptrdiff_t>(thread_part + std::size_t{b} * gpb));
     }
   }
   return g;
 }
 
-std::vector<genome> initial_population(const atom_set& atoms, std::uint32_t threads,
-                                       std::uint32_t population, double special, std::uint64_t seed) {
+std::vector<genome> initial_population(const atom_set& atoms, std::uint32_t threads, std::uint32_t population,
+                                       double special, std::uint64_t seed) {
   const std::size_t A = atoms.atoms.size();
   if (A == 0) throw input_error("no atoms were found");
   const std::size_t genes = (threads + atoms.threads - 1) / atoms.threads;
@@ -225,7 +231,8 @@ std::vector<genome> initial_population(const atom_set& atoms, std::uint32_t thre
       add(std::move(g));
     }
   const std::vector<gene_range> ranges(genes, gene_range{0, static_cast<std::int32_t>(A - 1)});
-  for (std::uint64_t i = 0; pop.size() < population; ++i) pop.push_back(random_genome(ranges, seed, stream_population, i));
+  for (std::uint64_t i = 0; pop.size() < population; ++i)
+    pop.push_back(random_genome(ranges, seed, stream_population, i));
   return pop;
 }
 

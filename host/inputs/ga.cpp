@@ -56,7 +56,8 @@ search_trace run_ga(std::vector<genome> population, const std::vector<gene_range
   for (const auto& g : population)
     if (g.size() != ranges.size()) throw input_error("a GA individual's length differs from its gene ranges");
   const std::size_t n = population.size(), L = ranges.size();
-  const std::size_t elite = std::max<std::size_t>(1, static_cast<std::size_t>(std::lround(p.elite * static_cast<double>(n))));
+  const std::size_t elite =
+      std::max<std::size_t>(1, static_cast<std::size_t>(std::lround(p.elite * static_cast<double>(n))));
 
   search_trace trace;
   trace.started = started;

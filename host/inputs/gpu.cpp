@@ -31,8 +31,7 @@ std::vector<gpu_timing> cuda_time_inputs(const kernel_harness& k, std::uint32_t 
     }
     return cuda_time_builtin(k.builtin_index(), threads, inputs, k.flag_index(threads), out, repetitions);
   }
-  if (!k.has_gpu_entry())
-    throw input_error(no_gpu_entry(k));
+  if (!k.has_gpu_entry()) throw input_error(no_gpu_entry(k));
   std::vector<gpu_timing> timings;
   std::vector<std::int32_t> input;
   for (const auto& g : genomes) {

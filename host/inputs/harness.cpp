@@ -33,7 +33,8 @@ bool good_name(const char* s) {
   if (!s || !*s) return false;
   for (std::size_t i = 0; s[i]; ++i) {
     const char c = s[i];
-    if (i >= 64 || !((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-'))
+    if (i >= 64 ||
+        !((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-'))
       return false;
   }
   return true;
@@ -86,7 +87,8 @@ kernel_harness::kernel_harness(const warpspan_harness_v1* d, std::string source,
   std::vector<std::size_t> thread_slots, block_slots;
   for (std::uint32_t i = 0; i < d->field_count; ++i) {
     const warpspan_field& f = d->fields[i];
-    const std::string which = at + "field " + std::to_string(i) + (good_name(f.name) ? " (" + std::string(f.name) + ")" : "");
+    const std::string which =
+        at + "field " + std::to_string(i) + (good_name(f.name) ? " (" + std::string(f.name) + ")" : "");
     if (!good_name(f.name)) throw input_error(which + ": its name must be 1 to 64 letters, digits, '_' or '-'");
     if (f.kind != WARPSPAN_FIELD_INT && f.kind != WARPSPAN_FIELD_FLOAT)
       throw input_error(which + ": kind " + std::to_string(f.kind) + " is neither int (0) nor float (1)");
@@ -97,12 +99,13 @@ kernel_harness::kernel_harness(const warpspan_harness_v1* d, std::string source,
     if (f.lo > f.hi)
       throw input_error(which + ": bad range [" + std::to_string(f.lo) + ", " + std::to_string(f.hi) +
                         "] (lo above hi)");
-    if (f.kind == WARPSPAN_FIELD_FLOAT && (!std::isfinite(f.min) || !std::isfinite(f.max) || f.min > f.max ||
-                                          !std::isfinite(static_cast<float>(f.min)) ||
-                                          !std::isfinite(static_cast<float>(f.max))))
+    if (f.kind == WARPSPAN_FIELD_FLOAT &&
+        (!std::isfinite(f.min) || !std::isfinite(f.max) || f.min > f.max || !std::isfinite(static_cast<float>(f.min)) ||
+         !std::isfinite(static_cast<float>(f.max))))
       throw input_error(which + ": bad float range [" + shortest(f.min) + ", " + shortest(f.max) +
                         "] (min and max must be finite floats, min <= max)");
-    field_info fi{f.name, f.kind == WARPSPAN_FIELD_FLOAT, f.per == WARPSPAN_PER_BLOCK, f.count, f.lo, f.hi, f.min, f.max};
+    field_info fi{f.name, f.kind == WARPSPAN_FIELD_FLOAT, f.per == WARPSPAN_PER_BLOCK, f.count, f.lo, f.hi, f.min,
+                  f.max};
     std::uint32_t& genes = fi.per_block ? genes_per_block_ : genes_per_thread_;
     if (genes + f.count > 65536) throw input_error(at + "a record has more than 65536 words");
     genes += f.count;
@@ -138,8 +141,8 @@ std::vector<gene_range> kernel_harness::genome_ranges(std::uint32_t threads) con
     for (std::uint32_t s = 0; s < slots.size(); ++s) {
       gene_range r;
       if (d_->range(threads, s, &r.lo, &r.hi, error) != 0)
-        throw input_error(fail("range(" + std::to_string(threads) + ", " + std::to_string(s) +
-                               ") failed: " + their_message(error)));
+        throw input_error(
+            fail("range(" + std::to_string(threads) + ", " + std::to_string(s) + ") failed: " + their_message(error)));
       slots[s] = r;
     }
   }
@@ -151,14 +154,16 @@ std::vector<gene_range> kernel_harness::genome_ranges(std::uint32_t threads) con
   std::vector<gene_range> out(genes(threads));
   const std::size_t thread_part = std::size_t{threads} * genes_per_thread_;
   for (std::size_t i = 0; i < thread_part; ++i) out[i] = slots[i % genes_per_thread_];
-  for (std::size_t i = thread_part; i < out.size(); ++i) out[i] = slots[genes_per_thread_ + (i - thread_part) % genes_per_block_];
+  for (std::size_t i = thread_part; i < out.size(); ++i)
+    out[i] = slots[genes_per_thread_ + (i - thread_part) % genes_per_block_];
   return out;
 }
 
 void kernel_harness::decode(const std::int32_t* genome, std::uint32_t threads, std::int32_t* out) const {
   const std::size_t n = genes(threads), thread_part = std::size_t{threads} * genes_per_thread_;
   for (std::size_t i = 0; i < n; ++i) {
-    const std::size_t s = i < thread_part ? i % genes_per_thread_ : genes_per_thread_ + (i - thread_part) % genes_per_block_;
+    const std::size_t s =
+        i < thread_part ? i % genes_per_thread_ : genes_per_thread_ + (i - thread_part) % genes_per_block_;
     if (!slot_float_[s]) {
       out[i] = genome[i];
       continue;
@@ -218,8 +223,8 @@ output_range kernel_harness::output(std::uint32_t threads) const {
     throw input_error(fail("output(" + std::to_string(threads) + ") failed: " + their_message(error)));
   if (offset > words || size > words - offset)
     throw input_error(fail("output(" + std::to_string(threads) + ") asks for " + std::to_string(size) +
-                           " words from word " + std::to_string(offset) + ", but its scratch has " + std::to_string(words) +
-                           " words"));
+                           " words from word " + std::to_string(offset) + ", but its scratch has " +
+                           std::to_string(words) + " words"));
   return {static_cast<std::size_t>(offset), static_cast<std::size_t>(size)};
 }
 
@@ -239,13 +244,15 @@ harness_ref load_harness(const std::string& path) {
   void* handle = dlopen(file.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!handle) {
     const char* why = dlerror();
-    throw input_error("harness " + quote_text(path) + ": cannot load it: " + (why ? printable_text(why) : "dlopen failed"));
+    throw input_error("harness " + quote_text(path) +
+                      ": cannot load it: " + (why ? printable_text(why) : "dlopen failed"));
   }
   std::shared_ptr<void> library(handle, [](void* h) { dlclose(h); });
   dlerror();
   void* symbol = dlsym(handle, WARPSPAN_HARNESS_ENTRY_NAME);
   if (!symbol)
-    throw input_error("harness " + quote_text(path) + ": no entry point " WARPSPAN_HARNESS_ENTRY_NAME
+    throw input_error("harness " + quote_text(path) +
+                      ": no entry point " WARPSPAN_HARNESS_ENTRY_NAME
                       " (export one with WARPSPAN_HARNESS(YourKernel) from warpspan/harness.hpp)");
   warpspan_harness_entry_fn entry = nullptr;
   static_assert(sizeof entry == sizeof symbol);

@@ -18,8 +18,8 @@ std::string format_input(const kernel_harness& k, std::uint32_t threads, const s
   out << '\n';
   const std::size_t thread_part = std::size_t{threads} * k.genes_per_thread();
   for (std::size_t i = 0; i < genome.size(); ++i) {
-    const bool last = i < thread_part ? (i + 1) % k.genes_per_thread() == 0
-                                      : (i + 1 - thread_part) % k.genes_per_block() == 0;
+    const bool last =
+        i < thread_part ? (i + 1) % k.genes_per_thread() == 0 : (i + 1 - thread_part) % k.genes_per_block() == 0;
     out << genome[i] << (last ? '\n' : ' ');
   }
   return out.str();
@@ -42,8 +42,8 @@ std::optional<saved_input_header> read_input_header(const std::string& text) {
 std::vector<std::int32_t> parse_input(const std::string& text, const std::string& where, const kernel_harness& k,
                                       std::uint32_t threads) {
   if (const auto header = read_input_header(text); header && header->kernel != k.name())
-    throw input_error(where + ":1: an input for kernel " + quote_text(header->kernel) + ", not for " + quote_text(k.name()) +
-                      " (evaluate it with that kernel)");
+    throw input_error(where + ":1: an input for kernel " + quote_text(header->kernel) + ", not for " +
+                      quote_text(k.name()) + " (evaluate it with that kernel)");
   const std::vector<gene_range> ranges = k.genome_ranges(threads);
   std::vector<std::int32_t> out;
   std::istringstream lines(text);
@@ -60,8 +60,9 @@ std::vector<std::int32_t> parse_input(const std::string& text, const std::string
       if (out.size() < ranges.size()) {
         const gene_range r = ranges[out.size()];
         if (v < r.lo || v > r.hi)
-          throw input_error(where + ":" + std::to_string(number) + ": " + word + " is outside [" + std::to_string(r.lo) +
-                            ", " + std::to_string(r.hi) + "] for integer " + std::to_string(out.size()) + " of " + k.name());
+          throw input_error(where + ":" + std::to_string(number) + ": " + word + " is outside [" +
+                            std::to_string(r.lo) + ", " + std::to_string(r.hi) + "] for integer " +
+                            std::to_string(out.size()) + " of " + k.name());
       }
       out.push_back(v);
     }
@@ -69,7 +70,8 @@ std::vector<std::int32_t> parse_input(const std::string& text, const std::string
   if (out.size() != ranges.size())
     throw input_error(where + ": an input for " + k.name() + " with " + std::to_string(threads) + " threads has " +
                       std::to_string(ranges.size()) + " integers (" + std::to_string(k.genes_per_thread()) +
-                      " per thread" + (k.genes_per_block() ? ", " + std::to_string(k.genes_per_block()) + " per block" : "") +
+                      " per thread" +
+                      (k.genes_per_block() ? ", " + std::to_string(k.genes_per_block()) + " per block" : "") +
                       "), found " + std::to_string(out.size()));
   return out;
 }

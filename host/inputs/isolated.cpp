@@ -68,26 +68,28 @@ std::string in_worker_for(const kernel_harness& k, double stall_seconds, const s
 }
 
 std::vector<std::uint64_t> batch_in_worker(const kernel_harness& k, const model_config& cfg,
-                                           const std::vector<std::vector<std::int32_t>>& genomes,
-                                           std::uint32_t threads, int jobs, double stall_seconds,
-                                           worker_outcome* failed) {
-  const std::string bytes = in_worker_for(k, stall_seconds, [&] {
-    thread_pool pool(resolve_threads(jobs));
-    std::vector<std::uint64_t> out(genomes.size());
-    pool.run(genomes.size(), [&](std::size_t i) {
-      worker_item item(i);
-      try {
-        out[i] = run_model(k, cfg, genomes[i], threads).cycles;
-      } catch (const std::exception& e) {
-        worker_fail(e.what());
-      } catch (...) {
-        worker_fail("threw an exception that is not a std::exception");
-      }
-    });
-    bytes_out b;
-    b.put_vector(out);
-    return b.s;
-  }, failed);
+                                           const std::vector<std::vector<std::int32_t>>& genomes, std::uint32_t threads,
+                                           int jobs, double stall_seconds, worker_outcome* failed) {
+  const std::string bytes = in_worker_for(
+      k, stall_seconds,
+      [&] {
+        thread_pool pool(resolve_threads(jobs));
+        std::vector<std::uint64_t> out(genomes.size());
+        pool.run(genomes.size(), [&](std::size_t i) {
+          worker_item item(i);
+          try {
+            out[i] = run_model(k, cfg, genomes[i], threads).cycles;
+          } catch (const std::exception& e) {
+            worker_fail(e.what());
+          } catch (...) {
+            worker_fail("threw an exception that is not a std::exception");
+          }
+        });
+        bytes_out b;
+        b.put_vector(out);
+        return b.s;
+      },
+      failed);
   if (failed && failed->state == worker_outcome::status::failed) return {};
   bytes_in in{bytes};
   return in.get_vector<std::uint64_t>();
@@ -186,21 +188,24 @@ model_run run_model_guarded(const kernel_harness& k, const model_config& cfg, co
                             std::uint32_t threads, double stall_seconds, block_warp_kernels* slowest) {
   if (!runs_isolated(k)) return run_model(k, cfg, genome, threads, nullptr, slowest);
   worker_outcome failed;
-  const std::string bytes = in_worker_for(k, stall_seconds, [&] {
-    block_warp_kernels s;
-    const model_run r = run_model(k, cfg, genome, threads, nullptr, slowest ? &s : nullptr);
-    bytes_out b;
-    b.put(r.cycles);
-    b.put(r.launches);
-    b.put_vector(r.output);
-    b.put_vector(std::vector<char>(s.spec.begin(), s.spec.end()));
-    b.put(s.block);
-    b.put(s.stage);
-    b.put(s.launch);
-    b.put(s.warps);
-    b.put(s.cycles);
-    return b.s;
-  }, &failed);
+  const std::string bytes = in_worker_for(
+      k, stall_seconds,
+      [&] {
+        block_warp_kernels s;
+        const model_run r = run_model(k, cfg, genome, threads, nullptr, slowest ? &s : nullptr);
+        bytes_out b;
+        b.put(r.cycles);
+        b.put(r.launches);
+        b.put_vector(r.output);
+        b.put_vector(std::vector<char>(s.spec.begin(), s.spec.end()));
+        b.put(s.block);
+        b.put(s.stage);
+        b.put(s.launch);
+        b.put(s.warps);
+        b.put(s.cycles);
+        return b.s;
+      },
+      &failed);
   if (failed.state == worker_outcome::status::failed) throw harness_failure(failed.bytes, genome);
   bytes_in in{bytes};
   model_run r;

@@ -12,7 +12,8 @@ const std::vector<harness_ref>& builtin_kernels() {
     std::vector<harness_ref> out;
     for (int i = 0; i < builtin_count; ++i)
       out.push_back(with_builtin(i, [i](auto k) {
-        return std::make_shared<const kernel_harness>(warpspan::harness::describe<decltype(k)>(), "built-in", nullptr, i);
+        return std::make_shared<const kernel_harness>(warpspan::harness::describe<decltype(k)>(), "built-in", nullptr,
+                                                      i);
       }));
     return out;
   }();
@@ -25,8 +26,8 @@ harness_ref find_kernel(const std::string& name) {
     if (k->name() == name) return k;
     names += (names.empty() ? "" : ", ") + k->name();
   }
-  throw input_error("unknown kernel '" + name + "' (kernels: " + names + "; or a harness of your own: " +
-                    param("harness") + ")");
+  throw input_error("unknown kernel '" + name + "' (kernels: " + names +
+                    "; or a harness of your own: " + param("harness") + ")");
 }
 
 }  // namespace warpspan::inputs

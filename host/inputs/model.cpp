@@ -193,7 +193,7 @@ block_cost simulate_block(const model_config& cfg, const block_record& rec, std:
   thread_local std::vector<entry> stack;
   thread_local std::vector<std::uint32_t> cursor;
   thread_local std::vector<std::vector<std::uint64_t>> segments;  // per warp, cycles per barrier segment
-  thread_local std::vector<const lane_op*> groups_by_kind[3];  // global, shared, atomic
+  thread_local std::vector<const lane_op*> groups_by_kind[3];     // global, shared, atomic
   thread_local request_costs req;
   block_cost cost;
   const std::size_t warps = (lanes + ws - 1) / ws;
@@ -311,8 +311,10 @@ std::uint64_t sm_cycles(const model_config& cfg, std::uint64_t max_warp, std::ui
   const auto ceil_div = [](std::uint64_t a, std::uint64_t b) { return (a + b - 1) / b; };
   const int C = static_cast<int>(unit::C), L = static_cast<int>(unit::L);
   std::uint64_t t = max_warp;
-  t = std::max(t, ceil_div(compute * static_cast<std::uint64_t>(cfg.sm.copies[C]), static_cast<std::uint64_t>(cfg.sm.sigma[C])));
-  t = std::max(t, ceil_div(memory * static_cast<std::uint64_t>(cfg.sm.copies[L]), static_cast<std::uint64_t>(cfg.sm.sigma[L])));
+  t = std::max(
+      t, ceil_div(compute * static_cast<std::uint64_t>(cfg.sm.copies[C]), static_cast<std::uint64_t>(cfg.sm.sigma[C])));
+  t = std::max(
+      t, ceil_div(memory * static_cast<std::uint64_t>(cfg.sm.copies[L]), static_cast<std::uint64_t>(cfg.sm.sigma[L])));
   if (cfg.sm.schedulers > 0) t = std::max(t, ceil_div(compute + memory, static_cast<std::uint64_t>(cfg.sm.schedulers)));
   return t;
 }
@@ -345,7 +347,7 @@ struct recording {
   std::uint64_t calls = 0;
   std::uintptr_t scratch_lo = 0, scratch_hi = 0, shared_lo = 0, shared_hi = 0;
   bool failed = false;
-  std::string error;  ///< the first hook called wrongly in this thread
+  std::string error;                            ///< the first hook called wrongly in this thread
   std::string (*where)(const void*) = nullptr;  ///< names the thread running (for a worker's message)
   const void* where_arg = nullptr;
 
@@ -359,7 +361,8 @@ struct recording {
   /// Counts a call; false once something went wrong (the hooks then record nothing).
   bool ok() {
     if (++calls > max_hook_calls && !failed) [[unlikely]]
-      fail("it called the hooks more than " + std::to_string(max_hook_calls) + " times in one launch (an endless loop?)");
+      fail("it called the hooks more than " + std::to_string(max_hook_calls) +
+           " times in one launch (an endless loop?)");
     return !failed;
   }
   bool id_ok(const char* hook, std::uint32_t id) {
@@ -405,38 +408,83 @@ recording& rec_of(void* c) { return *static_cast<recording*>(c); }
 const warpspan_hooks recording_table = {
     nullptr,
     [](void* c, std::uint32_t id, int taken) -> int {
-      return guarded(c, [&] { return rec_of(c).id_ok("branch", id) ? (rec_of(c).hooks->branch(id, taken != 0) ? 1 : 0) : 0; }, 0);
+      return guarded(
+          c, [&] { return rec_of(c).id_ok("branch", id) ? (rec_of(c).hooks->branch(id, taken != 0) ? 1 : 0) : 0; }, 0);
     },
     [](void* c, std::uint32_t id) {
-      guarded(c, [&] { if (rec_of(c).id_ok("join", id)) rec_of(c).hooks->join(id); return 0; }, 0);
+      guarded(
+          c,
+          [&] {
+            if (rec_of(c).id_ok("join", id)) rec_of(c).hooks->join(id);
+            return 0;
+          },
+          0);
     },
     [](void* c, std::uint32_t id, std::int32_t a, std::int32_t b) {
-      guarded(c, [&] { rec_of(c).hooks->compare(id, a, b); return 0; }, 0);
+      guarded(
+          c,
+          [&] {
+            rec_of(c).hooks->compare(id, a, b);
+            return 0;
+          },
+          0);
     },
-    [](void* c, std::uint32_t n) { guarded(c, [&] { rec_of(c).hooks->work(n); return 0; }, 0); },
-    [](void* c, const void* p, std::uint32_t bytes, std::uint32_t sp) {
-      guarded(c, [&] { if (rec_of(c).access_ok("load", bytes, sp)) rec_of(c).hooks->load(p, bytes, static_cast<space>(sp)); return 0; }, 0);
+    [](void* c, std::uint32_t n) {
+      guarded(
+          c,
+          [&] {
+            rec_of(c).hooks->work(n);
+            return 0;
+          },
+          0);
     },
     [](void* c, const void* p, std::uint32_t bytes, std::uint32_t sp) {
-      guarded(c, [&] { if (rec_of(c).access_ok("store", bytes, sp)) rec_of(c).hooks->store(p, bytes, static_cast<space>(sp)); return 0; }, 0);
+      guarded(
+          c,
+          [&] {
+            if (rec_of(c).access_ok("load", bytes, sp)) rec_of(c).hooks->load(p, bytes, static_cast<space>(sp));
+            return 0;
+          },
+          0);
+    },
+    [](void* c, const void* p, std::uint32_t bytes, std::uint32_t sp) {
+      guarded(
+          c,
+          [&] {
+            if (rec_of(c).access_ok("store", bytes, sp)) rec_of(c).hooks->store(p, bytes, static_cast<space>(sp));
+            return 0;
+          },
+          0);
     },
     [](void* c, std::int32_t* p, std::int32_t v) -> std::int32_t {
-      return guarded(c, [&]() -> std::int32_t {
-        recording& r = rec_of(c);
-        const auto at = reinterpret_cast<std::uintptr_t>(p);
-        const bool in_scratch = at >= r.scratch_lo && at + 4 <= r.scratch_hi;
-        const bool in_shared = at >= r.shared_lo && at + 4 <= r.shared_hi;
-        if (at % 4 != 0 || !(in_scratch || in_shared)) {
-          r.fail("atomic_add on an address outside its scratch and shared memory (or not 4-byte aligned)");
-          return 0;
-        }
-        r.hooks->atomic_record(p);
-        const std::int32_t old = *p;
-        *p = static_cast<std::int32_t>(static_cast<std::uint32_t>(old) + static_cast<std::uint32_t>(v));  // wraps as the device's
-        return old;
-      }, 0);
+      return guarded(
+          c,
+          [&]() -> std::int32_t {
+            recording& r = rec_of(c);
+            const auto at = reinterpret_cast<std::uintptr_t>(p);
+            const bool in_scratch = at >= r.scratch_lo && at + 4 <= r.scratch_hi;
+            const bool in_shared = at >= r.shared_lo && at + 4 <= r.shared_hi;
+            if (at % 4 != 0 || !(in_scratch || in_shared)) {
+              r.fail("atomic_add on an address outside its scratch and shared memory (or not 4-byte aligned)");
+              return 0;
+            }
+            r.hooks->atomic_record(p);
+            const std::int32_t old = *p;
+            *p = static_cast<std::int32_t>(static_cast<std::uint32_t>(old) +
+                                           static_cast<std::uint32_t>(v));  // wraps as the device's
+            return old;
+          },
+          0);
     },
-    [](void* c) { guarded(c, [&] { rec_of(c).hooks->barrier(); return 0; }, 0); },
+    [](void* c) {
+      guarded(
+          c,
+          [&] {
+            rec_of(c).hooks->barrier();
+            return 0;
+          },
+          0);
+    },
 };
 
 std::string their_message(const char* error) {
@@ -473,8 +521,15 @@ model_run run_model(const kernel_harness& k, const model_config& cfg, const std:
   rec.shared_hi = rec.shared_lo + shared_words * 4;
   warpspan_hooks table = recording_table;
   table.context = &rec;
-  warpspan_thread t{input.data(), scratch, shared_words ? shared_buffer.data() : nullptr, threads, 0, 0, 0,
-                    k.genes_per_thread(), k.genes_per_block()};
+  warpspan_thread t{input.data(),
+                    scratch,
+                    shared_words ? shared_buffer.data() : nullptr,
+                    threads,
+                    0,
+                    0,
+                    0,
+                    k.genes_per_thread(),
+                    k.genes_per_block()};
   char error[WARPSPAN_HARNESS_ERROR_SIZE];
   thread_trace scratch_trace;
   if (traces) traces->assign(threads, thread_trace{});

@@ -50,7 +50,8 @@ batch_fitness make_fitness(const search_options& o, thread_pool& pool) {
     };
   }
   return [&o, &pool](const std::vector<genome>& batch) {
-    const auto cycles = model_cycles_guarded(*o.kernel, o.model, batch, o.threads, pool, o.cpu_threads, o.eval_timeout_s);
+    const auto cycles =
+        model_cycles_guarded(*o.kernel, o.model, batch, o.threads, pool, o.cpu_threads, o.eval_timeout_s);
     return std::vector<double>(cycles.begin(), cycles.end());
   };
 }
@@ -92,7 +93,8 @@ search_options make_search_options(const search_request& r) {
   resolve_threads(r.jobs, param("jobs"));
   if (o.fitness == fitness_kind::gpu && !o.kernel->is_builtin()) {
     if (!o.kernel->has_gpu_entry())
-      throw input_error(param("fitness", "gpu") + ": " + no_gpu_entry(*o.kernel) + "; use " + param("fitness", "model"));
+      throw input_error(param("fitness", "gpu") + ": " + no_gpu_entry(*o.kernel) + "; use " +
+                        param("fitness", "model"));
   } else if (o.fitness == fitness_kind::gpu) {
     if (!cuda_compiled())
       throw input_error(param("fitness", "gpu") + ": this build has no CUDA backend (built without nvcc); use " +
@@ -163,7 +165,8 @@ search_result run_search(const search_options& o) {
     }
     case search_method::random_ga: {
       std::vector<genome> initial;
-      for (std::uint64_t i = 0; i < o.ga.population; ++i) initial.push_back(random_genome(ranges, o.ga.seed, stream_random, i));
+      for (std::uint64_t i = 0; i < o.ga.population; ++i)
+        initial.push_back(random_genome(ranges, o.ga.seed, stream_random, i));
       result.trace = run_ga(std::move(initial), ranges, raw, o.ga, started);
       break;
     }
@@ -233,7 +236,8 @@ std::string gpu_fitness_note(const kernel_harness& k) {
                ? "the harness's own CUDA entry (if built against this emulation build's runtime, run on the CPU: times "
                  "are the CPU's; warm-up, then the median of 10 runs)"
                : "the harness's own CUDA entry (clocks as the driver sets them; warm-up, then the median of 10 runs)";
-  return cuda_backend_name() + " " + cuda_device_name() + " (clocks as the driver sets them; warm-up, then the median of 10 runs)";
+  return cuda_backend_name() + " " + cuda_device_name() +
+         " (clocks as the driver sets them; warm-up, then the median of 10 runs)";
 }
 
 block_warp_kernels worst_block(const search_options& options, const std::vector<std::int32_t>& input) {

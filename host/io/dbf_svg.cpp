@@ -78,10 +78,11 @@ void draw_axes(std::ostringstream& os, const axes& a) {
   for (std::uint64_t t = 0; static_cast<double>(t) <= a.t_end; t += tx)
     os << "<text x='" << a.x(static_cast<double>(t)) - 4 << "' y='" << height - bottom + 16 << "'>" << t << "</text>\n";
   for (std::uint64_t v = 0; static_cast<double>(v) <= a.y_max; v += ty)
-    os << "<text x='" << left - 6 << "' y='" << a.y(static_cast<double>(v)) + 4 << "' text-anchor='end'>" << v << "</text>\n";
+    os << "<text x='" << left - 6 << "' y='" << a.y(static_cast<double>(v)) + 4 << "' text-anchor='end'>" << v
+       << "</text>\n";
   os << "<text x='" << width / 2 - 60 << "' y='" << height - 12 << "'>interval length t (time units)</text>\n"
-     << "<text x='14' y='" << (top + height - bottom) / 2 << "' transform='rotate(-90 14 " << (top + height - bottom) / 2
-     << ")' text-anchor='middle'>demand (time units)</text>\n";
+     << "<text x='14' y='" << (top + height - bottom) / 2 << "' transform='rotate(-90 14 "
+     << (top + height - bottom) / 2 << ")' text-anchor='middle'>demand (time units)</text>\n";
 }
 
 void draw_demand(std::ostringstream& os, const axes& a, const std::vector<dbf_curve>& curves,
@@ -114,14 +115,15 @@ void draw_violation(std::ostringstream& os, const axes& a, const std::vector<dbf
   // Above and to the left of the dot lies nothing of the step line, which rises into it from below.
   const bool room_left = x - left > 260;
   os << "<circle cx='" << x << "' cy='" << y << "' r='5' fill='#e15759'/>\n<text x='" << (room_left ? x - 8 : x + 8)
-     << "' y='" << y - 8 << "' text-anchor='" << (room_left ? "end" : "start") << "' fill='#e15759'>first violation: t = "
-     << t << ", demand " << demand << "</text>\n";
+     << "' y='" << y - 8 << "' text-anchor='" << (room_left ? "end" : "start")
+     << "' fill='#e15759'>first violation: t = " << t << ", demand " << demand << "</text>\n";
 }
 
 }  // namespace
 
 std::string dbf_svg(const std::vector<dbf_curve>& curves, std::uint64_t t_end, std::optional<std::uint64_t> violation,
-                    const std::string& title, const std::vector<std::string>& names, std::optional<std::uint64_t> t_max) {
+                    const std::string& title, const std::vector<std::string>& names,
+                    std::optional<std::uint64_t> t_max) {
   t_end = std::max<std::uint64_t>(t_end, 1);
   const std::vector<std::uint64_t> points = plot_points(curves, t_end, violation);
   const double top_demand = static_cast<double>(total_demand(curves, t_end));
@@ -134,7 +136,7 @@ std::string dbf_svg(const std::vector<dbf_curve>& curves, std::uint64_t t_end, s
   draw_axes(os, a);
   draw_supply_and_legend(os, a);
   static const char* const task_colour[] = {"#f28e2b", "#76b7b2", "#edc948", "#b07aa1",
-                                             "#ff9da7", "#9c755f", "#bab0ac", "#59a14f"};
+                                            "#ff9da7", "#9c755f", "#bab0ac", "#59a14f"};
   if (!names.empty() && names.size() == curves.size() && curves.size() > 1 && curves.size() <= 8) {
     for (std::size_t k = 0; k < curves.size(); ++k) {
       os << "<polyline fill='none' stroke='" << task_colour[k] << "' stroke-width='1' points='";
@@ -159,8 +161,8 @@ std::string dbf_svg(const std::vector<dbf_curve>& curves, std::uint64_t t_end, s
          << "' stroke='#9c755f' stroke-dasharray='2 3'/><text x='" << x - 4 << "' y='" << top + 12
          << "' text-anchor='end' fill='#9c755f'>t_max = " << *t_max << "</text>\n";
     } else {
-      os << "<text x='" << width - right << "' y='" << height - bottom - 8 << "' text-anchor='end' fill='#9c755f'>t_max = "
-         << *t_max << " (beyond the plot)</text>\n";
+      os << "<text x='" << width - right << "' y='" << height - bottom - 8
+         << "' text-anchor='end' fill='#9c755f'>t_max = " << *t_max << " (beyond the plot)</text>\n";
     }
   }
   os << "</svg>\n";
@@ -194,13 +196,15 @@ std::string sweep_svg(const std::vector<sweep_point>& points, std::optional<doub
      << "' stroke='black'/>\n";
   // Round ticks (1, 2 or 5 times a power of ten), about five on each axis, with their values.
   for (double f : round_ticks(x_lo, x_hi))
-    os << "<text class='tick x' x='" << px(f) << "' y='" << height - bottom + 16 << "' text-anchor='middle'>" << tick_label(f)
-       << "</text>\n";
+    os << "<text class='tick x' x='" << px(f) << "' y='" << height - bottom + 16 << "' text-anchor='middle'>"
+       << tick_label(f) << "</text>\n";
   for (double u : round_ticks(0, u_hi))
-    os << "<text class='tick y' x='" << left - 6 << "' y='" << py(u) + 4 << "' text-anchor='end'>" << tick_label(u) << "</text>\n";
-  os << "<text x='" << (left + width - right) / 2 << "' y='" << height - 12 << "' text-anchor='middle'>" << escape_xml(kind)
-     << " scaling factor</text>\n<text x='16' y='" << (top + height - bottom) / 2 << "' transform='rotate(-90 16 "
-     << (top + height - bottom) / 2 << ")' text-anchor='middle'>utilisation U</text>\n";
+    os << "<text class='tick y' x='" << left - 6 << "' y='" << py(u) + 4 << "' text-anchor='end'>" << tick_label(u)
+       << "</text>\n";
+  os << "<text x='" << (left + width - right) / 2 << "' y='" << height - 12 << "' text-anchor='middle'>"
+     << escape_xml(kind) << " scaling factor</text>\n<text x='16' y='" << (top + height - bottom) / 2
+     << "' transform='rotate(-90 16 " << (top + height - bottom) / 2
+     << ")' text-anchor='middle'>utilisation U</text>\n";
   os << "<line x1='" << left << "' y1='" << py(1) << "' x2='" << width - right << "' y2='" << py(1)
      << "' stroke='#888' stroke-dasharray='5 4'/>\n";
   static const char* const colour[] = {"#59a14f", "#e15759", "#aaaaaa"};
@@ -212,14 +216,16 @@ std::string sweep_svg(const std::vector<sweep_point>& points, std::optional<doub
   const char* const label[] = {"schedulable", "not schedulable", "invalid (outside the model)"};
   for (int k = 0; k < 3; ++k)
     os << "<circle cx='" << width - right - 170 << "' cy='" << top + 10 + 16 * k << "' r='3.5' fill='" << colour[k]
-       << "'/><text class='legend' x='" << width - right - 160 << "' y='" << top + 14 + 16 * k << "'>" << label[k] << "</text>\n";
+       << "'/><text class='legend' x='" << width - right - 160 << "' y='" << top + 14 + 16 * k << "'>" << label[k]
+       << "</text>\n";
   if (critical) {
     const double x = px(*critical);
     const bool room_right = x + 4 + 130 <= width - right;
     os << "<line x1='" << x << "' y1='" << top << "' x2='" << x << "' y2='" << height - bottom
-       << "' stroke='#4e79a7' stroke-dasharray='3 3'/>\n<text class='critical' x='" << (room_right ? x + 4 : x - 4) << "' y='"
-       << top + 68 << "' text-anchor='" << (room_right ? "start" : "end") << "' fill='#4e79a7'>critical factor "
-       << std::setprecision(4) << std::defaultfloat << *critical << "</text>\n" << std::fixed << std::setprecision(1);
+       << "' stroke='#4e79a7' stroke-dasharray='3 3'/>\n<text class='critical' x='" << (room_right ? x + 4 : x - 4)
+       << "' y='" << top + 68 << "' text-anchor='" << (room_right ? "start" : "end")
+       << "' fill='#4e79a7'>critical factor " << std::setprecision(4) << std::defaultfloat << *critical << "</text>\n"
+       << std::fixed << std::setprecision(1);
   }
   os << "</svg>\n";
   return os.str();

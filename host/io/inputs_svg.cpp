@@ -15,7 +15,9 @@ std::string fitness_svg(const std::vector<fitness_curve>& curves, const std::str
                         fitness_axis axis) {
   const double W = 720, H = 420, left = 90, right = 150, top = 40, bottom = 50;
   const bool time = axis == fitness_axis::seconds;
-  const auto x_of = [&](const inputs::history_point& p) { return time ? p.seconds : static_cast<double>(p.evaluation); };
+  const auto x_of = [&](const inputs::history_point& p) {
+    return time ? p.seconds : static_cast<double>(p.evaluation);
+  };
   const auto end_of = [&](const fitness_curve& c) { return time ? c.seconds : static_cast<double>(c.evaluations); };
   double max_x = 0;
   double max_y = 0;
@@ -32,19 +34,20 @@ std::string fitness_svg(const std::vector<fitness_curve>& curves, const std::str
   std::ostringstream s;
   s << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << W << "\" height=\"" << H
     << "\" font-family=\"sans-serif\" font-size=\"12\">\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
-  s << "<text x=\"" << W / 2 << "\" y=\"22\" text-anchor=\"middle\" font-size=\"14\">" << escape_xml(title) << "</text>\n";
+  s << "<text x=\"" << W / 2 << "\" y=\"22\" text-anchor=\"middle\" font-size=\"14\">" << escape_xml(title)
+    << "</text>\n";
   s << "<line x1=\"" << left << "\" y1=\"" << H - bottom << "\" x2=\"" << W - right << "\" y2=\"" << H - bottom
-    << "\" stroke=\"black\"/>\n<line x1=\"" << left << "\" y1=\"" << top << "\" x2=\"" << left << "\" y2=\"" << H - bottom
-    << "\" stroke=\"black\"/>\n";
+    << "\" stroke=\"black\"/>\n<line x1=\"" << left << "\" y1=\"" << top << "\" x2=\"" << left << "\" y2=\""
+    << H - bottom << "\" stroke=\"black\"/>\n";
   // Round ticks (1, 2 or 5 times a power of ten), about five on each axis; whole evaluations.
   for (double fx : round_ticks(0, max_x)) {
     if (!time && fx != std::floor(fx)) continue;
-    s << "<text class=\"tick x\" x=\"" << X(fx) << "\" y=\"" << H - bottom + 16 << "\" text-anchor=\"middle\">" << tick_label(fx)
-      << "</text>\n";
+    s << "<text class=\"tick x\" x=\"" << X(fx) << "\" y=\"" << H - bottom + 16 << "\" text-anchor=\"middle\">"
+      << tick_label(fx) << "</text>\n";
   }
   for (double fy : round_ticks(0, max_y * 1.05))
-    s << "<text class=\"tick y\" x=\"" << left - 6 << "\" y=\"" << Y(fy) + 4 << "\" text-anchor=\"end\">" << tick_label(fy)
-      << "</text>\n";
+    s << "<text class=\"tick y\" x=\"" << left - 6 << "\" y=\"" << Y(fy) + 4 << "\" text-anchor=\"end\">"
+      << tick_label(fy) << "</text>\n";
   s << "<text x=\"" << (left + W - right) / 2 << "\" y=\"" << H - 12 << "\" text-anchor=\"middle\">"
     << (time ? "seconds since the search started" : "kernel evaluations") << "</text>\n";
   s << "<text x=\"16\" y=\"" << (top + H - bottom) / 2 << "\" transform=\"rotate(-90 16 " << (top + H - bottom) / 2

@@ -39,10 +39,14 @@ json problem_json(const problem& prob) {
 }
 
 json ptx_import_json(const ptx_import_result& r, bool trace) {
-  json out = {{"kernel", to_run_length(r.kernel)}, {"plain", to_plain(r.kernel)}, {"instructions", r.kernel.size()},
-              {"entry", r.entry}, {"stop_reason", r.stop_reason}};
+  json out = {{"kernel", to_run_length(r.kernel)},
+              {"plain", to_plain(r.kernel)},
+              {"instructions", r.kernel.size()},
+              {"entry", r.entry},
+              {"stop_reason", r.stop_reason}};
   json loops = json::array();
-  for (const auto& l : r.loops) loops.push_back({{"head_line", l.head_line}, {"back_line", l.back_line}, {"passes", l.passes}});
+  for (const auto& l : r.loops)
+    loops.push_back({{"head_line", l.head_line}, {"back_line", l.back_line}, {"passes", l.passes}});
   out["loops"] = loops;
   out["by_sm_rule"] = r.by_rule;
   if (trace) {
@@ -109,7 +113,8 @@ nlohmann::ordered_json dbf_run_json(const analysed_set& a, const std::vector<std
 }
 
 nlohmann::ordered_json dbf_batch_json(const analysed_set& a) {
-  nlohmann::ordered_json line{{"set", a.label}, {"path", a.path.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(a.path)}};
+  nlohmann::ordered_json line{{"set", a.label},
+                              {"path", a.path.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(a.path)}};
   if (!a.error.empty())
     line["error"] = a.error.neutral();
   else
@@ -160,7 +165,8 @@ json exact_common_json(const problem& prob, bool complete, std::uint32_t makespa
 
 json exact_search_json(const problem& prob, const exact_result& r, const std::string& algorithm,
                        const std::string& backend, std::uint32_t at_most) {
-  json out = exact_common_json(prob, r.complete, r.makespan, r.lower, r.upper, r.elapsed_s, r.best_string, r.stop_reason);
+  json out =
+      exact_common_json(prob, r.complete, r.makespan, r.lower, r.upper, r.elapsed_s, r.best_string, r.stop_reason);
   out["method"] = "search";
   out["algorithm"] = algorithm;
   out["backend"] = backend;
@@ -225,8 +231,8 @@ json estimate_json(const problem& prob, const estimate_request& request, const e
   out["cuda_plan"] = nullptr;
   if (const auto& c = r.cuda; c.used)
     out["cuda_plan"] = {{"design", c.design == chain_design::warp ? "warp per chain, state in shared memory"
-                                   : c.on_chip                      ? "thread per chain, state in shared memory"
-                                                                    : "thread per chain, state in global memory"},
+                                   : c.on_chip                    ? "thread per chain, state in shared memory"
+                                                                  : "thread per chain, state in global memory"},
                         {"chain_design", design_name(c.design)},
                         {"on_chip", c.on_chip},
                         {"packing", packing_name(c.packing)},
@@ -243,8 +249,10 @@ json estimate_json(const problem& prob, const estimate_request& request, const e
     out["beam"] = {{"applicable", r.beam.applicable}, {"makespan", r.beam.makespan}, {"width", r.beam.width},
                    {"expanded", r.beam.expanded},     {"exact", r.beam.exact},       {"elapsed_s", r.beam.seconds}};
   if (const auto& p = report.proven)
-    out["proven"] = {{"lower", p->lower},         {"upper", p->upper},
-                     {"exact", p->exact},         {"upper_from", p->upper_from},
+    out["proven"] = {{"lower", p->lower},
+                     {"upper", p->upper},
+                     {"exact", p->exact},
+                     {"upper_from", p->upper_from},
                      {"elapsed_s", p->elapsed_s}};
   return out;
 }
@@ -306,8 +314,8 @@ json wcet_report_json(const wcet::wcet_program& p, const wcet::wcet_report& r) {
   for (std::size_t e = 0; e < g.edges.size(); ++e) {
     const auto& ed = g.edges[e];
     const auto& o = r.observed.edges[e];
-    json item = {{"from", g.names[ed.from]}, {"to", g.names[ed.to]}, {"wcet", o.wcet}, {"count", o.max_count},
-                 {"seen", o.seen}, {"divergent", ed.divergent}};
+    json item = {{"from", g.names[ed.from]}, {"to", g.names[ed.to]}, {"wcet", o.wcet},
+                 {"count", o.max_count},     {"seen", o.seen},       {"divergent", ed.divergent}};
     item["loop"] = ed.iterates.empty() ? json(nullptr) : json(loop_of(g, ed));
     if (!r.counts.empty()) item["worst_case_count"] = r.counts[e];
     edges.push_back(item);
@@ -316,13 +324,16 @@ json wcet_report_json(const wcet::wcet_program& p, const wcet::wcet_report& r) {
   for (const auto& [a, b] : p.divergent) divergent.push_back({p.graph.blocks[a], p.graph.blocks[b]});
   json loops = json::array();
   for (std::size_t l = 0; l < g.loops.size(); ++l)
-    loops.push_back({{"header", g.loops[l].header_name}, {"bound", r.problem.loops[l].bound},
-                     {"measured", bool(r.bound_measured[l])}, {"entries", r.observed.loop_entries[l]}});
+    loops.push_back({{"header", g.loops[l].header_name},
+                     {"bound", r.problem.loops[l].bound},
+                     {"measured", bool(r.bound_measured[l])},
+                     {"entries", r.observed.loop_entries[l]}});
   json visits = json::array();
   for (const auto& b : r.problem.visits)
-    visits.push_back({{"ipoint", g.names[b.vertex]},
-                      {"loop", b.loop >= 0 ? json(r.problem.loops[static_cast<std::size_t>(b.loop)].name) : json(nullptr)},
-                      {"per_pass", b.per_pass}});
+    visits.push_back(
+        {{"ipoint", g.names[b.vertex]},
+         {"loop", b.loop >= 0 ? json(r.problem.loops[static_cast<std::size_t>(b.loop)].name) : json(nullptr)},
+         {"per_pass", b.per_pass}});
   json unbounded = json::array();
   for (std::size_t v = 0; v < g.names.size(); ++v)
     if (v < r.observed.visits_unbounded.size() && r.observed.visits_unbounded[v]) unbounded.push_back(g.names[v]);
@@ -346,12 +357,13 @@ json wcet_report_json(const wcet::wcet_program& p, const wcet::wcet_report& r) {
               {"skipped_lines", r.skipped_lines},
               {"warnings", r.warnings},
               {"overestimation_percent",
-               {{"z_warp", over(r.z_warp, c.hwmt)}, {"z_dynamic", over(r.z_dynamic, c.hwmt)},
+               {{"z_warp", over(r.z_warp, c.hwmt)},
+                {"z_dynamic", over(r.z_dynamic, c.hwmt)},
                 {"z_hybrid", over(r.z_hybrid, c.hwmt)}}},
-              {"overestimation_percent_launch",
-               c.hwmt_launch ? json{{"z_warp", over_launch(r.z_warp)}, {"z_dynamic", over_launch(r.z_dynamic)},
-                                    {"z_hybrid", over_launch(r.z_hybrid)}}
-                             : json(nullptr)},
+              {"overestimation_percent_launch", c.hwmt_launch ? json{{"z_warp", over_launch(r.z_warp)},
+                                                                     {"z_dynamic", over_launch(r.z_dynamic)},
+                                                                     {"z_hybrid", over_launch(r.z_hybrid)}}
+                                                              : json(nullptr)},
               {"visit_bounds", visits},
               {"visits_unbounded", unbounded},
               {"method", r.method},
@@ -397,8 +409,10 @@ json inputs_run_json(const inputs::search_options& o, const inputs::search_resul
   if (o.method == inputs::search_method::gdivan) {
     json levels = json::array();
     for (const auto& l : r.atoms.levels)
-      levels.push_back({{"threads", l.threads}, {"covered", l.covered}, {"legs", l.legs}, {"runs", l.runs}, {"atoms", l.atoms}});
-    j["atoms"] = {{"threads", r.atoms.threads}, {"count", r.atoms.atoms.size()}, {"seconds", r.atom_seconds}, {"levels", levels}};
+      levels.push_back(
+          {{"threads", l.threads}, {"covered", l.covered}, {"legs", l.legs}, {"runs", l.runs}, {"atoms", l.atoms}});
+    j["atoms"] = {
+        {"threads", r.atoms.threads}, {"count", r.atoms.atoms.size()}, {"seconds", r.atom_seconds}, {"levels", levels}};
   }
   if (o.fitness == inputs::fitness_kind::gpu) j["device"] = inputs::gpu_fitness_note(*o.kernel);
   // The harness failed (a crash, a hang, an exception): what it did, and the input it failed on.
@@ -415,10 +429,12 @@ json inputs_runs_json(const inputs::search_runs& runs, bool compare) {
   }
   const inputs::search_options& o = runs.runs.at(0);
   json j{{"kernel", o.kernel->name()}, {"harness", harness_of(o)}, {"threads", o.threads}, {"runs", json::array()}};
-  for (std::size_t i = 0; i < runs.results.size(); ++i) j["runs"].push_back(inputs_run_json(runs.runs[i], runs.results[i]));
+  for (std::size_t i = 0; i < runs.results.size(); ++i)
+    j["runs"].push_back(inputs_run_json(runs.runs[i], runs.results[i]));
   j["interrupted"] = runs.interrupted;
   j["failure"] = runs.failed() ? json(runs.failed()->failure) : json(nullptr);
-  j["model"] = o.fitness == inputs::fitness_kind::model ? json{{"sm", o.model.sm_name}, {"sms", o.model.sms}} : json(nullptr);
+  j["model"] =
+      o.fitness == inputs::fitness_kind::model ? json{{"sm", o.model.sm_name}, {"sms", o.model.sms}} : json(nullptr);
   if (o.fitness == inputs::fitness_kind::gpu) j["device"] = inputs::gpu_fitness_note(*o.kernel);
   return j;
 }
@@ -432,9 +448,16 @@ json block_warp_kernels_json(const inputs::block_warp_kernels& b) {
           {"model_cycles", b.cycles}};
 }
 
-json inputs_evaluation_json(const inputs::search_options& o, const std::string& path, const inputs::input_evaluation& e) {
-  return {{"kernel", o.kernel->name()}, {"harness", harness_of(o)}, {"threads", o.threads}, {"fitness", inputs::to_string(o.fitness)},
-          {"input", path}, {"best_fitness", e.value}, {"fitness_unit", e.unit}, {"launches", e.launches}};
+json inputs_evaluation_json(const inputs::search_options& o, const std::string& path,
+                            const inputs::input_evaluation& e) {
+  return {{"kernel", o.kernel->name()},
+          {"harness", harness_of(o)},
+          {"threads", o.threads},
+          {"fitness", inputs::to_string(o.fitness)},
+          {"input", path},
+          {"best_fitness", e.value},
+          {"fitness_unit", e.unit},
+          {"launches", e.launches}};
 }
 
 }  // namespace warpspan

@@ -38,7 +38,8 @@ std::vector<double> round_ticks(double lo, double hi, int ticks) {
   std::vector<double> out;
   if (!(hi >= lo)) return out;
   const double step = nice_tick_step(std::max(hi - lo, 1e-12), ticks);
-  for (double k = std::ceil(lo / step - 1e-9); k * step <= hi + step * 1e-9; ++k) out.push_back(k * step == 0 ? 0.0 : k * step);
+  for (double k = std::ceil(lo / step - 1e-9); k * step <= hi + step * 1e-9; ++k)
+    out.push_back(k * step == 0 ? 0.0 : k * step);
   return out;
 }
 
@@ -51,10 +52,14 @@ std::string tick_label(double v) {
 std::string escape_xml(const std::string& s) {
   std::string out;
   for (char c : s) {
-    if (c == '<') out += "&lt;";
-    else if (c == '>') out += "&gt;";
-    else if (c == '&') out += "&amp;";
-    else out.push_back(c);
+    if (c == '<')
+      out += "&lt;";
+    else if (c == '>')
+      out += "&gt;";
+    else if (c == '&')
+      out += "&amp;";
+    else
+      out.push_back(c);
   }
   return out;
 }
@@ -75,15 +80,16 @@ std::string schedule_svg(const problem& prob, const built_schedule& s, const std
   for (std::uint32_t w = 0; w < prob.warps; ++w) {
     const int y = top + row_h * static_cast<int>(w);
     if ((w + 1) % static_cast<std::uint32_t>(every) == 0 || w == 0)
-      os << "<text x='" << left - 6 << "' y='" << y + row_h / 2 + 4 << "' text-anchor='end'>warp " << w + 1 << "</text>\n";
+      os << "<text x='" << left - 6 << "' y='" << y + row_h / 2 + 4 << "' text-anchor='end'>warp " << w + 1
+         << "</text>\n";
     const problem_view p = prob.view();
     for (std::uint32_t j = 0; j < warp_length(p, w); ++j) {
       const std::uint32_t t = s.cycle[warp_begin(p, w) + j];
       const int x = left + cell * static_cast<int>(t - 1);
       const unit u = prob.type_unit[type_at(p, w, j)];
       os << "<rect x='" << x << "' y='" << y << "' width='" << cell - 1 << "' height='" << row_h - 1 << "' fill='"
-         << unit_colour(u) << "'><title>warp " << w + 1 << ", instruction " << j + 1 << " ("
-         << letter(u) << "), cycle " << t << "</title></rect>\n";
+         << unit_colour(u) << "'><title>warp " << w + 1 << ", instruction " << j + 1 << " (" << letter(u) << "), cycle "
+         << t << "</title></rect>\n";
     }
   }
   const int axis_y = top + row_h * static_cast<int>(prob.warps) + 14;
@@ -130,28 +136,28 @@ std::string envelope_svg(const std::vector<envelope_point>& envelope, std::uint6
   os << "<svg xmlns='http://www.w3.org/2000/svg' width='" << width << "' height='" << height
      << "' font-family='sans-serif' font-size='11'>\n<rect width='100%' height='100%' fill='white'/>\n"
      << "<text x='" << left << "' y='20' font-size='14'>" << escape_xml(title) << "</text>\n"
-     << "<line x1='" << left << "' y1='" << height - bottom << "' x2='" << width - right << "' y2='"
-     << height - bottom << "' stroke='black'/>\n<line x1='" << left << "' y1='" << top << "' x2='" << left
-     << "' y2='" << height - bottom << "' stroke='black'/>\n";
+     << "<line x1='" << left << "' y1='" << height - bottom << "' x2='" << width - right << "' y2='" << height - bottom
+     << "' stroke='black'/>\n<line x1='" << left << "' y1='" << top << "' x2='" << left << "' y2='" << height - bottom
+     << "' stroke='black'/>\n";
   // Round ticks: 1, 2 or 5 times a power of ten, about five on each axis.
   const double vs = std::max(1.0, nice_tick_step(y1 - y0));
   for (double v = std::ceil(y0 / vs) * vs; v <= y1; v += vs)
     os << "<text x='" << left - 6 << "' y='" << Y(v) + 4 << "' text-anchor='end'>" << std::llround(v) << "</text>\n";
   for (double t : round_ticks(0, t_end))
-    os << "<text class='tick x' x='" << X(t) << "' y='" << height - bottom + 16 << "' text-anchor='middle'>" << tick_label(t)
-       << "</text>\n";
+    os << "<text class='tick x' x='" << X(t) << "' y='" << height - bottom + 16 << "' text-anchor='middle'>"
+       << tick_label(t) << "</text>\n";
   os << "<text x='" << width / 2 - 40 << "' y='" << height - 10 << "'>seconds since start</text>\n"
-     << "<text x='14' y='" << (top + height - bottom) / 2 << "' transform='rotate(-90 14 " << (top + height - bottom) / 2
-     << ")' text-anchor='middle'>makespan (cycles)</text>\n";
+     << "<text x='14' y='" << (top + height - bottom) / 2 << "' transform='rotate(-90 14 "
+     << (top + height - bottom) / 2 << ")' text-anchor='middle'>makespan (cycles)</text>\n";
   if (proven) {  // the worst case lies in [lower, upper]: shaded, labelled
     const double ya = Y(static_cast<double>(proven->second)), yb = Y(static_cast<double>(proven->first));
     os << "<rect x='" << left + 1 << "' y='" << ya << "' width='" << width - right - left - 1 << "' height='"
-       << std::max(1.0, yb - ya) << "' fill='#59a14f' fill-opacity='0.18'/>\n<text class='proven' x='" << left + 6 << "' y='" << ya - 4
-       << "' fill='#3b7a34'>proven: worst case in [" << proven->first << ", " << proven->second << "]"
-       << (proven->first == proven->second ? " (exact)" : "") << "</text>\n";
+       << std::max(1.0, yb - ya) << "' fill='#59a14f' fill-opacity='0.18'/>\n<text class='proven' x='" << left + 6
+       << "' y='" << ya - 4 << "' fill='#3b7a34'>proven: worst case in [" << proven->first << ", " << proven->second
+       << "]" << (proven->first == proven->second ? " (exact)" : "") << "</text>\n";
   }
-  os << "<line x1='" << left << "' y1='" << Y(static_cast<double>(upper_bound)) << "' x2='" << width - right
-     << "' y2='" << Y(static_cast<double>(upper_bound)) << "' stroke='#e15759' stroke-dasharray='4 3'/>\n"
+  os << "<line x1='" << left << "' y1='" << Y(static_cast<double>(upper_bound)) << "' x2='" << width - right << "' y2='"
+     << Y(static_cast<double>(upper_bound)) << "' stroke='#e15759' stroke-dasharray='4 3'/>\n"
      << "<text x='" << width - right - 170 << "' y='" << Y(static_cast<double>(upper_bound)) - 4
      << "' fill='#e15759'>pessimistic bound " << upper_bound << "</text>\n";
   os << "<polyline fill='none' stroke='#4e79a7' stroke-width='2' points='";
@@ -165,8 +171,9 @@ std::string envelope_svg(const std::vector<envelope_point>& envelope, std::uint6
   // at the left, the pessimistic bound's above its line (never below the best), so none overlap.
   if (!envelope.empty()) {
     const double yb = Y(envelope.back().best);
-    os << "<text class='best' x='" << width - right - 4 << "' y='" << (yb + 16 <= height - bottom - 4 ? yb + 16 : yb - 6)
-       << "' text-anchor='end' fill='#4e79a7'>best " << envelope.back().best << "</text>\n";
+    os << "<text class='best' x='" << width - right - 4 << "' y='"
+       << (yb + 16 <= height - bottom - 4 ? yb + 16 : yb - 6) << "' text-anchor='end' fill='#4e79a7'>best "
+       << envelope.back().best << "</text>\n";
   }
   os << "</svg>\n";
   return os.str();

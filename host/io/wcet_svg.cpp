@@ -47,7 +47,8 @@ std::string wcet_timeline_svg(const wcet::sm_run& r, const std::vector<wcet::wst
          << " at " << w.time[i] << "</title></circle>\n";
       const double lx = x(w.time[i]) + 3;
       if (!labels || lx < free_from) continue;
-      os << "<text class='ipoint' x='" << lx << "' y='" << y - 3 << "' font-size='8'>" << escape_xml(name) << "</text>\n";
+      os << "<text class='ipoint' x='" << lx << "' y='" << y - 3 << "' font-size='8'>" << escape_xml(name)
+         << "</text>\n";
       free_from = lx + wcet_svg_label_width(name);
     }
   }

@@ -160,7 +160,8 @@ std::uint64_t pessimistic_formula_001(const problem& prob) {
     if (w > 0 && (!prob.per_warp() || prob.group_of(w) == prob.group_of(w - 1))) continue;
     const kernel_string& k = prob.kernel_of(w);
     for (int u = 0; u < unit_count; ++u)
-      count[u] = std::max<std::uint64_t>(count[u], static_cast<std::uint64_t>(std::count(k.begin(), k.end(), static_cast<unit>(u))));
+      count[u] = std::max<std::uint64_t>(
+          count[u], static_cast<std::uint64_t>(std::count(k.begin(), k.end(), static_cast<unit>(u))));
   }
   std::uint64_t total = 0;
   for (int u = 0; u < unit_count; ++u) total += (prob.warps + m[u] - 1) / m[u] * count[u];

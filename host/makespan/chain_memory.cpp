@@ -12,10 +12,8 @@ std::string to_string(chain_packing k) {
   switch (k) {
     case chain_packing::compact:
       return "compact (8-bit string, usage and cycles, usage table to the pessimistic bound)";
-    case chain_packing::narrow:
-      return "narrow (8-bit string and usage, 16-bit cycles)";
-    case chain_packing::wide:
-      break;
+    case chain_packing::narrow: return "narrow (8-bit string and usage, 16-bit cycles)";
+    case chain_packing::wide: break;
   }
   return "wide (16-bit string and usage, 32-bit cycles)";
 }
@@ -43,13 +41,11 @@ cuda_chain_plan plan_chains_for(const problem_view& p, const sm_limits& sm, cons
   plan.block = static_cast<unsigned>(c.block);
   plan.threads_per_sm = static_cast<unsigned>(c.threads_per_sm);
   plan.shared_bytes = smem(plan.on_chip)(c.block);
-  const std::uint64_t resident = std::uint64_t{plan.threads_per_sm} * sms;
-  const std::uint64_t fit = free_bytes / 10 * 9 / (plan.chain_bytes + sizeof(chain_state));
-  plan.device_chains =
-      static_cast<std::uint32_t>(std::max<std::uint64_t>(1, std::min({resident, fit, std::uint64_t{1} << 30})));
+  plan.device_chains = device_chain_count(std::uint64_t{plan.threads_per_sm} * sms, free_bytes, plan.chain_bytes);
   const std::size_t warp_shared = anneal_warp_shared_bytes(p, plan.packing);
-  const int warp_blocks =
-      plan.stage_types && warp_shared <= sm.shared_per_block_optin ? blocks_per_sm(sm, warp_kernel, 32, warp_shared).blocks : 0;
+  const int warp_blocks = plan.stage_types && warp_shared <= sm.shared_per_block_optin
+                              ? blocks_per_sm(sm, warp_kernel, 32, warp_shared).blocks
+                              : 0;
   plan_design(plan, p, design, warp_blocks, free_bytes);
   return plan;
 }

@@ -84,8 +84,19 @@ struct builder {
   const problem_view& view;
 
   builder(const problem_view& p, const chain_view& c, std::uint64_t* full_cycles, std::size_t type_words)
-      : usage(c.usage), cycle(c.cycle), progress(c.progress), last(c.last), str(c.str), full(full_cycles),
-        types(p.types), starts(p.starts), I(p.instructions), stride(p.stride), words(type_words), all(p.ntypes), view(p) {
+      : usage(c.usage),
+        cycle(c.cycle),
+        progress(c.progress),
+        last(c.last),
+        str(c.str),
+        full(full_cycles),
+        types(p.types),
+        starts(p.starts),
+        I(p.instructions),
+        stride(p.stride),
+        words(type_words),
+        all(p.ntypes),
+        view(p) {
     std::copy_n(p.cap, max_types + 1, cap);
   }
 
@@ -186,7 +197,8 @@ void chain_checkpoints::capture(const problem_view& p, const chain_view& c) {
 std::uint32_t chain_checkpoints::candidate(const problem_view& p, const chain_view& c, std::uint32_t z,
                                            std::uint32_t settle, std::uint32_t old_makespan) {
   (void)old_makespan;
-  if (p.starts) return p.limited ? candidate_as<true, true>(p, c, z, settle) : candidate_as<false, true>(p, c, z, settle);
+  if (p.starts)
+    return p.limited ? candidate_as<true, true>(p, c, z, settle) : candidate_as<false, true>(p, c, z, settle);
   return p.limited ? candidate_as<true, false>(p, c, z, settle) : candidate_as<false, false>(p, c, z, settle);
 }
 

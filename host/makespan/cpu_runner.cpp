@@ -26,11 +26,15 @@ int pool_size(int threads, std::size_t chains) {
 class cpu_runner final : public chain_runner {
  public:
   cpu_runner(const chain_setup& setup, int threads)
-      : prob_(*setup.prob), params_(setup.params), ids_(setup.chain_ids), pool_(pool_size(threads, setup.chain_ids.size())) {
+      : prob_(*setup.prob),
+        params_(setup.params),
+        ids_(setup.chain_ids),
+        pool_(pool_size(threads, setup.chain_ids.size())) {
     const problem_view p = prob_.view();
     layout_ = make_chain_layout(p);
     std::size_t chains = ids_.size();
-    if (!setup.initial_of && setup.initial.size() != chains * p.length) throw std::logic_error("cpu_runner: initial strings size");
+    if (!setup.initial_of && setup.initial.size() != chains * p.length)
+      throw std::logic_error("cpu_runner: initial strings size");
     // Left uninitialised: each chain clears its own block as it is set up, on the set-up's threads,
     // so chains a stop drops never touch their memory.
     blocks_.reset(new unsigned char[layout_.bytes * chains]);
@@ -133,7 +137,7 @@ class cpu_runner final : public chain_runner {
   std::unique_ptr<unsigned char[]> blocks_;  // layout_.bytes a chain
   std::vector<chain_state> states_;
   std::vector<chain_checkpoints> checkpoints_;  // one per chain, or none
-  thread_pool pool_;  // last: its workers stop before the chains they work on go
+  thread_pool pool_;                            // last: its workers stop before the chains they work on go
 };
 
 }  // namespace

@@ -151,7 +151,7 @@ std::vector<std::uint16_t> initial_string(const problem_view& p, initial_kind ki
     case initial_kind::fixed_priority: s = fixed_priority_string(p); break;
     case initial_kind::most_pending: s = most_pending_string(p); break;
     case initial_kind::random: s = random_string(p, seed, chain); break;
-    case initial_kind::starve: return starved_string(p);  // kept to the barriers already
+    case initial_kind::starve: return starved_string(p);                          // kept to the barriers already
     case initial_kind::beam: throw input_error("unknown initial solution kind");  // made by the estimate
   }
   keep_barriers(p, s);

@@ -105,7 +105,8 @@ std::uint32_t problem::group_of(std::uint32_t w) const {
 std::string problem::kernel_text() const {
   if (groups.empty()) return to_run_length(kernel);
   std::string s;
-  for (const warp_group& g : groups) s += (s.empty() ? "" : ",") + to_run_length(g.kernel) + ":" + std::to_string(g.warps);
+  for (const warp_group& g : groups)
+    s += (s.empty() ? "" : ",") + to_run_length(g.kernel) + ":" + std::to_string(g.warps);
   return s;
 }
 
@@ -116,7 +117,8 @@ problem make_problem(const std::vector<warp_group>& groups, const normalized_sm&
   bool same = true;
   for (std::size_t g = 0; g < groups.size(); ++g) {
     if (groups[g].warps < 1)
-      throw input_error(param("warp_kernels") + ": group " + std::to_string(g + 1) + " has no warps (counts are 1 or more)");
+      throw input_error(param("warp_kernels") + ": group " + std::to_string(g + 1) +
+                        " has no warps (counts are 1 or more)");
     if (groups[g].kernel.empty())
       throw input_error(param("warp_kernels") + ": group " + std::to_string(g + 1) + " has an empty kernel");
     warps += groups[g].warps;
@@ -145,7 +147,8 @@ problem make_problem(const std::vector<warp_group>& groups, const normalized_sm&
   p.kernel = groups[0].kernel;
   p.groups = groups;
   std::array<std::uint8_t, unit_count + 1> dense{};
-  for (std::uint32_t k = 0; k < p.flat.ntypes; ++k) dense[static_cast<int>(p.type_unit[k])] = static_cast<std::uint8_t>(k);
+  for (std::uint32_t k = 0; k < p.flat.ntypes; ++k)
+    dense[static_cast<int>(p.type_unit[k])] = static_cast<std::uint8_t>(k);
   const std::uint32_t W = static_cast<std::uint32_t>(warps);
   std::vector<std::uint32_t> starts(W + 1, 0), bars(W, 0);
   p.types.clear();
@@ -200,7 +203,8 @@ std::vector<warp_group> parse_warp_kernels(std::string_view text) {
     const std::string_view item = text.substr(at, comma - at);
     const std::string number = std::to_string(out.size() + 1);
     const std::size_t colon = item.rfind(':');
-    if (item.empty()) throw input_error(param("warp_kernels") + ": group " + number + " is empty (expected KERNEL:COUNT)");
+    if (item.empty())
+      throw input_error(param("warp_kernels") + ": group " + number + " is empty (expected KERNEL:COUNT)");
     if (colon == std::string_view::npos)
       throw input_error(param("warp_kernels") + ": group " + number + " '" + std::string(item) +
                         "' has no count (expected KERNEL:COUNT, e.g. LCL:3)");
@@ -213,7 +217,8 @@ std::vector<warp_group> parse_warp_kernels(std::string_view text) {
     if (!ok || n < 1)
       throw input_error(param("warp_kernels") + ": group " + number + " has count '" + std::string(count) +
                         "' (expected a whole number of warps, 1 or more)");
-    if (colon == 0) throw input_error(param("warp_kernels") + ": group " + number + " has no kernel (expected KERNEL:COUNT)");
+    if (colon == 0)
+      throw input_error(param("warp_kernels") + ": group " + number + " has no kernel (expected KERNEL:COUNT)");
     warp_group g;
     try {
       g.kernel = parse_kernel_string(item.substr(0, colon));

@@ -24,7 +24,8 @@ void check_multiset(const problem& prob, std::span<const std::uint16_t> str) {
   for (std::uint32_t w = 0; w < prob.warps; ++w)
     if (const std::uint32_t length = warp_length(prob.view(), w); count[w] != length)
       throw input_error("warp string: warp " + std::to_string(w + 1) + " appears " + std::to_string(count[w]) +
-                        " times, expected " + (prob.per_warp() ? "its kernel's length " : "I = ") + std::to_string(length));
+                        " times, expected " + (prob.per_warp() ? "its kernel's length " : "I = ") +
+                        std::to_string(length));
 }
 }  // namespace
 
@@ -125,9 +126,9 @@ std::string barrier_breach(const problem& prob, std::span<const std::uint16_t> s
       const std::uint32_t j = progress[w], first = w / p.block * p.block;
       std::uint32_t v = first;
       while (progress[v] > paired_barrier(p, w, j - 1, v)) ++v;
-      return "warp string: position " + std::to_string(k + 1) + " puts warp " + std::to_string(w + 1) + "'s instruction " +
-             std::to_string(j + 1) + " (after the barrier at instruction " + std::to_string(j) + ") before warp " +
-             std::to_string(v + 1) + " of its block has issued that barrier: no schedule does that";
+      return "warp string: position " + std::to_string(k + 1) + " puts warp " + std::to_string(w + 1) +
+             "'s instruction " + std::to_string(j + 1) + " (after the barrier at instruction " + std::to_string(j) +
+             ") before warp " + std::to_string(v + 1) + " of its block has issued that barrier: no schedule does that";
     }
     ++progress[w];
   }
@@ -186,8 +187,8 @@ std::string render_table(const problem& prob, const built_schedule& s, std::size
   // The table grows with W x makespan (about W^2 I / sigma): past max_table_chars it is a note.
   const std::uint64_t chars = (std::uint64_t{prob.warps} + 2) * (std::uint64_t{m} + 10);
   if (chars > max_table_chars)
-    return "(table of " + std::to_string(prob.warps) + " warps x " + std::to_string(m) +
-           " cycles omitted: over " + std::to_string(max_table_chars >> 20) +
+    return "(table of " + std::to_string(prob.warps) + " warps x " + std::to_string(m) + " cycles omitted: over " +
+           std::to_string(max_table_chars >> 20) +
            " MiB of text; warp_cycle_string in the JSON result gives every cycle)\n";
   const std::size_t label = std::max<std::size_t>(9, ("warp " + std::to_string(prob.warps)).size() + 1);
   // Blocks of whole tens of cycles that fit the width (at least 20 cycles a block).

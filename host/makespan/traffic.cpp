@@ -22,7 +22,8 @@ anneal_traffic measure_anneal_traffic(const problem& prob, const anneal_params& 
 
   chain_state s;
   anneal_init(p, plain, chain_best_at(block.data(), layout), s);
-  for (std::uint64_t k = 0; k < iterations && s.iter < params.iter_max; ++k) anneal_step(p, counted, best, s, params, chain);
+  for (std::uint64_t k = 0; k < iterations && s.iter < params.iter_max; ++k)
+    anneal_step(p, counted, best, s, params, chain);
   out.iterations = s.iter;
   out.final_best = s.best;
   // What the on-chip kernel moves per launch: copy_working_state() from global memory and back,

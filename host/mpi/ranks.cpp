@@ -189,8 +189,6 @@ rank_group& world() {
   return the_world();
 }
 
-
-
 int fail_ranks(int code, const std::string& line) {
   rank_group& g = world();
   if (g.size() <= 1) {

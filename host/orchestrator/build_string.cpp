@@ -18,7 +18,8 @@ std::vector<std::uint16_t> constructed_string(const problem& prob, std::string_v
     throw input_error(param("init") + ": beam takes one kernel for all warps, not per-warp kernels (" +
                       param("warp_kernels") + ")");
   if (!b.applicable)
-    throw input_error(param("init") + ": beam takes at most 16 warps and 254 instructions, or past 254 instructions "
+    throw input_error(param("init") +
+                      ": beam takes at most 16 warps and 254 instructions, or past 254 instructions "
                       "at most 8 warps with W x I at most 65,535 (have " +
                       std::to_string(prob.warps) + " and " + std::to_string(prob.instructions()) + ")");
   return std::move(b.string);

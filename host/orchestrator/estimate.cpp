@@ -66,8 +66,8 @@ class first_strings {
 
 /// The first strings of chains `ids`, concatenated. `stop` is asked every 1024 chains: where it says
 /// stop, `ids` is cut to the chains made (at least one).
-std::vector<std::uint16_t> strings_of(const problem& prob, const estimate_options& options, std::vector<std::uint32_t>& ids,
-                                      const std::vector<std::uint16_t>& beam_string,
+std::vector<std::uint16_t> strings_of(const problem& prob, const estimate_options& options,
+                                      std::vector<std::uint32_t>& ids, const std::vector<std::uint16_t>& beam_string,
                                       const std::function<bool()>& stop = {}) {
   const first_strings first(prob, options, ids, beam_string);
   const std::size_t n = prob.length();
@@ -163,8 +163,8 @@ initial_kind chain_initial_kind(const estimate_options& options, std::uint32_t i
   // and the starved one before mpwf and random: on the corpus each reached T(W) where the others
   // did not, and the default 4 chains (2 CPU threads) start from rr, fp, beam and starve
   // (docs/makespan.md, issue 26).
-  static constexpr initial_kind order[] = {initial_kind::round_robin, initial_kind::fixed_priority,
-                                           initial_kind::beam,        initial_kind::starve,
+  static constexpr initial_kind order[] = {initial_kind::round_robin,  initial_kind::fixed_priority,
+                                           initial_kind::beam,         initial_kind::starve,
                                            initial_kind::most_pending, initial_kind::random};
   return order[index % std::size(order)];
 }
@@ -186,7 +186,8 @@ std::vector<std::uint16_t> chain_initial_strings(const problem& prob, const esti
 estimate_result run_estimate(const problem& prob, const estimate_options& options, const progress_fn& progress) {
   const auto t_setup = clock_type::now();
   if (options.iterations < 1) throw input_error(param("iterations") + " must be at least 1");
-  if (options.seconds < 0 || !std::isfinite(options.seconds)) throw input_error(param("seconds") + " must be 0 or more");
+  if (options.seconds < 0 || !std::isfinite(options.seconds))
+    throw input_error(param("seconds") + " must be 0 or more");
   if (!(options.t0 >= 0) || !std::isfinite(options.t0)) throw input_error(param("t0") + " must be a number >= 0");
   if (!(options.far_moves >= 0 && options.far_moves <= 1))
     throw input_error(param("far_moves") + " must be a share between 0 and 1");
@@ -197,7 +198,9 @@ estimate_result run_estimate(const problem& prob, const estimate_options& option
   rank_group* ranks = options.ranks != nullptr && options.ranks->size() > 1 ? options.ranks : nullptr;
   const std::uint32_t slices = ranks ? static_cast<std::uint32_t>(ranks->size()) : options.slices;
   const std::uint32_t slice = ranks ? static_cast<std::uint32_t>(ranks->rank()) : options.slice;
-  if (slices < 1 || slice >= slices) throw input_error(param("slices") + ": slice " + std::to_string(slice) + " of " + std::to_string(slices) + " does not exist");
+  if (slices < 1 || slice >= slices)
+    throw input_error(param("slices") + ": slice " + std::to_string(slice) + " of " + std::to_string(slices) +
+                      " does not exist");
   std::uint32_t chains = options.chains;
   // The device's plan (design, block, residency), once: for the default chain count and the result.
   std::optional<cuda_chain_plan> device_plan;
@@ -208,7 +211,8 @@ estimate_result run_estimate(const problem& prob, const estimate_options& option
     if (backend == backend_kind::cuda) {
       const std::uint64_t host_fit =
           memory_budget_bytes(std::uint64_t{8} << 30) / (sizeof(std::uint16_t) * std::uint64_t{p.length} + 64);
-      chains = static_cast<std::uint32_t>(std::max<std::uint64_t>(1, std::min<std::uint64_t>(device_plan->device_chains, host_fit)));
+      chains = static_cast<std::uint32_t>(
+          std::max<std::uint64_t>(1, std::min<std::uint64_t>(device_plan->device_chains, host_fit)));
     } else {
       chains = static_cast<std::uint32_t>(2 * threads);
     }
@@ -227,7 +231,8 @@ estimate_result run_estimate(const problem& prob, const estimate_options& option
   const std::uint32_t local_chains = chain_end - chain_begin;
 
   // The chains' blocks plus their first strings, which are held at the same time.
-  const std::uint64_t state_bytes = (chain_state_bytes(p) + sizeof(std::uint16_t) * std::uint64_t{p.length}) * local_chains;
+  const std::uint64_t state_bytes =
+      (chain_state_bytes(p) + sizeof(std::uint16_t) * std::uint64_t{p.length}) * local_chains;
   const std::uint64_t budget = memory_budget_bytes(std::uint64_t{8} << 30);
   if (backend == backend_kind::cpu && state_bytes > budget)
     throw input_error(param("chains", local_chains) + " would need " + std::to_string(state_bytes >> 20) +
@@ -244,7 +249,8 @@ estimate_result run_estimate(const problem& prob, const estimate_options& option
   params.t0 = options.t0;
   // Default reach: four rounds of all warps (docs/performance.md: on the Voronoi case it found 160
   // in about half the iterations a whole-string reach needed, each iteration cheaper).
-  params.reach = options.reach ? options.reach : static_cast<std::uint32_t>(std::min<std::uint64_t>(4ull * p.warps, p.length));
+  params.reach =
+      options.reach ? options.reach : static_cast<std::uint32_t>(std::min<std::uint64_t>(4ull * p.warps, p.length));
   params.far = static_cast<std::uint32_t>(std::lround(options.far_moves * far_scale));
 
   std::vector<std::uint32_t> ids(local_chains);
@@ -290,7 +296,9 @@ estimate_result run_estimate(const problem& prob, const estimate_options& option
   const auto setup_deadline =
       clock_type::now() + std::chrono::duration_cast<clock_type::duration>(std::chrono::duration<double>(
                               limited ? std::max(0.5 * (options.seconds * 0.95 - seconds_since(t_setup)), 0.0) : 0.0));
-  const std::function<bool()> setup_stop = [&] { return interrupted() || (limited && clock_type::now() >= setup_deadline); };
+  const std::function<bool()> setup_stop = [&] {
+    return interrupted() || (limited && clock_type::now() >= setup_deadline);
+  };
   std::unique_ptr<chain_runner> runner;
   {
     chain_setup setup = make_setup(prob, options, params, ids, beam_string, backend, setup_stop);
@@ -392,7 +400,9 @@ estimate_result run_estimate(const problem& prob, const estimate_options& option
       after = st.after;
       since_setup = st.since_setup;
       if (st.best > best && st.best_iter > done)
-        found.push_back({before + static_cast<double>(st.best_iter - done) / static_cast<double>(round) * (after - before), st.best});
+        found.push_back(
+            {before + static_cast<double>(st.best_iter - done) / static_cast<double>(round) * (after - before),
+             st.best});
     } else {
       for (const auto& s : summaries) {
         if (s.best <= best || s.best_iter <= done) continue;
@@ -466,7 +476,8 @@ estimate_result run_estimate(const problem& prob, const estimate_options& option
   if (result.schedule.makespan != result.best_makespan)
     throw validation_error("the best string rebuilds to " + std::to_string(result.schedule.makespan) +
                            " cycles, not the " + std::to_string(result.best_makespan) + " its chain reported");
-  if (envelope_point& last = result.envelope.back(); last.best != best) result.envelope.push_back({result.elapsed_s, best});
+  if (envelope_point& last = result.envelope.back(); last.best != best)
+    result.envelope.push_back({result.elapsed_s, best});
 
   // --validate: the same chains, the same iterations, on the CPU reference; any difference fails.
   // The chains picked are those of the whole run; each slice validates the ones it holds.
@@ -496,9 +507,10 @@ estimate_result run_estimate(const problem& prob, const estimate_options& option
       const auto& c = cpu_sum[k];
       if (g.best != c.best || g.current != c.current || g.iter != c.iter ||
           runner->best_string(pick[k] - chain_begin) != cpu->best_string(k))
-        throw validation_error(param("validate") + ": chain " + std::to_string(pick[k]) + " differs: " + runner->name() +
-                               " best " + std::to_string(g.best) + " current " + std::to_string(g.current) +
-                               ", cpu best " + std::to_string(c.best) + " current " + std::to_string(c.current));
+        throw validation_error(param("validate") + ": chain " + std::to_string(pick[k]) +
+                               " differs: " + runner->name() + " best " + std::to_string(g.best) + " current " +
+                               std::to_string(g.current) + ", cpu best " + std::to_string(c.best) + " current " +
+                               std::to_string(c.current));
     }
     result.validated = static_cast<std::uint32_t>(pick.size());
     if (ranks) {

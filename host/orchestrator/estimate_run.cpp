@@ -15,9 +15,9 @@ estimate_report run_estimate_request(const problem& prob, estimate_request reque
   using clock_type = std::chrono::steady_clock;
   const auto start = clock_type::now();
   const auto since_start = [&] { return std::chrono::duration<double>(clock_type::now() - start).count(); };
-  if (request.seconds < 0 || !std::isfinite(request.seconds)) throw input_error("seconds must be 0 or more");
+  if (request.seconds < 0 || !std::isfinite(request.seconds)) throw input_error(param("seconds") + " must be 0 or more");
   if (request.exact_seconds < 0 || !std::isfinite(request.exact_seconds))
-    throw input_error("exact seconds must be 0 or more");
+    throw input_error(param("exact_seconds") + " must be 0 or more");
   estimate_options& eo = request.search;
   if (request.shard) request.exact_seconds = 0;
   estimate_report report;
@@ -30,7 +30,8 @@ estimate_report run_estimate_request(const problem& prob, estimate_request reque
   if (eo.ranks && eo.ranks->rank() != 0) request.exact_seconds = 0;  // rank 0 alone proves
   // The proven interval gets a share of the budget (at most a quarter, at most exact_seconds), the
   // search what is left after the set-up.
-  const double share = request.seconds > 0 ? std::min(request.exact_seconds, request.seconds / 4) : request.exact_seconds;
+  const double share =
+      request.seconds > 0 ? std::min(request.exact_seconds, request.seconds / 4) : request.exact_seconds;
   if (request.seconds > 0) eo.seconds = std::max(request.seconds - share - since_start(), 1e-3);
   report.result = run_estimate(prob, eo, progress);
   const estimate_result& r = report.result;

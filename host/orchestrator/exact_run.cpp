@@ -15,7 +15,8 @@ using clock_type = std::chrono::steady_clock;
 
 /// The string the sweep prunes against: the annealing's best, or the best standard string when
 /// that is as long.
-std::vector<std::uint16_t> warm_start_string(const problem& prob, const exact_options& options, std::uint64_t iterations) {
+std::vector<std::uint16_t> warm_start_string(const problem& prob, const exact_options& options,
+                                             std::uint64_t iterations) {
   estimate_options eo;
   eo.chains = 2;
   eo.iterations = iterations;
@@ -31,8 +32,8 @@ std::vector<std::uint16_t> warm_start_string(const problem& prob, const exact_op
 
 }  // namespace
 
-exact_result run_exact(const problem& prob, const exact_options& options, std::uint64_t warm_start, backend_kind backend,
-                       std::string* used, rank_group* ranks) {
+exact_result run_exact(const problem& prob, const exact_options& options, std::uint64_t warm_start,
+                       backend_kind backend, std::string* used, rank_group* ranks) {
   const bool packs = frontier_packs(prob);
   // The dense sweeps prune nothing against the lower string, so it only saves their witness's
   // backtracking; with at_most it decides whether they drop states at all.

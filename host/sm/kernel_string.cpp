@@ -14,9 +14,11 @@ kernel_string parse_kernel_string(std::string_view text) {
   while (end > first && blank(text[end - 1])) --end;
   for (std::size_t i = first; i < end; ++i)
     if (blank(text[i]))
-      throw input_error("kernel string: '" + std::string(text.substr(first, end - first)) + "' has white space at position " +
-                        std::to_string(i + 1) + ": a kernel is one word (5L9C, or 5L_9C with underscores); for warps "
-                        "that run different kernels give " + param("warp_kernels") + " (e.g. LCL:2,CCL:1)");
+      throw input_error("kernel string: '" + std::string(text.substr(first, end - first)) +
+                        "' has white space at position " + std::to_string(i + 1) +
+                        ": a kernel is one word (5L9C, or 5L_9C with underscores); for warps "
+                        "that run different kernels give " +
+                        param("warp_kernels") + " (e.g. LCL:2,CCL:1)");
   for (std::size_t i = 0; i < text.size(); ++i) {
     const char c = text[i];
     if (blank(c) || c == '_') continue;
@@ -29,9 +31,9 @@ kernel_string parse_kernel_string(std::string_view text) {
     const auto u = instruction_from_letter(c);
     if (!u)
       throw input_error("kernel string: unknown instruction type '" + std::string(1, c) + "' at position " +
-                        std::to_string(i + 1) + " (expected L, C, S, D or the barrier B, optionally preceded by a count)");
-    if (count == 0)
-      throw input_error("kernel string: run length 0 at position " + std::to_string(i + 1));
+                        std::to_string(i + 1) +
+                        " (expected L, C, S, D or the barrier B, optionally preceded by a count)");
+    if (count == 0) throw input_error("kernel string: run length 0 at position " + std::to_string(i + 1));
     const long long n = count < 0 ? 1 : count;
     if (static_cast<long long>(out.size()) + n > max_kernel_length)
       throw input_error("kernel string: longer than " + std::to_string(max_kernel_length) + " instructions");
@@ -76,8 +78,7 @@ kernel_string normalize_kernel(const kernel_string& k, const normalized_sm& norm
     }
     const int idx = static_cast<int>(u);
     if (norm.sigma[idx] == 0)
-      throw input_error(std::string("the kernel uses ") + letter(u) +
-                        " instructions but the SM has no " + letter(u) +
+      throw input_error(std::string("the kernel uses ") + letter(u) + " instructions but the SM has no " + letter(u) +
                         " units (give " + param("sigma", std::string(1, letter(u)) + "=N") + " or an " + param("sm") +
                         " preset)");
     if (norm.copies[idx] < 1) throw input_error(std::string("SM: unit ") + letter(u) + " has no notional cycle count");

@@ -24,7 +24,7 @@ namespace {
 using json = nlohmann::json;
 
 constexpr std::array<std::string_view, 8> top_level_fields{"name",       "description", "source", "warp_size",
-                                                             "schedulers", "units",       "ptx",    "comment"};
+                                                           "schedulers", "units",       "ptx",    "comment"};
 // An SM file is a few hundred bytes; anything past 1 MiB is not one.
 constexpr std::size_t max_sm_file_bytes = std::size_t{1} << 20;
 
@@ -81,13 +81,15 @@ sigma_value parse_sigma(const json& v, std::string_view where, std::string_view 
     if (!(d > 0) || d > max_sigma) throw bad();
     if (d >= 1 && d == std::floor(d)) return {static_cast<int>(d), 1};
     const double k = 1.0 / d;
-    if (d < 1 && k <= max_copies + 0.5 && std::fabs(k - std::round(k)) < 1e-9) return {1, static_cast<int>(std::round(k))};
+    if (d < 1 && k <= max_copies + 0.5 && std::fabs(k - std::round(k)) < 1e-9)
+      return {1, static_cast<int>(std::round(k))};
     throw bad();
   }
   if (v.is_string()) {
     const std::string s = v.get<std::string>();
     const auto whole = [&](std::string_view t) {
-      if (t.empty() || t.size() > 7 || !std::all_of(t.begin(), t.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }))
+      if (t.empty() || t.size() > 7 ||
+          !std::all_of(t.begin(), t.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }))
         throw bad();
       return std::stoi(std::string(t));
     };
@@ -198,7 +200,8 @@ std::vector<unit> sequence_field(const json& v, std::string_view where, const st
 }
 
 ptx_rules parse_ptx_rules(const json& obj, std::string_view where) {
-  if (!obj.is_object()) throw input_error(at_field(where, "ptx") + "must be an object like {\"sequences\": {\"div.rn.f32\": \"S10C\"}}");
+  if (!obj.is_object())
+    throw input_error(at_field(where, "ptx") + "must be an object like {\"sequences\": {\"div.rn.f32\": \"S10C\"}}");
   for (const auto& [key, value] : obj.items())
     if (std::find(ptx_fields.begin(), ptx_fields.end(), key) == ptx_fields.end())
       throw input_error(at_field(where, "ptx." + key) + "unknown field (expected " + field_list(ptx_fields) + ")");
@@ -207,10 +210,12 @@ ptx_rules parse_ptx_rules(const json& obj, std::string_view where) {
     if (!obj.at("source").is_string()) throw input_error(at_field(where, "ptx.source") + "must be a string");
     r.source = obj.at("source").get<std::string>();
   }
-  if (obj.contains("constant_reads")) r.constant_reads = sequence_field(obj.at("constant_reads"), where, "ptx.constant_reads", true);
+  if (obj.contains("constant_reads"))
+    r.constant_reads = sequence_field(obj.at("constant_reads"), where, "ptx.constant_reads", true);
   if (obj.contains("sequences")) {
     const json& seq = obj.at("sequences");
-    if (!seq.is_object()) throw input_error(at_field(where, "ptx.sequences") + "must be an object of PTX opcodes and kernel strings");
+    if (!seq.is_object())
+      throw input_error(at_field(where, "ptx.sequences") + "must be an object of PTX opcodes and kernel strings");
     for (const auto& [opcode, value] : seq.items()) {
       const std::string path = "ptx.sequences." + opcode;
       const bool name_ok = !opcode.empty() && opcode.front() != '.' && opcode.back() != '.' &&
@@ -268,10 +273,12 @@ sm_config parse_sm_json(std::string_view text, std::string_view where) {
     const std::string path = "units." + letter_text;
     const auto u = letter_text.size() == 1 ? unit_from_letter(letter_text[0]) : std::nullopt;
     if (!u) throw input_error(at_field(where, path) + "unknown unit type (expected L, C, S or D)");
-    if (!spec.is_object()) throw input_error(at_field(where, path) + "must be an object like {\"units\": 32, \"latency\": 1}");
+    if (!spec.is_object())
+      throw input_error(at_field(where, path) + "must be an object like {\"units\": 32, \"latency\": 1}");
     for (const auto& [key, value] : spec.items())
       if (std::find(unit_fields.begin(), unit_fields.end(), key) == unit_fields.end())
-        throw input_error(at_field(where, path + "." + key) + "unknown field (expected " + field_list(unit_fields) + ")");
+        throw input_error(at_field(where, path + "." + key) + "unknown field (expected " + field_list(unit_fields) +
+                          ")");
 
     unit_spec& out = sm.units[static_cast<int>(*u)];
     if (spec.contains("sigma")) out.sigma = parse_sigma(spec.at("sigma"), where, path + ".sigma");
@@ -287,7 +294,8 @@ sm_config parse_sm_json(std::string_view text, std::string_view where) {
 
 sm_config load_sm(std::string_view name_or_file) {
   const std::string key = lower(name_or_file);
-  if (key.empty()) throw input_error(param("sm") + ": empty; expected a preset (" + preset_names() + ") or a JSON file");
+  if (key.empty())
+    throw input_error(param("sm") + ": empty; expected a preset (" + preset_names() + ") or a JSON file");
 
   // A family alias ("ampere") must name exactly one preset; every other alias is unique by form.
   const preset_entry* found = nullptr;
@@ -319,7 +327,9 @@ sm_config sm_from_options(const std::optional<std::string>& sm, const std::optio
     cfg = load_sm(*sm);
   } else {
     cfg.name = "custom";
-    if (!sigma) throw input_error("give " + param("sigma") + " (e.g. " + param("sigma", "L=1,C=4") + ") or " + param("sm", "NAME"));
+    if (!sigma)
+      throw input_error("give " + param("sigma") + " (e.g. " + param("sigma", "L=1,C=4") + ") or " +
+                        param("sm", "NAME"));
   }
   if (sigma) apply_sigma_overrides(cfg, *sigma);
   if (schedulers >= 0) cfg.schedulers = schedulers;

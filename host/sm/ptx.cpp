@@ -30,9 +30,9 @@ constexpr std::size_t max_trace = 10'000'000;
 
 // ---- Classification tables -----------------------------------------------------------------------
 
-constexpr std::array<std::string_view, 15> load_store_bases{
-    "ld",   "ldu",  "st",   "atom", "red",  "prefetch", "prefetchu", "tex",
-    "tld4", "suld", "sust", "sured", "ldmatrix", "stmatrix", "cp"};
+constexpr std::array<std::string_view, 15> load_store_bases{"ld",       "ldu",       "st",       "atom",     "red",
+                                                            "prefetch", "prefetchu", "tex",      "tld4",     "suld",
+                                                            "sust",     "sured",     "ldmatrix", "stmatrix", "cp"};
 constexpr std::array<std::string_view, 5> special_bases{"sin", "cos", "lg2", "ex2", "tanh"};
 constexpr std::array<std::string_view, 3> approx_special_bases{"rsqrt", "rcp", "sqrt"};
 
@@ -96,8 +96,10 @@ std::string strip_comments(std::string_view text, std::string_view where) {
         }
         break;
       case state::line_comment:
-        if (c == '\n') st = state::code;
-        else out[i] = ' ';
+        if (c == '\n')
+          st = state::code;
+        else
+          out[i] = ' ';
         break;
       case state::block_comment:
         if (c == '*' && next == '/') {
@@ -124,10 +126,10 @@ std::string strip_comments(std::string_view text, std::string_view where) {
 struct body_item {
   enum class kind { instruction, label } what;
   int line = 0;
-  std::string label;        // label: its name
-  bool guarded = false;     // instruction: has an @p / @!p guard
-  std::string opcode;       // instruction
-  std::string operands;     // instruction: the text between the opcode and ';'
+  std::string label;     // label: its name
+  bool guarded = false;  // instruction: has an @p / @!p guard
+  std::string opcode;    // instruction
+  std::string operands;  // instruction: the text between the opcode and ';'
 };
 
 struct function_body {
@@ -162,10 +164,10 @@ class reader {
   int line_ = 1;
 
   listing out_;
-  std::string pending_name_;  // a .entry/.func header was read; its body '{' may follow
+  std::string pending_name_;    // a .entry/.func header was read; its body '{' may follow
   bool pending_entry_ = false;  // and it was a .entry
   bool in_body_ = false;
-  int depth_ = 0;             // '{' nesting inside a body (or in a bare listing)
+  int depth_ = 0;  // '{' nesting inside a body (or in a bare listing)
   function_body body_;
 
   char peek() const { return pos_ < text_.size() ? text_[pos_] : '\0'; }
@@ -252,10 +254,14 @@ class reader {
         return;
       }
       if (c == '{' && parens == 0 && others == 0 && function_header) return;  // body opens
-      if (c == '(') ++parens;
-      else if (c == ')') --parens;
-      else if (c == '[' || c == '{') ++others;
-      else if (c == ']' || c == '}') --others;
+      if (c == '(')
+        ++parens;
+      else if (c == ')')
+        --parens;
+      else if (c == '[' || c == '{')
+        ++others;
+      else if (c == ']' || c == '}')
+        --others;
       if (is_ident_char(c)) {
         const std::string w = word();
         if (w == ".entry" || w == ".func") {
@@ -297,8 +303,7 @@ class reader {
     std::string operands;
     int parens = 0;
     while (true) {
-      if (pos_ >= text_.size())
-        throw input_error(at(where_, line_) + "instruction without ';' (" + first + ")");
+      if (pos_ >= text_.size()) throw input_error(at(where_, line_) + "instruction without ';' (" + first + ")");
       const char c = text_[pos_];
       if (c == ';' && parens == 0) {
         advance();
@@ -354,7 +359,8 @@ const function_body* first_body(const listing& lst) {
 std::vector<unit> counted_as(std::string_view opcode, unit type, const ptx_options& options) {
   const auto& o = options.overrides;
   if (o.count(std::string(opcode)) || o.count(std::string(opcode_base(opcode)))) return {type};
-  if (auto it = options.rules.sequences.find(std::string(opcode)); it != options.rules.sequences.end()) return it->second;
+  if (auto it = options.rules.sequences.find(std::string(opcode)); it != options.rules.sequences.end())
+    return it->second;
   if (options.rules.constant_reads && is_constant_read(opcode)) return *options.rules.constant_reads;
   return {type};
 }
@@ -418,6 +424,9 @@ std::map<std::string, unit> parse_ptx_overrides(std::string_view text) {
 }
 
 ptx_import_result import_ptx(std::string_view text, const ptx_options& options, std::string_view where) {
+  if (options.loop_passes < 1 || options.loop_passes > max_ptx_loop_passes)
+    throw input_error(param("loop_passes") + ": must be an integer from 1 to " + std::to_string(max_ptx_loop_passes) +
+                      ", got '" + std::to_string(options.loop_passes) + "'");
   if (options.first_line < 0 || options.last_line < 0)
     throw input_error(std::string(where) + ": line numbers must be positive");
   if (options.first_line > 0 && options.last_line > 0 && options.first_line > options.last_line)
@@ -446,8 +455,8 @@ ptx_import_result import_ptx(std::string_view text, const ptx_options& options, 
     for (const auto& f : lst.functions)
       if (f.name == options.entry) body = &f;
     if (!body)
-      throw input_error(std::string(where) + ": no entry '" + options.entry + "'; entries found: " +
-                        list_names(lst.functions));
+      throw input_error(std::string(where) + ": no entry '" + options.entry +
+                        "'; entries found: " + list_names(lst.functions));
   } else if (options.first_line > 0) {
     for (const auto& f : lst.functions)
       if (options.first_line >= f.first_line && options.first_line <= f.last_line) body = &f;
@@ -471,8 +480,7 @@ ptx_import_result import_ptx(std::string_view text, const ptx_options& options, 
     if (!is_branch(ins->opcode)) continue;
     const std::string label = branch_target(*ins);
     if (label.empty()) throw input_error(at(where, ins->line) + ins->opcode + " without a target label");
-    if (!labels.count(label))
-      throw input_error(at(where, ins->line) + "branch to undefined label '" + label + "'");
+    if (!labels.count(label)) throw input_error(at(where, ins->line) + "branch to undefined label '" + label + "'");
   }
 
   ptx_import_result result;
@@ -572,7 +580,8 @@ ptx_body read_ptx_body(std::string_view text, const std::string& entry, std::str
   listing lst = reader(clean, where).read();
   const function_body* body = nullptr;
   if (lst.functions.empty()) {
-    if (!entry.empty()) throw input_error(std::string(where) + ": no entry '" + entry + "': the file has no .entry or .func");
+    if (!entry.empty())
+      throw input_error(std::string(where) + ": no entry '" + entry + "': the file has no .entry or .func");
     lst.loose.name = "(whole file)";
     body = &lst.loose;
   } else {
@@ -598,7 +607,8 @@ ptx_body read_ptx_body(std::string_view text, const std::string& entry, std::str
     if (!s.is_label && is_branch(item.opcode)) {
       s.target = branch_target(item);
       if (s.target.empty()) throw input_error(at(where, item.line) + item.opcode + " without a target label");
-      if (!labels.count(s.target)) throw input_error(at(where, item.line) + "branch to undefined label '" + s.target + "'");
+      if (!labels.count(s.target))
+        throw input_error(at(where, item.line) + "branch to undefined label '" + s.target + "'");
     }
     out.statements.push_back(std::move(s));
   }

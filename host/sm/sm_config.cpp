@@ -88,8 +88,8 @@ sigma_value parse_sigma_value(std::string_view text, char letter_u) {
       throw input_error(what + ": '" + std::string(s) + "' is not a whole number");
     return v;
   };
-  const std::string limits = " (sigma at most " + std::to_string(max_sigma) + ", 1/k with k at most " +
-                             std::to_string(max_copies) + ")";
+  const std::string limits =
+      " (sigma at most " + std::to_string(max_sigma) + ", 1/k with k at most " + std::to_string(max_copies) + ")";
   if (auto slash = text.find('/'); slash != std::string_view::npos) {
     const long long num = parse_int(text.substr(0, slash));
     const long long den = parse_int(text.substr(slash + 1));
@@ -141,7 +141,8 @@ void apply_sigma_overrides(sm_config& sm, std::string_view text) {
     if (eq != 1 || item.size() < 3)
       throw input_error(param("sigma") + ": '" + std::string(item) + "' is not of the form U=N (U one of L, C, S, D)");
     const auto u = unit_from_letter(item[0]);
-    if (!u) throw input_error(param("sigma") + ": unknown unit '" + std::string(1, item[0]) + "' (expected L, C, S or D)");
+    if (!u)
+      throw input_error(param("sigma") + ": unknown unit '" + std::string(1, item[0]) + "' (expected L, C, S or D)");
     if (seen[static_cast<int>(*u)])
       throw input_error(param("sigma") + ": " + std::string(1, item[0]) + " is given twice");
     seen[static_cast<int>(*u)] = true;

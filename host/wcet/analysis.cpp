@@ -91,7 +91,8 @@ wcet_report analyse_wcet(const wcet_program& program, const trace_set& traces, c
     for (std::size_t l = 0; l < graph.loops.size(); ++l)
       if (graph.loops[l].header_name == header) given[l] = bound, found = true;
     if (!found)
-      throw input_error(param("loop_bounds") + ": '" + header + "' is not the header of a loop with an Ipoint in its body");
+      throw input_error(param("loop_bounds") + ": '" + header +
+                        "' is not the header of a loop with an Ipoint in its body");
   }
   wcet_report r;
   const auto wsts = slice_traces(traces);
@@ -103,12 +104,11 @@ wcet_report analyse_wcet(const wcet_program& program, const trace_set& traces, c
     return traces.files[rec.file] + ":" + std::to_string(rec.line);
   };
   if (r.observed.shortest_transition >= 0 && r.probe_cost > r.observed.shortest_transition) {
-    const std::string shortest = std::to_string(r.observed.shortest_transition) + " cycles (" +
-                                 record_at(r.observed.shortest_record) + ")";
+    const std::string shortest =
+        std::to_string(r.observed.shortest_transition) + " cycles (" + record_at(r.observed.shortest_record) + ")";
     if (!options.probe_cost_from_trace)
-      throw input_error(param("probe_cost", r.probe_cost) +
-                        " is larger than the shortest observed transition, " + shortest +
-                        ": the estimates would fall below the observed times");
+      throw input_error(param("probe_cost", r.probe_cost) + " is larger than the shortest observed transition, " +
+                        shortest + ": the estimates would fall below the observed times");
     r.warnings.push_back("the binary trace's empty-probe cost, " + std::to_string(r.probe_cost) +
                          " cycles, is larger than the shortest observed transition, " + shortest + "; " +
                          std::to_string(r.observed.shortest_transition) + " cycles subtracted instead");
@@ -128,7 +128,8 @@ wcet_report analyse_wcet(const wcet_program& program, const trace_set& traces, c
   std::vector<std::uint64_t> taken(graph.edges.size());
   for (const auto& w : wsts) {
     std::fill(taken.begin(), taken.end(), 0);
-    for (std::size_t k = 1; k < w.ipoints.size(); ++k) ++taken[static_cast<std::size_t>(graph.edge_index(w.ipoints[k - 1], w.ipoints[k]))];
+    for (std::size_t k = 1; k < w.ipoints.size(); ++k)
+      ++taken[static_cast<std::size_t>(graph.edge_index(w.ipoints[k - 1], w.ipoints[k]))];
     if (const auto broken = broken_visit_bound(r.problem, taken); !broken.empty())
       throw std::logic_error("an observed warp breaks a visit bound of the IPET problem: " + broken);
   }
@@ -140,7 +141,8 @@ wcet_report analyse_wcet(const wcet_program& program, const trace_set& traces, c
     if (options.method == wcet_method::tree)
       throw input_error(param("method", "tree") +
                         ": the IPG is not structured (a loop without an Ipoint at its header, or divergent edges "
-                        "taken); use " + param("method", "ilp") + " or enumerate");
+                        "taken); use " +
+                        param("method", "ilp") + " or enumerate");
     method = wcet_method::enumerate;
   }
   r.method = to_string(method);
@@ -164,11 +166,13 @@ wcet_report analyse_wcet(const wcet_program& program, const trace_set& traces, c
   // Every observed warp is a path within the bounds and caps, so Z_warp covers it; if not, the
   // estimate is wrong and not printed.
   if (r.z_warp < r.observed.longest_wst_net)
-    throw input_error("Z_warp " + std::to_string(r.z_warp) + " (" + r.method + ") is below the longest observed warp, " +
-                      std::to_string(r.observed.longest_wst_net) + " cycles after the probe cost: refused");
-  r.one_clock = options.one_clock ? *options.one_clock
-                                  : !traces.one_clock.empty() &&
-                                        std::all_of(traces.one_clock.begin(), traces.one_clock.end(), [](bool b) { return b; });
+    throw input_error("Z_warp " + std::to_string(r.z_warp) + " (" + r.method +
+                      ") is below the longest observed warp, " + std::to_string(r.observed.longest_wst_net) +
+                      " cycles after the probe cost: refused");
+  r.one_clock = options.one_clock
+                    ? *options.one_clock
+                    : !traces.one_clock.empty() &&
+                          std::all_of(traces.one_clock.begin(), traces.one_clock.end(), [](bool b) { return b; });
   r.concurrency = analyse_concurrency(wsts, r.one_clock, r.probe_cost);
   const auto& c = r.concurrency;
   // Eq. (1) and (2), in 64 bits or refused.
@@ -181,10 +185,11 @@ wcet_report analyse_wcet(const wcet_program& program, const trace_set& traces, c
   // The concurrency models are not safe bounds (002 Sec. V-B): say when one misses an observed time.
   // With a probe cost the estimates are of the kernel without probes, so the observed side is too
   // (hwmt_net: each warp's own probes off its span); the raw HWMT would compare two programs.
-  for (const auto& [name, z] : {std::pair<const char*, std::int64_t>{"Z_dynamic", r.z_dynamic}, {"Z_hybrid", r.z_hybrid}})
+  for (const auto& [name, z] :
+       {std::pair<const char*, std::int64_t>{"Z_dynamic", r.z_dynamic}, {"Z_hybrid", r.z_hybrid}})
     if (z < c.hwmt_net)
-      r.warnings.push_back(std::string(name) + " " + std::to_string(z) + " is below the observed high-water-mark time " +
-                           std::to_string(c.hwmt_net) +
+      r.warnings.push_back(std::string(name) + " " + std::to_string(z) +
+                           " is below the observed high-water-mark time " + std::to_string(c.hwmt_net) +
                            (r.probe_cost > 0 ? " net of the probes' cost (" + std::to_string(c.hwmt) + " with them): "
                                              : std::string(": ")) +
                            "it underestimates the kernel on these traces");
@@ -192,7 +197,8 @@ wcet_report analyse_wcet(const wcet_program& program, const trace_set& traces, c
   if (c.hwmt_launch && std::max(r.z_dynamic, r.z_hybrid) < *c.hwmt_launch)
     r.warnings.push_back("the launch ran " + std::to_string(*c.hwmt_launch) +
                          " cycles from the first Ipoint on any SM to the last (the whole-launch HWMT), more than "
-                         "Z_dynamic " + std::to_string(r.z_dynamic) + " and Z_hybrid " + std::to_string(r.z_hybrid) +
+                         "Z_dynamic " +
+                         std::to_string(r.z_dynamic) + " and Z_hybrid " + std::to_string(r.z_hybrid) +
                          ": they model the warps of one SM, not when the SMs start");
   return r;
 }
@@ -217,9 +223,10 @@ wcet_run run_wcet(const wcet_request& request) {
   run.program = load_program(request.cfg_path, request.ptx_path, request.entry);
   for (const trace_input& t : request.traces)
     read_trace(t.label,
-               t.is_path ? read_text_file(t.text, "trace file", static_cast<std::size_t>(request.max_trace_bytes),
-                                          request.max_trace_option.empty() ? message() : param(request.max_trace_option))
-                         : t.text,
+               t.is_path
+                   ? read_text_file(t.text, "trace file", static_cast<std::size_t>(request.max_trace_bytes),
+                                    request.max_trace_option.empty() ? message() : param(request.max_trace_option))
+                   : t.text,
                format, run.program.ipoints, run.traces);
   options.probe_cost = parse_probe_cost(request.probe_cost, run.traces);
   options.probe_cost_from_trace = request.probe_cost == "auto";

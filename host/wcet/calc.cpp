@@ -46,7 +46,9 @@ std::vector<std::uint32_t> topological(const ipet_problem& p, const std::vector<
   return order;
 }
 
-bool contains(const std::vector<std::uint32_t>& v, std::uint32_t x) { return std::find(v.begin(), v.end(), x) != v.end(); }
+bool contains(const std::vector<std::uint32_t>& v, std::uint32_t x) {
+  return std::find(v.begin(), v.end(), x) != v.end();
+}
 
 }  // namespace
 
@@ -134,7 +136,8 @@ std::string broken_visit_bound(const ipet_problem& p, const std::vector<std::uin
         for (std::uint32_t e : pass_edges(p, static_cast<std::size_t>(b.loop))) passes += counts[e];
       }
       return p.names[b.vertex] + ": " + std::to_string(visits) + " visits > " + std::to_string(b.per_pass) + " x " +
-             std::to_string(passes) + (b.loop >= 0 ? " passes of loop " + p.loops[static_cast<std::size_t>(b.loop)].name : " (per warp)");
+             std::to_string(passes) +
+             (b.loop >= 0 ? " passes of loop " + p.loops[static_cast<std::size_t>(b.loop)].name : " (per warp)");
     }
   }
   return {};
@@ -320,8 +323,9 @@ std::int64_t held_sum(std::int64_t a, std::int64_t b) {
 }
 std::int64_t held_product(std::uint64_t a, std::int64_t b) {
   std::int64_t out = 0;
-  return a > static_cast<std::uint64_t>(too_long) || __builtin_mul_overflow(static_cast<std::int64_t>(a), b, &out) ? too_long
-                                                                                                                   : out;
+  return a > static_cast<std::uint64_t>(too_long) || __builtin_mul_overflow(static_cast<std::int64_t>(a), b, &out)
+             ? too_long
+             : out;
 }
 
 /// Longest paths from `start` over the edges `use` in topological `order`, with vertex weights
@@ -334,7 +338,8 @@ struct longest_paths {
 longest_paths longest(const ipet_problem& p, const std::vector<std::uint32_t>& order,
                       const std::function<bool(std::size_t)>& use, std::uint32_t start, std::int64_t start_value,
                       const std::vector<std::int64_t>& vertex) {
-  longest_paths lp{std::vector<std::optional<std::int64_t>>(p.names.size()), std::vector<std::int64_t>(p.names.size(), -1)};
+  longest_paths lp{std::vector<std::optional<std::int64_t>>(p.names.size()),
+                   std::vector<std::int64_t>(p.names.size(), -1)};
   lp.dist[start] = start_value;
   for (std::uint32_t u : order) {
     if (!lp.dist[u]) continue;
@@ -398,9 +403,7 @@ std::optional<std::int64_t> tree_wcet(const ipet_problem& p, std::string* explai
       for (std::uint32_t e : iterates)
         if (!contains(p.loops[inner].enters, e)) return std::nullopt;
     for (std::uint32_t e : L.iterates) removed[e] = true;
-    const auto in_body = [&](std::size_t e) {
-      return !removed[e] && L.body[p.edges[e].from] && L.body[p.edges[e].to];
-    };
+    const auto in_body = [&](std::size_t e) { return !removed[e] && L.body[p.edges[e].from] && L.body[p.edges[e].to]; };
     const auto order = topological(p, L.body, in_body);
     if (order.empty()) return std::nullopt;
     const auto lp = longest(p, order, in_body, head, 0, vertex);
@@ -468,10 +471,10 @@ std::optional<std::int64_t> enumerate_wcet(const ipet_problem& p, std::uint64_t 
   // Every pushed frame costs a walked edge, so the budget bounds the stack too.
   struct frame {
     std::uint32_t v;
-    std::uint32_t edge;       // the edge that led here (none for the source)
-    std::size_t next = 0;     // the next out-edge of v to try
+    std::uint32_t edge;    // the edge that led here (none for the source)
+    std::size_t next = 0;  // the next out-edge of v to try
     std::int64_t length;
-    std::size_t saved;        // where the counters reset by `edge` start in `saved`
+    std::size_t saved;  // where the counters reset by `edge` start in `saved`
   };
   constexpr auto none = std::numeric_limits<std::uint32_t>::max();
   std::vector<frame> stack{{p.source, none, 0, 0, 0}};
@@ -513,7 +516,8 @@ std::optional<std::int64_t> enumerate_wcet(const ipet_problem& p, std::uint64_t 
     ok = ok && (limit[edge.to] == 0 || scope[edge.to] >= 0 || visits[edge.to] <= limit[edge.to]);
     ++used[e];
     std::int64_t length = 0;
-    if (__builtin_add_overflow(f.length, edge.weight, &length)) throw input_error("the WCET estimate does not fit 64 bits");
+    if (__builtin_add_overflow(f.length, edge.weight, &length))
+      throw input_error("the WCET estimate does not fit 64 bits");
     stack.push_back({edge.to, e, 0, length, mark});
     if (!ok) leave();  // over a bound: undo at once
   }

@@ -24,7 +24,8 @@ using json = nlohmann::json;
 
 /// The probe sites (`// warpspan-ipoint ID` lines, which WARPSPAN_IPOINT puts in the PTX) on lines
 /// first..last: (line, id) in line order.
-std::vector<std::pair<int, std::uint32_t>> probe_markers(std::string_view text, int first, int last, const std::string& where) {
+std::vector<std::pair<int, std::uint32_t>> probe_markers(std::string_view text, int first, int last,
+                                                         const std::string& where) {
   constexpr std::string_view tag = "// warpspan-ipoint ";
   std::vector<std::pair<int, std::uint32_t>> out;
   int line = 1;
@@ -43,7 +44,9 @@ std::vector<std::pair<int, std::uint32_t>> probe_markers(std::string_view text, 
       ok = ok && c >= '0' && c <= '9';
       if (ok) id = id * 10 + static_cast<std::uint64_t>(c - '0');
     }
-    if (!ok || id > 0xffffffffu) throw input_error(where + ":" + std::to_string(line) + ": a probe site '" + std::string(l) + "' without a 32-bit id");
+    if (!ok || id > 0xffffffffu)
+      throw input_error(where + ":" + std::to_string(line) + ": a probe site '" + std::string(l) +
+                        "' without a 32-bit id");
     out.emplace_back(line, static_cast<std::uint32_t>(id));
   }
   return out;
@@ -62,8 +65,7 @@ struct bitset {
 
 /// Immediate dominators (Cooper, Harvey, Kennedy) of the graph given by `next`/`prev` from `root`;
 /// unreachable blocks and the root get n.
-std::vector<block_id> immediate_dominators(std::size_t n, block_id root,
-                                           const std::vector<std::vector<block_id>>& next,
+std::vector<block_id> immediate_dominators(std::size_t n, block_id root, const std::vector<std::vector<block_id>>& next,
                                            const std::vector<std::vector<block_id>>& prev) {
   // Post-order of the blocks reachable from root (iterative DFS).
   std::vector<block_id> order;
@@ -135,7 +137,8 @@ std::string str(const json& j, const std::string& where, const std::string& what
 /// Checks what every analysis relies on: entry and exit carry Ipoints, the exit ends the program,
 /// every block lies on a path from the entry to the exit, Ipoint names are unique.
 void check_shape(const cfg& g, const std::string& where) {
-  if (!g.has_ipoint(g.entry)) throw input_error(where + ": the entry block '" + g.blocks[g.entry] + "' has no Ipoint (s)");
+  if (!g.has_ipoint(g.entry))
+    throw input_error(where + ": the entry block '" + g.blocks[g.entry] + "' has no Ipoint (s)");
   if (!g.has_ipoint(g.exit)) throw input_error(where + ": the exit block '" + g.blocks[g.exit] + "' has no Ipoint (t)");
   if (!g.succ[g.exit].empty())
     throw input_error(where + ": the exit block '" + g.blocks[g.exit] + "' has successors; the program must end there");
@@ -196,11 +199,13 @@ cfg parse_cfg_json(std::string_view text, const std::string& where) {
     const std::string& key = item.key();
     if (key != "name" && key != "blocks" && key != "edges" && key != "entry" && key != "exit" && key != "ipoints")
       throw input_error(where + ": unknown key " + quote_text(key) +
-                        " (a CFG has name, entry, exit, blocks, edges, ipoints; loop bounds are " + param("loop_bounds") + ")");
+                        " (a CFG has name, entry, exit, blocks, edges, ipoints; loop bounds are " +
+                        param("loop_bounds") + ")");
   }
   cfg g;
   g.name = j.contains("name") ? str(j["name"], where, "\"name\"") : std::string("kernel");
-  if (!j["blocks"].is_array() || j["blocks"].empty()) throw input_error(where + ": \"blocks\" must be a non-empty array");
+  if (!j["blocks"].is_array() || j["blocks"].empty())
+    throw input_error(where + ": \"blocks\" must be a non-empty array");
   if (j["blocks"].size() > max_blocks)
     throw input_error(where + ": more than " + std::to_string(max_blocks) + " blocks");
   std::unordered_map<std::string, block_id> index;
@@ -231,7 +236,8 @@ cfg parse_cfg_json(std::string_view text, const std::string& where) {
   g.entry = block(j["entry"], "\"entry\"");
   g.exit = block(j["exit"], "\"exit\"");
   if (!j["ipoints"].is_object()) throw input_error(where + ": \"ipoints\" must be an object {block: ipoint}");
-  for (const auto& [b, name] : j["ipoints"].items()) g.ipoint[block(json(b), "Ipoint block")] = str(name, where, "an Ipoint name");
+  for (const auto& [b, name] : j["ipoints"].items())
+    g.ipoint[block(json(b), "Ipoint block")] = str(name, where, "an Ipoint name");
   check_shape(g, where);
   return g;
 }
@@ -257,7 +263,8 @@ cfg cfg_from_ptx(std::string_view text, const std::string& entry, const std::str
   bool start_new = true;
   for (const auto& s : body.statements) {
     if (s.is_label) {
-      if (!blocks.empty() && blocks.back().code.empty() && blocks.back().marker < 0) {  // a second label on the same block
+      if (!blocks.empty() && blocks.back().code.empty() &&
+          blocks.back().marker < 0) {  // a second label on the same block
         label_block[s.label] = blocks.size() - 1;
         continue;
       }
@@ -272,12 +279,13 @@ cfg cfg_from_ptx(std::string_view text, const std::string& entry, const std::str
     for (; next_marker < markers.size() && markers[next_marker].first < s.line; ++next_marker) {
       if (site >= 0 && site != markers[next_marker].second)
         throw input_error(where + ":" + std::to_string(markers[next_marker].first) + ": WARPSPAN_IPOINT(" +
-                          std::to_string(site) + ") and WARPSPAN_IPOINT(" + std::to_string(markers[next_marker].second) +
-                          ") with no instruction between them");
+                          std::to_string(site) + ") and WARPSPAN_IPOINT(" +
+                          std::to_string(markers[next_marker].second) + ") with no instruction between them");
       site = markers[next_marker].second;
     }
     if (start_new || blocks.empty() || (site >= 0 && blocks.back().marker >= 0)) {
-      blocks.push_back({blocks.empty() ? std::string("entry") : std::string("L").append(std::to_string(s.line)), s.line, {}});
+      blocks.push_back(
+          {blocks.empty() ? std::string("entry") : std::string("L").append(std::to_string(s.line)), s.line, {}});
       start_new = false;
     }
     if (site >= 0) blocks.back().marker = site;
@@ -288,7 +296,8 @@ cfg cfg_from_ptx(std::string_view text, const std::string& entry, const std::str
   // A trailing label without code is an empty block that falls off the end. A second label on a
   // block does not rename it: the block (and its Ipoint) keeps the first.
   if (blocks.empty()) throw input_error(where + ": " + body.entry + " has no instructions");
-  if (blocks.size() > max_blocks) throw input_error(where + ": more than " + std::to_string(max_blocks) + " basic blocks");
+  if (blocks.size() > max_blocks)
+    throw input_error(where + ": more than " + std::to_string(max_blocks) + " basic blocks");
   const auto n = blocks.size();
   std::vector<std::string> names;
   for (const auto& b : blocks) names.push_back(b.name);
@@ -303,8 +312,9 @@ cfg cfg_from_ptx(std::string_view text, const std::string& entry, const std::str
       if (blocks[i].marker < 0) continue;
       if (const auto [it, fresh] = seen.emplace(blocks[i].marker, i); !fresh)
         throw input_error(where + ":" + std::to_string(blocks[i].line) + ": WARPSPAN_IPOINT(" +
-                          std::to_string(blocks[i].marker) + ") is in two blocks (" + blocks[it->second].name + " and " +
-                          blocks[i].name + "): the compiler copied it (an unrolled loop? put #pragma unroll 1 before it)");
+                          std::to_string(blocks[i].marker) + ") is in two blocks (" + blocks[it->second].name +
+                          " and " + blocks[i].name +
+                          "): the compiler copied it (an unrolled loop? put #pragma unroll 1 before it)");
       g.ipoint[i] = std::to_string(blocks[i].marker);
     }
   }
@@ -321,8 +331,10 @@ cfg cfg_from_ptx(std::string_view text, const std::string& entry, const std::str
     const bool ends = base == "ret" || base == "exit" || base == "trap";
     if (ends) returns.push_back(id);
     if ((!last || last->guarded || (base != "bra" && !ends))) {
-      if (i + 1 < n) g.add_edge(id, static_cast<block_id>(i + 1));
-      else returns.push_back(id);  // falls off the end of the body: returns
+      if (i + 1 < n)
+        g.add_edge(id, static_cast<block_id>(i + 1));
+      else
+        returns.push_back(id);  // falls off the end of the body: returns
     }
   }
   std::sort(returns.begin(), returns.end());
@@ -335,11 +347,13 @@ cfg cfg_from_ptx(std::string_view text, const std::string& entry, const std::str
   g.entry = 0;
   if (!markers.empty()) {
     if (!g.has_ipoint(g.entry))
-      throw input_error(where + ": " + body.entry + " runs code that can branch before its first WARPSPAN_IPOINT: "
+      throw input_error(where + ": " + body.entry +
+                        " runs code that can branch before its first WARPSPAN_IPOINT: "
                         "make one the kernel's first statement (the s Ipoint)");
     if (!g.has_ipoint(g.exit))
-      throw input_error(where + ": " + body.entry + "'s returning block (PTX line " + std::to_string(blocks[g.exit].line) +
-                        ") has no WARPSPAN_IPOINT: make one the kernel's last statement, after every branch (the t Ipoint)");
+      throw input_error(
+          where + ": " + body.entry + "'s returning block (PTX line " + std::to_string(blocks[g.exit].line) +
+          ") has no WARPSPAN_IPOINT: make one the kernel's last statement, after every branch (the t Ipoint)");
   }
   check_shape(g, where);
   return g;

@@ -28,8 +28,10 @@ std::vector<std::vector<block_id>> ipoints_ahead(const cfg& g) {
       for (block_id s : g.succ[v]) {
         if (seen[s]) continue;
         seen[s] = true;
-        if (g.has_ipoint(s)) ahead[b].push_back(s);
-        else todo.push_back(s);
+        if (g.has_ipoint(s))
+          ahead[b].push_back(s);
+        else
+          todo.push_back(s);
       }
     }
     std::sort(ahead[b].begin(), ahead[b].end());
@@ -176,8 +178,8 @@ std::string ipg_dot(const ipg& graph, const std::string& title, const std::vecto
   }
   for (std::size_t e = 0; e < graph.edges.size(); ++e) {
     const auto& ed = graph.edges[e];
-    out << "  " << quote(graph.names[ed.from]) << " -> " << quote(graph.names[ed.to]) << " [label="
-        << quote(e < label.size() ? label[e] : std::string());
+    out << "  " << quote(graph.names[ed.from]) << " -> " << quote(graph.names[ed.to])
+        << " [label=" << quote(e < label.size() ? label[e] : std::string());
     if (!ed.iterates.empty()) out << ", style=dashed";
     if (ed.divergent) out << ", color=red";
     out << "];\n";

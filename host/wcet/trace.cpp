@@ -121,7 +121,8 @@ struct scheduler_line {
 /// not its numbers parse: one that does not parse must not vanish (a loop iteration would).
 bool names_an_instruction(std::string_view line) {
   return line.rfind("GPGPU-Sim Cycle ", 0) == 0 && line.find(": WARP_SCHEDULER - ") != std::string_view::npos &&
-         (line.find(") has valid instruction (") != std::string_view::npos || line.find(") issued ") != std::string_view::npos);
+         (line.find(") has valid instruction (") != std::string_view::npos ||
+          line.find(") issued ") != std::string_view::npos);
 }
 
 /// What is wrong with a line names_an_instruction() holds that parse_scheduler_line() refuses: the
@@ -142,7 +143,8 @@ std::string scheduler_line_fault(std::string_view line) {
     if (!text) return std::string("no ") + name + " on a warp-scheduler line";
     if (!parse_int(*text, v)) return std::string(name) + " " + quote_text(*text) + " is not a non-negative integer";
   }
-  return "not of the form 'GPGPU-Sim Cycle C: WARP_SCHEDULER - Core K - Scheduler S - Warp (warp_id W, dynamic_warp_id D)'";
+  return "not of the form 'GPGPU-Sim Cycle C: WARP_SCHEDULER - Core K - Scheduler S - Warp (warp_id W, dynamic_warp_id "
+         "D)'";
 }
 
 bool parse_scheduler_line(std::string_view line, scheduler_line& out) {
@@ -259,7 +261,8 @@ void read_gpgpusim(const std::string& path, std::string_view content, const ipg&
       continue;
     }
     if (names_an_instruction(line))
-      throw input_error(at(path, line_no) + scheduler_line_fault(line) + " (a warp-scheduler line about an instruction)");
+      throw input_error(at(path, line_no) + scheduler_line_fault(line) +
+                        " (a warp-scheduler line about an instruction)");
     if (line.rfind("Issued:", 0) != 0) continue;
     line.remove_prefix(7);
     std::map<std::string, std::string_view> kv;
@@ -289,7 +292,8 @@ void read_gpgpusim(const std::string& path, std::string_view content, const ipg&
       r.ipoint = it->second;
     } else {
       std::uint64_t a = 0;
-      const bool ok = pc.rfind("0x", 0) == 0 ? parse_int(std::string_view(pc), a, 16) : parse_int(std::string_view(pc), a);
+      const bool ok =
+          pc.rfind("0x", 0) == 0 ? parse_int(std::string_view(pc), a, 16) : parse_int(std::string_view(pc), a);
       if (!ok) throw input_error(at(path, line_no) + "PC " + quote_text(pc) + " is neither an Ipoint nor an address");
       const auto found = by_address.find(a);
       if (found == by_address.end()) {  // the simulator logs every instruction; only Ipoints count
@@ -304,7 +308,8 @@ void read_gpgpusim(const std::string& path, std::string_view content, const ipg&
 
 template <class T>
 T get(std::string_view data, std::size_t& pos, const std::string& path) {
-  if (data.size() - pos < sizeof(T)) throw input_error(path + ": binary trace ends early (byte " + std::to_string(pos) + ")");
+  if (data.size() - pos < sizeof(T))
+    throw input_error(path + ": binary trace ends early (byte " + std::to_string(pos) + ")");
   T v;
   std::memcpy(&v, data.data() + pos, sizeof(T));
   pos += sizeof(T);
@@ -352,7 +357,8 @@ void read_binary(const std::string& path, std::string_view data, const ipg& grap
     r.time = get<std::int64_t>(data, pos, path);
     if (ip >= count) throw input_error(at(path, r.line) + "Ipoint index " + std::to_string(ip) + " out of range");
     if (map[ip] < 0) throw input_error(at(path, r.line) + "unknown Ipoint " + quote_text(file_names[ip]));
-    if (r.time < 0 || r.time > max_time) throw input_error(at(path, r.line) + "time out of 0.." + std::to_string(max_time));
+    if (r.time < 0 || r.time > max_time)
+      throw input_error(at(path, r.line) + "time out of 0.." + std::to_string(max_time));
     r.ipoint = static_cast<ipoint_id>(map[ip]);
     push(set, r, path);
   }
@@ -429,8 +435,8 @@ std::string text_trace(const std::vector<std::string>& names, const std::vector<
 
 namespace {
 /// The probe's records as trace records, with the names their Ipoints get (see probe_text_trace).
-std::pair<std::vector<std::string>, std::vector<trace_record>> probe_records(const std::vector<collected_record>& records,
-                                                                             const std::vector<std::string>& names) {
+std::pair<std::vector<std::string>, std::vector<trace_record>> probe_records(
+    const std::vector<collected_record>& records, const std::vector<std::string>& names) {
   std::map<std::pair<std::uint32_t, std::uint32_t>, std::int64_t> origin;  // (run, sm): first clock
   for (const auto& r : records) {
     const auto [it, fresh] = origin.try_emplace({r.run, r.sm}, r.clock);
@@ -449,8 +455,8 @@ std::pair<std::vector<std::string>, std::vector<trace_record>> probe_records(con
   out.reserve(records.size());
   for (const auto& r : records) {
     if (!names.empty() && r.ipoint >= names.size())
-      throw input_error("the probe recorded Ipoint " + std::to_string(r.ipoint) + ", and the Ipoint names given stop at " +
-                        std::to_string(names.size() - 1));
+      throw input_error("the probe recorded Ipoint " + std::to_string(r.ipoint) +
+                        ", and the Ipoint names given stop at " + std::to_string(names.size() - 1));
     trace_record t;
     t.run = r.run;
     t.sm = r.sm;

@@ -116,7 +116,7 @@ typedef struct warpspan_hooks {
 typedef struct warpspan_thread {
   const std::int32_t* input;  ///< thread records, then block records
   std::int32_t* scratch;
-  void* shared;               ///< the block's shared memory (null when shared_bytes is 0)
+  void* shared;  ///< the block's shared memory (null when shared_bytes is 0)
   std::uint32_t threads, tid, block, stage;
   std::uint32_t genes_per_thread, genes_per_block;  ///< words of a thread record and of a block record
 } warpspan_thread;
@@ -224,9 +224,13 @@ struct args {
 class hooks {
  public:
   WARPSPAN_HARNESS_HD explicit hooks(const warpspan_hooks* table) : t_(table) {}
-  WARPSPAN_HARNESS_HD bool branch(std::uint32_t id, bool taken) const { return t_->branch(t_->context, id, taken ? 1 : 0) != 0; }
+  WARPSPAN_HARNESS_HD bool branch(std::uint32_t id, bool taken) const {
+    return t_->branch(t_->context, id, taken ? 1 : 0) != 0;
+  }
   WARPSPAN_HARNESS_HD void join(std::uint32_t id) const { t_->join(t_->context, id); }
-  WARPSPAN_HARNESS_HD void compare(std::uint32_t id, std::int32_t a, std::int32_t b) const { t_->compare(t_->context, id, a, b); }
+  WARPSPAN_HARNESS_HD void compare(std::uint32_t id, std::int32_t a, std::int32_t b) const {
+    t_->compare(t_->context, id, a, b);
+  }
   WARPSPAN_HARNESS_HD void work(std::uint32_t n) const { t_->work(t_->context, n); }
   WARPSPAN_HARNESS_HD void load(const void* p, std::uint32_t bytes, space s = space::global) const {
     t_->load(t_->context, p, bytes, static_cast<std::uint32_t>(s));
@@ -234,7 +238,9 @@ class hooks {
   WARPSPAN_HARNESS_HD void store(const void* p, std::uint32_t bytes, space s = space::global) const {
     t_->store(t_->context, p, bytes, static_cast<std::uint32_t>(s));
   }
-  WARPSPAN_HARNESS_HD std::int32_t atomic_add(std::int32_t* p, std::int32_t v) const { return t_->atomic_add(t_->context, p, v); }
+  WARPSPAN_HARNESS_HD std::int32_t atomic_add(std::int32_t* p, std::int32_t v) const {
+    return t_->atomic_add(t_->context, p, v);
+  }
   WARPSPAN_HARNESS_HD void barrier() const { t_->barrier(t_->context); }
 
  private:
@@ -247,14 +253,14 @@ template <class...>
 using void_t = void;
 
 // The optional members of a kernel, with their defaults.
-#define WARPSPAN_HARNESS_OPTIONAL(trait, member, type, fallback)                                 \
-  template <class K, class = void>                                                               \
-  struct trait {                                                                                 \
-    static constexpr type value = fallback;                                                      \
-  };                                                                                             \
-  template <class K>                                                                             \
-  struct trait<K, void_t<decltype(K::member)>> {                                                 \
-    static constexpr type value = static_cast<type>(K::member);                                  \
+#define WARPSPAN_HARNESS_OPTIONAL(trait, member, type, fallback) \
+  template <class K, class = void>                               \
+  struct trait {                                                 \
+    static constexpr type value = fallback;                      \
+  };                                                             \
+  template <class K>                                             \
+  struct trait<K, void_t<decltype(K::member)>> {                 \
+    static constexpr type value = static_cast<type>(K::member);  \
   };
 WARPSPAN_HARNESS_OPTIONAL(stages_of, stages, std::uint32_t, 1)
 WARPSPAN_HARNESS_OPTIONAL(iterative_of, iterative, bool, false)
@@ -386,8 +392,8 @@ struct entry_points {
   static int thread(const warpspan_hooks* table, const warpspan_thread* t, char* error) {
     return guarded(error, [&] {
       hooks h(table);
-      const args a{t->input, t->scratch, t->shared, t->threads, t->tid, t->block, t->stage,
-                   t->genes_per_thread, t->genes_per_block};
+      const args a{t->input, t->scratch, t->shared,           t->threads,        t->tid,
+                   t->block, t->stage,   t->genes_per_thread, t->genes_per_block};
       K::thread(h, a);
     });
   }
@@ -480,8 +486,8 @@ namespace detail {
 /// compiled as C++ against its emulated cuda_runtime.h, docs/harness.md) the block's dynamic shared
 /// memory comes from the emulated runtime, which has no per-block `extern __shared__`.
 template <class K>
-__global__ void __launch_bounds__(K::block) harness_kernel(const std::int32_t* input, std::int32_t* scratch,
-                                                           std::uint32_t threads, std::uint32_t stage) {
+__global__ void __launch_bounds__(K::block)
+    harness_kernel(const std::int32_t* input, std::int32_t* scratch, std::uint32_t threads, std::uint32_t stage) {
 #if defined(WARPSPAN_CUDA_EMULATED)
   unsigned char* const warpspan_harness_shared = ::warpspan::emu::current().dynamic_shared;
 #else
@@ -515,6 +521,28 @@ inline bool cuda_failed(cudaError_t e, const char* what, char* error) {
   return true;
 }
 
+/// What one timing on the GPU holds, freed however the timing ends.
+struct gpu_timing {
+  std::int32_t* host_scratch = nullptr;
+  std::int32_t* d_input = nullptr;
+  std::int32_t* d_scratch = nullptr;
+  cudaStream_t stream = nullptr;
+  cudaEvent_t start = nullptr, stop = nullptr;
+
+  gpu_timing() = default;
+  gpu_timing(const gpu_timing&) = delete;
+  gpu_timing& operator=(const gpu_timing&) = delete;
+  ~gpu_timing() {
+    if (stream) cudaStreamSynchronize(stream);  // nothing still reads or writes what is freed below
+    delete[] host_scratch;
+    if (d_input) cudaFree(d_input);
+    if (d_scratch) cudaFree(d_scratch);
+    if (start) cudaEventDestroy(start);
+    if (stop) cudaEventDestroy(stop);
+    if (stream) cudaStreamDestroy(stream);
+  }
+};
+
 template <class K>
 int time_gpu(const std::int32_t* input, std::uint64_t input_words, std::uint32_t threads, std::uint32_t repetitions,
              double* median_ms, std::uint32_t* launches, std::int32_t* output_out, std::uint64_t output_words,
@@ -524,95 +552,78 @@ int time_gpu(const std::int32_t* input, std::uint64_t input_words, std::uint32_t
     set_error(error, "the GPU entry takes 1 to 1000 repetitions");
     return 1;
   }
-  std::int32_t* host_scratch = nullptr;
-  std::int32_t* d_input = nullptr;
-  std::int32_t* d_scratch = nullptr;
-  cudaStream_t stream = nullptr;
-  cudaEvent_t start = nullptr, stop = nullptr;
-  int rc = 1;
-  const auto release = [&] {
-    delete[] host_scratch;
-    if (d_input) cudaFree(d_input);
-    if (d_scratch) cudaFree(d_scratch);
-    if (start) cudaEventDestroy(start);
-    if (stop) cudaEventDestroy(stop);
-    if (stream) cudaStreamDestroy(stream);
-  };
   const std::uint64_t words = scratch_words<K>(threads);
   const output out = output_of<K>(threads);
   if (output_words != out.words) {
     set_error(error, "the GPU entry was asked for another number of output words");
     return 1;
   }
+  gpu_timing g;
   if (guarded(error, [&] {
-        host_scratch = new std::int32_t[words ? words : 1];
-        init_scratch<K>(input, host_scratch, threads);
-      }) != 0) {
-    release();
+        g.host_scratch = new std::int32_t[words ? words : 1];
+        init_scratch<K>(input, g.host_scratch, threads);
+      }) != 0)
     return 1;
-  }
   float times[max_repetitions];
   const std::uint32_t blocks = (threads + K::block - 1) / K::block;
   const std::uint64_t flag = flag_index<K>(threads);
-  do {
-    if (cuda_failed(cudaStreamCreate(&stream), "cudaStreamCreate", error)) break;
-    if (cuda_failed(cudaMalloc(&d_input, (input_words ? input_words : 1) * 4), "cudaMalloc", error)) break;
-    if (cuda_failed(cudaMalloc(&d_scratch, (words ? words : 1) * 4), "cudaMalloc", error)) break;
-    if (cuda_failed(cudaMemcpy(d_input, input, input_words * 4, cudaMemcpyHostToDevice), "cudaMemcpy", error)) break;
-    if (cuda_failed(cudaEventCreate(&start), "cudaEventCreate", error)) break;
-    if (cuda_failed(cudaEventCreate(&stop), "cudaEventCreate", error)) break;
-    bool ok = true;
-    for (std::int64_t r = -1; ok && r < static_cast<std::int64_t>(repetitions); ++r) {  // r = -1: warm-up
-      ok = !cuda_failed(cudaMemcpyAsync(d_scratch, host_scratch, words * 4, cudaMemcpyHostToDevice, stream),
-                        "cudaMemcpyAsync", error) &&
-           !cuda_failed(cudaEventRecord(start, stream), "cudaEventRecord", error);
-      std::uint32_t n = 0;
-      for (std::uint32_t round = 0; ok; ++round) {
-        const std::int32_t zero = 0;
-        if (iterative_of<K>::value)
-          ok = !cuda_failed(cudaMemcpyAsync(d_scratch + flag, &zero, 4, cudaMemcpyHostToDevice, stream),
-                            "cudaMemcpyAsync", error);
-        for (std::uint32_t stage = 0; ok && stage < stages_of<K>::value; ++stage) {
+  if (cuda_failed(cudaStreamCreate(&g.stream), "cudaStreamCreate", error) ||
+      cuda_failed(cudaMalloc(&g.d_input, (input_words ? input_words : 1) * 4), "cudaMalloc", error) ||
+      cuda_failed(cudaMalloc(&g.d_scratch, (words ? words : 1) * 4), "cudaMalloc", error) ||
+      cuda_failed(cudaMemcpy(g.d_input, input, input_words * 4, cudaMemcpyHostToDevice), "cudaMemcpy", error) ||
+      cuda_failed(cudaEventCreate(&g.start), "cudaEventCreate", error) ||
+      cuda_failed(cudaEventCreate(&g.stop), "cudaEventCreate", error))
+    return 1;
+  bool ok = true;
+  for (std::int64_t r = -1; ok && r < static_cast<std::int64_t>(repetitions); ++r) {  // r = -1: warm-up
+    ok = !cuda_failed(cudaMemcpyAsync(g.d_scratch, g.host_scratch, words * 4, cudaMemcpyHostToDevice, g.stream),
+                      "cudaMemcpyAsync", error) &&
+         !cuda_failed(cudaEventRecord(g.start, g.stream), "cudaEventRecord", error);
+    std::uint32_t n = 0;
+    for (std::uint32_t round = 0; ok; ++round) {
+      const std::int32_t zero = 0;
+      if (iterative_of<K>::value)
+        ok = !cuda_failed(cudaMemcpyAsync(g.d_scratch + flag, &zero, 4, cudaMemcpyHostToDevice, g.stream),
+                          "cudaMemcpyAsync", error);
+      for (std::uint32_t stage = 0; ok && stage < stages_of<K>::value; ++stage) {
 #if defined(WARPSPAN_CUDA_EMULATED)
-          ::warpspan::emu::make_launcher(&harness_kernel<K>, blocks, K::block, shared_bytes_of<K>::value, stream,
-                                         K::name)(d_input, d_scratch, threads, stage);
+        ::warpspan::emu::make_launcher(&harness_kernel<K>, blocks, K::block, shared_bytes_of<K>::value, g.stream,
+                                       K::name)(g.d_input, g.d_scratch, threads, stage);
 #else
-          harness_kernel<K><<<blocks, K::block, shared_bytes_of<K>::value, stream>>>(d_input, d_scratch, threads, stage);
+        harness_kernel<K>
+            <<<blocks, K::block, shared_bytes_of<K>::value, g.stream>>>(g.d_input, g.d_scratch, threads, stage);
 #endif
-          ok = !cuda_failed(cudaGetLastError(), "the kernel launch", error);
-          ++n;
-        }
-        if (!ok || !iterative_of<K>::value || round >= threads) break;
-        std::int32_t again = 0;
-        ok = !cuda_failed(cudaMemcpyAsync(&again, d_scratch + flag, 4, cudaMemcpyDeviceToHost, stream),
-                          "cudaMemcpyAsync", error) &&
-             !cuda_failed(cudaStreamSynchronize(stream), "the kernel", error);
-        if (again == 0) break;
+        ok = !cuda_failed(cudaGetLastError(), "the kernel launch", error);
+        ++n;
       }
-      ok = ok && !cuda_failed(cudaEventRecord(stop, stream), "cudaEventRecord", error) &&
-           !cuda_failed(cudaEventSynchronize(stop), "the kernel", error);
-      float ms = 0;
-      ok = ok && !cuda_failed(cudaEventElapsedTime(&ms, start, stop), "cudaEventElapsedTime", error);
-      if (ok && r >= 0) times[r] = ms;
-      *launches = n;
+      if (!ok || !iterative_of<K>::value || round >= threads) break;
+      std::int32_t again = 0;
+      ok = !cuda_failed(cudaMemcpyAsync(&again, g.d_scratch + flag, 4, cudaMemcpyDeviceToHost, g.stream),
+                        "cudaMemcpyAsync", error) &&
+           !cuda_failed(cudaStreamSynchronize(g.stream), "the kernel", error);
+      if (again == 0) break;
     }
-    if (!ok) break;
-    for (std::uint32_t i = 1; i < repetitions; ++i)  // insertion sort: a few repetitions
-      for (std::uint32_t j = i; j > 0 && times[j - 1] > times[j]; --j) {
-        const float t = times[j];
-        times[j] = times[j - 1];
-        times[j - 1] = t;
-      }
-    *median_ms = repetitions % 2 ? times[repetitions / 2]
-                                 : 0.5 * (static_cast<double>(times[repetitions / 2 - 1]) + times[repetitions / 2]);
-    if (out.words > 0 &&
-        cuda_failed(cudaMemcpy(output_out, d_scratch + out.offset, out.words * 4, cudaMemcpyDeviceToHost), "cudaMemcpy",
-                    error))
-      break;
-    rc = 0;
-  } while (false);
-  release();
-  return rc;
+    ok = ok && !cuda_failed(cudaEventRecord(g.stop, g.stream), "cudaEventRecord", error) &&
+         !cuda_failed(cudaEventSynchronize(g.stop), "the kernel", error);
+    float ms = 0;
+    ok = ok && !cuda_failed(cudaEventElapsedTime(&ms, g.start, g.stop), "cudaEventElapsedTime", error);
+    if (ok && r >= 0) times[r] = ms;
+    *launches = n;
+  }
+  if (!ok) return 1;
+  for (std::uint32_t i = 1; i < repetitions; ++i)  // insertion sort: a few repetitions
+    for (std::uint32_t j = i; j > 0 && times[j - 1] > times[j]; --j) {
+      const float t = times[j];
+      times[j] = times[j - 1];
+      times[j - 1] = t;
+    }
+  *median_ms = repetitions % 2 ? times[repetitions / 2]
+                               : 0.5 * (static_cast<double>(times[repetitions / 2 - 1]) + times[repetitions / 2]);
+  if (out.words > 0 &&
+      cuda_failed(cudaMemcpy(output_out, g.d_scratch + out.offset, out.words * 4, cudaMemcpyDeviceToHost), "cudaMemcpy",
+                  error))
+    return 1;
+  return 0;
 }
 
 template <class K>
@@ -640,7 +651,7 @@ const warpspan_harness_v1* describe_with_gpu() {
 }  // namespace warpspan::harness
 
 /// Exports kernel K as the harness of this shared library (once per library).
-#define WARPSPAN_HARNESS(K)                                                                       \
+#define WARPSPAN_HARNESS(K)                                                                                   \
   extern "C" __attribute__((visibility("default"))) const warpspan_harness_v1* warpspan_harness_entry(void) { \
-    return WARPSPAN_HARNESS_DESCRIBE(K);                                                          \
+    return WARPSPAN_HARNESS_DESCRIBE(K);                                                                      \
   }

@@ -452,7 +452,8 @@ def _points(a, at):
     return out
 
 
-def dbf(taskset, at=None, *, backend="auto", edf="qpa", threads=0, block=256, max_table_mib=8192):
+def dbf(taskset, at=None, *, backend="auto", edf="qpa", threads=0, block=_core.DBF_BLOCK,
+        max_table_mib=_core.DBF_MAX_TABLE_MIB):
     """The demand-bound functions of a task set and its EDF test (``warpspan dbf FILE``). ``taskset``:
     a dict in the JSON task format (data/tasks/README.md) or a path; ``at``: interval lengths t at
     which to report dbf (an int or a sequence; results as numpy arrays)."""
@@ -464,7 +465,8 @@ def dbf(taskset, at=None, *, backend="auto", edf="qpa", threads=0, block=256, ma
     return DbfResult(_core.dbf(source, points, *options))
 
 
-def dbf_sweep(taskset, sweep, *, backend="auto", edf="qpa", threads=0, block=256, max_table_mib=8192):
+def dbf_sweep(taskset, sweep, *, backend="auto", edf="qpa", threads=0, block=_core.DBF_BLOCK,
+              max_table_mib=_core.DBF_MAX_TABLE_MIB):
     """Variants of one task set (``warpspan dbf FILE --sweep KIND:FROM:TO:STEPS[:TASK]``): every wcet,
     deadline, separation or period (of TASK only, if named) scaled by STEPS factors from FROM to TO,
     each analysed, then the critical factor where the verdict changes (by bisection)."""
@@ -474,7 +476,8 @@ def dbf_sweep(taskset, sweep, *, backend="auto", edf="qpa", threads=0, block=256
                                                                                  max_table_mib)))
 
 
-def dbf_batch(tasksets, *, backend="auto", edf="qpa", threads=0, block=256, max_table_mib=8192):
+def dbf_batch(tasksets, *, backend="auto", edf="qpa", threads=0, block=_core.DBF_BLOCK,
+              max_table_mib=_core.DBF_MAX_TABLE_MIB):
     """The EDF test of many task sets (``warpspan dbf --batch``), in one pass over the library:
     one :class:`DbfVerdict` per set, in order. ``tasksets``: a list of dicts (in the JSON task
     format) and paths, or one path. A path is read as ``dbf --batch PATH`` reads it: a .jsonl file

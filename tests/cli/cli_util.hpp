@@ -81,8 +81,8 @@ inline int count_lines(const std::string& s) {
 /// first signal.
 struct signalled_run {
   bool exited = false;
-  int code = -1;    ///< when exited
-  int signal = 0;   ///< when killed by a signal
+  int code = -1;   ///< when exited
+  int signal = 0;  ///< when killed by a signal
   bool hung = false;
   double after_signal_s = 0;
   std::string out;
@@ -113,8 +113,8 @@ inline signalled_run run_and_signal(const std::vector<std::string>& args, int si
     std::ifstream so(out_file);
     const std::string text{std::istreambuf_iterator<char>(so), {}};
     siginfo_t ended{};  // it ended already (left to be reaped below)
-    if (count_lines(text) >= after_lines || waitid(P_PID, static_cast<id_t>(pid), &ended, WEXITED | WNOHANG | WNOWAIT) != 0 ||
-        ended.si_pid != 0)
+    if (count_lines(text) >= after_lines ||
+        waitid(P_PID, static_cast<id_t>(pid), &ended, WEXITED | WNOHANG | WNOWAIT) != 0 || ended.si_pid != 0)
       break;
     usleep(10'000);
   }

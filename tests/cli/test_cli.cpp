@@ -23,8 +23,9 @@ run_result run(const std::string& args) { return test::run_warpspan(args); }
 int lines(const std::string& s) { return test::count_lines(s); }
 
 TEST(Cli, EstimateJsonContract) {
-  const run_result r = run("estimate --kernel 5L9C2L9C --warps 16 --sigma L=1,C=4 --chains 4 --iterations 3000 "
-                           "--backend cpu --json --quiet");
+  const run_result r =
+      run("estimate --kernel 5L9C2L9C --warps 16 --sigma L=1,C=4 --chains 4 --iterations 3000 "
+          "--backend cpu --json --quiet");
 
   ASSERT_EQ(r.code, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
@@ -51,9 +52,8 @@ TEST(Cli, BuildReproducesFig5) {
 }
 
 TEST(Cli, BoundOfVoronoiFromPtxIs197) {
-  const run_result r =
-      run("bound --ptx " + test::source_path("data/kernels/voronoi_fig11.ptx") +
-          " --ptx-lines 1:66 --warps 16 --sigma L=1,C=4 --json");
+  const run_result r = run("bound --ptx " + test::source_path("data/kernels/voronoi_fig11.ptx") +
+                           " --ptx-lines 1:66 --warps 16 --sigma L=1,C=4 --json");
 
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(nlohmann::json::parse(r.out)["pessimistic"].get<int>(), 197);
@@ -64,14 +64,14 @@ TEST(Cli, PtxLoopsAreListedAndOneOffThePathIsAWarning) {
   // A loop the path jumps past: the kernel string lacks it, so `kernel` lists it with no pass and
   // says so on stderr (exit 0: the import itself is fine); `estimate` on that PTX warns the same.
   const std::string ptx = test::write(".ptx",
-                                      "ld.global.u32 %r1, [a];\n"   // 1
-                                      "bra.uni END;\n"              // 2
-                                      "TOP:\n"                      // 3
-                                      "add.u32 %r1, %r1, 1;\n"      // 4
-                                      "@%p1 bra TOP;\n"             // 5
-                                      "END:\n"                      // 6
-                                      "st.global.u32 [a], %r1;\n"   // 7
-                                      "ret;\n");                    // 8
+                                      "ld.global.u32 %r1, [a];\n"  // 1
+                                      "bra.uni END;\n"             // 2
+                                      "TOP:\n"                     // 3
+                                      "add.u32 %r1, %r1, 1;\n"     // 4
+                                      "@%p1 bra TOP;\n"            // 5
+                                      "END:\n"                     // 6
+                                      "st.global.u32 [a], %r1;\n"  // 7
+                                      "ret;\n");                   // 8
   const run_result r = run("kernel --ptx " + ptx + " --json");
   ASSERT_EQ(r.code, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
@@ -80,7 +80,8 @@ TEST(Cli, PtxLoopsAreListedAndOneOffThePathIsAWarning) {
   EXPECT_EQ(j["loops"][0]["head_line"], 4);
   EXPECT_EQ(j["loops"][0]["back_line"], 5);
   EXPECT_EQ(j["loops"][0]["passes"], 0);
-  EXPECT_NE(r.err.find("warning: " + ptx + ": the loop at lines 4-5 is not on the path walked"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("warning: " + ptx + ": the loop at lines 4-5 is not on the path walked"), std::string::npos)
+      << r.err;
   const run_result e = run("bound --ptx " + ptx + " --warps 2 --sigma L=1,C=1");
   EXPECT_EQ(e.code, 0) << e.err;
   EXPECT_NE(e.err.find("the loop at lines 4-5"), std::string::npos) << e.err;
@@ -94,10 +95,10 @@ TEST(Cli, AnSmPresetCountsPtxSequencesAsItsTableSays) {
   // div.rn.f32 is one C without an SM, and on ampere-8.0 the fast path of its compiled code
   // (data/sm/README.md, "PTX rules"): S10C. The trace says which instruction a rule counted.
   const std::string ptx = test::write(".ptx",
-                                      "ld.global.f32 %f1, [a];\n"      // 1
-                                      "div.rn.f32 %f2, %f1, %f1;\n"    // 2
-                                      "st.global.f32 [a], %f2;\n"      // 3
-                                      "ret;\n");                       // 4
+                                      "ld.global.f32 %f1, [a];\n"    // 1
+                                      "div.rn.f32 %f2, %f1, %f1;\n"  // 2
+                                      "st.global.f32 [a], %f2;\n"    // 3
+                                      "ret;\n");                     // 4
   const run_result plain = run("kernel --ptx " + ptx + " --json");
   ASSERT_EQ(plain.code, 0) << plain.err;
   EXPECT_EQ(nlohmann::json::parse(plain.out)["kernel"], "LCLC");
@@ -119,7 +120,8 @@ TEST(Cli, AnSmPresetCountsPtxSequencesAsItsTableSays) {
   const run_result e = run("exact --ptx " + ptx + " --warps 2 --sm ampere-8.0 --json");
   ASSERT_EQ(e.code, 0) << e.err;
   EXPECT_GT(nlohmann::json::parse(e.out)["makespan"].get<int>(),
-            nlohmann::json::parse(run("exact --ptx " + ptx + " --warps 2 --sigma L=1,C=2,S=1/2 --json").out)["makespan"].get<int>());
+            nlohmann::json::parse(run("exact --ptx " + ptx + " --warps 2 --sigma L=1,C=2,S=1/2 --json").out)["makespan"]
+                .get<int>());
 }
 
 TEST(Cli, SmPresetNormalisesFermiLoads) {
@@ -169,27 +171,31 @@ INSTANTIATE_TEST_SUITE_P(
         // Issue 9: threads, negative numbers, whole tokens, empty paths, hostile numbers.
         bad_case{"estimate --kernel LC --warps 4 --sigma L=1,C=1 --threads 100000", "--threads: 100000 threads"},
         bad_case{"estimate --kernel LC --warps 4 --sigma L=1,C=1 --threads -1", "--threads: -1"},
-        bad_case{"estimate --kernel LC --warps 4 --sigma L=1,C=1 --iterations -1", "--iterations: must be an integer from 0 to"},
-        bad_case{"estimate --kernel LC --warps 4 --sigma L=1,C=1 --chains -1", "--chains: must be an integer from 0 to"},
-        bad_case{"estimate --kernel LC --warps 4 --sigma L=1,C=1 --schedulers -5", "--schedulers: must not be negative"},
+        bad_case{"estimate --kernel LC --warps 4 --sigma L=1,C=1 --iterations -1",
+                 "--iterations: must be an integer from 0 to"},
+        bad_case{"estimate --kernel LC --warps 4 --sigma L=1,C=1 --chains -1",
+                 "--chains: must be an integer from 0 to"},
+        bad_case{"estimate --kernel LC --warps 4 --sigma L=1,C=1 --schedulers -5",
+                 "--schedulers: must not be negative"},
         bad_case{"estimate --kernel LC --warps 4 --sigma L=1,C=1 --reach -1", "--reach: must be an integer from 0 to"},
-        bad_case{"estimate --kernel LC --warps 4 --sigma L=1,C=1 --validate -1", "--validate: must be an integer from 0 to"},
+        bad_case{"estimate --kernel LC --warps 4 --sigma L=1,C=1 --validate -1",
+                 "--validate: must be an integer from 0 to"},
         bad_case{"estimate --kernel LC --warps 4 --sigma L=1,C=1 --seed -1", "--seed: must be an integer from 0 to"},
         bad_case{"build --kernel LCL --warps 4 --sigma L=1,C=1 --schedulers -5", "--schedulers: must not be negative"},
         bad_case{"kernel --kernel LC --sigma L=1,C=1 --schedulers -1", "--schedulers: must not be negative"},
         bad_case{"estimate --kernel LC --warps 32768 --sigma L=1,C=1", "more than the 32767 warps"},
-        bad_case{"kernel --ptx " WARPSPAN_SOURCE_DIR "/data/kernels/voronoi_fig11.ptx --ptx-lines 1x:2000y", "'1x:2000y' is not of the form A:B"},
-        bad_case{"kernel --ptx " WARPSPAN_SOURCE_DIR "/data/kernels/voronoi_fig11.ptx --ptx-lines 1:+5", "is not of the form A:B"},
+        bad_case{"kernel --ptx " WARPSPAN_SOURCE_DIR "/data/kernels/voronoi_fig11.ptx --ptx-lines 1x:2000y",
+                 "'1x:2000y' is not of the form A:B"},
+        bad_case{"kernel --ptx " WARPSPAN_SOURCE_DIR "/data/kernels/voronoi_fig11.ptx --ptx-lines 1:+5",
+                 "is not of the form A:B"},
         bad_case{"kernel --ptx " WARPSPAN_SOURCE_DIR "/data/kernels/voronoi_fig11.ptx --ptx-lines 9:3", "1 <= A <= B"},
         bad_case{"kernel --ptx " WARPSPAN_SOURCE_DIR "/data/kernels/voronoi_fig11.ptx --ptx-lines ''", "--ptx-lines"},
         bad_case{"kernel --ptx ''", "PTX file: the path is empty"},
         bad_case{"estimate --ptx '' --warps 4 --sigma L=1,C=1", "PTX file: the path is empty"},
-        bad_case{"kernel --ptx /tmp", "is a directory"},
-        bad_case{"kernel --ptx /dev/zero", "larger than"},
+        bad_case{"kernel --ptx /tmp", "is a directory"}, bad_case{"kernel --ptx /dev/zero", "larger than"},
         bad_case{"kernel --kernel LC --sm ''", "--sm: empty"},
         bad_case{"estimate --kernel LC --warps 4 --sigma L=1,C=1 --sm ''", "--sm: empty"},
-        bad_case{"sm ''", "--sm: empty"},
-        bad_case{"sm /tmp", "is a directory"},
+        bad_case{"sm ''", "--sm: empty"}, bad_case{"sm /tmp", "is a directory"},
         bad_case{"estimate --kernel LC --warps 4 --sigma ''", "--sigma: empty"},
         bad_case{"estimate --kernel LC --warps 4 --sigma L=1,C=1 --svg-dir ''", "--svg-dir: the path is empty"},
         bad_case{"estimate --kernel LC --warps 4 --sigma L=1e300,C=1", "too large"},
@@ -239,7 +245,9 @@ TEST(CliFiles, SmJsonOverflowsAreInputErrorsNamingTheField) {
 }
 
 /// `warpspan ARGS` under PREFIX (e.g. "timeout 20").
-run_result run_under(const std::string& prefix, const std::string& args) { return test::run_warpspan_under(prefix, args); }
+run_result run_under(const std::string& prefix, const std::string& args) {
+  return test::run_warpspan_under(prefix, args);
+}
 
 /// The makespan `build` gives the string of an estimate's JSON.
 int rebuilt_makespan(const std::string& problem_args, const nlohmann::json& j) {
@@ -254,8 +262,9 @@ TEST(CliLimits, SecondsBoundTheWholeRunOfABigInstance) {
   // 8192 warps of the Voronoi kernel: one annealing iteration of a chain rebuilds up to 200,000
   // placements, and the set-up used to grow with W^2 (most-pending string, first builds). 124 from
   // the outer timeout would mean --seconds 1 did not hold (the bound is generous on purpose).
-  const run_result r = run_under("timeout 60", "estimate --kernel 5L9C2L9C --warps 8192 --sigma L=1,C=4 --seconds 1 "
-                                               "--backend cpu --json --quiet");
+  const run_result r = run_under("timeout 60",
+                                 "estimate --kernel 5L9C2L9C --warps 8192 --sigma L=1,C=4 --seconds 1 "
+                                 "--backend cpu --json --quiet");
 
   ASSERT_EQ(r.code, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
@@ -270,16 +279,18 @@ TEST(CliLimits, SecondsBoundTheWholeRunOfABigInstance) {
 }
 
 TEST(CliLimits, SecondsWithoutIterationsFitTheCoolingAndIterationsKeepIt) {
-  const std::string base = "estimate --kernel 5L9C2L9C --warps 6 --sigma L=1,C=4 --seconds 0.6 --exact-seconds 0 "
-                           "--backend cpu --json --quiet";
+  const std::string base =
+      "estimate --kernel 5L9C2L9C --warps 6 --sigma L=1,C=4 --seconds 0.6 --exact-seconds 0 "
+      "--backend cpu --json --quiet";
   const run_result fitted = run_under("timeout 60", base);
   ASSERT_EQ(fitted.code, 0) << fitted.err;
   EXPECT_TRUE(nlohmann::json::parse(fitted.out)["cooling_fitted_to_seconds"].get<bool>());
 
   // A fixed count with a budget it cannot exhaust: the beam's set-up takes 0.2 s here and more
   // than 0.6 s under the sanitizers on a loaded machine, which left no time for one iteration.
-  const run_result fixed = run_under("timeout 60", "estimate --kernel 5L9C2L9C --warps 6 --sigma L=1,C=4 --seconds 30 "
-                                                   "--exact-seconds 0 --backend cpu --json --quiet --iterations 500");
+  const run_result fixed = run_under("timeout 60",
+                                     "estimate --kernel 5L9C2L9C --warps 6 --sigma L=1,C=4 --seconds 30 "
+                                     "--exact-seconds 0 --backend cpu --json --quiet --iterations 500");
   ASSERT_EQ(fixed.code, 0) << fixed.err;
   const auto j = nlohmann::json::parse(fixed.out);
   EXPECT_FALSE(j["cooling_fitted_to_seconds"].get<bool>());
@@ -288,8 +299,9 @@ TEST(CliLimits, SecondsWithoutIterationsFitTheCoolingAndIterationsKeepIt) {
 
 TEST(CliLimits, WarpsAtTheLimitRun) {
   // 32767 warps of one L at sigma 1: every work-conserving schedule takes exactly W cycles.
-  const run_result r = run_under("timeout 60", "estimate --kernel L --warps 32767 --sigma L=1 --seconds 2 "
-                                               "--exact-seconds 0.2 --backend cpu --json --quiet");
+  const run_result r = run_under("timeout 60",
+                                 "estimate --kernel L --warps 32767 --sigma L=1 --seconds 2 "
+                                 "--exact-seconds 0.2 --backend cpu --json --quiet");
 
   ASSERT_EQ(r.code, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
@@ -317,8 +329,9 @@ TEST(CliLimits, ProvenIntervalStopsAtTheExactSearchLimit) {
   // 300 warps of one L (beyond the sweep's 16 warps): the string's 300 attains the pessimistic
   // bound, W I = 300. (The interval used to go on to T(256), which the exact search refuses: exit
   // 2 after the whole annealing.)
-  const run_result r = run_under("timeout 60", "estimate --kernel L --warps 300 --sigma L=1 --iterations 10 "
-                                               "--exact-seconds 5 --backend cpu --json --quiet");
+  const run_result r = run_under("timeout 60",
+                                 "estimate --kernel L --warps 300 --sigma L=1 --iterations 10 "
+                                 "--exact-seconds 5 --backend cpu --json --quiet");
 
   ASSERT_EQ(r.code, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
@@ -333,8 +346,9 @@ TEST(CliEstimate, ALongerScheduleFromTheProvenIntervalBecomesTheEstimate) {
   // witness); the interval's search solves W = 8 within its seconds, and its witness, built again,
   // is the estimate. The chains are counted (by default there are two per core, and 32 of them, on
   // 16 cores, reach 67) and start from rr (the default mix's beam chain starts at 67).
-  const run_result r = run_under("timeout 120", "estimate --kernel CCCCCCLCCLCCLLCCCCCLCCCC --warps 8 --sigma L=1,C=4 "
-                                                "--iterations 2 --chains 4 --init rr --exact-seconds 60 --backend cpu --json --quiet");
+  const run_result r = run_under("timeout 120",
+                                 "estimate --kernel CCCCCCLCCLCCLLCCCCCLCCCC --warps 8 --sigma L=1,C=4 "
+                                 "--iterations 2 --chains 4 --init rr --exact-seconds 60 --backend cpu --json --quiet");
   ASSERT_EQ(r.code, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
   ASSERT_TRUE(j["proven"]["exact"].get<bool>());
@@ -344,7 +358,8 @@ TEST(CliEstimate, ALongerScheduleFromTheProvenIntervalBecomesTheEstimate) {
   EXPECT_LT(j["annealing_best"].get<int>(), 67);
   std::string ids;
   for (const auto& v : j["best_string"]) ids += std::to_string(v.get<int>()) + " ";
-  const run_result built = run("build --kernel CCCCCCLCCLCCLLCCCCCLCCCC --warps 8 --sigma L=1,C=4 --json --string \"" + ids + "\"");
+  const run_result built =
+      run("build --kernel CCCCCCLCCLCCLLCCCCCLCCCC --warps 8 --sigma L=1,C=4 --json --string \"" + ids + "\"");
   ASSERT_EQ(built.code, 0) << built.err;
   EXPECT_EQ(nlohmann::json::parse(built.out)["makespan"].get<int>(), 67);
 }
@@ -355,9 +370,10 @@ using ended = test::signalled_run;
 TEST(CliInterrupt, SigintPrintsTheBestSoFarAndExits130) {
   // SIGINT after about a second of a run that would take hours. It must end by exit(130) with its
   // result printed, not be killed by the signal (which a shell would also report as 130).
-  const ended r = run_and_signal({"estimate", "--kernel", "5L9C2L9C", "--warps", "16", "--sigma", "L=1,C=4",
-                                  "--iterations", "1000000000", "--chains", "4", "--backend", "cpu", "--json", "--quiet"},
-                                 SIGINT, 1000);
+  const ended r =
+      run_and_signal({"estimate", "--kernel", "5L9C2L9C", "--warps", "16", "--sigma", "L=1,C=4", "--iterations",
+                      "1000000000", "--chains", "4", "--backend", "cpu", "--json", "--quiet"},
+                     SIGINT, 1000);
 
   ASSERT_FALSE(r.hung);
   ASSERT_TRUE(r.exited) << "killed by signal " << r.signal;
@@ -444,10 +460,10 @@ TEST(CliCuda, EstimateValidatesBitForBitAgainstTheCpuGpu) {
   // iterations. Voronoi W = 3, 4 and 16 keep their (compact) chain state on chip; the last case has
   // a scheduler limit and all four unit types.
   WARPSPAN_REQUIRE_GPU();
-  for (const std::string problem : {"--kernel 5L9C2L9C --warps 3 --sigma L=1,C=4",
-                                    "--kernel 5L9C2L9C --warps 4 --sigma L=1,C=4",
-                                    "--kernel 5L9C2L9C --warps 16 --sigma L=1,C=4",
-                                    "--kernel LSCDLLCSD --warps 7 --sigma L=1,C=2,S=1,D=1 --schedulers 3"}) {
+  for (const std::string problem :
+       {"--kernel 5L9C2L9C --warps 3 --sigma L=1,C=4", "--kernel 5L9C2L9C --warps 4 --sigma L=1,C=4",
+        "--kernel 5L9C2L9C --warps 16 --sigma L=1,C=4",
+        "--kernel LSCDLLCSD --warps 7 --sigma L=1,C=2,S=1,D=1 --schedulers 3"}) {
     // Fewer iterations in the emulation, which traces every access.
     const std::string common = "estimate " + problem + " --chains 64 --iterations " +
                                std::to_string(test::gpu_test_size(1500, 300)) + " --seed 9 --exact-seconds 0 --json";
@@ -474,10 +490,12 @@ TEST(CliCuda, EstimateValidatesBitForBitAgainstTheCpuGpu) {
     ASSERT_GT(block, 0u);
     EXPECT_EQ(plan["blocks"].get<unsigned>(), (64 + block - 1) / block) << problem;
     EXPECT_EQ(plan["resident_chains"].get<std::uint64_t>(),
-              plan["resident_threads_per_sm"].get<std::uint64_t>() * plan["sms"].get<std::uint64_t>()) << problem;
+              plan["resident_threads_per_sm"].get<std::uint64_t>() * plan["sms"].get<std::uint64_t>())
+        << problem;
     EXPECT_EQ(plan["resident_warps_per_sm"].get<unsigned>(), plan["resident_threads_per_sm"].get<unsigned>() / 32);
     EXPECT_GT(plan["chain_bytes"].get<std::size_t>(), 0u);
-    if (voronoi) EXPECT_GE(plan["shared_bytes_per_block"].get<std::size_t>(), block * plan["chain_bytes"].get<std::size_t>() / 2);
+    if (voronoi)
+      EXPECT_GE(plan["shared_bytes_per_block"].get<std::size_t>(), block * plan["chain_bytes"].get<std::size_t>() / 2);
   }
 }
 

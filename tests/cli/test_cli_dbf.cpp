@@ -193,7 +193,8 @@ TEST(CliDbf, UtilisationOneMinusATrillionthEndsQuickly) {
 TEST(CliDbf, HugeAtValuesAreExactOrRefused) {
   // One vertex e = 2^20, d = 1, P = 1: dbf(t) = 2^20 t, exact up to t = 2^44 - 1, over 2^64 beyond.
   const std::string path = scratch(".json");
-  std::ofstream(path) << R"({"tasks": [{"name": "h", "period": 1, "vertices": [{"id": "v", "wcet": 1048576, "deadline": 1}]}]})";
+  std::ofstream(path)
+      << R"({"tasks": [{"name": "h", "period": 1, "vertices": [{"id": "v", "wcet": 1048576, "deadline": 1}]}]})";
 
   const cli_result fits = run_warpspan("dbf " + path + " --backend cpu --json --at 17592186044415");
   const cli_result over = run_warpspan("dbf " + path + " --backend cpu --at 18446744073709551615");
@@ -239,7 +240,8 @@ TEST(CliDbf, CheckGivesTheVerdictAsExitCode) {
 TEST(CliDbf, LongSweepStreamsEveryVariantInOrder) {
   // 700 variants: more than one chunk of 256. Every line in order, and a period sweep (tables shared)
   // agrees with the same variants analysed one at a time (sweeps of one step).
-  const cli_result wcet = run_warpspan("dbf " + task_file("fig2_example.json") + " --backend cpu --json --sweep wcet:1:4:700");
+  const cli_result wcet =
+      run_warpspan("dbf " + task_file("fig2_example.json") + " --backend cpu --json --sweep wcet:1:4:700");
   ASSERT_EQ(wcet.code, 0) << wcet.err;
   ASSERT_EQ(count_lines(wcet.out), 701);  // the variants, then the summary
   std::istringstream lines(wcet.out);
@@ -262,7 +264,8 @@ TEST(CliDbf, LongSweepStreamsEveryVariantInOrder) {
     const double f = 0.6 + (3.0 - 0.6) * k / 299;
     std::ostringstream spec;
     spec << std::setprecision(17) << f << ":" << f << ":1";
-    const cli_result one = run_warpspan("dbf " + task_file("fig2_example.json") + " --backend cpu --json --sweep period:" + spec.str());
+    const cli_result one =
+        run_warpspan("dbf " + task_file("fig2_example.json") + " --backend cpu --json --sweep period:" + spec.str());
     ASSERT_EQ(one.code, 0) << one.err;
     json a = json::parse(line), b = json::parse(one.out.substr(0, one.out.find('\n')));
     a.erase("factor");
@@ -287,7 +290,8 @@ TEST(CliDbf, BatchStopsOnSigintAndKeepsTheSetsDone) {
   // to 10,000: about a minute on one core), stopped by SIGINT after its first set: exit 130, every set
   // done printed in order, a last line saying so.
   const std::string jsonl = scratch(".jsonl");
-  const cli_result gen = run_warpspan("generate-tasks --vertices 10 --tasks 3 --sets 1000 --max-wcet 10000 --seed 2 --out " + jsonl);
+  const cli_result gen =
+      run_warpspan("generate-tasks --vertices 10 --tasks 3 --sets 1000 --max-wcet 10000 --seed 2 --out " + jsonl);
   ASSERT_EQ(gen.code, 0) << gen.err;
 
   const cli_result r = run_signalled(SIGINT, {"dbf", "--batch", jsonl, "--backend", "cpu", "--json"});
@@ -326,7 +330,8 @@ TEST(CliDbf, SweepStopsOnSigterm) {
   const cli_result r = run_signalled(SIGTERM, {"dbf", big, "--backend", "cpu", "--sweep", "wcet:1:1.01:100000"});
 
   EXPECT_EQ(r.code, 130);
-  EXPECT_NE(r.out.find("interrupted after"), std::string::npos) << r.out.substr(r.out.size() > 400 ? r.out.size() - 400 : 0);
+  EXPECT_NE(r.out.find("interrupted after"), std::string::npos)
+      << r.out.substr(r.out.size() > 400 ? r.out.size() - 400 : 0);
   EXPECT_EQ(r.out.rfind("wcet x 1.0000", 0), 0u) << "no variant was done before the signal";
 }
 
@@ -345,7 +350,8 @@ TEST(CliDbf, SvgMarksTheFirstViolation) {
 TEST(CliDbf, BatchOnAGeneratedDirectoryGivesOneLinePerSet) {
   const std::string dir = scratch("_sets");
   std::filesystem::remove_all(dir);
-  const cli_result gen = run_warpspan("generate-tasks --vertices 6 --tasks 2 --sets 5 --max-wcet 50 --seed 3 --out " + dir);
+  const cli_result gen =
+      run_warpspan("generate-tasks --vertices 6 --tasks 2 --sets 5 --max-wcet 50 --seed 3 --out " + dir);
   ASSERT_EQ(gen.code, 0) << gen.err;
 
   const cli_result j = run_warpspan("dbf --batch " + dir + " --backend cpu --json");
@@ -370,7 +376,8 @@ TEST(CliDbf, BatchOnAGeneratedDirectoryGivesOneLinePerSet) {
 
 TEST(CliDbf, BatchOfJsonLinesMatchesSingleRuns) {
   const std::string jsonl = scratch(".jsonl");
-  ASSERT_EQ(run_warpspan("generate-tasks --vertices 5 --tasks 2 --sets 3 --max-wcet 40 --seed 9 --out " + jsonl).code, 0);
+  ASSERT_EQ(run_warpspan("generate-tasks --vertices 5 --tasks 2 --sets 3 --max-wcet 40 --seed 9 --out " + jsonl).code,
+            0);
 
   const cli_result batch = run_warpspan("dbf --batch " + jsonl + " --backend cpu --json");
 
@@ -383,7 +390,8 @@ TEST(CliDbf, BatchOfJsonLinesMatchesSingleRuns) {
     std::ofstream(one) << set_text;
     const json single = json::parse(run_warpspan("dbf " + one + " --backend cpu --json").out);
     const json b = json::parse(line);
-    EXPECT_EQ(b.at("set").get<std::string>(), std::filesystem::path(jsonl).filename().string() + ":" + std::to_string(k));
+    EXPECT_EQ(b.at("set").get<std::string>(),
+              std::filesystem::path(jsonl).filename().string() + ":" + std::to_string(k));
     EXPECT_EQ(b.at("schedulable"), single.at("schedulable"));
     EXPECT_EQ(b.at("t_max"), single.at("t_max"));
     EXPECT_EQ(b.at("first_violation"), single.at("first_violation"));
@@ -391,8 +399,9 @@ TEST(CliDbf, BatchOfJsonLinesMatchesSingleRuns) {
 }
 
 TEST(CliGenerateTasks, SameSeedIsByteIdenticalAndAnotherSeedDiffers) {
-  const std::string args = "generate-tasks --vertices 8 --tasks 3 --sets 4 --max-wcet 100 --edge-probability 0.3 "
-                           "--utilization 0.5 --seed ";
+  const std::string args =
+      "generate-tasks --vertices 8 --tasks 3 --sets 4 --max-wcet 100 --edge-probability 0.3 "
+      "--utilization 0.5 --seed ";
 
   const cli_result a = run_warpspan(args + "5");
   const cli_result b = run_warpspan(args + "5");
@@ -435,7 +444,8 @@ std::string one_task(const std::string& vertices, const std::string& edges, int 
 }
 
 std::string vertex(const std::string& id, long wcet, long deadline) {
-  return R"({"id": ")" + id + R"(", "wcet": )" + std::to_string(wcet) + R"(, "deadline": )" + std::to_string(deadline) + "}";
+  return R"({"id": ")" + id + R"(", "wcet": )" + std::to_string(wcet) + R"(, "deadline": )" + std::to_string(deadline) +
+         "}";
 }
 
 std::string edge(const std::string& from, const std::string& to, long separation) {
@@ -484,10 +494,10 @@ TEST_P(CliDbfBadInput, OneLineOnStderrAndExitCode2) {
 INSTANTIATE_TEST_SUITE_P(
     Cases, CliDbfBadInput,
     ::testing::Values(
-        bad_file{"missing_file", "", "", "cannot open", true},
-        bad_file{"empty_file", "", "", "empty"},
+        bad_file{"missing_file", "", "", "cannot open", true}, bad_file{"empty_file", "", "", "empty"},
         bad_file{"malformed_json", R"({"tasks": [{"name": "x", )", "", "malformed JSON"},
-        bad_file{"cycle", one_task(abc, edge("a", "b", 5) + ", " + edge("b", "c", 5) + ", " + edge("c", "b", 5)), "", "cycle"},
+        bad_file{"cycle", one_task(abc, edge("a", "b", 5) + ", " + edge("b", "c", 5) + ", " + edge("c", "b", 5)), "",
+                 "cycle"},
         bad_file{"two_sources", one_task(abc, edge("a", "c", 5) + ", " + edge("b", "c", 5)), "", "2 sources"},
         bad_file{"unknown_vertex", one_task(abc, edge("a", "b", 5) + ", " + edge("b", "zz", 5)), "", "no vertex 'zz'"},
         bad_file{"zero_wcet", one_task(vertex("a", 0, 5) + ", " + vertex("b", 1, 5), edge("a", "b", 5)), "", "wcet"},
@@ -501,15 +511,19 @@ INSTANTIATE_TEST_SUITE_P(
         bad_file{"demand_beyond_columns", long_chain(1'000'000'000), "", "task 'bad'"},
         bad_file{"table_too_large", long_chain(20'000'000), "", "MiB"},
         bad_file{"table_over_the_mib_limit", long_chain(1000), "--backend cpu --max-table-mib 1", "would need"},
-        bad_file{"period_beyond_double", R"({"tasks": [{"period": 1e400, "vertices": [{"id": "a", "wcet": 1, "deadline": 1}]}]})",
-                 "", "\"period\""},
-        bad_file{"period_beyond_64_bits",
-                 R"({"tasks": [{"period": 99999999999999999999999, "vertices": [{"id": "a", "wcet": 1, "deadline": 1}]}]})",
-                 "", "\"period\""},
+        bad_file{"period_beyond_double",
+                 R"({"tasks": [{"period": 1e400, "vertices": [{"id": "a", "wcet": 1, "deadline": 1}]}]})", "",
+                 "\"period\""},
+        bad_file{
+            "period_beyond_64_bits",
+            R"({"tasks": [{"period": 99999999999999999999999, "vertices": [{"id": "a", "wcet": 1, "deadline": 1}]}]})",
+            "", "\"period\""},
         bad_file{"negative_wcet", one_task(vertex("a", -3, 5), ""), "", "\"wcet\""},
-        bad_file{"fraction_deadline", R"({"tasks": [{"period": 9, "vertices": [{"id": "a", "wcet": 1, "deadline": 2.5}]}]})",
-                 "", "\"deadline\""},
-        bad_file{"boolean_separation", one_task(abc, R"({"from": "a", "to": "b", "separation": true})"), "", "\"separation\""},
+        bad_file{"fraction_deadline",
+                 R"({"tasks": [{"period": 9, "vertices": [{"id": "a", "wcet": 1, "deadline": 2.5}]}]})", "",
+                 "\"deadline\""},
+        bad_file{"boolean_separation", one_task(abc, R"({"from": "a", "to": "b", "separation": true})"), "",
+                 "\"separation\""},
         bad_file{"separation_beyond_double", one_task(abc, R"({"from": "a", "to": "b", "separation": -1e999})"), "",
                  "\"separation\""}),
     [](const ::testing::TestParamInfo<bad_file>& info) { return std::string(info.param.name); });
@@ -529,9 +543,9 @@ TEST(CliDbf, FileOrBatchIsRequiredButNotBoth) {
 }
 
 TEST(CliGenerateTasks, BadOptionsExitWithCode2) {
-  for (const char* args : {"--vertices 1", "--tasks 0", "--max-wcet 0", "--edge-probability 2", "--utilization 0",
-                           "--sets 3 --out x.json", "--sets -1", "--sets 0", "--sets 1000001", "--vertices -3",
-                           "--tasks -1", "--max-wcet -5", "--seed -1"}) {
+  for (const char* args :
+       {"--vertices 1", "--tasks 0", "--max-wcet 0", "--edge-probability 2", "--utilization 0", "--sets 3 --out x.json",
+        "--sets -1", "--sets 0", "--sets 1000001", "--vertices -3", "--tasks -1", "--max-wcet -5", "--seed -1"}) {
     const cli_result r = run_warpspan(std::string("generate-tasks ") + args);
 
     EXPECT_EQ(r.code, 2) << args << ": " << r.err;
@@ -542,7 +556,8 @@ TEST(CliGenerateTasks, BadOptionsExitWithCode2) {
 
 TEST(CliDbf, NegativeOrHugeOptionsExitWithCode2) {
   const std::string fig2 = task_file("fig2_example.json");
-  for (const char* args : {"--threads -1", "--threads 100000", "--block -1", "--max-table-mib -1", "--max-table-mib 0"}) {
+  for (const char* args :
+       {"--threads -1", "--threads 100000", "--block -1", "--max-table-mib -1", "--max-table-mib 0"}) {
     const cli_result r = run_warpspan("dbf " + fig2 + " --backend cpu-parallel " + args);
 
     EXPECT_EQ(r.code, 2) << args << ": " << r.err;
@@ -573,10 +588,10 @@ TEST(CliDbf, FilesThatAreNotTaskSetsAreRefused) {
   struct bad {
     std::string args, mention;
   };
-  for (const bad& c : {bad{"dbf /dev/zero", "larger than"}, bad{"dbf " + dir, "is a directory"}, bad{"dbf ''", "empty"},
-                       bad{"dbf --batch ''", "empty"}, bad{"dbf --batch /dev/zero", "larger than"},
-                       bad{"dbf --batch " + zero_jsonl, "longer than"},
-                       bad{"dbf /dev/zero --sweep wcet:1:2:3", "larger than"}}) {
+  for (const bad& c :
+       {bad{"dbf /dev/zero", "larger than"}, bad{"dbf " + dir, "is a directory"}, bad{"dbf ''", "empty"},
+        bad{"dbf --batch ''", "empty"}, bad{"dbf --batch /dev/zero", "larger than"},
+        bad{"dbf --batch " + zero_jsonl, "longer than"}, bad{"dbf /dev/zero --sweep wcet:1:2:3", "larger than"}}) {
     const cli_result r = run_warpspan(c.args + " --backend cpu");
 
     EXPECT_EQ(r.code, 2) << c.args << ": " << r.err;

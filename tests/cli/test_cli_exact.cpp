@@ -56,7 +56,8 @@ TEST(CliExact, EstimateProvesAnInterval) {
   // W = 5: the exact search finishes (well within the budget, even under sanitizers on a loaded
   // machine; it stops as soon as it is done), so the interval is one value.
   test::cli_result r = test::run_warpspan(
-      "estimate --kernel 5L9C2L9C --warps 5 --sigma L=1,C=4 --iterations 2000 --chains 4 --exact-seconds 60 --json --quiet");
+      "estimate --kernel 5L9C2L9C --warps 5 --sigma L=1,C=4 --iterations 2000 --chains 4 --exact-seconds 60 --json "
+      "--quiet");
   ASSERT_EQ(r.code, 0) << r.err;
   json j = json::parse(r.out)["proven"];
   EXPECT_TRUE(j["exact"].get<bool>());
@@ -65,7 +66,8 @@ TEST(CliExact, EstimateProvesAnInterval) {
   // W = 16: the search does not finish; the upper end is the pessimistic bound (197) or what the
   // stopped search proves below it. (The tractable estimate 4 x T(4) = 180 is not a bound.)
   r = test::run_warpspan(
-      "estimate --kernel 5L9C2L9C --warps 16 --sigma L=1,C=4 --iterations 2000 --chains 4 --exact-seconds 12 --json --quiet");
+      "estimate --kernel 5L9C2L9C --warps 16 --sigma L=1,C=4 --iterations 2000 --chains 4 --exact-seconds 12 --json "
+      "--quiet");
   ASSERT_EQ(r.code, 0) << r.err;
   const json all = json::parse(r.out);
   j = all["proven"];
@@ -76,7 +78,8 @@ TEST(CliExact, EstimateProvesAnInterval) {
   EXPECT_TRUE(j["upper_from"] == "search" || j["upper_from"] == "pessimistic") << j["upper_from"];
   EXPECT_FALSE(j.contains("exact_T"));
   // --exact-seconds 0 skips it.
-  r = test::run_warpspan("estimate --kernel LCL --warps 3 --sigma L=1,C=1 --iterations 100 --exact-seconds 0 --json --quiet");
+  r = test::run_warpspan(
+      "estimate --kernel LCL --warps 3 --sigma L=1,C=1 --iterations 100 --exact-seconds 0 --json --quiet");
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_TRUE(json::parse(r.out).at("proven").is_null());
 }
@@ -124,7 +127,8 @@ TEST(CliExact, LongKernelsDoNotCrash) {
   // (side by side through C, then one at a time through L); with 8 warps the L alone take 2400
   // cycles after the first warp's 300 C, so the worst case is at least 2700.
   r = test::run_warpspan(
-      "estimate --kernel 300C300L --warps 8 --sigma L=1,C=4 --iterations 2000 --chains 4 --exact-seconds 3 --json --quiet");
+      "estimate --kernel 300C300L --warps 8 --sigma L=1,C=4 --iterations 2000 --chains 4 --exact-seconds 3 --json "
+      "--quiet");
   ASSERT_EQ(r.code, 0) << r.err;
   j = json::parse(r.out)["proven"];
   EXPECT_GE(j["lower"].get<int>(), 2700);
@@ -260,7 +264,8 @@ TEST(CliExact, BoundSaysWhichTItCouldNotFinish) {
 
 /// Starts `warpspan ARGS...` with stdout to a file, sends SIGINT after `delay`, and returns its exit
 /// code (-1 if it did not exit normally; killed after a generous minute so a hang fails).
-int interrupt_after(const std::vector<std::string>& args, std::chrono::milliseconds delay, const std::string& out_file) {
+int interrupt_after(const std::vector<std::string>& args, std::chrono::milliseconds delay,
+                    const std::string& out_file) {
   const pid_t pid = fork();
   if (pid == 0) {
     FILE* out = std::freopen(out_file.c_str(), "w", stdout);
@@ -293,9 +298,9 @@ TEST(CliExact, InterruptedSearchPrintsTheIntervalSoFar) {
   // Voronoi W = 11 takes 44 minutes: Ctrl-C after 2 s stops it with exit 130 and an interval that
   // holds T(11) = 114, its lower end built by the witness.
   const std::string out = test::scratch(".json");
-  const int code = interrupt_after({"exact", "--kernel", "5L9C2L9C", "--warps", "11", "--sigma", "L=1,C=4", "--json",
-                                    "--no-table", "--quiet"},
-                                   std::chrono::milliseconds(2000), out);
+  const int code = interrupt_after(
+      {"exact", "--kernel", "5L9C2L9C", "--warps", "11", "--sigma", "L=1,C=4", "--json", "--no-table", "--quiet"},
+      std::chrono::milliseconds(2000), out);
   ASSERT_EQ(code, 130) << slurp(out);
   const json j = json::parse(slurp(out));
   EXPECT_TRUE(j["interrupted"].get<bool>());
@@ -309,9 +314,9 @@ TEST(CliExact, InterruptedSearchPrintsTheIntervalSoFar) {
   ASSERT_EQ(b.code, 0) << b.err;
   EXPECT_EQ(json::parse(b.out)["makespan"], j["lower"]);
   // The table form says so too.
-  const int text_code = interrupt_after({"exact", "--kernel", "5L9C2L9C", "--warps", "11", "--sigma", "L=1,C=4",
-                                         "--no-table", "--quiet"},
-                                        std::chrono::milliseconds(2000), out);
+  const int text_code =
+      interrupt_after({"exact", "--kernel", "5L9C2L9C", "--warps", "11", "--sigma", "L=1,C=4", "--no-table", "--quiet"},
+                      std::chrono::milliseconds(2000), out);
   EXPECT_EQ(text_code, 130);
   const std::string text = slurp(out);
   EXPECT_NE(text.find("interrupted"), std::string::npos) << text;
@@ -322,9 +327,9 @@ TEST(CliExact, InterruptedBoundKeepsTheSolvedT) {
   // T(1..8) take seconds, T(11) 44 minutes: after 3 s the solved T(y) are kept and the rest are
   // unfinished with intervals holding their known values.
   const std::string out = test::scratch(".json");
-  const int code = interrupt_after({"bound", "--kernel", "5L9C2L9C", "--warps", "16", "--sigma", "L=1,C=4",
-                                    "--exact-up-to", "11", "--json"},
-                                   std::chrono::milliseconds(3000), out);
+  const int code = interrupt_after(
+      {"bound", "--kernel", "5L9C2L9C", "--warps", "16", "--sigma", "L=1,C=4", "--exact-up-to", "11", "--json"},
+      std::chrono::milliseconds(3000), out);
   ASSERT_EQ(code, 130) << slurp(out);
   const json j = json::parse(slurp(out));
   EXPECT_TRUE(j["interrupted"].get<bool>());

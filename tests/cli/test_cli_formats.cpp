@@ -26,7 +26,8 @@ std::uint64_t sporadic_dbf(std::uint64_t c, std::uint64_t d, std::uint64_t p, st
 }
 
 TEST(CliFormats, SporadicCsvMatchesTheTextbookDemandBound) {
-  const std::string csv = test::source_path("data/tasks/sporadic.csv");  // audio 2/8/10, video 10/30/40, control 5/20/20
+  const std::string csv =
+      test::source_path("data/tasks/sporadic.csv");  // audio 2/8/10, video 10/30/40, control 5/20/20
   const cli_result r = run_warpspan("dbf " + csv + " --backend cpu --json --at 100,7,8,29,30,40,59,60,1000");
   ASSERT_EQ(r.code, 0) << r.err;
   const nlohmann::ordered_json j = nlohmann::ordered_json::parse(r.out);  // keeps the keys' order
@@ -34,7 +35,8 @@ TEST(CliFormats, SporadicCsvMatchesTheTextbookDemandBound) {
   for (const auto& [k, v] : j.at("total_dbf_at").items()) {
     keys.push_back(k);
     const std::uint64_t t = std::stoull(k);
-    EXPECT_EQ(v.get<std::uint64_t>(), sporadic_dbf(2, 8, 10, t) + sporadic_dbf(10, 30, 40, t) + sporadic_dbf(5, 20, 20, t))
+    EXPECT_EQ(v.get<std::uint64_t>(),
+              sporadic_dbf(2, 8, 10, t) + sporadic_dbf(10, 30, 40, t) + sporadic_dbf(5, 20, 20, t))
         << "t = " << t;
   }
   // Numeric keys in numeric order.
@@ -48,24 +50,28 @@ TEST(CliFormats, ShortJsonFormEqualsTheCsv) {
                                              {"name": "video", "wcet": 10, "deadline": 30, "period": 40},
                                              {"name": "control", "wcet": 5, "period": 20, "deadline": 20}]})");
   const cli_result a = run_warpspan("dbf " + js + " --backend cpu --json --at 10,60,333");
-  const cli_result b = run_warpspan("dbf " + test::source_path("data/tasks/sporadic.csv") + " --backend cpu --json --at 10,60,333");
+  const cli_result b =
+      run_warpspan("dbf " + test::source_path("data/tasks/sporadic.csv") + " --backend cpu --json --at 10,60,333");
   ASSERT_EQ(a.code, 0) << a.err;
   ASSERT_EQ(b.code, 0) << b.err;
   EXPECT_EQ(json::parse(a.out).at("total_dbf_at"), json::parse(b.out).at("total_dbf_at"));
   // The deadline defaults to the period; a deadline beyond it is outside the model.
-  const cli_result implicit = run_warpspan("dbf " + write(".json", R"({"tasks": [{"wcet": 3, "period": 7}]})") + " --json --at 7");
+  const cli_result implicit =
+      run_warpspan("dbf " + write(".json", R"({"tasks": [{"wcet": 3, "period": 7}]})") + " --json --at 7");
   ASSERT_EQ(implicit.code, 0) << implicit.err;
   EXPECT_EQ(json::parse(implicit.out).at("total_dbf_at").at("7"), 3);
-  const cli_result arbitrary = run_warpspan("dbf " + write(".json", R"({"tasks": [{"wcet": 3, "deadline": 9, "period": 7}]})"));
+  const cli_result arbitrary =
+      run_warpspan("dbf " + write(".json", R"({"tasks": [{"wcet": 3, "deadline": 9, "period": 7}]})"));
   EXPECT_EQ(arbitrary.code, 2);
   EXPECT_EQ(count_lines(arbitrary.err), 1);
   EXPECT_NE(arbitrary.err.find("deadline <= period"), std::string::npos) << arbitrary.err;
 }
 
 TEST(CliFormats, UnknownKeysAreRefusedByName) {
-  for (const std::string text : {R"({"tasks": [{"wcet": 3, "period": 7, "deadine": 5}]})",
-                                 R"({"tasks": [{"period": 9, "vertices": [{"id": "a", "wcet": 1, "deadline": 2, "prio": 1}]}]})",
-                                 R"({"task": [], "tasks": [{"wcet": 1, "period": 2}]})"}) {
+  for (const std::string text :
+       {R"({"tasks": [{"wcet": 3, "period": 7, "deadine": 5}]})",
+        R"({"tasks": [{"period": 9, "vertices": [{"id": "a", "wcet": 1, "deadline": 2, "prio": 1}]}]})",
+        R"({"task": [], "tasks": [{"wcet": 1, "period": 2}]})"}) {
     const cli_result r = run_warpspan("dbf " + write(".json", text));
     EXPECT_EQ(r.code, 2) << text;
     EXPECT_EQ(count_lines(r.err), 1) << r.err;
@@ -74,25 +80,28 @@ TEST(CliFormats, UnknownKeysAreRefusedByName) {
 }
 
 TEST(CliFormats, NpToolJobSetsImportWhenPeriodic) {
-  const std::string periodic = write(".csv",
-                                     "Task ID, Job ID, Arrival min, Arrival max, Cost min, Cost max, Deadline, Priority\n"
-                                     "1, 1, 0, 0, 1, 2, 10, 1\n1, 2, 10, 10, 1, 3, 20, 1\n1, 3, 20, 20, 1, 2, 30, 1\n"
-                                     "2, 1, 0, 0, 3, 4, 15, 2\n2, 2, 20, 20, 3, 4, 35, 2\n");
+  const std::string periodic =
+      write(".csv",
+            "Task ID, Job ID, Arrival min, Arrival max, Cost min, Cost max, Deadline, Priority\n"
+            "1, 1, 0, 0, 1, 2, 10, 1\n1, 2, 10, 10, 1, 3, 20, 1\n1, 3, 20, 20, 1, 2, 30, 1\n"
+            "2, 1, 0, 0, 3, 4, 15, 2\n2, 2, 20, 20, 3, 4, 35, 2\n");
   const cli_result r = run_warpspan("dbf " + periodic + " --backend cpu --json --at 10,15,20,35,100");
   ASSERT_EQ(r.code, 0) << r.err;
   const json at = json::parse(r.out).at("total_dbf_at");
   // T1: cost 3 (largest Cost max), deadline 10, period 10; T2: cost 4, deadline 15, period 20.
   for (std::uint64_t t : {10, 15, 20, 35, 100})
     EXPECT_EQ(at.at(std::to_string(t)).get<std::uint64_t>(), sporadic_dbf(3, 10, 10, t) + sporadic_dbf(4, 15, 20, t));
-  const cli_result jitter = run_warpspan("dbf " + write(".csv",
-                                                          "Task ID, Job ID, Arrival min, Arrival max, Cost min, Cost max, Deadline, Priority\n"
-                                                          "1, 1, 0, 2, 1, 2, 10, 1\n1, 2, 10, 10, 1, 2, 20, 1\n"));
+  const cli_result jitter =
+      run_warpspan("dbf " + write(".csv",
+                                  "Task ID, Job ID, Arrival min, Arrival max, Cost min, Cost max, Deadline, Priority\n"
+                                  "1, 1, 0, 2, 1, 2, 10, 1\n1, 2, 10, 10, 1, 2, 20, 1\n"));
   EXPECT_EQ(jitter.code, 2);
   EXPECT_NE(jitter.err.find(":2: release jitter"), std::string::npos) << jitter.err;
 }
 
 TEST(CliFormats, KernelFromAFileEqualsTheString) {
-  const std::string args = " --warps 5 --sigma L=1,C=4 --iterations 300 --chains 4 --seed 3 --exact-seconds 0 --json -q";
+  const std::string args =
+      " --warps 5 --sigma L=1,C=4 --iterations 300 --chains 4 --seed 3 --exact-seconds 0 --json -q";
   const cli_result a = run_warpspan("estimate --kernel @" + test::source_path("data/kernels/voronoi.txt") + args);
   const cli_result b = run_warpspan("estimate --kernel 5L9C2L9C" + args);
   ASSERT_EQ(a.code, 0) << a.err;
@@ -104,7 +113,8 @@ TEST(CliFormats, KernelFromAFileEqualsTheString) {
 }
 
 TEST(CliFormats, WorstStringOnlyWhenAskedForInTables) {
-  const std::string args = "estimate -k 5L9C2L9C --warps 3 --sigma L=1,C=4 --iterations 100 --exact-seconds 0 -q --no-table";
+  const std::string args =
+      "estimate -k 5L9C2L9C --warps 3 --sigma L=1,C=4 --iterations 100 --exact-seconds 0 -q --no-table";
   const cli_result plain = run_warpspan(args);
   const cli_result shown = run_warpspan(args + " --show-string");
   ASSERT_EQ(plain.code, 0) << plain.err;
@@ -182,7 +192,10 @@ std::string read_all(const std::string& path) {
 TEST(CliFormats, PlotsCarryWhatAReaderNeeds) {
   // dbf: labelled axes, each task's own curve, t_max.
   const std::string dbf = scratch(".svg");
-  ASSERT_EQ(run_warpspan("dbf " + test::source_path("data/tasks/two_tasks_schedulable.json") + " --backend cpu --svg " + dbf).code, 0);
+  ASSERT_EQ(
+      run_warpspan("dbf " + test::source_path("data/tasks/two_tasks_schedulable.json") + " --backend cpu --svg " + dbf)
+          .code,
+      0);
   const std::string d = read_all(dbf);
   EXPECT_NE(d.find("demand (time units)"), std::string::npos);
   EXPECT_NE(d.find("interval length t (time units)"), std::string::npos);
@@ -190,7 +203,10 @@ TEST(CliFormats, PlotsCarryWhatAReaderNeeds) {
   EXPECT_NE(d.find(">dbf of "), std::string::npos);
   // estimate: the proven interval on the envelope; build --svg draws the schedule.
   const std::string dir = scratch("_svg");
-  ASSERT_EQ(run_warpspan("estimate -k 5L9C2L9C --warps 4 --sigma L=1,C=4 --iterations 200 -q --no-table --svg-dir " + dir).code, 0);
+  ASSERT_EQ(
+      run_warpspan("estimate -k 5L9C2L9C --warps 4 --sigma L=1,C=4 --iterations 200 -q --no-table --svg-dir " + dir)
+          .code,
+      0);
   const std::string e = read_all(dir + "/envelope.svg");
   EXPECT_NE(e.find("proven: worst case in [45, 45] (exact)"), std::string::npos) << e.substr(0, 2000);
   EXPECT_NE(e.find("makespan (cycles)"), std::string::npos);

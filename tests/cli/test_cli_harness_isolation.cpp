@@ -49,7 +49,7 @@ failed_search run_failing(const std::string& variant, const std::string& save, c
 void expect_failed_with_results_so_far(const failed_search& f, const std::string& save, const std::string& what) {
   EXPECT_EQ(f.r.code, 2) << f.r.err;
   EXPECT_EQ(count_lines(f.r.err), 1) << f.r.err;
-  EXPECT_NE(f.r.err.find("harness 'fixture' (" ), std::string::npos) << f.r.err;
+  EXPECT_NE(f.r.err.find("harness 'fixture' ("), std::string::npos) << f.r.err;
   EXPECT_NE(f.r.err.find(what), std::string::npos) << f.r.err;
   ASSERT_FALSE(f.j.is_discarded()) << f.r.out;
   // The results so far: some batches were evaluated, not all, and the best of them is saved.
@@ -81,11 +81,13 @@ TEST(HarnessIsolation, EachWayAHarnessFailsIsOneLineWithTheResultsSoFar) {
     const failed_search f = run_failing(variant, save);
     expect_failed_with_results_so_far(f, save, what);
     // The saved failing input fails again alone, the same way; the best input evaluates.
-    const auto replay = run_warpspan_under(plain, "inputs --harness " + fixture(variant) + " --eval-input " + save + ".failing");
+    const auto replay =
+        run_warpspan_under(plain, "inputs --harness " + fixture(variant) + " --eval-input " + save + ".failing");
     EXPECT_EQ(replay.code, 2) << replay.err;
     EXPECT_EQ(count_lines(replay.err), 1) << replay.err;
     EXPECT_NE(replay.err.find(what), std::string::npos) << replay.err;
-    const auto best = run_warpspan_under(plain, "inputs --harness " + fixture(variant) + " --eval-input " + save + " --json");
+    const auto best =
+        run_warpspan_under(plain, "inputs --harness " + fixture(variant) + " --eval-input " + save + " --json");
     EXPECT_EQ(best.code, 0) << best.err;
     EXPECT_EQ(json::parse(best.out)["best_fitness"], f.j["best_fitness"]);
   }
@@ -100,10 +102,10 @@ TEST(HarnessIsolation, AHarnessThatHangsIsStoppedAfterItsTimeout) {
 TEST(HarnessIsolation, CtrlCEndsTheSearchOfAHungHarnessAtOnce) {
   // The hang comes within the first batches; no timeout would stop it for a minute. SIGINT must
   // end the run within seconds, exit 130, with the results so far.
-  const test::signalled_run r = test::run_and_signal(
-      {"inputs", "--harness", fixture("hang"), "--method", "random", "--evaluations", "4000", "--population", "50",
-       "--seed", "4", "--json", "-q"},
-      SIGINT, 2000);
+  const test::signalled_run r =
+      test::run_and_signal({"inputs", "--harness", fixture("hang"), "--method", "random", "--evaluations", "4000",
+                            "--population", "50", "--seed", "4", "--json", "-q"},
+                           SIGINT, 2000);
   ASSERT_FALSE(r.hung);
   ASSERT_TRUE(r.exited) << "killed by signal " << r.signal;
   EXPECT_EQ(r.code, 130);
@@ -128,7 +130,8 @@ TEST(HarnessIsolation, GdivanStopsWhereItsFirstGenerationFails) {
 }
 
 TEST(HarnessIsolation, AHarnessThatAbortsWhileLoadingIsOneLine) {
-  for (const std::string args : {"inputs --harness " + fixture("load_aborts"), "inputs --list --harness " + fixture("load_aborts")}) {
+  for (const std::string args :
+       {"inputs --harness " + fixture("load_aborts"), "inputs --list --harness " + fixture("load_aborts")}) {
     const auto r = run_warpspan_under(plain, args);
     EXPECT_EQ(r.code, 2) << r.err;
     EXPECT_EQ(count_lines(r.err), 1) << r.err;

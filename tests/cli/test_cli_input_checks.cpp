@@ -56,7 +56,8 @@ TEST(CliOptions, SeedsAreCheckedAlikeInEveryCommand) {
 TEST(CliOptions, RangeErrorsAreShortAndInTheOptionsTerms) {
   expect_refused(run_warpspan("generate-tasks --vertices -1"), "--vertices: must be an integer from 0 to");
   expect_refused(run_warpspan("generate-tasks --tasks 3.5"), "--tasks: must be an integer");
-  expect_refused(run_warpspan("estimate --kernel LC --warps 2 --ptx-loops 0"), "--ptx-loops: must be an integer from 1 to 1000000, got '0'");
+  expect_refused(run_warpspan("estimate --kernel LC --warps 2 --ptx-loops 0"),
+                 "--ptx-loops: must be an integer from 1 to 1000000, got '0'");
   expect_refused(run_warpspan("estimate --kernel LC --warps 2 --t0 nan"), "--t0: must be a finite number, got 'nan'");
   expect_refused(run_warpspan("dbf x.json --block -32"), "--block: must be an integer from 0 to");
   // Octal and hex never sneak in: 010 is not 8.
@@ -95,8 +96,8 @@ TEST(CliInputs, CtrlCPrintsTheBestSoFarAndExits130) {
 /// at a terminal sees, progress lines included ('\r' between updates).
 std::string on_a_terminal(const std::string& args) {
   const std::string out = scratch(".tty");
-  const std::string cmd = "script -qec \"" + std::string(WARPSPAN_BINARY) + " " + args + " >/dev/null\" " + out +
-                          " >/dev/null 2>&1";
+  const std::string cmd =
+      "script -qec \"" + std::string(WARPSPAN_BINARY) + " " + args + " >/dev/null\" " + out + " >/dev/null 2>&1";
   if (std::system(cmd.c_str()) != 0) return {};
   std::ifstream in(out, std::ios::binary);
   return {std::istreambuf_iterator<char>(in), {}};
@@ -112,7 +113,8 @@ TEST(CliInputs, ProgressOnATerminalHasATotalAndTheBestSoFar) {
 }
 
 TEST(CliDbfFiles, BatchProgressOnATerminalHasATotal) {
-  const std::string good = R"({"tasks": [{"name": "a", "period": 10, "vertices": [{"id": "v", "wcet": 1, "deadline": 5}], "edges": []}]})";
+  const std::string good =
+      R"({"tasks": [{"name": "a", "period": 10, "vertices": [{"id": "v", "wcet": 1, "deadline": 5}], "edges": []}]})";
   std::string text;
   for (int k = 0; k < 40; ++k) text += good + "\n\n";  // blank lines are not sets
   const std::string tty = on_a_terminal("dbf --batch " + write(".jsonl", text) + " --backend cpu");
@@ -166,22 +168,24 @@ TEST(CliDbfFiles, SporadicDeadlineBeyondPeriodSaysSo) {
 }
 
 TEST(CliDbfFiles, BatchStoppedByABadSetPrintsTheSetsBeforeIt) {
-  const std::string good = R"({"tasks": [{"name": "a", "period": 10, "vertices": [{"id": "v", "wcet": 1, "deadline": 5}], "edges": []}]})";
+  const std::string good =
+      R"({"tasks": [{"name": "a", "period": 10, "vertices": [{"id": "v", "wcet": 1, "deadline": 5}], "edges": []}]})";
   const std::string lines = write(".jsonl", good + "\n" + good + "\n{\"tasks\": 3}\n" + good + "\n");
   for (const char* fmt : {"", " --json"}) {
     const cli_result r = run_warpspan("dbf --batch " + lines + " --backend cpu -q" + fmt);
     EXPECT_EQ(r.code, 2) << r.err;
     EXPECT_EQ(count_lines(r.err), 1) << r.err;
     EXPECT_NE(r.err.find(":3"), std::string::npos) << r.err;  // names the third set's line
-    EXPECT_EQ(count_lines(r.out), 2) << r.out;                 // the two sets before it
+    EXPECT_EQ(count_lines(r.out), 2) << r.out;                // the two sets before it
   }
 }
 
 TEST(CliDbfFiles, OneVertexTasksNeedNoDemandTable) {
   // Three sporadic tasks in nanoseconds: counted in their own wcet (the gcd of a task's wcets), a
   // one-vertex task's table has 2 columns instead of wcet + 1 (about 600 MB for these).
-  const std::string set = write(".csv", "name,wcet,deadline,period\na,50000000,200000000,250000000\n"
-                                        "b,30000000,100000000,100000000\nc,7,1000,1000\n");
+  const std::string set = write(".csv",
+                                "name,wcet,deadline,period\na,50000000,200000000,250000000\n"
+                                "b,30000000,100000000,100000000\nc,7,1000,1000\n");
   const cli_result r = run_warpspan("dbf " + set + " --backend cpu --json --at 200000000,250000000");
   ASSERT_EQ(r.code, 0) << r.err;
   const json j = json::parse(r.out);

@@ -29,7 +29,8 @@ TEST(CliInputs, JsonHasTheDocumentedKeys) {
 
   ASSERT_EQ(r.code, 0) << r.err;
   const json j = json::parse(r.out);
-  for (const char* key : {"best_fitness", "fitness_unit", "evaluations", "reached_at", "coverage", "method", "seed", "history"})
+  for (const char* key :
+       {"best_fitness", "fitness_unit", "evaluations", "reached_at", "coverage", "method", "seed", "history"})
     EXPECT_TRUE(j.contains(key)) << key;
   EXPECT_EQ(j["method"], "gdivan");
   EXPECT_EQ(j["seed"], 4);
@@ -43,7 +44,8 @@ TEST(CliInputs, JsonHasTheDocumentedKeys) {
 TEST(CliInputs, SavedInputEvaluatesToTheReportedBest) {
   const std::string file = scratch(".input");
 
-  const auto search = run_warpspan("inputs --kernel bisect --threads 100 --method random-ga --evaluations 200 --json --save-input " + file);
+  const auto search = run_warpspan(
+      "inputs --kernel bisect --threads 100 --method random-ga --evaluations 200 --json --save-input " + file);
   const auto again = run_warpspan("inputs --kernel bisect --threads 100 --eval-input " + file + " --json");
 
   ASSERT_EQ(search.code, 0) << search.err;
@@ -122,7 +124,8 @@ TEST(CliInputs, HarnessIsSearchedLikeABuiltin) {
   EXPECT_EQ(j["threads"], 100);  // the harness's default
   ASSERT_EQ(j["runs"].size(), 3u);
   for (const auto& run : j["runs"]) EXPECT_EQ(run["evaluations"], 150) << run["method"];
-  EXPECT_EQ(json::parse(run_warpspan("inputs --kernel bisect --threads 8 --evaluations 100 --json").out)["harness"], nullptr);
+  EXPECT_EQ(json::parse(run_warpspan("inputs --kernel bisect --threads 8 --evaluations 100 --json").out)["harness"],
+            nullptr);
 }
 
 TEST(CliInputs, ListDescribesAHarness) {
@@ -138,8 +141,10 @@ TEST(CliInputs, TheWorstInputGoesToAMakespanInTwoCommands) {
   // inputs writes the best input's slowest block as warps of the makespan model; estimate and
   // exact take the file as --warp-kernels @FILE (issue 40, item 3).
   const std::string warps = scratch(".warps");
-  const auto search = run_warpspan("inputs --harness " + fixture("good") + " --threads 40 --method random --evaluations 60 "
-                                   "--population 20 --json -q --save-warp-kernels " + warps);
+  const auto search = run_warpspan("inputs --harness " + fixture("good") +
+                                   " --threads 40 --method random --evaluations 60 "
+                                   "--population 20 --json -q --save-warp-kernels " +
+                                   warps);
   ASSERT_EQ(search.code, 0) << search.err;
   const json j = json::parse(search.out);
   const json& w = j["worst_block"];
@@ -151,15 +156,20 @@ TEST(CliInputs, TheWorstInputGoesToAMakespanInTwoCommands) {
   ASSERT_EQ(bound.code, 0) << bound.err;
   const json b = json::parse(bound.out);
   EXPECT_EQ(b["problem"]["warps"], 2);
-  const auto estimate = run_warpspan("estimate --warp-kernels @" + warps + " --sigma L=1,C=4 --iterations 2000 --chains 4 "
+  const auto estimate = run_warpspan("estimate --warp-kernels @" + warps +
+                                     " --sigma L=1,C=4 --iterations 2000 --chains 4 "
                                      "--exact-seconds 0 --json --quiet");
   ASSERT_EQ(estimate.code, 0) << estimate.err;
   const json e = json::parse(estimate.out);
   EXPECT_LE(e["best_makespan"].get<long long>(), b["pessimistic"].get<long long>());
   // The same from the saved best input.
   const std::string best = scratch(".input");
-  ASSERT_EQ(run_warpspan("inputs --harness " + fixture("good") + " --threads 40 --method random --evaluations 60 "
-                         "--population 20 -q --save-input " + best).code, 0);
+  ASSERT_EQ(run_warpspan("inputs --harness " + fixture("good") +
+                         " --threads 40 --method random --evaluations 60 "
+                         "--population 20 -q --save-input " +
+                         best)
+                .code,
+            0);
   const auto eval = run_warpspan("inputs --harness " + fixture("good") + " --eval-input " + best + " --json");
   ASSERT_EQ(eval.code, 0) << eval.err;
   EXPECT_EQ(json::parse(eval.out)["worst_block"], w);

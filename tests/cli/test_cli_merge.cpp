@@ -63,8 +63,9 @@ std::string lines_text(const std::vector<json>& lines) {
 
 // ------------------------------------------------------------------------------------- estimate
 
-const std::string estimate = "estimate --kernel 5L9C2L9C --warps 6 --sigma L=1,C=4 --chains 4 --iterations 300 "
-                             "--exact-seconds 0 --beam-width 8 -q";
+const std::string estimate =
+    "estimate --kernel 5L9C2L9C --warps 6 --sigma L=1,C=4 --chains 4 --iterations 300 "
+    "--exact-seconds 0 --beam-width 8 -q";
 
 TEST(CliMerge, EstimateShardsOfOneRunMerge) {
   const auto files = shards(estimate, 2, "_e");
@@ -81,8 +82,9 @@ TEST(CliMerge, EstimateShardsOfOneRunMerge) {
 TEST(CliMerge, EstimateShardsWithBarriersInBlocksMerge) {
   // The shards' best strings keep the barriers of blocks of 2: merge rebuilds them in those blocks
   // (in one block of 6 some would break a barrier).
-  const std::string barriers = "estimate --kernel 2LCB3CL --warps 6 --block-warps 2 --sigma L=1,C=2 --chains 4 "
-                               "--iterations 300 --exact-seconds 0 --beam-width 8 -q";
+  const std::string barriers =
+      "estimate --kernel 2LCB3CL --warps 6 --block-warps 2 --sigma L=1,C=2 --chains 4 "
+      "--iterations 300 --exact-seconds 0 --beam-width 8 -q";
   const auto files = shards(barriers, 2, "_b");
 
   const cli_result r = run_warpspan(merge(files));
@@ -111,7 +113,8 @@ TEST(CliMerge, EstimateShardClaimingMoreThanItsStringBuildsIsRefused) {
   expect_refused(run_warpspan(merge({write("_longer", longer.dump() + "\n"), files[1]})),
                  {"_longer", "builds a schedule of " + std::to_string(claimed) + " cycles, not the best_makespan " +
                                  std::to_string(claimed + 1)});
-  expect_refused(run_warpspan(merge({write("_string", not_a_string.dump() + "\n"), files[1]})), {"_string", "best_string"});
+  expect_refused(run_warpspan(merge({write("_string", not_a_string.dump() + "\n"), files[1]})),
+                 {"_string", "best_string"});
   expect_refused(run_warpspan(merge({write("_cycles", other_cycles.dump() + "\n"), files[1]})),
                  {"_cycles", "warp_cycle_string"});
 }
@@ -120,7 +123,8 @@ TEST(CliMerge, EstimateShardsOfDifferentKernelFilesAreRefused) {
   // The same kernel both times (the problem is equal), but the file changed between the shards.
   const std::string kernel = scratch("_kernel.txt");
   std::ofstream(kernel) << "5L9C2L9C\n";
-  const std::string args = "estimate --kernel @" + kernel + " --warps 6 --sigma L=1,C=4 --chains 4 --iterations 300 "
+  const std::string args = "estimate --kernel @" + kernel +
+                           " --warps 6 --sigma L=1,C=4 --chains 4 --iterations 300 "
                            "--exact-seconds 0 --beam-width 8 -q";
   const cli_result first = run_warpspan(args + " --shard 0/2");
   std::ofstream(kernel) << "# edited\n5L9C2L9C\n";
@@ -132,7 +136,8 @@ TEST(CliMerge, EstimateShardsOfDifferentKernelFilesAreRefused) {
   old["shard"].erase("inputs");
 
   expect_refused(run_warpspan(merge({a, b})), {"_k1", "the content of --kernel", "_kernel.txt", "different runs"});
-  expect_refused(run_warpspan(merge({write("_old", old.dump() + "\n"), b})), {"_old", "no inputs", "run the shards again"});
+  expect_refused(run_warpspan(merge({write("_old", old.dump() + "\n"), b})),
+                 {"_old", "no inputs", "run the shards again"});
 }
 
 // ------------------------------------------------------------------------------------------ dbf
@@ -145,8 +150,9 @@ TEST(CliMerge, DbfRecordWhoseVerdictIsNotItsLineIsRefused) {
     ASSERT_EQ(run_warpspan(merge(files)).code, 0);
     lines[1]["verdict"] = lines[1]["verdict"].get<int>() == 0 ? 1 : 0;
 
-    expect_refused(run_warpspan(merge({write("_verdict" + std::to_string(format.size()), lines_text(lines)), files[1]})),
-                   {"_verdict", ":2: set 0's verdict", "is not what its line says"});
+    expect_refused(
+        run_warpspan(merge({write("_verdict" + std::to_string(format.size()), lines_text(lines)), files[1]})),
+        {"_verdict", ":2: set 0's verdict", "is not what its line says"});
   }
 }
 
@@ -157,7 +163,8 @@ TEST(CliMerge, DbfShardsOfDifferentBatchContentsAreRefused) {
   std::filesystem::copy_file(tasks + "two_tasks_schedulable.json", dir + "/b.json");
   const std::string args = "dbf --batch " + dir + " --backend cpu -q --json";
   const cli_result first = run_warpspan(args + " --shard 0/2");
-  std::filesystem::copy_file(tasks + "overloaded.json", dir + "/b.json", std::filesystem::copy_options::overwrite_existing);
+  std::filesystem::copy_file(tasks + "overloaded.json", dir + "/b.json",
+                             std::filesystem::copy_options::overwrite_existing);
   const cli_result second = run_warpspan(args + " --shard 1/2");
   ASSERT_EQ(first.code, 0) << first.err;
   ASSERT_EQ(second.code, 0) << second.err;

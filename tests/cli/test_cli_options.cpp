@@ -59,7 +59,8 @@ TEST(CliIssue41b, AnUnknownOptionIsSaidBeforeAMissingOne) {
 }
 
 TEST(CliIssue41b, WcetAcceptsQuietAsEveryAnalysisDoes) {
-  const std::string cfg = test::source_path("data/wcet/fig4.cfg.json"), trace = test::source_path("data/wcet/fig4.trace");
+  const std::string cfg = test::source_path("data/wcet/fig4.cfg.json"),
+                    trace = test::source_path("data/wcet/fig4.trace");
   const cli_result plain = run_warpspan("wcet --cfg " + cfg + " --trace " + trace + " --json");
   const cli_result quiet = run_warpspan("wcet --cfg " + cfg + " --trace " + trace + " --json -q");
   ASSERT_EQ(plain.code, 0) << plain.err;
@@ -102,7 +103,8 @@ TEST(CliIssue41b, DbfAtHugePointsIsGroupedInColumns) {
   const std::uint64_t t = 999999999999999999ull;
   const json one = json::parse(run_warpspan("dbf " + task_file("fig2_example.json") + " --backend cpu --json").out);
   ASSERT_EQ(one.at("tasks").size(), 1u);
-  const auto P = one.at("tasks")[0].at("period").get<std::uint64_t>(), E = one.at("tasks")[0].at("E").get<std::uint64_t>();
+  const auto P = one.at("tasks")[0].at("period").get<std::uint64_t>(),
+             E = one.at("tasks")[0].at("E").get<std::uint64_t>();
   const std::uint64_t r = t % P + P;
   const std::string at = " --at 10," + std::to_string(r) + "," + std::to_string(t);
   const cli_result text = run_warpspan("dbf " + task_file("fig2_example.json") + " --backend cpu" + at);
@@ -126,7 +128,8 @@ TEST(CliIssue41b, DbfAtHugePointsIsGroupedInColumns) {
 TEST(CliIssue41b, GenerateTasksSaysWroteOnlyAfterWriting) {
   // A file whose parent is a file: the set cannot be written, and nothing says it was.
   const std::string file = write(".blocker", "x");
-  const cli_result r = run_warpspan("generate-tasks --sets 1 --tasks 2 --vertices 4 --seed 1 -q --out " + file + "/one.json");
+  const cli_result r =
+      run_warpspan("generate-tasks --sets 1 --tasks 2 --vertices 4 --seed 1 -q --out " + file + "/one.json");
   EXPECT_EQ(r.code, 2) << r.err;
   EXPECT_EQ(count_lines(r.err), 1) << r.err;
   EXPECT_EQ(r.out.find("wrote"), std::string::npos) << r.out;

@@ -21,7 +21,8 @@ using test::scratch;
 using test::write;
 
 const std::string source = WARPSPAN_SOURCE_DIR;
-const std::string wcet_args = "wcet --cfg " + source + "/data/wcet/fig4.cfg.json --trace " + source + "/data/wcet/fig4.trace";
+const std::string wcet_args =
+    "wcet --cfg " + source + "/data/wcet/fig4.cfg.json --trace " + source + "/data/wcet/fig4.trace";
 
 std::string read(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -106,10 +107,12 @@ TEST(CliOutputs, APlantedLinkIsReplacedNotFollowed) {
   const cli_result w = run_warpspan(wcet_args + " --dot " + dot.link + " --lp " + lp.link);
   const cli_result g = run_warpspan("generate-tasks --vertices 5 --tasks 2 --seed 1 -q --out " + set.link);
   const cli_result gl = run_warpspan("generate-tasks --vertices 5 --tasks 2 --sets 3 --seed 1 -q --out " + sets.link);
-  const cli_result b = run_warpspan("build --kernel LCL --warps 4 --sigma L=1,C=1 --string \"1 1 2 2 3 3 1 2 3 4 4 4\" --svg " +
-                                    svg.link);
-  const cli_result i = run_warpspan("inputs --kernel bisect --threads 40 --method random-ga --evaluations 50 --seed 2 "
-                                    "--save-input " + input.link);
+  const cli_result b = run_warpspan(
+      "build --kernel LCL --warps 4 --sigma L=1,C=1 --string \"1 1 2 2 3 3 1 2 3 4 4 4\" --svg " + svg.link);
+  const cli_result i = run_warpspan(
+      "inputs --kernel bisect --threads 40 --method random-ga --evaluations 50 --seed 2 "
+      "--save-input " +
+      input.link);
 
   ASSERT_EQ(w.code, 0) << w.err;
   ASSERT_EQ(g.code, 0) << g.err;

@@ -32,16 +32,17 @@ double seconds_since(clock_type::time_point start) {
 using test::run_and_signal;
 using ended = test::signalled_run;
 
-const std::vector<std::string> million_chains{"estimate", "--kernel", "5L9C2L9C", "--warps", "16", "--sigma", "L=1,C=4",
-                                              "--chains", "1000000", "--backend", "cpu", "--exact-seconds", "0",
-                                              "--json", "--quiet"};
+const std::vector<std::string> million_chains{"estimate", "--kernel",        "5L9C2L9C", "--warps", "16",
+                                              "--sigma",  "L=1,C=4",         "--chains", "1000000", "--backend",
+                                              "cpu",      "--exact-seconds", "0",        "--json",  "--quiet"};
 
 TEST(CliSetUpLimits, SecondsBoundTheSetUpOfAMillionChains) {
   // Setting up a million chains takes 26-58 s on the development machine; --seconds 1 must bound
   // the whole run, set-up included (slack for process start and the final rebuild, not for the set-up).
   const auto start = clock_type::now();
-  const cli_result r = run_warpspan("estimate --kernel 5L9C2L9C --warps 16 --sigma L=1,C=4 --chains 1000000 "
-                                    "--backend cpu --exact-seconds 0 --seconds 1 --json --quiet");
+  const cli_result r = run_warpspan(
+      "estimate --kernel 5L9C2L9C --warps 16 --sigma L=1,C=4 --chains 1000000 "
+      "--backend cpu --exact-seconds 0 --seconds 1 --json --quiet");
   const double wall = seconds_since(start);
 
   ASSERT_EQ(r.code, 0) << r.err;
@@ -108,8 +109,10 @@ void expect_refused(const cli_result& r, const std::vector<std::string>& what) {
 
 TEST(CliSavedInputs, TheKernelASavedInputNamesIsUsedOrAMismatchRefused) {
   const std::string file = test::scratch(".input");
-  const cli_result search = run_warpspan("inputs --kernel bisect --threads 100 --method random --evaluations 50 --json -q "
-                                         "--save-input " + file);
+  const cli_result search = run_warpspan(
+      "inputs --kernel bisect --threads 100 --method random --evaluations 50 --json -q "
+      "--save-input " +
+      file);
   ASSERT_EQ(search.code, 0) << search.err;
   const cli_result named = run_warpspan("inputs --kernel bisect --threads 100 --eval-input " + file + " --json");
   ASSERT_EQ(named.code, 0) << named.err;
@@ -138,7 +141,8 @@ TEST(CliMessages, OutOfMemoryAdvisesWhatAppliesToTheCommand) {
 #ifdef WARPSPAN_TEST_UNDER_ASAN
   GTEST_SKIP() << "AddressSanitizer reserves its shadow memory beyond any ulimit -v: the default build runs this";
 #endif
-  const cli_result r = test::run_warpspan_under("ulimit -v 250000;", "inputs --kernel artificial --threads 1048576 "
+  const cli_result r = test::run_warpspan_under("ulimit -v 250000;",
+                                                "inputs --kernel artificial --threads 1048576 "
                                                 "--evaluations 100 --population 100 --method random-ga -q");
   expect_refused(r, {"out of memory in inputs", "--threads"});
   EXPECT_EQ(r.err.find("chains"), std::string::npos) << r.err;

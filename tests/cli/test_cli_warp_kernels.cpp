@@ -111,7 +111,8 @@ TEST(CliWarpKernels, ErrorsAreOneLine) {
                  "the ILP models one kernel run by all warps, not per-warp kernels (--warp-kernels)");
   expect_refused(run_warpspan("bound --warp-kernels LCL:2,CCL:1 --exact-up-to 2" + sm), "--exact-up-to: the tractable");
   expect_refused(run_warpspan("build --warp-kernels LCL:2,CCL:1 --init beam" + sm), "--init: beam takes one kernel");
-  expect_refused(run_warpspan("exact --warp-kernels LBC:1,CL:1" + sm), "every warp of a block must issue the same barriers");
+  expect_refused(run_warpspan("exact --warp-kernels LBC:1,CL:1" + sm),
+                 "every warp of a block must issue the same barriers");
 }
 
 }  // namespace

@@ -45,7 +45,8 @@ TEST(Calibration, PointerChaseMatchesCpu) {
     for (std::uint32_t steps : {0u, 1u, 999u, 1000u, 2345u}) {
       for (bool warm : {true, false}) {
         const calibration_point p = cuda_pointer_chase(next, where, steps, warm);
-        EXPECT_EQ(p.check, pointer_chase_cpu(next, steps)) << "memory " << static_cast<int>(where) << ", " << steps << " steps";
+        EXPECT_EQ(p.check, pointer_chase_cpu(next, steps))
+            << "memory " << static_cast<int>(where) << ", " << steps << " steps";
         EXPECT_GE(p.cycles_per_op, 0.0);
       }
     }

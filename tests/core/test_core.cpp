@@ -68,9 +68,10 @@ TEST(CoreThreads, PoolRunsEveryItemOnceAcrossManyRounds) {
 
 TEST(CoreThreads, PoolRethrowsAndStaysUsable) {
   thread_pool pool(2);
-  EXPECT_THROW(pool.run(10, [](std::size_t i) {
-    if (i == 7) throw std::runtime_error("item 7");
-  }),
+  EXPECT_THROW(pool.run(10,
+                        [](std::size_t i) {
+                          if (i == 7) throw std::runtime_error("item 7");
+                        }),
                std::runtime_error);
   std::atomic<int> sum{0};
   pool.run(10, [&](std::size_t i) { sum += static_cast<int>(i); });

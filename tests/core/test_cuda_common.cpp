@@ -46,7 +46,7 @@ TEST(DevicePoolGpu, FreedBlocksServeTheNextRequestsThatFit) {
   EXPECT_EQ(pool.cached_bytes(), 1000u);
   EXPECT_EQ(pool.allocate(600), a);  // fits, and wastes less than half
   EXPECT_EQ(pool.cached_bytes(), 0u);
-  char* b = pool.allocate(400);      // 1000 would waste more than half: a new block
+  char* b = pool.allocate(400);  // 1000 would waste more than half: a new block
   EXPECT_NE(b, a);
   EXPECT_EQ(emu::allocation_count() - before, 2u);
   pool.deallocate(a, 600);
@@ -146,7 +146,7 @@ TEST(CudaGraphGpu, ACapturedChainRunsOnlyWhenLaunchedAndEachTime) {
     EXPECT_EQ(d.to_host(), std::vector<unsigned>(40, 7u)) << "captured work ran at capture";
     graph.launch(stream.get());
     stream.sync();
-    EXPECT_EQ(d.to_host(), std::vector<unsigned>(40, 123u));  // ((0 * 10 + 1) * 10 + 2) * 10 + 3
+    EXPECT_EQ(d.to_host(), std::vector<unsigned>(40, 123u));                 // ((0 * 10 + 1) * 10 + 2) * 10 + 3
     WARPSPAN_LAUNCH(add_to_each, 1, 32, 0, stream.get())(d.data(), 1u, 4u);  // the stream launches again
     graph.launch(stream.get());
     EXPECT_EQ(d.to_host(), std::vector<unsigned>(40, 123u));
@@ -166,8 +166,8 @@ TEST(CudaGraphGpu, WhatCannotBeCapturedFailsTheCaptureAndLeavesNothing) {
                             [&] {
                               WARPSPAN_LAUNCH(add_to_each, 1, 32, 0, stream.get())(d.data(), 8u, 1u);
                               if (what == 0)
-                                WARPSPAN_CUDA_TRY(cudaMemcpyAsync(host, d.data(), sizeof host, cudaMemcpyDeviceToHost,
-                                                                  stream.get()));
+                                WARPSPAN_CUDA_TRY(
+                                    cudaMemcpyAsync(host, d.data(), sizeof host, cudaMemcpyDeviceToHost, stream.get()));
                               if (what == 1) stream.sync();
                               if (what == 2) cuda_timer timer(stream.get());
                             }),
@@ -200,7 +200,8 @@ TEST(DriverErrorGpu, ADriverTooOldIsNamedOnceAndTheCpuRuns) {
   const std::string file = test::source_path("data/tasks/sporadic.csv");
 
   const auto injected = test::run_warpspan_under("env WARPSPAN_EMU_FAIL=cudaGetDeviceCount:35", "dbf " + file);
-  const auto forced = test::run_warpspan_under("env WARPSPAN_EMU_FAIL=cudaGetDeviceCount:35", "dbf " + file + " --backend cuda");
+  const auto forced =
+      test::run_warpspan_under("env WARPSPAN_EMU_FAIL=cudaGetDeviceCount:35", "dbf " + file + " --backend cuda");
 
   EXPECT_EQ(injected.code, 0) << injected.err;
   EXPECT_NE(injected.out.find("verdict          schedulable by EDF"), std::string::npos) << injected.out;

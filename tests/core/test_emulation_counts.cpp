@@ -163,8 +163,8 @@ TEST_F(EmulationCountsGpu, AtomicsOnOneAddressSerialise) {
 
     const emu::kernel_counts k = of("add_to_one");
     EXPECT_EQ(k.atomics, 64u) << order;
-    EXPECT_EQ(k.atomic_requests, 2u) << order;      // one per warp
-    EXPECT_EQ(k.atomic_serialised, 64u) << order;   // 32 lanes on one address, twice
+    EXPECT_EQ(k.atomic_requests, 2u) << order;     // one per warp
+    EXPECT_EQ(k.atomic_serialised, 64u) << order;  // 32 lanes on one address, twice
     EXPECT_EQ(k.global_requests, 0u) << order;
     EXPECT_EQ(counter.to_host()[0], 64u);
   }

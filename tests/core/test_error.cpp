@@ -17,10 +17,10 @@
 namespace warpspan {
 namespace {
 
-constexpr parameter_spelling option_spellings[] = {{"warps", "--warps"}, {"max_table_mib", "--max-table-mib"},
-                                                   {"method", "--method"}, {"sweep", "--sweep"}};
-constexpr parameter_spelling keyword_spellings[] = {{"warps", "warps="}, {"max_table_mib", "max_table_mib="},
-                                                    {"method", "method="}, {"sweep", "sweep="}};
+constexpr parameter_spelling option_spellings[] = {
+    {"warps", "--warps"}, {"max_table_mib", "--max-table-mib"}, {"method", "--method"}, {"sweep", "--sweep"}};
+constexpr parameter_spelling keyword_spellings[] = {
+    {"warps", "warps="}, {"max_table_mib", "max_table_mib="}, {"method", "method="}, {"sweep", "sweep="}};
 const parameter_face options{option_spellings, std::size(option_spellings), parameter_face::style::option};
 const parameter_face keywords{keyword_spellings, std::size(keyword_spellings), parameter_face::style::keyword};
 
@@ -28,7 +28,8 @@ TEST(ErrorMessage, ParametersInTheLibrarysWordsAndEachFacesSpelling) {
   const message m = param("warps", 100) + " is more than " + std::to_string(64) + "; raise " + param("max_table_mib") +
                     " or use " + param("method", "ilp") + " (" + param_quoted("sweep", "a b") + ")";
   EXPECT_EQ(m.neutral(), "warps 100 is more than 64; raise max_table_mib or use method ilp (sweep 'a b')");
-  EXPECT_EQ(m.render(options), "--warps 100 is more than 64; raise --max-table-mib or use --method ilp (--sweep 'a b')");
+  EXPECT_EQ(m.render(options),
+            "--warps 100 is more than 64; raise --max-table-mib or use --method ilp (--sweep 'a b')");
   EXPECT_EQ(m.render(keywords), "warps=100 is more than 64; raise max_table_mib= or use method='ilp' (sweep='a b')");
 }
 

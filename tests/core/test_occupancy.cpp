@@ -19,7 +19,8 @@ TEST(Occupancy, EightyRegistersHoldThreeBlocksOf256) {
   EXPECT_EQ(o.limit, occupancy_limit::registers);
   // The annealing kernel's block size: every size from 32 to 256 gives 768 threads at best, and the
   // largest of equals is kept.
-  const block_size_choice c = max_potential_block_size(sm, {80, 0, 256}, [](int) { return 0; }, 48 * 1024);
+  const block_size_choice c = max_potential_block_size(
+      sm, {80, 0, 256}, [](int) { return 0; }, 48 * 1024);
   EXPECT_EQ(c.block, 256);
   EXPECT_EQ(c.blocks_per_sm, 3);
   EXPECT_EQ(c.threads_per_sm, 768);
@@ -79,7 +80,8 @@ TEST(Occupancy, BlockSizeWithSharedMemoryGrowingWithTheBlock) {
   EXPECT_EQ(d.block, 32);
   EXPECT_EQ(d.threads_per_sm, 192);
   // Nothing fits: no block size.
-  EXPECT_EQ(max_potential_block_size(sm, {80, 0, 256}, [](int) { return std::size_t{300} << 10; }, 227 * 1024)
+  EXPECT_EQ(max_potential_block_size(
+                sm, {80, 0, 256}, [](int) { return std::size_t{300} << 10; }, 227 * 1024)
                 .threads_per_sm,
             0);
 }

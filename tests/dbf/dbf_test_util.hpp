@@ -78,7 +78,7 @@ struct brute_paths {
         out[c * n + ed.from].push_back({c * n + ed.to, (c == 0 && ed.from == source) ? 0 : ed.separation});
     out[sink].push_back({n + source, t.vertices[sink].deadline});
     std::function<void(std::uint32_t, std::uint64_t, std::uint64_t)> walk = [&](std::uint32_t v, std::uint64_t seps,
-                                                                                 std::uint64_t demand) {
+                                                                                std::uint64_t demand) {
       paths.push_back({seps + d[v], demand});
       for (const auto& [w, p] : out[v]) walk(w, seps + p, demand + e[w]);
     };

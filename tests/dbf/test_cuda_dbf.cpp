@@ -42,7 +42,8 @@ TEST(CudaDbf, LevelKernelsMatchesCpu) {
 /// a graph or one by one.
 TEST(CudaDbf, SingleTableStepsMatchesCpu) {
   WARPSPAN_REQUIRE_GPU();
-  std::vector<unrolled_graph> graphs = random_graphs(21, test::gpu_test_size(12, 4), 12, test::gpu_test_size(2000, 600));
+  std::vector<unrolled_graph> graphs =
+      random_graphs(21, test::gpu_test_size(12, 4), 12, test::gpu_test_size(2000, 600));
   for (auto& g : random_graphs(22, 3, 3, 9)) graphs.push_back(std::move(g));  // a few columns: one tile
   std::size_t many_tiles = 0;
   for (const auto& g : graphs) {
@@ -81,7 +82,8 @@ TEST(CudaDbf, BatchKernelMatchesCpu) {
 
 TEST(CudaDbf, DispatchMatchesCpu) {
   WARPSPAN_REQUIRE_GPU();
-  const std::vector<unrolled_graph> graphs = random_graphs(13, test::gpu_test_size(5, 2), 20, test::gpu_test_size(10000, 2000));
+  const std::vector<unrolled_graph> graphs =
+      random_graphs(13, test::gpu_test_size(5, 2), 20, test::gpu_test_size(10000, 2000));
   std::vector<const unrolled_graph*> ptrs;
   for (const auto& g : graphs) ptrs.push_back(&g);
   dbf_options cpu;
@@ -143,8 +145,9 @@ TEST(CudaDbf, OnChipStepsMatchesCpu) {
     ASSERT_EQ(got.size(), graphs.size());
     EXPECT_EQ(fell_back, 0u);
     for (std::size_t k = 0; k < graphs.size(); ++k)
-      expect_same_steps(got[k], graphs[k], "tile " + std::to_string(tile) + " block " + std::to_string(block) +
-                                               " table " + std::to_string(k));
+      expect_same_steps(
+          got[k], graphs[k],
+          "tile " + std::to_string(tile) + " block " + std::to_string(block) + " table " + std::to_string(k));
   }
 }
 

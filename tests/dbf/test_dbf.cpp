@@ -92,7 +92,8 @@ TEST(Dbf, TableMatchesBruteForceOnRandomGraphs) {
     // demands anything else), then dbf_small and dbf at every t over a few periods.
     const std::uint64_t D = (table.min_span.size() - 1) * unit;
     for (std::uint64_t d = 1; d <= D; ++d)
-      ASSERT_EQ(d % unit == 0 ? table.min_span[d / unit] : dbf_inf, brute.min_span(d)) << "case " << k << " demand " << d;
+      ASSERT_EQ(d % unit == 0 ? table.min_span[d / unit] : dbf_inf, brute.min_span(d))
+          << "case " << k << " demand " << d;
     for (std::uint64_t d = D + 1; d < D + 3; ++d)
       ASSERT_EQ(brute.min_span(d), dbf_inf) << "case " << k << ": a path demands more than D";
     const std::uint64_t P = t.period;
@@ -229,7 +230,8 @@ TEST(Dbf, TableLimitFollowsTheMachinesMemory) {
     const std::string what = e.what();
     EXPECT_NE(what.find("task 'vast'"), std::string::npos) << what;
     // (2^20 x 2^31 + 2^31) x 4 bytes = 2^53 + 2^33 bytes = 2^33 MiB + 8192 MiB.
-    EXPECT_NE(what.find("would need " + std::to_string((std::uint64_t{1} << 33) + 8192) + " MiB"), std::string::npos) << what;
+    EXPECT_NE(what.find("would need " + std::to_string((std::uint64_t{1} << 33) + 8192) + " MiB"), std::string::npos)
+        << what;
     EXPECT_NE(what.find("available"), std::string::npos) << what;
   }
 }
@@ -281,7 +283,8 @@ TEST(Dbf, ACycleInALargeGraphIsNamedVertexByVertex) {
   auto index = [](const std::string& id) { return static_cast<std::uint32_t>(std::stoul(id.substr(1))); };
   for (std::size_t k = 0; k + 1 < named.size(); ++k) {
     const std::uint32_t u = index(named[k]), v = index(named[k + 1]);
-    EXPECT_TRUE(std::any_of(t.edges.begin(), t.edges.end(), [&](const task_edge& e) { return e.from == u && e.to == v; }))
+    EXPECT_TRUE(
+        std::any_of(t.edges.begin(), t.edges.end(), [&](const task_edge& e) { return e.from == u && e.to == v; }))
         << named[k] << " -> " << named[k + 1] << " is not an edge";
   }
 }
@@ -294,10 +297,10 @@ TEST(Dbf, JsonNumbersOutsideTheModelAreInputErrors) {
   struct bad {
     std::string period, wcet, mention;
   };
-  for (const bad& c : {bad{"1e400", "1", "period"}, bad{"-1e400", "1", "period"}, bad{"99999999999999999999999", "1", "period"},
-                       bad{"-5", "1", "period"}, bad{"10", "2.5", "wcet"}, bad{"10", "true", "wcet"},
-                       bad{"10", "\"3\"", "wcet"}, bad{"18446744073709551615", "1", "period"}, bad{"10", "0", "wcet"},
-                       bad{"10", "1e400", "wcet"}}) {
+  for (const bad& c :
+       {bad{"1e400", "1", "period"}, bad{"-1e400", "1", "period"}, bad{"99999999999999999999999", "1", "period"},
+        bad{"-5", "1", "period"}, bad{"10", "2.5", "wcet"}, bad{"10", "true", "wcet"}, bad{"10", "\"3\"", "wcet"},
+        bad{"18446744073709551615", "1", "period"}, bad{"10", "0", "wcet"}, bad{"10", "1e400", "wcet"}}) {
     try {
       parse_task_set(set_with(c.period, c.wcet), "f.json");
       ADD_FAILURE() << c.period << " " << c.wcet << " was accepted";

@@ -124,7 +124,9 @@ TEST(Edf, FullUtilisationEqualsBruteForceOverThreeHyperperiods) {
     // Half the sets are one-vertex tasks with deadlines at or just below their periods (those at U = 1
     // are often schedulable), half graph tasks (whose bursts usually break U = 1).
     const bool sporadic_only = rng() % 2 == 0;
-    auto deadline_near = [&](std::uint64_t P) { return rng() % 3 == 0 ? std::max<std::uint64_t>(1, P - 1 - rng() % 2) : P; };
+    auto deadline_near = [&](std::uint64_t P) {
+      return rng() % 3 == 0 ? std::max<std::uint64_t>(1, P - 1 - rng() % 2) : P;
+    };
     const int count = 1 + static_cast<int>(rng() % 2);
     for (int i = 0; i < count; ++i) {
       if (sporadic_only) {

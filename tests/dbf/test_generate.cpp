@@ -12,8 +12,7 @@
 namespace warpspan {
 namespace {
 
-task_generator_options options(std::uint32_t vertices, std::uint32_t tasks,
-                               double p, std::uint64_t seed = 7) {
+task_generator_options options(std::uint32_t vertices, std::uint32_t tasks, double p, std::uint64_t seed = 7) {
   task_generator_options o;
   o.vertices = vertices;
   o.tasks = tasks;
@@ -26,12 +25,11 @@ task_generator_options options(std::uint32_t vertices, std::uint32_t tasks,
 
 /// The model's shortest period: longest source-to-sink sum of separations plus
 /// d(sink).
-std::uint64_t minimum_period(const task &t) {
+std::uint64_t minimum_period(const task& t) {
   std::vector<std::uint64_t> reach(t.vertices.size(), 0);
   for (std::uint32_t v : topological_order(t))
-    for (const auto &e : t.edges)
-      if (e.from == v)
-        reach[e.to] = std::max(reach[e.to], reach[v] + e.separation);
+    for (const auto& e : t.edges)
+      if (e.from == v) reach[e.to] = std::max(reach[e.to], reach[v] + e.separation);
   return reach.back() + t.vertices.back().deadline;
 }
 
@@ -56,8 +54,7 @@ TEST(GenerateTasks, TaskDependsOnlyOnSeedSetAndIndex) {
   const task_set set = generate_task_set(o, 3);
   const task alone = generate_task(o, 3, 2);
 
-  EXPECT_EQ(task_set_json(task_set{{alone}}),
-            task_set_json(task_set{{set.tasks[2]}}));
+  EXPECT_EQ(task_set_json(task_set{{alone}}), task_set_json(task_set{{set.tasks[2]}}));
 }
 
 TEST(GenerateTasks, EveryTaskIsValidAndSizedAsAsked) {
@@ -69,9 +66,8 @@ TEST(GenerateTasks, EveryTaskIsValidAndSizedAsAsked) {
 
         ASSERT_EQ(set.tasks.size(), 5u);
         for (std::size_t k = 0; k < set.tasks.size(); ++k) {
-          const task &t = set.tasks[k];
-          EXPECT_NO_THROW(validate_task(t))
-              << "n = " << vertices << ", p = " << p << ", set " << s;
+          const task& t = set.tasks[k];
+          EXPECT_NO_THROW(validate_task(t)) << "n = " << vertices << ", p = " << p << ", set " << s;
           EXPECT_EQ(t.vertices.size(), vertices);
           EXPECT_EQ(t.name, "T" + std::to_string(k + 1));
           EXPECT_EQ(t.vertices.front().id, "v1");
@@ -86,26 +82,23 @@ TEST(GenerateTasks, ValuesFollowTheDocumentedRanges) {
   auto o = options(20, 4, 0.3);
   for (double f : {0.0, 1.0, 2.5}) {
     o.deadline_factor = f;
-    const double factor = f > 0 ? f : 4.0; // 0: the number of tasks
-    for (const task &t : generate_task_set(o, 1).tasks) {
-      std::vector<int> indeg(t.vertices.size(), 0),
-          outdeg(t.vertices.size(), 0);
-      for (const auto &v : t.vertices) {
+    const double factor = f > 0 ? f : 4.0;  // 0: the number of tasks
+    for (const task& t : generate_task_set(o, 1).tasks) {
+      std::vector<int> indeg(t.vertices.size(), 0), outdeg(t.vertices.size(), 0);
+      for (const auto& v : t.vertices) {
         EXPECT_GE(v.wcet, 1u);
         EXPECT_LE(v.wcet, o.max_wcet);
         // Drawn in [f e, 2 f e]; compressed towards e only where the task's
         // utilisation share needs a shorter period.
-        const auto lo = static_cast<std::uint64_t>(
-            std::ceil(factor * static_cast<double>(v.wcet)));
+        const auto lo = static_cast<std::uint64_t>(std::ceil(factor * static_cast<double>(v.wcet)));
         EXPECT_GE(v.deadline, v.wcet);
         EXPECT_LE(v.deadline, 2 * lo);
       }
-      for (const auto &e : t.edges) {
+      for (const auto& e : t.edges) {
         EXPECT_LT(e.from, e.to);
         EXPECT_GE(e.separation, t.vertices[e.from].deadline);
         // Drawn in [d, 2 d] for the deadline as drawn (at most 2 f e).
-        const auto lo = static_cast<std::uint64_t>(
-            std::ceil(factor * static_cast<double>(t.vertices[e.from].wcet)));
+        const auto lo = static_cast<std::uint64_t>(std::ceil(factor * static_cast<double>(t.vertices[e.from].wcet)));
         EXPECT_LE(e.separation, 4 * lo);
         ++indeg[e.to];
         ++outdeg[e.from];
@@ -142,11 +135,9 @@ TEST(GenerateTasks, UtilisationMeetsTheTargetWhenPeriodsAreNotForcedUp) {
   for (std::uint64_t s = 0; s < 5; ++s) {
     const task_set set = generate_task_set(o, s);
     double u = 0;
-    for (const task &t : set.tasks) {
-      ASSERT_GT(t.period, minimum_period(t))
-          << "period forced up; pick a lower target";
-      u +=
-          static_cast<double>(max_path_wcet(t)) / static_cast<double>(t.period);
+    for (const task& t : set.tasks) {
+      ASSERT_GT(t.period, minimum_period(t)) << "period forced up; pick a lower target";
+      u += static_cast<double>(max_path_wcet(t)) / static_cast<double>(t.period);
     }
 
     EXPECT_LE(u, o.utilization);
@@ -161,11 +152,10 @@ TEST(GenerateTasks, HighUtilisationIsMetByCompressingTheTiming) {
   o.utilization = 0.9;
   for (std::uint64_t s = 0; s < 20; ++s) {
     double u = 0;
-    for (const task &t : generate_task_set(o, s).tasks) {
+    for (const task& t : generate_task_set(o, s).tasks) {
       EXPECT_NO_THROW(validate_task(t));
       EXPECT_GE(t.period, minimum_period(t));
-      u += static_cast<double>(max_path_wcet(t)) /
-           static_cast<double>(t.period);
+      u += static_cast<double>(max_path_wcet(t)) / static_cast<double>(t.period);
     }
     EXPECT_NEAR(u, o.utilization, 1e-3) << "set " << s;
   }
@@ -181,9 +171,8 @@ TEST(GenerateTasks, SharesFollowUUniFastAndNoneExceedsOne) {
   for (std::uint64_t s = 0; s < sets; ++s) {
     const task_set set = generate_task_set(o, s);
     for (std::size_t k = 0; k < set.tasks.size(); ++k) {
-      const task &t = set.tasks[k];
-      const double share = static_cast<double>(max_path_wcet(t)) /
-                           static_cast<double>(t.period);
+      const task& t = set.tasks[k];
+      const double share = static_cast<double>(max_path_wcet(t)) / static_cast<double>(t.period);
       EXPECT_LE(share, 1.0 + 1e-9);
       mean[k] += share / sets;
     }
@@ -193,7 +182,7 @@ TEST(GenerateTasks, SharesFollowUUniFastAndNoneExceedsOne) {
 
 TEST(GenerateTasks, UtilisationBeyondWhatTheTasksCanCarryIsRefused) {
   auto o = options(10, 2, 0.2);
-  o.utilization = 1.95; // more than 0.95 per task
+  o.utilization = 1.95;  // more than 0.95 per task
   EXPECT_THROW(generate_task_set(o, 0), input_error);
   o.utilization = 1.9;
   EXPECT_NO_THROW(generate_task_set(o, 0));
@@ -207,25 +196,17 @@ TEST(GenerateTasks, InvalidOptionsAreRefused) {
     return o;
   };
   const std::vector<task_generator_options> bad = {
-      with([](auto &o) { o.vertices = 1; }),
-      with([](auto &o) { o.tasks = 0; }),
-      with([](auto &o) { o.max_wcet = 0; }),
-      with([](auto &o) { o.max_wcet = task_value_limit + 1; }),
-      with([](auto &o) {
-        o.max_wcet = task_value_limit / 4;
-      }), // separations could reach 4 x max_wcet
-      with([](auto &o) { o.edge_probability = -0.1; }),
-      with([](auto &o) { o.edge_probability = 1.5; }),
-      with([](auto &o) {
-        o.edge_probability = std::numeric_limits<double>::quiet_NaN();
-      }),
-      with([](auto &o) { o.utilization = 0; }),
-      with([](auto &o) {
-        o.utilization = std::numeric_limits<double>::infinity();
-      }),
-      with([](auto &o) {
-        o.utilization = 1e-9;
-      }), // periods E / share would pass the value limit
+      with([](auto& o) { o.vertices = 1; }),
+      with([](auto& o) { o.tasks = 0; }),
+      with([](auto& o) { o.max_wcet = 0; }),
+      with([](auto& o) { o.max_wcet = task_value_limit + 1; }),
+      with([](auto& o) { o.max_wcet = task_value_limit / 4; }),  // separations could reach 4 x max_wcet
+      with([](auto& o) { o.edge_probability = -0.1; }),
+      with([](auto& o) { o.edge_probability = 1.5; }),
+      with([](auto& o) { o.edge_probability = std::numeric_limits<double>::quiet_NaN(); }),
+      with([](auto& o) { o.utilization = 0; }),
+      with([](auto& o) { o.utilization = std::numeric_limits<double>::infinity(); }),
+      with([](auto& o) { o.utilization = 1e-9; }),  // periods E / share would pass the value limit
   };
 
   for (std::size_t k = 0; k < bad.size(); ++k) {
@@ -236,8 +217,7 @@ TEST(GenerateTasks, InvalidOptionsAreRefused) {
 
 TEST(GenerateTasks, LargestAcceptedValuesStayWithinTheLimit) {
   auto o = options(2, 1, 0.0);
-  o.max_wcet =
-      task_value_limit / 8; // (4 (n - 1) + 2) max_wcet = 6 max_wcet < limit
+  o.max_wcet = task_value_limit / 8;  // (4 (n - 1) + 2) max_wcet = 6 max_wcet < limit
 
   const task t = generate_task(o, 0, 0);
 
@@ -245,5 +225,5 @@ TEST(GenerateTasks, LargestAcceptedValuesStayWithinTheLimit) {
   EXPECT_LE(t.period, task_value_limit);
 }
 
-} // namespace
-} // namespace warpspan
+}  // namespace
+}  // namespace warpspan

@@ -106,8 +106,8 @@ TEST(DbfPipeline, ASetTheStreamCannotUnrollIsItsErrorOrEndsTheStream) {
   // Set 300 has a cycle: with keep_going it is reported with unroll_all's message and the rest go
   // on; without, the sets before it are reported and its error ends the stream.
   task_set cyclic = generate_task_set(small_sets(), 300);
-  cyclic.tasks[0].edges.push_back({cyclic.tasks[0].edges.front().to, cyclic.tasks[0].edges.front().from,
-                                   cyclic.tasks[0].edges.front().separation});
+  cyclic.tasks[0].edges.push_back(
+      {cyclic.tasks[0].edges.front().to, cyclic.tasks[0].edges.front().from, cyclic.tasks[0].edges.front().separation});
   std::string expected;
   try {
     (void)unroll_all(cyclic, dbf_options{});
@@ -170,8 +170,10 @@ TEST(DbfPipeline, ASetThatCannotBeReadEndsTheStreamAfterTheSetsBeforeIt) {
                          s.graphs = unroll_all(s.set, session.options());
                          return true;
                        },
-                       [&](analysed_set& s) { reported.push_back({s.index, s.result.schedulable}); }, session.streaming(),
-                       elapsed),
+                       [&](analysed_set& s) {
+                         reported.push_back({s.index, s.result.schedulable});
+                       },
+                       session.streaming(), elapsed),
                    input_error);
       ASSERT_EQ(reported.size(), at) << backend << ": every set before the unreadable one is reported";
       for (std::uint64_t i = 0; i < at; ++i) ASSERT_EQ(reported[i].index, i);
@@ -199,8 +201,10 @@ TEST(DbfPipeline, ATableOverTheLimitEndsTheStream) {
   double elapsed = 0;
   EXPECT_THROW(analyse_sets(
                    [&](analysed_set& s) {
-                     if (k == 300) s.set = generate_task_set(big, k);
-                     else s.set = generate_task_set(small_sets(), k);
+                     if (k == 300)
+                       s.set = generate_task_set(big, k);
+                     else
+                       s.set = generate_task_set(small_sets(), k);
                      s.index = k++;
                      s.graphs = unroll_all(s.set, session.options());
                      return true;

@@ -53,8 +53,8 @@ TEST(Sweep, CommandLineReportsEveryVariant) {
   const std::string summary = r.out.substr(r.out.rfind("{\"summary\""));
   EXPECT_NE(summary.find("\"variants\":10"), std::string::npos) << summary;
   // The last variant is the base set itself: the same verdict as analysing the file.
-  const test::cli_result one = test::run_warpspan("dbf " + test::source_path("data/tasks/fig2_example.json") +
-                                                  " --backend cpu --json");
+  const test::cli_result one =
+      test::run_warpspan("dbf " + test::source_path("data/tasks/fig2_example.json") + " --backend cpu --json");
   ASSERT_EQ(one.code, 0) << one.err;
   EXPECT_NE(one.out.find("\"t_max\":31"), std::string::npos);
   const std::string variants = r.out.substr(0, r.out.rfind("{\"summary\""));

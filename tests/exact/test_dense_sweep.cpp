@@ -267,9 +267,11 @@ TEST(DenseSweep, CudaDenseWindowMatchesCpu) {
     EXPECT_EQ(given.best_string, cpu.best_string) << what;
   };
   std::mt19937_64 rng(2612);
-  for (int k = 0; k < test::gpu_test_size(60, 15); ++k) check(test::random_problem(rng, 5, 7), "random " + std::to_string(k));
+  for (int k = 0; k < test::gpu_test_size(60, 15); ++k)
+    check(test::random_problem(rng, 5, 7), "random " + std::to_string(k));
   EXPECT_GT(beaten, 0);  // some answers beat the standard strings: the trace back ran
-  for (int w = 3; w <= test::gpu_test_size(9, 5); ++w) check(test::make("5L9C2L9C", w, 1, 4), "voronoi " + std::to_string(w));
+  for (int w = 3; w <= test::gpu_test_size(9, 5); ++w)
+    check(test::make("5L9C2L9C", w, 1, 4), "voronoi " + std::to_string(w));
   // Two-byte entries (bounds past 254 cycles), traced back too: long kernels of two types on 3
   // warps, until two answers beat the standard strings (the default span only: these are slow).
   int two_bytes = 0;
@@ -334,7 +336,8 @@ TEST(DenseSweep, CudaAtMostMatchesCpu) {
   for (int k = 0; k < test::gpu_test_size(40, 10); ++k) {
     const problem prob = test::random_problem(rng, 5, 7);
     const std::uint32_t t = exact_dense_cpu(prob).makespan;
-    for (const std::uint32_t a : {t, t + 1, t + 4}) check(prob, a, "random " + std::to_string(k) + " a=" + std::to_string(a));
+    for (const std::uint32_t a : {t, t + 1, t + 4})
+      check(prob, a, "random " + std::to_string(k) + " a=" + std::to_string(a));
   }
   for (int w = 4; w <= test::gpu_test_size(8, 6); ++w)
     for (const std::uint32_t a : {10u, 4u}) {
@@ -492,7 +495,7 @@ TEST(DenseSweep, ChosenWhereTheTableFits) {
   EXPECT_EQ(used, "dense");
   EXPECT_EQ(r.makespan, 67u);
   EXPECT_EQ(dense_sweep_bytes(voronoi), 736'281u);  // C(31, 6) multisets, a byte each
-  o.max_states = 1'000'000;  // a state limit asks for the hash sweep
+  o.max_states = 1'000'000;                         // a state limit asks for the hash sweep
   EXPECT_FALSE(dense_sweep_fits(voronoi, o));
   EXPECT_EQ(exact_search(voronoi, o, backend_kind::cpu, &used).makespan, 67u);
   EXPECT_EQ(used, "sweep");

@@ -43,9 +43,12 @@ TEST(ExactRanks, SweepAcrossThreadRanksEqualsOneProcess) {
       const exact_result one = exact_sweep_cpu(prob, o);
       EXPECT_EQ(build_schedule(prob, one.best_string).makespan, one.makespan);
       for (const int n : {2, 3}) {
-        const auto results = test::on_thread_ranks<exact_result>(n, [&](rank_group& g) { return exact_sweep_ranks(prob, o, g); });
+        const auto results =
+            test::on_thread_ranks<exact_result>(n, [&](rank_group& g) { return exact_sweep_ranks(prob, o, g); });
         for (const exact_result& r : results)
-          expect_same(r, one, "W " + std::to_string(prob.warps) + ", " + std::to_string(n) + " ranks, prune " + std::to_string(prune));
+          expect_same(
+              r, one,
+              "W " + std::to_string(prob.warps) + ", " + std::to_string(n) + " ranks, prune " + std::to_string(prune));
       }
     }
 }
@@ -56,7 +59,8 @@ TEST(ExactRanks, StoppedByTheStateLimitEveryRankProvesTheSameInterval) {
   o.max_states = 3000;
   const exact_result one = exact_sweep_cpu(prob, o);
   ASSERT_FALSE(one.complete);
-  const auto results = test::on_thread_ranks<exact_result>(3, [&](rank_group& g) { return exact_sweep_ranks(prob, o, g); });
+  const auto results =
+      test::on_thread_ranks<exact_result>(3, [&](rank_group& g) { return exact_sweep_ranks(prob, o, g); });
   for (const exact_result& r : results) {
     EXPECT_FALSE(r.complete);
     EXPECT_EQ(r.lower, results[0].lower);
@@ -98,8 +102,8 @@ TEST(RunExact, WarmStartAcrossThreadRanksIsRankZerosForAll) {
   EXPECT_EQ(one.makespan, 67u);
   EXPECT_EQ(run_exact(prob, one_thread(), 5000, backend_kind::cpu, &used).makespan, 67u);
   EXPECT_EQ(used, "dense");
-  const auto results =
-      test::on_thread_ranks<exact_result>(2, [&](rank_group& g) { return run_exact(prob, o, 5000, backend_kind::cpu, nullptr, &g); });
+  const auto results = test::on_thread_ranks<exact_result>(
+      2, [&](rank_group& g) { return run_exact(prob, o, 5000, backend_kind::cpu, nullptr, &g); });
   for (const exact_result& r : results) expect_same(r, one, "2 ranks");
 }
 

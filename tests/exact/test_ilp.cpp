@@ -138,11 +138,11 @@ TEST(Ilp, EveryBuiltScheduleIsFeasibleAndIdlingIsNot) {
     std::string text;
     const problem prob = random_case(rng, &text);
     std::vector<std::uint16_t> str;
-    for (std::uint32_t w = 0; w < prob.warps; ++w) str.insert(str.end(), prob.instructions(), static_cast<std::uint16_t>(w));
+    for (std::uint32_t w = 0; w < prob.warps; ++w)
+      str.insert(str.end(), prob.instructions(), static_cast<std::uint16_t>(w));
     std::shuffle(str.begin(), str.end(), rng);
     const built_schedule b = build_schedule(prob, str);
-    for (ilp_constraints form : both_forms)
-      EXPECT_EQ(ilp_violated_constraint(prob, 0, form, b.cycle), "") << text;
+    for (ilp_constraints form : both_forms) EXPECT_EQ(ilp_violated_constraint(prob, 0, form, b.cycle), "") << text;
   }
   // LCL, W = 1: C in cycle 3 leaves the warp idle in cycle 2 with the C unit free.
   const problem one = test::make("LCL", 1, 1, 1);
@@ -268,9 +268,9 @@ TEST(Ilp, BarrierSchedulesAreFeasibleAndRunningAheadIsNot) {
   EXPECT_EQ(ilp_violated_constraint(lbl, 8, ilp_constraints::short_form, {1, 2, 5, 2, 3, 6}), "wc_1_3_4");
   EXPECT_EQ(ilp_violated_constraint(lbl, 8, ilp_constraints::long_form, {1, 2, 5, 2, 3, 6}), "wc_1_L_4");
   // In blocks of one, warp 1 need not wait.
-  EXPECT_EQ(ilp_violated_constraint(with_blocks("LBL", 2, 1, 0, 0, 1), 0, ilp_constraints::short_form,
-                                    {1, 2, 3, 2, 3, 4}),
-            "");
+  EXPECT_EQ(
+      ilp_violated_constraint(with_blocks("LBL", 2, 1, 0, 0, 1), 0, ilp_constraints::short_form, {1, 2, 3, 2, 3, 4}),
+      "");
 }
 
 TEST(Ilp, BarriersEqualTheBruteForce) {

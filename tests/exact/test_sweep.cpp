@@ -94,7 +94,8 @@ TEST(ExactSweep, EqualsDepthFirstSearch) {
       ASSERT_TRUE(r.complete);
       ASSERT_EQ(r.makespan, dfs.makespan) << to_run_length(prob.kernel) << " W=" << prob.warps << " prune=" << prune;
       ASSERT_EQ(build_schedule(prob, r.best_string).makespan, r.makespan);
-      if (!prune) ASSERT_EQ(r.states, dfs.states + 1) << "every reachable state once (the DFS memo lacks the final one)";
+      if (!prune)
+        ASSERT_EQ(r.states, dfs.states + 1) << "every reachable state once (the DFS memo lacks the final one)";
       pruned_runs += prune && r.pruned > 0;
     }
   }
@@ -164,11 +165,15 @@ TEST(ExactSweep, AtMostProvesItOrFindsTheExactValue) {
         o.at_most = a;
         o.threads = 1 + form % 2;
         if (form == 2) o.lower_string = standard.best_string;
-        const exact_options plain_o = [&] { exact_options p = o; p.at_most = 0; return p; }();
+        const exact_options plain_o = [&] {
+          exact_options p = o;
+          p.at_most = 0;
+          return p;
+        }();
         const exact_result r = form == 3 ? exact_dense_cpu(prob, o) : exact_sweep_cpu(prob, o);
         const exact_result plain = form == 3 ? exact_dense_cpu(prob, plain_o) : exact_sweep_cpu(prob, plain_o);
-        const std::string what = to_run_length(prob.kernel) + " W=" + std::to_string(prob.warps) + " a=" +
-                                 std::to_string(a) + " form " + std::to_string(form);
+        const std::string what = to_run_length(prob.kernel) + " W=" + std::to_string(prob.warps) +
+                                 " a=" + std::to_string(a) + " form " + std::to_string(form);
         ASSERT_EQ(build_schedule(prob, r.best_string).makespan, r.lower) << what;
         ASSERT_LE(r.lower, t) << what;
         ASSERT_LE(r.states, plain.states) << what;
@@ -341,7 +346,8 @@ TEST(ExactSweep, CudaSearchesCheckEveryAllocationOnAnyDeviceSizeGpu) {
         EXPECT_EQ(r.upper, full.upper) << name << " on " << limit << " bytes";
         continue;
       }
-      EXPECT_NE(r.stop_reason.find("GPU memory"), std::string::npos) << name << " on " << limit << " bytes: " << r.stop_reason;
+      EXPECT_NE(r.stop_reason.find("GPU memory"), std::string::npos)
+          << name << " on " << limit << " bytes: " << r.stop_reason;
       EXPECT_LE(r.lower, full.upper) << name << " on " << limit << " bytes";
       EXPECT_GE(r.upper, full.upper) << name << " on " << limit << " bytes";
     }

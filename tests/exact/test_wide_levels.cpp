@@ -41,11 +41,13 @@ struct long_case {
 /// the depth-first search; their contention straddles level 255, the first past 8 bits.
 const std::vector<long_case>& long_cases() {
   static const std::vector<long_case> cases = {
-      {"100L100C100L", 2, 1, 2, 0, 0},        {"100L100C100L", 2, 1, 2, 0, 1},        {"100L1B100C99L", 2, 1, 2, 0, 0},
-      {"100L1B100C99L", 2, 1, 2, 0, 1},       {"200L200C200L", 2, 1, 2, 0, 0},        {"250C2L1S47C", 3, 1, 3, 2, 0},
-      {"250C4L2S3L1C3S337C", 3, 1, 3, 2, 3},  {"250C4L2S3L1C3S37C", 4, 1, 4, 2, 0},   {"250C4L2S3L1C3S37C", 4, 1, 4, 2, 4},
-      {"120C1B130C4L2S3L1C3S37C", 4, 1, 4, 2, 4}, {"250C4L2S3L1C3S337C", 4, 1, 4, 2, 0}, {"250C2L1S47C", 8, 1, 8, 2, 0},
-      {"120C1B130C2L48C", 8, 1, 8, 2, 8},     {"250C2L1S347C", 8, 1, 8, 2, 0},
+      {"100L100C100L", 2, 1, 2, 0, 0},       {"100L100C100L", 2, 1, 2, 0, 1},
+      {"100L1B100C99L", 2, 1, 2, 0, 0},      {"100L1B100C99L", 2, 1, 2, 0, 1},
+      {"200L200C200L", 2, 1, 2, 0, 0},       {"250C2L1S47C", 3, 1, 3, 2, 0},
+      {"250C4L2S3L1C3S337C", 3, 1, 3, 2, 3}, {"250C4L2S3L1C3S37C", 4, 1, 4, 2, 0},
+      {"250C4L2S3L1C3S37C", 4, 1, 4, 2, 4},  {"120C1B130C4L2S3L1C3S37C", 4, 1, 4, 2, 4},
+      {"250C4L2S3L1C3S337C", 4, 1, 4, 2, 0}, {"250C2L1S47C", 8, 1, 8, 2, 0},
+      {"120C1B130C2L48C", 8, 1, 8, 2, 8},    {"250C2L1S347C", 8, 1, 8, 2, 0},
   };
   return cases;
 }
@@ -283,8 +285,9 @@ TEST(WideLevels, TheDeviceSearchesRefuseSixteenBitLevels) {
   EXPECT_NE(why.find("254 instructions (8-bit levels"), std::string::npos) << why;
   exact_options wide;
   wide.wide_levels = true;
-  EXPECT_NE(test::error_of([&] { exact_search(test::make("5L9C2L9C", 4, 1, 4), wide, backend_kind::cuda); }).find("8-bit"),
-            std::string::npos);
+  EXPECT_NE(
+      test::error_of([&] { exact_search(test::make("5L9C2L9C", 4, 1, 4), wide, backend_kind::cuda); }).find("8-bit"),
+      std::string::npos);
 }
 
 }  // namespace

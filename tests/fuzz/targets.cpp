@@ -81,7 +81,8 @@ void check_edf(const std::vector<dbf_curve>& curves) {
   }
   if (!results[0] || !results[1]) return;
   require(results[0]->schedulable == results[1]->schedulable, "edf: qpa and scan disagree on schedulability");
-  require(results[0]->first_violation == results[1]->first_violation, "edf: qpa and scan disagree on the first violation");
+  require(results[0]->first_violation == results[1]->first_violation,
+          "edf: qpa and scan disagree on the first violation");
 }
 
 /// dbf never decreases with the interval length.
@@ -99,7 +100,8 @@ void check_monotone(const dbf_curve& c) {
 std::vector<dbf_curve> curves_of(const task_set& set, const std::vector<unrolled_graph>& graphs,
                                  const std::vector<dbf_table>& tables) {
   std::vector<dbf_curve> curves;
-  for (std::size_t k = 0; k < set.tasks.size(); ++k) curves.emplace_back(tables[k].min_span, graphs[k].E, graphs[k].period);
+  for (std::size_t k = 0; k < set.tasks.size(); ++k)
+    curves.emplace_back(tables[k].min_span, graphs[k].E, graphs[k].period);
   return curves;
 }
 
@@ -135,10 +137,11 @@ fuzz_outcome fuzz_one_kernel(const std::uint8_t* data, std::size_t size) {
     norm.sigma = {1, 2, 1, 1};
     norm.copies = {1, 1, 3, 2};
     std::size_t expected = 0;
-    for (unit u : k) expected += u == unit::B ? 1 : static_cast<std::size_t>(norm.copies[static_cast<int>(u)]);  // a barrier stays one
+    for (unit u : k)
+      expected += u == unit::B ? 1 : static_cast<std::size_t>(norm.copies[static_cast<int>(u)]);  // a barrier stays one
     const kernel_string n = normalize_kernel(k, norm);
-    require(n.size() == expected, "kernel: normalisation made " + std::to_string(n.size()) + " instructions, expected " +
-                                      std::to_string(expected));
+    require(n.size() == expected, "kernel: normalisation made " + std::to_string(n.size()) +
+                                      " instructions, expected " + std::to_string(expected));
   });
 }
 
@@ -172,7 +175,8 @@ fuzz_outcome fuzz_one_sm(const std::uint8_t* data, std::size_t size) {
     const std::string_view text = as_text(data, size);
     const std::size_t newline = text.find('\n');
     const std::string_view sigma = text.substr(0, newline);
-    const std::string_view json_text = newline == std::string_view::npos ? std::string_view{} : text.substr(newline + 1);
+    const std::string_view json_text =
+        newline == std::string_view::npos ? std::string_view{} : text.substr(newline + 1);
     // As problem_options::make_sm (host/cli/makespan_commands.cpp): a file, or --sigma alone.
     sm_config cfg;
     if (!json_text.empty()) {
@@ -199,7 +203,8 @@ fuzz_outcome fuzz_one_sm(const std::uint8_t* data, std::size_t size) {
     require(normalized.size() == expected, "sm: normalisation made " + std::to_string(normalized.size()) +
                                                " instructions, expected " + std::to_string(expected));
     const problem prob = make_problem(normalized, norm, 3);
-    require(pessimistic_bound(prob) >= prob.instructions(), "sm: the pessimistic bound is below one warp's instructions");
+    require(pessimistic_bound(prob) >= prob.instructions(),
+            "sm: the pessimistic bound is below one warp's instructions");
   });
 }
 
@@ -208,7 +213,8 @@ fuzz_outcome fuzz_one_taskset(const std::uint8_t* data, std::size_t size) {
     const task_set set = parse_task_set(as_text(data, size), "fuzz.json");
     // The JSON the program writes reads back as the same set.
     const std::string once = task_set_json(set, true);
-    require(task_set_json(parse_task_set(once, "round trip"), true) == once, "taskset: the JSON round trip changes the set");
+    require(task_set_json(parse_task_set(once, "round trip"), true) == once,
+            "taskset: the JSON round trip changes the set");
     const dbf_options options = small_dbf_options();
     const std::vector<unrolled_graph> graphs = unroll_all(set, options);
     std::vector<dbf_table> tables;
@@ -244,8 +250,8 @@ fuzz_outcome fuzz_one_jsonl(const std::uint8_t* data, std::size_t size) {
     const std::vector<dbf_table> each = compute_tables(all, options);
     require(tables.size() == all.size() && each.size() == all.size(), "jsonl: a table is missing");
     for (std::size_t k = 0; k < all.size(); ++k)
-      require(tables[k].min_span == each[k].min_span, "jsonl: the shared table of task " + std::to_string(k) +
-                                                          " differs from its own");
+      require(tables[k].min_span == each[k].min_span,
+              "jsonl: the shared table of task " + std::to_string(k) + " differs from its own");
     std::size_t next = 0;
     for (std::size_t s = 0; s < sets.size(); ++s) {
       const std::vector<dbf_table> mine(tables.begin() + static_cast<std::ptrdiff_t>(next),
@@ -336,9 +342,12 @@ fuzz_outcome fuzz_one_wcet(const std::uint8_t* data, std::size_t size) {
 
 const std::vector<fuzz_target>& fuzz_targets() {
   static const std::vector<fuzz_target> all = {
-      {"kernel", fuzz_one_kernel, max_kernel_input},    {"ptx", fuzz_one_ptx, max_ptx_input},
-      {"sm", fuzz_one_sm, max_sm_input},                {"taskset", fuzz_one_taskset, max_taskset_input},
-      {"jsonl", fuzz_one_jsonl, max_jsonl_input},       {"string", fuzz_one_string, max_string_input},
+      {"kernel", fuzz_one_kernel, max_kernel_input},
+      {"ptx", fuzz_one_ptx, max_ptx_input},
+      {"sm", fuzz_one_sm, max_sm_input},
+      {"taskset", fuzz_one_taskset, max_taskset_input},
+      {"jsonl", fuzz_one_jsonl, max_jsonl_input},
+      {"string", fuzz_one_string, max_string_input},
       {"input", fuzz_one_input, max_input_input},
       {"wcet", fuzz_one_wcet, max_wcet_input},
   };

@@ -21,9 +21,10 @@ void expect_same_outputs(const kernel_harness& k, std::uint32_t threads, int inp
   std::vector<genome> batch;
   for (int i = 0; i < inputs; ++i) batch.push_back(random_genome(ranges, 77, 1, static_cast<std::uint64_t>(i)));
   if (name == "artificial") batch.push_back(genome(threads, 42));  // the worst case: atomics on one address
-  if (name == "bfs") {  // a chain: one level per node
+  if (name == "bfs") {                                             // a chain: one level per node
     genome chain(ranges.size(), 0);
-    for (std::uint32_t v = 0; v < threads; ++v) chain[std::size_t{v} * k.genes_per_thread()] = 1, chain[std::size_t{v} * k.genes_per_thread() + 1] = 1;
+    for (std::uint32_t v = 0; v < threads; ++v)
+      chain[std::size_t{v} * k.genes_per_thread()] = 1, chain[std::size_t{v} * k.genes_per_thread() + 1] = 1;
     batch.push_back(chain);
   }
   if (name == "lbm") {  // every cell type, in stripes, and distributions at both ends of their range
@@ -51,7 +52,9 @@ void expect_same_outputs(const std::string& name, std::uint32_t threads, int inp
 }
 
 TEST_F(CudaInputs, ArtificialMatchesCpu) { expect_same_outputs("artificial", 300, test::gpu_test_size(20, 3)); }
-TEST_F(CudaInputs, BfsMatchesCpu) { expect_same_outputs("bfs", test::gpu_test_size(1000, 70), test::gpu_test_size(20, 3)); }
+TEST_F(CudaInputs, BfsMatchesCpu) {
+  expect_same_outputs("bfs", test::gpu_test_size(1000, 70), test::gpu_test_size(20, 3));
+}
 TEST_F(CudaInputs, PetriMatchesCpu) { expect_same_outputs("petri", 130, test::gpu_test_size(20, 3)); }
 TEST_F(CudaInputs, BisectMatchesCpu) { expect_same_outputs("bisect", 201, test::gpu_test_size(20, 3)); }
 // A 15 x 14 lattice of 203 cells (the last row short): walls inside and at the edges.
@@ -61,7 +64,9 @@ TEST_F(CudaInputs, LbmMatchesCpu) { expect_same_outputs("lbm", 203, test::gpu_te
 // (a loop, a float branch, shared memory, an atomic; 3 blocks of 64, the last one short) and
 // examples/spmv, built by nvcc or, in the emulation build, as C++ against the emulated runtime whose
 // calls this binary answers (tests/CMakeLists.txt).
-std::string gpu_harness(const std::string& name) { return std::string(WARPSPAN_HARNESS_FIXTURES) + "/lib" + name + ".so"; }
+std::string gpu_harness(const std::string& name) {
+  return std::string(WARPSPAN_HARNESS_FIXTURES) + "/lib" + name + ".so";
+}
 
 TEST_F(CudaInputs, HarnessFixtureMatchesCpu) {
   const harness_ref k = load_harness(gpu_harness("fixture_gpu"));

@@ -156,14 +156,17 @@ TEST(InputsHarness, ErrorsAreReportedNotCrashes) {
   EXPECT_NE(test::error_of([] { load_harness(fixture("bad_range")); }).find("bad range [5, 1]"), std::string::npos);
   EXPECT_EQ(test::error_of([&] { run_model(*throws, make_model(), seven, 2); }),
             "harness 'fixture' (" + fixture("throws") + "): thread 1 (block 0, stage 0) threw: n = 7 is not allowed");
-  EXPECT_NE(test::error_of([] { run_model(*load_harness(fixture("bad_branch")), make_model(), std::vector<std::int32_t>(9), 4); })
-                .find("thread 3 (block 0, stage 0): branch(2): the id must be below its branches (2)"),
+  EXPECT_NE(test::error_of([] {
+              run_model(*load_harness(fixture("bad_branch")), make_model(), std::vector<std::int32_t>(9), 4);
+            }).find("thread 3 (block 0, stage 0): branch(2): the id must be below its branches (2)"),
             std::string::npos);
-  EXPECT_NE(test::error_of([] { run_model(*load_harness(fixture("bad_atomic")), make_model(), {0, 0, 0}, 1); })
-                .find("atomic_add on an address outside its scratch and shared memory"),
+  EXPECT_NE(test::error_of([] {
+              run_model(*load_harness(fixture("bad_atomic")), make_model(), {0, 0, 0}, 1);
+            }).find("atomic_add on an address outside its scratch and shared memory"),
             std::string::npos);
-  EXPECT_NE(test::error_of([] { run_model(*load_harness(fixture("endless")), make_model(), {0, 0, 0}, 1); })
-                .find("more than 4194304 times in one launch"),
+  EXPECT_NE(test::error_of([] {
+              run_model(*load_harness(fixture("endless")), make_model(), {0, 0, 0}, 1);
+            }).find("more than 4194304 times in one launch"),
             std::string::npos);
 }
 
@@ -204,8 +207,9 @@ TEST(InputsHarness, ASavedInputForAnotherKernelIsRefused) {
   // The first line names the kernel the input was saved for; another kernel's parse refuses it,
   // naming both, rather than reading its integers as its own.
   const harness_ref k = load_harness(fixture("good"));
-  const std::string text = "# warpspan inputs: kernel bisect, 3 threads, 2 integers per thread, then 1 per block\n"
-                           "1 2\n3 4\n5 6\n3\n";
+  const std::string text =
+      "# warpspan inputs: kernel bisect, 3 threads, 2 integers per thread, then 1 per block\n"
+      "1 2\n3 4\n5 6\n3\n";
 
   const auto header = read_input_header(text);
   ASSERT_TRUE(header.has_value());
@@ -247,13 +251,17 @@ TEST(InputsHarness, AnExceptionThroughACThreadFunctionNamesItsThread) {
     return 0;
   };
   const harness_ref k = make_harness(&d);
-  EXPECT_EQ(test::error_of([&] { run_model(*k, make_model(), {0, 0, 0, 0, 0}, 2); }),
+  EXPECT_EQ(test::error_of([&] {
+              run_model(*k, make_model(), {0, 0, 0, 0, 0}, 2);
+            }),
             "kernel 'fixture': thread 1 (block 0, stage 0) threw: boom");
   EXPECT_EQ(test::error_of([&] { run_model(*k, make_model(), std::vector<std::int32_t>(7, 0), 3); }),
             "kernel 'fixture': thread 1 (block 0, stage 0) threw: boom");
   static warpspan_harness_v1 d42 = *hx::describe<fixture::kernel>();
   d42.thread = [](const warpspan_hooks*, const warpspan_thread*, char*) -> int { throw 42; };
-  EXPECT_EQ(test::error_of([&] { run_model(*make_harness(&d42), make_model(), {0, 0, 0}, 1); }),
+  EXPECT_EQ(test::error_of([&] {
+              run_model(*make_harness(&d42), make_model(), {0, 0, 0}, 1);
+            }),
             "kernel 'fixture': thread 0 (block 0, stage 0) threw an exception that is not a std::exception");
 }
 
@@ -273,12 +281,14 @@ TEST(InputsHarness, TheSlowestBlockBecomesWarpsOfTheMakespanModel) {
   // parses as --warp-kernels, and its instructions are the block's issue slots.
   std::vector<std::int32_t> input(k->genes(100), 0);
   for (std::uint32_t t = 64; t < 100; ++t) input[2 * t] = 8;  // block 1 loops 8 times a thread
-  const block_warp_kernels b = worst_block([&] {
-    search_request q;
-    q.harness = fixture("good");
-    q.threads = 100;
-    return make_search_options(q);
-  }(), input);
+  const block_warp_kernels b = worst_block(
+      [&] {
+        search_request q;
+        q.harness = fixture("good");
+        q.threads = 100;
+        return make_search_options(q);
+      }(),
+      input);
   EXPECT_EQ(b.block, 1u);
   EXPECT_EQ(b.warps, 2u);  // 36 threads: a warp of 32 and one of 4
   const std::vector<warp_group> groups = parse_warp_kernels(b.spec);

@@ -205,7 +205,8 @@ TEST(InputsModel, GlobalLoadsCostTheirSectors) {
   EXPECT_EQ(run<load_kernel<space::global>>(stride8).cycles, 32u);
   EXPECT_EQ(run<load_kernel<space::global>>(same).cycles, 1u);
   // Only the active lanes' sectors count: 8 lanes at a stride of 8 words, 8 sectors.
-  EXPECT_EQ(run<load_kernel<space::global>>(std::vector<std::int32_t>(stride8.begin(), stride8.begin() + 8)).cycles, 8u);
+  EXPECT_EQ(run<load_kernel<space::global>>(std::vector<std::int32_t>(stride8.begin(), stride8.begin() + 8)).cycles,
+            8u);
 }
 
 TEST(InputsModel, SharedLoadsCostTheirBankConflicts) {
@@ -367,12 +368,14 @@ TEST(InputsModel, LbmTwoCellsStreamAcrossAndDiverge) {
   ASSERT_EQ(r.output.size(), 18u);
   for (int d = 0; d < 9; ++d)
     for (int cell = 0; cell < 2; ++cell)
-      EXPECT_EQ(r.output[static_cast<std::size_t>(d * 2 + cell)], harness::word_of(lbm_kernel::weight(d) * 0.05f * 1.0f))
+      EXPECT_EQ(r.output[static_cast<std::size_t>(d * 2 + cell)],
+                harness::word_of(lbm_kernel::weight(d) * 0.05f * 1.0f))
           << d << " " << cell;
 }
 
 TEST(InputsModel, WrongLengthIsAnInputError) {
-  EXPECT_NE(test::error_of([] { run_model(*find_kernel("petri"), make_model(), std::vector<std::int32_t>(7), 1); }), "");
+  EXPECT_NE(test::error_of([] { run_model(*find_kernel("petri"), make_model(), std::vector<std::int32_t>(7), 1); }),
+            "");
 }
 
 }  // namespace

@@ -11,7 +11,8 @@
 namespace warpspan::inputs {
 namespace {
 
-search_options options(const std::string& k, std::uint32_t threads, search_method m, std::uint64_t seed, std::uint64_t evaluations) {
+search_options options(const std::string& k, std::uint32_t threads, search_method m, std::uint64_t seed,
+                       std::uint64_t evaluations) {
   search_options o;
   o.kernel = find_kernel(k);
   o.threads = threads;

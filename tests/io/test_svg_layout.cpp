@@ -101,7 +101,8 @@ TEST(SvgLayout, TheSweepPlotHasRoundTicksAndItsCriticalFactorClearOfTheLegend) {
   expect_round_ticks(all, "tick y");
   const text_box& critical = only(all, "critical");
   for (const auto& t : all)
-    if (t.cls == "legend") EXPECT_FALSE(overlap(critical, t, 11)) << "'" << critical.words << "' overlaps '" << t.words << "'";
+    if (t.cls == "legend")
+      EXPECT_FALSE(overlap(critical, t, 11)) << "'" << critical.words << "' overlaps '" << t.words << "'";
 }
 
 TEST(SvgLayout, TheEnvelopesBestAndProvenLabelsDoNotOverlap) {

@@ -127,7 +127,8 @@ TEST(Barriers, BlocksWaitOnlyForTheirOwnWarps) {
     EXPECT_EQ(test::brute_worst(p), best_over_all_strings(p)) << k;
     EXPECT_GE(pessimistic_bound(p), test::brute_worst(p)) << k;
   }
-  EXPECT_NE(test::error_of([] { make_blocks("LBL", 4, 1, 1, 0, 3); }).find("block_warps 3 must divide"), std::string::npos);
+  EXPECT_NE(test::error_of([] { make_blocks("LBL", 4, 1, 1, 0, 3); }).find("block_warps 3 must divide"),
+            std::string::npos);
 }
 
 TEST(Barriers, PessimisticBoundHoldsOnEverySmallKernel) {
@@ -202,7 +203,8 @@ TEST(Barriers, RemainingBoundHoldsInEveryReachableState) {
         if (auto it = longest.find(s); it != longest.end()) return it->second;
         std::uint32_t best = 0;
         successor_enum e;
-        if (e.start(v, s)) do best = std::max(best, 1 + way_on(e.successor(v)));
+        if (e.start(v, s)) do
+            best = std::max(best, 1 + way_on(e.successor(v)));
           while (e.advance(v));
         longest[s] = best;
         return best;

@@ -37,8 +37,8 @@ TEST(Bounds, AtMostTheSearchsRemainingBoundAtTheStart) {
     std::vector<std::uint8_t> count(v.instructions + 1, 0);
     count[0] = static_cast<std::uint8_t>(prob.warps);
     EXPECT_LE(pessimistic_bound(prob), remaining_bound(v, count.data()))
-        << "case " << k << ": " << to_run_length(prob.kernel) << " W " << prob.warps << " sigma " << prob.sm.sigma[0] << " "
-        << prob.sm.sigma[1] << " " << prob.sm.sigma[2] << " " << prob.sm.sigma[3] << " S " << prob.sm.schedulers;
+        << "case " << k << ": " << to_run_length(prob.kernel) << " W " << prob.warps << " sigma " << prob.sm.sigma[0]
+        << " " << prob.sm.sigma[1] << " " << prob.sm.sigma[2] << " " << prob.sm.sigma[3] << " S " << prob.sm.schedulers;
   }
 }
 

@@ -154,8 +154,8 @@ TEST(Builder, IncrementalRebuildEqualsFullRebuild) {
       const std::uint32_t i = bounded(r.v[0], p.length), j = bounded(r.v[1], p.length);
       std::swap(inc.str[i], inc.str[j]);
       const std::uint32_t old = build_full(p, full);  // full still holds the string before the swap
-      const std::uint32_t m_inc = (move % 2) ? rebuild_from(p, inc, std::min(i, j))
-                                             : rebuild_from(p, inc, std::min(i, j), std::max(i, j), old);
+      const std::uint32_t m_inc =
+          (move % 2) ? rebuild_from(p, inc, std::min(i, j)) : rebuild_from(p, inc, std::min(i, j), std::max(i, j), old);
       std::copy(inc.str, inc.str + p.length, full.str);
       const std::uint32_t m_full = build_full(p, full);
 

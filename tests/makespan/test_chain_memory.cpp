@@ -138,9 +138,8 @@ TEST(ChainMemory, OneWarpOnChipLosesToTheGlobalPath) {
 TEST(ChainMemory, FreeMemoryBoundsTheChains) {
   const problem prob = test::make("20L20C20L", 64, 1, 2);
   const std::size_t per_chain = make_chain_layout(prob.view()).bytes + sizeof(chain_state);
-  const cuda_chain_plan plan =
-      plan_chains_for(prob.view(), sm90_limits(), anneal_kernel_sm90, 132, 1000 * per_chain, chain_packing::wide,
-                      chain_design::thread);
+  const cuda_chain_plan plan = plan_chains_for(prob.view(), sm90_limits(), anneal_kernel_sm90, 132, 1000 * per_chain,
+                                               chain_packing::wide, chain_design::thread);
   EXPECT_EQ(plan.device_chains, 900u);  // 90 % of free memory
   // Narrow chains take half the working bytes (the best string stays 16-bit): the same memory holds
   // 1.78 times as many here.

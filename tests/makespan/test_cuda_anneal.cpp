@@ -29,7 +29,8 @@ void expect_same_chains(const problem& prob, std::uint32_t chains, std::uint64_t
   setup.params.reach = reach;
   estimate_options mix;  // the estimate's mix of first strings, the beam's among them
   mix.seed = setup.params.seed;
-  for (std::uint32_t c = 0; c < chains; ++c) setup.chain_ids.push_back(c * 3 + 1);  // ids that are not 0..n-1 on purpose
+  for (std::uint32_t c = 0; c < chains; ++c)
+    setup.chain_ids.push_back(c * 3 + 1);  // ids that are not 0..n-1 on purpose
   setup.initial = chain_initial_strings(prob, mix, setup.chain_ids);
   auto cpu = make_cpu_runner(setup, 0);
   auto gpu = make_cuda_runner(setup);
@@ -51,7 +52,8 @@ void expect_same_chains(const problem& prob, std::uint32_t chains, std::uint64_t
 }
 
 /// A runner of one chain of `prob` asked for `packing` and `design` is refused (std::invalid_argument).
-void expect_runner_refused(const problem& prob, std::optional<chain_packing> packing, std::optional<chain_design> design) {
+void expect_runner_refused(const problem& prob, std::optional<chain_packing> packing,
+                           std::optional<chain_design> design) {
   chain_setup setup;
   setup.prob = &prob;
   setup.packing = packing;

@@ -28,9 +28,9 @@ struct small_case {
 };
 
 const small_case small_cases[] = {
-    {"LCL", 2, 1, 1, 0, 0},  {"LCL", 3, 1, 1, 0, 0},   {"LCCL", 3, 1, 1, 0, 0}, {"LLC", 3, 1, 2, 0, 0},
-    {"LCLC", 2, 1, 1, 0, 0}, {"LSCL", 3, 1, 2, 1, 0},  {"LCS", 3, 2, 1, 1, 2},  {"LCC", 3, 1, 2, 0, 2},
-    {"LLCC", 3, 1, 1, 0, 0}, {"CLLC", 3, 1, 2, 0, 0},  {"SCL", 4, 1, 1, 1, 0},  {"LC", 4, 1, 2, 0, 1},
+    {"LCL", 2, 1, 1, 0, 0},  {"LCL", 3, 1, 1, 0, 0},  {"LCCL", 3, 1, 1, 0, 0}, {"LLC", 3, 1, 2, 0, 0},
+    {"LCLC", 2, 1, 1, 0, 0}, {"LSCL", 3, 1, 2, 1, 0}, {"LCS", 3, 2, 1, 1, 2},  {"LCC", 3, 1, 2, 0, 2},
+    {"LLCC", 3, 1, 1, 0, 0}, {"CLLC", 3, 1, 2, 0, 0}, {"SCL", 4, 1, 1, 1, 0},  {"LC", 4, 1, 2, 0, 1},
 };
 
 TEST(Exhaustive, BestStringEqualsWorstWorkConservingSchedule) {

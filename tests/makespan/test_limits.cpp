@@ -88,7 +88,8 @@ TEST(HostBuilder, EqualsTheSharedBuilderOnRandomStrings) {
     const auto str = random_string(prob.view(), rng(), static_cast<std::uint32_t>(k));
 
     const built_state host = build_with(prob, str, build_full_host);
-    const built_state shared = build_with(prob, str, [](const problem_view& p, const chain_view& c) { return build_full(p, c); });
+    const built_state shared =
+        build_with(prob, str, [](const problem_view& p, const chain_view& c) { return build_full(p, c); });
 
     EXPECT_EQ(host.makespan, shared.makespan);
     EXPECT_TRUE(host.block == shared.block) << to_run_length(prob.kernel) << " W=" << prob.warps;

@@ -20,7 +20,8 @@ std::vector<problem> problems() {
   out.push_back(test::make("5L9C2L9C", 16, 1, 4));           // Voronoi, W = 16
   out.push_back(test::make("LSCDLLCSD", 7, 1, 2, 1, 1, 3));  // every unit, a scheduler limit
   out.push_back(make_problem(parse_kernel_string("2LCB3CLBL"), test::sm_of(1, 2), 12, 4));  // barriers, blocks of 4
-  out.push_back(make_problem(parse_warp_kernels("LBCCL:3,CLBC:2,LLBCC:3"), test::sm_of(1, 1, 0, 0, 2), 4));  // a path per warp
+  out.push_back(
+      make_problem(parse_warp_kernels("LBCCL:3,CLBC:2,LLBCC:3"), test::sm_of(1, 1, 0, 0, 2), 4));  // a path per warp
   out.push_back(test::make("LC", 255, 1, 1));  // the most warps narrow holds: ids up to 254
   return out;
 }
@@ -119,7 +120,7 @@ TEST(NarrowChains, LayoutOffsetsAtEachPacking) {
   EXPECT_EQ(w.str, 120u + 52u);
   EXPECT_EQ(n.undo, 24u);
   EXPECT_EQ(n.progress, 48u);
-  EXPECT_EQ(n.last, 56u);   // 6 bytes of progress take 2 words
+  EXPECT_EQ(n.last, 56u);  // 6 bytes of progress take 2 words
   EXPECT_EQ(n.usage, 64u);
   EXPECT_EQ(n.str, 64u + 28u);  // 26 one-byte cells take 7 words
   EXPECT_EQ(n.best, 112u);      // 92 + 12, rounded to 16

@@ -70,9 +70,9 @@ void expect_same(const problem& prob, std::uint64_t iterations, std::uint32_t re
 TEST(TeamSchedule, OneLaneMakesTheSharedStepsChains) {
   expect_same(test::make("5L9C2L9C", 3, 1, 4), 3000, 0, 1);
   expect_same(test::make("5L9C2L9C", 16, 1, 4), 1500, 0, 5);
-  expect_same(test::make("5L9C2L9C", 16, 1, 4), 1500, 20, 6);   // short and far moves
-  expect_same(test::make("LSCDLLCSD", 7, 1, 2, 1, 1, 3), 2000, 5, 2);  // a scheduler limit
-  expect_same(test::make("LBCCBL", 6, 1, 2), 2000, 0, 3);         // barriers in one block
+  expect_same(test::make("5L9C2L9C", 16, 1, 4), 1500, 20, 6);            // short and far moves
+  expect_same(test::make("LSCDLLCSD", 7, 1, 2, 1, 1, 3), 2000, 5, 2);    // a scheduler limit
+  expect_same(test::make("LBCCBL", 6, 1, 2), 2000, 0, 3);                // barriers in one block
   expect_same(test::make_blocks("LCBLCBC", 6, 1, 2, 0, 2), 2000, 0, 4);  // in blocks of 2
   expect_same(make_problem(parse_warp_kernels("LBCCL:3,CLBC:2,LLBCC:3"), test::sm_of(1, 1, 0, 0, 2), 4), 2000, 0, 9);
 }

@@ -69,15 +69,15 @@ struct group_case {
 // Two and three groups, with and without a scheduler limit and barriers (one block, and blocks of
 // warps of different kernels with as many barriers).
 const group_case cases[] = {
-    {"LCL:2,CCL:1", 1, 1, 0, 0},  {"LCL:1,CCL:2", 1, 1, 0, 0},  {"LLC:1,C:1,CL:1", 1, 1, 0, 0},
-    {"LC:2,CCC:1", 1, 2, 0, 0},   {"LCL:2,CC:1", 1, 2, 1, 0},   {"LLC:1,CLC:1,C:1", 2, 1, 2, 0},
-    {"LBC:2,CBL:1", 1, 1, 0, 0},  {"LCBL:1,BCC:2", 1, 1, 0, 0}, {"LBC:1,CBLL:1,BC:1", 1, 2, 2, 0},
+    {"LCL:2,CCL:1", 1, 1, 0, 0},  {"LCL:1,CCL:2", 1, 1, 0, 0},       {"LLC:1,C:1,CL:1", 1, 1, 0, 0},
+    {"LC:2,CCC:1", 1, 2, 0, 0},   {"LCL:2,CC:1", 1, 2, 1, 0},        {"LLC:1,CLC:1,C:1", 2, 1, 2, 0},
+    {"LBC:2,CBL:1", 1, 1, 0, 0},  {"LCBL:1,BCC:2", 1, 1, 0, 0},      {"LBC:1,CBLL:1,BC:1", 1, 2, 2, 0},
     {"LBC:2,CCBL:2", 1, 1, 0, 2}, {"LBC:1,CBL:1,LBL:2", 1, 1, 0, 2}, {"LC:2,LBC:2", 1, 1, 0, 2},
 };
 
 std::string name(const group_case& c) {
-  return std::string(c.groups) + " sigma " + std::to_string(c.sigma_l) + "/" + std::to_string(c.sigma_c) + " S=" +
-         std::to_string(c.schedulers) + " block " + std::to_string(c.block);
+  return std::string(c.groups) + " sigma " + std::to_string(c.sigma_l) + "/" + std::to_string(c.sigma_c) +
+         " S=" + std::to_string(c.schedulers) + " block " + std::to_string(c.block);
 }
 
 TEST(WarpKernels, BuilderSearchAndBoundMatchBruteForce) {
@@ -99,7 +99,8 @@ TEST(WarpKernels, BuilderSearchAndBoundMatchBruteForce) {
     EXPECT_EQ(exact_search(prob, {}, backend_kind::cpu, &used).makespan, brute) << name(gc);
     EXPECT_EQ(used, "depth-first");
     // estimate's proof step: the depth-first search proves the worst case.
-    const proven_interval proven = prove_interval(prob, initial_string(prob.view(), initial_kind::fixed_priority, 0, 0), 10);
+    const proven_interval proven =
+        prove_interval(prob, initial_string(prob.view(), initial_kind::fixed_priority, 0, 0), 10);
     EXPECT_TRUE(proven.exact) << name(gc);
     EXPECT_EQ(proven.upper, brute) << name(gc);
     EXPECT_EQ(proven.lower, brute) << name(gc);
@@ -125,7 +126,8 @@ TEST(WarpKernels, OneGroupIsTheOneKernelProblem) {
       const problem one = make_problem(parse_kernel_string(kernel), sm, warps);
       // One group of W warps, and groups that all run the kernel.
       const std::string text = std::string(kernel) + ":" + std::to_string(warps);
-      const std::string split = warps > 1 ? std::string(kernel) + ":1," + kernel + ":" + std::to_string(warps - 1) : text;
+      const std::string split =
+          warps > 1 ? std::string(kernel) + ":1," + kernel + ":" + std::to_string(warps - 1) : text;
       for (const std::string& g : {text, split}) {
         const problem prob = make_problem(parse_warp_kernels(g), sm);
         EXPECT_FALSE(prob.per_warp()) << g;
@@ -135,7 +137,8 @@ TEST(WarpKernels, OneGroupIsTheOneKernelProblem) {
         EXPECT_EQ(pessimistic_bound(prob), pessimistic_bound(one)) << g;
         EXPECT_EQ(pessimistic_formula_001(prob), pessimistic_formula_001(one)) << g;
         EXPECT_EQ(exact_search_cpu(prob).makespan, exact_search_cpu(one).makespan) << g;
-        EXPECT_EQ(exact_search(prob, {}, backend_kind::cpu).makespan, exact_search(one, {}, backend_kind::cpu).makespan);
+        EXPECT_EQ(exact_search(prob, {}, backend_kind::cpu).makespan,
+                  exact_search(one, {}, backend_kind::cpu).makespan);
         estimate_options o;
         o.chains = 3;
         o.iterations = 400;
@@ -231,7 +234,8 @@ TEST(WarpKernels, IncrementalRebuildsMatchFullBuilds) {
         m = got;
         EXPECT_EQ(m, build_schedule(prob, now).makespan) << name(gc);
       }
-      EXPECT_EQ(std::vector<std::uint32_t>(a.cycle, a.cycle + p.length), std::vector<std::uint32_t>(b.cycle, b.cycle + p.length))
+      EXPECT_EQ(std::vector<std::uint32_t>(a.cycle, a.cycle + p.length),
+                std::vector<std::uint32_t>(b.cycle, b.cycle + p.length))
           << name(gc);
     }
   }
@@ -285,11 +289,11 @@ TEST(WarpKernels, EstimateFindsTheWorstCaseAndProvesIt) {
 
 TEST(WarpKernels, SearchesWithoutPerWarpKernelsRefuse) {
   const problem prob = groups("LCL:2,CCL:1", 1, 1);
-  for (const auto& refused : {test::error_of([&] { exact_dense_cpu(prob); }),
-                              test::error_of([&] { exact_sweep_cpu(prob); }),
-                              test::error_of([&] { exact_frontier_cpu(prob); }),
-                              test::error_of([&] { ilp_lp_text(prob, 0, ilp_constraints::short_form); }),
-                              test::error_of([&] { exact_t_runs(prob, 2, 0); })})
+  for (const auto& refused :
+       {test::error_of([&] { exact_dense_cpu(prob); }), test::error_of([&] { exact_sweep_cpu(prob); }),
+        test::error_of([&] { exact_frontier_cpu(prob); }),
+        test::error_of([&] { ilp_lp_text(prob, 0, ilp_constraints::short_form); }),
+        test::error_of([&] { exact_t_runs(prob, 2, 0); })})
     EXPECT_NE(refused.find("per-warp kernels (warp_kernels)"), std::string::npos) << refused;
   EXPECT_FALSE(beam_search(prob).applicable);
   // Warps of one block must issue as many barriers (the k-th pairs with the k-th).

@@ -48,11 +48,11 @@ TEST(Presets, EveryPresetParsesAndNormalises) {
 TEST(Presets, FermiLoadsBecomeTwoWithSigmaOne) {
   const normalized_sm norm = normalize(load_sm("fermi-2.0"));
   EXPECT_EQ(norm.sigma[L], 1);
-  EXPECT_EQ(norm.copies[L], 2);   // 16 LD/ST units, warp 32
-  EXPECT_EQ(norm.sigma[C], 1);    // 32 cores
+  EXPECT_EQ(norm.copies[L], 2);  // 16 LD/ST units, warp 32
+  EXPECT_EQ(norm.sigma[C], 1);   // 32 cores
   EXPECT_EQ(norm.copies[C], 1);
-  EXPECT_EQ(norm.copies[S], 8);   // 4 SFUs
-  EXPECT_EQ(norm.copies[D], 2);   // 16 DP FMAs per clock
+  EXPECT_EQ(norm.copies[S], 8);  // 4 SFUs
+  EXPECT_EQ(norm.copies[D], 2);  // 16 DP FMAs per clock
   EXPECT_EQ(norm.schedulers, 2);
   EXPECT_EQ(to_run_length(normalize_kernel(parse_kernel_string("LC"), norm)), "2LC");
 }
@@ -68,11 +68,11 @@ TEST(Presets, UnitCounts) {
 
 TEST(Presets, Aliases) {
   const std::pair<const char*, const char*> aliases[] = {
-      {"fermi", "fermi-2.0"},   {"sm_20", "fermi-2.0"},   {"2.0", "fermi-2.0"},   {"FERMI-2.0", "fermi-2.0"},
-      {"kepler", "kepler-3.5"}, {"sm_35", "kepler-3.5"},  {"3.5", "kepler-3.5"},  {"sm35", "kepler-3.5"},
-      {"volta", "volta-7.0"},   {"sm_70", "volta-7.0"},   {"7.0", "volta-7.0"},
-      {"Ampere", "ampere-8.0"}, {"SM_80", "ampere-8.0"},  {"8.0", "ampere-8.0"},
-      {"hopper", "hopper-9.0"}, {"sm_90", "hopper-9.0"},  {"9.0", "hopper-9.0"},
+      {"fermi", "fermi-2.0"},   {"sm_20", "fermi-2.0"},  {"2.0", "fermi-2.0"},     {"FERMI-2.0", "fermi-2.0"},
+      {"kepler", "kepler-3.5"}, {"sm_35", "kepler-3.5"}, {"3.5", "kepler-3.5"},    {"sm35", "kepler-3.5"},
+      {"volta", "volta-7.0"},   {"sm_70", "volta-7.0"},  {"7.0", "volta-7.0"},     {"Ampere", "ampere-8.0"},
+      {"SM_80", "ampere-8.0"},  {"8.0", "ampere-8.0"},   {"hopper", "hopper-9.0"}, {"sm_90", "hopper-9.0"},
+      {"9.0", "hopper-9.0"},
   };
   for (const auto& [alias, name] : aliases) EXPECT_EQ(load_sm(alias).name, name) << alias;
 }
@@ -139,12 +139,17 @@ TEST(PresetJson, ErrorsNameFileAndField) {
       {R"({"warp_size": 32, "units": {}})", "units"},
       {R"({"warp_size": 32, "units": {"C": {"units": 32}}, "ptx": 3})", "ptx"},
       {R"({"warp_size": 32, "units": {"C": {"units": 32}}, "ptx": {"tables": {}}})", "ptx.tables"},
-      {R"({"warp_size": 32, "units": {"C": {"units": 32}}, "ptx": {"sequences": {"div.rn.f32": ""}}})", "ptx.sequences.div.rn.f32"},
-      {R"({"warp_size": 32, "units": {"C": {"units": 32}}, "ptx": {"sequences": {"div.rn.f32": "S10X"}}})", "ptx.sequences.div.rn.f32"},
+      {R"({"warp_size": 32, "units": {"C": {"units": 32}}, "ptx": {"sequences": {"div.rn.f32": ""}}})",
+       "ptx.sequences.div.rn.f32"},
+      {R"({"warp_size": 32, "units": {"C": {"units": 32}}, "ptx": {"sequences": {"div.rn.f32": "S10X"}}})",
+       "ptx.sequences.div.rn.f32"},
       {R"({"warp_size": 32, "units": {"C": {"units": 32}}, "ptx": {"sequences": {"div.rn.f32": "CBC"}}})", "barrier"},
-      {R"({"warp_size": 32, "units": {"C": {"units": 32}}, "ptx": {"sequences": {"div rn": "C"}}})", "ptx.sequences.div rn"},
-      {R"({"warp_size": 32, "units": {"C": {"units": 32}}, "ptx": {"sequences": {"div.rn.f32": 11}}})", "ptx.sequences.div.rn.f32"},
-      {R"({"warp_size": 32, "units": {"C": {"units": 32}}, "ptx": {"sequences": {"div.u64": "9999C"}}})", "implausibly long"},
+      {R"({"warp_size": 32, "units": {"C": {"units": 32}}, "ptx": {"sequences": {"div rn": "C"}}})",
+       "ptx.sequences.div rn"},
+      {R"({"warp_size": 32, "units": {"C": {"units": 32}}, "ptx": {"sequences": {"div.rn.f32": 11}}})",
+       "ptx.sequences.div.rn.f32"},
+      {R"({"warp_size": 32, "units": {"C": {"units": 32}}, "ptx": {"sequences": {"div.u64": "9999C"}}})",
+       "implausibly long"},
       {R"({"warp_size": 32, "units": {"C": {"units": 32}}, "ptx": {"constant_reads": 1}})", "ptx.constant_reads"},
   };
   for (const auto& [text, field] : cases) {

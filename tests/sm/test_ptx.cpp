@@ -23,15 +23,33 @@ using test::error_of;
 TEST(PtxClassify, DefaultTable) {
   const std::map<std::string, unit> none;
   const std::pair<const char*, unit> table[] = {
-      {"ld.param.u64", unit::C},     {"ld.const.f32", unit::C},      {"ldu.global.f32", unit::L},
-      {"bar.sync", unit::B},         {"barrier.sync.aligned", unit::B}, {"bar.warp.sync", unit::C},
-      {"ld.global.f32", unit::L},    {"st.shared.u32", unit::L},     {"atom.global.add.u32", unit::L},
-      {"sin.approx.f32", unit::S},   {"rsqrt.approx.f32", unit::S},  {"rcp.rn.f32", unit::C},
-      {"sqrt.rn.f64", unit::D},      {"add.f64", unit::D},           {"fma.rn.f32", unit::C},
-      {"mov.u32", unit::C},          {"setp.ge.f32", unit::C},       {"bra", unit::C},
-      {"ld.global.f64", unit::L},    {"cp.async.ca.shared.global", unit::L}, {"ex2.approx.ftz.f32", unit::S},
-      {"rcp.approx.ftz.f64", unit::S}, {"cvt.rn.f64.f32", unit::D},  {"setp.lt.f64", unit::D},
-      {"mov.b64", unit::C},          {"cvta.to.global.u64", unit::C}, {"selp.f32", unit::C},
+      {"ld.param.u64", unit::C},
+      {"ld.const.f32", unit::C},
+      {"ldu.global.f32", unit::L},
+      {"bar.sync", unit::B},
+      {"barrier.sync.aligned", unit::B},
+      {"bar.warp.sync", unit::C},
+      {"ld.global.f32", unit::L},
+      {"st.shared.u32", unit::L},
+      {"atom.global.add.u32", unit::L},
+      {"sin.approx.f32", unit::S},
+      {"rsqrt.approx.f32", unit::S},
+      {"rcp.rn.f32", unit::C},
+      {"sqrt.rn.f64", unit::D},
+      {"add.f64", unit::D},
+      {"fma.rn.f32", unit::C},
+      {"mov.u32", unit::C},
+      {"setp.ge.f32", unit::C},
+      {"bra", unit::C},
+      {"ld.global.f64", unit::L},
+      {"cp.async.ca.shared.global", unit::L},
+      {"ex2.approx.ftz.f32", unit::S},
+      {"rcp.approx.ftz.f64", unit::S},
+      {"cvt.rn.f64.f32", unit::D},
+      {"setp.lt.f64", unit::D},
+      {"mov.b64", unit::C},
+      {"cvta.to.global.u64", unit::C},
+      {"selp.f32", unit::C},
   };
   for (const auto& [opcode, expected] : table)
     EXPECT_EQ(letter(classify_opcode(opcode, none)), letter(expected)) << opcode;
@@ -136,15 +154,15 @@ TEST(PtxWalk, GuardedLoopsAreWalked) {
   // nvcc guards a loop with `@p bra BODY; bra.uni SKIP;`: the walk enters the loop rather than
   // jumping past it, walks its passes, and goes on to the store and ret.
   const char* text =
-      "ld.global.u32 %r1, [a];\n"      // 1
-      "@%p1 bra BODY;\n"               // 2
-      "bra.uni SKIP;\n"                // 3
-      "BODY:\n"                        // 4
-      "sin.approx.f32 %f1, %f1;\n"     // 5
-      "@%p2 bra BODY;\n"               // 6
-      "SKIP:\n"                        // 7
-      "st.global.u32 [a], %r1;\n"      // 8
-      "ret;\n";                        // 9
+      "ld.global.u32 %r1, [a];\n"   // 1
+      "@%p1 bra BODY;\n"            // 2
+      "bra.uni SKIP;\n"             // 3
+      "BODY:\n"                     // 4
+      "sin.approx.f32 %f1, %f1;\n"  // 5
+      "@%p2 bra BODY;\n"            // 6
+      "SKIP:\n"                     // 7
+      "st.global.u32 [a], %r1;\n"   // 8
+      "ret;\n";                     // 9
   const auto r = import_ptx(text, {}, "t.ptx");
   EXPECT_EQ(to_run_length(r.kernel), "LCSCLC");  // L, @p bra (taken), sin, @q bra, st, ret
   ASSERT_EQ(r.loops.size(), 1u);
@@ -154,12 +172,12 @@ TEST(PtxWalk, GuardedLoopsAreWalked) {
   EXPECT_EQ(walk(text, o), "LCSCSCSCLC");
   // A loop the path jumps past (no guard into it) is reported with no pass.
   const char* skipped =
-      "bra.uni END;\n"                 // 1
-      "TOP:\n"                         // 2
-      "add.u32 %r1, %r1, 1;\n"         // 3
-      "@%p1 bra TOP;\n"                // 4
-      "END:\n"                         // 5
-      "ret;\n";                        // 6
+      "bra.uni END;\n"          // 1
+      "TOP:\n"                  // 2
+      "add.u32 %r1, %r1, 1;\n"  // 3
+      "@%p1 bra TOP;\n"         // 4
+      "END:\n"                  // 5
+      "ret;\n";                 // 6
   const auto s = import_ptx(skipped, {}, "t.ptx");
   EXPECT_EQ(to_run_length(s.kernel), "2C");
   ASSERT_EQ(s.loops.size(), 1u);
@@ -232,11 +250,11 @@ TEST(PtxWalk, RetAndExitStopAndCount) {
 
 TEST(PtxWalk, LineRange) {
   const char* text =
-      "ld.global.f32 %f1, [a];\n"    // 1
-      "ld.global.f32 %f2, [b];\n"    // 2
-      "add.f32 %f3, %f1, %f2;\n"     // 3
-      "mul.f32 %f3, %f3, %f3;\n"     // 4
-      "st.global.f32 [c], %f3;\n";   // 5
+      "ld.global.f32 %f1, [a];\n"   // 1
+      "ld.global.f32 %f2, [b];\n"   // 2
+      "add.f32 %f3, %f1, %f2;\n"    // 3
+      "mul.f32 %f3, %f3, %f3;\n"    // 4
+      "st.global.f32 [c], %f3;\n";  // 5
   ptx_options o;
   o.first_line = 2;
   o.last_line = 4;
@@ -289,7 +307,8 @@ TEST(PtxWalk, OverrideChangesTheString) {
 }
 
 TEST(PtxErrors, MissingSemicolon) {
-  const std::string msg = error_of([] { import_ptx("ld.global.f32 %f1, [a];\nadd.f32 %f1, %f1, %f1\nret;\n", {}, "v.ptx"); });
+  const std::string msg =
+      error_of([] { import_ptx("ld.global.f32 %f1, [a];\nadd.f32 %f1, %f1, %f1\nret;\n", {}, "v.ptx"); });
   EXPECT_NE(msg.find("v.ptx:2:"), std::string::npos) << msg;
   EXPECT_NE(msg.find("';'"), std::string::npos) << msg;
 }

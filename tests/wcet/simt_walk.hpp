@@ -119,7 +119,8 @@ class random_cfg {
         g_.add_edge(c, j);
         if (!exits.empty())
           g_.add_edge(c, exits.size() >= 2 && pick(2) == 0 ? exits[exits.size() - 2] : exits.back());
-        else g_.add_edge(c, block()), g_.add_edge(static_cast<block_id>(g_.size() - 1), j);
+        else
+          g_.add_edge(c, block()), g_.add_edge(static_cast<block_id>(g_.size() - 1), j);
         return {c, j};
       }
     }
@@ -177,13 +178,16 @@ inline warp_run simt_walk(const cfg& g, const std::vector<block_id>& ipdom, std:
       if (g.succ[b].size() == 1) {
         next = g.succ[b][0];
       } else if (++branches[static_cast<std::size_t>(t)] > patience) {
-        next = *std::min_element(g.succ[b].begin(), g.succ[b].end(), [&](block_id x, block_id y) { return dist[x] < dist[y]; });
+        next = *std::min_element(g.succ[b].begin(), g.succ[b].end(),
+                                 [&](block_id x, block_id y) { return dist[x] < dist[y]; });
       } else {
         next = g.succ[b][rng() % g.succ[b].size()];
       }
       auto it = std::find_if(groups.begin(), groups.end(), [&](const auto& gr) { return gr.first == next; });
-      if (it == groups.end()) groups.push_back({next, {t}});
-      else it->second.push_back(t);
+      if (it == groups.end())
+        groups.push_back({next, {t}});
+      else
+        it->second.push_back(t);
     }
     if (groups.size() == 1) {
       top.pc = groups[0].first;

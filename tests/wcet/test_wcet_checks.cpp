@@ -42,8 +42,9 @@ bool printable(const std::string& s) {
 const char* loop_cfg = R"({"name": "loop", "entry": "b1", "exit": "b7", "blocks": ["b1", "b5", "b6", "b7"],
   "edges": [["b1", "b5"], ["b5", "b6"], ["b6", "b5"], ["b5", "b7"]],
   "ipoints": {"b1": "i1", "b5": "i5", "b6": "i6", "b7": "i7"}})";
-const char* loop_trace = "0 0 0 0 i1 0\n0 0 0 0 i5 10\n0 0 0 0 i6 13\n0 0 0 0 i5 20\n0 0 0 0 i6 23\n"
-                         "0 0 0 0 i5 30\n0 0 0 0 i7 40\n";
+const char* loop_trace =
+    "0 0 0 0 i1 0\n0 0 0 0 i5 10\n0 0 0 0 i6 13\n0 0 0 0 i5 20\n0 0 0 0 i6 23\n"
+    "0 0 0 0 i5 30\n0 0 0 0 i7 40\n";
 
 // Item 1: the enumeration went one call deeper per edge of the path and died at b5=100000.
 
@@ -62,8 +63,8 @@ TEST(WcetEnumerate, LoopBoundOf100000NeedsNoDeepStack) {
 TEST(WcetEnumerate, CliLoopBoundOf100000) {
   const std::string cfg = write(".json", loop_cfg), trace = write(".trace", loop_trace);
 
-  const auto r = run_warpspan("wcet --cfg " + cfg + " --trace " + trace +
-                              " --method enumerate --loop-bound b5=100000 --json");
+  const auto r =
+      run_warpspan("wcet --cfg " + cfg + " --trace " + trace + " --method enumerate --loop-bound b5=100000 --json");
 
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(nlohmann::json::parse(r.out)["z_warp"], 1000020);
@@ -71,14 +72,17 @@ TEST(WcetEnumerate, CliLoopBoundOf100000) {
 
 TEST(WcetEnumerate, TooManyPathsIsRefusedNotACrash) {
   // Two loops one after the other: (N + 1)^2 paths, beyond the enumeration's budget.
-  const std::string cfg = write(".json", R"({"name": "two", "entry": "a", "exit": "z", "blocks": ["a", "h", "b", "g", "c", "z"],
+  const std::string cfg =
+      write(".json", R"({"name": "two", "entry": "a", "exit": "z", "blocks": ["a", "h", "b", "g", "c", "z"],
     "edges": [["a", "h"], ["h", "b"], ["b", "h"], ["h", "g"], ["g", "c"], ["c", "g"], ["g", "z"]],
     "ipoints": {"a": "a", "h": "h", "b": "b", "g": "g", "c": "c", "z": "z"}})");
-  const std::string trace = write(".trace", "0 0 0 0 a 0\n0 0 0 0 h 1\n0 0 0 0 b 2\n0 0 0 0 h 3\n0 0 0 0 g 4\n"
-                                            "0 0 0 0 c 5\n0 0 0 0 g 6\n0 0 0 0 z 7\n");
+  const std::string trace = write(".trace",
+                                  "0 0 0 0 a 0\n0 0 0 0 h 1\n0 0 0 0 b 2\n0 0 0 0 h 3\n0 0 0 0 g 4\n"
+                                  "0 0 0 0 c 5\n0 0 0 0 g 6\n0 0 0 0 z 7\n");
 
-  expect_refused("wcet --cfg " + cfg + " --trace " + trace + " --method enumerate --loop-bound h=100000 --loop-bound g=100000",
-                 {"--method enumerate", "20000000", "--method ilp"});
+  expect_refused(
+      "wcet --cfg " + cfg + " --trace " + trace + " --method enumerate --loop-bound h=100000 --loop-bound g=100000",
+      {"--method enumerate", "20000000", "--method ilp"});
 }
 
 TEST(WcetEnumerate, AgreesWithTheTreeOnFig1) {
@@ -99,8 +103,9 @@ TEST(WcetEnumerate, AgreesWithTheTreeOnFig1) {
 TEST(WcetTree, EstimateBeyond64BitsIsRefusedAsByTheOtherMethods) {
   // i5 -> i6 takes 10^18 cycles, i6 -> i5 10: 100 iterations are 100 (10^18 + 10) > 2^63.
   const std::string cfg = write(".json", loop_cfg),
-                    trace = write(".trace", "0 0 0 0 i1 0\n0 0 0 0 i5 10\n0 0 0 0 i6 1000000000000000010\n"
-                                            "0 0 0 0 i5 1000000000000000020\n0 0 0 0 i7 1000000000000000030\n");
+                    trace = write(".trace",
+                                  "0 0 0 0 i1 0\n0 0 0 0 i5 10\n0 0 0 0 i6 1000000000000000010\n"
+                                  "0 0 0 0 i5 1000000000000000020\n0 0 0 0 i7 1000000000000000030\n");
   const std::string args = "wcet --cfg " + cfg + " --trace " + trace + " --loop-bound b5=100 --method ";
 
   expect_refused(args + "tree", {"does not fit 64 bits"});
@@ -119,7 +124,8 @@ TEST(WcetSafety, LoopBoundBelowTheObservedIterationsIsRefused) {
 
   expect_refused("wcet --cfg " + cfg + " --trace " + trace + " --loop-bound b5=1",
                  {"--loop-bound b5=1", "2 iterations", "loop b5"});
-  expect_refused("wcet --cfg " + cfg + " --trace " + trace + " --loop-bound b5=0 --method tree", {"b5=0", "2 iterations"});
+  expect_refused("wcet --cfg " + cfg + " --trace " + trace + " --loop-bound b5=0 --method tree",
+                 {"b5=0", "2 iterations"});
   EXPECT_EQ(run_warpspan("wcet --cfg " + cfg + " --trace " + trace + " --loop-bound b5=2").code, 0);
 }
 
@@ -227,7 +233,8 @@ TEST(WcetSafety, ConcurrencyEstimateBelowTheHwmtIsAWarning) {
   EXPECT_EQ(j["hwmt"], 32);
   ASSERT_EQ(j["warnings"].size(), 1u);
   EXPECT_NE(raw.err.find("warning: Z_hybrid 30 is below the observed high-water-mark time 32: it underestimates"),
-            std::string::npos) << raw.err;
+            std::string::npos)
+      << raw.err;
 
   const auto net = run_warpspan("wcet --cfg " + cfg + " --trace " + trace + " --probe-cost 2 --json");
   ASSERT_EQ(net.code, 0) << net.err;
@@ -239,13 +246,14 @@ TEST(WcetSafety, ConcurrencyEstimateBelowTheHwmtIsAWarning) {
   ASSERT_EQ(j["warnings"].size(), 1u);
   EXPECT_NE(net.err.find("warning: Z_hybrid 18 is below the observed high-water-mark time 28 net of the probes' "
                          "cost (32 with them)"),
-            std::string::npos) << net.err;
+            std::string::npos)
+      << net.err;
 }
 
 TEST(WcetSafety, ZWarpCoversTheLongestObservedWarpOnThePapersExamples) {
   for (const char* name : {"fig1", "fig4"}) {
-    const auto r = run_warpspan(std::string("wcet --cfg ") + data + name + ".cfg.json --trace " + data + name +
-                                ".trace --json");
+    const auto r =
+        run_warpspan(std::string("wcet --cfg ") + data + name + ".cfg.json --trace " + data + name + ".trace --json");
     ASSERT_EQ(r.code, 0) << r.err;
     const auto j = nlohmann::json::parse(r.out);
     EXPECT_GE(j["z_warp"].get<std::int64_t>(), j["longest_wst"].get<std::int64_t>()) << name;
@@ -262,16 +270,20 @@ TEST(WcetCfgFile, UnknownKeyDuplicateEdgeAndControlCharactersAreRefused) {
   const auto cfg = [&](const std::string& text) { return write(".json", "{" + base + text + "}"); };
 
   expect_refused("wcet --cfg " + cfg(R"("edges": [["a", "b"], ["b", "c"]], "ipoints": {"a": "i1", "c": "i4"},
-                 "loop_bounds": {"b": 3})") + " --trace " + trace,
+                 "loop_bounds": {"b": 3})") +
+                     " --trace " + trace,
                  {".json", "unknown key 'loop_bounds'"});
-  expect_refused("wcet --cfg " + cfg(R"("edges": [["a", "b"], ["b", "c"], ["a", "b"]], "ipoints": {"a": "i1", "c": "i4"})") +
+  expect_refused("wcet --cfg " +
+                     cfg(R"("edges": [["a", "b"], ["b", "c"], ["a", "b"]], "ipoints": {"a": "i1", "c": "i4"})") +
                      " --trace " + trace,
                  {".json", "edge 'a' -> 'b' is listed twice"});
   expect_refused("wcet --cfg " + write(".json", R"({"entry": "a", "exit": "c", "blocks": ["a", "b", "a", "c"],
-                 "edges": [["a", "b"], ["b", "c"]], "ipoints": {"a": "i1", "c": "i4"}})") + " --trace " + trace,
+                 "edges": [["a", "b"], ["b", "c"]], "ipoints": {"a": "i1", "c": "i4"}})") +
+                     " --trace " + trace,
                  {".json", "block 'a' is listed twice"});
-  const auto r = run_warpspan("wcet --cfg " + cfg(R"("edges": [["a", "b"], ["b", "c"]], "ipoints": {"a": "i\u0001", "c": "i4"})") +
-                              " --trace " + trace);
+  const auto r =
+      run_warpspan("wcet --cfg " + cfg(R"("edges": [["a", "b"], ["b", "c"]], "ipoints": {"a": "i\u0001", "c": "i4"})") +
+                   " --trace " + trace);
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.err.find(R"('i\x01' holds a control character)"), std::string::npos) << r.err;
 }
@@ -297,7 +309,8 @@ TEST(WcetQuote, JsonExcerptDoesNotWriteOutNestedValues) {
   EXPECT_EQ(json_excerpt(nlohmann::json::object()), "{}");
   EXPECT_EQ(json_excerpt(nlohmann::json("a\u0001")), R"("a\u0001")");
   EXPECT_EQ(json_excerpt(nlohmann::json(1.5)), "1.5");
-  const std::string tasks = write(".json", R"({"tasks": [{"name": "a", "wcet": )" + deep + R"(, "deadline": 5, "period": 5}]})");
+  const std::string tasks =
+      write(".json", R"({"tasks": [{"name": "a", "wcet": )" + deep + R"(, "deadline": 5, "period": 5}]})");
   expect_refused("dbf " + tasks + " --backend cpu", {"\"wcet\" must be a positive integer", "[...]"});
 }
 
@@ -307,7 +320,9 @@ TEST(WcetQuote, BinaryFilesAreNotEchoed) {
   const std::string good_cfg = data + "fig1.cfg.json", trace = data + "fig1.trace";
   const std::string text_trace = write(".trace", "0 0 0 0 i1 0\n0 0 0 0 \xff\xfe\x01 5\n");
   const std::string gpgpusim = write(".log", "Issued: PC = 0x0, Warp = 0, SM = 0, cycle = 5\nIssued: PC \x81\x82\n");
-  const std::string ptx = write(".ptx", std::string("\x7f" "ELF\x02\x01\x01\0\0", 9));
+  const std::string ptx = write(".ptx", std::string("\x7f"
+                                                    "ELF\x02\x01\x01\0\0",
+                                                    9));
   const std::string input = write(".in", "1 2 \xc3\x28\x01 4\n");
 
   for (const std::string& args :
@@ -330,12 +345,13 @@ TEST(WcetQuote, BinaryFilesAreNotEchoed) {
 TEST(WcetGpgpusim, LinesAtOtherPcsAreSkippedAndCounted) {
   const std::string cfg = write(".json", R"({"name": "k", "entry": "a", "exit": "c", "blocks": ["a", "b", "c"],
     "edges": [["a", "b"], ["b", "c"], ["a", "c"]], "ipoints": {"a": "0x0000", "b": "0x0040", "c": "0x0080"}})");
-  const std::string log = write(".log", "Issued: PC = 0x0000, Warp = 3, SM = 1, cycle = 100\n"
-                                        "Issued: PC = 0x0008, Warp = 3, SM = 1, cycle = 101\n"
-                                        "Issued: PC = 0x0040, Warp = 3, SM = 1, cycle = 110\n"
-                                        "Issued: PC = 0x0048, Warp = 3, SM = 1, cycle = 111\n"
-                                        "Issued: PC = 0x0050, Warp = 3, SM = 1, cycle = 112\n"
-                                        "Issued: PC = 0x0080, Warp = 3, SM = 1, cycle = 125\n");
+  const std::string log = write(".log",
+                                "Issued: PC = 0x0000, Warp = 3, SM = 1, cycle = 100\n"
+                                "Issued: PC = 0x0008, Warp = 3, SM = 1, cycle = 101\n"
+                                "Issued: PC = 0x0040, Warp = 3, SM = 1, cycle = 110\n"
+                                "Issued: PC = 0x0048, Warp = 3, SM = 1, cycle = 111\n"
+                                "Issued: PC = 0x0050, Warp = 3, SM = 1, cycle = 112\n"
+                                "Issued: PC = 0x0080, Warp = 3, SM = 1, cycle = 125\n");
 
   const auto j = run_warpspan("wcet --cfg " + cfg + " --trace " + log + " --trace-format gpgpusim --json");
   const auto t = run_warpspan("wcet --cfg " + cfg + " --trace " + log + " --trace-format gpgpusim");
@@ -354,23 +370,33 @@ TEST(WcetGpgpusim, LinesAtOtherPcsAreSkippedAndCounted) {
 TEST(WcetGpgpusim, SchedulerLineWithNumbersThatDoNotParseIsRefusedNamingItsLine) {
   std::ifstream in(data + "count_loop.gpgpusim.log");
   const std::string log((std::istreambuf_iterator<char>(in)), {});
-  const std::string issued = "GPGPU-Sim Cycle 102: WARP_SCHEDULER - Core 0 - Scheduler 0 - Warp (warp_id 0, dynamic_warp_id 0) issued";
+  const std::string issued =
+      "GPGPU-Sim Cycle 102: WARP_SCHEDULER - Core 0 - Scheduler 0 - Warp (warp_id 0, dynamic_warp_id 0) issued";
   const std::size_t at = log.find(issued);
   ASSERT_NE(at, std::string::npos);
-  const std::string line = std::to_string(std::count(log.begin(), log.begin() + static_cast<std::ptrdiff_t>(at), '\n') + 1);
+  const std::string line =
+      std::to_string(std::count(log.begin(), log.begin() + static_cast<std::ptrdiff_t>(at), '\n') + 1);
   const std::string args = "wcet --ptx " + data + "count_loop.ptx --trace-format gpgpusim --trace ";
   std::string bad_cycle = log, bad_warp = log, bad_offer = log;
-  bad_cycle.replace(at, issued.size(), "GPGPU-Sim Cycle 1O2: WARP_SCHEDULER - Core 0 - Scheduler 0 - Warp (warp_id 0, dynamic_warp_id 0) issued");
-  bad_warp.replace(at, issued.size(), "GPGPU-Sim Cycle 102: WARP_SCHEDULER - Core 0 - Scheduler 0 - Warp (warp_id 0, dynamic_warp_id -1) issued");
-  const std::string offer = "GPGPU-Sim Cycle 102: WARP_SCHEDULER - Core x - Scheduler 0 - Warp (warp_id 0, dynamic_warp_id 0) has valid";
-  const std::size_t offered = log.find("GPGPU-Sim Cycle 102: WARP_SCHEDULER - Core 0 - Scheduler 0 - Warp (warp_id 0, dynamic_warp_id 0) has valid");
+  bad_cycle.replace(
+      at, issued.size(),
+      "GPGPU-Sim Cycle 1O2: WARP_SCHEDULER - Core 0 - Scheduler 0 - Warp (warp_id 0, dynamic_warp_id 0) issued");
+  bad_warp.replace(
+      at, issued.size(),
+      "GPGPU-Sim Cycle 102: WARP_SCHEDULER - Core 0 - Scheduler 0 - Warp (warp_id 0, dynamic_warp_id -1) issued");
+  const std::string offer =
+      "GPGPU-Sim Cycle 102: WARP_SCHEDULER - Core x - Scheduler 0 - Warp (warp_id 0, dynamic_warp_id 0) has valid";
+  const std::size_t offered = log.find(
+      "GPGPU-Sim Cycle 102: WARP_SCHEDULER - Core 0 - Scheduler 0 - Warp (warp_id 0, dynamic_warp_id 0) has valid");
   ASSERT_NE(offered, std::string::npos);
   bad_offer.replace(offered, offer.size(), offer);
 
   EXPECT_EQ(run_warpspan(args + data + "count_loop.gpgpusim.log").code, 0);
-  expect_refused(args + write("_cycle.log", bad_cycle), {"_cycle.log:" + line + ":", "cycle '1O2' is not a non-negative integer"});
+  expect_refused(args + write("_cycle.log", bad_cycle),
+                 {"_cycle.log:" + line + ":", "cycle '1O2' is not a non-negative integer"});
   expect_refused(args + write("_warp.log", bad_warp), {"_warp.log:" + line + ":", "dynamic_warp_id '-1' is not"});
-  expect_refused(args + write("_offer.log", bad_offer), {"_offer.log:" + std::to_string(std::stoi(line) - 2) + ":", "core 'x' is not"});
+  expect_refused(args + write("_offer.log", bad_offer),
+                 {"_offer.log:" + std::to_string(std::stoi(line) - 2) + ":", "core 'x' is not"});
 }
 
 TEST(WcetTraceSize, MaxTraceMibRaisesTheLimit) {
@@ -378,7 +404,8 @@ TEST(WcetTraceSize, MaxTraceMibRaisesTheLimit) {
   text += "\n0 0 0 0 i1 0\n0 0 0 0 i3 5\n0 0 0 0 i4 9\n";
   const std::string cfg = data + "fig1.cfg.json", trace = write(".trace", text);
 
-  expect_refused("wcet --cfg " + cfg + " --trace " + trace + " --max-trace-mib 1", {"larger than 1 MiB", "--max-trace-mib"});
+  expect_refused("wcet --cfg " + cfg + " --trace " + trace + " --max-trace-mib 1",
+                 {"larger than 1 MiB", "--max-trace-mib"});
   EXPECT_EQ(run_warpspan("wcet --cfg " + cfg + " --trace " + trace + " --max-trace-mib 2").code, 0);
   expect_refused("wcet --cfg " + cfg + " --trace " + trace + " --max-trace-mib 0", {"--max-trace-mib", "1..8192"});
   EXPECT_NE(run_warpspan("wcet --help").out.find("--max-trace-mib"), std::string::npos);
@@ -392,7 +419,8 @@ TEST(WcetOptions, ConflictingOptionsAreRefusedNamingBoth) {
 
   expect_refused(run + " --loop-bound b5=3 --loop-bound b5=5", {"--loop-bound b5=3", "--loop-bound b5=5", "loop b5"});
   EXPECT_EQ(run_warpspan(run + " --loop-bound b5=3 --loop-bound b5=3").code, 0);
-  expect_refused("wcet --cfg " + cfg + " --trace - --trace - < " + trace, {"--trace - and --trace -", "standard input"});
+  expect_refused("wcet --cfg " + cfg + " --trace - --trace - < " + trace,
+                 {"--trace - and --trace -", "standard input"});
   expect_refused(run + " --trace " + trace, {"--trace " + trace + " and --trace " + trace});
   expect_refused(run + " --lp " + trace, {"--trace " + trace + " and --lp " + trace});
   expect_refused(run + " --lp " + cfg, {"--cfg " + cfg + " and --lp " + cfg});
@@ -428,7 +456,8 @@ TEST(NoSourcePaths, NoMessageIsBuiltFromFileOrLineMacros) {
     if (!std::filesystem::exists(root)) continue;
     for (const auto& f : std::filesystem::recursive_directory_iterator(root)) {
       const auto ext = f.path().extension().string();
-      if (!f.is_regular_file() || (ext != ".cpp" && ext != ".hpp" && ext != ".cu" && ext != ".cuh" && ext != ".h")) continue;
+      if (!f.is_regular_file() || (ext != ".cpp" && ext != ".hpp" && ext != ".cu" && ext != ".cuh" && ext != ".h"))
+        continue;
       // The CUDA emulation's race reports are for the developers of the kernels, in the emulation
       // build only: they name the source line of the barriers a block's threads wait at.
       if (f.path().parent_path().filename() == "emulation") continue;
@@ -455,7 +484,7 @@ TEST(WcetSvg, RoundTicksAndLabelsThatDoNotOverlap) {
     trace += "0 0 0 0 ipoint_" + std::to_string(k) + " " + std::to_string(k < 9 ? 1000 + k : 1347) + "\n";
   }
   const auto p = test::program_of(R"({"name": "chain", "entry": "b0", "exit": "b9", "blocks": [)" + blocks +
-                                   R"(], "edges": [)" + edges + R"(], "ipoints": {)" + ipoints + "}}");
+                                  R"(], "edges": [)" + edges + R"(], "ipoints": {)" + ipoints + "}}");
   const auto set = test::traces_of(p, trace);
   const auto r = analyse_wcet(p, set, {});
   const auto wsts = slice_traces(set);

@@ -91,17 +91,19 @@ TEST(WcetCli, GpgpusimTracesOneRunPerFileAndReusedWarpSlots) {
   const std::string cfg = write(".json", R"({"name": "k", "entry": "a", "exit": "c", "blocks": ["a", "b", "c"],
     "edges": [["a", "b"], ["b", "c"], ["a", "c"]], "ipoints": {"a": "0x0000", "b": "0x0040", "c": "0x0080"}})");
   // Slot 3 of SM 1 runs two warps one after the other (the second starts at 0x0000 again).
-  const std::string t1 = write("1.log", "GPGPU-Sim uArch: something else\n"
-                                        "Issued: PC = 0x0000, Warp = 3, SM = 1, cycle = 100\n"
-                                        "Issued: PC = 0x0040, Warp = 3, SM = 1, cycle = 110\n"
-                                        "Issued: PC = 0x0080, Warp = 3, SM = 1, cycle = 125\n"
-                                        "Issued: PC = 0x0000, Warp = 3, SM = 1, cycle = 130\n"
-                                        "Issued: PC = 0x0080, Warp = 3, SM = 1, cycle = 170\n");
-  const std::string t2 = write("2.log", "Issued: PC = 0x0, Warp = 0, SM = 0, cycle = 5\n"
-                                        "Issued: PC = 0x80, Warp = 0, SM = 0, cycle = 9\n");
+  const std::string t1 = write("1.log",
+                               "GPGPU-Sim uArch: something else\n"
+                               "Issued: PC = 0x0000, Warp = 3, SM = 1, cycle = 100\n"
+                               "Issued: PC = 0x0040, Warp = 3, SM = 1, cycle = 110\n"
+                               "Issued: PC = 0x0080, Warp = 3, SM = 1, cycle = 125\n"
+                               "Issued: PC = 0x0000, Warp = 3, SM = 1, cycle = 130\n"
+                               "Issued: PC = 0x0080, Warp = 3, SM = 1, cycle = 170\n");
+  const std::string t2 = write("2.log",
+                               "Issued: PC = 0x0, Warp = 0, SM = 0, cycle = 5\n"
+                               "Issued: PC = 0x80, Warp = 0, SM = 0, cycle = 9\n");
 
-  const auto r = run_warpspan("wcet --cfg " + cfg + " --trace " + t1 + " --trace " + t2 +
-                              " --trace-format gpgpusim --json");
+  const auto r =
+      run_warpspan("wcet --cfg " + cfg + " --trace " + t1 + " --trace " + t2 + " --trace-format gpgpusim --json");
 
   ASSERT_EQ(r.code, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
@@ -117,7 +119,8 @@ TEST(WcetCli, BinaryTraceAndStdin) {
   trace_set set;
   read_trace("fig4", R"(0 0 0 0 i1 0
 0 0 0 0 i3 5
-0 0 0 0 i4 9)", trace_format::text, p.ipoints, set);
+0 0 0 0 i4 9)",
+             trace_format::text, p.ipoints, set);
   const std::string bin = write(".bin", binary_trace(p.ipoints.names, set.records, 2));
   const std::string cfg = write(".json", test::fig1_cfg);
 
@@ -144,20 +147,28 @@ TEST(WcetCli, BadCfgIsOneLine) {
   const std::string base = R"("name": "k", "entry": "a", "exit": "c", "blocks": ["a", "b", "c"], )";
 
   expect_input_error("wcet --cfg " + cfg("{" + base + R"("edges": [["a", "x"]], "ipoints": {"a": "i1", "c": "i4"}})") +
-                         " --trace " + trace, ".json", "edge target 'x' is not a block");
+                         " --trace " + trace,
+                     ".json", "edge target 'x' is not a block");
   expect_input_error("wcet --cfg " + cfg("{" + base + R"("edges": [["a", "b"], ["b", "c"]], "ipoints": {"c": "i4"}})") +
-                         " --trace " + trace, ".json", "entry block 'a' has no Ipoint");
-  expect_input_error("wcet --cfg " + cfg("{" + base + R"("edges": [["a", "b"], ["b", "c"], ["c", "a"]], "ipoints": {"a": "i1", "c": "i4"}})") +
-                         " --trace " + trace, ".json", "exit block 'c' has successors");
+                         " --trace " + trace,
+                     ".json", "entry block 'a' has no Ipoint");
+  expect_input_error(
+      "wcet --cfg " +
+          cfg("{" + base + R"("edges": [["a", "b"], ["b", "c"], ["c", "a"]], "ipoints": {"a": "i1", "c": "i4"}})") +
+          " --trace " + trace,
+      ".json", "exit block 'c' has successors");
   expect_input_error("wcet --cfg " + cfg("{" + base + R"("edges": [["a", "c"]], "ipoints": {"a": "i1", "c": "i4"}})") +
-                         " --trace " + trace, ".json", "'b' cannot be reached");
+                         " --trace " + trace,
+                     ".json", "'b' cannot be reached");
   expect_input_error("wcet --cfg " + cfg(R"({"name": "k", "entry": "a", "exit": "d", "blocks": ["a", "b", "c", "d"],
       "edges": [["a", "b"], ["a", "c"], ["b", "c"], ["c", "b"], ["c", "d"]], "ipoints": {"a": "i1", "d": "i4"}})") +
-                         " --trace " + trace, ".json", "irreducible");
+                         " --trace " + trace,
+                     ".json", "irreducible");
   expect_input_error("wcet --cfg " + cfg("{not json") + " --trace " + trace, ".json", "not valid JSON");
   expect_input_error("wcet --cfg /nonexistent/k.json --trace " + trace, "/nonexistent/k.json", "");
-  const std::string two_returns = write(".ptx", ".version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n"
-                                                 ".reg .pred %p<2>;\n@%p1 bra L1;\nret;\nL1:\nret;\n}\n");
+  const std::string two_returns = write(".ptx",
+                                        ".version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n"
+                                        ".reg .pred %p<2>;\n@%p1 bra L1;\nret;\nL1:\nret;\n}\n");
   expect_input_error("wcet --ptx " + two_returns + " --trace " + trace, ".ptx", "returns from 2 blocks");
   expect_input_error("wcet --ptx " + two_returns + " --entry other --trace " + trace, ".ptx", "no entry 'other'");
 }
@@ -166,22 +177,23 @@ TEST(WcetCli, BadTraceNamesFileAndLine) {
   const std::string cfg = data + "fig1.cfg.json";
   const auto trace = [&](const std::string& text) { return write(".trace", text); };
 
-  expect_input_error("wcet --cfg " + cfg + " --trace " + trace("# c\n0 0 0 0 i1 0\n0 0 0 0 i9 5\n"), ".trace:3:",
-                     "unknown Ipoint 'i9'");
+  expect_input_error("wcet --cfg " + cfg + " --trace " + trace("# c\n0 0 0 0 i1 0\n0 0 0 0 i9 5\n"),
+                     ".trace:3:", "unknown Ipoint 'i9'");
   expect_input_error("wcet --cfg " + cfg + " --trace " + trace("0 0 0 0 i1 10\n0 0 0 1 i1 0\n0 0 0 0 i3 5\n"),
                      ".trace:3:", "before its previous record's 10");
-  expect_input_error("wcet --cfg " + cfg + " --trace " + trace("0 0 0 0 i1 0\n0 0 0 0 i4 5\n"), ".trace:2:",
-                     "goes from Ipoint 'i1' to 'i4'");
-  expect_input_error("wcet --cfg " + cfg + " --trace " + trace("0 0 0 0 i1 0\n0 0 0 0 i2 4\n"), ".trace:2:",
-                     "not at the exit's 'i4'");
-  expect_input_error("wcet --cfg " + cfg + " --trace " + trace("0 0 0 0 i2 0\n0 0 0 0 i4 4\n"), ".trace:1:",
-                     "not at the entry's 'i1'");
+  expect_input_error("wcet --cfg " + cfg + " --trace " + trace("0 0 0 0 i1 0\n0 0 0 0 i4 5\n"),
+                     ".trace:2:", "goes from Ipoint 'i1' to 'i4'");
+  expect_input_error("wcet --cfg " + cfg + " --trace " + trace("0 0 0 0 i1 0\n0 0 0 0 i2 4\n"),
+                     ".trace:2:", "not at the exit's 'i4'");
+  expect_input_error("wcet --cfg " + cfg + " --trace " + trace("0 0 0 0 i2 0\n0 0 0 0 i4 4\n"),
+                     ".trace:1:", "not at the entry's 'i1'");
   expect_input_error("wcet --cfg " + cfg + " --trace " + trace("0 0 0 i1 0\n"), ".trace:1:", "expected 6 fields");
   expect_input_error("wcet --cfg " + cfg + " --trace " + trace("0 0 -1 0 i1 0\n"), ".trace:1:", "cta");
   expect_input_error("wcet --cfg " + cfg + " --trace " + trace("WSWCET01\x01"), ".trace", "ends early");
   expect_input_error("wcet --cfg " + cfg + " --trace " + trace("# nothing\n"), "", "no records");
   expect_input_error("wcet --cfg " + cfg + " --trace /nonexistent.trace", "/nonexistent.trace", "");
-  expect_input_error("wcet --cfg " + cfg + " --trace " + data + "fig1.trace --loop-bound b2", "--loop-bound", "HEADER=N");
+  expect_input_error("wcet --cfg " + cfg + " --trace " + data + "fig1.trace --loop-bound b2", "--loop-bound",
+                     "HEADER=N");
   expect_input_error("wcet --cfg " + cfg + " --trace " + data + "fig1.trace --loop-bound b9=1", "--loop-bound",
                      "not the header");
   expect_input_error("wcet --cfg " + cfg + " --trace " + data + "fig1.trace --method fast", "--method", "fast");

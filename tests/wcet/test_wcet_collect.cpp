@@ -46,7 +46,8 @@ std::pair<collect_result, wcet_report> collect_and_analyse(const std::string& na
   const auto c = collect_wcet_traces(request);
   const auto p = prepare_program(parse_cfg_json(k.cfg_json, name), name);
   std::vector<trace_record> records;
-  for (const auto& r : c.records) records.push_back({r.run, r.sm, r.cta, r.warp, r.ipoint, r.clock, 0, records.size() + 1});
+  for (const auto& r : c.records)
+    records.push_back({r.run, r.sm, r.cta, r.warp, r.ipoint, r.clock, 0, records.size() + 1});
   trace_set set;
   read_trace(name + ".bin", binary_trace(k.ipoints, records, c.probe_cost), trace_format::automatic, p.ipoints, set);
   return {c, analyse_wcet(p, set, {})};
@@ -132,7 +133,8 @@ TEST_F(WcetGpu, FullSlicesKeepTheFirstRecordsAndCountTheRest) {
   // beyond 10: 18 + 11 + 10 + 10 + 4 x 9 = 85 per block, two blocks. Kept: 10 per warp.
   EXPECT_EQ(c.lost, 2u * 85);
   EXPECT_EQ(c.records.size(), 2u * 8 * 10);
-  for (std::size_t i = 0; i < c.records.size(); i += 10) EXPECT_EQ(c.records[i].ipoint, 0u);  // each slice starts at start
+  for (std::size_t i = 0; i < c.records.size(); i += 10)
+    EXPECT_EQ(c.records[i].ipoint, 0u);  // each slice starts at start
 }
 
 TEST_F(WcetGpu, CliRefusesTracesCutShort) {
@@ -169,9 +171,10 @@ TEST_F(WcetGpu, EveryKernelsTracesParseWithItsCfg) {
 TEST_F(WcetGpu, CliCollectsThenAnalyses) {
   const std::string bin = warpspan::test::scratch(".bin"), cfg = warpspan::test::scratch(".json");
 
-  const auto collect = warpspan::test::run_warpspan("wcet-collect bitonic_sort --runs 2 --size 256 --out " + bin +
-                                                    " --cfg-out " + cfg);
-  const auto analyse = warpspan::test::run_warpspan("wcet --cfg " + cfg + " --trace " + bin + " --probe-cost auto --json");
+  const auto collect =
+      warpspan::test::run_warpspan("wcet-collect bitonic_sort --runs 2 --size 256 --out " + bin + " --cfg-out " + cfg);
+  const auto analyse =
+      warpspan::test::run_warpspan("wcet --cfg " + cfg + " --trace " + bin + " --probe-cost auto --json");
 
   ASSERT_EQ(collect.code, 0) << collect.err;
   ASSERT_EQ(analyse.code, 0) << analyse.err;

@@ -126,7 +126,8 @@ TEST(WcetIssue25, ShortCircuitOrRunsABlockTwiceOutsideLoops) {
   const auto ipdom = immediate_post_dominators(p.graph);
   ASSERT_EQ(ipdom[p.graph.find("c1")], p.graph.find("e"));
 
-  const auto r = analyse_wcet(p, traces_of(p, "0 0 0 0 c1 0\n0 0 0 0 A 5\n0 0 0 0 c2 9\n0 0 0 0 A 12\n0 0 0 0 e 20\n"), {});
+  const auto r =
+      analyse_wcet(p, traces_of(p, "0 0 0 0 c1 0\n0 0 0 0 A 5\n0 0 0 0 c2 9\n0 0 0 0 A 12\n0 0 0 0 e 20\n"), {});
 
   EXPECT_EQ(r.z_warp, 20);
   for (const auto& b : r.problem.visits)
@@ -135,7 +136,8 @@ TEST(WcetIssue25, ShortCircuitOrRunsABlockTwiceOutsideLoops) {
 
 TEST(WcetIssue25, SimtWalksKeepToTheirVisitBoundsAndIlpBoundsEnumeration) {
   ASSERT_TRUE(ipet_compiled());
-  std::uint64_t problems = 0, enumerated = 0, equal = 0, above_once = 0, tighter = 0, equal_before = 0, enumerated_before = 0;
+  std::uint64_t problems = 0, enumerated = 0, equal = 0, above_once = 0, tighter = 0, equal_before = 0,
+                enumerated_before = 0;
   for (std::uint64_t seed = 1; seed <= 150; ++seed) {
     const auto p = prepare_program(test::random_cfg(seed, seed % 2 == 0).graph(), "random");
     const auto ipdom = immediate_post_dominators(p.graph);
@@ -155,7 +157,8 @@ TEST(WcetIssue25, SimtWalksKeepToTheirVisitBoundsAndIlpBoundsEnumeration) {
       above_once += b.per_pass > 1;
       if (b.per_pass > 1 && std::getenv("WARPSPAN_DEBUG_VISITS"))
         std::printf("seed %llu: %s per pass %llu loop %d\n%s\n", static_cast<unsigned long long>(seed),
-                    p.ipoints.names[b.vertex].c_str(), static_cast<unsigned long long>(b.per_pass), b.loop, trace.c_str());
+                    p.ipoints.names[b.vertex].c_str(), static_cast<unsigned long long>(b.per_pass), b.loop,
+                    trace.c_str());
     }
     EXPECT_GE(r.z_warp, r.observed.longest_wst) << "seed " << seed;
     auto loose = r.problem;
@@ -176,12 +179,13 @@ TEST(WcetIssue25, SimtWalksKeepToTheirVisitBoundsAndIlpBoundsEnumeration) {
   EXPECT_GT(tighter, 0u);
   RecordProperty("visit_bounds_above_once", std::to_string(above_once));
   RecordProperty("ilp_equal_enumeration", std::to_string(equal) + " of " + std::to_string(enumerated));
-  std::printf("[ issue 25 ] %llu of %llu IPET problems tighter; ILP = enumeration on %llu of %llu (without visit bounds "
-              "%llu of %llu); %llu visit bounds above 1\n",
-              static_cast<unsigned long long>(tighter), static_cast<unsigned long long>(problems),
-              static_cast<unsigned long long>(equal), static_cast<unsigned long long>(enumerated),
-              static_cast<unsigned long long>(equal_before), static_cast<unsigned long long>(enumerated_before),
-              static_cast<unsigned long long>(above_once));
+  std::printf(
+      "[ issue 25 ] %llu of %llu IPET problems tighter; ILP = enumeration on %llu of %llu (without visit bounds "
+      "%llu of %llu); %llu visit bounds above 1\n",
+      static_cast<unsigned long long>(tighter), static_cast<unsigned long long>(problems),
+      static_cast<unsigned long long>(equal), static_cast<unsigned long long>(enumerated),
+      static_cast<unsigned long long>(equal_before), static_cast<unsigned long long>(enumerated_before),
+      static_cast<unsigned long long>(above_once));
 }
 
 TEST(WcetIssue25, PaperNumbersKeep) {
@@ -244,7 +248,7 @@ TEST(WcetIssue25, ClockByFormat) {
 
   EXPECT_EQ(text.one_clock, std::vector<bool>{false});
   EXPECT_EQ(clock_sm.one_clock, std::vector<bool>{false});
-  EXPECT_EQ(sim.one_clock, std::vector<bool>{true});  // GPGPU-sim: one core-cycle counter
+  EXPECT_EQ(sim.one_clock, std::vector<bool>{true});   // GPGPU-sim: one core-cycle counter
   EXPECT_EQ(bin.one_clock, std::vector<bool>{false});  // the probe's %clock64 is per SM
   EXPECT_THROW(read_trace("t", "# clock: gpu\n", trace_format::text, p.ipoints, text), input_error);
   EXPECT_THROW(parse_trace_clock("both"), input_error);
@@ -294,7 +298,8 @@ using warpspan::test::run_warpspan;
 // trace prints them; the blocks are found by the PTX line of their first instruction.
 TEST(WcetIssue25, StockGpgpusimSchedulerTraceGivesTheTextTracesNumbers) {
   const std::string ptx = test::data + "count_loop.ptx";
-  const auto sim = run_warpspan("wcet --ptx " + ptx + " --trace " + test::data + "count_loop.gpgpusim.log --trace-format gpgpusim --json");
+  const auto sim = run_warpspan("wcet --ptx " + ptx + " --trace " + test::data +
+                                "count_loop.gpgpusim.log --trace-format gpgpusim --json");
   const auto text = run_warpspan("wcet --ptx " + ptx + " --trace " + test::data + "count_loop.trace --json");
 
   ASSERT_EQ(sim.code, 0) << sim.err;
@@ -323,7 +328,8 @@ TEST(WcetIssue25, StockSchedulerLinesByAddressAndTheirErrors) {
            line(cycle, core, dyn, "issued 1 instructions");
   };
   trace_set set;
-  read_trace("accel.log", issue(7, 1, 5, "0x0") + issue(9, 1, 5, "0x10") + issue(12, 1, 5, "0x40") + issue(20, 1, 5, "0x80"),
+  read_trace("accel.log",
+             issue(7, 1, 5, "0x0") + issue(9, 1, 5, "0x10") + issue(12, 1, 5, "0x40") + issue(20, 1, 5, "0x80"),
              trace_format::gpgpusim, p.ipoints, set);
 
   ASSERT_EQ(set.records.size(), 3u);
@@ -335,9 +341,10 @@ TEST(WcetIssue25, StockSchedulerLinesByAddressAndTheirErrors) {
   trace_set bad;
   EXPECT_THROW(read_trace("bad.log", line(3, 0, 1, "issued 1 instructions"), trace_format::gpgpusim, p.ipoints, bad),
                input_error);
-  EXPECT_THROW(read_trace("bad.log", line(3, 0, 1, "has valid instruction (nop)") + line(3, 0, 1, "issued 1 instructions"),
-                          trace_format::gpgpusim, p.ipoints, bad),
-               input_error);
+  EXPECT_THROW(
+      read_trace("bad.log", line(3, 0, 1, "has valid instruction (nop)") + line(3, 0, 1, "issued 1 instructions"),
+                 trace_format::gpgpusim, p.ipoints, bad),
+      input_error);
 }
 
 }  // namespace

@@ -43,7 +43,8 @@ TEST(WcetPaper, Fig1IpgHasTheFiveEdgesAndOneLoop) {
   EXPECT_EQ(original, (std::set<std::string>{"i1->i2", "i2->i2", "i2->i4", "i1->i3", "i3->i4"}));
   ASSERT_EQ(p.ipoints.loops.size(), 1u);
   EXPECT_EQ(p.ipoints.loops[0].header_name, "b2");
-  const auto& loop_edge = p.ipoints.edges[static_cast<std::size_t>(p.ipoints.edge_index(p.ipoints.find("i2"), p.ipoints.find("i2")))];
+  const auto& loop_edge =
+      p.ipoints.edges[static_cast<std::size_t>(p.ipoints.edge_index(p.ipoints.find("i2"), p.ipoints.find("i2")))];
   EXPECT_EQ(loop_edge.iterates, std::vector<std::uint32_t>{0});
 }
 
@@ -137,9 +138,8 @@ TEST(WcetPaper, Fig4RecordsInAnyInterleavingGiveTheSameResult) {
   for (std::size_t pos = 0, nl; (nl = text.find('\n', pos)) != std::string::npos; pos = nl + 1)
     if (nl > pos) lines.push_back(text.substr(pos, nl - pos));
   // Group by warp (a warp's own records stay in time order), warps in reverse order.
-  std::stable_sort(lines.begin(), lines.end(), [](const std::string& a, const std::string& b) {
-    return a.substr(0, 7) > b.substr(0, 7);
-  });
+  std::stable_sort(lines.begin(), lines.end(),
+                   [](const std::string& a, const std::string& b) { return a.substr(0, 7) > b.substr(0, 7); });
   std::string shuffled;
   for (const auto& l : lines) shuffled += l + "\n";
 
@@ -154,7 +154,7 @@ TEST(WcetPaper, Fig4RecordsInAnyInterleavingGiveTheSameResult) {
 TEST(WcetPaper, Fig6WavesFromStartsAndExits) {
   // s1 s2 s3 t2 ... s4 s5: the times of the starts give the gaps 3, 8 (wave 1) and 5 (wave 2); the
   // gap s3 -> s4 crosses waves and does not count. The exits' times are ours.
-  const std::vector<wave_event> events{{0, true, 1},   {3, true, 2},   {11, true, 3}, {20, false, 2}, {22, false, 1},
+  const std::vector<wave_event> events{{0, true, 1},   {3, true, 2},  {11, true, 3}, {20, false, 2}, {22, false, 1},
                                        {24, false, 3}, {25, true, 4}, {30, true, 5}, {40, false, 4}, {45, false, 5}};
 
   const auto w = find_waves(events);
@@ -212,8 +212,8 @@ TEST(WcetPaper, Fig2DivergentEdges) {
   for (const char* e : {"b9->b12", "b14->b7", "b14->b12"}) EXPECT_TRUE(added.count(e)) << e;
   // Regions (b7, b15) and (b12, b14), by the same rule (our hand computation): newsucc(b9) = {b10},
   // newsucc(b14) = {b8}; newsucc(b11) = {b13}, newsucc(b13) = {b10}: the b11 <-> b13 cycle of Sec. IV-C.
-  EXPECT_EQ(added, (std::set<std::string>{"b9->b12", "b14->b7", "b14->b12", "b9->b10", "b14->b8", "b11->b13",
-                                          "b13->b10"}));
+  EXPECT_EQ(added,
+            (std::set<std::string>{"b9->b12", "b14->b7", "b14->b12", "b9->b10", "b14->b8", "b11->b13", "b13->b10"}));
 }
 
 TEST(WcetPaper, Fig2WarpExecutionsParseOnlyWithDivergentEdges) {

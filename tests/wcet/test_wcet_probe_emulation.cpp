@@ -101,8 +101,8 @@ sequences per_warp(const probe_session& probe) {
   return s;
 }
 
-std::vector<std::uint32_t> repeat(std::vector<std::uint32_t> head, const std::vector<std::uint32_t>& part, unsigned times,
-                                  const std::vector<std::uint32_t>& tail) {
+std::vector<std::uint32_t> repeat(std::vector<std::uint32_t> head, const std::vector<std::uint32_t>& part,
+                                  unsigned times, const std::vector<std::uint32_t>& tail) {
   for (unsigned k = 0; k < times; ++k) head.insert(head.end(), part.begin(), part.end());
   head.insert(head.end(), tail.begin(), tail.end());
   return head;

@@ -49,8 +49,8 @@ TEST(WcetProbePtx, NvccListingOfTheHistogramExampleHasItsFiveSitesAsIpoints) {
   ASSERT_EQ(p.ipoints.loops.size(), 1u);
   // A block skips the loop (its first tile starts at n or beyond) or runs it; in a tile a warp
   // whose values all lie at n or beyond takes neither side (1 -> 1, 1 -> 4), else one side each pass.
-  EXPECT_EQ(original_edges(p.ipoints), (std::set<std::string>{"0->1", "0->4", "1->1", "1->2", "1->3", "1->4", "2->1",
-                                                              "2->4", "3->1", "3->4"}));
+  EXPECT_EQ(original_edges(p.ipoints),
+            (std::set<std::string>{"0->1", "0->4", "1->1", "1->2", "1->3", "1->4", "2->1", "2->4", "3->1", "3->4"}));
 }
 
 /// A hand-written listing with probe sites: 7 and 8 in the entry block with no branch between them,
@@ -60,12 +60,15 @@ std::string sites_ptx(const std::string& site7 = "7", const std::string& site9 =
   return ".version 9.0\n.target sm_90\n.address_size 64\n"
          ".visible .entry k(\n\t.param .u64 k_p\n)\n{\n"
          "\t.reg .pred %p<2>;\n\t.reg .b32 %r<3>;\n\t.reg .b64 %rd<2>;\n"
-         "\tld.param.u64 %rd1, [k_p];\n" + before +
-         "\t// warpspan-ipoint " + site7 + "\n\tmov.u32 %r1, 0;\n"
+         "\tld.param.u64 %rd1, [k_p];\n" +
+         before + "\t// warpspan-ipoint " + site7 +
+         "\n\tmov.u32 %r1, 0;\n"
          "\t// warpspan-ipoint 8\n\tsetp.eq.u32 %p1, %r1, 0;\n\t@%p1 bra $L_end;\n"
-         "\t// warpspan-ipoint " + site9 + "\n\tmov.u32 %r1, 1;\n"
-         "$L_end:\n" + (site10.empty() ? std::string() : "\t// warpspan-ipoint " + site10 + "\n") +
-         "\tmov.u32 %r2, 2;\n\tret;\n}\n";
+         "\t// warpspan-ipoint " +
+         site9 +
+         "\n\tmov.u32 %r1, 1;\n"
+         "$L_end:\n" +
+         (site10.empty() ? std::string() : "\t// warpspan-ipoint " + site10 + "\n") + "\tmov.u32 %r2, 2;\n\tret;\n}\n";
 }
 
 TEST(WcetProbePtx, SitesNameTheirBlocksAndTwoSitesWithoutABranchSplitOne) {
@@ -94,7 +97,8 @@ TEST(WcetProbePtx, ASiteTheCompilerCopiedOrNoSiteAtEntryOrExitIsRefused) {
   refused(sites_ptx("x7"), "without a 32-bit id");
   // Without any site, every block is an Ipoint named by its label, as before.
   std::string plain = sites_ptx();
-  for (std::size_t at; (at = plain.find("// warpspan-ipoint")) != std::string::npos;) plain.erase(at, plain.find('\n', at) - at);
+  for (std::size_t at; (at = plain.find("// warpspan-ipoint")) != std::string::npos;)
+    plain.erase(at, plain.find('\n', at) - at);
   const auto g = cfg_from_ptx(plain, "", "plain.ptx");
   EXPECT_EQ(g.ipoint, g.blocks);
 }
@@ -105,8 +109,9 @@ TEST(WcetProbeTrace, RecordsBecomeTracesNamedByIdsTimedFromEachRunsFirstRecordOn
                                               {1, 5, 2, 0, 7, 500},  {1, 5, 2, 0, 8, 530},  {1, 5, 2, 0, 9, 560},
                                               {1, 5, 2, 0, 10, 600}};
   const std::string text = probe_text_trace(records, "two runs");
-  EXPECT_EQ(text, "# two runs\n# clock: sm\n# run sm cta warp ipoint time\n"
-                  "0 3 0 1 7 0\n0 3 0 1 8 10\n0 3 0 1 10 40\n1 5 2 0 7 0\n1 5 2 0 8 30\n1 5 2 0 9 60\n1 5 2 0 10 100\n");
+  EXPECT_EQ(text,
+            "# two runs\n# clock: sm\n# run sm cta warp ipoint time\n"
+            "0 3 0 1 7 0\n0 3 0 1 8 10\n0 3 0 1 10 40\n1 5 2 0 7 0\n1 5 2 0 8 30\n1 5 2 0 9 60\n1 5 2 0 10 100\n");
 
   // Both forms read back with the structure of sites_ptx(): the same records.
   const auto p = prepare_program(cfg_from_ptx(sites_ptx(), "", "sites.ptx"), "sites.ptx");
@@ -137,11 +142,12 @@ TEST(WcetProbePtx, StockGpgpusimLinesMapToTheProbeSitesByPtxLine) {
   // every issue; the blocks start on lines 11 (7), 15 (8), 18 (9), 21 (10), the rest are skipped.
   const auto p = prepare_program(cfg_from_ptx(sites_ptx(), "", "sites.ptx"), "sites.ptx");
   std::string log;
-  for (const auto& [cycle, line] : std::vector<std::pair<int, int>>{{100, 11}, {102, 13}, {104, 15}, {106, 16},
-                                                                    {108, 18}, {110, 21}, {112, 22}}) {
+  for (const auto& [cycle, line] :
+       std::vector<std::pair<int, int>>{{100, 11}, {102, 13}, {104, 15}, {106, 16}, {108, 18}, {110, 21}, {112, 22}}) {
     const std::string head = "GPGPU-Sim Cycle " + std::to_string(cycle) +
                              ": WARP_SCHEDULER - Core 0 - Scheduler 0 - Warp (warp_id 0, dynamic_warp_id 0) ";
-    log += head + "has valid instruction ( PC=0x0" + std::to_string(cycle) + " (_1.ptx:" + std::to_string(line) + ") mov.u32 %r1, 0;)\n";
+    log += head + "has valid instruction ( PC=0x0" + std::to_string(cycle) + " (_1.ptx:" + std::to_string(line) +
+           ") mov.u32 %r1, 0;)\n";
     log += head + "issued 1 instructions\n";
   }
   trace_set set;

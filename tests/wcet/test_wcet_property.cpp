@@ -20,8 +20,8 @@ std::string records_of(const cfg& g, const test::warp_run& run, std::uint64_t r,
   std::string out;
   for (std::size_t i = 0; i < run.blocks.size(); ++i)
     if (g.has_ipoint(run.blocks[i]))
-      out += std::to_string(r) + " " + std::to_string(sm) + " " + std::to_string(cta) + " " + std::to_string(warp) + " " +
-             g.ipoint[run.blocks[i]] + " " + std::to_string(release + run.start[i]) + "\n";
+      out += std::to_string(r) + " " + std::to_string(sm) + " " + std::to_string(cta) + " " + std::to_string(warp) +
+             " " + g.ipoint[run.blocks[i]] + " " + std::to_string(release + run.start[i]) + "\n";
   return out;
 }
 

@@ -33,8 +33,10 @@ inline const char* fig2_cfg = R"({"name": "fig2", "entry": "b1", "exit": "b15",
 /// The three executions of Fig. 2 (b14 runs twice in the second and third).
 inline const std::vector<std::vector<std::string>> fig2_runs{
     {"b1", "b2", "b3", "b4", "b5", "b6", "b12", "b10", "b11", "b13", "b14", "b15"},
-    {"b1", "b2", "b3", "b4", "b5", "b6", "b7", "b8", "b9", "b10", "b11", "b14", "b12", "b10", "b11", "b13", "b14", "b15"},
-    {"b1", "b2", "b3", "b4", "b5", "b6", "b12", "b10", "b11", "b13", "b14", "b7", "b8", "b9", "b10", "b11", "b14", "b15"}};
+    {"b1", "b2", "b3", "b4", "b5", "b6", "b7", "b8", "b9", "b10", "b11", "b14", "b12", "b10", "b11", "b13", "b14",
+     "b15"},
+    {"b1", "b2", "b3", "b4", "b5", "b6", "b12", "b10", "b11", "b13", "b14", "b7", "b8", "b9", "b10", "b11", "b14",
+     "b15"}};
 
 /// The shipped examples (data/wcet/).
 inline const std::string data = std::string(WARPSPAN_SOURCE_DIR) + "/data/wcet/";
@@ -49,7 +51,9 @@ inline void expect_refused(const std::string& args, std::initializer_list<std::s
   for (const auto& w : what) EXPECT_NE(r.err.find(w), std::string::npos) << "expected '" << w << "' in: " << r.err;
 }
 
-inline wcet_program program_of(const std::string& json) { return prepare_program(parse_cfg_json(json, "test.json"), "test.json"); }
+inline wcet_program program_of(const std::string& json) {
+  return prepare_program(parse_cfg_json(json, "test.json"), "test.json");
+}
 
 inline trace_set traces_of(const wcet_program& p, const std::string& text) {
   trace_set set;
@@ -60,7 +64,8 @@ inline trace_set traces_of(const wcet_program& p, const std::string& text) {
 inline std::string edge_name(const ipg& g, const ipg_edge& e) { return g.names[e.from] + "->" + g.names[e.to]; }
 
 /// The observed WCET of the IPG edge "from->to"; -1 when there is no such edge.
-inline std::int64_t edge_wcet(const wcet_program& p, const wcet_report& r, const std::string& from, const std::string& to) {
+inline std::int64_t edge_wcet(const wcet_program& p, const wcet_report& r, const std::string& from,
+                              const std::string& to) {
   const int e = p.ipoints.edge_index(p.ipoints.find(from), p.ipoints.find(to));
   return e < 0 ? -1 : r.observed.edges[static_cast<std::size_t>(e)].wcet;
 }

@@ -22,7 +22,7 @@ struct calibration_point {
   double bytes_per_s = 0;    // scattered sectors: 32 bytes per sector read, over kernel time
   float kernel_ms = 0;       // CUDA events around the timed kernel(s)
   std::uint64_t check = 0;
-  std::uint32_t sms = 0;     // scattered sectors: the multiprocessors the launch was shaped for
+  std::uint32_t sms = 0;  // scattered sectors: the multiprocessors the launch was shaped for
 };
 
 /// Where a pointer chase's array lives: copied into the block's shared memory, or read from global
@@ -64,7 +64,8 @@ std::uint64_t pointer_chase_cpu(const std::vector<std::uint32_t>& next, std::uin
 calibration_point cuda_scattered_sectors(std::size_t bytes, std::uint32_t warps_per_sm, std::uint32_t loads,
                                          std::uint32_t sms = 0);
 /// The sum of what cuda_scattered_sectors' loads read, on the CPU, for the same launch shape.
-std::uint64_t scattered_sectors_cpu(std::size_t bytes, std::uint32_t warps_per_sm, std::uint32_t loads, std::uint32_t sms);
+std::uint64_t scattered_sectors_cpu(std::size_t bytes, std::uint32_t warps_per_sm, std::uint32_t loads,
+                                    std::uint32_t sms);
 /// The launch shape cuda_scattered_sectors uses: threads a block and blocks in all.
 struct scatter_shape {
   std::uint32_t threads = 0, blocks = 0;

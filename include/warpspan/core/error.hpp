@@ -36,8 +36,8 @@ struct parameter_face {
 class message {
  public:
   message() = default;
-  message(std::string text);    // NOLINT(google-explicit-constructor): text is a message
-  message(const char* text);    // NOLINT(google-explicit-constructor)
+  message(std::string text);  // NOLINT(google-explicit-constructor): text is a message
+  message(const char* text);  // NOLINT(google-explicit-constructor)
   struct part;
   explicit message(part p);
 
@@ -71,7 +71,8 @@ message param_quoted(std::string_view name, std::string_view text);
 /// A parameter with a number given as its digits (param(name, number) below).
 message param_number(std::string_view name, std::string_view digits);
 /// A parameter with a number: `param("warps", 100)` is `--warps 100`, `warps=100`.
-template <class T, std::enable_if_t<std::is_integral_v<T> && !std::is_same_v<T, bool> && !std::is_same_v<T, char>, int> = 0>
+template <class T,
+          std::enable_if_t<std::is_integral_v<T> && !std::is_same_v<T, bool> && !std::is_same_v<T, char>, int> = 0>
 message param(std::string_view name, T number) {
   return param_number(name, std::to_string(number));
 }

@@ -107,15 +107,13 @@ struct block_size_choice {
 };
 
 template <class SmemOf>
-constexpr block_size_choice max_potential_block_size(const sm_limits& sm, const kernel_resources& k,
-                                                     SmemOf&& smem_of, std::size_t dynamic_limit,
-                                                     int block_limit = 0) {
+constexpr block_size_choice max_potential_block_size(const sm_limits& sm, const kernel_resources& k, SmemOf&& smem_of,
+                                                     std::size_t dynamic_limit, int block_limit = 0) {
   int largest = std::min(sm.max_threads_per_block, k.max_threads);
   if (block_limit > 0) largest = std::min(largest, block_limit);
   block_size_choice best;
   const int full = sm.max_threads_per_sm;
-  for (int aligned = (largest + sm.warp_size - 1) / sm.warp_size * sm.warp_size; aligned > 0;
-       aligned -= sm.warp_size) {
+  for (int aligned = (largest + sm.warp_size - 1) / sm.warp_size * sm.warp_size; aligned > 0; aligned -= sm.warp_size) {
     const int threads = std::min(largest, aligned);
     const std::size_t smem = static_cast<std::size_t>(smem_of(threads));
     if (smem > dynamic_limit) continue;

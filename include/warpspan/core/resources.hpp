@@ -23,6 +23,10 @@ int resolve_threads(long long requested, const message& option = param("threads"
 std::uint64_t available_memory_bytes();
 /// A budget for one allocation-heavy structure: min(cap, available_memory_bytes() * 3 / 4).
 std::uint64_t memory_budget_bytes(std::uint64_t cap);
+/// The share of a GPU's free memory one plan may take: 90 % (the runtime, the stream-ordered pool's
+/// cache and other processes keep the rest). Every CUDA backend plans with it, and so do the
+/// host-side twins of their plans (chains.hpp).
+constexpr std::size_t usable_device_bytes(std::size_t free_bytes) { return free_bytes / 10 * 9; }
 
 /// A fixed set of worker threads kept for a whole run. run(n, f) calls f(i) for i in [0, n), item i
 /// on thread i % size() (interleaved: items of unequal cost balance), and returns when all are done.

@@ -15,8 +15,7 @@ struct philox_out {
 };
 
 namespace detail {
-WARPSPAN_HD_INLINE void mulhilo32(std::uint32_t a, std::uint32_t b, std::uint32_t& hi,
-                                  std::uint32_t& lo) {
+WARPSPAN_HD_INLINE void mulhilo32(std::uint32_t a, std::uint32_t b, std::uint32_t& hi, std::uint32_t& lo) {
   const std::uint64_t p = static_cast<std::uint64_t>(a) * b;
   hi = static_cast<std::uint32_t>(p >> 32);
   lo = static_cast<std::uint32_t>(p);
@@ -24,8 +23,8 @@ WARPSPAN_HD_INLINE void mulhilo32(std::uint32_t a, std::uint32_t b, std::uint32_
 }  // namespace detail
 
 /// Philox-4x32 with 10 rounds. `counter` is four 32-bit words, `key` two.
-WARPSPAN_HD_INLINE philox_out philox4x32(std::uint32_t c0, std::uint32_t c1, std::uint32_t c2,
-                                         std::uint32_t c3, std::uint32_t k0, std::uint32_t k1) {
+WARPSPAN_HD_INLINE philox_out philox4x32(std::uint32_t c0, std::uint32_t c1, std::uint32_t c2, std::uint32_t c3,
+                                         std::uint32_t k0, std::uint32_t k1) {
   constexpr std::uint32_t m0 = 0xD2511F53u, m1 = 0xCD9E8D57u;
   constexpr std::uint32_t w0 = 0x9E3779B9u, w1 = 0xBB67AE85u;
   for (int round = 0; round < 10; ++round) {
@@ -48,8 +47,8 @@ WARPSPAN_HD_INLINE philox_out philox4x32(std::uint32_t c0, std::uint32_t c1, std
 /// initial string, ...).
 WARPSPAN_HD_INLINE philox_out draw(std::uint64_t seed, std::uint32_t stream, std::uint64_t index,
                                    std::uint32_t tag = 0) {
-  return philox4x32(static_cast<std::uint32_t>(index), static_cast<std::uint32_t>(index >> 32), stream,
-                    tag, static_cast<std::uint32_t>(seed), static_cast<std::uint32_t>(seed >> 32));
+  return philox4x32(static_cast<std::uint32_t>(index), static_cast<std::uint32_t>(index >> 32), stream, tag,
+                    static_cast<std::uint32_t>(seed), static_cast<std::uint32_t>(seed >> 32));
 }
 
 /// Maps a uniform 32-bit word onto [0, n) without division (Lemire's multiply-shift).

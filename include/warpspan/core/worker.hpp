@@ -20,7 +20,7 @@ namespace warpspan {
 struct worker_outcome {
   enum class status { done, failed, interrupted };
   status state = status::done;
-  std::string bytes;    ///< done: what the work returned; failed: what went wrong (one line)
+  std::string bytes;  ///< done: what the work returned; failed: what went wrong (one line)
   /// failed: the item the failure was reported in (worker_fail inside a worker_item), or none.
   std::int64_t item = -1;
   /// Items started and not done when the worker failed (crash, hang), in start order.

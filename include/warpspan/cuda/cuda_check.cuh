@@ -16,24 +16,24 @@ namespace warpspan::cuda_detail {
   // No device, or a driver that cannot serve this runtime: the user's machine, not a bug. Said as
   // every command says it (an input_error, exit code 2).
   if (err == cudaErrorNoDevice || err == cudaErrorInsufficientDriver) require_cuda_device(call);
-  throw cuda_error(std::string("CUDA error ") + cudaGetErrorName(err) + " (" + cudaGetErrorString(err) + ") in " + call);
+  throw cuda_error(std::string("CUDA error ") + cudaGetErrorName(err) + " (" + cudaGetErrorString(err) + ") in " +
+                   call);
 }
 }  // namespace warpspan::cuda_detail
 
 /// Throws warpspan::cuda_error naming the call and the error (input_error when there is no device).
-#define WARPSPAN_CUDA_TRY(call)                                             \
-  do {                                                                      \
-    const cudaError_t warpspan_err_ = (call);                               \
-    if (warpspan_err_ != cudaSuccess)                                       \
-      ::warpspan::cuda_detail::throw_cuda_error(warpspan_err_, #call);      \
+#define WARPSPAN_CUDA_TRY(call)                                                                        \
+  do {                                                                                                 \
+    const cudaError_t warpspan_err_ = (call);                                                          \
+    if (warpspan_err_ != cudaSuccess) ::warpspan::cuda_detail::throw_cuda_error(warpspan_err_, #call); \
   } while (0)
 
 /// For destructors: reports on stderr instead of throwing.
-#define WARPSPAN_CUDA_TRY_NO_THROW(call)                                                                      \
-  do {                                                                                                        \
-    const cudaError_t warpspan_err_ = (call);                                                                 \
-    if (warpspan_err_ != cudaSuccess)                                                                         \
-      std::fprintf(stderr, "warpspan: %s failed: %s\n", #call, cudaGetErrorString(warpspan_err_));            \
+#define WARPSPAN_CUDA_TRY_NO_THROW(call)                                                           \
+  do {                                                                                             \
+    const cudaError_t warpspan_err_ = (call);                                                      \
+    if (warpspan_err_ != cudaSuccess)                                                              \
+      std::fprintf(stderr, "warpspan: %s failed: %s\n", #call, cudaGetErrorString(warpspan_err_)); \
   } while (0)
 
 /// After every launch: launch-configuration errors now, execution errors at the next sync.

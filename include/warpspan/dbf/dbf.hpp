@@ -31,13 +31,13 @@ struct unrolled_graph {
   /// `max_demand` are divided): every path's demand is a multiple of it, so the other columns
   /// would never hold a path. A one-vertex (sporadic) task needs 2 columns whatever its wcet.
   std::uint32_t demand_unit = 1;
-  std::uint64_t E = 0;                    ///< E(T)
-  std::uint64_t period = 0;               ///< P(T)
-  std::vector<std::uint32_t> origin;      ///< per row: the vertex index in the task it copies
+  std::uint64_t E = 0;                ///< E(T)
+  std::uint64_t period = 0;           ///< P(T)
+  std::vector<std::uint32_t> origin;  ///< per row: the vertex index in the task it copies
 
   std::size_t columns() const { return static_cast<std::size_t>(max_demand) + 1; }
   std::size_t cells() const { return static_cast<std::size_t>(rows) * columns(); }
-  std::size_t max_preds() const;          ///< most predecessors of any row
+  std::size_t max_preds() const;  ///< most predecessors of any row
 };
 
 /// Builds T' for a validated task.
@@ -110,14 +110,18 @@ dbf_backend resolve_dbf_backend(dbf_backend requested);
 
 class dbf_workspace;
 
+/// The defaults of `dbf`'s --block and --max-table-mib (and of Python's block= and max_table_mib=).
+inline constexpr unsigned default_dbf_block = 256;
+inline constexpr std::uint64_t default_max_table_mib = 8192;
+
 struct dbf_options {
   dbf_backend backend = dbf_backend::automatic;
-  int threads = 0;                 ///< CPU threads for cpu-parallel; 0 = all cores
-  thread_pool* pool = nullptr;     ///< threads kept for the run (cpu-parallel); null: one per call
-  unsigned block = 256;            ///< CUDA threads per block (a power of two, 32..1024)
-  std::uint64_t max_table_bytes = std::uint64_t{8} << 30;  ///< refuse larger tables (per task, --max-table-mib);
-                                                          ///< also never over memory_budget_bytes()
-  bool keep_cells = false;         ///< return the whole table (tests)
+  int threads = 0;                     ///< CPU threads for cpu-parallel; 0 = all cores
+  thread_pool* pool = nullptr;         ///< threads kept for the run (cpu-parallel); null: one per call
+  unsigned block = default_dbf_block;  ///< CUDA threads per block (a power of two, 32..1024)
+  std::uint64_t max_table_bytes = default_max_table_mib << 20;  ///< refuse larger tables (per task, --max-table-mib);
+                                                                ///< also never over memory_budget_bytes()
+  bool keep_cells = false;                                      ///< return the whole table (tests)
   /// The caller takes a table's steps in place of its min_span (dbf_table::has_steps): the CUDA
   /// batch of cuda-sm then builds the steps on the chip and copies back only them.
   bool steps_suffice = false;

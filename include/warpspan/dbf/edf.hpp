@@ -12,13 +12,13 @@
 namespace warpspan {
 
 struct utilization_info {
-  double value = 0;                  ///< sum E/P (rounded; the decisions below are exact)
-  std::string exact;                 ///< "num/den", den = H = lcm of the periods (unreduced), exact
-  int vs_one = 0;                    ///< the sign of U - 1, decided exactly: -1, 0 or 1
-  bool at_least_one = false;         ///< vs_one >= 0
-  std::optional<std::uint64_t> t_max;  ///< floor(sum 2E / (1 - U)) when U < 1 (saturates at 2^63)
+  double value = 0;                          ///< sum E/P (rounded; the decisions below are exact)
+  std::string exact;                         ///< "num/den", den = H = lcm of the periods (unreduced), exact
+  int vs_one = 0;                            ///< the sign of U - 1, decided exactly: -1, 0 or 1
+  bool at_least_one = false;                 ///< vs_one >= 0
+  std::optional<std::uint64_t> t_max;        ///< floor(sum 2E / (1 - U)) when U < 1 (saturates at 2^63)
   std::optional<std::uint64_t> hyperperiod;  ///< H = lcm of the periods, when at most 2^62
-  std::uint64_t max_period = 0;      ///< the longest period
+  std::uint64_t max_period = 0;              ///< the longest period
 };
 
 utilization_info utilization(const std::vector<dbf_curve>& curves);

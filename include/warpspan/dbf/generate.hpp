@@ -10,14 +10,14 @@
 namespace warpspan {
 
 struct task_generator_options {
-  std::uint32_t vertices = 10;        ///< per task, >= 2
-  std::uint32_t tasks = 3;            ///< per set
-  std::uint64_t max_wcet = 10000;     ///< e(v) uniform in [1, max_wcet]
-  double edge_probability = 0.2;      ///< extra forward edges beyond the spanning ones
-  double deadline_factor = 0;         ///< f: d(v) uniform in [f e, 2 f e]; 0 = the number of tasks,
-                                      ///< so no vertex asks more than its share of the processor
-  double utilization = 0.7;           ///< target sum E/P of a set (periods chosen to meet it where
-                                      ///< the graph allows; never below the model's minimum)
+  std::uint32_t vertices = 10;     ///< per task, >= 2
+  std::uint32_t tasks = 3;         ///< per set
+  std::uint64_t max_wcet = 10000;  ///< e(v) uniform in [1, max_wcet]
+  double edge_probability = 0.2;   ///< extra forward edges beyond the spanning ones
+  double deadline_factor = 0;      ///< f: d(v) uniform in [f e, 2 f e]; 0 = the number of tasks,
+                                   ///< so no vertex asks more than its share of the processor
+  double utilization = 0.7;        ///< target sum E/P of a set (periods chosen to meet it where
+                                   ///< the graph allows; never below the model's minimum)
   std::uint64_t seed = 1;
 };
 

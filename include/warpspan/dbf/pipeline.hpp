@@ -30,11 +30,11 @@ std::uint64_t dbf_chunk_max_cells(const dbf_options& options);
 /// One set on its way through: read (label, path, set) or refused (error), unrolled, its curves,
 /// then its test.
 struct analysed_set {
-  std::uint64_t index = 0;            ///< its place in the batch or sweep
-  std::string label;                  ///< the name results carry (a file name, FILE.jsonl:LINE, ...)
-  std::string path;                   ///< where it came from (a full path, FILE:LINE), when a file
-  double factor = 0;                  ///< a sweep's scaling factor
-  message error;                      ///< why it was not analysed (then nothing else is set); core/error.hpp
+  std::uint64_t index = 0;  ///< its place in the batch or sweep
+  std::string label;        ///< the name results carry (a file name, FILE.jsonl:LINE, ...)
+  std::string path;         ///< where it came from (a full path, FILE:LINE), when a file
+  double factor = 0;        ///< a sweep's scaling factor
+  message error;            ///< why it was not analysed (then nothing else is set); core/error.hpp
   task_set set;
   /// next() may leave the unrolling to the stream: `set` filled, `graphs` empty, this true. The
   /// stream then unrolls a chunk's sets on its test pool's threads (in parallel, beside the reading

@@ -13,10 +13,10 @@
 namespace warpspan {
 
 struct sweep_spec {
-  std::string kind;           ///< wcet | deadline | separation | period
-  double from = 1, to = 1;    ///< factors applied to the base values
-  std::uint32_t steps = 1;    ///< variants, factors evenly spaced from `from` to `to`
-  std::string task;           ///< only this task's values; empty: every task
+  std::string kind;         ///< wcet | deadline | separation | period
+  double from = 1, to = 1;  ///< factors applied to the base values
+  std::uint32_t steps = 1;  ///< variants, factors evenly spaced from `from` to `to`
+  std::string task;         ///< only this task's values; empty: every task
 };
 
 /// One variant of a sweep as analysed: its factor, utilisation and verdict (0 schedulable, 1 not,
@@ -33,7 +33,7 @@ sweep_spec parse_sweep(std::string_view text);
 struct sweep_variant {
   double factor = 1;
   task_set set;
-  message error;              ///< why the variant breaks the model's assumptions; empty when valid
+  message error;  ///< why the variant breaks the model's assumptions; empty when valid
 };
 
 /// The variants of `base`: each value of the swept kind becomes max(1, round(value x factor)).

@@ -18,14 +18,14 @@ struct task_vertex {
 };
 
 struct task_edge {
-  std::uint32_t from = 0;      ///< index into task::vertices
+  std::uint32_t from = 0;  ///< index into task::vertices
   std::uint32_t to = 0;
   std::uint64_t separation = 0;  ///< p(u, v), a positive integer
 };
 
 struct task {
   std::string name;
-  std::uint64_t period = 0;    ///< P(T)
+  std::uint64_t period = 0;  ///< P(T)
   std::vector<task_vertex> vertices;
   std::vector<task_edge> edges;
 };

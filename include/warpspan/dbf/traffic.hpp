@@ -12,9 +12,9 @@ namespace warpspan {
 
 struct dbf_traffic {
   std::uint64_t cells = 0;
-  access_tally table;     ///< reads of predecessor cells and the write of the cell (global memory)
-  access_tally tuples;    ///< predecessor tuples read by the cells (global for GPU, shared for GPU-SM)
-  access_tally min_span;  ///< the running minimum (global memory)
+  access_tally table;        ///< reads of predecessor cells and the write of the cell (global memory)
+  access_tally tuples;       ///< predecessor tuples read by the cells (global for GPU, shared for GPU-SM)
+  access_tally min_span;     ///< the running minimum (global memory)
   std::uint64_t staged = 0;  ///< GPU-SM: tuple bytes one block stages from global memory, all rows
   double per_cell(const access_tally& t) const { return cells ? static_cast<double>(t.bytes()) / cells : 0; }
 };

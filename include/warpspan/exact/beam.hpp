@@ -42,17 +42,18 @@ struct beam_options {
 };
 
 struct beam_result {
-  bool applicable = false;            ///< the states pack (frontier_packs: at most 16 warps and 254 instructions, or 8 warps past 254)
+  bool applicable =
+      false;  ///< the states pack (frontier_packs: at most 16 warps and 254 instructions, or 8 warps past 254)
   std::uint32_t makespan = 0;         ///< the schedule's length (0 when not applicable)
   std::vector<std::uint16_t> string;  ///< a pseudo-precedence string whose schedule has `makespan`
   /// The width of the beam that found it; of a beam with fit_width, the narrowest a sum was cut to
   /// (the width of `options` if none was).
   std::uint32_t width = 0;
-  std::uint64_t expanded = 0;         ///< states expanded
+  std::uint64_t expanded = 0;  ///< states expanded
   /// No sum held more states than the width: every state was expanded, so `makespan` is the
   /// worst case T(W) itself.
   bool exact = false;
-  bool narrowed = false;              ///< the time limit or an interrupt cut the width down on the way
+  bool narrowed = false;  ///< the time limit or an interrupt cut the width down on the way
   double elapsed_s = 0;
 };
 

@@ -16,11 +16,13 @@ namespace warpspan {
 /// The tables as the device reads them.
 struct dense_sum_view {
   const std::uint64_t* binom = nullptr;  ///< C(n, k) at n * (warps + 1) + k, n <= I + W, k <= W
-  const std::uint64_t* count = nullptr;  ///< multisets of w levels in [0, m] with sum s, at (w * (I + 1) + m) * (sums) + s
+  const std::uint64_t* count =
+      nullptr;  ///< multisets of w levels in [0, m] with sum s, at (w * (I + 1) + m) * (sums) + s
   std::uint32_t warps = 0, instructions = 0, sums = 0;  ///< sums = W I + 1
 };
 
-WARPSPAN_HD_INLINE std::uint64_t dense_sum_count(const dense_sum_view& d, std::uint32_t w, std::uint32_t m, std::uint32_t s) {
+WARPSPAN_HD_INLINE std::uint64_t dense_sum_count(const dense_sum_view& d, std::uint32_t w, std::uint32_t m,
+                                                 std::uint32_t s) {
   return d.count[(static_cast<std::size_t>(w) * (d.instructions + 1) + m) * d.sums + s];
 }
 
@@ -73,7 +75,8 @@ WARPSPAN_HD_INLINE std::uint64_t dense_sum_index_of(const dense_sum_view& d, pac
 /// The colex rank of ascending levels: sum over i of C(a_i + i - 1, i), i = 1..W.
 WARPSPAN_HD_INLINE std::uint64_t dense_sum_rank(const dense_sum_view& d, const std::uint8_t* a) {
   std::uint64_t rank = 0;
-  for (std::uint32_t i = 1; i <= d.warps; ++i) rank += d.binom[static_cast<std::size_t>(a[i - 1] + i - 1) * (d.warps + 1) + i];
+  for (std::uint32_t i = 1; i <= d.warps; ++i)
+    rank += d.binom[static_cast<std::size_t>(a[i - 1] + i - 1) * (d.warps + 1) + i];
   return rank;
 }
 

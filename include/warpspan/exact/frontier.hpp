@@ -49,10 +49,10 @@ struct frontier_view {
   std::uint32_t warps = 0;
   std::uint32_t instructions = 0;
   std::uint32_t ntypes = 0;
-  std::uint32_t limit = 0;                ///< scheduler limit, 0 when none binds
-  std::uint32_t barrier = no_barrier;     ///< the barrier's dense type (problem_view::barrier)
-  std::uint8_t cap[max_types] = {};       ///< per dense type
-  std::uint8_t type_of[256] = {};         ///< type of the instruction at each level < I
+  std::uint32_t limit = 0;                       ///< scheduler limit, 0 when none binds
+  std::uint32_t barrier = no_barrier;            ///< the barrier's dense type (problem_view::barrier)
+  std::uint8_t cap[max_types] = {};              ///< per dense type
+  std::uint8_t type_of[256] = {};                ///< type of the instruction at each level < I
   std::uint8_t level_begin[max_types + 1] = {};  ///< levels of type t: level_list[level_begin[t] .. level_begin[t+1])
   std::uint8_t level_list[256] = {};
   std::uint8_t rem[256][max_types] = {};  ///< instructions of type t at levels >= k (for the bound)
@@ -70,8 +70,8 @@ struct wide_frontier_view {
   std::uint32_t limit = 0;
   std::uint32_t barrier = no_barrier;
   std::uint8_t cap[max_types] = {};
-  std::vector<std::uint8_t> type_of;                       ///< I entries
-  std::vector<std::array<std::uint16_t, max_types>> rem;   ///< I + 1 entries
+  std::vector<std::uint8_t> type_of;                      ///< I entries
+  std::vector<std::array<std::uint16_t, max_types>> rem;  ///< I + 1 entries
 };
 
 /// What the level searches (and the beam) take, apart from the size: all warps run one string
@@ -84,7 +84,8 @@ inline bool frontier_one_string(const problem& prob) {
 
 /// Whether the states pack at 8 bits a level (frontier_view; the device searches take only these).
 inline bool frontier_packs_narrow(const problem& prob) {
-  return frontier_one_string(prob) && prob.warps <= frontier_max_warps && prob.instructions() <= frontier_max_instructions;
+  return frontier_one_string(prob) && prob.warps <= frontier_max_warps &&
+         prob.instructions() <= frontier_max_instructions;
 }
 
 /// Whether W warps of I instructions fit 16-bit levels (8 x 16 bits, levels + 1 below 2^16, and
@@ -280,8 +281,8 @@ WARPSPAN_HD_INLINE void gather_holders(const V& v, const level_runs_of<V>& runs,
 /// warps no longer hold what the path does not, so only the plain count stands (m = 0), and a
 /// barrier, never full, never stalls.
 template <class V>
-WARPSPAN_HD_INLINE std::uint32_t stalls_on(const V& v, const basic_stall_holders<typename V::level_type>& h, std::uint32_t k,
-                                           std::uint32_t t, std::uint32_t others) {
+WARPSPAN_HD_INLINE std::uint32_t stalls_on(const V& v, const basic_stall_holders<typename V::level_type>& h,
+                                           std::uint32_t k, std::uint32_t t, std::uint32_t others) {
   if (v.barrier != no_barrier) return t == v.barrier ? 0 : others / v.cap[t];
   const std::uint32_t cap = v.cap[t];
   std::uint32_t best = others / cap, m = 0, top = 0;
@@ -313,7 +314,8 @@ WARPSPAN_HD_INLINE std::uint32_t remaining_bound(const V& v, const level_runs_of
   if (runs.n == 0) return 0;  // every warp done
   std::uint32_t total[max_types] = {}, all = 0;
   for (std::uint32_t i = 0; i < runs.n; ++i)
-    for (std::uint32_t t = 0; t < v.ntypes; ++t) total[t] += runs.size[i] * static_cast<std::uint32_t>(v.rem[runs.level[i]][t]);
+    for (std::uint32_t t = 0; t < v.ntypes; ++t)
+      total[t] += runs.size[i] * static_cast<std::uint32_t>(v.rem[runs.level[i]][t]);
   for (std::uint32_t t = 0; t < v.ntypes; ++t) all += total[t];
   basic_stall_holders<typename V::level_type> holders[max_types];
   for (std::uint32_t t = 0; t < v.ntypes; ++t) gather_holders(v, runs, t, holders[t]);
@@ -406,7 +408,7 @@ struct basic_successor_enum {
     std::uint32_t runs = 0, per_type[max_types] = {};
     for (std::uint32_t j = v.warps; j-- > 0;) {
       const std::uint32_t k = key_field<bits>(state, j);  // level + 1
-      if (k - 1 == v.instructions) break;  // done warps: the rest of the key
+      if (k - 1 == v.instructions) break;                 // done warps: the rest of the key
       if (runs > 0 && run_level[runs - 1] == k - 1) {
         ++run_size[runs - 1];
       } else {

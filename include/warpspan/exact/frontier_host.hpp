@@ -16,7 +16,8 @@ namespace warpspan::exact_detail {
 /// of `level` (the states reachable in exactly t cycles), sorted ascending as unsigned 128-bit keys
 /// and without duplicates. Returns an empty string, or why the level could not be expanded (for
 /// example the device's memory); then `next` is ignored and the search stops with that reason.
-using level_expander = std::function<std::string(const std::vector<packed_state>& level, std::vector<packed_state>& next)>;
+using level_expander =
+    std::function<std::string(const std::vector<packed_state>& level, std::vector<packed_state>& next)>;
 
 /// The level loop both level-by-level searches share (CPU and CUDA differ only in `expand`):
 /// levels from "all at 0" until none is left, "all done" taken out of each level that holds it

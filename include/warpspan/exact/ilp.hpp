@@ -30,13 +30,13 @@ struct ilp_options {
 };
 
 struct ilp_result {
-  bool complete = false;          ///< proven optimal over every schedule (horizon >= the worst case)
-  std::uint32_t makespan = 0;     ///< the exact worst case when complete
-  std::uint32_t lower = 0;        ///< proven bounds (equal to makespan when complete)
+  bool complete = false;       ///< proven optimal over every schedule (horizon >= the worst case)
+  std::uint32_t makespan = 0;  ///< the exact worst case when complete
+  std::uint32_t lower = 0;     ///< proven bounds (equal to makespan when complete)
   std::uint32_t upper = 0;
-  double elapsed_s = 0;           ///< building the model and solving it
-  std::string status;             ///< "optimal", or why the run is not complete
-  bool interrupted = false;       ///< Ctrl-C or SIGTERM stopped the solve (the interval stands)
+  double elapsed_s = 0;                    ///< building the model and solving it
+  std::string status;                      ///< "optimal", or why the run is not complete
+  bool interrupted = false;                ///< Ctrl-C or SIGTERM stopped the solve (the interval stands)
   std::vector<std::uint16_t> best_string;  ///< 0-based warp ids, ordered by cycle; builds to `lower`
   std::uint64_t variables = 0;
   std::uint64_t constraints = 0;

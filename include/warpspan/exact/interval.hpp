@@ -18,8 +18,8 @@ namespace warpspan {
 struct proven_interval {
   std::uint32_t lower = 0;
   std::uint32_t upper = 0;
-  bool exact = false;                 ///< lower == upper (the search for W finished, or the bound is attained)
-  std::string upper_from;             ///< "exact", "search" or "pessimistic"
+  bool exact = false;      ///< lower == upper (the search for W finished, or the bound is attained)
+  std::string upper_from;  ///< "exact", "search" or "pessimistic"
   double elapsed_s = 0;
   /// A string that builds to `lower` when the search found one longer than the string it was given
   /// (0-based warp ids); empty otherwise.

@@ -18,9 +18,9 @@
 namespace warpspan {
 
 struct exact_options {
-  double time_limit_s = 0;        ///< stop after this many seconds (0: none)
-  std::uint64_t max_states = 0;   ///< stop after memoising this many states (0: a default by memory)
-  bool prune = true;              ///< progress sweep: drop states that cannot beat the lower bound
+  double time_limit_s = 0;       ///< stop after this many seconds (0: none)
+  std::uint64_t max_states = 0;  ///< stop after memoising this many states (0: a default by memory)
+  bool prune = true;             ///< progress sweep: drop states that cannot beat the lower bound
   /// A question rather than the answer: is the worst case at most this many cycles? (0: not asked.)
   /// Every search also drops the states whose way in plus remaining bound is at most `at_most`:
   /// they lie on no schedule longer. A finished search then either finds a schedule longer than
@@ -59,15 +59,15 @@ struct exact_options {
 };
 
 struct exact_result {
-  bool complete = false;          ///< false: stopped by a limit; only [lower, upper] is proven
-  std::uint32_t makespan = 0;     ///< the exact worst case when complete
-  std::uint32_t lower = 0;        ///< proven bounds (equal to makespan when complete)
+  bool complete = false;       ///< false: stopped by a limit; only [lower, upper] is proven
+  std::uint32_t makespan = 0;  ///< the exact worst case when complete
+  std::uint32_t lower = 0;     ///< proven bounds (equal to makespan when complete)
   std::uint32_t upper = 0;
-  std::uint64_t states = 0;       ///< distinct states memoised (progress sweep: reached)
-  std::uint64_t pruned = 0;       ///< progress sweep: states dropped by the bound
+  std::uint64_t states = 0;  ///< distinct states memoised (progress sweep: reached)
+  std::uint64_t pruned = 0;  ///< progress sweep: states dropped by the bound
   double elapsed_s = 0;
-  std::string stop_reason;        ///< why an incomplete run stopped
-  bool interrupted = false;       ///< stopped by SIGINT or SIGTERM (see core/interrupt.hpp)
+  std::string stop_reason;   ///< why an incomplete run stopped
+  bool interrupted = false;  ///< stopped by SIGINT or SIGTERM (see core/interrupt.hpp)
   /// With exact_options::at_most: the search finished without finding a schedule longer than it,
   /// so upper = at_most is proven (complete is false: the exact value was not worked out; lower is
   /// the longest schedule found, the string in hand or one the search met).

@@ -39,8 +39,8 @@ std::uint32_t most_issues(const V& v);
 /// states (a predecessor has a smaller sum, by at most `reach`, a way in one less, and the current
 /// state among its successors) and returns its pseudo-precedence string.
 template <class V>
-std::vector<std::uint16_t> sweep_witness(const V& v, const std::vector<taken_states>& taken,
-                                         std::uint32_t reach, std::uint32_t length);
+std::vector<std::uint16_t> sweep_witness(const V& v, const std::vector<taken_states>& taken, std::uint32_t reach,
+                                         std::uint32_t length);
 
 /// way_in + remaining_bound of a packed state.
 template <class V>
@@ -58,7 +58,11 @@ class basic_sweep_pass {
   /// A pass over `v` pruning states whose way in + bound is at most `floor_value`, keeping at most
   /// `keep_limit` expanded states for the witness.
   basic_sweep_pass(const V& v, std::uint32_t floor_value, std::uint64_t keep_limit)
-      : v_(v), last_sum_(v.warps * v.instructions), reach_(most_issues(v)), floor_(floor_value), keep_limit_(keep_limit) {}
+      : v_(v),
+        last_sum_(v.warps * v.instructions),
+        reach_(most_issues(v)),
+        floor_(floor_value),
+        keep_limit_(keep_limit) {}
   virtual ~basic_sweep_pass() = default;
   /// Runs to the final sum or to a limit (then stop_reason() says which).
   virtual void run(std::chrono::steady_clock::time_point start) = 0;
@@ -85,7 +89,8 @@ class basic_sweep_pass {
       taken_.clear();
       return;
     }
-    std::sort(expanded.begin(), expanded.end(), [](const sweep_entry& a, const sweep_entry& b) { return a.key < b.key; });
+    std::sort(expanded.begin(), expanded.end(),
+              [](const sweep_entry& a, const sweep_entry& b) { return a.key < b.key; });
     taken_[sum].keys.reserve(expanded.size());
     taken_[sum].way_in.reserve(expanded.size());
     for (const sweep_entry& e : expanded) {
@@ -95,9 +100,9 @@ class basic_sweep_pass {
   }
 
   const V& v_;
-  std::uint32_t last_sum_;           ///< W * I: the progress sum of the final state
-  std::uint32_t reach_;              ///< the largest step of the progress sum
-  std::uint32_t floor_;              ///< prune states whose way in + bound is at most this
+  std::uint32_t last_sum_;  ///< W * I: the progress sum of the final state
+  std::uint32_t reach_;     ///< the largest step of the progress sum
+  std::uint32_t floor_;     ///< prune states whose way in + bound is at most this
   std::uint64_t keep_limit_;
   bool keeping_ = true;
   std::uint64_t kept_ = 0, states_ = 0, pruned_ = 0;
@@ -110,13 +115,15 @@ using sweep_pass = basic_sweep_pass<frontier_view>;
 
 /// Makes one pass: prune states whose way in + bound is at most `floor`, keep at most `keep_limit`.
 template <class V>
-using basic_sweep_factory = std::function<std::unique_ptr<basic_sweep_pass<V>>(std::uint32_t floor, std::uint64_t keep_limit)>;
+using basic_sweep_factory =
+    std::function<std::unique_ptr<basic_sweep_pass<V>>(std::uint32_t floor, std::uint64_t keep_limit)>;
 using sweep_factory = basic_sweep_factory<frontier_view>;
 
 /// Runs a sweep to its result: the lower bound (options.lower_string or the standard strings), a
 /// first pass, and a second one for the witness when the answer beats the lower bound but the
 /// first pass could not keep its states.
-exact_result run_sweeps(const problem& prob, const frontier_view& v, const exact_options& options, const sweep_factory& make);
+exact_result run_sweeps(const problem& prob, const frontier_view& v, const exact_options& options,
+                        const sweep_factory& make);
 exact_result run_sweeps(const problem& prob, const wide_frontier_view& v, const exact_options& options,
                         const basic_sweep_factory<wide_frontier_view>& make);
 

@@ -34,7 +34,7 @@ struct ga_params {
 struct history_point {
   std::uint64_t evaluation = 0;  ///< 1-based index of the evaluation that set this best
   double best = 0;
-  double seconds = 0;            ///< since the search started
+  double seconds = 0;  ///< since the search started
 };
 
 struct search_trace {

@@ -26,8 +26,7 @@ std::string no_gpu_entry(const kernel_harness& k);
 /// Times every genome of kernel `k` in turn (back to back). Each run starts from the kernel's
 /// initial scratch memory, copied in before the timed region.
 std::vector<gpu_timing> cuda_time_inputs(const kernel_harness& k, std::uint32_t threads,
-                                         const std::vector<std::vector<std::int32_t>>& genomes,
-                                         int repetitions = 10);
+                                         const std::vector<std::vector<std::int32_t>>& genomes, int repetitions = 10);
 
 /// One run of a built-in as the CUDA backend launches it: the input memory (decoded genome) and the
 /// initial scratch memory.
@@ -38,7 +37,8 @@ struct gpu_launch_input {
 /// The CUDA backend's entry for the built-in of index `builtin` (kernels.hpp): times each input
 /// (on one stream) and reads back scratch words [output.offset, + output.size); `flag` is the
 /// iterative kernel's flag word.
-std::vector<gpu_timing> cuda_time_builtin(int builtin, std::uint32_t threads, const std::vector<gpu_launch_input>& inputs,
-                                          std::uint64_t flag, output_range output, int repetitions);
+std::vector<gpu_timing> cuda_time_builtin(int builtin, std::uint32_t threads,
+                                          const std::vector<gpu_launch_input>& inputs, std::uint64_t flag,
+                                          output_range output, int repetitions);
 
 }  // namespace warpspan::inputs

@@ -22,7 +22,8 @@ namespace hx = warpspan::harness;
 /// atomics of a warp serialise on one address, and no divergence).
 struct artificial_kernel {
   static constexpr const char* name = "artificial";
-  static constexpr const char* description = "paper 004 Listing 1: values == 42 do 8 atomics on one address (worst case known)";
+  static constexpr const char* description =
+      "paper 004 Listing 1: values == 42 do 8 atomics on one address (worst case known)";
   static constexpr std::uint32_t block = 256, branches = 1, default_threads = 1u << 15;
   static constexpr std::int32_t constant = 42, value_max = 255, repeats = 8;
   static constexpr warpspan_field fields[] = {hx::thread_int("value", 0, value_max)};
@@ -99,7 +100,8 @@ struct bfs_kernel {
         for (std::int32_t e = 0; h.branch(1, e < degree); ++e) {
           h.compare(1, e, degree);
           h.load(&node[1 + e], 4);
-          const std::uint32_t id = static_cast<std::uint32_t>((std::uint64_t{tid} + static_cast<std::uint32_t>(node[1 + e])) % n);
+          const std::uint32_t id =
+              static_cast<std::uint32_t>((std::uint64_t{tid} + static_cast<std::uint32_t>(node[1 + e])) % n);
           h.work(5);
           h.load(&visited[id], 4);  // scattered by the edge offsets
           if (h.branch(2, visited[id] == 0)) {
@@ -140,7 +142,8 @@ struct bfs_kernel {
 /// equality, which random inputs rarely meet); a third branch handles a place about to overflow.
 struct petri_kernel {
   static constexpr const char* name = "petri";
-  static constexpr const char* description = "coloured Petri net per thread (NSICHNEU spirit): 8 places x 8 transitions, 4 rounds";
+  static constexpr const char* description =
+      "coloured Petri net per thread (NSICHNEU spirit): 8 places x 8 transitions, 4 rounds";
   static constexpr std::uint32_t places = 8, transitions = 8, rounds = 4;
   static constexpr std::uint32_t genes_per_thread = 2 * places;
   static constexpr std::uint32_t block = 128, branches = 3 * transitions, default_threads = 4096;
@@ -265,7 +268,8 @@ struct bisect_kernel {
 /// codes lay it out, so a warp's accesses to one distribution coalesce.
 struct lbm_kernel {
   static constexpr const char* name = "lbm";
-  static constexpr const char* description = "D2Q9 lattice Boltzmann step, a thread per cell: fluid, obstacle, inlet, outlet";
+  static constexpr const char* description =
+      "D2Q9 lattice Boltzmann step, a thread per cell: fluid, obstacle, inlet, outlet";
   static constexpr std::uint32_t block = 128, branches = 13, default_threads = 32768;
   enum : std::int32_t { fluid = 0, obstacle = 1, inlet = 2, outlet = 3 };
   static constexpr warpspan_field fields[] = {hx::thread_int("type", fluid, outlet),
@@ -277,10 +281,16 @@ struct lbm_kernel {
     return w;
   }
   /// D2Q9: direction d moves by (ex[d], ey[d]); opposite(d) reverses it; weights 4/9, 1/9, 1/36.
-  WARPSPAN_HARNESS_HD static int ex(int d) { return d == 1 || d == 5 || d == 8 ? 1 : (d == 3 || d == 6 || d == 7 ? -1 : 0); }
-  WARPSPAN_HARNESS_HD static int ey(int d) { return d == 2 || d == 5 || d == 6 ? 1 : (d == 4 || d == 7 || d == 8 ? -1 : 0); }
+  WARPSPAN_HARNESS_HD static int ex(int d) {
+    return d == 1 || d == 5 || d == 8 ? 1 : (d == 3 || d == 6 || d == 7 ? -1 : 0);
+  }
+  WARPSPAN_HARNESS_HD static int ey(int d) {
+    return d == 2 || d == 5 || d == 6 ? 1 : (d == 4 || d == 7 || d == 8 ? -1 : 0);
+  }
   WARPSPAN_HARNESS_HD static int opposite(int d) { return d == 0 ? 0 : (d <= 4 ? (d + 1) % 4 + 1 : (d - 3) % 4 + 5); }
-  WARPSPAN_HARNESS_HD static float weight(int d) { return d == 0 ? 4.0f / 9.0f : (d <= 4 ? 1.0f / 9.0f : 1.0f / 36.0f); }
+  WARPSPAN_HARNESS_HD static float weight(int d) {
+    return d == 0 ? 4.0f / 9.0f : (d <= 4 ? 1.0f / 9.0f : 1.0f / 36.0f);
+  }
 
   static std::uint64_t scratch_words(std::uint32_t threads) { return std::uint64_t{19} * threads; }
   static void init_scratch(const std::int32_t* in, std::int32_t* s, std::uint32_t n) {

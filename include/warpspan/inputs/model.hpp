@@ -41,9 +41,9 @@
 namespace warpspan::inputs {
 
 struct model_config {
-  normalized_sm sm;            ///< sigma and copies per unit type, schedulers
-  std::string sm_name;         ///< for reports
-  std::uint32_t sms = 1;       ///< SMs blocks are spread over
+  normalized_sm sm;       ///< sigma and copies per unit type, schedulers
+  std::string sm_name;    ///< for reports
+  std::uint32_t sms = 1;  ///< SMs blocks are spread over
   std::uint32_t warp_size = 32;
 };
 
@@ -53,9 +53,9 @@ model_config make_model(const std::string& sm = "kepler-3.5", std::int64_t sms =
 
 /// What one recorded thread did (analysis runs for the atoms).
 struct thread_trace {
-  std::uint64_t path = 0;               ///< hash of the branch legs taken, in order
-  std::uint64_t instructions = 0;       ///< work plus atomics
-  std::vector<std::uint8_t> legs;       ///< legs[2 * id + taken] != 0 when covered
+  std::uint64_t path = 0;          ///< hash of the branch legs taken, in order
+  std::uint64_t instructions = 0;  ///< work plus atomics
+  std::vector<std::uint8_t> legs;  ///< legs[2 * id + taken] != 0 when covered
   struct compare_operands {
     std::uint32_t id;
     std::int32_t a, b;
@@ -68,7 +68,7 @@ enum class op_kind : std::uint8_t { work, global, shared, atomic, barrier };
 
 struct lane_op {
   op_kind kind = op_kind::work;
-  std::uint64_t size = 0;     ///< work: instructions (64 bits: a lane's work calls in a row add up); global, shared: bytes
+  std::uint64_t size = 0;  ///< work: instructions (64 bits: a lane's work calls in a row add up); global, shared: bytes
   std::uint64_t address = 0;  ///< global, shared, atomic
 };
 
@@ -77,7 +77,7 @@ struct block_record {
   std::vector<std::uint32_t> node;       ///< node of every node execution, lane after lane
   std::vector<std::uint32_t> ops_begin;  ///< first op of every node execution (+ the end, once finished)
   std::vector<lane_op> ops;
-  std::vector<std::uint32_t> lane_begin; ///< first node execution of every lane (+ the end)
+  std::vector<std::uint32_t> lane_begin;  ///< first node execution of every lane (+ the end)
   void clear() {
     node.clear();
     ops_begin.clear();
@@ -189,15 +189,14 @@ block_cost simulate_block(const model_config& cfg, const block_record& record, s
 /// issue nothing left out), so that `estimate`/`exact --warp-kernels` take the worst input's block
 /// to its worst-case makespan on one SM.
 struct block_warp_kernels {
-  std::string spec;             ///< "K1:n1,K2:n2,..." (empty when no warp issues anything)
+  std::string spec;                                ///< "K1:n1,K2:n2,..." (empty when no warp issues anything)
   std::uint32_t block = 0, stage = 0, launch = 0;  ///< which block of which launch (0-based)
-  std::uint32_t warps = 0;      ///< warps in the spec
-  std::uint64_t cycles = 0;     ///< the model's cycles for that block
+  std::uint32_t warps = 0;                         ///< warps in the spec
+  std::uint64_t cycles = 0;                        ///< the model's cycles for that block
 };
 
 /// Cycles one SM needs for blocks with these totals (the formula at the top).
-std::uint64_t sm_cycles(const model_config& cfg, std::uint64_t max_block, std::uint64_t compute,
-                        std::uint64_t memory);
+std::uint64_t sm_cycles(const model_config& cfg, std::uint64_t max_block, std::uint64_t compute, std::uint64_t memory);
 
 /// The result of running a kernel under the model.
 struct model_run {

@@ -72,23 +72,23 @@ genome scale(const atom_set& atoms, const std::vector<std::int32_t>& ids, std::u
              const kernel_harness& kernel);
 
 /// Step 2: the first GA population over atom indices, `special` of it the special individuals.
-std::vector<genome> initial_population(const atom_set& atoms, std::uint32_t threads,
-                                       std::uint32_t population, double special, std::uint64_t seed);
+std::vector<genome> initial_population(const atom_set& atoms, std::uint32_t threads, std::uint32_t population,
+                                       double special, std::uint64_t seed);
 
 /// Default seconds a harness's worker process may go without finishing an evaluation
 /// (search_options::eval_timeout_s; include/warpspan/inputs/isolated.hpp).
 inline constexpr double default_eval_timeout_s = 60;
 
 struct search_options {
-  harness_ref kernel;         ///< a built-in (find_kernel) or a loaded harness (load_harness)
+  harness_ref kernel;  ///< a built-in (find_kernel) or a loaded harness (load_harness)
   std::uint32_t threads = 0;
   search_method method = search_method::gdivan;
   fitness_kind fitness = fitness_kind::model;
   model_config model;
-  ga_params ga;               ///< evaluations, seed, population, ... (shared by all methods)
-  double special = 0.30;      ///< share of special individuals (gdivan)
-  atom_options atoms;         ///< seed taken from ga.seed
-  int cpu_threads = 0;        ///< model backend: 0 = all cores
+  ga_params ga;           ///< evaluations, seed, population, ... (shared by all methods)
+  double special = 0.30;  ///< share of special individuals (gdivan)
+  atom_options atoms;     ///< seed taken from ga.seed
+  int cpu_threads = 0;    ///< model backend: 0 = all cores
   int gpu_repetitions = 10;
   /// A loaded harness runs in worker processes: one that finishes no evaluation for this long is
   /// stopped as hung (a harness_failure).
@@ -105,11 +105,11 @@ struct search_result {
   double reached_seconds = 0;  ///< when the best was found
   double seconds = 0;          ///< the whole search
   double atom_seconds = 0;
-  bool interrupted = false;    ///< stopped by Ctrl-C or SIGTERM: the best so far
+  bool interrupted = false;  ///< stopped by Ctrl-C or SIGTERM: the best so far
   /// The harness failed (crashed, hung, threw; include/warpspan/inputs/isolated.hpp): what it did,
   /// one line naming it. The search stopped there; the rest of the result is what it had.
   std::string failure;
-  genome failing_input;        ///< the raw input it failed on, when one evaluation is to blame
+  genome failing_input;  ///< the raw input it failed on, when one evaluation is to blame
 };
 
 /// The options of `inputs` as the command line (and the Python module) take them, with its
@@ -136,8 +136,8 @@ search_result run_search(const search_options& options);
 struct search_runs {
   std::vector<search_options> runs;  ///< each method's options, in the order run (on_batch cleared)
   std::vector<search_result> results;
-  std::size_t best = 0;              ///< the run with the highest fitness (the first of equals)
-  bool interrupted = false;          ///< Ctrl-C or SIGTERM stopped a run or kept one from starting
+  std::size_t best = 0;      ///< the run with the highest fitness (the first of equals)
+  bool interrupted = false;  ///< Ctrl-C or SIGTERM stopped a run or kept one from starting
   /// The failure that stopped the runs (search_result::failure of the last run), or empty.
   const search_result* failed() const {
     return !results.empty() && !results.back().failure.empty() ? &results.back() : nullptr;

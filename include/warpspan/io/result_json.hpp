@@ -48,8 +48,8 @@ std::vector<int> one_based(const std::vector<std::uint16_t>& string);
 /// and total_dbf_at, keys in that order, dbf_at by increasing t. (The caller adds elapsed_s,
 /// backend and edf_method.)
 nlohmann::ordered_json dbf_set_json(const task_set& set, const std::vector<unrolled_graph>& graphs,
-                            const std::vector<dbf_curve>& curves, const edf_result& result,
-                            const std::vector<std::uint64_t>& points);
+                                    const std::vector<dbf_curve>& curves, const edf_result& result,
+                                    const std::vector<std::uint64_t>& points);
 
 /// One set's run (`dbf FILE --json`, warpspan.dbf): dbf_set_json, then elapsed_s (tables and
 /// test), backend (the one that ran) and edf_method.

@@ -58,8 +58,7 @@ inline constexpr std::uint32_t init_tag = 0x1A17u;
 
 /// Starts a chain on the string already in c.str.
 template <class View, class Best>
-WARPSPAN_HD_INLINE void anneal_init(const problem_view& p, const View& c, Best best_str,
-                                    chain_state& s) {
+WARPSPAN_HD_INLINE void anneal_init(const problem_view& p, const View& c, Best best_str, chain_state& s) {
   s.iter = 0;
   s.best_iter = 0;
   s.makespan = build_full(p, c);
@@ -69,8 +68,8 @@ WARPSPAN_HD_INLINE void anneal_init(const problem_view& p, const View& c, Best b
 
 /// Picks the second position of a move from i; returns false for a null move.
 template <class Str>
-WARPSPAN_HD_INLINE bool pick_partner(const problem_view& p, const Str& str, std::uint32_t i,
-                                     std::uint32_t r, std::uint32_t reach, std::uint32_t& j_out) {
+WARPSPAN_HD_INLINE bool pick_partner(const problem_view& p, const Str& str, std::uint32_t i, std::uint32_t r,
+                                     std::uint32_t reach, std::uint32_t& j_out) {
   const std::uint32_t n = p.length;
   const std::uint32_t span = (reach == 0 || reach >= n) ? n - 1 : reach;
   const std::uint32_t d = 1 + bounded(r, span);
@@ -165,8 +164,8 @@ WARPSPAN_HD_INLINE void anneal_step_by(const problem_view& p, const View& c, Bes
 
 /// One annealing iteration with the shared incremental rebuild.
 template <class View, class Best>
-WARPSPAN_HD_INLINE void anneal_step(const problem_view& p, const View& c, Best best_str,
-                                    chain_state& s, const anneal_params& a, std::uint32_t chain_id) {
+WARPSPAN_HD_INLINE void anneal_step(const problem_view& p, const View& c, Best best_str, chain_state& s,
+                                    const anneal_params& a, std::uint32_t chain_id) {
   suffix_rebuild rebuild;
   anneal_step_by(p, c, best_str, s, a, chain_id, rebuild);
 }
@@ -185,9 +184,8 @@ WARPSPAN_HD_INLINE void anneal_run_by(const problem_view& p, const View& c, Best
 
 /// Runs up to `count` iterations with the shared incremental rebuild.
 template <class View, class Best>
-WARPSPAN_HD_INLINE void anneal_run(const problem_view& p, const View& c, Best best_str,
-                                   chain_state& s, const anneal_params& a, std::uint32_t chain_id,
-                                   std::uint64_t count) {
+WARPSPAN_HD_INLINE void anneal_run(const problem_view& p, const View& c, Best best_str, chain_state& s,
+                                   const anneal_params& a, std::uint32_t chain_id, std::uint64_t count) {
   suffix_rebuild rebuild;
   anneal_run_by(p, c, best_str, s, a, chain_id, count, rebuild);
 }

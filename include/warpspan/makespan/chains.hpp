@@ -15,6 +15,7 @@
 
 #include "warpspan/core/macros.hpp"
 #include "warpspan/core/occupancy.hpp"
+#include "warpspan/core/resources.hpp"
 #include "warpspan/makespan/anneal.hpp"
 #include "warpspan/makespan/problem.hpp"
 
@@ -60,15 +61,16 @@ inline chain_packing resolve_chain_packing(const problem_view& p, std::optional<
                                            bool stage_types = true) {
   if (!asked) return stage_types ? pick_chain_packing(p) : chain_packing::wide;
   if (*asked == chain_packing::narrow && !narrow_fits(p))
-    throw std::invalid_argument("narrow chains need W <= 255, a horizon and I <= 65,535; this problem has W = " +
-                                std::to_string(p.warps) + ", horizon " + std::to_string(p.horizon) + ", I = " +
-                                std::to_string(p.instructions));
+    throw std::invalid_argument(
+        "narrow chains need W <= 255, a horizon and I <= 65,535; this problem has W = " + std::to_string(p.warps) +
+        ", horizon " + std::to_string(p.horizon) + ", I = " + std::to_string(p.instructions));
   if (*asked == chain_packing::compact && !compact_fits(p))
-    throw std::invalid_argument("compact chains need W, I and the pessimistic bound <= 255; this problem has W = " +
-                                std::to_string(p.warps) + ", I = " + std::to_string(p.instructions) + ", bound " +
-                                std::to_string(p.bound));
+    throw std::invalid_argument(
+        "compact chains need W, I and the pessimistic bound <= 255; this problem has W = " + std::to_string(p.warps) +
+        ", I = " + std::to_string(p.instructions) + ", bound " + std::to_string(p.bound));
   if (*asked != chain_packing::wide && !stage_types)
-    throw std::invalid_argument(std::string(packing_name(*asked)) + " chains need the instruction types in shared memory");
+    throw std::invalid_argument(std::string(packing_name(*asked)) +
+                                " chains need the instruction types in shared memory");
   return *asked;
 }
 
@@ -205,11 +207,18 @@ WARPSPAN_HD_INLINE std::uint16_t* chain_best_at(unsigned char* block, const chai
 /// `Small` and `Large` are the element types of the layout's packing (chain_elements). On chip
 /// the CUDA kernel uses word_interleaved_view_as() instead.
 template <class Small, class Large>
-WARPSPAN_HD_INLINE basic_chain_view<strided_ptr<Small>, strided_ptr<Large>> interleaved_view_as(
-    unsigned char* base, const chain_layout& l, std::uint32_t chains, std::uint32_t c) {
+WARPSPAN_HD_INLINE basic_chain_view<strided_ptr<Small>, strided_ptr<Large>> interleaved_view_as(unsigned char* base,
+                                                                                                const chain_layout& l,
+                                                                                                std::uint32_t chains,
+                                                                                                std::uint32_t c) {
   return view_from<strided_ptr<Small>, strided_ptr<Large>>(
-      l, [&](std::size_t offset) { return strided_ptr<Small>{reinterpret_cast<Small*>(base + offset * chains) + c, chains}; },
-      [&](std::size_t offset) { return strided_ptr<Large>{reinterpret_cast<Large*>(base + offset * chains) + c, chains}; });
+      l,
+      [&](std::size_t offset) {
+        return strided_ptr<Small>{reinterpret_cast<Small*>(base + offset * chains) + c, chains};
+      },
+      [&](std::size_t offset) {
+        return strided_ptr<Large>{reinterpret_cast<Large*>(base + offset * chains) + c, chains};
+      });
 }
 
 /// Chains stored word-interleaved (the CUDA kernel's on-chip layout): the regions as in
@@ -224,8 +233,13 @@ WARPSPAN_HD_INLINE basic_chain_view<word_strided_ptr<Small>, word_strided_ptr<La
     unsigned char* base, const chain_layout& l, std::uint32_t chains, std::uint32_t c) {
   const auto word = [&](std::size_t offset) { return base + offset * chains + 4 * std::size_t{c}; };
   return view_from<word_strided_ptr<Small>, word_strided_ptr<Large>>(
-      l, [&](std::size_t offset) { return word_strided_ptr<Small>{reinterpret_cast<Small*>(word(offset)), chains}; },
-      [&](std::size_t offset) { return word_strided_ptr<Large>{reinterpret_cast<Large*>(word(offset)), chains}; });
+      l,
+      [&](std::size_t offset) {
+        return word_strided_ptr<Small>{reinterpret_cast<Small*>(word(offset)), chains};
+      },
+      [&](std::size_t offset) {
+        return word_strided_ptr<Large>{reinterpret_cast<Large*>(word(offset)), chains};
+      });
 }
 
 WARPSPAN_HD_INLINE interleaved_chain_view interleaved_view_at(unsigned char* base, const chain_layout& l,
@@ -287,8 +301,8 @@ std::vector<std::uint16_t> initial_string(const problem_view& p, initial_kind ki
 struct chain_setup {
   const problem* prob = nullptr;
   anneal_params params;
-  std::vector<std::uint32_t> chain_ids;      ///< RNG stream of each chain
-  std::vector<std::uint16_t> initial;        ///< chain_ids.size() strings of length n, back to back
+  std::vector<std::uint32_t> chain_ids;  ///< RNG stream of each chain
+  std::vector<std::uint16_t> initial;    ///< chain_ids.size() strings of length n, back to back
   /// CPU backend, instead of `initial` (left empty): writes chain `index`'s first string (n ids) to
   /// `out`, called from the set-up's threads, so no chain's string is made before its state.
   std::function<void(std::size_t index, std::uint16_t* out)> initial_of;
@@ -406,7 +420,8 @@ inline std::size_t anneal_shared_bytes(const problem_view& p, bool on_chip, bool
 /// the chain's working state (chain_layout::best bytes) and its scratch (a count a warp,
 /// team_rebuild::pre).
 inline std::size_t anneal_warp_shared_bytes(const problem_view& p, chain_packing packing) {
-  return anneal_types_bytes(p) + make_chain_layout(p, packing).best + (sizeof(std::uint32_t) * p.warps + 15u) / 16u * 16u;
+  return anneal_types_bytes(p) + make_chain_layout(p, packing).best +
+         (sizeof(std::uint32_t) * p.warps + 15u) / 16u * 16u;
 }
 
 /// How the CUDA backend would run chains of `p` on the current device: whether their working state
@@ -424,10 +439,10 @@ struct cuda_chain_plan {
   unsigned block = 0;
   std::uint32_t device_chains = 0;
   std::size_t shared_bytes = 0;  ///< dynamic shared memory per block
-  std::uint32_t sms = 0;          ///< the device's multiprocessors
-  std::size_t shared_limit = 0;   ///< the most dynamic shared memory a block may opt into
-  unsigned threads_per_sm = 0;    ///< resident threads per SM on the chosen path
-  chain_memory_choice memory;     ///< both paths' rates under chain_memory_model
+  std::uint32_t sms = 0;         ///< the device's multiprocessors
+  std::size_t shared_limit = 0;  ///< the most dynamic shared memory a block may opt into
+  unsigned threads_per_sm = 0;   ///< resident threads per SM on the chosen path
+  chain_memory_choice memory;    ///< both paths' rates under chain_memory_model
 };
 /// `packing`: unset, the narrowest that fits. `design`: unset, a warp a chain exactly where a
 /// thread's chains would keep their state in global memory and a warp's chain fits on chip; a warp
@@ -435,28 +450,33 @@ struct cuda_chain_plan {
 cuda_chain_plan plan_cuda_chains(const problem_view& p, std::optional<chain_packing> packing = std::nullopt,
                                  std::optional<chain_design> design = std::nullopt);
 
+/// The chains a plan launches by default: one for every resident thread (`resident`), as many as
+/// the usable share of `free_bytes` holds (usable_device_bytes), at least one, at most 2^30.
+inline std::uint32_t device_chain_count(std::uint64_t resident, std::size_t free_bytes, std::size_t chain_bytes) {
+  const std::uint64_t fit = usable_device_bytes(free_bytes) / (chain_bytes + sizeof(chain_state));
+  return static_cast<std::uint32_t>(std::max<std::uint64_t>(1, std::min({resident, fit, std::uint64_t{1} << 30})));
+}
+
 /// The warp design's half of a plan: from the thread design's `plan` (packing, stage_types, sms,
 /// shared_limit and memory already set) and the warp kernel's resident blocks a SM (one chain
 /// each), the design `asked` or picked as plan_cuda_chains() says. Throws std::invalid_argument for
 /// a warp asked where it does not fit.
-inline void plan_design(cuda_chain_plan& plan, const problem_view& p, std::optional<chain_design> asked, int warp_blocks_per_sm,
-                 std::size_t free_bytes) {
+inline void plan_design(cuda_chain_plan& plan, const problem_view& p, std::optional<chain_design> asked,
+                        int warp_blocks_per_sm, std::size_t free_bytes) {
   const std::size_t need = anneal_warp_shared_bytes(p, plan.packing);
   const bool fits = plan.stage_types && need <= plan.shared_limit && warp_blocks_per_sm > 0;
   if (asked == chain_design::warp && !fits)
-    throw std::invalid_argument("a warp a chain keeps the chain and the instruction types in shared memory: " +
-                                std::to_string(need) + " bytes a block, more than the " +
-                                std::to_string(plan.shared_limit) + " a block may have");
+    throw std::invalid_argument(
+        "a warp a chain keeps the chain and the instruction types in shared memory: " + std::to_string(need) +
+        " bytes a block, more than the " + std::to_string(plan.shared_limit) + " a block may have");
   plan.design = asked ? *asked : !plan.on_chip && fits ? chain_design::warp : chain_design::thread;
   if (plan.design == chain_design::thread) return;
   plan.on_chip = true;
   plan.block = 32;
   plan.threads_per_sm = 32u * static_cast<unsigned>(warp_blocks_per_sm);
   plan.shared_bytes = need;
-  const std::uint64_t resident = std::uint64_t{static_cast<unsigned>(warp_blocks_per_sm)} * plan.sms;
-  const std::uint64_t fit = free_bytes / 10 * 9 / (plan.chain_bytes + sizeof(chain_state));
-  plan.device_chains =
-      static_cast<std::uint32_t>(std::max<std::uint64_t>(1, std::min({resident, fit, std::uint64_t{1} << 30})));
+  plan.device_chains = device_chain_count(std::uint64_t{static_cast<unsigned>(warp_blocks_per_sm)} * plan.sms,
+                                          free_bytes, plan.chain_bytes);
 }
 
 /// The same plan from the occupancy arithmetic of include/warpspan/core/occupancy.hpp instead of

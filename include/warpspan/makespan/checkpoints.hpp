@@ -69,12 +69,12 @@ class chain_checkpoints {
   std::uint32_t interval_ = 0;
   std::uint32_t count_ = 0;  // checkpoints at positions 0, interval, 2 interval, ... below n
   std::uint32_t warps_ = 0;
-  std::size_t cells_ = 0;                // usage cells, (horizon + 1) x stride
-  std::size_t words_ = 0;                // bitset words of full cycles, all types (stride of them)
-  std::vector<std::uint16_t> tables_;    // slot s: cells_ at s x cells_
+  std::size_t cells_ = 0;                  // usage cells, (horizon + 1) x stride
+  std::size_t words_ = 0;                  // bitset words of full cycles, all types (stride of them)
+  std::vector<std::uint16_t> tables_;      // slot s: cells_ at s x cells_
   std::vector<std::uint64_t> full_slots_;  // slot s: words_ at s x words_
-  std::vector<std::uint32_t> counters_;  // slot s: progress then last, 2 W at s x 2 W
-  std::vector<std::uint8_t> live_;       // checkpoint m's current slot: 2 m + live_[m]
+  std::vector<std::uint32_t> counters_;    // slot s: progress then last, 2 W at s x 2 W
+  std::vector<std::uint8_t> live_;         // checkpoint m's current slot: 2 m + live_[m]
   // The last candidate: the checkpoints it wrote (first_ <= m < end_, in their other slots) and
   // the cycles it moved (index into c.cycle, old cycle).
   std::uint32_t first_ = 0, end_ = 0;

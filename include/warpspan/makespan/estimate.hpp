@@ -19,15 +19,15 @@
 namespace warpspan {
 
 struct estimate_options {
-  std::uint32_t chains = 0;          ///< 0: a default for the backend (CPU 2 per thread; GPU: the chains it keeps resident)
-  std::uint64_t iterations = 200000; ///< per chain; also the length of the cooling schedule
-  double seconds = 0;                ///< wall-clock budget of run_estimate, set-up included; 0 = none
+  std::uint32_t chains = 0;  ///< 0: a default for the backend (CPU 2 per thread; GPU: the chains it keeps resident)
+  std::uint64_t iterations = 200000;  ///< per chain; also the length of the cooling schedule
+  double seconds = 0;                 ///< wall-clock budget of run_estimate, set-up included; 0 = none
   /// With `seconds`: the cooling schedule follows the budget (re-planned every round from the speed
   /// measured), so the chains are cold when it ends; `iterations` is then only an upper limit.
   bool fit_to_seconds = false;
   std::uint64_t seed = 1;
-  double t0 = 0.01;                  ///< initial temperature (000 VIII used 0.3: far too hot here, see docs/makespan.md)
-  std::uint32_t reach = 0;           ///< largest swap distance; 0: 4 W; W x I or more: the whole string
+  double t0 = 0.01;         ///< initial temperature (000 VIII used 0.3: far too hot here, see docs/makespan.md)
+  std::uint32_t reach = 0;  ///< largest swap distance; 0: 4 W; W x I or more: the whole string
   /// The share of moves (0..1, in steps of 1/2048) whose distance is drawn over the whole string
   /// regardless of `reach`: a few long moves let small W restructure the string, which 4 W alone
   /// could not (Voronoi W = 4 ended at 44 < T(4) = 45); 1/4 chosen on the makespan corpus
@@ -41,8 +41,8 @@ struct estimate_options {
   double beam_share = 0.4;
   std::uint32_t beam_width = 1024;
   backend_kind backend = backend_kind::automatic;
-  int threads = 0;                   ///< CPU threads; 0 = all cores (resolve_threads: at most 4 per core)
-  std::uint32_t validate = 0;        ///< re-run this many chains on the CPU and compare
+  int threads = 0;             ///< CPU threads; 0 = all cores (resolve_threads: at most 4 per core)
+  std::uint32_t validate = 0;  ///< re-run this many chains on the CPU and compare
   /// A slice of the chains (--shard i/N, or MPI rank i of N): only chains
   /// [slice * chains / slices, (slice + 1) * chains / slices) run here; a chain's trajectory
   /// depends on its id alone, so the slices together are the whole run.
@@ -62,50 +62,51 @@ struct envelope_point {
 struct estimate_result {
   std::uint32_t best_makespan = 0;
   std::uint64_t upper_bound = 0;
-  std::uint64_t iterations = 0;      ///< done, all chains together
+  std::uint64_t iterations = 0;  ///< done, all chains together
   std::uint64_t iterations_per_chain = 0;
-  std::uint64_t iterations_planned = 0;  ///< per chain, the cooling schedule's length at the end  ///< done by every chain (a stop within a round leaves some chains more)
-  double elapsed_s = 0;              ///< wall time of the search (after set-up)
+  std::uint64_t iterations_planned =
+      0;  ///< per chain, the cooling schedule's length at the end  ///< done by every chain (a stop within a round leaves some chains more)
+  double elapsed_s = 0;  ///< wall time of the search (after set-up)
   double setup_s = 0;
   std::string backend;
   std::uint32_t chains = 0;
   /// The chains set up and run (all ranks): fewer than `chains` where the set-up was stopped by its
   /// share of `seconds` (half of what the beam left) or by an interrupt; the first of each slice run.
   std::uint32_t chains_run = 0;
-  bool time_limited = false;         ///< stopped by --seconds before the iterations were done
-  bool interrupted = false;          ///< stopped by SIGINT/SIGTERM (interrupted()); the result so far
+  bool time_limited = false;  ///< stopped by --seconds before the iterations were done
+  bool interrupted = false;   ///< stopped by SIGINT/SIGTERM (interrupted()); the result so far
   std::vector<envelope_point> envelope;
   std::vector<std::uint16_t> best_string;  ///< 0-based warp ids
   std::uint32_t best_chain = 0;
   initial_kind best_chain_init = initial_kind::round_robin;
   built_schedule schedule;
-  std::uint32_t validated = 0;       ///< chains re-run on the CPU and found identical
-  std::uint32_t chain_begin = 0;     ///< the slice of chains run here: [chain_begin, chain_end)
+  std::uint32_t validated = 0;    ///< chains re-run on the CPU and found identical
+  std::uint32_t chain_begin = 0;  ///< the slice of chains run here: [chain_begin, chain_end)
   std::uint32_t chain_end = 0;
-  std::uint64_t rounds = 0;          ///< rounds run (with ranks: agreements)
+  std::uint64_t rounds = 0;  ///< rounds run (with ranks: agreements)
   /// How the chains ran on the GPU (backend cuda; this process's chains): the kernel's design, its
   /// launch, and how it fills the device at the occupancy calculator's residency.
   struct cuda_launch {
     bool used = false;
-    chain_design design = chain_design::thread;  ///< a thread a chain, or a warp a chain (chains.hpp)
-    bool on_chip = false;                ///< working state in shared memory, else global memory
+    chain_design design = chain_design::thread;   ///< a thread a chain, or a warp a chain (chains.hpp)
+    bool on_chip = false;                         ///< working state in shared memory, else global memory
     chain_packing packing = chain_packing::wide;  ///< the chains' element widths (chains.hpp)
-    unsigned block = 0;                  ///< threads a block (a chain a thread, or 32: a chain a block)
-    std::uint32_t blocks = 0;            ///< of this launch
+    unsigned block = 0;                           ///< threads a block (a chain a thread, or 32: a chain a block)
+    std::uint32_t blocks = 0;                     ///< of this launch
     std::uint32_t sms = 0;
     unsigned resident_threads_per_sm = 0;  ///< the occupancy calculator's, registers and shared memory included
-    std::uint32_t resident_chains = 0;   ///< all SMs (within memory): the default chain count
-    std::size_t chain_bytes = 0;         ///< a chain's state on the device (working state and best string)
-    std::size_t shared_bytes = 0;        ///< dynamic shared memory a block
+    std::uint32_t resident_chains = 0;     ///< all SMs (within memory): the default chain count
+    std::size_t chain_bytes = 0;           ///< a chain's state on the device (working state and best string)
+    std::size_t shared_bytes = 0;          ///< dynamic shared memory a block
   } cuda;
   /// The beam search, when a chain here starts from it (in the set-up time).
   struct beam_summary {
     bool ran = false;
-    bool applicable = false;         ///< else the beam chains started from the starved string
+    bool applicable = false;  ///< else the beam chains started from the starved string
     std::uint32_t makespan = 0;
-    std::uint32_t width = 0;         ///< of the beam that found it
+    std::uint32_t width = 0;  ///< of the beam that found it
     std::uint64_t expanded = 0;
-    bool exact = false;              ///< it pruned nothing: makespan is T(W)
+    bool exact = false;  ///< it pruned nothing: makespan is T(W)
     double seconds = 0;
   } beam;
 };

@@ -34,20 +34,20 @@ struct problem_view {
   /// instruction index at W + 1 + w * bars + k; then n entries, the ordinal k of each barrier
   /// instruction among its warp's barriers (problem::warp_table). Read it through the accessors below.
   const std::uint32_t* starts = nullptr;
-  std::uint32_t bars = 0;               ///< per-warp kernels with barriers: barriers of each warp
-  std::uint32_t instructions = 0;       ///< I, after normalisation (per-warp kernels: the longest warp's)
-  std::uint32_t warps = 0;              ///< W
-  std::uint32_t length = 0;             ///< n = W * I
-  std::uint32_t horizon = 0;            ///< every makespan is <= horizon (cycles are 1-based)
+  std::uint32_t bars = 0;          ///< per-warp kernels with barriers: barriers of each warp
+  std::uint32_t instructions = 0;  ///< I, after normalisation (per-warp kernels: the longest warp's)
+  std::uint32_t warps = 0;         ///< W
+  std::uint32_t length = 0;        ///< n = W * I
+  std::uint32_t horizon = 0;       ///< every makespan is <= horizon (cycles are 1-based)
   /// pessimistic_bound() (bounds.hpp), at most the horizon: no schedule the builder makes, nor any
   /// prefix of one, has a cycle past it. Compact chains (chains.hpp) keep their usage table only
   /// that far. 0 in a view not made by make_problem.
   std::uint32_t bound = 0;
-  std::uint32_t ntypes = 0;             ///< unit types the kernel uses
-  std::uint32_t stride = 0;             ///< counters per cycle: ntypes, +1 with a scheduler limit
-  std::uint32_t limited = 0;            ///< 1 when the scheduler limit can bind
-  std::uint32_t barrier = no_barrier;   ///< the barrier's dense type (the last), or no_barrier
-  std::uint32_t block = 0;              ///< warps per block: warps w and v share barriers iff w / block == v / block
+  std::uint32_t ntypes = 0;               ///< unit types the kernel uses
+  std::uint32_t stride = 0;               ///< counters per cycle: ntypes, +1 with a scheduler limit
+  std::uint32_t limited = 0;              ///< 1 when the scheduler limit can bind
+  std::uint32_t barrier = no_barrier;     ///< the barrier's dense type (the last), or no_barrier
+  std::uint32_t block = 0;                ///< warps per block: warps w and v share barriers iff w / block == v / block
   std::uint16_t cap[max_types + 1] = {};  ///< per dense type (a barrier's: W, never full), then the scheduler limit
 };
 
@@ -94,9 +94,9 @@ struct problem {
   kernel_string kernel;
   normalized_sm sm;
   std::uint32_t warps = 0;
-  std::vector<std::uint8_t> types;      ///< dense type index per instruction
+  std::vector<std::uint8_t> types;          ///< dense type index per instruction
   std::array<unit, max_types> type_unit{};  ///< dense index -> unit (unit::B for the barrier)
-  problem_view flat;                    ///< without the types pointer (see view())
+  problem_view flat;                        ///< without the types pointer (see view())
   /// The groups as given to make_problem(groups), normalised (empty for make_problem(kernel)).
   /// Warps are numbered group after group. Groups that all run one string make an ordinary problem
   /// (per_warp() false) that still lists them.

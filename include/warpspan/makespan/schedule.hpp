@@ -218,8 +218,8 @@ WARPSPAN_HD_INLINE void restore_broken(const problem_view& p, const View& c, std
 /// the schedule is left part-built.
 template <class View>
 WARPSPAN_HD_INLINE std::uint32_t rebuild_from(const problem_view& p, const View& c, std::uint32_t z,
-                                              std::uint32_t settle = 0xFFFFFFFFu,
-                                              std::uint32_t old_makespan = 0, bool record = false) {
+                                              std::uint32_t settle = 0xFFFFFFFFu, std::uint32_t old_makespan = 0,
+                                              bool record = false) {
   for (std::uint32_t k = p.length; k-- > z;) {
     const std::uint32_t w = c.str[k];
     const std::uint32_t j = --c.progress[w];

@@ -14,8 +14,8 @@ namespace warpspan {
 
 struct built_schedule {
   std::uint32_t makespan = 0;
-  std::vector<std::uint32_t> cycle;          ///< cycle[warp_begin(w) + j] (w * I + j), 1-based
-  std::vector<std::uint32_t> warp_cycle;     ///< cycle of each position of the string (000 VII)
+  std::vector<std::uint32_t> cycle;       ///< cycle[warp_begin(w) + j] (w * I + j), 1-based
+  std::vector<std::uint32_t> warp_cycle;  ///< cycle of each position of the string (000 VII)
 };
 
 /// Builds the schedule of c.str exactly as build_full() does (the same cycles, usage table and

@@ -113,7 +113,8 @@ WARPSPAN_HD_INLINE void team_complete(const problem_view& p, const View& c, cons
 /// each warp's progress goes back to its count in the prefix (kept in pre[w] too), and the
 /// suffix's old cycles go to c.undo by pair.
 template <class Team, class View, class Pre>
-WARPSPAN_HD_INLINE void team_take_out(const problem_view& p, const View& c, const Team& team, Pre pre, std::uint32_t z) {
+WARPSPAN_HD_INLINE void team_take_out(const problem_view& p, const View& c, const Team& team, Pre pre,
+                                      std::uint32_t z) {
   for (std::uint32_t k = z + team.rank(); k < p.length; k += Team::size) team.add(c.progress[c.str[k]], -1);
   team.sync();
   for (std::uint32_t w = team.rank(); w < p.warps; w += Team::size) pre[w] = c.progress[w];

@@ -15,8 +15,8 @@ namespace warpspan {
 
 struct anneal_traffic {
   std::uint64_t iterations = 0;
-  access_tally state;        ///< the chain's working arrays (global memory, or shared when on chip)
-  access_tally best;         ///< the best string (always global memory)
+  access_tally state;               ///< the chain's working arrays (global memory, or shared when on chip)
+  access_tally best;                ///< the best string (always global memory)
   std::uint64_t working_bytes = 0;  ///< what the on-chip kernel copies in and out per launch per chain
   std::uint32_t final_best = 0;     ///< the chain's best makespan after the run (to compare with a plain run)
   double state_per_iteration() const { return iterations ? static_cast<double>(state.bytes()) / iterations : 0; }

@@ -16,11 +16,12 @@ namespace warpspan {
 
 /// What a user asks of a whole estimate.
 struct estimate_request {
-  estimate_options search;        ///< chains, iterations, seed, t0, reach, init, backend, threads, validate, slice, ranks
-  bool iterations_given = false;  ///< search.iterations was asked for (else, with seconds, the cooling follows the budget)
-  double seconds = 0;             ///< the whole run (set-up, search, interval); 0: no limit
-  double exact_seconds = 2;       ///< the proven interval's time, at most a quarter of `seconds`; 0: none
-  bool shard = false;             ///< one slice of a run to merge: the fixed schedule, no interval
+  estimate_options search;  ///< chains, iterations, seed, t0, reach, init, backend, threads, validate, slice, ranks
+  bool iterations_given =
+      false;                 ///< search.iterations was asked for (else, with seconds, the cooling follows the budget)
+  double seconds = 0;        ///< the whole run (set-up, search, interval); 0: no limit
+  double exact_seconds = 2;  ///< the proven interval's time, at most a quarter of `seconds`; 0: none
+  bool shard = false;        ///< one slice of a run to merge: the fixed schedule, no interval
 };
 
 /// The result of a whole estimate.

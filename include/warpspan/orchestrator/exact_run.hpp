@@ -23,7 +23,7 @@ inline constexpr std::uint64_t default_warm_start = 200'000;
 /// and the sweep prunes against their best string when it beats the standard strings. With ranks
 /// of more than one rank, rank 0 anneals and sends the string and its time to all. The annealing's
 /// time comes off the time limit and counts in elapsed_s. warm_start = 0: no warm start.
-exact_result run_exact(const problem& prob, const exact_options& options, std::uint64_t warm_start, backend_kind backend,
-                       std::string* used = nullptr, rank_group* ranks = nullptr);
+exact_result run_exact(const problem& prob, const exact_options& options, std::uint64_t warm_start,
+                       backend_kind backend, std::string* used = nullptr, rank_group* ranks = nullptr);
 
 }  // namespace warpspan

@@ -12,8 +12,8 @@
 namespace warpspan {
 
 struct preset_entry {
-  std::string name;   ///< e.g. "fermi-2.0"
-  std::string json;   ///< the preset file's text
+  std::string name;  ///< e.g. "fermi-2.0"
+  std::string json;  ///< the preset file's text
 };
 
 /// All presets compiled into this binary, sorted by name.

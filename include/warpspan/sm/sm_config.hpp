@@ -40,9 +40,9 @@ struct sigma_value {
 
 /// One unit type as the hardware has it.
 struct unit_spec {
-  int units = 0;                         ///< units per SM (0: absent)
-  int latency = 1;                       ///< cycles one warp instruction holds a unit (x_U)
-  std::optional<sigma_value> sigma;      ///< given directly; overrides units / warp_size
+  int units = 0;                     ///< units per SM (0: absent)
+  int latency = 1;                   ///< cycles one warp instruction holds a unit (x_U)
+  std::optional<sigma_value> sigma;  ///< given directly; overrides units / warp_size
 };
 
 /// How PTX import counts what this SM runs differently from one PTX instruction each (the preset's
@@ -56,24 +56,24 @@ struct ptx_rules {
   std::optional<std::vector<unit>> constant_reads;
   /// Full PTX opcode ("div.rn.f32") -> the instructions it runs as, in order.
   std::map<std::string, std::vector<unit>> sequences;
-  std::string source;                    ///< where the table comes from
+  std::string source;  ///< where the table comes from
   bool empty() const { return !constant_reads && sequences.empty(); }
 };
 
 struct sm_config {
-  std::string name;                      ///< preset name or "custom"
+  std::string name;  ///< preset name or "custom"
   std::string description;
-  std::string source;                    ///< where the numbers come from
+  std::string source;  ///< where the numbers come from
   int warp_size = 32;
   std::array<unit_spec, unit_count> units{};
-  int schedulers = 0;                    ///< warps that may issue in one cycle; 0 = no limit
-  ptx_rules ptx;                         ///< how PTX import counts instructions on this SM
+  int schedulers = 0;  ///< warps that may issue in one cycle; 0 = no limit
+  ptx_rules ptx;       ///< how PTX import counts instructions on this SM
 };
 
 /// After the normalisation of 000 III-E every instruction takes one cycle: each U instruction
 /// becomes `copies[U]` instructions and at most `sigma[U]` warps execute a U instruction per cycle.
 struct normalized_sm {
-  std::array<int, unit_count> sigma{};   ///< 0 where the type has no units
+  std::array<int, unit_count> sigma{};  ///< 0 where the type has no units
   std::array<int, unit_count> copies{};
   int schedulers = 0;
 };

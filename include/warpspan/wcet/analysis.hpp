@@ -51,17 +51,17 @@ struct wcet_report {
   std::vector<std::string> warnings;  ///< what the caller must show beside the estimates
   std::uint64_t skipped_lines = 0;    ///< trace_set::skipped: simulator lines at PCs without an Ipoint
   trace_observations observed;
-  std::vector<bool> bound_measured;   ///< per IPG loop
+  std::vector<bool> bound_measured;  ///< per IPG loop
   ipet_problem problem;
-  std::string method;                 ///< the calculation that gave z_warp
+  std::string method;  ///< the calculation that gave z_warp
   std::int64_t z_warp = 0;
   std::optional<std::int64_t> tree;   ///< the tree-based value where the IPG is structured
   std::string tree_text;              ///< how the tree-based value comes about (tree_wcet's explanation)
   std::vector<std::uint64_t> counts;  ///< ILP: the worst-case flow per IPG edge
   concurrency_stats concurrency;
-  std::int64_t z_dynamic = 0;         ///< eq. (1)
-  std::int64_t z_hybrid = 0;          ///< eq. (2)
-  bool one_clock = false;             ///< the times share one clock across SMs: concurrency.hwmt_launch is set
+  std::int64_t z_dynamic = 0;  ///< eq. (1)
+  std::int64_t z_hybrid = 0;   ///< eq. (2)
+  bool one_clock = false;      ///< the times share one clock across SMs: concurrency.hwmt_launch is set
 };
 
 /// The program structure as `wcet` reads it: CFG JSON from `cfg_path` or a PTX listing from
@@ -83,15 +83,16 @@ struct trace_input {
 
 /// What a user asks of `wcet` (the command line and warpspan.wcet build the same request).
 struct wcet_request {
-  std::string cfg_path, ptx_path, entry;         ///< exactly one of cfg_path and ptx_path
-  std::vector<trace_input> traces;               ///< at least one
-  std::string format = "auto";                   ///< trace format (parse_trace_format)
-  std::string method = "auto";                   ///< Z_warp method (parse_wcet_method)
-  std::vector<std::string> loop_bounds;          ///< HEADER=N; a header bounded twice differently is refused
-  std::string probe_cost = "0";                  ///< cycles, or "auto" (the trace's measured cost)
-  std::string clock = "auto";                    ///< auto, sm or global (parse_trace_clock)
+  std::string cfg_path, ptx_path, entry;  ///< exactly one of cfg_path and ptx_path
+  std::vector<trace_input> traces;        ///< at least one
+  std::string format = "auto";            ///< trace format (parse_trace_format)
+  std::string method = "auto";            ///< Z_warp method (parse_wcet_method)
+  std::vector<std::string> loop_bounds;   ///< HEADER=N; a header bounded twice differently is refused
+  std::string probe_cost = "0";           ///< cycles, or "auto" (the trace's measured cost)
+  std::string clock = "auto";             ///< auto, sm or global (parse_trace_clock)
   std::uint64_t max_trace_bytes = std::uint64_t{256} << 20;
-  std::string max_trace_option;                  ///< the parameter that raises max_trace_bytes, named in messages (core/error.hpp; the CLI's "max_trace_mib"); empty: none
+  std::string
+      max_trace_option;  ///< the parameter that raises max_trace_bytes, named in messages (core/error.hpp; the CLI's "max_trace_mib"); empty: none
 };
 
 /// The program, the traces read and the report: what a front end prints or draws.

@@ -15,17 +15,17 @@ namespace warpspan::wcet {
 
 struct ipet_edge {
   std::uint32_t from = 0, to = 0;
-  std::int64_t weight = 0;              ///< observed WCET of the transition
-  std::optional<std::uint64_t> cap;     ///< divergent edges: at most the largest count one warp took
+  std::int64_t weight = 0;           ///< observed WCET of the transition
+  std::optional<std::uint64_t> cap;  ///< divergent edges: at most the largest count one warp took
 };
 
 /// Iterations of a loop per entry: sum(iterates) <= bound * (sum(enters) + entered_at_start).
 struct ipet_loop {
-  std::string name;                     ///< the CFG header block
+  std::string name;  ///< the CFG header block
   std::vector<std::uint32_t> iterates, enters;
   std::uint64_t bound = 0;
   bool entered_at_start = false;
-  std::vector<bool> body;               ///< per vertex: in the loop
+  std::vector<bool> body;  ///< per vertex: in the loop
 };
 
 /// Visits of one Ipoint per warp: at most `per_pass` in each pass through its innermost loop (each
@@ -37,16 +37,16 @@ struct ipet_loop {
 /// into v (+1 at s); enumeration checks the same sums on each path.
 struct ipet_visit_bound {
   std::uint32_t vertex = 0;
-  int loop = -1;                        ///< index into ipet_problem::loops, -1 outside every loop
+  int loop = -1;  ///< index into ipet_problem::loops, -1 outside every loop
   std::uint64_t per_pass = 1;
 };
 
 struct ipet_problem {
-  std::vector<std::string> names;       ///< vertex names (Ipoints)
+  std::vector<std::string> names;  ///< vertex names (Ipoints)
   std::uint32_t source = 0, sink = 0;
   std::vector<ipet_edge> edges;
-  std::vector<ipet_loop> loops;         ///< innermost first
-  std::vector<ipet_visit_bound> visits; ///< per constrained vertex (an Ipoint the traces leave unbounded has none)
+  std::vector<ipet_loop> loops;          ///< innermost first
+  std::vector<ipet_visit_bound> visits;  ///< per constrained vertex (an Ipoint the traces leave unbounded has none)
 };
 
 /// The edges that start a pass through loop `l`: its entries and iterations, each once.
@@ -63,7 +63,7 @@ ipet_problem make_ipet_problem(const ipg& graph, const trace_observations& obs,
 
 struct ipet_solution {
   std::int64_t wcet = 0;
-  std::vector<std::uint64_t> counts;    ///< per edge, in the worst-case path's flow
+  std::vector<std::uint64_t> counts;  ///< per edge, in the worst-case path's flow
 };
 
 /// The visit bound of `p` that edge counts `counts` (one per edge: how often a path takes it) break,

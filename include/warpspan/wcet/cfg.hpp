@@ -16,8 +16,8 @@ using cfg_edge = std::pair<block_id, block_id>;
 
 struct cfg {
   std::string name;
-  std::vector<std::string> blocks;   ///< block names; ids are indices
-  std::vector<std::string> ipoint;   ///< per block: its Ipoint's name, or empty
+  std::vector<std::string> blocks;  ///< block names; ids are indices
+  std::vector<std::string> ipoint;  ///< per block: its Ipoint's name, or empty
   block_id entry = 0;
   block_id exit = 0;
   std::vector<std::vector<block_id>> succ, pred;
@@ -47,9 +47,9 @@ cfg cfg_from_ptx(std::string_view text, const std::string& entry, const std::str
 /// first (a loop comes before every loop that contains it).
 struct cfg_loop {
   block_id header = 0;
-  std::vector<bool> body;               ///< per block: inside the loop (header included)
-  std::vector<cfg_edge> back_edges;     ///< (latch, header)
-  int parent = -1;                      ///< the innermost enclosing loop, -1 at top level
+  std::vector<bool> body;            ///< per block: inside the loop (header included)
+  std::vector<cfg_edge> back_edges;  ///< (latch, header)
+  int parent = -1;                   ///< the innermost enclosing loop, -1 at top level
 };
 
 struct loop_forest {

@@ -13,9 +13,9 @@ namespace warpspan::wcet {
 /// What a probe writes into its warp's slice (24 bytes).
 struct probe_record {
   std::uint32_t ipoint;
-  std::uint32_t sm;          ///< %smid
-  std::int64_t clock;        ///< %clock64 of that SM
-  std::int64_t global_ns;    ///< %globaltimer
+  std::uint32_t sm;        ///< %smid
+  std::int64_t clock;      ///< %clock64 of that SM
+  std::int64_t global_ns;  ///< %globaltimer
 };
 
 /// One record of a collection, keyed as in the trace format.
@@ -28,15 +28,15 @@ struct collect_request {
   std::string kernel;
   unsigned runs = 8;
   std::uint64_t seed = 1;
-  unsigned size = 0;         ///< problem size (instrumented_kernel::default_size is a good one)
-  unsigned slice = 512;      ///< records kept per warp and run; more are counted as lost
+  unsigned size = 0;     ///< problem size (instrumented_kernel::default_size is a good one)
+  unsigned slice = 512;  ///< records kept per warp and run; more are counted as lost
 };
 
 struct collect_result {
   std::vector<collected_record> records;
-  std::int64_t probe_cost = 0;    ///< median clock difference of two empty probes back to back
-  std::uint64_t lost = 0;         ///< records beyond a warp's slice (not kept)
-  bool verified = false;          ///< every run's output equals the CPU's
+  std::int64_t probe_cost = 0;  ///< median clock difference of two empty probes back to back
+  std::uint64_t lost = 0;       ///< records beyond a warp's slice (not kept)
+  bool verified = false;        ///< every run's output equals the CPU's
   unsigned grid = 0, block = 0, size = 0;
 };
 

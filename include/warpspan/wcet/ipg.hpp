@@ -16,9 +16,9 @@ using ipoint_id = std::uint32_t;
 
 struct ipg_edge {
   ipoint_id from = 0, to = 0;
-  bool divergent = false;              ///< exists only through branch-divergent CFG edges
-  std::vector<std::uint32_t> enters;   ///< ipg loops that some path of the edge enters from outside
-  std::vector<std::uint32_t> iterates; ///< ipg loops whose header some path reaches from inside
+  bool divergent = false;               ///< exists only through branch-divergent CFG edges
+  std::vector<std::uint32_t> enters;    ///< ipg loops that some path of the edge enters from outside
+  std::vector<std::uint32_t> iterates;  ///< ipg loops whose header some path reaches from inside
 };
 
 /// A CFG loop with an Ipoint in its body: the loops that make cycles in the IPG (ref. [12] of 002:

@@ -59,14 +59,16 @@ __device__ __forceinline__ void record_ipoint(const probe_view& p) {
 #endif
   const unsigned tid = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
   const unsigned warps_per_block = (blockDim.x * blockDim.y * blockDim.z + 31u) / 32u;
-  const unsigned long long block = blockIdx.x + static_cast<unsigned long long>(gridDim.x) *
-                                                    (blockIdx.y + static_cast<unsigned long long>(gridDim.y) * blockIdx.z);
+  const unsigned long long block =
+      blockIdx.x + static_cast<unsigned long long>(gridDim.x) *
+                       (blockIdx.y + static_cast<unsigned long long>(gridDim.y) * blockIdx.z);
   const unsigned long long warp = block * warps_per_block + tid / 32u;
 #if defined(WARPSPAN_CUDA_EMULATED)
   // The lane's pass; the emulation writes the warp's records when its lanes have run to the next
   // barrier (or returned), in the warp's lockstep order.
-  ::warpspan::emu::probe_pass(site, ::warpspan::emu::probe_target{reinterpret_cast<::warpspan::emu::probe_slot*>(p.records),
-                                                                    p.counts, p.capacity, warp});
+  ::warpspan::emu::probe_pass(
+      site, ::warpspan::emu::probe_target{reinterpret_cast<::warpspan::emu::probe_slot*>(p.records), p.counts,
+                                          p.capacity, warp});
 #else
   // The first active lane (no lower lane in __activemask()) takes the warp's next slot with an
   // atomic (with independent thread scheduling two divergent sides may record at once) and, when
@@ -115,7 +117,8 @@ class probe_buffer {
   std::uint64_t collect(std::uint32_t run, unsigned warps_per_block, std::vector<collected_record>& out) const {
 #if defined(WARPSPAN_CUDA_EMULATED)
     // A warp whose lanes the emulation could not put in lockstep order (emu::probe_pass).
-    if (const std::string why = ::warpspan::emu::take_probe_refusal(counts_.data()); !why.empty()) throw input_error(why);
+    if (const std::string why = ::warpspan::emu::take_probe_refusal(counts_.data()); !why.empty())
+      throw input_error(why);
 #endif
     const auto counts = counts_.to_host();
     const auto records = records_.to_host();

@@ -17,8 +17,8 @@ struct trace_record {
   std::uint64_t run = 0, sm = 0, cta = 0, warp = 0;
   ipoint_id ipoint = 0;
   std::int64_t time = 0;
-  std::uint32_t file = 0;   ///< index into trace_set::files
-  std::uint64_t line = 0;   ///< 1-based line (binary: record number)
+  std::uint32_t file = 0;  ///< index into trace_set::files
+  std::uint64_t line = 0;  ///< 1-based line (binary: record number)
 };
 
 struct trace_set {
@@ -83,8 +83,8 @@ std::vector<wst> slice_traces(const trace_set& set);
 
 struct edge_observation {
   bool seen = false;
-  std::int64_t wcet = 0;          ///< largest observed time of the transition (after the probe cost)
-  std::uint64_t max_count = 0;    ///< largest number of times one WST takes it
+  std::int64_t wcet = 0;        ///< largest observed time of the transition (after the probe cost)
+  std::uint64_t max_count = 0;  ///< largest number of times one WST takes it
   std::uint64_t total = 0;
 };
 

@@ -91,8 +91,8 @@ struct misbehaving : fixture::kernel {
 // A thread function written against the C descriptor, not the C++ wrapper (which turns what it
 // catches into an error message): an int thrown through warpspan's frames.
 int throwing_thread(const warpspan_hooks* table, const warpspan_thread* t, char* error) {
-  hx::args a{t->input, t->scratch, t->shared, t->threads, t->tid, t->block, t->stage, t->genes_per_thread,
-             t->genes_per_block};
+  hx::args a{t->input, t->scratch, t->shared,           t->threads,        t->tid,
+             t->block, t->stage,   t->genes_per_thread, t->genes_per_block};
   if (misbehaves(a)) throw 42;
   return hx::describe<fixture::kernel>()->thread(table, t, error);
 }
