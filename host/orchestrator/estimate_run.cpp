@@ -15,7 +15,8 @@ estimate_report run_estimate_request(const problem& prob, estimate_request reque
   using clock_type = std::chrono::steady_clock;
   const auto start = clock_type::now();
   const auto since_start = [&] { return std::chrono::duration<double>(clock_type::now() - start).count(); };
-  if (request.seconds < 0 || !std::isfinite(request.seconds)) throw input_error(param("seconds") + " must be 0 or more");
+  if (request.seconds < 0 || !std::isfinite(request.seconds))
+    throw input_error(param("seconds") + " must be 0 or more");
   if (request.exact_seconds < 0 || !std::isfinite(request.exact_seconds))
     throw input_error(param("exact_seconds") + " must be 0 or more");
   estimate_options& eo = request.search;

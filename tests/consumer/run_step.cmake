@@ -10,9 +10,10 @@ function(run what)
   set(run_output "${out}" PARENT_SCOPE)
 endfunction()
 
-# build_against_install(WHAT SOURCE_DIR BINARY_DIR): configures the project in SOURCE_DIR against the
-# install in PREFIX (compilers CXX and, with CUDA, CUDA for CUDA_ARCHITECTURES, comma-separated) and
-# builds it in BINARY_DIR; WHAT names it in the steps' messages.
+# build_against_install(WHAT SOURCE_DIR BINARY_DIR [CONFIGURE_ARGS...]): configures the project in
+# SOURCE_DIR against the install in PREFIX (compilers CXX and, with CUDA, CUDA for CUDA_ARCHITECTURES,
+# comma-separated; more -D arguments after BINARY_DIR) and builds it in BINARY_DIR; WHAT names it in
+# the steps' messages.
 function(build_against_install what source_dir binary_dir)
   set(args -S ${source_dir} -B ${binary_dir} -G ${GENERATOR} -DCMAKE_PREFIX_PATH=${PREFIX}
            -DCMAKE_CXX_COMPILER=${CXX} -DCMAKE_BUILD_TYPE=Release)
@@ -21,6 +22,6 @@ function(build_against_install what source_dir binary_dir)
     # A list cannot be one argument of execute_process; CMake reads CUDAARCHS when nothing is given.
     string(REPLACE "," ";" ENV{CUDAARCHS} "${CUDA_ARCHITECTURES}")
   endif()
-  run("configuring ${what}" ${CMAKE_COMMAND} ${args})
+  run("configuring ${what}" ${CMAKE_COMMAND} ${args} ${ARGN})
   run("building ${what}" ${CMAKE_COMMAND} --build ${binary_dir})
 endfunction()

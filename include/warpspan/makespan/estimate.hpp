@@ -62,11 +62,10 @@ struct envelope_point {
 struct estimate_result {
   std::uint32_t best_makespan = 0;
   std::uint64_t upper_bound = 0;
-  std::uint64_t iterations = 0;  ///< done, all chains together
-  std::uint64_t iterations_per_chain = 0;
-  std::uint64_t iterations_planned =
-      0;  ///< per chain, the cooling schedule's length at the end  ///< done by every chain (a stop within a round leaves some chains more)
-  double elapsed_s = 0;  ///< wall time of the search (after set-up)
+  std::uint64_t iterations = 0;            ///< done, all chains together
+  std::uint64_t iterations_per_chain = 0;  ///< done by every chain (a stop within a round leaves some chains more)
+  std::uint64_t iterations_planned = 0;    ///< per chain, the cooling schedule's length at the end
+  double elapsed_s = 0;                    ///< wall time of the search (after set-up)
   double setup_s = 0;
   std::string backend;
   std::uint32_t chains = 0;
