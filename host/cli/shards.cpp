@@ -13,6 +13,7 @@
 #include "warpspan/core/quote.hpp"
 #include "warpspan/core/ranks.hpp"
 #include "warpspan/makespan/bounds.hpp"
+#include "warpspan/makespan/estimate.hpp"
 #include "warpspan/makespan/problem.hpp"
 #include "warpspan/makespan/schedule_table.hpp"
 #include "warpspan/sm/kernel_string.hpp"
@@ -268,7 +269,7 @@ int merge_estimate(const std::vector<std::string>& files, const std::vector<std:
   std::vector<std::pair<double, std::uint32_t>> points;
   for (const json* part : by_index) {
     const auto b = (*part)["best_makespan"].get<std::uint32_t>(), bb = (*best)["best_makespan"].get<std::uint32_t>();
-    if (b > bb || (b == bb && (*part)["best_chain"].get<std::uint32_t>() < (*best)["best_chain"].get<std::uint32_t>()))
+    if (chain_beats(b, (*part)["best_chain"].get<std::uint32_t>(), bb, (*best)["best_chain"].get<std::uint32_t>()))
       best = part;
     iterations += (*part)["iterations"].get<std::uint64_t>();
     per_chain = std::min(per_chain, (*part)["iterations_per_chain"].get<std::uint64_t>());

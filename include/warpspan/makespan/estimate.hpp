@@ -59,6 +59,13 @@ struct envelope_point {
   std::uint32_t best = 0;
 };
 
+/// The order of a run's chains by what they found: a chain whose best makespan is `best` (chain id
+/// `chain`) beats the one held when its makespan is higher, or equal from a lower chain id. One
+/// process's chains, MPI's ranks and `merge`'s shards all pick the run's best by it.
+constexpr bool chain_beats(std::uint32_t best, std::uint32_t chain, std::uint32_t held_best, std::uint32_t held_chain) {
+  return best > held_best || (best == held_best && chain < held_chain);
+}
+
 struct estimate_result {
   std::uint32_t best_makespan = 0;
   std::uint64_t upper_bound = 0;
