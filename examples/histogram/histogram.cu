@@ -74,7 +74,9 @@ int main(int argc, char** argv) try {
 #if defined(WARPSPAN_CUDA_EMULATED)  // warpspan built with its CUDA emulation: the host compiler has no <<<>>>
     warpspan::emu::make_launcher(histogram, blocks, threads)(probe.view(), in.data(), n, counts.data(), bins);
 #else
-    histogram<<<blocks, threads> > >(probe.view(), in.data(), n, counts.data(), bins);
+    // clang-format off
+    histogram<<<blocks, threads>>>(probe.view(), in.data(), n, counts.data(), bins);
+    // clang-format on
 #endif
     if (probe.collect() != 0) throw std::runtime_error("records lost: the slices are too small");
     if (counts.to_host() != expected) {

@@ -24,7 +24,9 @@ int main() {
 #if defined(WARPSPAN_CUDA_EMULATED)  // an emulation build of warpspan: the host compiler has no <<<>>>
   warpspan::emu::make_launcher(instrumented, blocks, threads)(buffer.view());
 #else
-  instrumented<<<blocks, threads> > >(buffer.view());
+  // clang-format off
+  instrumented<<<blocks, threads>>>(buffer.view());
+  // clang-format on
 #endif
   WARPSPAN_CUDA_CHECK_LAST();
   std::vector<warpspan::wcet::collected_record> records;
