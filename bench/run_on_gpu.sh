@@ -215,8 +215,9 @@ fi
 
 if [[ $phases == *,bench_dbf_home,* ]]; then  # GPU vs GPU-SM, the tuples' home varied (issue 43, item 4)
   # The one-core reference is left out at 50 vertices (about 40 s a run; BM_DbfTable has it per table).
-  step bench_dbf_home "${WARPSPAN_DBF_HOME_SECONDS:-120}" .device/warpspan_bench \
-    --benchmark_filter='BM_DbfPredecessors|BM_DbfEndToEnd/backend:[123]/|BM_DbfBatch/backend:[1-4]/|/backend:0/sets:1000/vertices:10/' \
+  # BM_DbfFromFile: 1,000 and 100,000 sets from a .jsonl file to the verdicts (issue 43, item 5).
+  step bench_dbf_home "${WARPSPAN_DBF_HOME_SECONDS:-180}" .device/warpspan_bench \
+    --benchmark_filter='BM_DbfPredecessors|BM_DbfEndToEnd/backend:[123]/|BM_DbfFromFile/backend:[123]/|BM_DbfBatch/backend:[1-4]/|/backend:0/sets:1000/vertices:10/' \
     --benchmark_format=json --benchmark_out="$run/bench_dbf_home.json" || true
 fi
 if [[ $phases == *,bench_uncached,* ]] && [ -x .device/warpspan_bench_uncached ]; then

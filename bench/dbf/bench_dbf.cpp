@@ -8,11 +8,16 @@
 // device's peak (`peak_GB/s`).
 #include <benchmark/benchmark.h>
 
+#include <unistd.h>
+
 #include <chrono>
+#include <filesystem>
+#include <fstream>
 #include <thread>
 
 #include "warpspan/core/backend.hpp"
 #include "warpspan/dbf/dbf.hpp"
+#include "warpspan/dbf/batch_source.hpp"
 #include "warpspan/dbf/edf.hpp"
 #include "warpspan/dbf/generate.hpp"
 #include "warpspan/dbf/pipeline.hpp"
@@ -251,6 +256,11 @@ BENCHMARK(BM_DbfHostShare)
     ->ArgNames({"sets", "vertices"})
     ->Unit(benchmark::kMillisecond);
 
+/// The `dbf --backend` word of a benchmark's backend.
+const char* session_backend(int backend) {
+  return backend == kCpu ? "cpu" : backend == kCpuParallel ? "cpu-parallel" : backend == kCuda ? "cuda" : "cuda-sm";
+}
+
 /// Design-space exploration end to end (issue 43, item 5): 1,000 generated task sets of 3 tasks
 /// through the EDF pipeline as `dbf --batch` runs them (unrolled, each chunk's tables in one call,
 /// curves, the QPA test, every verdict), on the CPU's cores, cuda and cuda-sm (the tables on the
@@ -265,11 +275,7 @@ void BM_DbfEndToEnd(benchmark::State& state) {
   for (std::uint64_t s = 0; s < sets; ++s) all.push_back(generate_task_set(o, s));
   // The run's settings as `dbf --batch` makes them: every core for cpu-parallel's tables and for
   // the tests of every backend but cpu (the one-thread reference).
-  const dbf_session session(backend == kCpu           ? "cpu"
-                            : backend == kCpuParallel ? "cpu-parallel"
-                            : backend == kCuda        ? "cuda"
-                                                      : "cuda-sm",
-                            0, 256, 8192, edf_method::qpa);
+  const dbf_session session(session_backend(backend), 0, default_dbf_block, default_max_table_mib, edf_method::qpa);
   const stream_options so = session.streaming();
   std::uint64_t schedulable = 0;
   for (auto _ : state) {
@@ -297,6 +303,55 @@ void BM_DbfEndToEnd(benchmark::State& state) {
 }
 BENCHMARK(BM_DbfEndToEnd)
     ->ArgsProduct({{kCpu, kCpuParallel, kCuda, kCudaSm}, {1000}, {10, 50}})
+    ->ArgNames({"backend", "sets", "vertices"})
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond);
+
+/// The same from a file to the verdicts, as a user's `dbf --batch SETS.jsonl` runs (issue 43, item
+/// 5): the generated sets written once to a .jsonl (one set a line), then each iteration reads,
+/// parses and analyses them through the library's batch (batch_source, analyse_batch). 100,000 sets
+/// at 10 vertices (about 150 MB of JSON); the one-core reference only at 1,000.
+void BM_DbfFromFile(benchmark::State& state) {
+  const int backend = static_cast<int>(state.range(0));
+  const auto sets = static_cast<std::uint64_t>(state.range(1));
+  const auto vertices = static_cast<std::uint32_t>(state.range(2));
+  if (skip_without_gpu(state, backend)) return;
+  const std::filesystem::path file =
+      std::filesystem::temp_directory_path() / ("warpspan_bench_" + std::to_string(sets) + "x" +
+                                                std::to_string(vertices) + "_" + std::to_string(::getpid()) + ".jsonl");
+  {
+    const task_generator_options o = bench_cases::dse_sets(vertices);
+    std::ofstream out(file);
+    for (std::uint64_t s = 0; s < sets; ++s) out << task_set_json(generate_task_set(o, s), true) << '\n';
+    if (!out) {
+      state.SkipWithError("cannot write the sets' file");
+      return;
+    }
+  }
+  const dbf_session session(session_backend(backend), 0, default_dbf_block, default_max_table_mib, edf_method::qpa);
+  std::uint64_t schedulable = 0, seen = 0;
+  for (auto _ : state) {
+    const auto start = clock_type::now();
+    batch_source source(file.string());
+    double elapsed = 0;
+    schedulable = 0;
+    analyse_batch(
+        source, session, {}, [&](analysed_set& s) { schedulable += s.result.schedulable ? 1 : 0; }, elapsed, seen);
+    state.SetIterationTime(std::chrono::duration<double>(clock_type::now() - start).count());
+  }
+  std::error_code ignored;
+  std::filesystem::remove(file, ignored);
+  state.counters["sets/s"] =
+      benchmark::Counter(static_cast<double>(sets), benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["schedulable"] = static_cast<double>(schedulable);
+  state.SetLabel(std::string(backend_name(backend == kCudaSm ? kCudaOnChip : backend)) + ", " +
+                 std::to_string(vertices) + " vertices, from a .jsonl file, " +
+                 std::to_string(std::thread::hardware_concurrency()) + " host cores");
+}
+BENCHMARK(BM_DbfFromFile)
+    ->Args({kCpu, 1000, 10})
+    ->ArgsProduct({{kCpuParallel, kCuda, kCudaSm}, {1000, 100000}, {10}})
+    ->ArgsProduct({{kCpuParallel, kCuda, kCudaSm}, {1000}, {50}})
     ->ArgNames({"backend", "sets", "vertices"})
     ->UseManualTime()
     ->Unit(benchmark::kMillisecond);
