@@ -209,7 +209,7 @@ std::string sweep_sums(const problem& prob, const frontier_view& v, const dense_
   std::string stop;
   std::uint32_t sum = 0;
   double last_elapsed = 0;
-  step_deadline deadline(options.time_limit_s);
+  step_stop stopping(options.time_limit_s, 0);  // the table holds every state: no state limit
   for (; sum < tables.sums; ++sum) {
     const std::uint64_t n = dense_sum_count(host_d, tables.warps, tables.instructions, sum);
     if (n > 0) {
@@ -220,9 +220,8 @@ std::string sweep_sums(const problem& prob, const frontier_view& v, const dense_
     if (options.progress) options.progress(sum + 1, tables.sums, counts.to_host()[0].states, elapsed);
     if (sum + 1 == tables.sums) break;
     // The bound over the held sums after a stop costs about one more sum's launch.
-    if (deadline.stop_after_step(elapsed, elapsed - last_elapsed)) stop = "time limit reached";
+    stop = stopping.after_step(elapsed, 0, elapsed - last_elapsed);
     last_elapsed = elapsed;
-    if (interrupted()) stop = "interrupted";
     if (!stop.empty()) break;
   }
   const step_counts total = counts.to_host()[0];

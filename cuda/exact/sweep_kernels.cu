@@ -153,7 +153,7 @@ class cuda_sweep final : public exact_detail::sweep_pass {
   }
 
   void run(std::chrono::steady_clock::time_point start) override {
-    step_deadline deadline(o_.time_limit_s);
+    step_stop stopping(o_.time_limit_s, o_.max_states);
     ring_[0].keys.assign(1, initial_state(v_));
     ring_[0].way.assign(1, 0u);
     device_vector<unsigned> reached(1, 0u);
@@ -175,10 +175,7 @@ class cuda_sweep final : public exact_detail::sweep_pass {
       here.way.clear();
       here.way.shrink_to_fit();
       const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-      if (o_.max_states && states_ > o_.max_states)
-        stop_ = "state limit (" + std::to_string(o_.max_states) + " states) reached";
-      if (deadline.stop_after_step(elapsed)) stop_ = "time limit reached";
-      if (interrupted()) stop_ = "interrupted";
+      stop_ = stopping.after_step(elapsed, states_);
       if (o_.progress) o_.progress(sum + 1, last_sum_ + 1, states_, elapsed);
       if (!stop_.empty()) break;
     }

@@ -168,7 +168,7 @@ class dense_pass {
     // the steps), the sweeper takes (P - S) / 2P of the run.
     double share = 3.0 / 8, sweep_s = 0, produce_s = 0;
     double bound_s_per_state = -1;
-    step_deadline deadline(o_.time_limit_s);
+    step_stop stopping(o_.time_limit_s, 0);  // the table holds every state: no state limit
     const int scan_threads = resolve_threads(o_.threads, param("threads"));
     auto split = [&](std::uint64_t first) {
       const std::uint64_t end = std::min(n, first + run_length);
@@ -226,8 +226,7 @@ class dense_pass {
       const double scan_s =
           std::max(bound_s_per_state, 0.0) * static_cast<double>(reached_states_ - states_) / scan_threads +
           static_cast<double>((n - done) * sizeof(V)) * 1e-10;
-      if (deadline.stop_after_step(elapsed, scan_s)) stop = "time limit reached";
-      if (interrupted()) stop = "interrupted";
+      stop = stopping.after_step(elapsed, states_, scan_s);
       if (!stop.empty()) {
         stopped_at_ = done;
         return stop;

@@ -131,7 +131,7 @@ exact_result exact_detail::run_levels(const problem& prob, const V& v, const exa
   exact_result r;
   r.states = 1;
   std::uint32_t last_done = 0;
-  step_deadline deadline(options.time_limit_s);
+  step_stop stopping(options.time_limit_s, max_states);
   while (!levels.back().empty()) {
     std::vector<packed_state> next;
     r.stop_reason = expand(levels.back(), next);
@@ -144,12 +144,8 @@ exact_result exact_detail::run_levels(const problem& prob, const V& v, const exa
     r.states += next.size();
     levels.push_back(std::move(next));
     const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    if (r.states > max_states) r.stop_reason = "state limit (" + std::to_string(max_states) + " states) reached";
-    if (deadline.stop_after_step(elapsed)) r.stop_reason = "time limit reached";
-    if (interrupted()) {
-      r.stop_reason = "interrupted";
-      r.interrupted = true;
-    }
+    r.stop_reason = stopping.after_step(elapsed, r.states);
+    r.interrupted = r.stop_reason == "interrupted";
     if (!r.stop_reason.empty()) break;
   }
   finish_levels(prob, v, levels, last_done, r);

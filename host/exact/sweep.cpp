@@ -68,7 +68,7 @@ class sweep final : public exact_detail::basic_sweep_pass<V> {
     window_[0][shard_of(init, threads_)].insert_max(init, 0);
     taken_.assign(last_sum_ + 1, exact_detail::taken_states{});
     double bound_s_per_state = -1;
-    step_deadline deadline(o_.time_limit_s);
+    step_stop stopping(o_.time_limit_s, max_states_);
     for (std::uint32_t sum = 0; sum <= last_sum_; ++sum) {
       std::vector<pending> here;
       for (packed_table& shard : window_[sum % (reach_ + 1)]) {
@@ -88,16 +88,13 @@ class sweep final : public exact_detail::basic_sweep_pass<V> {
           held += t.size();
         }
       const double elapsed = std::chrono::duration<double>(clock_type::now() - start).count();
-      if (max_states_ && states_ > max_states_)
-        stop_ = "state limit (" + std::to_string(max_states_) + " states) reached";
-      if (bytes > memory_limit_) stop_ = "memory limit (half the machine's memory) reached";
       // The time limit covers the bound over the held states after the stop: the sweep stops
       // when one more sum (step_deadline predicts it from the last two) and that bound would pass it. The bound runs
       // on all threads but scans sparse tables: on 2 threads it took as long as the sample's rate
       // on one predicts (Voronoi W = 16: 0.150 s for 1.0 M states at 1.5e-7 s each).
       const double bound_s = std::max(bound_s_per_state, 0.0) * static_cast<double>(held);
-      if (deadline.stop_after_step(elapsed, bound_s)) stop_ = "time limit reached";
-      if (interrupted()) stop_ = "interrupted";
+      stop_ = stopping.after_step(elapsed, states_, bound_s,
+                                  bytes > memory_limit_ ? "memory limit (half the machine's memory) reached" : "");
       if (o_.progress) o_.progress(sum + 1, last_sum_ + 1, states_, elapsed);
       if (!stop_.empty()) return;
     }

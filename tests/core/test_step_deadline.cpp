@@ -46,5 +46,26 @@ TEST(StepDeadline, GrowingStepsArePredictedToGrowByAtMostHalf) {
   EXPECT_TRUE(f.stop_after_step(9.5));
 }
 
+/// The stopping rule every exact search uses: each later reason overrides the earlier (the state
+/// limit, the search's other limit, the time limit, an interrupt), and nothing stops a step within
+/// every limit.
+TEST(StepStop, LaterReasonsOverrideEarlierOnes) {
+  clear_interrupt();
+  step_stop none(0, 0);
+  EXPECT_EQ(none.after_step(100, 1u << 30), "");
+  step_stop states(0, 10);
+  EXPECT_EQ(states.after_step(1, 10), "");
+  EXPECT_EQ(states.after_step(2, 11), "state limit (10 states) reached");
+  EXPECT_EQ(states.after_step(3, 11, 0, "memory limit reached"), "memory limit reached");
+  step_stop time(5, 10);
+  EXPECT_EQ(time.after_step(1, 11), "state limit (10 states) reached");
+  EXPECT_EQ(time.after_step(3, 11, 0, "memory limit reached"), "time limit reached");  // 3 + 2 x 1.5 > 5
+  step_stop later(100, 10);
+  request_interrupt();
+  EXPECT_EQ(later.after_step(1, 11, 0, "memory limit reached"), "interrupted");
+  clear_interrupt();
+  EXPECT_EQ(later.after_step(2, 5), "");
+}
+
 }  // namespace
 }  // namespace warpspan

@@ -4,6 +4,10 @@
 #pragma once
 
 #include <algorithm>
+#include <cstdint>
+#include <string>
+
+#include "warpspan/core/interrupt.hpp"
 
 namespace warpspan {
 
@@ -39,6 +43,32 @@ class step_deadline {
 
  private:
   double limit_s_ = 0, last_end_ = 0, previous_step_ = 0;
+};
+
+/// Why a search that works in steps stops after one (empty: it goes on), decided in one place for
+/// every search and backend (the exact searches' result says it: exact_result::stop_reason). Each
+/// later reason overrides the earlier: the state limit (`max_states`, 0: none), another limit the
+/// search has (`other`, its reason when reached), the time limit (step_deadline, with the search's
+/// finish after the stop), then an interrupt, the user's last word.
+class step_stop {
+ public:
+  step_stop(double limit_s, std::uint64_t max_states) : deadline_(limit_s), max_states_(max_states) {}
+
+  /// After a step that ended `elapsed` seconds into the run with `states` memoised; called after
+  /// every step (the time limit predicts the next from the last two).
+  std::string after_step(double elapsed, std::uint64_t states, double finish_s = 0, const std::string& other = {}) {
+    std::string why;
+    if (max_states_ > 0 && states > max_states_)
+      why = "state limit (" + std::to_string(max_states_) + " states) reached";
+    if (!other.empty()) why = other;
+    if (deadline_.stop_after_step(elapsed, finish_s)) why = "time limit reached";
+    if (interrupted()) why = "interrupted";
+    return why;
+  }
+
+ private:
+  step_deadline deadline_;
+  std::uint64_t max_states_ = 0;
 };
 
 }  // namespace warpspan
