@@ -29,13 +29,6 @@ void check_block(unsigned block) {
     throw input_error(param("block") + " must be a power of two from 32 to 1024, not " + std::to_string(block));
 }
 
-/// Whether `kernel` may stage `smem` bytes of tuples in dynamic shared memory (allow_dynamic_shared);
-/// where not, the caller runs the unstaged kernel, which reads the tuples from global memory.
-template <class Kernel>
-bool can_stage(Kernel* kernel, std::size_t smem) {
-  return allow_dynamic_shared(kernel, smem);
-}
-
 std::size_t table_bytes(const unrolled_graph& g) { return (g.cells() + g.columns()) * sizeof(std::uint32_t); }
 
 /// Every device buffer of one table: its cells and min_span, and its inputs (the vertices' wcet and
@@ -645,7 +638,9 @@ dbf_table cuda_dbf_table(const unrolled_graph& g, bool shared_prefetch, unsigned
   std::uint32_t* const mins = at<std::uint32_t>(dev, o_min);
 
   const std::size_t smem = shared_prefetch ? staged_bytes(most_staged) : 0;
-  if (shared_prefetch) shared_prefetch = can_stage(dbf_level_kernel<true>, smem);
+  // Where the level's tuples do not fit the shared memory a block may have, the unstaged kernel
+  // reads them from global memory.
+  if (shared_prefetch) shared_prefetch = allow_dynamic_shared(dbf_level_kernel<true>, smem);
   const std::size_t wave = static_cast<std::size_t>(query_device(false).sms) * 32;
   const auto issue = [&] {
     for (std::size_t v = 0; v + 1 < level_begin.size(); ++v) {
@@ -775,7 +770,7 @@ std::vector<dbf_table> staged_batch(const std::vector<const unrolled_graph*>& gr
     put(host, o_preds, preds);
     w.upload(inputs);
     const std::size_t smem = shared_prefetch ? staged_bytes(max_preds) : 0;
-    const bool stage = shared_prefetch && can_stage(dbf_batch_kernel<true>, smem);
+    const bool stage = shared_prefetch && allow_dynamic_shared(dbf_batch_kernel<true>, smem);
     cuda_timer timer(stream);
     const auto* d_items = at<batch_item>(dev, o_items);
     if (stage) WARPSPAN_LAUNCH(dbf_batch_kernel<true>, grid, block, smem, stream)
