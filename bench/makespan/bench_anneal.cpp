@@ -10,6 +10,7 @@
 #include "warpspan/core/backend.hpp"
 #include "warpspan/makespan/chains.hpp"
 #include "warpspan/makespan/estimate.hpp"
+#include "warpspan/makespan/team_schedule.hpp"
 #include "../cases.hpp"
 
 namespace warpspan {
@@ -32,6 +33,55 @@ BENCHMARK(BM_OneChainRebuild)
     ->Args({2, 64, 16})
     ->Args({2, 64, 64})
     ->ArgNames({"mode", "reach", "interval"});
+
+/// One chain of the warp design's team step (team_schedule.hpp) run by one lane on the CPU, from the
+/// starved string, as estimate's chains run (reach 4 W, far moves, T0 0.01): `rejoin` 0 the plain
+/// rebuild, else the rebuild that stops where the schedule rejoins the old one, with room for that
+/// many differences (the CUDA kernel's: 8). The counter
+/// `placements` is the placements a move: on the GPU the team's serial part (a search, a ballot and
+/// a sync each), which the rejoin exists to cut; the loops over pairs that a warp shares 32 ways
+/// run here on one lane, so the CPU time says little about the warp's.
+void BM_TeamStep(benchmark::State& state) {
+  const problem prob = voronoi(static_cast<int>(state.range(1)));
+  const problem_view p = prob.view();
+  const chain_layout layout = make_chain_layout(p);
+  std::vector<unsigned char> block(layout.bytes);
+  const chain_view c = chain_view_at(block.data(), layout);
+  const auto start = starved_string(p);
+  std::copy(start.begin(), start.end(), c.str);
+  anneal_params a;
+  a.iter_max = std::uint64_t{1} << 40;
+  a.t0 = estimate_options{}.t0;
+  a.reach = 4 * p.warps;
+  a.far = 512;
+  chain_state s;
+  const serial_team one;
+  team_anneal_init(p, c, chain_best_at(block.data(), layout), s, one);
+  std::vector<std::uint32_t> pre(p.warps);
+  std::uint64_t placed = 0;
+  const team_rebuild<serial_team, std::uint32_t*> plain{one, pre.data(), &placed};
+  const team_rejoin_rebuild<serial_team, std::uint32_t*, 4> rejoin4{one, pre.data(), &placed};
+  const team_rejoin_rebuild<serial_team, std::uint32_t*, 8> rejoin8{one, pre.data(), &placed};
+  const team_rejoin_rebuild<serial_team, std::uint32_t*, 64> rejoin64{one, pre.data(), &placed};
+  const auto run = [&](std::uint64_t n) {
+    const auto best = chain_best_at(block.data(), layout);
+    switch (state.range(0)) {
+      case 0: anneal_run_by(p, c, best, s, a, 0, n, plain, one); break;
+      case 4: anneal_run_by(p, c, best, s, a, 0, n, rejoin4, one); break;
+      case 8: anneal_run_by(p, c, best, s, a, 0, n, rejoin8, one); break;
+      default: anneal_run_by(p, c, best, s, a, 0, n, rejoin64, one); break;
+    }
+  };
+  run(20000);  // past the first moves from the starved string
+  placed = 0;
+  const std::uint64_t moves_before = s.iter;
+  for (auto _ : state) run(1);
+  state.SetItemsProcessed(state.iterations());
+  state.counters["placements"] = static_cast<double>(placed) / static_cast<double>(s.iter - moves_before);
+  state.counters["best"] = s.best;
+  state.SetLabel(state.range(0) == 0 ? "plain" : "rejoin, " + std::to_string(state.range(0)) + " differences");
+}
+BENCHMARK(BM_TeamStep)->ArgsProduct({{0, 4, 8, 64}, {16, 64}})->ArgNames({"rejoin", "W"});
 
 /// All chains of one backend, `iters` iterations each, timed as one advance() (CUDA: the launch
 /// plus synchronisation, measured by wall clock since a launch covers the whole round).
@@ -106,7 +156,7 @@ void BM_ChainsCudaNarrow(benchmark::State& state) {
   run_backend(state, backend_kind::cuda, static_cast<int>(state.range(2)), chain_packing::narrow);
 }
 BENCHMARK(BM_ChainsCudaNarrow)->Args({0, 2000, 16})->Args({0, 2000, 3})->UseManualTime()->Unit(benchmark::kMillisecond);
-// Voronoi W = 64 (1,600 positions a string): narrow chains of 11.5 KB, a warp each on chip (the
+// Voronoi W = 64 (1,600 positions a string): narrow chains of 9.8 KB, a warp each on chip (the
 // plan's choice), and a thread each in global memory as before; W = 48 a warp each; the CPU's all
 // cores beside them.
 void BM_ChainsW64Cuda(benchmark::State& state) { run_backend(state, backend_kind::cuda, 64); }

@@ -146,7 +146,8 @@ __global__ void __launch_bounds__(32)
   using large = typename chain_elements<Packing>::large;
   const auto view = view_as<small, large>(local, layout);
   std::uint16_t* const best = chain_best_at(global, layout);
-  team_rebuild<warp_team, std::uint32_t*> rebuild{team, reinterpret_cast<std::uint32_t*>(local + layout.best)};
+  const team_rejoin_rebuild<warp_team, std::uint32_t*> rebuild{
+      team, reinterpret_cast<std::uint32_t*>(local + layout.best), nullptr};
   chain_state s = states[chain];
   if (init)
     team_anneal_init(p, view, best, s, team);

@@ -40,13 +40,14 @@ TEST(ChainMemory, TheModelComparesLatencyBoundRatesCappedByBandwidth) {
 
 TEST(ChainMemory, ChainsTooLargeForAThreadGetAWarp) {
   // Voronoi W = 64, narrow: 1,600 positions; cycles and undo 1,600 x 2 bytes each, progress and
-  // last 64 x 2, usage (1,601 cycles x 2 counters) x 1 = 3,202 (3,204 in whole words), string
-  // 1,600 x 1: 11,460 bytes, 11,472 in 16-byte words. A warp of thread-per-chain chains needs 32 x
-  // that on chip: global memory. A warp a chain takes 32 bytes of types + 11,472 + 256 of scratch
-  // = 11,760 bytes a block, 12,800 with the reserved KiB in 128-byte units: 18 blocks in 228 KiB
-  // (the 64 registers of 32 threads allow 32). 18 x 132 = 2,376 chains fill the device.
+  // last 64 x 2, usage to the pessimistic bound 749 (750 cycles x 2 counters) x 1 = 1,500, string
+  // 1,600 x 1: 9,756 bytes, 9,760 in 16-byte words. A warp of thread-per-chain chains needs 32 x
+  // that on chip: global memory. A warp a chain takes 32 bytes of types + 9,760 + 256 of scratch
+  // (a count a warp) = 10,048 bytes a block, 11,136 with the reserved KiB in 128-byte units: 20
+  // blocks in 228 KiB (the 64 registers of 32 threads allow 32). 20 x 132 = 2,640 chains fill the
+  // device.
   const problem prob = test::make("5L9C2L9C", 64, 1, 4);
-  EXPECT_EQ(make_chain_layout(prob.view(), chain_packing::narrow).best, 11472u);
+  EXPECT_EQ(make_chain_layout(prob.view(), chain_packing::narrow).best, 9760u);
   const cuda_chain_plan thread = h100_plan(prob, std::nullopt), warp = h100_plan(prob, std::nullopt, std::nullopt);
   EXPECT_EQ(thread.design, chain_design::thread);
   EXPECT_FALSE(thread.on_chip);
@@ -54,9 +55,9 @@ TEST(ChainMemory, ChainsTooLargeForAThreadGetAWarp) {
   EXPECT_EQ(warp.packing, chain_packing::narrow);
   EXPECT_TRUE(warp.on_chip);
   EXPECT_EQ(warp.block, 32u);
-  EXPECT_EQ(warp.shared_bytes, 11760u);
-  EXPECT_EQ(warp.threads_per_sm, 18u * 32);
-  EXPECT_EQ(warp.device_chains, 18u * 132);
+  EXPECT_EQ(warp.shared_bytes, 10048u);
+  EXPECT_EQ(warp.threads_per_sm, 20u * 32);
+  EXPECT_EQ(warp.device_chains, 20u * 132);
   // Where a thread's chains stay on chip, the plan keeps them (Voronoi W = 16, compact).
   EXPECT_EQ(h100_plan(test::make("5L9C2L9C", 16, 1, 4), std::nullopt, std::nullopt).design, chain_design::thread);
   // A warp asked where its chain cannot fit a block: refused, saying why.
@@ -141,66 +142,69 @@ TEST(ChainMemory, FreeMemoryBoundsTheChains) {
   const cuda_chain_plan plan = plan_chains_for(prob.view(), sm90_limits(), anneal_kernel_sm90, 132, 1000 * per_chain,
                                                chain_packing::wide, chain_design::thread);
   EXPECT_EQ(plan.device_chains, 900u);  // 90 % of free memory
-  // Narrow chains take half the working bytes (the best string stays 16-bit): the same memory holds
-  // 1.78 times as many here.
+  // Narrow chains take under half the working bytes (their usage table ends at the pessimistic
+  // bound; the best string stays 16-bit): the same memory holds 1.84 times as many here.
   const cuda_chain_plan narrow = plan_chains_for(prob.view(), sm90_limits(), anneal_kernel_sm90, 132, 1000 * per_chain,
                                                  std::nullopt, chain_design::thread);
   EXPECT_EQ(narrow.packing, chain_packing::narrow);
   EXPECT_EQ(narrow.device_chains, 1000 * per_chain / 10 * 9 / (narrow.chain_bytes + sizeof(chain_state)));
-  EXPECT_EQ(narrow.device_chains, 1600u);
+  EXPECT_EQ(narrow.device_chains, 1660u);
 }
 
 TEST(ChainMemory, NarrowChainsHalveTheVoronoiSixteenWarpState) {
   // Voronoi W = 16 (25 instructions, 400 positions; horizon + 1 = 401 cycles x 2 counters). Wide:
   // cycles and undo 400 x 4 bytes each, progress and last 16 x 4, usage 802 x 2, string 400 x 2 =
-  // 5,732 bytes, 5,744 with the best string's alignment. Narrow: 400 x 2 twice, 16 x 2 twice, 802
-  // x 1, 400 x 1 = 2,866, 2,880 aligned; the best string stays 16-bit (800 bytes).
+  // 5,732 bytes, 5,744 with the best string's alignment. Narrow: 400 x 2 twice, 16 x 2 twice, the
+  // usage table to the pessimistic bound 197 (198 x 2 = 396) x 1, 400 x 1 = 2,460, 2,464 aligned;
+  // the best string stays 16-bit (800 bytes).
   const problem prob = test::make("5L9C2L9C", 16, 1, 4);
   ASSERT_TRUE(narrow_fits(prob.view()));
   EXPECT_EQ(make_chain_layout(prob.view(), chain_packing::wide).best, 5744u);
-  EXPECT_EQ(make_chain_layout(prob.view(), chain_packing::narrow).best, 2880u);
-  EXPECT_EQ(make_chain_layout(prob.view(), chain_packing::narrow).bytes, 2880u + 800u);
+  EXPECT_EQ(make_chain_layout(prob.view(), chain_packing::narrow).best, 2464u);
+  EXPECT_EQ(make_chain_layout(prob.view(), chain_packing::narrow).bytes, 2464u + 800u);
 }
 
 TEST(ChainMemory, NarrowVoronoiSixteenWarpsGoesOnChip) {
   // Wide, 64 working states (368 KiB) do not fit an SM's 227 KiB and one warp's (184 KiB) loses to
   // the global path: global memory, 101,376 chains (GlobalPathHoldsWhatTheRegistersAllow). Narrow,
-  // 64 states are 64 x 2,880 = 184,320 bytes beside 32 bytes of types: one block of 64 threads per
-  // SM (two warps; 96 threads would need 276,480 bytes), 2.13 accesses a clock against 1.28: on
-  // chip, 132 x 64 = 8,448 chains.
+  // 64 states are 64 x 2,464 = 157,696 bytes beside 32 bytes of types: one block of 64 threads per
+  // SM (two warps; 96 threads would need 236,576 bytes, past the 227 KiB a block may have, and two
+  // blocks of 32 hold as many), 2.13 accesses a clock against 1.28: on chip, 132 x 64 = 8,448 chains.
   const problem prob = test::make("5L9C2L9C", 16, 1, 4);
   const cuda_chain_plan plan = h100_plan(prob, chain_packing::narrow);
   EXPECT_EQ(plan.packing, chain_packing::narrow);
-  EXPECT_EQ(plan.chain_bytes, 3680u);
+  EXPECT_EQ(plan.chain_bytes, 3264u);
   EXPECT_TRUE(plan.on_chip);
   EXPECT_EQ(plan.block, 64u);
   EXPECT_EQ(plan.threads_per_sm, 64u);
   EXPECT_EQ(plan.device_chains, 8448u);
-  EXPECT_EQ(plan.shared_bytes, 32u + 64u * 2880u);
+  EXPECT_EQ(plan.shared_bytes, 32u + 64u * 2464u);
   EXPECT_NEAR(plan.memory.on_chip_rate, 64 / 30.0, 1e-12);
   EXPECT_DOUBLE_EQ(plan.memory.global_rate, 1.28);
 }
 
-TEST(ChainMemory, NarrowVoronoiWithThreeAndFourWarpsHoldsTwoBlocksAnSM) {
-  // Narrow working states of 560 (W = 3: 152 + 152 + 8 + 8 + 152 + 76 = 548, every array in
-  // whole words, aligned to 16) and 720 bytes (W = 4), half the wide ones: the block of
-  // VoronoiWithThreeAndFourWarpsStaysOnChipAtLowOccupancy (192 and 160 threads) now takes 107,552
-  // and 115,232 bytes, and two of them (with 1 KiB reserved a block) fit an SM's 228 KiB: twice
-  // the threads on chip, twice the chains.
+TEST(ChainMemory, NarrowVoronoiWithThreeAndFourWarpsHoldsMoreThreadsOnChip) {
+  // Narrow working states of 480 (W = 3: cycles and undo 150 each, 152 in whole words, progress
+  // and last 8 each, the usage table to the pessimistic bound 39, 40 x 2 = 80, string 76: 476,
+  // aligned to 16) and 624 bytes (W = 4: 200 + 200 + 8 + 8 + 47 x 2 = 96 + 100 = 612), under half
+  // the wide ones. W = 3: blocks of 224 take 32 + 224 x 480 = 107,552 bytes (108,672 with 1 KiB
+  // reserved, in 128-byte units), two an SM: 448 threads (wide: 192). W = 4: a block of 32 takes
+  // 20,000 bytes (21,120), eleven an SM: 352 threads (larger blocks hold fewer: 64 x 5 = 320, 160
+  // x 2 = 320, 192 x 1; wide: 160).
   const cuda_chain_plan w3 = h100_plan(test::make("5L9C2L9C", 3, 1, 4), chain_packing::narrow),
                         w4 = h100_plan(test::make("5L9C2L9C", 4, 1, 4), chain_packing::narrow);
-  EXPECT_EQ(make_chain_layout(test::make("5L9C2L9C", 3, 1, 4).view(), chain_packing::narrow).best, 560u);
-  EXPECT_EQ(make_chain_layout(test::make("5L9C2L9C", 4, 1, 4).view(), chain_packing::narrow).best, 720u);
+  EXPECT_EQ(make_chain_layout(test::make("5L9C2L9C", 3, 1, 4).view(), chain_packing::narrow).best, 480u);
+  EXPECT_EQ(make_chain_layout(test::make("5L9C2L9C", 4, 1, 4).view(), chain_packing::narrow).best, 624u);
   EXPECT_TRUE(w3.on_chip);
-  EXPECT_EQ(w3.block, 192u);
-  EXPECT_EQ(w3.shared_bytes, 32u + 192u * 560u);
-  EXPECT_EQ(w3.threads_per_sm, 384u);
-  EXPECT_EQ(w3.device_chains, 50688u);
+  EXPECT_EQ(w3.block, 224u);
+  EXPECT_EQ(w3.shared_bytes, 32u + 224u * 480u);
+  EXPECT_EQ(w3.threads_per_sm, 448u);
+  EXPECT_EQ(w3.device_chains, 448u * 132);
   EXPECT_TRUE(w4.on_chip);
-  EXPECT_EQ(w4.block, 160u);
-  EXPECT_EQ(w4.shared_bytes, 32u + 160u * 720u);
-  EXPECT_EQ(w4.threads_per_sm, 320u);
-  EXPECT_EQ(w4.device_chains, 42240u);
+  EXPECT_EQ(w4.block, 32u);
+  EXPECT_EQ(w4.shared_bytes, 32u + 32u * 624u);
+  EXPECT_EQ(w4.threads_per_sm, 352u);
+  EXPECT_EQ(w4.device_chains, 352u * 132);
 }
 
 TEST(ChainMemory, CompactVoronoiSixteenWarpsHoldsFourWarpsAnSM) {

@@ -133,7 +133,7 @@ TEST_F(CudaAnneal, WarpDesignMatchesCpu) {
 }
 
 TEST_F(CudaAnneal, ChainsTooLargeForAThreadRunAWarpEachGpu) {
-  // Voronoi at W = 64 (narrow: 14,672 bytes a chain) does not fit a warp of thread-per-chain
+  // Voronoi at W = 64 (narrow: 12,960 bytes a chain) does not fit a warp of thread-per-chain
   // chains on chip, so the plan gives each chain a warp (a block of 32 threads) and its state on
   // chip; at W = 16 (compact, 2,432 bytes) a thread a chain stays on chip. A warp asked where a
   // chain is larger than a block's shared memory is refused before anything is allocated.
@@ -161,7 +161,7 @@ TEST_F(CudaAnneal, ChainsTooLargeForAThreadRunAWarpEachGpu) {
 
 TEST_F(CudaAnneal, VoronoiSixteenWarpsRunsCompactOnChipGpu) {
   // The plans of test_chain_memory.cpp on the device: compact chains of 1,632 working bytes (the
-  // default) and narrow ones of 2,880 on chip; wide ones (5,744 bytes) in global memory a thread
+  // default) and narrow ones of 2,464 on chip; wide ones (5,744 bytes) in global memory a thread
   // a chain, on chip a warp a chain (the plan's pick for them).
   const problem prob = test::make("5L9C2L9C", 16, 1, 4);
   const cuda_chain_plan compact = plan_cuda_chains(prob.view()),
@@ -173,7 +173,7 @@ TEST_F(CudaAnneal, VoronoiSixteenWarpsRunsCompactOnChipGpu) {
   EXPECT_EQ(compact.chain_bytes, 2432u);
   EXPECT_EQ(narrow.packing, chain_packing::narrow);
   EXPECT_TRUE(narrow.on_chip);
-  EXPECT_EQ(narrow.chain_bytes, 3680u);
+  EXPECT_EQ(narrow.chain_bytes, 3264u);
   EXPECT_EQ(wide.packing, chain_packing::wide);
   EXPECT_FALSE(wide.on_chip);
   EXPECT_EQ(wide.chain_bytes, 5744u + 800u);

@@ -76,11 +76,12 @@ TEST(NarrowChains, SameTrajectoriesAsWideChainsStoredAlone) {
     const problem_view p = prob.view();
     SCOPED_TRACE(testing::Message() << "W = " << p.warps << ", n = " << p.length);
     ASSERT_TRUE(narrow_fits(p));
+    const problem_view q = chain_problem(p, chain_packing::narrow);  // the usage table to the bound
     const chain_layout wl = make_chain_layout(p), nl = make_chain_layout(p, chain_packing::narrow);
     for (std::uint32_t chain = 0; chain < 3; ++chain) {
       std::vector<unsigned char> wide(wl.bytes, 0), narrow(nl.bytes, 0);
       expect_same_run(p, chain_view_at(wide.data(), wl), chain_best_at(wide.data(), wl),
-                      narrow_view_at(narrow.data(), nl), chain_best_at(narrow.data(), nl), chain);
+                      narrow_view_at(narrow.data(), nl), chain_best_at(narrow.data(), nl), chain, &q);
     }
   }
 }
@@ -90,6 +91,7 @@ TEST(NarrowChains, SameTrajectoriesInterleaved) {
   for (const problem& prob : problems()) {
     const problem_view p = prob.view();
     SCOPED_TRACE(testing::Message() << "W = " << p.warps << ", n = " << p.length);
+    const problem_view q = chain_problem(p, chain_packing::narrow);
     const chain_layout wl = make_chain_layout(p), nl = make_chain_layout(p, chain_packing::narrow);
     constexpr std::uint32_t chains = 3;
     std::vector<unsigned char> together(nl.bytes * chains, 0);
@@ -97,7 +99,7 @@ TEST(NarrowChains, SameTrajectoriesInterleaved) {
       std::vector<unsigned char> wide(wl.bytes, 0);
       expect_same_run(p, chain_view_at(wide.data(), wl), chain_best_at(wide.data(), wl),
                       interleaved_narrow_view_at(together.data(), nl, chains, c),
-                      interleaved_best_at(together.data(), nl, chains, c), c + 10);
+                      interleaved_best_at(together.data(), nl, chains, c), c + 10, &q);
     }
   }
 }
@@ -141,7 +143,7 @@ TEST(CompactChains, VoronoiSixteenWarpsTakes1632WorkingBytes) {
   // Voronoi 5L9C2L9C, W = 16, sigma L=1, C=4: the bound is 25 + 15 x 7 / 1 + floor(15 x 18 / 4) =
   // 25 + 105 + 67 = 197 (bounds.hpp), so the usage table has 198 rows of 2 counters; 400 cycles,
   // 400 undo entries, 16 + 16 counters and 400 ids, a byte each: 1,628 bytes, 1,632 aligned (narrow:
-  // 2,880), and the 800-byte best string.
+  // 2,464, the same table with 16-bit cycles), and the 800-byte best string.
   const problem prob = test::make("5L9C2L9C", 16, 1, 4);
   const problem_view p = prob.view();
   EXPECT_EQ(p.bound, 197u);
@@ -149,7 +151,8 @@ TEST(CompactChains, VoronoiSixteenWarpsTakes1632WorkingBytes) {
   ASSERT_TRUE(compact_fits(p));
   EXPECT_EQ(pick_chain_packing(p), chain_packing::compact);
   EXPECT_EQ(chain_problem(p, chain_packing::compact).horizon, 197u);
-  EXPECT_EQ(chain_problem(p, chain_packing::narrow).horizon, 400u);
+  EXPECT_EQ(chain_problem(p, chain_packing::narrow).horizon, 197u);  // the same table, 16-bit cycles
+  EXPECT_EQ(chain_problem(p, chain_packing::wide).horizon, 400u);
   const chain_layout c = make_chain_layout(p, chain_packing::compact);
   EXPECT_EQ(c.usage, 832u);
   EXPECT_EQ(c.str, 832u + 396u);

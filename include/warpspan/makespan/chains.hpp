@@ -23,11 +23,11 @@ namespace warpspan {
 
 /// The element widths of a chain's arrays. `wide`: 16-bit string and usage counters, 32-bit cycles,
 /// progress, last and undo (any problem the builder takes). `narrow`: 8-bit string and usage
-/// counters, 16-bit cycles, progress, last and undo, about half the bytes, for problems where every
-/// value fits (narrow_fits()). `compact`: every element 8-bit and the usage table only up to the
-/// pessimistic bound (problem_view::bound) instead of the horizon n, for problems whose bound,
-/// warps and I are at most 255 (compact_fits(); Voronoi W = 16: 1,632 working bytes, against
-/// 2,880 narrow and 5,744 wide). The builder's arithmetic is the same at every width (values are
+/// counters, 16-bit cycles, progress, last and undo, and the usage table only up to the
+/// pessimistic bound (problem_view::bound) instead of the horizon n, under half the bytes, for
+/// problems where every value fits (narrow_fits()). `compact`: every element 8-bit, the usage
+/// table as narrow, for problems whose bound, warps and I are at most 255 (compact_fits();
+/// Voronoi W = 16: 1,632 working bytes, against 2,464 narrow and 5,744 wide). The builder's arithmetic is the same at every width (values are
 /// read into 32-bit integers and every stored value fits its element), so all give the same
 /// schedules and the same chains, bit for bit.
 enum class chain_packing : std::uint8_t { wide, narrow, compact };
@@ -78,17 +78,18 @@ inline chain_packing resolve_chain_packing(const problem_view& p, std::optional<
 /// anneal.hpp (the state on chip, interleaved by word, where a block's worth fits, else in global
 /// memory). `warp`: the 32 lanes of a warp (a block of one warp) run one chain together, with the
 /// team step of team_schedule.hpp, its state on chip; for chains too large for a thread's share of
-/// the chip (W = 64 Voronoi: 11.5 KB of working state a chain, 367 KB for a warp of them). Both make the same
+/// the chip (W = 64 Voronoi: 9.8 KB of working state a chain, 312 KB for a warp of them). Both make the same
 /// chains, bit for bit.
 enum class chain_design : std::uint8_t { thread, warp };
 /// The word that names a design in --json and the tables: "thread" or "warp".
 inline const char* design_name(chain_design d) { return d == chain_design::warp ? "warp" : "thread"; }
 
-/// The problem as a chain of `packing` is built with: a compact chain's usage table ends at the
-/// pessimistic bound, so its horizon is the bound; the others keep the horizon n.
+/// The problem as a chain of `packing` is built with: a compact or narrow chain's usage table ends
+/// at the pessimistic bound (no placement lies past it), so its horizon is the bound; a wide chain
+/// (the CPU's, among others) keeps the horizon n.
 WARPSPAN_HD_INLINE problem_view chain_problem(const problem_view& p, chain_packing packing) {
   problem_view q = p;
-  if (packing == chain_packing::compact && p.bound != 0 && p.bound < p.horizon) q.horizon = p.bound;
+  if (packing != chain_packing::wide) q.horizon = last_placed_cycle(p);
   return q;
 }
 
@@ -418,7 +419,7 @@ inline std::size_t anneal_shared_bytes(const problem_view& p, bool on_chip, bool
 
 /// The dynamic shared memory of the warp design's block (one chain): the staged instruction types,
 /// the chain's working state (chain_layout::best bytes) and its scratch (a count a warp,
-/// team_rebuild::pre).
+/// team_rejoin_rebuild::pre).
 inline std::size_t anneal_warp_shared_bytes(const problem_view& p, chain_packing packing) {
   return anneal_types_bytes(p) + make_chain_layout(p, packing).best +
          (sizeof(std::uint32_t) * p.warps + 15u) / 16u * 16u;

@@ -51,6 +51,12 @@ struct problem_view {
   std::uint16_t cap[max_types + 1] = {};  ///< per dense type (a barrier's: W, never full), then the scheduler limit
 };
 
+/// The last cycle any placement can take: the pessimistic bound where the view has one, else the
+/// horizon.
+WARPSPAN_HD_INLINE std::uint32_t last_placed_cycle(const problem_view& p) {
+  return p.bound != 0 && p.bound < p.horizon ? p.bound : p.horizon;
+}
+
 /// Where warp w's instructions begin in a chain's cycle array (w * I when all warps run one string).
 WARPSPAN_HD_INLINE std::uint32_t warp_begin(const problem_view& p, std::uint32_t w) {
   return p.starts ? p.starts[w] : w * p.instructions;

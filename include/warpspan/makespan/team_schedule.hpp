@@ -1,7 +1,7 @@
 // The schedule builder of schedule.hpp for a team of lanes that run one chain together (team.hpp):
 // the one-warp-per-chain CUDA kernel's step, for chains too large for a thread's share of the chip
-// (Voronoi W = 64: 11.5 KB of working state a chain, where a warp of thread-per-chain chains would
-// need 367 KB of shared memory). It makes exactly the schedules of build_full() and
+// (Voronoi W = 64: 9.8 KB of working state a chain, where a warp of thread-per-chain chains would
+// need 312 KB of shared memory). It makes exactly the schedules of build_full() and
 // rebuild_from(), so a chain's trajectory is that of anneal_step() (the tests check it bit for
 // bit); only the work is shared:
 // - a placement's search for a cycle with room tests `size` cycles at once and takes the first
@@ -10,7 +10,9 @@
 //   schedule after a rejected move are loops over the (warp, instruction) pairs, shared by the
 //   lanes, each pair's counter changed by an atomic add. A pair belongs to the suffix when its
 //   instruction index is at least its warp's progress at the first changed position (`pre`),
-//   so no lane needs the string's order to find its pairs.
+//   so no lane needs the string's order to find its pairs;
+// - the placements are the serial part, so team_rejoin_from() stops placing where the new
+//   schedule rejoins the old one (the CUDA kernel's rebuild).
 // The old cycles of a rebuilt suffix are kept by pair (c.undo[at], at = warp_begin(w) + j), not by
 // position as rebuild_from() keeps them.
 #pragma once
@@ -22,6 +24,14 @@
 #include "warpspan/makespan/anneal.hpp"
 #include "warpspan/makespan/schedule.hpp"
 #include "warpspan/makespan/team.hpp"
+
+// Unrolls the loop it precedes in device code (a loop over a small register array must be unrolled
+// whole, or nvcc puts the array in local memory); nothing on the host.
+#if defined(__CUDA_ARCH__)
+#define WARPSPAN_UNROLL _Pragma("unroll")
+#else
+#define WARPSPAN_UNROLL
+#endif
 
 namespace warpspan {
 
@@ -197,7 +207,8 @@ WARPSPAN_HD_INLINE std::uint32_t team_build_full(const problem_view& p, const Vi
 /// team_restore(). A string that breaks a barrier gets the old schedule back and no_schedule.
 template <class Team, class View, class Pre>
 WARPSPAN_HD_INLINE std::uint32_t team_rebuild_from(const problem_view& p, const View& c, const Team& team, Pre pre,
-                                                   std::uint32_t z, std::uint32_t settle, std::uint32_t old_makespan) {
+                                                   std::uint32_t z, std::uint32_t settle, std::uint32_t old_makespan,
+                                                   std::uint64_t* placed = nullptr) {
   team_take_out(p, c, team, pre, z);
   bool moved = false;
   for (std::uint32_t k = z; k < p.length; ++k) {
@@ -205,6 +216,7 @@ WARPSPAN_HD_INLINE std::uint32_t team_rebuild_from(const problem_view& p, const 
     const std::uint32_t j = c.progress[w];
     const std::uint32_t before = c.cycle[warp_begin(p, w) + j];
     const std::uint32_t t = team_place(p, c, team, w, j);
+    if (placed) ++*placed;
     if (t == no_schedule) {
       team_restore(p, c, team, pre);
       return no_schedule;
@@ -219,17 +231,177 @@ WARPSPAN_HD_INLINE std::uint32_t team_rebuild_from(const problem_view& p, const 
 }
 
 /// The rebuild policy of anneal_step_by() (see suffix_rebuild in anneal.hpp) for a team; `pre`:
-/// room for W counts (the chain's scratch).
+/// room for W counts (the chain's scratch); `placed`, where set, counts the placements (the
+/// benchmarks' figure).
 template <class Team, class Pre>
 struct team_rebuild {
   Team team;
   Pre pre;
+  std::uint64_t* placed = nullptr;
   template <class View>
   WARPSPAN_HD_INLINE std::uint32_t candidate(const problem_view& p, const View& c, std::uint32_t z,
                                              std::uint32_t settle, std::uint32_t old_makespan) const {
-    return team_rebuild_from(p, c, team, pre, z, settle, old_makespan);
+    return team_rebuild_from(p, c, team, pre, z, settle, old_makespan, placed);
   }
   WARPSPAN_HD_INLINE void accepted() const {}
+  template <class View>
+  WARPSPAN_HD_INLINE void rejected(const problem_view& p, const View& c, std::uint32_t z) const {
+    (void)z;
+    team_restore(p, c, team, pre);
+  }
+};
+
+/// The cells of the usage table where a rebuild's placed prefix differs from the old one's, with
+/// the difference (new count minus old), for team_rejoin_from(): up to `Slots` of them, in
+/// registers. Every lane of a team updates its own copy from the same values (the cycle found, the
+/// old one, the type), so the copies agree without a word between the lanes and without a byte of
+/// shared memory. A move that shifts placements into more cells than that `overflows`: it then
+/// does not rejoin, which costs placements but never changes a schedule.
+template <std::uint32_t Slots>
+struct cell_differences {
+  static constexpr std::uint32_t empty = 0xFFFFFFFFu;
+  std::uint32_t cell[Slots];
+  int diff[Slots];
+  std::uint32_t nonzero = 0;  ///< cells whose difference is not zero
+  bool overflow = false;
+  WARPSPAN_HD_INLINE cell_differences() {
+    WARPSPAN_UNROLL
+    for (std::uint32_t i = 0; i < Slots; ++i) {
+      cell[i] = empty;
+      diff[i] = 0;
+    }
+  }
+  /// The difference of `at` changes by `by` (+1 or -1). Every loop runs whole (no early exit), so
+  /// that a GPU unrolls it and keeps the slots in registers.
+  WARPSPAN_HD_INLINE void shift(std::uint32_t at, int by) {
+    if (overflow) return;
+    bool found = false;
+    WARPSPAN_UNROLL
+    for (std::uint32_t i = 0; i < Slots; ++i) {
+      if (cell[i] != at) continue;
+      found = true;
+      diff[i] += by;
+      if (diff[i] == 0) {
+        cell[i] = empty;
+        --nonzero;
+      }
+    }
+    if (found) return;
+    WARPSPAN_UNROLL
+    for (std::uint32_t i = 0; i < Slots; ++i) {
+      if (found || cell[i] != empty) continue;
+      found = true;
+      cell[i] = at;
+      diff[i] = by;
+      ++nonzero;
+    }
+    overflow = !found;
+  }
+};
+
+/// One bit a warp, for up to 256 warps (narrow and compact chains have at most 255), in four
+/// registers: whether the warp's last placed instruction moved. Every lane keeps its own copy, as
+/// cell_differences. Warps past 256 (wide chains only) are never marked, and a rebuild that would
+/// mark one does not rejoin.
+struct warp_bits {
+  std::uint64_t m0 = 0, m1 = 0, m2 = 0, m3 = 0;
+  std::uint32_t count = 0;  ///< bits set
+  /// Sets (on) or clears warp w's bit.
+  WARPSPAN_HD_INLINE void set(std::uint32_t w, bool on) {
+    // Values, not a reference to the chosen word, so that a GPU keeps all four in registers; w is
+    // the same in every lane, so the branches do not diverge.
+    const std::uint64_t bit = std::uint64_t{1} << (w & 63u);
+    const std::uint32_t q = w >> 6;
+    const std::uint64_t word = q == 0 ? m0 : q == 1 ? m1 : q == 2 ? m2 : m3;
+    if (((word & bit) != 0) == on) return;
+    if (q == 0)
+      m0 ^= bit;
+    else if (q == 1)
+      m1 ^= bit;
+    else if (q == 2)
+      m2 ^= bit;
+    else
+      m3 ^= bit;
+    count = on ? count + 1 : count - 1;
+  }
+};
+
+/// team_rebuild_from() that stops where the new schedule rejoins the old one (issue 42, item 1):
+/// the same schedule and value, in fewer placements. The placements are the team's serial part
+/// (a search, a ballot and a sync each); the loops over pairs are shared by its lanes. So from
+/// `settle` on, the builder's state is compared with the old one after every placement, exactly:
+/// once the pairs that moved cancel out in the usage table (per cell as many arrived as left:
+/// cell_differences) and no warp's last placed pair has moved (warp_bits), every later placement
+/// would be the old one, and the rest goes back at its cycles without searching
+/// (team_put_back_rest). This is the rejoin test of the CPU's checkpoints (checkpoints.hpp),
+/// without their tables; its bookkeeping is in registers, the same in every lane, so it adds no
+/// access to the chain's state and no collective. A barrier issued in another cycle changes when
+/// its block goes on, which the table and the last cycles do not show: a move that shifts one
+/// does not rejoin; nor one whose differences overflow `Slots` cells.
+template <std::uint32_t Slots = 8, class Team, class View, class Pre>
+WARPSPAN_HD_INLINE std::uint32_t team_rejoin_from(const problem_view& p, const View& c, const Team& team, Pre pre,
+                                                  std::uint32_t z, std::uint32_t settle, std::uint32_t old_makespan,
+                                                  std::uint64_t* placed = nullptr) {
+  team_take_out(p, c, team, pre, z);
+  cell_differences<Slots> cells;
+  warp_bits off;
+  bool moved = false, no_rejoin = false;
+  for (std::uint32_t k = z; k < p.length; ++k) {
+    const std::uint32_t w = c.str[k];
+    const std::uint32_t j = c.progress[w];
+    const std::uint32_t before = c.undo[static_cast<std::size_t>(warp_begin(p, w)) + j];
+    const std::uint32_t t = team_place(p, c, team, w, j);
+    if (placed) ++*placed;
+    if (t == no_schedule) {
+      team_restore(p, c, team, pre);
+      return no_schedule;
+    }
+    if (no_rejoin) continue;
+    if (t != before) {
+      moved = true;
+      const std::uint32_t ty = type_at(p, w, j);
+      if (ty == p.barrier || w >= 256u) {
+        no_rejoin = true;
+        continue;
+      }
+      off.set(w, true);
+      const std::uint32_t now_row = t * p.stride, old_row = before * p.stride;
+      cells.shift(now_row + ty, 1);
+      cells.shift(old_row + ty, -1);
+      if (p.limited) {
+        cells.shift(now_row + p.ntypes, 1);
+        cells.shift(old_row + p.ntypes, -1);
+      }
+      if (cells.overflow) {
+        no_rejoin = true;
+        continue;
+      }
+    } else if (off.count != 0 && w < 256u) {
+      off.set(w, false);
+    }
+    if (k >= settle && cells.nonzero == 0 && off.count == 0) {
+      team_put_back_rest(p, c, team);
+      return moved ? team_makespan(p, c, team) : old_makespan;
+    }
+  }
+  return team_makespan(p, c, team);
+}
+
+/// The rebuild policy of anneal_step_by() that stops where the schedule rejoins the old one
+/// (team_rejoin_from, `Slots` differences in registers); `pre`: room for W counts; `placed`, where
+/// set, counts the placements.
+template <class Team, class Pre, std::uint32_t Slots = 8>
+struct team_rejoin_rebuild {
+  Team team;
+  Pre pre;
+  std::uint64_t* placed = nullptr;
+  template <class View>
+  WARPSPAN_HD_INLINE std::uint32_t candidate(const problem_view& p, const View& c, std::uint32_t z,
+                                             std::uint32_t settle, std::uint32_t old_makespan) const {
+    return team_rejoin_from<Slots>(p, c, team, pre, z, settle, old_makespan, placed);
+  }
+  WARPSPAN_HD_INLINE void accepted() const {}
+  /// team_restore() puts back a rejoined candidate too: its rest is in place at the old cycles.
   template <class View>
   WARPSPAN_HD_INLINE void rejected(const problem_view& p, const View& c, std::uint32_t z) const {
     (void)z;
