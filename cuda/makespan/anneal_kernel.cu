@@ -146,13 +146,22 @@ __global__ void __launch_bounds__(32)
   using large = typename chain_elements<Packing>::large;
   const auto view = view_as<small, large>(local, layout);
   std::uint16_t* const best = chain_best_at(global, layout);
-  const team_rejoin_rebuild<warp_team, std::uint32_t*> rebuild{
-      team, reinterpret_cast<std::uint32_t*>(local + layout.best), nullptr};
+  std::uint32_t* const pre = reinterpret_cast<std::uint32_t*>(local + layout.best);
   chain_state s = states[chain];
-  if (init)
+  if (init) {
     team_anneal_init(p, view, best, s, team);
-  else
+  } else if constexpr (Packing == chain_packing::compact) {
+    // Compact chains (W, I and the bound within a byte: Voronoi W = 16) keep the plain rebuild:
+    // their blocks are small, so registers bound the blocks an SM holds, and the rejoin's
+    // registers (72-80 against 53-62, nvcc sm_90) would cut them from 32 to 24 for a third fewer
+    // placements (bench/results/current/gpu_model_emulated.md, issue 42). Where shared memory
+    // bounds them (narrow and wide chains: W = 48, 64), the rejoin is free of that cost.
+    const team_rebuild<warp_team, std::uint32_t*> rebuild{team, pre, nullptr};
     anneal_run_by(p, view, best, s, params, ids[chain], count, rebuild, team);
+  } else {
+    const team_rejoin_rebuild<warp_team, std::uint32_t*> rebuild{team, pre, nullptr};
+    anneal_run_by(p, view, best, s, params, ids[chain], count, rebuild, team);
+  }
   team.sync();
   for (std::size_t k = team.rank(); k < words; k += warp_team::size)
     reinterpret_cast<std::uint32_t*>(global)[k] = reinterpret_cast<const std::uint32_t*>(local)[k];
