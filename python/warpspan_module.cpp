@@ -443,7 +443,7 @@ std::vector<nlohmann::ordered_json> analyse_sources(const std::vector<set_source
 
 py::dict dbf(const set_source& source, const std::vector<std::uint64_t>& at, const std::string& backend,
              const std::string& edf, long long threads, unsigned block, std::uint64_t max_table_mib) {
-  const dbf_session session(backend, threads, block, max_table_mib, parse_edf_method(edf));
+  const dbf_session session(parse_dbf_backend(backend), threads, block, max_table_mib, parse_edf_method(edf));
   // The analysis and dbf at every point on the worker (Ctrl-C reaches both): each task's values and
   // the total, in the order of `at`, one look-up a point.
   struct out_t {
@@ -483,7 +483,7 @@ py::dict dbf(const set_source& source, const std::vector<std::uint64_t>& at, con
 
 py::list dbf_batch(const std::vector<set_source>& sources, const std::string& backend, const std::string& edf,
                    long long threads, unsigned block, std::uint64_t max_table_mib) {
-  const dbf_session session(backend, threads, block, max_table_mib, parse_edf_method(edf));
+  const dbf_session session(parse_dbf_backend(backend), threads, block, max_table_mib, parse_edf_method(edf));
   const auto all = interruptible([&] { return analyse_sources(sources, session); });
   py::list out;
   for (const auto& line : all) out.append(to_dict(nlohmann::json::parse(line.dump())));  // path null: not from a file
@@ -493,7 +493,7 @@ py::list dbf_batch(const std::vector<set_source>& sources, const std::string& ba
 py::dict dbf_sweep(const set_source& source, const std::string& sweep, const std::string& backend,
                    const std::string& edf, long long threads, unsigned block, std::uint64_t max_table_mib) {
   // `warpspan dbf FILE --sweep KIND:FROM:TO:STEPS[:TASK]`: the same library calls, the same JSON.
-  const dbf_session session(backend, threads, block, max_table_mib, parse_edf_method(edf));
+  const dbf_session session(parse_dbf_backend(backend), threads, block, max_table_mib, parse_edf_method(edf));
   const sweep_spec spec = parse_sweep(sweep);
   const task_set base = load(source);
   struct out_t {

@@ -257,8 +257,11 @@ BENCHMARK(BM_DbfHostShare)
     ->Unit(benchmark::kMillisecond);
 
 /// The `dbf --backend` word of a benchmark's backend.
-const char* session_backend(int backend) {
-  return backend == kCpu ? "cpu" : backend == kCpuParallel ? "cpu-parallel" : backend == kCuda ? "cuda" : "cuda-sm";
+dbf_backend session_backend(int backend) {
+  return backend == kCpu           ? dbf_backend::cpu
+         : backend == kCpuParallel ? dbf_backend::cpu_parallel
+         : backend == kCuda        ? dbf_backend::cuda
+                                   : dbf_backend::cuda_sm;
 }
 
 /// Design-space exploration end to end (issue 43, item 5): 1,000 generated task sets of 3 tasks

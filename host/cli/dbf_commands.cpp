@@ -202,7 +202,8 @@ struct dbf_cmd {
   }
 
   const dbf_session& start_session() {
-    session = std::make_unique<dbf_session>(backend, threads, block, max_table_mib, parse_edf_method(edf), keep_going);
+    session = std::make_unique<dbf_session>(parse_dbf_backend(backend), threads, block, max_table_mib,
+                                            parse_edf_method(edf), keep_going);
     return *session;
   }
 

@@ -205,11 +205,11 @@ std::string to_string(dbf_backend b) {
   return "?";
 }
 
-dbf_options make_dbf_options(std::string_view backend, long long threads, unsigned block, std::uint64_t max_table_mib) {
+dbf_options make_dbf_options(dbf_backend backend, long long threads, unsigned block, std::uint64_t max_table_mib) {
   if (block < 32 || block > 1024 || (block & (block - 1)) != 0)
     throw input_error(param("block") + " must be a power of two from 32 to 1024, got " + std::to_string(block));
   dbf_options o;
-  o.backend = resolve_dbf_backend(parse_dbf_backend(backend));
+  o.backend = resolve_dbf_backend(backend);
   o.threads = resolve_threads(threads);
   o.block = block;
   if (max_table_mib < 1 || max_table_mib > (std::uint64_t{1} << 40))

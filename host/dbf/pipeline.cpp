@@ -331,7 +331,7 @@ std::optional<double> critical_factor(const std::vector<sweep_point>& grid, cons
 
 // ---- runs
 
-dbf_session::dbf_session(std::string_view backend, long long threads, unsigned block, std::uint64_t max_table_mib,
+dbf_session::dbf_session(dbf_backend backend, long long threads, unsigned block, std::uint64_t max_table_mib,
                          edf_method method, bool keep_going) {
   stream_.dbf = make_dbf_options(backend, threads, block, max_table_mib);
   stream_.method = method;

@@ -35,7 +35,7 @@ struct verdict {
 /// `interrupt_after`: report() asks for an interrupt after that many sets.
 std::vector<verdict> stream(const char* backend, std::uint64_t count, bool& finished, std::uint64_t throw_at = ~0ull,
                             std::uint64_t interrupt_after = ~0ull) {
-  const dbf_session session(backend, 2, 256, 8192, edf_method::qpa);
+  const dbf_session session(parse_dbf_backend(backend), 2, 256, 8192, edf_method::qpa);
   const task_generator_options o = small_sets();
   std::vector<verdict> got;
   std::uint64_t k = 0;
@@ -79,7 +79,7 @@ TEST(DbfPipeline, OverlappedChunksReportInOrderAsTheReference) {
 TEST(DbfPipeline, SetsLeftToTheStreamToUnrollGiveTheSameVerdicts) {
   // next() gives only the set (unroll_in_stream): the stream unrolls each chunk on its threads.
   for (const char* backend : {"cpu", "cpu-parallel"}) {
-    const dbf_session session(backend, 2, 256, 8192, edf_method::qpa);
+    const dbf_session session(parse_dbf_backend(backend), 2, 256, 8192, edf_method::qpa);
     bool done_ref = false;
     const std::vector<verdict> ref = stream("cpu", 600, done_ref);
     std::vector<verdict> got;
@@ -117,7 +117,7 @@ TEST(DbfPipeline, ASetTheStreamCannotUnrollIsItsErrorOrEndsTheStream) {
   ASSERT_NE(expected.find("cycle"), std::string::npos) << expected;
   for (const char* backend : {"cpu", "cpu-parallel"})
     for (bool keep_going : {true, false}) {
-      const dbf_session session(backend, 2, 256, 8192, edf_method::qpa, keep_going);
+      const dbf_session session(parse_dbf_backend(backend), 2, 256, 8192, edf_method::qpa, keep_going);
       std::vector<std::uint64_t> reported;
       std::string error_of_300;
       std::uint64_t k = 0;
@@ -159,7 +159,7 @@ TEST(DbfPipeline, ASetThatCannotBeReadEndsTheStreamAfterTheSetsBeforeIt) {
   for (const char* backend : {"cpu", "cpu-parallel"}) {
     for (std::uint64_t at : {0ull, 100ull, 256ull, 300ull, 600ull}) {
       std::vector<verdict> reported;
-      const dbf_session session(backend, 2, 256, 8192, edf_method::qpa);
+      const dbf_session session(parse_dbf_backend(backend), 2, 256, 8192, edf_method::qpa);
       std::uint64_t k = 0;
       double elapsed = 0;
       EXPECT_THROW(analyse_sets(
@@ -193,7 +193,7 @@ TEST(DbfPipeline, AnInterruptStopsTheReportsAndReturnsFalse) {
 
 TEST(DbfPipeline, ATableOverTheLimitEndsTheStream) {
   // Refused while the set is unrolled, on the reading thread, with a chunk on the worker.
-  const dbf_session session("cpu-parallel", 2, 256, 1, edf_method::qpa);  // 1 MiB a table at most
+  const dbf_session session(dbf_backend::cpu_parallel, 2, 256, 1, edf_method::qpa);  // 1 MiB a table at most
   task_generator_options big = small_sets();
   big.vertices = 40;
   big.max_wcet = 100000;

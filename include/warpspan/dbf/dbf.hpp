@@ -156,9 +156,10 @@ class dbf_workspace {
   std::unique_ptr<state> state_;
 };
 
-/// The options of `dbf` as given (--backend, --threads, --block, --max-table-mib), checked and
-/// resolved (input_error naming the option); a cpu-parallel caller may add a thread_pool it keeps.
-dbf_options make_dbf_options(std::string_view backend, long long threads, unsigned block, std::uint64_t max_table_mib);
+/// The options of `dbf` as given (--backend as parse_dbf_backend() reads it, --threads, --block,
+/// --max-table-mib), checked and resolved (input_error naming the option); a cpu-parallel caller
+/// may add a thread_pool it keeps.
+dbf_options make_dbf_options(dbf_backend backend, long long threads, unsigned block, std::uint64_t max_table_mib);
 
 /// Bytes the table of `g` needs (cells and the running minimum); input_error (naming the task and
 /// the bytes needed) when over memory_budget_bytes(options.max_table_bytes), checked before

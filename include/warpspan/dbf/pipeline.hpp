@@ -104,8 +104,8 @@ std::optional<double> critical_factor(const std::vector<sweep_point>& grid, cons
 /// cpu-parallel keeps for the whole run (fewer threads if the OS refuses some).
 class dbf_session {
  public:
-  dbf_session(std::string_view backend, long long threads, unsigned block, std::uint64_t max_table_mib,
-              edf_method method, bool keep_going = false);
+  dbf_session(dbf_backend backend, long long threads, unsigned block, std::uint64_t max_table_mib, edf_method method,
+              bool keep_going = false);
   ~dbf_session();
   dbf_session(const dbf_session&) = delete;
   dbf_session& operator=(const dbf_session&) = delete;
