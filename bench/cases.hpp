@@ -24,12 +24,13 @@ inline problem voronoi(int warps = 16) {
 }
 
 /// `chains` chains of `prob` (which must outlive the setup) as the estimator starts them (its mix of
-/// initial strings, its T0), with a cooling schedule too long to matter.
+/// initial strings, its T0, its moves: reach 4 W and a quarter far), with a cooling schedule too
+/// long to matter. (Before 2026-11-28 the moves reached the whole string: the H200's runs.)
 inline chain_setup chains_of(const problem& prob, std::uint32_t chains) {
   chain_setup setup;
   setup.prob = &prob;
+  setup.params = chain_params(prob.view(), estimate_options{});
   setup.params.iter_max = std::uint64_t{1} << 40;
-  setup.params.t0 = estimate_options{}.t0;
   for (std::uint32_t c = 0; c < chains; ++c) setup.chain_ids.push_back(c);
   setup.initial = chain_initial_strings(prob, estimate_options{}, setup.chain_ids);  // seed 1
   return setup;

@@ -157,9 +157,12 @@ std::string fmt(double x) {
 
 /// The annealing kernel's counts per move at `per_launch` iterations a launch: a launch of no
 /// iterations counts the per-launch part (the staging of the types, the on-chip kernel's copies in
-/// and out), a launch of `n` the rest, which is spread over n moves per chain.
-row anneal_row(const std::string& name, int warps, std::uint64_t n, std::uint64_t per_launch, const std::string& bench,
-               std::optional<chain_packing> packing = std::nullopt, std::optional<chain_design> design = std::nullopt) {
+/// and out), a launch of `n` the rest, which is spread over n moves per chain. The chains start
+/// from the strings `warm` moves of annealing on the CPU reached (0: the estimator's initial ones)
+/// and move as the estimator's do (chains_of), or over the whole string (`whole_string`).
+row anneal_row(const std::string& name, int warps, std::uint64_t n, std::uint64_t per_launch, std::uint64_t warm,
+               const std::string& bench, std::optional<chain_packing> packing = std::nullopt,
+               std::optional<chain_design> design = std::nullopt, bool whole_string = false) {
   const problem prob = bench_cases::voronoi(warps);
   const cuda_chain_plan plan = plan_cuda_chains(prob.view(), packing, design);
   // One block of a thread a chain, or 8 chains of a warp each: the counts per move do not depend on
@@ -168,8 +171,25 @@ row anneal_row(const std::string& name, int warps, std::uint64_t n, std::uint64_
   chain_setup setup = bench_cases::chains_of(prob, chains);
   setup.packing = packing;
   setup.design = design;
+  if (whole_string) {  // as the H200 ran the benchmark (the held-out check)
+    setup.params.reach = 0;
+    setup.params.far = 0;
+  }
+  if (warm > 0) {
+    // The counted moves start from annealed strings, not from the constructive ones: a benchmark's
+    // chains run thousands of moves, and how far a rebuild reaches (where it rejoins the old
+    // schedule) differs between the two. The CPU runner makes the same trajectories as the kernels
+    // (the ...MatchesCpu tests), so it anneals them, and each chain starts from its best string.
+    auto cpu = make_cpu_runner(setup, 0);
+    cpu->advance(warm);
+    setup.initial.clear();
+    for (std::uint32_t c = 0; c < chains; ++c) {
+      const std::vector<std::uint16_t> b = cpu->best_string(c);
+      setup.initial.insert(setup.initial.end(), b.begin(), b.end());
+    }
+  }
   auto runner = make_cuda_runner(setup);
-  runner->advance(4);  // past the first moves from the initial strings
+  runner->advance(4);  // past the first moves of the counted strings
   const auto counted = [&](std::uint64_t iterations) {
     emu::reset_counts();
     runner->advance(iterations);
@@ -380,9 +400,15 @@ void json_number(std::string& out, const char* key, double x, bool comma = true)
 
 /// The H200's three annealing measurements (bench/results/current/gpu_h200_2026-11-27/bench.json, wide
 /// chains as they then ran) against the bounds at the occupancy each run had. Held out: the model's
-/// constants come from the calibration microbenchmarks of the same run, not from these.
-static void held_out(const std::vector<row>& rows) {
+/// constants come from the calibration microbenchmarks of the same run, not from these. The counts
+/// are of chains that move as those runs' did (over the whole string), from their initial strings.
+static void held_out(std::uint64_t moves16, std::uint64_t moves3, std::uint64_t per_launch) {
   const device_spec& h200 = devices[2];
+  std::vector<row> rows;
+  rows.push_back(anneal_row("Voronoi 5L9C2L9C, W = 16, sigma L=1,C=4, wide", 16, moves16, per_launch, 0,
+                            "BM_ChainsCudaWide/0/2000/16/", chain_packing::wide, chain_design::thread, true));
+  rows.push_back(anneal_row("Voronoi 5L9C2L9C, W = 3, sigma L=1,C=4, wide", 3, moves3, per_launch, 0,
+                            "BM_ChainsCudaWide/0/2000/3/", chain_packing::wide, chain_design::thread, true));
   const auto find = [&](const std::string& name) -> const row* {
     for (const row& r : rows)
       if (r.name == name) return &r;
@@ -407,7 +433,8 @@ static void held_out(const std::vector<row>& rows) {
       "\n## Held out: the H200's annealing runs against the model\n\n"
       "The constants are the H200 calibration's (latencies, scattered-sector bandwidth); the\n"
       "three runs below did not set them. Each at the occupancy it ran with; the scattered-sector\n"
-      "bound scaled by the SMs in use.\n\n"
+      "bound scaled by the SMs in use. Counted as those runs moved (over the whole string, not\n"
+      "estimate's reach), from the initial strings.\n\n"
       "| run | latency bound | scattered-sector bound | DRAM bound | shared bound | **predicted** | measured | error "
       "|\n"
       "|---|---|---|---|---|---|---|---|\n");
@@ -425,7 +452,7 @@ static void held_out(const std::vector<row>& rows) {
 }
 
 int main(int argc, char** argv) {
-  std::string json_path, host_share_path;
+  std::string json_path, host_share_path, only;
   bool quick = false;
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--json") == 0 && i + 1 < argc)
@@ -434,8 +461,12 @@ int main(int argc, char** argv) {
       quick = true;
     else if (std::strcmp(argv[i], "--host-share") == 0 && i + 1 < argc)
       host_share_path = argv[++i];
+    else if (std::strcmp(argv[i], "--only") == 0 && i + 1 < argc)
+      only = argv[++i];  // rows whose name holds it ("dbf": every dbf row); for trying a change
     else {
-      std::fprintf(stderr, "usage: warpspan_gpu_model [--json FILE] [--quick] [--host-share BM_DbfHostShare.json]\n");
+      std::fprintf(stderr,
+                   "usage: warpspan_gpu_model [--json FILE] [--quick] [--host-share BM_DbfHostShare.json] "
+                   "[--only TEXT]\n");
       return 2;
     }
   }
@@ -458,30 +489,40 @@ int main(int argc, char** argv) {
   }
   std::vector<row> rows;
   constexpr std::uint64_t per_launch = 2000;  // BM_ChainsCuda's iterations a launch
-  const std::uint64_t moves16 = quick ? 2 : 8, moves3 = quick ? 20 : 100, moves64 = quick ? 1 : 2;
-  rows.push_back(anneal_row("Voronoi 5L9C2L9C, W = 16, sigma L=1,C=4", 16, moves16, per_launch, "BM_ChainsCuda/0/"));
-  rows.push_back(anneal_row("Voronoi 5L9C2L9C, W = 16, sigma L=1,C=4, narrow", 16, moves16, per_launch,
-                            "BM_ChainsCudaNarrow/0/2000/16/", chain_packing::narrow));
+  const std::uint64_t moves16 = quick ? 2 : 32, moves3 = quick ? 20 : 100, moves64 = quick ? 1 : 4;
+  // Every counted chain starts from where one launch of annealing (2,000 moves) took it.
+  const std::uint64_t warm = quick ? 200 : 2000;
+  const auto wanted = [&](const std::string& name) { return only.empty() || name.find(only) != std::string::npos; };
+  const auto anneal = [&](const std::string& name, int w, std::uint64_t n, std::uint64_t launch,
+                          const std::string& bench, std::optional<chain_packing> packing = std::nullopt,
+                          std::optional<chain_design> design = std::nullopt) {
+    if (wanted(name)) rows.push_back(anneal_row(name, w, n, launch, warm, bench, packing, design));
+  };
+  anneal("Voronoi 5L9C2L9C, W = 16, sigma L=1,C=4", 16, moves16, per_launch, "BM_ChainsCuda/0/");
+  anneal("Voronoi 5L9C2L9C, W = 16, sigma L=1,C=4, narrow", 16, moves16, per_launch, "BM_ChainsCudaNarrow/0/2000/16/",
+         chain_packing::narrow);
   // Wide a thread a chain, as the H200 ran them (the held-out check): left to itself, the plan
   // gives wide W = 16 chains a warp each.
-  rows.push_back(anneal_row("Voronoi 5L9C2L9C, W = 16, sigma L=1,C=4, wide", 16, moves16, per_launch,
-                            "BM_ChainsCudaWide/0/2000/16/", chain_packing::wide, chain_design::thread));
-  rows.push_back(anneal_row("Voronoi 5L9C2L9C, W = 16, sigma L=1,C=4, a warp a chain", 16, moves16, per_launch,
-                            "BM_ChainsCudaWarp/0/2000/16/", std::nullopt, chain_design::warp));
-  rows.push_back(anneal_row("Voronoi 5L9C2L9C, W = 3, sigma L=1,C=4", 3, moves3, per_launch, "BM_ChainsCudaOnChip/0/"));
-  rows.push_back(anneal_row("Voronoi 5L9C2L9C, W = 3, sigma L=1,C=4, narrow", 3, moves3, per_launch,
-                            "BM_ChainsCudaNarrow/0/2000/3/", chain_packing::narrow));
-  rows.push_back(anneal_row("Voronoi 5L9C2L9C, W = 3, sigma L=1,C=4, wide", 3, moves3, per_launch,
-                            "BM_ChainsCudaWide/0/2000/3/", chain_packing::wide, chain_design::thread));
-  rows.push_back(anneal_row("Voronoi 5L9C2L9C, W = 64, sigma L=1,C=4", 64, moves64, 500, "BM_ChainsW64Cuda/0/"));
-  rows.push_back(anneal_row("Voronoi 5L9C2L9C, W = 64, sigma L=1,C=4, a thread a chain", 64, moves64, 500,
-                            "BM_ChainsW64CudaThread/0/", std::nullopt, chain_design::thread));
-  rows.push_back(anneal_row("Voronoi 5L9C2L9C, W = 48, sigma L=1,C=4", 48, moves64, 500, "BM_ChainsW48Cuda/0/"));
-  for (std::uint32_t v : quick ? std::vector<std::uint32_t>{10} : std::vector<std::uint32_t>{10, 20})
-    for (bool staged : {false, true}) rows.push_back(dbf_row(v, staged));
-  for (std::uint32_t v : quick ? std::vector<std::uint32_t>{10} : std::vector<std::uint32_t>{10, 50})
-    rows.push_back(dbf_batch_row(v, quick ? 4 : 16, quick ? 20 : 200, shares.count(v) ? &shares.at(v) : nullptr));
-  for (row& r : dbf_time_rows(quick ? 10 : 50)) rows.push_back(std::move(r));
+  anneal("Voronoi 5L9C2L9C, W = 16, sigma L=1,C=4, wide", 16, moves16, per_launch, "BM_ChainsCudaWide/0/2000/16/",
+         chain_packing::wide, chain_design::thread);
+  anneal("Voronoi 5L9C2L9C, W = 16, sigma L=1,C=4, a warp a chain", 16, moves16, per_launch,
+         "BM_ChainsCudaWarp/0/2000/16/", std::nullopt, chain_design::warp);
+  anneal("Voronoi 5L9C2L9C, W = 3, sigma L=1,C=4", 3, moves3, per_launch, "BM_ChainsCudaOnChip/0/");
+  anneal("Voronoi 5L9C2L9C, W = 3, sigma L=1,C=4, narrow", 3, moves3, per_launch, "BM_ChainsCudaNarrow/0/2000/3/",
+         chain_packing::narrow);
+  anneal("Voronoi 5L9C2L9C, W = 3, sigma L=1,C=4, wide", 3, moves3, per_launch, "BM_ChainsCudaWide/0/2000/3/",
+         chain_packing::wide, chain_design::thread);
+  anneal("Voronoi 5L9C2L9C, W = 64, sigma L=1,C=4", 64, moves64, 500, "BM_ChainsW64Cuda/0/");
+  anneal("Voronoi 5L9C2L9C, W = 64, sigma L=1,C=4, a thread a chain", 64, moves64, 500, "BM_ChainsW64CudaThread/0/",
+         std::nullopt, chain_design::thread);
+  anneal("Voronoi 5L9C2L9C, W = 48, sigma L=1,C=4", 48, moves64, 500, "BM_ChainsW48Cuda/0/");
+  if (wanted("dbf")) {
+    for (std::uint32_t v : quick ? std::vector<std::uint32_t>{10} : std::vector<std::uint32_t>{10, 20})
+      for (bool staged : {false, true}) rows.push_back(dbf_row(v, staged));
+    for (std::uint32_t v : quick ? std::vector<std::uint32_t>{10} : std::vector<std::uint32_t>{10, 50})
+      rows.push_back(dbf_batch_row(v, quick ? 4 : 16, quick ? 20 : 200, shares.count(v) ? &shares.at(v) : nullptr));
+    for (row& r : dbf_time_rows(quick ? 10 : 50)) rows.push_back(std::move(r));
+  }
   for (row& r : rows)
     for (const device_spec& d : devices) {
       prediction p = predict(d, r.per);
@@ -530,11 +571,13 @@ int main(int argc, char** argv) {
       "for the dbf rows the smaller of the DRAM and shared-memory bounds; *coalesced* the same with every request at\n"
       "its ideal sectors and conflict-free wavefronts; *reads cached* charges DRAM only the stores (as\n"
       "if every load hit L1/L2: the dbf tables of 10 and 20 vertices, 4 and 15 MB, fit the H100's 50 MB\n"
-      "L2). Annealing: one block of chains (a warp a chain: 8 chains), counted over %llu moves a chain (W = 16) or "
-      "%llu (W = 3) after 4,\n"
-      "at %llu moves a launch: a launch of no moves counts the per-launch part (the types' staging, the\n"
-      "on-chip kernel's copies in and out), spread over those moves.\n\n",
-      static_cast<unsigned long long>(moves16), static_cast<unsigned long long>(moves3),
+      "L2). Annealing: one block of chains (a warp a chain: 8 chains), each started from the best string\n"
+      "%llu moves of annealing on the CPU reached (the same trajectory as the kernels'), counted over %llu\n"
+      "moves a chain (W = 16), %llu (W = 3) or %llu (W = 48, 64) after 4, at %llu moves a launch (W = 48, 64:\n"
+      "500): a launch of no moves counts the per-launch part (the types' staging, the on-chip kernel's\n"
+      "copies in and out), spread over those moves.\n\n",
+      static_cast<unsigned long long>(warm), static_cast<unsigned long long>(moves16),
+      static_cast<unsigned long long>(moves3), static_cast<unsigned long long>(moves64),
       static_cast<unsigned long long>(per_launch));
   std::printf("## Requests\n\n");
   std::printf(
@@ -559,7 +602,7 @@ int main(int argc, char** argv) {
                   fmt(p.predicted).c_str(), fmt(p.coalesced).c_str(), fmt(p.reads_cached).c_str());
     }
   }
-  held_out(rows);
+  if (wanted("held out")) held_out(moves16, moves3, per_launch);
   for (const row& r : rows)
     if (r.kind == "dbf_table_time" && !r.graph && r.name.find(", 50 vertices,") != std::string::npos) {
       constexpr double measured_ms = 0.320;  // bench/results/current/gpu_h200_2026-11-27.md

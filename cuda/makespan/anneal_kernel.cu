@@ -151,12 +151,13 @@ __global__ void __launch_bounds__(32)
   if (init) {
     team_anneal_init(p, view, best, s, team);
   } else if constexpr (Packing == chain_packing::compact) {
-    // Compact chains (W, I and the bound within a byte: Voronoi W = 16) keep the plain rebuild:
-    // their blocks are small, so registers bound the blocks an SM holds, and the rejoin's
-    // registers (72-80 against 53-62, nvcc sm_90) would cut them from 32 to 24 for a third fewer
-    // placements (bench/results/current/gpu_model_emulated.md, issue 42). Where shared memory
-    // bounds them (narrow and wide chains: W = 48, 64), the rejoin is free of that cost.
-    const team_rebuild<warp_team, std::uint32_t*> rebuild{team, pre, nullptr};
+    // Compact chains (W, I and the bound within a byte: Voronoi W = 16) have small blocks, so
+    // registers bound the blocks an SM holds: their rejoin keeps 4 differences and one word of
+    // warp bits (64 warps; past them no rejoin), 72 registers and no spill (nvcc 13, sm_90)
+    // against the plain rebuild's 62: 28 blocks an SM instead of 32, for about a quarter fewer
+    // shared requests a move at estimate's moves (8 differences spill). Where shared memory bounds
+    // the blocks (narrow and wide chains: W = 48, 64), 8 differences and 256 warps.
+    const team_rejoin_rebuild<warp_team, std::uint32_t*, 4, 1> rebuild{team, pre, nullptr};
     anneal_run_by(p, view, best, s, params, ids[chain], count, rebuild, team);
   } else {
     const team_rejoin_rebuild<warp_team, std::uint32_t*> rebuild{team, pre, nullptr};

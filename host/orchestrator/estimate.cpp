@@ -157,6 +157,19 @@ void agree(rank_group* ranks, round_state& st) {
 
 }  // namespace
 
+anneal_params chain_params(const problem_view& p, const estimate_options& options) {
+  anneal_params params;
+  params.seed = options.seed;
+  params.iter_max = options.iterations;
+  params.t0 = options.t0;
+  // Default reach: four rounds of all warps (docs/performance.md: on the Voronoi case it found 160
+  // in about half the iterations a whole-string reach needed, each iteration cheaper).
+  params.reach =
+      options.reach ? options.reach : static_cast<std::uint32_t>(std::min<std::uint64_t>(4ull * p.warps, p.length));
+  params.far = static_cast<std::uint32_t>(std::lround(options.far_moves * far_scale));
+  return params;
+}
+
 initial_kind chain_initial_kind(const estimate_options& options, std::uint32_t index) {
   if (options.init) return *options.init;
   // The paper's three constructed starts and random ones (000 VIII), with the beam search's string
@@ -266,15 +279,7 @@ chain_plan plan_chains(const problem& prob, const estimate_options& options) {
   const std::uint64_t checkpoint_total = checkpoint_bytes(p, checkpoint_interval(p)) * plan.local_chains();
   plan.checkpoints = plan.backend == backend_kind::cpu && state_bytes + checkpoint_total <= budget;
 
-  anneal_params& params = plan.params;
-  params.seed = options.seed;
-  params.iter_max = options.iterations;
-  params.t0 = options.t0;
-  // Default reach: four rounds of all warps (docs/performance.md: on the Voronoi case it found 160
-  // in about half the iterations a whole-string reach needed, each iteration cheaper).
-  params.reach =
-      options.reach ? options.reach : static_cast<std::uint32_t>(std::min<std::uint64_t>(4ull * p.warps, p.length));
-  params.far = static_cast<std::uint32_t>(std::lround(options.far_moves * far_scale));
+  plan.params = chain_params(p, options);
   return plan;
 }
 

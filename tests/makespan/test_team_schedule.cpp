@@ -32,8 +32,9 @@ stored_chain start(const problem_view& p, const std::vector<std::uint16_t>& str)
 }
 
 /// Runs a chain by the shared step and by the team step of one lane (with the plain rebuild, or
-/// the one that stops where the schedule rejoins the old one: 8 differences, and in odd rounds 1,
-/// which overflows on most moves), in rounds, and compares everything after each round.
+/// the one that stops where the schedule rejoins the old one, in turn: the narrow kernel's 8
+/// differences and 256 warps, 1 difference, which overflows on most moves, and the compact
+/// kernel's 4 differences and 64 warps), in rounds, and compares everything after each round.
 void expect_same(const problem& prob, std::uint64_t iterations, std::uint32_t reach, std::uint32_t chain_id,
                  bool rejoin = false) {
   const problem_view p = prob.view();
@@ -52,13 +53,16 @@ void expect_same(const problem& prob, std::uint64_t iterations, std::uint32_t re
   const team_rebuild<serial_team, std::uint32_t*> plain{one, pre.data(), nullptr};
   const team_rejoin_rebuild<serial_team, std::uint32_t*> rejoined{one, pre.data(), nullptr};
   const team_rejoin_rebuild<serial_team, std::uint32_t*, 1> tight{one, pre.data(), nullptr};  // overflows often
+  const team_rejoin_rebuild<serial_team, std::uint32_t*, 4, 1> compact{one, pre.data(), nullptr};
   for (int round = 0; round < 4; ++round) {
     SCOPED_TRACE("round " + std::to_string(round) + (rejoin ? ", rejoin" : ""));
     anneal_run(p, shared.view, shared.best, shared.state, a, chain_id, iterations / 4 + 1);
-    if (rejoin && round % 2 == 0)
+    if (rejoin && round % 3 == 0)
       anneal_run_by(p, team.view, team.best, team.state, a, chain_id, iterations / 4 + 1, rejoined, one);
-    else if (rejoin)
+    else if (rejoin && round % 3 == 1)
       anneal_run_by(p, team.view, team.best, team.state, a, chain_id, iterations / 4 + 1, tight, one);
+    else if (rejoin)
+      anneal_run_by(p, team.view, team.best, team.state, a, chain_id, iterations / 4 + 1, compact, one);
     else
       anneal_run_by(p, team.view, team.best, team.state, a, chain_id, iterations / 4 + 1, plain, one);
     ASSERT_EQ(shared.state.makespan, team.state.makespan);
@@ -95,6 +99,9 @@ TEST(TeamSchedule, OneLaneRejoiningMakesTheSharedStepsChains) {
   // placements and fall back in step) and a cold chain.
   expect_same(test::make("5L9C2L9C", 16, 1, 4), 20000, 64, 7, true);
   expect_same(test::make("5L9C2L9C", 48, 1, 4), 4000, 192, 8, true);
+  // Past 64 warps the compact variant's bits run out: moves that shift a warp from 64 on do not
+  // rejoin.
+  expect_same(test::make("5L9C2L9C", 72, 1, 4), 2000, 288, 10, true);
 }
 
 TEST(TeamSchedule, WarpOfEachPairIsFound) {

@@ -123,6 +123,10 @@ using progress_fn = std::function<void(double, std::uint64_t, std::uint64_t, std
 /// The kind of chain `index` under `options.init` (mix: rr, fp, beam, starve, mpwf, random in turn).
 initial_kind chain_initial_kind(const estimate_options& options, std::uint32_t index);
 
+/// The annealing parameters run_estimate gives every chain of `p` (seed, cooling length, T0, reach
+/// with its default of 4 W, the share of far moves), before a time budget re-plans the cooling.
+anneal_params chain_params(const problem_view& p, const estimate_options& options);
+
 /// The first strings of the chains `ids` (concatenated) as run_estimate starts them without a time
 /// budget: by chain_initial_kind, random ones from `options.seed`, the beam chains' from one beam of
 /// `options.beam_width` (the starved string where the beam does not apply).

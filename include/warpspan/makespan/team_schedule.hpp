@@ -299,29 +299,37 @@ struct cell_differences {
   }
 };
 
-/// One bit a warp, for up to 256 warps (narrow and compact chains have at most 255), in four
-/// registers: whether the warp's last placed instruction moved. Every lane keeps its own copy, as
-/// cell_differences. Warps past 256 (wide chains only) are never marked, and a rebuild that would
-/// mark one does not rejoin.
+/// One bit a warp, for up to 64 x `Words` warps, in registers: whether the warp's last placed
+/// instruction moved. Every lane keeps its own copy, as cell_differences. Warps past `capacity`
+/// are never marked, and a rebuild that would mark one does not rejoin. Four words (256 warps)
+/// cover narrow chains; compact ones take one (64 warps), two registers instead of eight.
+template <std::uint32_t Words = 4>
 struct warp_bits {
-  std::uint64_t m0 = 0, m1 = 0, m2 = 0, m3 = 0;
-  std::uint32_t count = 0;  ///< bits set
-  /// Sets (on) or clears warp w's bit.
+  static_assert(Words == 1 || Words == 4, "one word (compact chains) or four (narrow ones)");
+  static constexpr std::uint32_t capacity = 64u * Words;
+  std::uint64_t m0 = 0, m1 = 0, m2 = 0, m3 = 0;  ///< with one word, m1-m3 are never touched
+  std::uint32_t count = 0;                       ///< bits set
+  /// Sets (on) or clears warp w's bit (w < capacity).
   WARPSPAN_HD_INLINE void set(std::uint32_t w, bool on) {
-    // Values, not a reference to the chosen word, so that a GPU keeps all four in registers; w is
-    // the same in every lane, so the branches do not diverge.
+    // Values, not a reference to the chosen word (nor an array), so that a GPU keeps all of
+    // them in registers; w is the same in every lane, so the branches do not diverge.
     const std::uint64_t bit = std::uint64_t{1} << (w & 63u);
-    const std::uint32_t q = w >> 6;
-    const std::uint64_t word = q == 0 ? m0 : q == 1 ? m1 : q == 2 ? m2 : m3;
-    if (((word & bit) != 0) == on) return;
-    if (q == 0)
+    if constexpr (Words == 1) {
+      if (((m0 & bit) != 0) == on) return;
       m0 ^= bit;
-    else if (q == 1)
-      m1 ^= bit;
-    else if (q == 2)
-      m2 ^= bit;
-    else
-      m3 ^= bit;
+    } else {
+      const std::uint32_t q = w >> 6;
+      const std::uint64_t word = q == 0 ? m0 : q == 1 ? m1 : q == 2 ? m2 : m3;
+      if (((word & bit) != 0) == on) return;
+      if (q == 0)
+        m0 ^= bit;
+      else if (q == 1)
+        m1 ^= bit;
+      else if (q == 2)
+        m2 ^= bit;
+      else
+        m3 ^= bit;
+    }
     count = on ? count + 1 : count - 1;
   }
 };
@@ -338,13 +346,13 @@ struct warp_bits {
 /// access to the chain's state and no collective. A barrier issued in another cycle changes when
 /// its block goes on, which the table and the last cycles do not show: a move that shifts one
 /// does not rejoin; nor one whose differences overflow `Slots` cells.
-template <std::uint32_t Slots = 8, class Team, class View, class Pre>
+template <std::uint32_t Slots = 8, std::uint32_t Words = 4, class Team, class View, class Pre>
 WARPSPAN_HD_INLINE std::uint32_t team_rejoin_from(const problem_view& p, const View& c, const Team& team, Pre pre,
                                                   std::uint32_t z, std::uint32_t settle, std::uint32_t old_makespan,
                                                   std::uint64_t* placed = nullptr) {
   team_take_out(p, c, team, pre, z);
   cell_differences<Slots> cells;
-  warp_bits off;
+  warp_bits<Words> off;
   bool moved = false, no_rejoin = false;
   for (std::uint32_t k = z; k < p.length; ++k) {
     const std::uint32_t w = c.str[k];
@@ -360,7 +368,7 @@ WARPSPAN_HD_INLINE std::uint32_t team_rejoin_from(const problem_view& p, const V
     if (t != before) {
       moved = true;
       const std::uint32_t ty = type_at(p, w, j);
-      if (ty == p.barrier || w >= 256u) {
+      if (ty == p.barrier || w >= off.capacity) {
         no_rejoin = true;
         continue;
       }
@@ -376,7 +384,7 @@ WARPSPAN_HD_INLINE std::uint32_t team_rejoin_from(const problem_view& p, const V
         no_rejoin = true;
         continue;
       }
-    } else if (off.count != 0 && w < 256u) {
+    } else if (off.count != 0 && w < off.capacity) {
       off.set(w, false);
     }
     if (k >= settle && cells.nonzero == 0 && off.count == 0) {
@@ -388,9 +396,9 @@ WARPSPAN_HD_INLINE std::uint32_t team_rejoin_from(const problem_view& p, const V
 }
 
 /// The rebuild policy of anneal_step_by() that stops where the schedule rejoins the old one
-/// (team_rejoin_from, `Slots` differences in registers); `pre`: room for W counts; `placed`, where
-/// set, counts the placements.
-template <class Team, class Pre, std::uint32_t Slots = 8>
+/// (team_rejoin_from, `Slots` differences and `Words` x 64 warps' bits in registers); `pre`: room
+/// for W counts; `placed`, where set, counts the placements.
+template <class Team, class Pre, std::uint32_t Slots = 8, std::uint32_t Words = 4>
 struct team_rejoin_rebuild {
   Team team;
   Pre pre;
@@ -398,7 +406,7 @@ struct team_rejoin_rebuild {
   template <class View>
   WARPSPAN_HD_INLINE std::uint32_t candidate(const problem_view& p, const View& c, std::uint32_t z,
                                              std::uint32_t settle, std::uint32_t old_makespan) const {
-    return team_rejoin_from<Slots>(p, c, team, pre, z, settle, old_makespan, placed);
+    return team_rejoin_from<Slots, Words>(p, c, team, pre, z, settle, old_makespan, placed);
   }
   WARPSPAN_HD_INLINE void accepted() const {}
   /// team_restore() puts back a rejoined candidate too: its rest is in place at the old cycles.
