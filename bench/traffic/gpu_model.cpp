@@ -73,6 +73,7 @@ emu::kernel_counts sum_counts(const std::vector<std::string>& prefixes) {
     s.global_store_sectors += k.global_store_sectors;
     s.global_accesses += k.global_accesses;
     s.shared_requests += k.shared_requests;
+    s.shared_accesses += k.shared_accesses;
     s.shared_wavefronts += k.shared_wavefronts;
     s.shared_ideal_wavefronts += k.shared_ideal_wavefronts;
     s.atomics += k.atomics;
@@ -105,6 +106,7 @@ per_item divide(const emu::kernel_counts& k, double items) {
 struct prediction {
   double dram = 0, shared = 0, predicted = 0, coalesced = 0, reads_cached = 0;
   double latency = INFINITY, scatter = INFINITY;  ///< anneal: the latency and scattered-sector bounds
+  double issue = INFINITY;                        ///< anneal: the instruction-issue bound (an estimate: --issue)
   double kernel = 0;  ///< dbf_batch: the kernel's bound alone (predicted is then end to end)
 };
 
@@ -145,6 +147,11 @@ struct row {
   double launches = 0;         ///< dbf_table_time: kernels a table
   bool graph = false;          ///< dbf_table_time: launched as one CUDA graph
   double sectors_per_request = 0, ideal_per_request = 0, wavefronts_per_request = 0;
+  std::string step;              ///< anneal: the step its kernel runs (issue_estimate.py's name)
+  int warps = 0;                 ///< anneal: W
+  double lanes_per_request = 0;  ///< anneal: the lanes a warp's memory request keeps active
+  double warp_instructions = 0;  ///< anneal: warp instructions a move (--issue; 0: unknown)
+  double warp_instructions_low = 0, warp_instructions_high = 0;
   std::vector<prediction> pred;
 };
 
@@ -220,6 +227,14 @@ row anneal_row(const std::string& name, int warps, std::uint64_t n, std::uint64_
   r.ideal_per_request = static_cast<double>(b.global_ideal_sectors) / std::max<double>(1, b.global_requests);
   r.wavefronts_per_request = static_cast<double>(b.shared_wavefronts) / std::max<double>(1, b.shared_requests);
   r.warps_per_sm = plan.threads_per_sm / 32.0;
+  r.warps = warps;
+  // The warp kernel's compact chains rejoin with 4 differences and 64 warps' bits, narrow and wide
+  // ones with 8 and 256 (anneal_kernel.cu): bench/count/team_step.cpp's names.
+  r.step = plan.design == chain_design::thread      ? "thread"
+           : plan.packing == chain_packing::compact ? "rejoin4x1"
+                                                    : "rejoin8x4";
+  r.lanes_per_request = static_cast<double>(b.global_accesses + b.shared_accesses) /
+                        std::max<double>(1, static_cast<double>(b.global_requests + b.shared_requests));
   r.note = std::string(plan.design == chain_design::warp ? "a warp a chain, " : "") + packing_name(plan.packing) +
            " state " + (plan.on_chip ? "on chip" : "in global memory") + " (" + std::to_string(plan.chain_bytes) +
            " bytes a chain), " + std::to_string(plan.block) + " threads a block, " +
@@ -317,6 +332,29 @@ std::map<std::uint32_t, host_share> read_host_share(const std::string& path) {
   }
   return out;
 }
+
+/// bench/count/issue_estimate.py's JSON: per (step, W), the x86 instructions of one lane's move and,
+/// for the warp design, the warp instructions they stand for (low: the helpers shared, high: serial).
+struct issue_row {
+  double x86 = 0, low = 0, high = 0;
+};
+std::map<std::pair<std::string, int>, issue_row> read_issue(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error("cannot read " + path);
+  const nlohmann::json j = nlohmann::json::parse(in);
+  std::map<std::pair<std::string, int>, issue_row> out;
+  for (const auto& r : j.at("rows")) {
+    issue_row x;
+    x.x86 = r.at("x86_per_move").get<double>();
+    x.low = r.value("warp_instructions_low", 0.0);
+    x.high = r.value("warp_instructions_high", 0.0);
+    out[{r.at("step").get<std::string>(), r.at("warps").get<int>()}] = x;
+  }
+  return out;
+}
+
+/// Warp instructions an SM issues a clock: four schedulers of one each (Volta to Hopper).
+constexpr double issue_per_clock_per_sm = 4;
 
 #if defined(__has_feature)
 #if __has_feature(address_sanitizer)
@@ -452,7 +490,7 @@ static void held_out(std::uint64_t moves16, std::uint64_t moves3, std::uint64_t 
 }
 
 int main(int argc, char** argv) {
-  std::string json_path, host_share_path, only;
+  std::string json_path, host_share_path, issue_path, only;
   bool quick = false;
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--json") == 0 && i + 1 < argc)
@@ -461,12 +499,14 @@ int main(int argc, char** argv) {
       quick = true;
     else if (std::strcmp(argv[i], "--host-share") == 0 && i + 1 < argc)
       host_share_path = argv[++i];
+    else if (std::strcmp(argv[i], "--issue") == 0 && i + 1 < argc)
+      issue_path = argv[++i];
     else if (std::strcmp(argv[i], "--only") == 0 && i + 1 < argc)
       only = argv[++i];  // rows whose name holds it ("dbf": every dbf row); for trying a change
     else {
       std::fprintf(stderr,
                    "usage: warpspan_gpu_model [--json FILE] [--quick] [--host-share BM_DbfHostShare.json] "
-                   "[--only TEXT]\n");
+                   "[--issue issue_estimate_cpu.json] [--only TEXT]\n");
       return 2;
     }
   }
@@ -484,6 +524,15 @@ int main(int argc, char** argv) {
       shares = read_host_share(host_share_path);
     } catch (const std::exception& e) {
       std::fprintf(stderr, "warpspan_gpu_model: --host-share %s: %s\n", host_share_path.c_str(), e.what());
+      return 2;
+    }
+  }
+  std::map<std::pair<std::string, int>, issue_row> issue;
+  if (!issue_path.empty()) {
+    try {
+      issue = read_issue(issue_path);
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "warpspan_gpu_model: --issue %s: %s\n", issue_path.c_str(), e.what());
       return 2;
     }
   }
@@ -523,13 +572,28 @@ int main(int argc, char** argv) {
       rows.push_back(dbf_batch_row(v, quick ? 4 : 16, quick ? 20 : 200, shares.count(v) ? &shares.at(v) : nullptr));
     for (row& r : dbf_time_rows(quick ? 10 : 50)) rows.push_back(std::move(r));
   }
-  for (row& r : rows)
+  for (row& r : rows) {
+    // Warp instructions a move: a thread a chain issues its lane's instructions once for the lanes a
+    // request keeps active; a warp a chain the estimate's midpoint, plus its counted collectives.
+    const auto it = issue.find({r.step, r.warps});
+    if (r.kind == "anneal" && it != issue.end()) {
+      const issue_row& x = it->second;
+      if (r.step == "thread") {
+        r.warp_instructions = r.warp_instructions_low = r.warp_instructions_high =
+            x.x86 / std::max(1.0, r.lanes_per_request);
+      } else {
+        r.warp_instructions_low = x.low + r.per.collectives;
+        r.warp_instructions_high = x.high + r.per.collectives;
+        r.warp_instructions = (r.warp_instructions_low + r.warp_instructions_high) / 2;
+      }
+    }
     for (const device_spec& d : devices) {
       prediction p = predict(d, r.per);
       if (r.kind == "anneal") {  // the plan fills every SM (the benchmarks' chain count 0)
         p.latency = latency_bound(d, r.per, r.warps_per_sm, d.sms);
         p.scatter = bound(d.scatter_bytes_per_s, r.per.sectors * sector_bytes);
-        p.predicted = std::min({p.predicted, p.latency, p.scatter});
+        p.issue = bound(d.sms * d.clock_hz * issue_per_clock_per_sm, r.warp_instructions);
+        p.predicted = std::min({p.predicted, p.latency, p.scatter, p.issue});
       }
       if (r.kind == "dbf_table_time") {  // per table: work (seconds) plus the launches' gaps, in ms
         p.kernel = p.predicted;
@@ -548,6 +612,7 @@ int main(int argc, char** argv) {
       }
       r.pred.push_back(p);
     }
+  }
 
   std::printf(
       "# A model of the H100, A100 and H200 (bandwidth, and latency for the annealing kernel), from the emulation's "
@@ -567,7 +632,12 @@ int main(int argc, char** argv) {
       "SM; 28.7 clocks shared, 280 global: the H200 calibration; the warp-a-chain design's warp\n"
       "collectives, ballots and syncs, at 12 clocks each: assumed, not measured), and *scattered sectors*, every\n"
       "sector at the random-sector bandwidth the H200 calibration measured (1.334 TB/s; H100 and A100\n"
-      "scaled by their HBM peaks). No instruction-issue limit. *Predicted* is the smallest bound;\n"
+      "scaled by their HBM peaks), and, where --issue gives the estimate, *issue*: 4 warp instructions a\n"
+      "clock an SM (four schedulers), the warp instructions of a move estimated from the CPU's\n"
+      "instruction counts of the same step (bench/count/issue_estimate.py: one SASS instruction per\n"
+      "x86-64 one; a thread a chain issues its lane's instructions once for the lanes a request keeps\n"
+      "active; a warp a chain its serial part once and its loops over pairs a 32nd each, the midpoint\n"
+      "of its low and high estimates in the JSON, plus its collectives). *Predicted* is the smallest bound;\n"
       "for the dbf rows the smaller of the DRAM and shared-memory bounds; *coalesced* the same with every request at\n"
       "its ideal sectors and conflict-free wavefronts; *reads cached* charges DRAM only the stores (as\n"
       "if every load hit L1/L2: the dbf tables of 10 and 20 vertices, 4 and 15 MB, fit the H100's 50 MB\n"
@@ -592,14 +662,15 @@ int main(int argc, char** argv) {
   for (std::size_t d = 0; d < std::size(devices); ++d) {
     std::printf("\n## Predicted on %s\n\n", devices[d].name);
     std::printf(
-        "| case | unit | DRAM bound | shared bound | latency bound | scattered-sector bound | **predicted** | "
-        "coalesced | reads cached |\n"
-        "|---|---|---|---|---|---|---|---|---|\n");
+        "| case | unit | DRAM bound | shared bound | latency bound | scattered-sector bound | issue bound (estimate) | "
+        "**predicted** | coalesced | reads cached |\n"
+        "|---|---|---|---|---|---|---|---|---|---|\n");
     for (const row& r : rows) {
       const prediction& p = r.pred[d];
-      std::printf("| %s | %s | %s | %s | %s | %s | **%s** | %s | %s |\n", r.name.c_str(), r.unit.c_str(),
+      std::printf("| %s | %s | %s | %s | %s | %s | %s | **%s** | %s | %s |\n", r.name.c_str(), r.unit.c_str(),
                   fmt(p.dram).c_str(), fmt(p.shared).c_str(), fmt(p.latency).c_str(), fmt(p.scatter).c_str(),
-                  fmt(p.predicted).c_str(), fmt(p.coalesced).c_str(), fmt(p.reads_cached).c_str());
+                  fmt(p.issue).c_str(), fmt(p.predicted).c_str(), fmt(p.coalesced).c_str(),
+                  fmt(p.reads_cached).c_str());
     }
   }
   if (wanted("held out")) held_out(moves16, moves3, per_launch);
@@ -634,7 +705,9 @@ int main(int argc, char** argv) {
     out +=
         "  \"assumptions\": \"every global sector from DRAM (no L1/L2 hits), DRAM and shared memory at peak; "
         "annealing rows also bounded by latency (the plan's resident warps, H200-calibrated load latencies) and "
-        "by the H200's random-sector bandwidth (scaled by HBM peak); no instruction-issue limit; annealing moves at " +
+        "by the H200's random-sector bandwidth (scaled by HBM peak) and, with --issue, by instruction issue (4 warp "
+        "instructions a clock an SM; warp instructions a move estimated from the CPU's instruction counts of the same "
+        "step, bench/count/issue_estimate.py); annealing moves at " +
         std::to_string(per_launch) + " a launch (W = 64: 500)\",\n  \"devices\": [";
     for (std::size_t d = 0; d < std::size(devices); ++d) {
       out += std::string(d ? ", " : "") + "{\"name\": \"" + devices[d].name + "\", ";
@@ -659,7 +732,13 @@ int main(int argc, char** argv) {
       json_number(out, "wavefronts_per_item", r.per.wavefronts);
       json_number(out, "wavefronts_per_request", r.wavefronts_per_request);
       json_number(out, "atomics_per_item", r.per.atomics);
-      if (r.kind == "anneal") json_number(out, "warps_per_sm", r.warps_per_sm);
+      if (r.kind == "anneal") {
+        json_number(out, "warps_per_sm", r.warps_per_sm);
+        json_number(out, "lanes_per_request", r.lanes_per_request);
+        json_number(out, "warp_instructions_per_item", r.warp_instructions);
+        json_number(out, "warp_instructions_low", r.warp_instructions_low);
+        json_number(out, "warp_instructions_high", r.warp_instructions_high);
+      }
       if (r.kind == "dbf_table_time") json_number(out, "launches", r.launches);
       if (r.kind == "dbf_batch") {
         json_number(out, "host_s_per_item", r.host_s_per_item);
@@ -680,6 +759,7 @@ int main(int argc, char** argv) {
         if (r.kind == "anneal") {
           json_number(out, "latency_bound", p.latency);
           json_number(out, "scatter_bound", p.scatter);
+          json_number(out, "issue_bound", p.issue);
         }
         json_number(out, "reads_cached", p.reads_cached, false);
         out += "}";

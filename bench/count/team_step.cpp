@@ -1,0 +1,85 @@
+// The annealing moves of one chain without a timer, for the instruction counts under valgrind that
+// stand in for a GPU's instruction issue (issue 42, item 5; bench/count/issue_estimate.py reads them):
+//   valgrind --tool=callgrind --toggle-collect='*counted_moves*' warpspan_team_step DESIGN W WARM MOVES
+// DESIGN: `thread` the shared incremental step (a thread a chain: anneal_kernel), `plain` the team
+// step with the plain rebuild, `rejoin4x1` and `rejoin8x4` the team step that stops where the
+// schedule rejoins (the warp kernel's compact and narrow chains), each run by one lane. The chain is
+// Voronoi 5L9C2L9C (sigma L=1,C=4) with W warps, moving as estimate's chains do (chain_params),
+// from the best string WARM moves on the CPU runner reached, as warpspan_gpu_model counts them.
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "../cases.hpp"
+#include "warpspan/makespan/team_schedule.hpp"
+
+namespace {
+
+using namespace warpspan;
+
+struct chain {
+  const problem& prob;
+  problem_view p;
+  chain_layout layout;
+  std::vector<unsigned char> block;
+  chain_view c;
+  chain_state s;
+  anneal_params a;
+  std::vector<std::uint32_t> pre;
+  explicit chain(const problem& pr) : prob(pr), p(pr.view()), layout(make_chain_layout(p)), block(layout.bytes) {
+    c = chain_view_at(block.data(), layout);
+    pre.resize(p.warps);
+  }
+  std::uint16_t* best() { return chain_best_at(block.data(), layout); }
+};
+
+/// The counted part (valgrind's --toggle-collect names it).
+__attribute__((noinline)) void counted_moves(chain& k, const std::string& design, std::uint64_t moves) {
+  const serial_team one;
+  if (design == "thread") {
+    anneal_run(k.p, k.c, k.best(), k.s, k.a, 0, moves);
+  } else if (design == "plain") {
+    const team_rebuild<serial_team, std::uint32_t*> r{one, k.pre.data(), nullptr};
+    anneal_run_by(k.p, k.c, k.best(), k.s, k.a, 0, moves, r, one);
+  } else if (design == "rejoin4x1") {
+    const team_rejoin_rebuild<serial_team, std::uint32_t*, 4, 1> r{one, k.pre.data(), nullptr};
+    anneal_run_by(k.p, k.c, k.best(), k.s, k.a, 0, moves, r, one);
+  } else {
+    const team_rejoin_rebuild<serial_team, std::uint32_t*, 8, 4> r{one, k.pre.data(), nullptr};
+    anneal_run_by(k.p, k.c, k.best(), k.s, k.a, 0, moves, r, one);
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 5) {
+    std::fprintf(stderr, "usage: %s thread|plain|rejoin4x1|rejoin8x4 W WARM MOVES\n", argv[0]);
+    return 2;
+  }
+  const std::string design = argv[1];
+  const int warps = std::atoi(argv[2]);
+  const std::uint64_t warm = std::strtoull(argv[3], nullptr, 10), moves = std::strtoull(argv[4], nullptr, 10);
+  const problem prob = bench_cases::voronoi(warps);
+  chain_setup setup = bench_cases::chains_of(prob, 1);
+  std::vector<std::uint16_t> start = setup.initial;
+  if (warm > 0) {
+    auto cpu = make_cpu_runner(setup, 1);
+    cpu->advance(warm);
+    start = cpu->best_string(0);
+  }
+  chain k(prob);
+  k.a = setup.params;
+  std::copy(start.begin(), start.end(), k.c.str);
+  const serial_team one;
+  if (design == "thread")
+    anneal_init(k.p, k.c, k.best(), k.s);
+  else
+    team_anneal_init(k.p, k.c, k.best(), k.s, one);
+  counted_moves(k, design, moves);
+  std::printf("%s W = %d: %llu moves, best %u, now %u\n", design.c_str(), warps,
+              static_cast<unsigned long long>(k.s.iter), k.s.best, k.s.makespan);
+  return 0;
+}
