@@ -56,10 +56,11 @@ def candidates():
                     ["--sm", "hopper-9.0"], w))
         out.append((f"barriers-nvcc/ampere/W{w}", ["--ptx", "data/kernels/barrier_kernels_sm80.ptx", "--block-warps", "8"],
                     ["--sm", "ampere-8.0"], w))
-    for n, letters, sm in ((50, "LLCCS", ["--sm", "volta-7.0"]), (100, "LCCSD", ["--sm", "kepler-3.5"]),
-                           (200, "LLCCCS", ["--sigma", "L=1,C=2", "--schedulers", "2"])):
+    for n, letters, sm_name, sm in ((50, "LLCCS", "volta", ["--sm", "volta-7.0"]),
+                                    (100, "LCCSD", "kepler", ["--sm", "kepler-3.5"]),
+                                    (200, "LLCCCS", "L1C2-s2", ["--sigma", "L=1,C=2", "--schedulers", "2"])):
         for w in (16, 32, 64):
-            out.append((f"rand{n}/{sm[-1]}/W{w}", ["--kernel", random_kernel(n, n, letters)], sm, w))
+            out.append((f"rand{n}/{sm_name}/W{w}", ["--kernel", random_kernel(n, n, letters)], sm, w))
     return out
 
 
