@@ -39,6 +39,10 @@
 #             WARPSPAN_DENSE_SECONDS, default 300; a T(16) beyond the warm start's string is traced
 #             back within the same limit, about two passes more and up to 56 GB of host memory)
 #   ncu       Nsight Compute's view of the dbf level kernels (global vs shared-memory tuples)
+#   time_to_target  not in the default: the hard makespan corpus (bench/corpus/hard_corpus.json), the
+#             wall time from process start to each case's target, cuda then the same machine's
+#             all-core cpu, WARPSPAN_TTT_SEEDS seeds (default 3) of WARPSPAN_TTT_BUDGET seconds
+#             (default 20) each, constructive starts off (issue 42, items 6 and 7)
 # Every step is time-boxed; logs and JSON go to OUTDIR/run/, packed into OUTDIR/gpu_<PHASES>.tar.gz,
 # and OUTDIR/summary.txt says what passed, failed, skipped and ran out of time.
 # To keep a run: bench/results/current/gpu_<device>_<date>/ with the raw files and a .md beside it
@@ -269,6 +273,16 @@ if [[ $phases == *,dense_exact,* ]]; then
   s=${WARPSPAN_DENSE_SECONDS:-300}
   step exact_dense_cuda_w16 $((s + 60)) $W exact --kernel 5L9C2L9C --warps 16 --sigma L=1,C=4 --backend cuda \
     --time-limit "$s" --json --no-table || true
+fi
+
+if [[ $phases == *,time_to_target,* ]] && [ -f bench/corpus/hard_corpus.json ]; then
+  ttt_seeds=${WARPSPAN_TTT_SEEDS:-3}
+  ttt_budget=${WARPSPAN_TTT_BUDGET:-20}
+  ttt_cases=$(python3 -c 'import json; print(len(json.load(open("bench/corpus/hard_corpus.json"))["cases"]))')
+  for b in cuda cpu; do  # the same cases and seeds on both, one after the other
+    step "time_to_target_$b" $((ttt_cases * ttt_seeds * (ttt_budget + 15) + 30)) python3 bench/corpus/time_to_target.py \
+      $W measure --backend $b --budget "$ttt_budget" --seeds "$ttt_seeds" --out "$run/time_to_target_$b.json" || true
+  done
 fi
 
 if [[ $phases == *,ncu,* ]] && command -v ncu >/dev/null; then
