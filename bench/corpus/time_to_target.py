@@ -33,7 +33,6 @@ import argparse
 import json
 import os
 import platform
-import statistics
 import subprocess
 import sys
 import time
@@ -154,12 +153,7 @@ def measure(args):
             runs.append({"seed": seed, "best": d["best_makespan"], "time_to_target_s": None if t is None else round(t, 3),
                          "startup_s": round(startup, 3), "elapsed_s": round(d["elapsed_s"], 3),
                          "backend": d["backend"], "chains": d["chains"]})
-        # Censored runs sort last: the median is known where at least half reached the target.
-        ordered = sorted(times, key=lambda t: (t is None, t or 0))
-        mid = ordered[(len(ordered) - 1) // 2] if len(ordered) % 2 else None
-        if len(ordered) % 2 == 0:
-            a, b = ordered[len(ordered) // 2 - 1], ordered[len(ordered) // 2]
-            mid = None if a is None or b is None else (a + b) / 2
+        mid = censored_median(times)
         row = {"name": case["name"], "warps": case["warps"], "target": case["target"], "backend": args.backend,
                "init": args.init or "mix", "budget_s": args.budget, "seeds": args.seeds,
                "reached": sum(t is not None for t in times),
@@ -174,6 +168,13 @@ def measure(args):
                          "machine": machine(), "commit": commit(), "date": time.strftime("%Y-%m-%d"),
                          "corpus": os.path.relpath(args.corpus, ROOT), "cases": rows})
     print_table(rows)
+
+
+def censored_median(times):
+    """The median of times where None is a censored run, sorted last: None where one is in the middle."""
+    ordered = sorted(times, key=lambda t: (t is None, t or 0))
+    middle = ordered[(len(ordered) - 1) // 2:len(ordered) // 2 + 1]
+    return None if any(t is None for t in middle) else sum(middle) / len(middle)
 
 
 def print_table(rows):
