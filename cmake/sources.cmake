@@ -53,6 +53,7 @@ set(WARPSPAN_HOST_SOURCES
     host/orchestrator/estimate.cpp
     host/orchestrator/estimate_run.cpp
     host/orchestrator/exact_run.cpp
+    host/orchestrator/shards.cpp
     host/sm/kernel_string.cpp
     host/sm/presets.cpp
     host/sm/ptx.cpp

@@ -13,6 +13,7 @@
 #include <chrono>
 #include <cmath>
 #include <exception>
+#include <filesystem>
 #include <future>
 #include <iterator>
 #include <memory>
@@ -42,6 +43,7 @@
 #include "warpspan/orchestrator/build_string.hpp"
 #include "warpspan/orchestrator/estimate_run.hpp"
 #include "warpspan/orchestrator/exact_run.hpp"
+#include "warpspan/orchestrator/shards.hpp"
 #include "warpspan/makespan/schedule_table.hpp"
 #include "warpspan/sm/presets.hpp"
 #include "warpspan/sm/ptx.hpp"
@@ -59,6 +61,7 @@ constexpr parameter_spelling python_spellings[] = {
     {"atom_runs", "atom_runs="},
     {"atom_threads", "atom_threads="},
     {"backend", "backend="},
+    {"batch", "tasksets="},
     {"beam_share", "beam_share="},
     {"beam_width", "beam_width="},
     {"block", "block="},
@@ -73,6 +76,7 @@ constexpr parameter_spelling python_spellings[] = {
     {"exact_seconds", "exact_seconds="},
     {"exact_up_to", "exact_up_to="},
     {"far_moves", "far_moves="},
+    {"file", "taskset="},
     {"fitness", "fitness="},
     {"harness", "harness="},
     {"init", "init="},
@@ -82,6 +86,7 @@ constexpr parameter_spelling python_spellings[] = {
     {"lines", "lines="},
     {"loop_bounds", "loop_bounds="},
     {"loop_passes", "loops="},
+    {"max_mib", "max_mib="},
     {"max_states", "max_states="},
     {"max_table_mib", "max_table_mib="},
     {"method", "method="},
@@ -89,8 +94,10 @@ constexpr parameter_spelling python_spellings[] = {
     {"population", "population="},
     {"probe_cost", "probe_cost="},
     {"ptx_path", "ptx="},
+    {"reach", "reach="},
     {"seconds", "seconds="},
     {"sigma", "sigma="},
+    {"slices", "shard="},
     {"sm", "sm="},
     {"sms", "sms="},
     {"string", "string="},
@@ -261,10 +268,18 @@ py::dict estimate(const std::string& kernel, std::int64_t warps, const warp_kern
                   std::int64_t block_warps, std::uint32_t chains, std::optional<std::uint64_t> iterations,
                   double seconds, std::uint64_t seed, double t0, std::uint32_t reach, double far_moves,
                   const std::string& init, const std::string& backend, int threads, std::uint32_t validate,
-                  double exact_seconds, double beam_share, std::uint32_t beam_width) {
+                  double exact_seconds, double beam_share, std::uint32_t beam_width, const std::string& shard) {
   // The same request as `warpspan estimate`, run by the same library function.
   estimate_request request;
   estimate_options& eo = request.search;
+  if (!shard.empty()) {
+    const shard_slice slice = parse_shard(shard);
+    eo.slice = slice.index;
+    eo.slices = slice.count;
+    request.shard = true;
+    std::error_code ec;
+    if (sm && std::filesystem::is_regular_file(*sm, ec)) request.inputs = {{"sm", *sm}};
+  }
   eo.chains = chains;
   if (iterations) eo.iterations = *iterations;
   request.iterations_given = iterations.has_value();
@@ -283,7 +298,9 @@ py::dict estimate(const std::string& kernel, std::int64_t warps, const warp_kern
   const problem prob = make(kernel, warps, warp_kernels, sigma, sm, schedulers, block_warps);
   const estimate_report report = interruptible([&] { return run_estimate_request(prob, request); });
   const estimate_result& r = report.result;
-  py::dict d = to_dict(estimate_json(prob, request, report));
+  const nlohmann::json out = estimate_json(prob, request, report);
+  py::dict d = to_dict(out);
+  if (request.shard) d["shard_text"] = out.dump() + "\n";  // as `warpspan estimate --shard I/N` prints it
   // Arrays where Python users want them: the envelope, the schedule, the exact T(y).
   py::array_t<double> env(std::vector<py::ssize_t>{static_cast<py::ssize_t>(r.envelope.size()), 2});
   auto e = env.mutable_unchecked<2>();
@@ -526,6 +543,165 @@ py::dict dbf_sweep(const set_source& source, const std::string& sweep, const std
   return d;
 }
 
+// ---------------------------------------------------------------------------------- shards
+/// The settings of a shard of `dbf --batch PATH --json` or `dbf FILE --sweep ... --json` with
+/// Python's options: the header its shards carry (the command line's, so that shards of either
+/// face merge).
+dbf_shard_settings shard_settings(const char* command, const std::string& shard, const dbf_session& session,
+                                  const std::string& backend, const std::string& edf, long long threads, unsigned block,
+                                  std::uint64_t max_table_mib) {
+  dbf_shard_settings h;
+  h.command = command;
+  h.slice = parse_shard(shard);
+  h.edf = edf;
+  h.backend = backend;
+  h.threads = threads;
+  h.block = block;
+  h.max_table_mib = max_table_mib;
+  h.backend_label = backend_label(session.options().backend);
+  return h;
+}
+
+/// Shard `shard` ("I/N") of `dbf --batch PATH --json`: its sets' results and the shard's text.
+py::dict dbf_batch_shard(const std::string& path, const std::string& shard, const std::string& backend,
+                         const std::string& edf, long long threads, unsigned block, std::uint64_t max_table_mib) {
+  const dbf_session session(parse_dbf_backend(backend), threads, block, max_table_mib, parse_edf_method(edf));
+  dbf_shard_settings h = shard_settings("dbf-batch", shard, session, backend, edf, threads, block, max_table_mib);
+  h.batch = path;
+  struct out_t {
+    std::vector<set_record> records;
+    bool finished = false;
+    double elapsed_s = 0;
+    std::uint64_t seen = 0;
+  };
+  const out_t o = interruptible([&] {
+    out_t out;
+    batch_source source(path);
+    out.finished = analyse_batch(
+        source, session, set_slice{h.slice.index, h.slice.count},
+        [&](analysed_set& a) { out.records.push_back(json_set_record(a, true)); }, out.elapsed_s, out.seen);
+    return out;
+  });
+  py::list verdicts;
+  for (const set_record& r : o.records) verdicts.append(to_dict(nlohmann::json::parse(r.line)));
+  py::dict d;
+  d["verdicts"] = verdicts;
+  d["shard_text"] = dbf_shard_text(h, o.records, o.finished, o.elapsed_s,
+                                   session.on_device() ? session.kernel_seconds() : -1, o.seen);
+  return d;
+}
+
+/// Shard `shard` ("I/N") of `dbf FILE --sweep SPEC --json`: its variants and the shard's text.
+py::dict dbf_sweep_shard(const std::string& path, const std::string& sweep, const std::string& shard,
+                         const std::string& backend, const std::string& edf, long long threads, unsigned block,
+                         std::uint64_t max_table_mib) {
+  const dbf_session session(parse_dbf_backend(backend), threads, block, max_table_mib, parse_edf_method(edf));
+  dbf_shard_settings h = shard_settings("dbf-sweep", shard, session, backend, edf, threads, block, max_table_mib);
+  h.file = path;
+  h.sweep = sweep;
+  const sweep_spec spec = parse_sweep(sweep);
+  const task_set base = load_task_set(path);
+  check_sweep_task(base, spec);
+  struct out_t {
+    std::vector<set_record> records;
+    bool finished = false;
+    double elapsed_s = 0;
+  };
+  const out_t o = interruptible([&] {
+    out_t out;
+    out.finished = analyse_sweep(
+        base, spec, path, session, set_slice{h.slice.index, h.slice.count},
+        [&](analysed_set& a) { out.records.push_back(json_set_record(a, false)); }, out.elapsed_s);
+    return out;
+  });
+  py::list variants;
+  for (const set_record& r : o.records) variants.append(to_dict(nlohmann::json::parse(r.line)));
+  py::dict d;
+  d["variants"] = variants;
+  d["shard_text"] = dbf_shard_text(h, o.records, o.finished, o.elapsed_s,
+                                   session.on_device() ? session.kernel_seconds() : -1, spec.steps);
+  return d;
+}
+
+/// A shard from Python: a file (read as `warpspan merge` reads it) or a shard's text in memory.
+struct shard_source {
+  std::string text;
+  bool is_path = false;
+  std::string label;
+};
+
+/// `warpspan merge`: the shards of one run, merged by the library, as the whole run's result: an
+/// estimate's as warpspan.estimate gives it; a batch's verdicts as warpspan.dbf_batch; a sweep's
+/// variants and summary as warpspan.dbf_sweep. {"command": ..., "result": ...}.
+py::dict merge_shards(const std::vector<shard_source>& sources, std::uint64_t max_mib) {
+  std::vector<std::string> paths;
+  for (const auto& src : sources)
+    if (src.is_path) paths.push_back(src.text);
+  std::vector<shard_output> read = read_shards(paths, max_mib);
+  std::vector<shard_output> shards;
+  std::size_t next_file = 0;
+  for (const auto& src : sources) {
+    if (src.is_path) {
+      shards.push_back(std::move(read[next_file++]));
+      continue;
+    }
+    shards.push_back(parse_shard_text(src.text, src.label));
+  }
+  const std::string command = shards_command(shards);
+  py::dict out;
+  out["command"] = command;
+  if (command == "estimate") {
+    const estimate_merge m = merge_estimate_shards(shards);
+    py::dict d = to_dict(m.result);
+    const auto& env = m.result["envelope"];
+    py::array_t<double> e(std::vector<py::ssize_t>{static_cast<py::ssize_t>(env.size()), 2});
+    auto ev = e.mutable_unchecked<2>();
+    for (std::size_t k = 0; k < env.size(); ++k) {
+      ev(static_cast<py::ssize_t>(k), 0) = env[k][0].get<double>();
+      ev(static_cast<py::ssize_t>(k), 1) = env[k][1].get<double>();
+    }
+    d["envelope"] = e;
+    std::vector<std::int64_t> best = m.result["best_string"].get<std::vector<std::int64_t>>();
+    d["best_string"] = array(best);
+    schedule_fields(d, m.prob, m.schedule);
+    out["result"] = d;
+    return out;
+  }
+  const set_merge m = merge_set_shards(shards);
+  if (!m.header.at("json").get<bool>())
+    throw input_error(shards.front().name + ": the shards were written as text; Python merges the shards of " +
+                      "JSON runs (the command line's with its JSON output, or those of " + param("slices") + ")");
+  if (!m.interrupted.empty())
+    throw input_error(m.interrupted.front() +
+                      " is a shard that was interrupted: its sets are not all there; run it again");
+  py::list lines;
+  std::vector<sweep_point> grid;
+  for (const set_record& r : m.records) {
+    lines.append(to_dict(nlohmann::json::parse(r.line)));
+    grid.push_back({r.factor, r.u, r.verdict});
+  }
+  if (command == "dbf-batch") {
+    out["result"] = lines;
+    return out;
+  }
+  const task_set base = merged_sweep_base(m, shards.front().name);
+  const nlohmann::json& h = m.header;
+  const dbf_session session(parse_dbf_backend(h.at("backend").get<std::string>()), h.at("threads").get<long long>(),
+                            h.at("block").get<unsigned>(), h.at("max_table_mib").get<std::uint64_t>(),
+                            parse_edf_method(h.at("edf").get<std::string>()));
+  const sweep_spec spec = parse_sweep(h.at("sweep").get<std::string>());
+  std::size_t transitions = 0;
+  const std::optional<double> critical =
+      interruptible([&] { return critical_factor(grid, base, spec, session.streaming(), transitions); });
+  py::dict d;
+  d["variants"] = lines;
+  d["summary"] = to_dict(nlohmann::json::parse(sweep_summary_json(grid, critical, transitions).dump()));
+  d["elapsed_s"] = m.elapsed_s;
+  d["kernel_s"] = m.kernel_s >= 0 ? py::object(py::float_(m.kernel_s)) : py::object(py::none());
+  out["result"] = d;
+  return out;
+}
+
 // ---------------------------------------------------------------------------------- wcet
 /// A trace from Python: a path (read as the CLI reads --trace FILE) or the trace's text.
 struct trace_source {
@@ -605,6 +781,12 @@ PYBIND11_MODULE(_core, m) {
            }),
            py::arg("text"), py::arg("is_path"), py::arg("label"));
 
+  py::class_<shard_source>(m, "_ShardSource")
+      .def(py::init([](std::string text, bool is_path, std::string label) {
+             return shard_source{std::move(text), is_path, std::move(label)};
+           }),
+           py::arg("text"), py::arg("is_path"), py::arg("label"));
+
   py::class_<trace_source>(m, "_TraceSource")
       .def(py::init([](std::string text, bool is_path, std::string label) {
              return trace_source{std::move(text), is_path, std::move(label)};
@@ -642,6 +824,10 @@ PYBIND11_MODULE(_core, m) {
   m.def("dbf", &dbf);
   m.def("dbf_batch", &dbf_batch);
   m.def("dbf_sweep", &dbf_sweep);
+  m.def("dbf_batch_shard", &dbf_batch_shard);
+  m.def("dbf_sweep_shard", &dbf_sweep_shard);
+  m.def("merge", &merge_shards);
+  m.attr("MERGE_MAX_MIB") = default_max_shard_mib;
   m.def("cuda_compiled", &cuda_compiled);
   m.def("wcet", &wcet_analysis);
   m.def("inputs", &inputs_search);

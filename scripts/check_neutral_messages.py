@@ -20,8 +20,9 @@ import sys
 # for one face belongs in that face.
 EXEMPT = {}
 
-# Parameters Python does not have (estimate's shards, wcet's LP file and trace limit, wcet-collect).
-NOT_IN_PYTHON = {"slices", "lp", "max_trace_mib", "runs", "size", "slice"}
+# Parameters Python does not have (wcet's LP file and trace limit, wcet-collect, dbf's output
+# switches of the command line).
+NOT_IN_PYTHON = {"lp", "max_trace_mib", "runs", "size", "slice", "json", "check", "keep_going"}
 
 PARAM = re.compile(r'\bparam(?:_quoted|_number)?\(\s*"([a-z0-9_]+)"')
 SPELLING = re.compile(r'\{\s*"([a-z0-9_]+)",\s*"([^"]+)"\s*\}')

@@ -11,6 +11,10 @@
 #include <utility>
 #include <vector>
 
+namespace warpspan {
+struct set_merge;
+}
+
 namespace warpspan::cli {
 
 using command_fn = std::function<int()>;
@@ -24,18 +28,9 @@ void add_inputs_commands(CLI::App& app, std::vector<std::pair<CLI::App*, command
 void add_wcet_commands(CLI::App& app, std::vector<std::pair<CLI::App*, command_fn>>& commands);
 void add_merge_command(CLI::App& app, std::vector<std::pair<CLI::App*, command_fn>>& commands);
 
-/// --shard i/N: slice i (0-based) of N. input_error unless 0 <= i < N; refused under mpirun.
-std::pair<std::uint32_t, std::uint32_t> parse_shard(const std::string& text);
-
-/// The input files of a --shard run, for its header: {OPTION: {"path": PATH, "fnv1a64": HASH}} for
-/// every (OPTION, PATH) given with a non-empty path (content_hash, core/file.hpp). `merge` refuses
-/// shards whose inputs differ, so the shards of two runs on different files are never combined.
-nlohmann::json shard_inputs(const std::vector<std::pair<std::string, std::string>>& files);
-
-/// `warpspan merge` of estimate shards: the whole run's JSON object (parts[k]: file k's JSON lines).
-int merge_estimate(const std::vector<std::string>& files, const std::vector<std::vector<nlohmann::json>>& parts);
-/// `warpspan merge` of dbf --batch or --sweep shards (JSON lines, the first the header): the whole
-/// run's output.
-int merge_dbf(const std::vector<std::string>& files, const std::vector<std::vector<nlohmann::json>>& parts);
+/// The whole run's output of the merged shards of a dbf batch or sweep (merge_set_shards,
+/// orchestrator/shards.hpp), printed by the dbf command's printers; `first` names the first shard in
+/// messages. Returns the whole run's exit code.
+int print_merged_sets(const std::string& first, const set_merge& merged);
 
 }  // namespace warpspan::cli

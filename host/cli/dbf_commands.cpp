@@ -31,6 +31,7 @@
 #include "warpspan/io/dbf_svg.hpp"
 #include "warpspan/io/result_json.hpp"
 #include "warpspan/io/svg.hpp"
+#include "warpspan/orchestrator/shards.hpp"
 
 namespace warpspan::cli {
 
@@ -39,33 +40,6 @@ namespace {
 // Keys in the order they are written (dbf_at: by increasing t, not as strings).
 using json = nlohmann::ordered_json;
 namespace fs = std::filesystem;
-
-/// One set's result as printed: made where the set was analysed, printed in input order (at once
-/// in one process; by rank 0 under mpirun; by `warpspan merge` for shards).
-struct set_record {
-  std::uint64_t index = 0;
-  std::string label;         ///< batch, text output: printed last on the line, after the fixed-width columns
-  std::string line;          ///< JSON: the whole line; text: the columns before the label (batch; an invalid
-                             ///< set's whole line) or the line (sweep)
-  int verdict = 0;           ///< 0 schedulable, 1 not, 2 invalid
-  double factor = 0, u = 0;  ///< sweep: the grid point
-};
-
-json record_json(const set_record& r) {
-  return {{"index", r.index},     {"label", r.label},   {"line", r.line},
-          {"verdict", r.verdict}, {"factor", r.factor}, {"u", r.u}};
-}
-
-set_record record_from(const nlohmann::json& j) {
-  set_record r;
-  r.index = j.at("index").get<std::uint64_t>();
-  r.label = j.at("label").get<std::string>();
-  r.line = j.at("line").get<std::string>();
-  r.verdict = j.at("verdict").get<int>();
-  r.factor = j.at("factor").get<double>();
-  r.u = j.at("u").get<double>();
-  return r;
-}
 
 /// How a batch or sweep is split: the whole of it, the slice of --shard I/N, or the ranks of mpirun
 /// (sets by index, cyclically: set k belongs to slice k mod N).
@@ -225,8 +199,8 @@ struct dbf_cmd {
         throw input_error("--svg applies to one task set or a --sweep, not to --batch");
       if (!batch.empty() && !sweep.empty()) throw input_error("--sweep applies to one FILE, not to --batch");
       if (!shard.empty()) {
-        const auto sl = parse_shard(shard);
-        slices.part = {sl.first, sl.second};
+        const shard_slice sl = parse_shard(shard);
+        slices.part = {sl.index, sl.count};
         slices.shard = true;
         if (!svg.empty()) throw input_error("--svg applies to the whole sweep: give it to neither --shard nor merge");
       } else if (world().size() > 1) {
@@ -358,7 +332,7 @@ struct dbf_cmd {
   void deliver(const set_record& rec, const std::function<void(const set_record&)>& emit,
                std::vector<set_record>& kept) const {
     if (slices.shard) {
-      std::cout << record_json(rec).dump() << '\n';
+      std::cout << set_record_json(rec).dump() << '\n';
       std::cout.flush();
     } else if (slices.ranks) {
       kept.push_back(rec);
@@ -369,27 +343,22 @@ struct dbf_cmd {
 
   /// A shard's first line: what `merge` needs to print the whole run's output.
   void shard_header(const char* command, const dbf_session& s) const {
-    std::error_code ec;
-    const fs::path absolute = file.empty() ? fs::path() : fs::absolute(file, ec);
-    std::cout << json{{"shard",
-                       {{"command", command},
-                        {"index", slices.part.slice},
-                        {"count", slices.part.slices},
-                        {"json", as_json},
-                        {"check", check},
-                        {"keep_going", keep_going},
-                        {"file", ec ? file : absolute.lexically_normal().string()},
-                        {"batch", batch},
-                        {"sweep", sweep},
-                        {"edf", edf},
-                        {"backend", backend},
-                        {"threads", threads},
-                        {"block", block},
-                        {"max_table_mib", max_table_mib},
-                        {"backend_label", backend_label(s.options().backend)},
-                        {"inputs", json::parse(shard_inputs({{"FILE", file}, {"--batch", batch}}).dump())}}}}
-                     .dump()
-              << '\n';
+    dbf_shard_settings h;
+    h.command = command;
+    h.slice = {slices.part.slice, slices.part.slices};
+    h.json = as_json;
+    h.check = check;
+    h.keep_going = keep_going;
+    h.file = file;
+    h.batch = batch;
+    h.sweep = sweep;
+    h.edf = edf;
+    h.backend = backend;
+    h.threads = threads;
+    h.block = block;
+    h.max_table_mib = max_table_mib;
+    h.backend_label = backend_label(s.options().backend);
+    std::cout << dbf_shard_json(h).dump() << '\n';
   }
 
   /// A run's GPU kernel time as JSON: null where no kernel ran (a CPU backend: kernel_s < 0).
@@ -408,13 +377,7 @@ struct dbf_cmd {
   bool collect(bool finished, double& elapsed_s, double& kernel_s, std::uint64_t total,
                const std::vector<set_record>& kept, const std::function<void(const set_record&)>& emit) const {
     if (slices.shard) {
-      std::cout << json{{"shard_end",
-                         {{"finished", finished},
-                          {"elapsed_s", elapsed_s},
-                          {"kernel_s", kernel_json(kernel_s)},
-                          {"sets", total}}}}
-                       .dump()
-                << '\n';
+      std::cout << shard_end_json(finished, elapsed_s, kernel_s, total).dump() << '\n';
       return finished;
     }
     if (!slices.ranks) return finished;
@@ -422,7 +385,7 @@ struct dbf_cmd {
                  {"elapsed_s", elapsed_s},
                  {"kernel_s", kernel_json(kernel_s)},
                  {"records", json::array()}};
-    for (const auto& r : kept) mine["records"].push_back(record_json(r));
+    for (const auto& r : kept) mine["records"].push_back(set_record_json(r));
     const auto parts = slices.ranks->gather(mine.dump());
     bool all_finished = finished;
     if (slices.ranks->rank() == 0) {
@@ -433,7 +396,7 @@ struct dbf_cmd {
         all_finished = all_finished && j["finished"].get<bool>();
         elapsed_s = std::max(elapsed_s, j["elapsed_s"].get<double>());
         add_kernel(kernel_s, j.value("kernel_s", json()));
-        for (const auto& r : j["records"]) records.push_back(record_from(r));
+        for (const auto& r : j["records"]) records.push_back(set_record_from_json(r));
       }
       print_in_order(records, emit);
     }
@@ -463,29 +426,25 @@ struct dbf_cmd {
   };
 
   set_record batch_record(const analysed_set& it) const {
+    if (as_json) return json_set_record(it, true);
     set_record rec;
     rec.index = it.index;
     rec.label = it.label;
     if (!it.error.empty()) {
       rec.verdict = 2;
-      rec.line = as_json ? dbf_batch_json(it).dump()
-                         : padded("invalid", batch_verdict_width) + std::string(batch_columns_width, ' ') + "  " +
-                               it.error.render(cli_face()) + "\n";
+      rec.line = padded("invalid", batch_verdict_width) + std::string(batch_columns_width, ' ') + "  " +
+                 it.error.render(cli_face()) + "\n";
       return rec;
     }
     const edf_result& r = it.result;
     rec.verdict = r.schedulable ? 0 : 1;
-    if (as_json) {
-      rec.line = dbf_batch_json(it).dump();
-    } else {
-      // Columns of fixed widths (a t up to 2^64 fits), the label last: no line shifts another.
-      std::ostringstream out;
-      out << padded(r.schedulable ? "schedulable" : "NOT schedulable", batch_verdict_width) << "U " << std::left
-          << std::setw(8) << batch_utilisation(r.u) << std::right << "  t_max " << std::setw(20)
-          << optional_text(r.u.t_max, "-") << "  first violation " << std::setw(20)
-          << (r.u.vs_one > 0 ? std::string("U > 1") : optional_text(r.first_violation, "-"));
-      rec.line = out.str();
-    }
+    // Columns of fixed widths (a t up to 2^64 fits), the label last: no line shifts another.
+    std::ostringstream out;
+    out << padded(r.schedulable ? "schedulable" : "NOT schedulable", batch_verdict_width) << "U " << std::left
+        << std::setw(8) << batch_utilisation(r.u) << std::right << "  t_max " << std::setw(20)
+        << optional_text(r.u.t_max, "-") << "  first violation " << std::setw(20)
+        << (r.u.vs_one > 0 ? std::string("U > 1") : optional_text(r.first_violation, "-"));
+    rec.line = out.str();
     return rec;
   }
 
@@ -583,24 +542,21 @@ struct dbf_cmd {
   };
 
   set_record sweep_record(const analysed_set& it, const sweep_spec& spec) const {
+    if (as_json) return json_set_record(it, false);
     const edf_result* r = it.error.empty() ? &it.result : nullptr;
     set_record rec;
     rec.index = it.index;
     rec.factor = it.factor;
     rec.u = r ? r->u.value : 0;
     rec.verdict = r ? (r->schedulable ? 0 : 1) : 2;
-    if (as_json) {
-      rec.line = sweep_variant_json(it).dump();
-    } else {
-      std::ostringstream out;
-      out << spec.kind << " x " << std::fixed << std::setprecision(4) << it.factor << std::defaultfloat;
-      if (!r)
-        out << "  invalid: " << it.error.render(cli_face()) << "\n";
-      else
-        out << "  U " << utilisation_text(r->u) << "  t_max " << std::setw(12) << optional_text(r->u.t_max, "-") << "  "
-            << verdict(*r) << "\n";
-      rec.line = out.str();
-    }
+    std::ostringstream out;
+    out << spec.kind << " x " << std::fixed << std::setprecision(4) << it.factor << std::defaultfloat;
+    if (!r)
+      out << "  invalid: " << it.error.render(cli_face()) << "\n";
+    else
+      out << "  U " << utilisation_text(r->u) << "  t_max " << std::setw(12) << optional_text(r->u.t_max, "-") << "  "
+          << verdict(*r) << "\n";
+    rec.line = out.str();
     return rec;
   }
 
@@ -684,56 +640,10 @@ struct dbf_cmd {
     return agreed_exit(finish_sweep(finished, totals, elapsed_s, kernel_s, base, spec, s));
   }
 
-  /// The first setting in which two shard headers differ, as "--edf scan, not qpa".
-  static std::string first_difference(const nlohmann::json& want, const nlohmann::json& got) {
-    static const std::pair<const char*, const char*> names[] = {{"command", "command"},
-                                                                {"json", "--json"},
-                                                                {"check", "--check"},
-                                                                {"keep_going", "--keep-going"},
-                                                                {"file", "FILE"},
-                                                                {"batch", "--batch"},
-                                                                {"sweep", "--sweep"},
-                                                                {"edf", "--edf"},
-                                                                {"backend", "--backend"},
-                                                                {"threads", "--threads"},
-                                                                {"block", "--block"},
-                                                                {"max_table_mib", "--max-table-mib"},
-                                                                {"backend_label", "the backend"},
-                                                                {"inputs", "the input files' content"}};
-    for (const auto& [key, name] : names)
-      if (want.value(key, nlohmann::json()) != got.value(key, nlohmann::json()))
-        return std::string(name) + " " + json_excerpt(got.value(key, nlohmann::json())) + ", not " +
-               json_excerpt(want.value(key, nlohmann::json()));
-    return "the options differ";
-  }
-
-  /// The verdict a shard's record line states (0 schedulable, 1 not, 2 invalid), read from its
-  /// text as this command prints it; nullopt when the line states none.
-  static std::optional<int> stated_verdict(const std::string& line, bool as_json) {
-    if (as_json) {
-      const auto j = nlohmann::json::parse(line, nullptr, false);
-      if (!j.is_object()) return std::nullopt;
-      if (j.contains("error")) return 2;
-      if (!j.contains("schedulable") || !j["schedulable"].is_boolean()) return std::nullopt;
-      return j["schedulable"].get<bool>() ? 0 : 1;
-    }
-    // A batch line: the verdict first, then U (or, invalid, the message).
-    if (line.rfind("invalid ", 0) == 0) return 2;
-    if (line.rfind("NOT schedulable ", 0) == 0 && line.find(" U ") != std::string::npos) return 1;
-    if (line.rfind("schedulable ", 0) == 0 && line.find(" U ") != std::string::npos) return 0;
-    // A sweep line: the factor, then U and the verdict, or the message.
-    const auto invalid = line.find("  invalid: "), u = line.find("  U ");
-    if (invalid != std::string::npos && invalid < u) return 2;
-    if (u == std::string::npos) return std::nullopt;
-    if (line.find("  NOT schedulable", u) != std::string::npos) return 1;
-    const std::string good = "  schedulable by EDF\n";
-    if (line.size() >= good.size() && line.compare(line.size() - good.size(), good.size(), good) == 0) return 0;
-    return std::nullopt;
-  }
-
-  /// `warpspan merge` of this command's shards: `parts` are the files' lines, the first the header.
-  static int merge(const std::vector<std::string>& files, const std::vector<std::vector<nlohmann::json>>& parts) {
-    const nlohmann::json& head = parts[0][0]["shard"];
+  /// `warpspan merge` of this command's shards (merged by the library): the whole run's output,
+  /// printed as the run prints it, from the settings in the shards' header.
+  static int print_merged(const std::string& first, const set_merge& m) {
+    const nlohmann::json& head = m.header;
     dbf_cmd cmd;
     cmd.as_json = head.at("json").get<bool>();
     cmd.check = head.at("check").get<bool>();
@@ -746,89 +656,18 @@ struct dbf_cmd {
     cmd.threads = head.at("threads").get<long long>();
     cmd.block = head.at("block").get<unsigned>();
     cmd.max_table_mib = head.at("max_table_mib").get<std::uint64_t>();
-    const auto count = head.at("count").get<std::uint32_t>();
-    const std::string command = head.at("command").get<std::string>();
-    if (!head.contains("inputs") || !head["inputs"].is_object())
-      throw input_error(files[0] +
-                        ": its header names no input files' content (a shard of an older warpspan?): run "
-                        "the shards again");
-    std::vector<bool> seen(count, false);
-    std::vector<set_record> records;
-    bool finished = true;
-    double elapsed_s = 0, kernel_s = -1;  // the shards' sums (kernel_s < 0: no GPU kernel ran)
-    std::optional<std::uint64_t> total;
-    for (std::size_t f = 0; f < parts.size(); ++f) {
-      nlohmann::json h = parts[f][0]["shard"];
-      const auto index = h.value("index", count);
-      if (h.value("count", 0u) != count || index >= count)
-        throw input_error(files[f] + ": not one of the " + std::to_string(count) + " shards of " + files[0]);
-      h["index"] = head["index"];
-      if (h != head)
-        throw input_error(files[f] + ": a shard of another run than " + files[0] + ": " + first_difference(head, h));
-      if (seen[index]) throw input_error(files[f] + ": shard " + std::to_string(index) + " is given twice");
-      seen[index] = true;
-      bool ended = false;
-      for (std::size_t l = 1; l < parts[f].size(); ++l) {
-        const nlohmann::json& j = parts[f][l];
-        if (j.contains("shard_end")) {
-          ended = true;
-          finished = finished && j["shard_end"].at("finished").get<bool>();
-          elapsed_s += j["shard_end"].at("elapsed_s").get<double>();
-          add_kernel(kernel_s, j["shard_end"].value("kernel_s", json()));
-          const auto sets = j["shard_end"].at("sets").get<std::uint64_t>();
-          if (total && *total != sets && finished)
-            throw input_error(files[f] + ": " + std::to_string(sets) + " sets, but another shard saw " +
-                              std::to_string(*total));
-          if (finished) total = sets;
-          continue;
-        }
-        set_record r = record_from(j);
-        if (r.index % count != index)
-          throw input_error(files[f] + ": set " + std::to_string(r.index) + " is not shard " + std::to_string(index) +
-                            "'s");
-        if (r.verdict < 0 || r.verdict > 2 || stated_verdict(r.line, cmd.as_json) != r.verdict)
-          throw input_error(files[f] + ":" + std::to_string(l + 1) + ": set " + std::to_string(r.index) +
-                            "'s verdict " + std::to_string(r.verdict) +
-                            " is not what its line says: the shard was altered");
-        records.push_back(std::move(r));
-      }
-      // A shard without its last line was cut off (or is still running): not a run to merge.
-      if (!ended)
-        throw input_error(files[f] +
-                          ": incomplete, its last line (shard_end) is missing: the shard was cut off or "
-                          "is still running; run it again");
-      if (!parts[f].back().contains("shard_end"))
-        throw input_error(files[f] + ": lines after its last line (shard_end): not one shard's output");
-      if (!parts[f].back()["shard_end"].at("finished").get<bool>())
-        std::cerr << "warpspan merge: " << files[f] << " is a shard that was interrupted (Ctrl-C or SIGTERM): the "
-                  << "merged result is marked interrupted\n";
-    }
-    for (std::uint32_t i = 0; i < count; ++i)
-      if (!seen[i])
-        throw input_error("merge: shard " + std::to_string(i) + "/" + std::to_string(count) + " is missing");
-    if (finished && total && records.size() != *total)
-      throw input_error("merge: " + std::to_string(records.size()) + " results for " + std::to_string(*total) +
-                        " sets");
     progress_line bar(false, "");
-    if (command == "dbf-batch") {
+    if (head.at("command").get<std::string>() == "dbf-batch") {
       batch_totals t;
-      print_in_order(records, [&](const set_record& rec) { cmd.emit_batch(rec, t, bar); });
-      return cmd.finish_batch(finished, t, elapsed_s, kernel_s, head.at("backend_label").get<std::string>());
+      for (const set_record& rec : m.records) cmd.emit_batch(rec, t, bar);
+      return cmd.finish_batch(m.finished, t, m.elapsed_s, m.kernel_s, head.at("backend_label").get<std::string>());
     }
-    if (command != "dbf-sweep") throw input_error(files[0] + ": a shard of an unknown command '" + command + "'");
     const sweep_spec spec = parse_sweep(cmd.sweep);
-    // The summary reads the task file again: it must be the file the shards analysed.
-    const nlohmann::json& ran = head["inputs"].value("FILE", nlohmann::json::object());
-    if (!ran.contains("fnv1a64") || content_hash(cmd.file, "task set") != ran["fnv1a64"])
-      throw input_error("merge: the task set " + cmd.file +
-                        " changed since the shards ran (its content hash is not the "
-                        "one in " +
-                        files[0] + "): run the shards again");
-    const task_set base = load_task_set(cmd.file);
+    const task_set base = merged_sweep_base(m, first);
     const dbf_session& s = cmd.start_session();
     sweep_totals t;
-    print_in_order(records, [&](const set_record& rec) { cmd.emit_sweep(rec, t, bar, spec.steps); });
-    return cmd.finish_sweep(finished, t, elapsed_s, kernel_s, base, spec, s);
+    for (const set_record& rec : m.records) cmd.emit_sweep(rec, t, bar, spec.steps);
+    return cmd.finish_sweep(m.finished, t, m.elapsed_s, m.kernel_s, base, spec, s);
   }
 };
 
@@ -1015,11 +854,11 @@ struct generate_cmd {
 
 }  // namespace
 
-int merge_dbf(const std::vector<std::string>& files, const std::vector<std::vector<nlohmann::json>>& parts) {
+int print_merged_sets(const std::string& first, const set_merge& merged) {
   try {
-    return dbf_cmd::merge(files, parts);
+    return dbf_cmd::print_merged(first, merged);
   } catch (const nlohmann::json::exception& e) {
-    throw input_error("merge: the shards' JSON lacks what dbf --shard writes (" + std::string(e.what()) + ")");
+    throw input_error("merge: the shards' header lacks what dbf --shard writes (" + std::string(e.what()) + ")");
   }
 }
 

@@ -1,5 +1,6 @@
 // `warpspan estimate`: the worst-case makespan by simulated annealing, within a time budget, with a proven interval.
 #include "makespan_options.hpp"
+#include "warpspan/orchestrator/shards.hpp"
 
 namespace warpspan::cli {
 
@@ -85,9 +86,9 @@ struct estimate_cmd {
     if (given(svg_dir_opt) && svg_dir.empty()) throw input_error("--svg-dir: the path is empty");
     estimate_request request;
     if (!shard.empty()) {
-      const auto slice = parse_shard(shard);
-      eo.slice = slice.first;
-      eo.slices = slice.second;
+      const shard_slice slice = parse_shard(shard);
+      eo.slice = slice.index;
+      eo.slices = slice.count;
       if (given(svg_dir_opt))
         throw input_error("--svg-dir applies to the whole run: give it to neither --shard nor merge");
       as_json = true;
@@ -110,6 +111,10 @@ struct estimate_cmd {
     request.iterations_given = sub->count("--iterations") > 0;
     request.seconds = seconds;
     request.exact_seconds = exact_seconds;
+    std::error_code ec;
+    request.inputs = {{"kernel", po.kernel.rfind('@', 0) == 0 ? po.kernel.substr(1) : ""},
+                      {"ptx_path", po.ptx},
+                      {"sm", !po.sm.empty() && std::filesystem::is_regular_file(po.sm, ec) ? po.sm : ""}};
     const std::function<void(double)> on_proving = [&](double s) {
       bar.message("proving an interval (about " + rate_text(s) + " s, --exact-seconds) ...");
     };
@@ -134,32 +139,6 @@ struct estimate_cmd {
     if (as_json) {
       json out = estimate_json(prob, request, report);
       if (!written.empty()) out["svg"] = written;
-      std::error_code ec;
-      const bool sm_file = !po.sm.empty() && std::filesystem::is_regular_file(po.sm, ec);
-      if (!shard.empty())
-        out["shard"] = {
-            {"command", "estimate"},
-            {"index", eo.slice},
-            {"count", eo.slices},
-            {"chain_begin", r.chain_begin},
-            {"chain_end", r.chain_end},
-            {"iterations_target", eo.iterations},
-            // Every setting that changes a chain's trajectory or its stop: merge refuses
-            // shards that differ in any (the problem, seed and chains are compared too).
-            {"settings",
-             {{"--iterations", eo.iterations},
-              {"--t0", eo.t0},
-              {"--reach", eo.reach},
-              {"--far-moves", eo.far_moves},
-              {"--init", init},
-              {"--seconds", seconds},
-              {"--beam-width", eo.beam_width}}},
-            // The normalised SM, with the problem's kernel and warps: merge rebuilds the
-            // problem from them to check every shard's best string.
-            {"sm", {{"sigma", prob.sm.sigma}, {"copies", prob.sm.copies}, {"schedulers", prob.sm.schedulers}}},
-            {"inputs", shard_inputs({{"--kernel", po.kernel.rfind('@', 0) == 0 ? po.kernel.substr(1) : ""},
-                                     {"--ptx", po.ptx},
-                                     {"--sm", sm_file ? po.sm : ""}})}};
       std::cout << out.dump() << '\n';
       return exit_code;
     }

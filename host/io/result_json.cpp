@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <string>
 #include <unordered_set>
 
@@ -9,6 +10,7 @@
 #include "warpspan/makespan/bounds.hpp"
 #include "warpspan/inputs/search.hpp"
 #include "warpspan/orchestrator/estimate_run.hpp"
+#include "warpspan/orchestrator/shards.hpp"
 #include "warpspan/sm/kernel_string.hpp"
 #include "warpspan/wcet/analysis.hpp"
 
@@ -254,7 +256,69 @@ json estimate_json(const problem& prob, const estimate_request& request, const e
                      {"exact", p->exact},
                      {"upper_from", p->upper_from},
                      {"elapsed_s", p->elapsed_s}};
+  if (request.shard) out["shard"] = estimate_shard_json(prob, request, r);
   return out;
+}
+
+json estimate_shard_json(const problem& prob, const estimate_request& request, const estimate_result& r) {
+  const estimate_options& eo = request.search;
+  return {{"command", "estimate"},
+          {"index", eo.slice},
+          {"count", eo.slices},
+          {"chain_begin", r.chain_begin},
+          {"chain_end", r.chain_end},
+          {"iterations_target", eo.iterations},
+          // Every setting that changes a chain's trajectory or its stop: the merge refuses shards
+          // that differ in any (the problem, seed and chains are compared too).
+          {"settings",
+           {{"iterations", eo.iterations},
+            {"t0", eo.t0},
+            {"reach", eo.reach},
+            {"far_moves", eo.far_moves},
+            {"init", eo.init ? to_string(*eo.init) : std::string("mix")},
+            {"seconds", request.seconds},
+            {"beam_width", eo.beam_width}}},
+          // The normalised SM, with the problem's kernel and warps: the merge rebuilds the problem
+          // from them to check every shard's best string.
+          {"sm", {{"sigma", prob.sm.sigma}, {"copies", prob.sm.copies}, {"schedulers", prob.sm.schedulers}}},
+          {"inputs", shard_inputs(request.inputs)}};
+}
+
+nlohmann::ordered_json dbf_shard_json(const dbf_shard_settings& s) {
+  // The task file by its full path: the merge reads it again, maybe from another directory.
+  std::error_code ec;
+  const std::filesystem::path absolute =
+      s.file.empty() ? std::filesystem::path() : std::filesystem::absolute(s.file, ec);
+  return {{"shard",
+           {{"command", s.command},
+            {"index", s.slice.index},
+            {"count", s.slice.count},
+            {"json", s.json},
+            {"check", s.check},
+            {"keep_going", s.keep_going},
+            {"file", ec ? s.file : absolute.lexically_normal().string()},
+            {"batch", s.batch},
+            {"sweep", s.sweep},
+            {"edf", s.edf},
+            {"backend", s.backend},
+            {"threads", s.threads},
+            {"block", s.block},
+            {"max_table_mib", s.max_table_mib},
+            {"backend_label", s.backend_label},
+            {"inputs", nlohmann::ordered_json::parse(shard_inputs({{"file", s.file}, {"batch", s.batch}}).dump())}}}};
+}
+
+nlohmann::ordered_json shard_end_json(bool finished, double elapsed_s, double kernel_s, std::uint64_t sets) {
+  return {{"shard_end",
+           {{"finished", finished},
+            {"elapsed_s", elapsed_s},
+            {"kernel_s", kernel_s >= 0 ? nlohmann::ordered_json(kernel_s) : nlohmann::ordered_json()},
+            {"sets", sets}}}};
+}
+
+nlohmann::ordered_json set_record_json(const set_record& r) {
+  return {{"index", r.index},     {"label", r.label},   {"line", r.line},
+          {"verdict", r.verdict}, {"factor", r.factor}, {"u", r.u}};
 }
 
 json bound_json(const problem& prob) {

@@ -30,6 +30,7 @@ CALLS = {
     "dbf_batch": (dict(tasksets=[FIG2]), ["threads", "block", "max_table_mib"]),
     "dbf_sweep": (dict(taskset=FIG2, sweep="wcet:0.5:1.5:3", backend="cpu"), ["threads", "block", "max_table_mib"]),
     "wcet": (dict(cfg=FIG1[0], trace=FIG1[1]), ["probe_cost"]),
+    "merge": (dict(shards=[warpspan.dbf_batch(FIG2, backend="cpu", shard=(0, 1))]), ["max_mib"]),
     "inputs": (dict(kernel="artificial", threads=64, evaluations=20, jobs=1),
                ["threads", "evaluations", "seed", "sms", "population", "patience", "atom_threads", "atom_runs", "jobs"]),
 }

@@ -52,7 +52,7 @@ __all__ = [
     "InputError", "NotCompiledError", "ValidationError", "Result", "EstimateResult", "ExactResult",
     "BoundResult", "BuildResult", "Kernel", "DbfResult", "DbfVerdict", "DbfSweep", "estimate", "exact", "bound",
     "build", "sm_presets", "kernel_from_ptx", "dbf", "dbf_batch", "dbf_sweep", "cuda_compiled", "WcetResult", "InputsResult",
-    "wcet", "inputs",
+    "wcet", "inputs", "DbfShard", "merge",
 ]
 
 # ---------------------------------------------------------------------------------- arguments
@@ -151,6 +151,16 @@ class _Args:
         if not isinstance(value, (str, bytes, os.PathLike)):
             raise self.type_error(name, what, value, hint)
         return self.text(name, os.fsdecode(value))
+
+    def shard(self, value):
+        """shard=: None (the whole run), "I/N" or a pair (I, N) with 0 <= I < N, as "I/N" ("" for None)."""
+        if value is None:
+            return ""
+        if isinstance(value, str):
+            return self.text("shard", value)
+        if isinstance(value, tuple) and len(value) == 2 and all(_is_int(v) for v in value):
+            return f"{int(value[0])}/{int(value[1])}"
+        raise self.type_error("shard", '"I/N" or a pair (I, N)', value)
 
     def kernel(self, value):
         """A kernel string ("5L9C2L9C") or a Kernel from kernel_from_ptx."""
@@ -277,6 +287,13 @@ class DbfSweep(Result):
     (the GPU kernels' share of it; None on the CPU)."""
 
 
+class DbfShard(Result):
+    """Shard I of N of a dbf batch or sweep (``shard=``): ``verdicts`` (a batch's sets k with k mod N
+    = I, each as :func:`dbf_batch` gives it) or ``variants`` (a sweep's), and ``shard_text``: the
+    JSON lines ``warpspan dbf ... --json --shard I/N`` prints, for :func:`merge` or
+    ``warpspan merge`` (write it to a file)."""
+
+
 class WcetResult(Result):
     """Hybrid WCET from traces: ``z_warp``, ``z_dynamic``, ``z_hybrid``, ``hwmt`` (per SM, also
     ``hwmt_per_sm``), ``hwmt_net`` (per SM, each warp's probes off its span: the warnings' side),
@@ -332,7 +349,7 @@ def _problem_args(a, kernel, warps, sigma, sm, schedulers, block_warps, warp_ker
 
 def estimate(kernel=None, warps=None, sigma=None, *, warp_kernels=None, sm=None, schedulers=None, block_warps=None, chains=0, iterations=None,
              seconds=0.0, seed=1, t0=0.01, reach=0, far_moves=0.25, init="mix", backend="auto", threads=0, validate=0, exact_seconds=2.0,
-             beam_share=0.4, beam_width=1024):
+             beam_share=0.4, beam_width=1024, shard=None):
     """The worst-case makespan by simulated annealing (``warpspan estimate``). ``warp_kernels``: a
     path per warp, a list of (kernel, count) pairs instead of ``kernel`` and ``warps``, as
     ``--warp-kernels`` (also for exact, bound and build). ``iterations`` per
@@ -340,7 +357,10 @@ def estimate(kernel=None, warps=None, sigma=None, *, warp_kernels=None, sm=None,
     (``cooling_fitted_to_seconds``), as on the command line. The beam chains' string comes from a
     beam search: with ``seconds`` and no ``iterations``, one beam as wide as ``beam_share`` of the
     search's time (``seconds`` less the proven interval's) allows; else one beam of ``beam_width``
-    (the result's ``beam``), narrowed if ``seconds`` is set and its share runs out."""
+    (the result's ``beam``), narrowed if ``seconds`` is set and its share runs out. ``shard``: "I/N"
+    or (I, N), run only the I-th of N slices of the chains (as ``--shard I/N``; the fixed cooling
+    schedule, no proven interval): the result's ``shard_text`` is the line the command line prints,
+    and :func:`merge` of the N results (or of files holding their ``shard_text``) is the whole run's."""
     a = _Args("estimate")
     args = _problem_args(a, kernel, warps, sigma, sm, schedulers, block_warps, warp_kernels) + (
         a.count("chains", chains, _UINT32[1]),
@@ -348,7 +368,7 @@ def estimate(kernel=None, warps=None, sigma=None, *, warp_kernels=None, sm=None,
         a.float("seconds", seconds), a.seed(seed), a.float("t0", t0), a.count("reach", reach, _UINT32[1]),
         a.float("far_moves", far_moves), a.str("init", init), a.str("backend", backend), a.int("threads", threads, *_INT32),
         a.count("validate", validate, _UINT32[1]), a.float("exact_seconds", exact_seconds),
-        a.float("beam_share", beam_share), a.count("beam_width", beam_width, _UINT32[1]))
+        a.float("beam_share", beam_share), a.count("beam_width", beam_width, _UINT32[1]), a.shard(shard))
     _numpy("estimate")
     return EstimateResult(_core.estimate(*args))
 
@@ -466,30 +486,75 @@ def dbf(taskset, at=None, *, backend="auto", edf="qpa", threads=0, block=_core.D
 
 
 def dbf_sweep(taskset, sweep, *, backend="auto", edf="qpa", threads=0, block=_core.DBF_BLOCK,
-              max_table_mib=_core.DBF_MAX_TABLE_MIB):
+              max_table_mib=_core.DBF_MAX_TABLE_MIB, shard=None):
     """Variants of one task set (``warpspan dbf FILE --sweep KIND:FROM:TO:STEPS[:TASK]``): every wcet,
     deadline, separation or period (of TASK only, if named) scaled by STEPS factors from FROM to TO,
-    each analysed, then the critical factor where the verdict changes (by bisection)."""
+    each analysed, then the critical factor where the verdict changes (by bisection). ``shard``:
+    "I/N" or (I, N), only the variants k with k mod N = I (``taskset`` a path): a :class:`DbfShard`,
+    and :func:`merge` of the N shards is the whole sweep."""
     a = _Args("dbf_sweep")
+    slice_ = a.shard(shard)
+    if slice_:
+        path = a.path("taskset", taskset, "a path with shard= (the merge reads the file again)")
+        spec = a.str("sweep", sweep)
+        return DbfShard(_core.dbf_sweep_shard(path, spec, slice_,
+                                              *_dbf_options(a, backend, edf, threads, block, max_table_mib)))
     source = _source(a, "taskset", taskset, "taskset")
-    return DbfSweep(_core.dbf_sweep(source, a.str("sweep", sweep), *_dbf_options(a, backend, edf, threads, block,
-                                                                                 max_table_mib)))
+    spec = a.str("sweep", sweep)
+    return DbfSweep(_core.dbf_sweep(source, spec, *_dbf_options(a, backend, edf, threads, block, max_table_mib)))
 
 
 def dbf_batch(tasksets, *, backend="auto", edf="qpa", threads=0, block=_core.DBF_BLOCK,
-              max_table_mib=_core.DBF_MAX_TABLE_MIB):
+              max_table_mib=_core.DBF_MAX_TABLE_MIB, shard=None):
     """The EDF test of many task sets (``warpspan dbf --batch``), in one pass over the library:
     one :class:`DbfVerdict` per set, in order. ``tasksets``: a list of dicts (in the JSON task
     format) and paths, or one path. A path is read as ``dbf --batch PATH`` reads it: a .jsonl file
-    is one set a line (labelled FILE:LINE), a directory its *.json and *.csv files, another file one set."""
+    is one set a line (labelled FILE:LINE), a directory its *.json and *.csv files, another file one set.
+    ``shard``: "I/N" or (I, N), only the sets k with k mod N = I of one path (as ``dbf --batch PATH
+    --json --shard I/N``): a :class:`DbfShard`, and :func:`merge` of the N shards is the whole batch."""
     a = _Args("dbf_batch")
+    options = _dbf_options(a, backend, edf, threads, block, max_table_mib)
+    slice_ = a.shard(shard)
+    if slice_:
+        path = a.path("tasksets", tasksets, "one path with shard= (a directory, a .jsonl file or a .json file)")
+        shard_ = _core.dbf_batch_shard(path, slice_, *options)
+        shard_["verdicts"] = [DbfVerdict(d) for d in shard_["verdicts"]]
+        return DbfShard(shard_)
     if isinstance(tasksets, (str, bytes, os.PathLike)):
         tasksets = [tasksets]
     elif isinstance(tasksets, dict) or not hasattr(tasksets, "__iter__"):
         raise a.type_error("tasksets", "a list of task sets (dicts or paths) or a path", tasksets)
     sources = [_source(a, f"tasksets[{k}]", t, f"taskset[{k}]") for k, t in enumerate(tasksets)]
-    return [DbfVerdict(d) for d in _core.dbf_batch(sources, *_dbf_options(a, backend, edf, threads, block,
-                                                                           max_table_mib))]
+    return [DbfVerdict(d) for d in _core.dbf_batch(sources, *options)]
+
+
+def merge(shards, *, max_mib=_core.MERGE_MAX_MIB):
+    """The shards of one run put together (``warpspan merge FILE...``): the whole run's result, as
+    the run without shards gives it (an :class:`EstimateResult`, a :func:`dbf_batch` list of
+    verdicts, a :class:`DbfSweep`). ``shards``: every shard of the run once, in any order, each a
+    file that ``--shard I/N`` (with ``--json`` for dbf) or a ``shard_text`` was written to, or a
+    result with ``shard=`` itself. The shards are checked as the command line checks them (one run,
+    none missing, none altered: InputError otherwise); ``max_mib`` bounds the files read."""
+    a = _Args("merge")
+    if isinstance(shards, (str, bytes, os.PathLike, Result)) or not hasattr(shards, "__iter__"):
+        raise a.type_error("shards", "a list of shard files and results with shard=", shards)
+    sources = []
+    for k, s in enumerate(shards):
+        if isinstance(s, Result):
+            if not isinstance(getattr(s, "shard_text", None), str):
+                raise a.type_error(f"shards[{k}]", "a shard file or a result of shard=", s)
+            sources.append(_core._ShardSource(s.shard_text, False, f"shards[{k}]"))
+        else:
+            path = a.path(f"shards[{k}]", s, "a shard file or a result of shard=")
+            sources.append(_core._ShardSource(path, True, path))
+    max_mib = a.count("max_mib", max_mib, _UINT64[1])
+    _numpy("merge")
+    merged = _core.merge(sources, max_mib)
+    if merged["command"] == "estimate":
+        return EstimateResult(merged["result"])
+    if merged["command"] == "dbf-batch":
+        return [DbfVerdict(d) for d in merged["result"]]
+    return DbfSweep(merged["result"])
 
 
 def cuda_compiled():

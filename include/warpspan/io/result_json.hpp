@@ -20,6 +20,9 @@ namespace warpspan {
 
 struct estimate_request;
 struct estimate_report;
+struct estimate_result;
+struct set_record;
+struct dbf_shard_settings;
 namespace wcet {
 struct wcet_program;
 struct wcet_report;
@@ -83,6 +86,20 @@ nlohmann::json exact_ilp_json(const problem& prob, const ilp_result& r, const st
 /// upper_bound, iterations, chains, seed, envelope [[seconds, best], ...], best_string, the proven
 /// interval ("proven", null when none), safe_upper_bound and the rest.
 nlohmann::json estimate_json(const problem& prob, const estimate_request& request, const estimate_report& report);
+/// The header of an estimate's shard (estimate_json's "shard" where request.shard is set):
+/// command, index, count, the chains run here, the settings that change a chain's trajectory or its
+/// stop (by the library's parameter names), the normalised SM and the input files with their hashes
+/// (shard_inputs of request.inputs). merge_estimate_shards (orchestrator/shards.hpp) reads it.
+nlohmann::json estimate_shard_json(const problem& prob, const estimate_request& request, const estimate_result& r);
+/// The first line of a dbf shard: {"shard": {command, index, count, the settings, backend_label,
+/// inputs}}, the task file by its full path and the input files with their hashes (shard_inputs).
+nlohmann::ordered_json dbf_shard_json(const dbf_shard_settings& settings);
+/// The last line of a dbf shard: {"shard_end": {finished, elapsed_s, kernel_s (null where no GPU
+/// kernel ran: kernel_s < 0), sets (seen in the input)}}. A shard without it was cut off.
+nlohmann::ordered_json shard_end_json(bool finished, double elapsed_s, double kernel_s, std::uint64_t sets);
+/// One record line of a dbf shard: index, label, line, verdict, factor, u (set_record,
+/// orchestrator/shards.hpp, which reads it back).
+nlohmann::ordered_json set_record_json(const set_record& r);
 
 /// `bound --json` / warpspan.bound without T(y): "pessimistic" (the upper bound of
 /// makespan/bounds.hpp), "pessimistic_001" (001 Sec. 4's formula, not a bound in general), "problem".

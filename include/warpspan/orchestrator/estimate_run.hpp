@@ -8,6 +8,8 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "warpspan/exact/interval.hpp"
 #include "warpspan/makespan/estimate.hpp"
@@ -22,6 +24,9 @@ struct estimate_request {
   double seconds = 0;        ///< the whole run (set-up, search, interval); 0: no limit
   double exact_seconds = 2;  ///< the proven interval's time, at most a quarter of `seconds`; 0: none
   bool shard = false;        ///< one slice of a run to merge: the fixed schedule, no interval
+  /// The input files the problem was read from, (parameter, path) as shard_inputs takes them
+  /// (orchestrator/shards.hpp): a shard's header names them with their content's hash.
+  std::vector<std::pair<std::string, std::string>> inputs;
 };
 
 /// The result of a whole estimate.
