@@ -148,38 +148,8 @@ struct pending_buffer {
 class cuda_sweep final : public exact_detail::sweep_pass {
  public:
   cuda_sweep(const frontier_view& v, const exact_options& o, std::uint32_t floor_value, std::uint64_t keep_limit)
-      : exact_detail::sweep_pass(v, floor_value, keep_limit), o_(o) {
+      : exact_detail::sweep_pass(v, o, floor_value, keep_limit), o_(o), reached_on_device_(1, 0u) {
     ring_.resize(reach_ + 1);
-  }
-
-  void run(std::chrono::steady_clock::time_point start) override {
-    step_stop stopping(o_.time_limit_s, o_.max_states);
-    ring_[0].keys.assign(1, initial_state(v_));
-    ring_[0].way.assign(1, 0u);
-    device_vector<unsigned> reached(1, 0u);
-    for (std::uint32_t sum = 0; sum <= last_sum_; ++sum) {
-      pending_buffer& here = ring_[sum % (reach_ + 1)];
-      if (reduce_bytes(here) > usable_bytes()) {
-        stop_ =
-            "GPU memory: " + std::to_string(here.keys.size()) + " pending states of one progress sum cannot be sorted";
-        break;  // `here` stays held, unreduced: its states count toward the proven upper end
-      }
-      make_room(reduce_bytes(here));
-      reduce(here);
-      const std::size_t n = here.keys.size();
-      states_ += n;
-      if (n > 0) expand(sum, here, reached);
-      if (!stop_.empty()) break;  // `here` stays held: its states were not expanded
-      here.keys.clear();
-      here.keys.shrink_to_fit();
-      here.way.clear();
-      here.way.shrink_to_fit();
-      const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-      stop_ = stopping.after_step(elapsed, states_);
-      if (o_.progress) o_.progress(sum + 1, last_sum_ + 1, states_, elapsed);
-      if (!stop_.empty()) break;
-    }
-    reached_ = reached[0];
   }
 
   std::uint32_t held_bound() const override {
@@ -194,6 +164,42 @@ class cuda_sweep final : public exact_detail::sweep_pass {
   }
 
  private:
+  void begin() override {
+    ring_[0].keys.assign(1, initial_state(v_));
+    ring_[0].way.assign(1, 0u);
+  }
+
+  /// One sum: its pending pairs reduced (sorted, each state once with its longest way in) and
+  /// expanded; `failed` where the device's memory cannot hold the step (the sum's states then stay
+  /// held, unreduced or unexpanded, and count toward the proven upper end).
+  step_report step(std::uint32_t sum, std::chrono::steady_clock::time_point start) override {
+    step_report r;
+    pending_buffer& here = ring_[sum % (reach_ + 1)];
+    if (reduce_bytes(here) > usable_bytes()) {
+      r.failed =
+          "GPU memory: " + std::to_string(here.keys.size()) + " pending states of one progress sum cannot be sorted";
+      return r;
+    }
+    make_room(reduce_bytes(here));
+    reduce(here);
+    const std::size_t n = here.keys.size();
+    states_ += n;
+    if (n > 0) expand(sum, here, reached_on_device_);
+    if (!stop_.empty()) {
+      r.failed = stop_;
+      return r;
+    }
+    here.keys.clear();
+    here.keys.shrink_to_fit();
+    here.way.clear();
+    here.way.shrink_to_fit();
+    r.elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    r.interrupt = interrupted();
+    return r;
+  }
+
+  void end() override { reached_ = reached_on_device_[0]; }
+
   /// Device memory free now or held in the pool's cache.
   std::size_t usable_bytes() const { return free_device_bytes() + pool_.cached_bytes(); }
 
@@ -352,6 +358,7 @@ class cuda_sweep final : public exact_detail::sweep_pass {
   device_vector<std::uint32_t> reduced_way_, out_way_, kept_way_;
   device_vector<std::uint64_t> counts_, offsets_;
   device_vector<std::uint8_t> expanded_;
+  device_vector<unsigned> reached_on_device_;  ///< the longest way into the final state, found by expand()
 };
 
 }  // namespace

@@ -398,21 +398,10 @@ struct dbf_cmd {
         add_kernel(kernel_s, j.value("kernel_s", json()));
         for (const auto& r : j["records"]) records.push_back(set_record_from_json(r));
       }
-      print_in_order(records, emit);
+      in_input_order(records);
+      for (const set_record& r : records) emit(r);
     }
     return from_bytes<std::uint8_t>(slices.ranks->broadcast(to_bytes<std::uint8_t>(all_finished), 0)) != 0;
-  }
-
-  /// `records` printed by index, up to the first one missing.
-  static void print_in_order(std::vector<set_record>& records, const std::function<void(const set_record&)>& emit) {
-    std::sort(records.begin(), records.end(),
-              [](const set_record& a, const set_record& b) { return a.index < b.index; });
-    std::uint64_t next = 0;
-    for (const auto& r : records) {
-      if (r.index != next) break;
-      emit(r);
-      ++next;
-    }
   }
 
   /// Under mpirun, rank 0's exit code on every rank.

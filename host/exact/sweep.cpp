@@ -54,50 +54,12 @@ class sweep final : public exact_detail::basic_sweep_pass<V> {
 
  public:
   sweep(const V& v, const exact_options& o, std::uint32_t floor_value, std::uint64_t keep_limit)
-      : base(v, floor_value, keep_limit),
+      : base(v, o, floor_value, keep_limit),
         o_(o),
         threads_(static_cast<std::uint32_t>(resolve_threads(o.threads, "threads"))),
         pool_(static_cast<int>(threads_)) {
     window_.assign(reach_ + 1, std::vector<packed_table>(threads_, packed_table(16)));
     memory_limit_ = physical_memory_bytes() / 2;
-    max_states_ = o.max_states;
-  }
-
-  void run(clock_type::time_point start) override {
-    const packed_state init = initial_state(v_);
-    window_[0][shard_of(init, threads_)].insert_max(init, 0);
-    taken_.assign(last_sum_ + 1, exact_detail::taken_states{});
-    double bound_s_per_state = -1;
-    step_stop stopping(o_.time_limit_s, max_states_);
-    for (std::uint32_t sum = 0; sum <= last_sum_; ++sum) {
-      std::vector<pending> here;
-      for (packed_table& shard : window_[sum % (reach_ + 1)]) {
-        shard.for_each([&](packed_state key, std::uint16_t way_in) { here.push_back({key, way_in}); });
-        shard.reset(16);
-      }
-      states_ += here.size();
-      // The cost of bounding one held state, timed once, for the stop below.
-      if (o_.time_limit_s > 0 && bound_s_per_state < 0) bound_s_per_state = exact_detail::time_held_bound(v_, here);
-      expand(sum, here);
-      if (keeping_) this->keep(sum, expanded_);
-      expanded_.clear();
-      std::uint64_t bytes = 0, held = 0;
-      for (const auto& shards : window_)
-        for (const packed_table& t : shards) {
-          bytes += t.bytes();
-          held += t.size();
-        }
-      const double elapsed = std::chrono::duration<double>(clock_type::now() - start).count();
-      // The time limit covers the bound over the held states after the stop: the sweep stops
-      // when one more sum (step_deadline predicts it from the last two) and that bound would pass it. The bound runs
-      // on all threads but scans sparse tables: on 2 threads it took as long as the sample's rate
-      // on one predicts (Voronoi W = 16: 0.150 s for 1.0 M states at 1.5e-7 s each).
-      const double bound_s = std::max(bound_s_per_state, 0.0) * static_cast<double>(held);
-      stop_ = stopping.after_step(elapsed, states_, bound_s,
-                                  bytes > memory_limit_ ? "memory limit (half the machine's memory) reached" : "");
-      if (o_.progress) o_.progress(sum + 1, last_sum_ + 1, states_, elapsed);
-      if (!stop_.empty()) return;
-    }
   }
 
   /// On all threads: thread t bounds shard t of every held sum and a slice of the unexpanded.
@@ -115,6 +77,43 @@ class sweep final : public exact_detail::basic_sweep_pass<V> {
   }
 
  private:
+  using step_report = typename base::step_report;
+
+  void begin() override {
+    const packed_state init = initial_state(v_);
+    window_[0][shard_of(init, threads_)].insert_max(init, 0);
+    taken_.assign(last_sum_ + 1, exact_detail::taken_states{});
+  }
+
+  step_report step(std::uint32_t sum, clock_type::time_point start) override {
+    std::vector<pending> here;
+    for (packed_table& shard : window_[sum % (reach_ + 1)]) {
+      shard.for_each([&](packed_state key, std::uint16_t way_in) { here.push_back({key, way_in}); });
+      shard.reset(16);
+    }
+    states_ += here.size();
+    // The cost of bounding one held state, timed once, for the stop.
+    if (o_.time_limit_s > 0 && bound_s_per_state_ < 0) bound_s_per_state_ = exact_detail::time_held_bound(v_, here);
+    expand(sum, here);
+    if (keeping_) this->keep(sum, expanded_);
+    expanded_.clear();
+    std::uint64_t bytes = 0, held = 0;
+    for (const auto& shards : window_)
+      for (const packed_table& t : shards) {
+        bytes += t.bytes();
+        held += t.size();
+      }
+    step_report r;
+    r.elapsed = std::chrono::duration<double>(clock_type::now() - start).count();
+    // The time limit covers the bound over the held states after the stop. The bound runs on all
+    // threads but scans sparse tables: on 2 threads it took as long as the sample's rate on one
+    // predicts (Voronoi W = 16: 0.150 s for 1.0 M states at 1.5e-7 s each).
+    r.finish_s = std::max(bound_s_per_state_, 0.0) * static_cast<double>(held);
+    if (bytes > memory_limit_) r.limit = "memory limit (half the machine's memory) reached";
+    r.interrupt = interrupted();
+    return r;
+  }
+
   /// Expands the states of one sum in rounds: threads expand slices into their own buffers (one
   /// per target sum and shard), then each thread merges its shard from every buffer. A sum can take
   /// many seconds, so an interrupt is heeded between rounds: the states not yet expanded go to
@@ -193,7 +192,8 @@ class sweep final : public exact_detail::basic_sweep_pass<V> {
   std::vector<std::vector<packed_table>> window_;  // [sum % (reach + 1)][shard]
   std::vector<pending> expanded_;
   std::vector<pending> unexpanded_;  ///< states of the last sum left when interrupted in the middle
-  std::uint64_t max_states_ = 0, memory_limit_ = 0;
+  std::uint64_t memory_limit_ = 0;
+  double bound_s_per_state_ = -1;  ///< the time of one held_bound call, timed once (-1: not yet)
 };
 
 }  // namespace

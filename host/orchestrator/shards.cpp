@@ -70,8 +70,8 @@ shard_output checked_shard(shard_output s) {
   if (s.lines.empty()) throw input_error(s.name + ": empty, not the output of a shard");
   const json& head = s.lines.front();
   if (!head.is_object() || !head.contains("shard") || !head["shard"].is_object() ||
-      !head["shard"].contains("command") || !head["shard"]["command"].is_string() ||
-      !head["shard"].contains("count") || !head["shard"]["count"].is_number_unsigned())
+      !head["shard"].contains("command") || !head["shard"]["command"].is_string() || !head["shard"].contains("count") ||
+      !head["shard"]["count"].is_number_unsigned())
     throw input_error(s.name + ": not the JSON of a shard");
   return s;
 }
@@ -249,7 +249,8 @@ std::vector<built_schedule> check_best_strings(const std::vector<const shard_out
     const built_schedule built = build_schedule(prob, str);
     if (built.makespan != claimed)
       throw input_error(file + ": its best_string builds a schedule of " + std::to_string(built.makespan) +
-                        " cycles, not the best_makespan " + std::to_string(claimed) + " it claims: the shard was altered");
+                        " cycles, not the best_makespan " + std::to_string(claimed) +
+                        " it claims: the shard was altered");
     if (part["warp_cycle_string"] != json(built.warp_cycle))
       throw input_error(file + ": its warp_cycle_string is not the schedule of its best_string: the shard was altered");
     schedules.push_back(built);
@@ -322,7 +323,8 @@ estimate_merge merge_checked_estimates(const std::vector<shard_output>& shards) 
     if (s.lines[0].value("interrupted", false)) out.interrupted.push_back(s.name);
   }
   for (std::uint32_t i = 0; i < count; ++i)
-    if (!by_index[i]) throw input_error("merge: shard " + std::to_string(i) + "/" + std::to_string(count) + " is missing");
+    if (!by_index[i])
+      throw input_error("merge: shard " + std::to_string(i) + "/" + std::to_string(count) + " is missing");
   out.prob = shards_problem(by_index[0]->name, by_index[0]->lines[0]);
   std::vector<built_schedule> schedules = check_best_strings(by_index, out.prob);
 
@@ -388,9 +390,8 @@ namespace {
 
 /// The first setting in which two dbf shard headers differ, as "--edf scan, not qpa".
 message first_difference(const json& want, const json& got) {
-  static const char* const settings[] = {"command", "json",  "check",   "keep_going", "file",
-                                         "batch",   "sweep", "edf",     "backend",    "threads",
-                                         "block",   "max_table_mib"};
+  static const char* const settings[] = {"command", "json", "check",   "keep_going", "file",  "batch",
+                                         "sweep",   "edf",  "backend", "threads",    "block", "max_table_mib"};
   for (const char* key : settings)
     if (want.value(key, json()) != got.value(key, json()))
       return (std::string(key) == "command" ? message("command") : param(key)) + " " +
@@ -421,6 +422,13 @@ set_record json_set_record(const analysed_set& a, bool batch) {
   return r;
 }
 
+void in_input_order(std::vector<set_record>& records) {
+  std::sort(records.begin(), records.end(), [](const set_record& a, const set_record& b) { return a.index < b.index; });
+  std::size_t next = 0;
+  while (next < records.size() && records[next].index == next) ++next;
+  records.resize(next);
+}
+
 set_record set_record_from_json(const json& j) {
   set_record r;
   r.index = j.at("index").get<std::uint64_t>();
@@ -447,7 +455,8 @@ void take_records(const shard_output& s, std::uint32_t index, std::uint32_t coun
       const bool finished = end.at("finished").get<bool>();
       m.finished = m.finished && finished;
       m.elapsed_s += end.at("elapsed_s").get<double>();
-      if (const json k = end.value("kernel_s", json()); k.is_number()) m.kernel_s = std::max(m.kernel_s, 0.0) + k.get<double>();
+      if (const json k = end.value("kernel_s", json()); k.is_number())
+        m.kernel_s = std::max(m.kernel_s, 0.0) + k.get<double>();
       const auto sets = end.at("sets").get<std::uint64_t>();
       if (total && *total != sets && m.finished)
         throw input_error(s.name + ": " + std::to_string(sets) + " sets, but another shard saw " +
@@ -503,12 +512,9 @@ set_merge merge_checked_sets(const std::vector<shard_output>& shards) {
   for (std::uint32_t i = 0; i < count; ++i)
     if (!seen[i]) throw input_error("merge: shard " + std::to_string(i) + "/" + std::to_string(count) + " is missing");
   if (m.finished && total && m.records.size() != *total)
-    throw input_error("merge: " + std::to_string(m.records.size()) + " results for " + std::to_string(*total) + " sets");
-  // In input order, up to the first set missing (an interrupted shard's gap).
-  std::sort(m.records.begin(), m.records.end(), [](const set_record& a, const set_record& b) { return a.index < b.index; });
-  std::size_t next = 0;
-  while (next < m.records.size() && m.records[next].index == next) ++next;
-  m.records.resize(next);
+    throw input_error("merge: " + std::to_string(m.records.size()) + " results for " + std::to_string(*total) +
+                      " sets");
+  in_input_order(m.records);
   return m;
 }
 
@@ -527,8 +533,9 @@ task_set merged_sweep_base(const set_merge& merged, const std::string& first) {
   const std::string file = merged.header.at("file").get<std::string>();
   const json& ran = merged.header.at("inputs").value("file", json::object());
   if (!ran.contains("fnv1a64") || content_hash(file, "task set") != ran["fnv1a64"])
-    throw input_error("merge: the task set " + file + " changed since the shards ran (its content hash is not the one in " +
-                      first + "): run the shards again");
+    throw input_error("merge: the task set " + file +
+                      " changed since the shards ran (its content hash is not the one in " + first +
+                      "): run the shards again");
   return load_task_set(file);
 }
 

@@ -55,14 +55,16 @@ class step_stop {
   step_stop(double limit_s, std::uint64_t max_states) : deadline_(limit_s), max_states_(max_states) {}
 
   /// After a step that ended `elapsed` seconds into the run with `states` memoised; called after
-  /// every step (the time limit predicts the next from the last two).
-  std::string after_step(double elapsed, std::uint64_t states, double finish_s = 0, const std::string& other = {}) {
+  /// every step (the time limit predicts the next from the last two). `interrupt`: whether to stop
+  /// for an interrupt (ranks pass the one they agreed on, so that every rank stops alike).
+  std::string after_step(double elapsed, std::uint64_t states, double finish_s = 0, const std::string& other = {},
+                         bool interrupt = interrupted()) {
     std::string why;
     if (max_states_ > 0 && states > max_states_)
       why = "state limit (" + std::to_string(max_states_) + " states) reached";
     if (!other.empty()) why = other;
     if (deadline_.stop_after_step(elapsed, finish_s)) why = "time limit reached";
-    if (interrupted()) why = "interrupted";
+    if (interrupt) why = "interrupted";
     return why;
   }
 

@@ -14,6 +14,7 @@
 
 #include "warpspan/exact/frontier.hpp"
 #include "warpspan/exact/frontier_host.hpp"
+#include "warpspan/core/step_deadline.hpp"
 #include "warpspan/exact/search.hpp"
 
 namespace warpspan::exact_detail {
@@ -51,21 +52,43 @@ std::uint32_t held_bound(const V& v, packed_state key, std::uint32_t way_in);
 template <class V>
 double time_held_bound(const V& v, const std::vector<sweep_entry>& states);
 
-/// One pass of a sweep; the backends fill in run() and held_bound().
+/// One pass of a sweep. The loop over the progress sums and its stop are written once, in run();
+/// a backend (the CPU's threads, MPI's ranks, CUDA) fills in step(), one sum's work, and
+/// held_bound().
 template <class V>
 class basic_sweep_pass {
  public:
   /// A pass over `v` pruning states whose way in + bound is at most `floor_value`, keeping at most
-  /// `keep_limit` expanded states for the witness.
-  basic_sweep_pass(const V& v, std::uint32_t floor_value, std::uint64_t keep_limit)
+  /// `keep_limit` expanded states for the witness, within the limits of `options` (time_limit_s,
+  /// max_states; its progress is told after every sum).
+  basic_sweep_pass(const V& v, const exact_options& options, std::uint32_t floor_value, std::uint64_t keep_limit)
       : v_(v),
         last_sum_(v.warps * v.instructions),
         reach_(most_issues(v)),
         floor_(floor_value),
-        keep_limit_(keep_limit) {}
+        keep_limit_(keep_limit),
+        options_(options) {}
   virtual ~basic_sweep_pass() = default;
-  /// Runs to the final sum or to a limit (then stop_reason() says which).
-  virtual void run(std::chrono::steady_clock::time_point start) = 0;
+
+  /// Runs to the final sum or to a limit (then stop_reason() says which): every sum's step, then
+  /// the stop (step_stop: the state limit, the backend's own limit, the time limit with the bound
+  /// over the held states after it, an interrupt), from what the step reports, which with ranks is
+  /// alike on every rank.
+  void run(std::chrono::steady_clock::time_point start) {
+    step_stop stopping(options_.time_limit_s, options_.max_states);
+    begin();
+    for (std::uint32_t sum = 0; sum <= last_sum_; ++sum) {
+      const step_report s = step(sum, start);
+      if (!s.failed.empty()) {
+        stop_ = s.failed;
+        break;
+      }
+      stop_ = stopping.after_step(s.elapsed, states_, s.finish_s, s.limit, s.interrupt);
+      if (options_.progress) options_.progress(sum + 1, last_sum_ + 1, states_, s.elapsed);
+      if (!stop_.empty()) break;
+    }
+    end();
+  }
   /// Over the states still held when stopped: the largest way in plus remaining bound.
   virtual std::uint32_t held_bound() const = 0;
 
@@ -79,6 +102,22 @@ class basic_sweep_pass {
   std::uint32_t reach() const { return reach_; }
 
  protected:
+  /// What one sum's step tells run(), the inputs of its stop (with ranks, alike on every rank).
+  struct step_report {
+    double elapsed = 0;      ///< seconds since the start when the step ended (ranks: rank 0's clock)
+    double finish_s = 0;     ///< the predicted time of held_bound() were the pass to stop now
+    std::string limit;       ///< a limit of the backend reached (the memory), empty: none
+    bool interrupt = false;  ///< interrupted (ranks: any rank)
+    std::string failed;      ///< the step could not be done (GPU memory): the pass stops before the checks
+  };
+  /// Before the first sum: the initial state into the backend's tables.
+  virtual void begin() = 0;
+  /// The states of progress sum `sum`: taken (counted in states_), expanded (successors into the
+  /// tables of the sums ahead; pruned_ and reached_ counted) and kept for the witness (keep()).
+  virtual step_report step(std::uint32_t sum, std::chrono::steady_clock::time_point start) = 0;
+  /// After the last sum run (a stop included).
+  virtual void end() {}
+
   /// Keeps the states expanded at `sum` for the witness while they fit the budget (sorts them).
   void keep(std::uint32_t sum, std::vector<sweep_entry>& expanded) {
     if (!keeping_) return;
@@ -109,6 +148,7 @@ class basic_sweep_pass {
   std::uint32_t reached_ = 0;
   std::string stop_;
   std::vector<taken_states> taken_;
+  const exact_options& options_;
 };
 
 using sweep_pass = basic_sweep_pass<frontier_view>;

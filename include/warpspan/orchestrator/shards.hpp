@@ -88,8 +88,8 @@ estimate_whole combine_estimate_parts(const std::vector<estimate_part>& parts);
 /// the pessimistic bound of its problem.
 struct estimate_merge {
   nlohmann::json result;
-  problem prob;             ///< the problem the shards ran on, rebuilt from their headers
-  built_schedule schedule;  ///< the schedule of the run's best string
+  problem prob;                          ///< the problem the shards ran on, rebuilt from their headers
+  built_schedule schedule;               ///< the schedule of the run's best string
   std::vector<std::string> interrupted;  ///< the names of the shards that were interrupted
 };
 estimate_merge merge_estimate_shards(const std::vector<shard_output>& shards);
@@ -130,6 +130,10 @@ set_record json_set_record(const analysed_set& a, bool batch);
 /// A record read back from its JSON (set_record_json, io/result_json.hpp); json exceptions where a
 /// key is missing or of another type.
 set_record set_record_from_json(const nlohmann::json& j);
+
+/// `records` (of shards, or of ranks) in input order, up to the first set missing (a gap an
+/// interrupted part left): the records the whole run prints.
+void in_input_order(std::vector<set_record>& records);
 
 /// The verdict a record's line states (0 schedulable, 1 not, 2 invalid), read as the dbf command
 /// prints it (`as_json`: a JSON object; else a batch or sweep text line); nullopt when it states none.
