@@ -9,7 +9,7 @@
 #include "warpspan/dbf/dbf.hpp"
 #include "warpspan/dbf/generate.hpp"
 #include "warpspan/makespan/chains.hpp"
-#include "warpspan/makespan/checkpoints.hpp"
+#include "warpspan/detail/makespan/checkpoints.hpp"
 #include "warpspan/makespan/estimate.hpp"
 #include "warpspan/sm/kernel_string.hpp"
 

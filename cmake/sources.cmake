@@ -186,3 +186,14 @@ set(WARPSPAN_BENCH_SOURCES
     bench/makespan/bench_anneal.cpp
     bench/makespan/bench_time_to_160.cpp
 )
+# The implementation headers (include/warpspan/detail/) that a public header includes, installed
+# with the public ones; the rest of detail/ is the library's own and not installed
+# (scripts/check_sources.py checks that this list is every one a public header reaches).
+set(WARPSPAN_INSTALLED_DETAIL_HEADERS
+    include/warpspan/detail/core/counting_ptr.hpp
+    include/warpspan/detail/core/emulation_hooks.hpp
+    include/warpspan/detail/cuda/cuda_check.cuh
+    include/warpspan/detail/cuda/device_buffer.cuh
+    include/warpspan/detail/dbf/dbf_cell.hpp
+    include/warpspan/detail/makespan/team.hpp
+)

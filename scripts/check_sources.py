@@ -6,8 +6,38 @@ that file. Prints the ones no CMake file names and exits 1; ctest's sources_list
 
     python3 scripts/check_sources.py [REPO]"""
 import os
+import re
 import subprocess
 import sys
+
+
+def installed_detail_headers_complete(top, cmake_text):
+    """The detail headers that the public headers reach (by their #include lines, transitively) are
+    exactly WARPSPAN_INSTALLED_DETAIL_HEADERS (cmake/sources.cmake): an installed header never
+    includes one that is not installed, and no detail header is installed for nothing."""
+    listed = re.search(r"set\(WARPSPAN_INSTALLED_DETAIL_HEADERS(.*?)\)", cmake_text, re.S)
+    listed = set(listed.group(1).split()) if listed else set()
+    include = re.compile(r'^\s*#\s*include\s+"(warpspan/[^"]+)"', re.M)
+    root = os.path.join(top, "include")
+    public = [os.path.relpath(os.path.join(d, n), root) for d, _, names in os.walk(os.path.join(root, "warpspan"))
+              for n in names if "/detail/" not in os.path.join(d, n) + "/" and n.endswith((".hpp", ".cuh", ".h"))]
+    reached, todo = set(), list(public)
+    while todo:
+        h = todo.pop()
+        path = os.path.join(root, h)
+        if not os.path.exists(path):
+            continue
+        with open(path, encoding="utf-8") as f:
+            for inc in include.findall(f.read()):
+                if inc.startswith("warpspan/detail/") and "include/" + inc not in reached:
+                    reached.add("include/" + inc)
+                    todo.append(inc)
+    if reached != listed:
+        print("WARPSPAN_INSTALLED_DETAIL_HEADERS (cmake/sources.cmake) should be the detail headers the public "
+              "ones include; missing:", " ".join(sorted(reached - listed)) or "none", "; not needed:",
+              " ".join(sorted(listed - reached)) or "none")
+        return False
+    return True
 
 
 def main():
@@ -35,6 +65,8 @@ def main():
             missing.append(f)
     if missing:
         print("sources no CMake file names (add them to cmake/sources.cmake):", " ".join(missing))
+        return 1
+    if not installed_detail_headers_complete(top, cmake[""]):
         return 1
     print(f"{sum(f.endswith(('.cpp', '.cu')) for f in files)} sources, each named by a CMake file")
     return 0

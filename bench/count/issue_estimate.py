@@ -38,7 +38,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-TEAM = "include/warpspan/makespan/team_schedule.hpp"
+TEAM = "include/warpspan/detail/makespan/team_schedule.hpp"
 # (step, W): the thread kernel's step at W = 3, 16 and 64, the warp kernel's compact step at W = 16
 # and its narrow step at W = 48 and 64.
 CASES = [("thread", 3), ("thread", 16), ("thread", 64), ("rejoin4x1", 16), ("rejoin8x4", 48), ("rejoin8x4", 64)]

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "../cases.hpp"
-#include "warpspan/makespan/team_schedule.hpp"
+#include "warpspan/detail/makespan/team_schedule.hpp"
 
 namespace {
 

@@ -10,7 +10,7 @@
 #include "warpspan/core/backend.hpp"
 #include "warpspan/makespan/chains.hpp"
 #include "warpspan/makespan/estimate.hpp"
-#include "warpspan/makespan/team_schedule.hpp"
+#include "warpspan/detail/makespan/team_schedule.hpp"
 #include "../cases.hpp"
 
 namespace warpspan {

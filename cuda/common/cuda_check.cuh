@@ -1,4 +1,4 @@
-// The CUDA error checks are public (the probe uses them): include/warpspan/cuda/cuda_check.cuh.
+// The CUDA error checks are public (the probe uses them): include/warpspan/detail/cuda/cuda_check.cuh.
 #pragma once
 
-#include "warpspan/cuda/cuda_check.cuh"
+#include "warpspan/detail/cuda/cuda_check.cuh"

@@ -1,4 +1,4 @@
-// The device buffer is public (the probe's buffers are device_buffers): include/warpspan/cuda/device_buffer.cuh.
+// The device buffer is public (the probe's buffers are device_buffers): include/warpspan/detail/cuda/device_buffer.cuh.
 #pragma once
 
-#include "warpspan/cuda/device_buffer.cuh"
+#include "warpspan/detail/cuda/device_buffer.cuh"

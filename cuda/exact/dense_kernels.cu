@@ -3,7 +3,7 @@
 // the way in plus one (0: not reached), a byte while the pessimistic bound fits one. A cycle raises
 // the progress sum, so the sweep takes the sums in order and expands every state of one sum at once,
 // one thread each: the thread finds its multiset by its index among the multisets of that sum
-// (include/warpspan/exact/dense_sum_index.hpp), reads its entry, and raises its successors' entries
+// (include/warpspan/detail/exact/dense_sum_index.hpp), reads its entry, and raises its successors' entries
 // to its own plus one with a compare-and-swap on the 32-bit word that holds them (the successor
 // enumeration is frontier.hpp's, as the CPU's). Nothing else lives on the device: Voronoi W = 16
 // (C(41, 16) = 1.03e11 multisets) needs 103 GB, which an H200 holds and an H100 does not. The entry
@@ -22,13 +22,13 @@
 #include "warpspan/core/error.hpp"
 #include "warpspan/core/interrupt.hpp"
 #include "warpspan/core/resources.hpp"
-#include "warpspan/core/step_deadline.hpp"
-#include "warpspan/exact/dense_index.hpp"
-#include "warpspan/exact/dense_sum_index.hpp"
+#include "warpspan/detail/core/step_deadline.hpp"
+#include "warpspan/detail/exact/dense_index.hpp"
+#include "warpspan/detail/exact/dense_sum_index.hpp"
 #include "warpspan/exact/frontier.hpp"
-#include "warpspan/exact/frontier_host.hpp"
+#include "warpspan/detail/exact/frontier_host.hpp"
 #include "warpspan/exact/search.hpp"
-#include "warpspan/exact/sweep_host.hpp"
+#include "warpspan/detail/exact/sweep_host.hpp"
 #include "warpspan/makespan/bounds.hpp"
 
 namespace warpspan {

@@ -21,7 +21,7 @@
 #include "common/launch.cuh"
 #include "warpspan/core/error.hpp"
 #include "warpspan/exact/frontier.hpp"
-#include "warpspan/exact/frontier_host.hpp"
+#include "warpspan/detail/exact/frontier_host.hpp"
 #include "warpspan/exact/search.hpp"
 
 namespace warpspan {

@@ -33,10 +33,10 @@
 #include "common/launch.cuh"
 #include "warpspan/core/error.hpp"
 #include "warpspan/core/interrupt.hpp"
-#include "warpspan/core/step_deadline.hpp"
+#include "warpspan/detail/core/step_deadline.hpp"
 #include "warpspan/exact/frontier.hpp"
 #include "warpspan/exact/search.hpp"
-#include "warpspan/exact/sweep_host.hpp"
+#include "warpspan/detail/exact/sweep_host.hpp"
 
 namespace warpspan {
 namespace {

@@ -26,7 +26,7 @@
 #include "warpspan/core/error.hpp"
 #include "warpspan/core/resources.hpp"
 #include "warpspan/makespan/chains.hpp"
-#include "warpspan/makespan/team_schedule.hpp"
+#include "warpspan/detail/makespan/team_schedule.hpp"
 
 namespace warpspan {
 

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <vector>
 
-#include "warpspan/dbf/dbf_cell.hpp"
+#include "warpspan/detail/dbf/dbf_cell.hpp"
 
 namespace warpspan {
 

@@ -13,7 +13,7 @@
 #include "warpspan/core/interrupt.hpp"
 #include "warpspan/core/resources.hpp"
 #include "warpspan/exact/frontier.hpp"
-#include "warpspan/exact/frontier_host.hpp"
+#include "warpspan/detail/exact/frontier_host.hpp"
 #include "warpspan/makespan/schedule_table.hpp"
 
 namespace warpspan {

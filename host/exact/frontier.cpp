@@ -3,8 +3,8 @@
 #include <chrono>
 #include <type_traits>
 
-#include "warpspan/core/step_deadline.hpp"
-#include "warpspan/exact/frontier_host.hpp"
+#include "warpspan/detail/core/step_deadline.hpp"
+#include "warpspan/detail/exact/frontier_host.hpp"
 #include "warpspan/core/error.hpp"
 #include "warpspan/core/interrupt.hpp"
 #include "warpspan/exact/frontier.hpp"

@@ -79,7 +79,7 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "warpspan/core/cbc_lock.hpp"
+#include "warpspan/detail/core/cbc_lock.hpp"
 #include "warpspan/core/error.hpp"
 #include "warpspan/core/interrupt.hpp"
 #include "warpspan/makespan/bounds.hpp"
@@ -731,7 +731,7 @@ struct cbc_outcome {
   std::string why;               ///< CBC's status codes when it stopped otherwise
 };
 
-/// The caller holds cbc_mutex() (core/cbc_lock.hpp): CBC is not thread-safe.
+/// The caller holds cbc_mutex() (detail/core/cbc_lock.hpp): CBC is not thread-safe.
 cbc_outcome solve_held(Cbc_Model* cbc) {
   Cbc_setParameter(cbc, "log", "0");
   Cbc_solve(cbc);

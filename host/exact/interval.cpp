@@ -8,7 +8,7 @@
 
 #include "warpspan/core/interrupt.hpp"
 #include "warpspan/exact/frontier.hpp"
-#include "warpspan/exact/frontier_host.hpp"
+#include "warpspan/detail/exact/frontier_host.hpp"
 #include "warpspan/exact/search.hpp"
 #include "warpspan/makespan/bounds.hpp"
 #include "warpspan/makespan/schedule_table.hpp"

@@ -13,11 +13,11 @@
 #include <unistd.h>
 
 #include "warpspan/core/interrupt.hpp"
-#include "warpspan/core/step_deadline.hpp"
+#include "warpspan/detail/core/step_deadline.hpp"
 #include "warpspan/exact/frontier.hpp"
-#include "warpspan/exact/frontier_host.hpp"
-#include "warpspan/exact/packed_table.hpp"
-#include "warpspan/exact/sweep_host.hpp"
+#include "warpspan/detail/exact/frontier_host.hpp"
+#include "warpspan/detail/exact/packed_table.hpp"
+#include "warpspan/detail/exact/sweep_host.hpp"
 #include "warpspan/exact/sweep_ranks.hpp"
 
 namespace warpspan {

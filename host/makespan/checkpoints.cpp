@@ -1,5 +1,5 @@
 // Checkpointed rebuild of one CPU chain's schedule (checkpoints.hpp).
-#include "warpspan/makespan/checkpoints.hpp"
+#include "warpspan/detail/makespan/checkpoints.hpp"
 
 #include <algorithm>
 #include <bit>

@@ -11,7 +11,7 @@
 #include "warpspan/core/error.hpp"
 #include "warpspan/core/resources.hpp"
 #include "warpspan/makespan/chains.hpp"
-#include "warpspan/makespan/checkpoints.hpp"
+#include "warpspan/detail/makespan/checkpoints.hpp"
 #include "warpspan/makespan/schedule_table.hpp"
 
 namespace warpspan {

@@ -15,7 +15,7 @@
 #include "warpspan/core/resources.hpp"
 #include "warpspan/exact/beam.hpp"
 #include "warpspan/makespan/bounds.hpp"
-#include "warpspan/makespan/checkpoints.hpp"
+#include "warpspan/detail/makespan/checkpoints.hpp"
 
 namespace warpspan {
 

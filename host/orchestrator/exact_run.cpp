@@ -5,7 +5,7 @@
 #include <cstring>
 
 #include "warpspan/exact/frontier.hpp"
-#include "warpspan/exact/frontier_host.hpp"
+#include "warpspan/detail/exact/frontier_host.hpp"
 #include "warpspan/makespan/estimate.hpp"
 
 namespace warpspan {

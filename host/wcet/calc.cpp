@@ -13,7 +13,7 @@
 #include <mutex>
 #include <sstream>
 
-#include "warpspan/core/cbc_lock.hpp"
+#include "warpspan/detail/core/cbc_lock.hpp"
 #include "warpspan/core/error.hpp"
 
 #ifndef WARPSPAN_HAVE_CBC
@@ -247,7 +247,7 @@ ipet_solution solve_ipet(const ipet_problem& p) {
     colub[e] = p.edges[e].cap ? static_cast<double>(*p.edges[e].cap) : inf;
     obj[e] = static_cast<double>(p.edges[e].weight);
   }
-  // CBC is not thread-safe (core/cbc_lock.hpp): the model lives and is solved under the lock.
+  // CBC is not thread-safe (detail/core/cbc_lock.hpp): the model lives and is solved under the lock.
   const std::lock_guard<std::mutex> lock(cbc_mutex());
   std::unique_ptr<Cbc_Model, void (*)(Cbc_Model*)> cbc(Cbc_newModel(), Cbc_deleteModel);
   Cbc_loadProblem(cbc.get(), static_cast<int>(ncols), row, start.data(), index.data(), value.data(), collb.data(),

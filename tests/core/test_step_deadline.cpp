@@ -2,7 +2,7 @@
 // would pass the limit, with the finishing pass counted.
 #include <gtest/gtest.h>
 
-#include "warpspan/core/step_deadline.hpp"
+#include "warpspan/detail/core/step_deadline.hpp"
 
 namespace warpspan {
 namespace {

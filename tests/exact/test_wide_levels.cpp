@@ -14,7 +14,7 @@
 #include "thread_ranks.hpp"
 #include "warpspan/exact/beam.hpp"
 #include "warpspan/exact/frontier.hpp"
-#include "warpspan/exact/frontier_host.hpp"
+#include "warpspan/detail/exact/frontier_host.hpp"
 #include "warpspan/exact/interval.hpp"
 #include "warpspan/exact/search.hpp"
 #include "warpspan/exact/sweep_ranks.hpp"

@@ -8,7 +8,7 @@
 #include <string>
 
 #include "test_util.hpp"
-#include "warpspan/makespan/checkpoints.hpp"
+#include "warpspan/detail/makespan/checkpoints.hpp"
 #include "warpspan/makespan/chains.hpp"
 
 namespace warpspan {

@@ -9,7 +9,7 @@
 
 #include "test_util.hpp"
 #include "warpspan/makespan/chains.hpp"
-#include "warpspan/makespan/team_schedule.hpp"
+#include "warpspan/detail/makespan/team_schedule.hpp"
 
 namespace warpspan {
 namespace {

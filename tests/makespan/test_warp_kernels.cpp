@@ -18,7 +18,7 @@
 #include "warpspan/makespan/anneal.hpp"
 #include "warpspan/makespan/bounds.hpp"
 #include "warpspan/makespan/chains.hpp"
-#include "warpspan/makespan/checkpoints.hpp"
+#include "warpspan/detail/makespan/checkpoints.hpp"
 #include "warpspan/makespan/estimate.hpp"
 #include "warpspan/makespan/schedule_table.hpp"
 

@@ -10,7 +10,7 @@
 #include <memory>
 #include <vector>
 
-#include "warpspan/dbf/dbf_cell.hpp"
+#include "warpspan/detail/dbf/dbf_cell.hpp"
 #include "warpspan/dbf/task.hpp"
 
 namespace warpspan {

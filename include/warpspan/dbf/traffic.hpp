@@ -5,7 +5,7 @@
 
 #include <cstdint>
 
-#include "warpspan/core/counting_ptr.hpp"
+#include "warpspan/detail/core/counting_ptr.hpp"
 #include "warpspan/dbf/dbf.hpp"
 
 namespace warpspan {

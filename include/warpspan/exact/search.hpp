@@ -101,7 +101,7 @@ exact_result exact_sweep_cpu(const problem& prob, const exact_options& options =
 
 /// The same answer by a dense sweep: one way in per multiset of progress levels, C(I + W, W) of them
 /// (a byte each while the pessimistic bound is under 255, else two), indexed by colex rank, which a
-/// cycle only raises (include/warpspan/exact/dense_index.hpp); the ranks are taken in order, so a
+/// cycle only raises (include/warpspan/detail/exact/dense_index.hpp); the ranks are taken in order, so a
 /// successor costs an addition and a store instead of a hash insert. Every reached state is
 /// expanded (`states`: reached; `prune` is not used: the bound costs more than it saves here); a
 /// run stopped by the time limit or an interrupt proves [lower, max over the reached states not yet

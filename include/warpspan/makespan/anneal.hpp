@@ -18,19 +18,7 @@
 #include "warpspan/core/macros.hpp"
 #include "warpspan/core/rng.hpp"
 #include "warpspan/makespan/schedule.hpp"
-#include "warpspan/makespan/team.hpp"
-
-// A point where a warp's lanes reconverge (the top of an annealing iteration), for the emulation's
-// memory-request counter (cuda/emulation/counts.cpp), which lines the lanes' accesses up into warp
-// requests anew from there. Nothing outside the emulation's kernel sources.
-#if defined(WARPSPAN_EMU_KERNEL_SOURCE) && !defined(__CUDACC__)
-namespace warpspan::emu {
-void warp_reconverge() noexcept;
-}
-#define WARPSPAN_WARP_RECONVERGE() ::warpspan::emu::warp_reconverge()
-#else
-#define WARPSPAN_WARP_RECONVERGE() static_cast<void>(0)
-#endif
+#include "warpspan/detail/makespan/team.hpp"
 
 namespace warpspan {
 

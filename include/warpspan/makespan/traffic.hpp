@@ -1,12 +1,12 @@
 // The memory traffic of the GPU designs, counted by running the shared host/device code through
-// counting views (core/counting_ptr.hpp): what one annealing iteration and one dbf cell read and
+// counting views (detail/core/counting_ptr.hpp): what one annealing iteration and one dbf cell read and
 // write, and what the kernels' staging moves around them. These counts are what the CUDA emulation
 // can say about speed: a bandwidth bound that a real GPU run can be held against.
 #pragma once
 
 #include <cstdint>
 
-#include "warpspan/core/counting_ptr.hpp"
+#include "warpspan/detail/core/counting_ptr.hpp"
 #include "warpspan/makespan/anneal.hpp"
 #include "warpspan/makespan/chains.hpp"
 #include "warpspan/makespan/problem.hpp"

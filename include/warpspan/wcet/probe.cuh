@@ -30,8 +30,8 @@
 
 #include "warpspan/core/error.hpp"
 #include "warpspan/core/file.hpp"
-#include "warpspan/cuda/cuda_check.cuh"
-#include "warpspan/cuda/device_buffer.cuh"
+#include "warpspan/detail/cuda/cuda_check.cuh"
+#include "warpspan/detail/cuda/device_buffer.cuh"
 #include "warpspan/wcet/collect.hpp"
 
 namespace warpspan::wcet {

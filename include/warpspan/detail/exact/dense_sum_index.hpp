@@ -1,6 +1,6 @@
 // The multisets of W progress levels in [0, I] grouped by their sum, for the dense sweep on a GPU
 // (cuda/exact/dense_kernels.cu): the j-th multiset of a sum, and the colex rank of a multiset (the
-// dense table's index, as include/warpspan/exact/dense_index.hpp ranks it). A cycle raises the sum,
+// dense table's index, as include/warpspan/detail/exact/dense_index.hpp ranks it). A cycle raises the sum,
 // so the states of one sum can all be expanded at once, one thread each. Host/device code over
 // tables the host builds (build_dense_sum_tables) and copies to the device.
 #pragma once

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "warpspan/exact/dense_index.hpp"
+#include "warpspan/detail/exact/dense_index.hpp"
 #include "warpspan/exact/frontier.hpp"
 #include "warpspan/exact/search.hpp"
 

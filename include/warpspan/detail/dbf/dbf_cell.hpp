@@ -31,7 +31,7 @@ WARPSPAN_HD_INLINE std::uint32_t dbf_extend(std::uint32_t before, std::uint32_t 
 
 /// Shortest span of a path ending at the row's vertex (wcet ev, deadline dv) with demand exactly e.
 /// `table` is row-major with `stride` cells per row; predecessor rows come before this row. The
-/// pointers are template parameters so that a counting view (core/counting_ptr.hpp) can measure the
+/// pointers are template parameters so that a counting view (detail/core/counting_ptr.hpp) can measure the
 /// memory traffic of exactly this code; each tuple is read once, as a whole.
 template <class Preds, class Table>
 WARPSPAN_HD_INLINE std::uint32_t dbf_cell(std::uint32_t e, std::uint32_t ev, std::uint32_t dv, const Preds& preds,

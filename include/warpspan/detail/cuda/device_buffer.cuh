@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include "warpspan/cuda/cuda_check.cuh"
+#include "warpspan/detail/cuda/cuda_check.cuh"
 
 namespace warpspan {
 

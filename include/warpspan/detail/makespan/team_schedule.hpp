@@ -23,15 +23,7 @@
 #include "warpspan/core/macros.hpp"
 #include "warpspan/makespan/anneal.hpp"
 #include "warpspan/makespan/schedule.hpp"
-#include "warpspan/makespan/team.hpp"
-
-// Unrolls the loop it precedes in device code (a loop over a small register array must be unrolled
-// whole, or nvcc puts the array in local memory); nothing on the host.
-#if defined(__CUDA_ARCH__)
-#define WARPSPAN_UNROLL _Pragma("unroll")
-#else
-#define WARPSPAN_UNROLL
-#endif
+#include "warpspan/detail/makespan/team.hpp"
 
 namespace warpspan {
 

@@ -13,8 +13,8 @@
 #include <vector>
 
 #include "warpspan/exact/frontier.hpp"
-#include "warpspan/exact/frontier_host.hpp"
-#include "warpspan/core/step_deadline.hpp"
+#include "warpspan/detail/exact/frontier_host.hpp"
+#include "warpspan/detail/core/step_deadline.hpp"
 #include "warpspan/exact/search.hpp"
 
 namespace warpspan::exact_detail {
