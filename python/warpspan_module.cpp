@@ -562,6 +562,18 @@ dbf_shard_settings shard_settings(const char* command, const std::string& shard,
   return h;
 }
 
+/// A dbf shard for Python: its records' results under `key` (as dicts) and the shard's text.
+py::dict shard_result(const char* key, const dbf_shard_settings& h, const std::vector<set_record>& records,
+                      bool finished, double elapsed_s, const dbf_session& session, std::uint64_t sets) {
+  py::list results;
+  for (const set_record& r : records) results.append(to_dict(nlohmann::json::parse(r.line)));
+  py::dict d;
+  d[key] = results;
+  d["shard_text"] =
+      dbf_shard_text(h, records, finished, elapsed_s, session.on_device() ? session.kernel_seconds() : -1, sets);
+  return d;
+}
+
 /// Shard `shard` ("I/N") of `dbf --batch PATH --json`: its sets' results and the shard's text.
 py::dict dbf_batch_shard(const std::string& path, const std::string& shard, const std::string& backend,
                          const std::string& edf, long long threads, unsigned block, std::uint64_t max_table_mib) {
@@ -582,13 +594,7 @@ py::dict dbf_batch_shard(const std::string& path, const std::string& shard, cons
         [&](analysed_set& a) { out.records.push_back(json_set_record(a, true)); }, out.elapsed_s, out.seen);
     return out;
   });
-  py::list verdicts;
-  for (const set_record& r : o.records) verdicts.append(to_dict(nlohmann::json::parse(r.line)));
-  py::dict d;
-  d["verdicts"] = verdicts;
-  d["shard_text"] = dbf_shard_text(h, o.records, o.finished, o.elapsed_s,
-                                   session.on_device() ? session.kernel_seconds() : -1, o.seen);
-  return d;
+  return shard_result("verdicts", h, o.records, o.finished, o.elapsed_s, session, o.seen);
 }
 
 /// Shard `shard` ("I/N") of `dbf FILE --sweep SPEC --json`: its variants and the shard's text.
@@ -614,13 +620,7 @@ py::dict dbf_sweep_shard(const std::string& path, const std::string& sweep, cons
         [&](analysed_set& a) { out.records.push_back(json_set_record(a, false)); }, out.elapsed_s);
     return out;
   });
-  py::list variants;
-  for (const set_record& r : o.records) variants.append(to_dict(nlohmann::json::parse(r.line)));
-  py::dict d;
-  d["variants"] = variants;
-  d["shard_text"] = dbf_shard_text(h, o.records, o.finished, o.elapsed_s,
-                                   session.on_device() ? session.kernel_seconds() : -1, spec.steps);
-  return d;
+  return shard_result("variants", h, o.records, o.finished, o.elapsed_s, session, spec.steps);
 }
 
 /// A shard from Python: a file (read as `warpspan merge` reads it) or a shard's text in memory.
