@@ -2,6 +2,7 @@
 // second for W warps. The goal: T(4) in under a second.
 #include <benchmark/benchmark.h>
 
+#include <functional>
 #include <random>
 #include <string>
 #include <vector>
@@ -60,7 +61,8 @@ void BM_ExactFrontier(benchmark::State& state) {
 BENCHMARK(BM_ExactFrontier)->ArgsProduct({{4, 5, 6}, {0, 1}})->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_ExactFrontier)->ArgsProduct({{7}, {0, 1}})->Iterations(1)->Unit(benchmark::kMillisecond);
 
-using exact_fn = exact_result (*)(const problem&, const exact_options&);
+/// One search's entry point, handed exact_search's options and taking its share of them.
+using exact_fn = std::function<exact_result(const problem&, const exact_options&)>;
 
 /// One exact search on Voronoi W = arg 0 with arg 1 CPU threads, or on the device when arg 1 is 0;
 /// `name` labels it ("sweep", "dense").
@@ -88,17 +90,25 @@ void run_exact_bench(benchmark::State& state, exact_fn cpu_search, exact_fn cuda
 
 /// The progress sweep (each state once; `states` = the depth-first count + 1). Arg 1: CPU threads,
 /// or 0 for the CUDA sweep. Pruning on, against the best standard string, as `exact` runs it.
-void BM_ExactSweep(benchmark::State& state) { run_exact_bench(state, exact_sweep_cpu, exact_sweep_cuda, "sweep"); }
+void BM_ExactSweep(benchmark::State& state) {
+  run_exact_bench(
+      state, [](const problem& p, const exact_options& o) { return exact_sweep_cpu(p, o); },
+      [](const problem& p, const exact_options& o) { return exact_sweep_cuda(p, o); }, "sweep");
+}
 BENCHMARK(BM_ExactSweep)->ArgsProduct({{4, 5, 6}, {0, 1, 2}})->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_ExactSweep)->ArgsProduct({{7, 8}, {0, 1, 2}})->Iterations(1)->Unit(benchmark::kMillisecond);
 // Larger W: `warpspan exact --backend cuda` in bench/run_on_gpu.sh (one run each, time-limited).
 
 /// The dense sweep (every multiset in a table; `states` = those reached). Arg 1: CPU threads, or 0
 /// for the device's dense sweep (by progress sum, compare-and-swap on the table).
-void BM_ExactDense(benchmark::State& state) { run_exact_bench(state, exact_dense_cpu, exact_dense_cuda, "dense"); }
+void BM_ExactDense(benchmark::State& state) {
+  run_exact_bench(
+      state, [](const problem& p, const exact_options& o) { return exact_dense_cpu(p, o.dense()); },
+      [](const problem& p, const exact_options& o) { return exact_dense_cuda(p, o.dense()); }, "dense");
+}
 BENCHMARK(BM_ExactDense)->ArgsProduct({{6, 7, 8}, {0, 1, 2}})->Iterations(1)->Unit(benchmark::kMillisecond);
 
-/// What 16-bit levels cost (the packing of kernels past 254 instructions, exact_options::wide_levels)
+/// What 16-bit levels cost (the packing of kernels past 254 instructions, wide_levels)
 /// against 8-bit ones on the same states: Voronoi W = arg 0, arg 1 the search (0 the hash sweep,
 /// 1 the dense sweep, 2 the level-by-level search), arg 2 the bits a level (8 or 16); one thread.
 void BM_ExactWideLevels(benchmark::State& state) {
@@ -106,7 +116,10 @@ void BM_ExactWideLevels(benchmark::State& state) {
   exact_options o;
   o.threads = 1;
   o.wide_levels = state.range(2) == 16;
-  const exact_fn search[] = {exact_sweep_cpu, exact_dense_cpu, exact_frontier_cpu};
+  const exact_fn search[] = {
+      [](const problem& p, const exact_options& x) { return exact_sweep_cpu(p, x); },
+      [](const problem& p, const exact_options& x) { return exact_dense_cpu(p, x.dense()); },
+      [](const problem& p, const exact_options& x) { return exact_frontier_cpu(p, x.frontier()); }};
   const char* names[] = {"sweep", "dense", "frontier"};
   exact_result r;
   for (auto _ : state) {

@@ -68,7 +68,7 @@ struct step_counts {
 
 /// Sets up the successors of a reached state `key` with way in plus one `here`: false when it has
 /// none to raise, because it is the final state (its way in goes to *reached) or, with a floor
-/// (exact_options::at_most), it lies on no schedule longer than the floor (counted in
+/// (sweep_common_options::at_most), it lies on no schedule longer than the floor (counted in
 /// block_counts[1]). The CPU's dense sweep drops the same states.
 __device__ bool start_expanding(const frontier_view& v, packed_state key, std::uint32_t here, std::uint32_t floor_value,
                                 successor_enum& e, unsigned* reached, unsigned* block_counts) {
@@ -201,7 +201,7 @@ unsigned sum_blocks(std::uint64_t n) {
 /// scan as long would pass it, and the scan gives up (leaving the pessimistic bound) past 1.1 times it.
 template <class Launch, class Held>
 std::string sweep_sums(const problem& prob, const frontier_view& v, const dense_sum_tables& tables,
-                       const exact_options& options, std::uint32_t floor, std::chrono::steady_clock::time_point start,
+                       const dense_options& options, std::uint32_t floor, std::chrono::steady_clock::time_point start,
                        const device_buffer<step_counts>& counts, exact_result& r, const Launch& launch,
                        const Held& held) {
   using clock_type = std::chrono::steady_clock;
@@ -217,7 +217,7 @@ std::string sweep_sums(const problem& prob, const frontier_view& v, const dense_
       WARPSPAN_CUDA_TRY(cudaDeviceSynchronize());
     }
     const double elapsed = std::chrono::duration<double>(clock_type::now() - start).count();
-    if (options.progress) options.progress(sum + 1, tables.sums, counts.to_host()[0].states, elapsed);
+    if (options.progress) options.progress({sum + 1, tables.sums, counts.to_host()[0].states, elapsed});
     if (sum + 1 == tables.sums) break;
     // The bound over the held sums after a stop costs about one more sum's launch.
     stop = stopping.after_step(elapsed, 0, elapsed - last_elapsed);
@@ -316,7 +316,7 @@ struct replay_stopped {};
 /// `why`, when the host has not the memory or the time limit or an interrupt cuts it short. The
 /// replays raise the same entries as the sweep did (a maximum does not depend on the order).
 template <class V>
-std::vector<std::uint16_t> window_witness(const dense_window<V>& w, std::uint32_t length, const exact_options& options,
+std::vector<std::uint16_t> window_witness(const dense_window<V>& w, std::uint32_t length, const dense_options& options,
                                           std::chrono::steady_clock::time_point start, std::uint64_t states,
                                           std::string& why) {
   using clock_type = std::chrono::steady_clock;
@@ -341,7 +341,7 @@ std::vector<std::uint16_t> window_witness(const dense_window<V>& w, std::uint32_
     w.expand(sum, reached.data(), counts.data(), bad.data(), keep);
     WARPSPAN_CUDA_TRY(cudaDeviceSynchronize());
     const double elapsed = std::chrono::duration<double>(clock_type::now() - start).count();
-    if (options.progress) options.progress(++done, work, states, elapsed);
+    if (options.progress) options.progress({++done, work, states, elapsed});
     if ((options.time_limit_s > 0 && elapsed > options.time_limit_s) || interrupted()) throw replay_stopped{};
   };
   try {
@@ -391,7 +391,7 @@ std::vector<std::uint16_t> window_witness(const dense_window<V>& w, std::uint32_
 }
 
 template <class V>
-exact_result run_dense_window_cuda(const problem& prob, const frontier_view& v, const exact_options& options) {
+exact_result run_dense_window_cuda(const problem& prob, const frontier_view& v, const dense_options& options) {
   using clock_type = std::chrono::steady_clock;
   const auto start = clock_type::now();
   exact_result r;
@@ -440,7 +440,7 @@ exact_result run_dense_window_cuda(const problem& prob, const frontier_view& v, 
 }
 
 template <class V>
-exact_result run_dense_cuda(const problem& prob, const frontier_view& v, const exact_options& options) {
+exact_result run_dense_cuda(const problem& prob, const frontier_view& v, const dense_options& options) {
   using clock_type = std::chrono::steady_clock;
   const auto start = clock_type::now();
   exact_result r;
@@ -516,7 +516,7 @@ bool dense_window_fits_device(const problem& prob, const exact_options& options)
 
 namespace {
 
-exact_result dense_cuda(const problem& prob, const exact_options& options, bool window) {
+exact_result dense_cuda(const problem& prob, const dense_options& options, bool window) {
   const frontier_view v = exact_detail::checked_view(prob);
   if (pessimistic_bound(prob) + 1 > 0xFFFF)
     throw input_error("the dense sweep stores ways in of at most 65,534 cycles; this problem's bound is " +
@@ -530,11 +530,11 @@ exact_result dense_cuda(const problem& prob, const exact_options& options, bool 
 
 }  // namespace
 
-exact_result exact_dense_cuda(const problem& prob, const exact_options& options) {
+exact_result exact_dense_cuda(const problem& prob, const dense_options& options) {
   return dense_cuda(prob, options, false);
 }
 
-exact_result exact_dense_window_cuda(const problem& prob, const exact_options& options) {
+exact_result exact_dense_window_cuda(const problem& prob, const dense_options& options) {
   return dense_cuda(prob, options, true);
 }
 

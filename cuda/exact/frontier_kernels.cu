@@ -59,7 +59,7 @@ unsigned blocks_for(std::size_t n) { return static_cast<unsigned>((n + block_thr
 
 }  // namespace
 
-exact_result exact_frontier_cuda(const problem& prob, const exact_options& options) {
+exact_result exact_frontier_cuda(const problem& prob, const frontier_options& options) {
   const frontier_view v = exact_detail::checked_view(prob);
   device_pool pool;
   device_vector<packed_state> level;  // the level being expanded, kept on the device between levels

@@ -44,7 +44,7 @@ namespace {
 constexpr int block_threads = 128;
 constexpr std::uint32_t max_reach = frontier_max_warps;  // one cycle issues at most W <= 16 warps
 /// A pending buffer is reduced in place (sorted, one entry per state) beyond this many entries,
-/// unless exact_options::device_compact_entries says otherwise.
+/// unless sweep_options::device_compact_entries says otherwise.
 constexpr std::size_t default_compact_entries = std::size_t{1} << 26;
 
 unsigned blocks_for(std::size_t n) { return static_cast<unsigned>((n + block_threads - 1) / block_threads); }
@@ -147,7 +147,7 @@ struct pending_buffer {
 
 class cuda_sweep final : public exact_detail::sweep_pass {
  public:
-  cuda_sweep(const frontier_view& v, const exact_options& o, std::uint32_t floor_value, std::uint64_t keep_limit)
+  cuda_sweep(const frontier_view& v, const sweep_options& o, std::uint32_t floor_value, std::uint64_t keep_limit)
       : exact_detail::sweep_pass(v, o, floor_value, keep_limit), o_(o), reached_on_device_(1, 0u) {
     ring_.resize(reach_ + 1);
   }
@@ -349,7 +349,7 @@ class cuda_sweep final : public exact_detail::sweep_pass {
     return true;
   }
 
-  const exact_options& o_;
+  const sweep_options& o_;
   std::vector<pending_buffer> ring_;  // [sum % (reach + 1)]
   // Kept for the whole sweep (see the top of the file). The pool holds only Thrust's temporaries,
   // all handed back by the time a Thrust call returns.
@@ -363,7 +363,7 @@ class cuda_sweep final : public exact_detail::sweep_pass {
 
 }  // namespace
 
-exact_result exact_sweep_cuda(const problem& prob, const exact_options& options) {
+exact_result exact_sweep_cuda(const problem& prob, const sweep_options& options) {
   const frontier_view v = exact_detail::checked_view(prob);
   return exact_detail::run_sweeps(prob, v, options, [&](std::uint32_t floor_value, std::uint64_t keep_limit) {
     return std::unique_ptr<exact_detail::sweep_pass>(new cuda_sweep(v, options, floor_value, keep_limit));

@@ -4,15 +4,15 @@
 
 namespace warpspan {
 
-exact_result exact_frontier_cuda(const problem&, const exact_options&) {
+exact_result exact_frontier_cuda(const problem&, const frontier_options&) {
   throw not_compiled("the CUDA backend was not compiled into this build (configure with nvcc available)");
 }
 
-exact_result exact_sweep_cuda(const problem&, const exact_options&) {
+exact_result exact_sweep_cuda(const problem&, const sweep_options&) {
   throw not_compiled("the CUDA backend was not compiled into this build (configure with nvcc available)");
 }
 
-exact_result exact_dense_cuda(const problem&, const exact_options&) {
+exact_result exact_dense_cuda(const problem&, const dense_options&) {
   throw not_compiled("the CUDA backend was not compiled into this build (configure with nvcc available)");
 }
 
@@ -20,7 +20,7 @@ std::uint64_t dense_sweep_device_bytes(const problem& prob) { return dense_sweep
 
 bool dense_sweep_fits_device(const problem&, const exact_options&) { return false; }
 
-exact_result exact_dense_window_cuda(const problem&, const exact_options&) {
+exact_result exact_dense_window_cuda(const problem&, const dense_options&) {
   throw not_compiled("the CUDA backend was not compiled into this build (configure with nvcc available)");
 }
 

@@ -166,9 +166,7 @@ struct exact_cmd {
     xo.prune = !no_prune;
     progress_line bar(!quiet, "swept");
     if (bar.shown())
-      xo.progress = [&bar](std::uint32_t done, std::uint32_t all, std::uint64_t states, double) {
-        bar.update(done, all, std::to_string(states) + " states");
-      };
+      xo.progress = [&bar](const exact_step& s) { bar.update(s.done, s.total, std::to_string(s.states) + " states"); };
     std::string algorithm;
     // Under mpirun the CPU progress sweep runs across the ranks (states partitioned by hash).
     const exact_result r =

@@ -109,7 +109,7 @@ class dense_pass {
 
  public:
   /// `floor`: drop the reached states whose way in plus remaining bound is at most this (0: none).
-  dense_pass(const FV& v, const dense_index& index, const exact_options& o, std::uint32_t floor)
+  dense_pass(const FV& v, const dense_index& index, const dense_options& o, std::uint32_t floor)
       : v_(v),
         index_(index),
         o_(o),
@@ -210,7 +210,7 @@ class dense_pass {
       }
       const double elapsed = std::chrono::duration<double>(clock_type::now() - start).count();
       if (o_.progress && (k % 64 == 63 || done == n))
-        o_.progress(static_cast<std::uint32_t>(done * 1000 / n), 1000, states_, elapsed);
+        o_.progress({static_cast<std::uint32_t>(done * 1000 / n), 1000, states_, elapsed});
       if (done == n) return {};
       std::string stop;
       // The time limit covers the bound over the held states after the stop (held_bound): the
@@ -469,7 +469,7 @@ class dense_pass {
 
   const FV& v_;
   const dense_index& index_;
-  const exact_options& o_;
+  const dense_options& o_;
   zeroed_table<V> g_;
   std::uint32_t floor_ = 0;
   std::uint64_t states_ = 0, pruned_ = 0, stopped_at_ = 0;
@@ -479,7 +479,7 @@ class dense_pass {
 };
 
 template <class V, class FV>
-exact_result run_dense(const problem& prob, const FV& v, const dense_index& index, const exact_options& options) {
+exact_result run_dense(const problem& prob, const FV& v, const dense_index& index, const dense_options& options) {
   const auto start = clock_type::now();
   exact_result r;
   exact_detail::start_interval(prob, options, r);
@@ -591,7 +591,7 @@ std::uint64_t dense_sweep_bytes(const problem& prob) {
   return index.size() > ~std::uint64_t{0} / per ? ~std::uint64_t{0} : index.size() * per;
 }
 
-exact_result exact_dense_cpu(const problem& prob, const exact_options& options) {
+exact_result exact_dense_cpu(const problem& prob, const dense_options& options) {
   exact_detail::check_packs(prob, false);
   if (pessimistic_bound(prob) + 1 > 0xFFFF)
     throw input_error("the dense sweep stores ways in of at most 65,534 cycles; this problem's bound is " +
@@ -640,7 +640,7 @@ dense_sum_tables build_dense_sum_tables(std::uint32_t warps, std::uint32_t instr
 
 namespace warpspan::exact_detail {
 
-void start_interval(const problem& prob, const exact_options& options, exact_result& r) {
+void start_interval(const problem& prob, const sweep_common_options& options, exact_result& r) {
   if (!options.lower_string.empty()) {
     r.lower = build_schedule(prob, options.lower_string).makespan;
     r.best_string = options.lower_string;
@@ -649,7 +649,7 @@ void start_interval(const problem& prob, const exact_options& options, exact_res
   }
 }
 
-std::uint32_t at_most_floor(const problem& prob, const exact_options& options, std::uint32_t lower) {
+std::uint32_t at_most_floor(const problem& prob, const sweep_common_options& options, std::uint32_t lower) {
   const auto bound = static_cast<std::uint32_t>(std::min<std::uint64_t>(pessimistic_bound(prob), 0xFFFFFFFFu));
   const std::uint32_t floor = std::min(options.at_most, bound);
   return floor > lower ? floor : 0;

@@ -122,7 +122,7 @@ void finish_levels(const problem& prob, const V& v, std::vector<std::vector<pack
 }  // namespace exact_detail
 
 template <class V>
-exact_result exact_detail::run_levels(const problem& prob, const V& v, const exact_options& options,
+exact_result exact_detail::run_levels(const problem& prob, const V& v, const frontier_options& options,
                                       const level_expander& expand) {
   const auto start = std::chrono::steady_clock::now();
   const std::uint64_t max_states = options.max_states ? options.max_states : std::uint64_t{200'000'000};
@@ -153,13 +153,14 @@ exact_result exact_detail::run_levels(const problem& prob, const V& v, const exa
   return r;
 }
 
-exact_result exact_detail::run_levels(const problem& prob, const exact_options& options, const level_expander& expand) {
+exact_result exact_detail::run_levels(const problem& prob, const frontier_options& options,
+                                      const level_expander& expand) {
   return run_levels(prob, checked_view(prob), options, expand);
 }
 
 namespace exact_detail {
-template exact_result run_levels(const problem&, const frontier_view&, const exact_options&, const level_expander&);
-template exact_result run_levels(const problem&, const wide_frontier_view&, const exact_options&,
+template exact_result run_levels(const problem&, const frontier_view&, const frontier_options&, const level_expander&);
+template exact_result run_levels(const problem&, const wide_frontier_view&, const frontier_options&,
                                  const level_expander&);
 #define WARPSPAN_LEVEL_HELPERS(V)                                                                                  \
   template bool takes_between(const V&, packed_state, packed_state, std::vector<std::uint8_t>&);                   \
@@ -173,7 +174,7 @@ WARPSPAN_LEVEL_HELPERS(wide_frontier_view)
 #undef WARPSPAN_LEVEL_HELPERS
 }  // namespace exact_detail
 
-exact_result exact_frontier_cpu(const problem& prob, const exact_options& options) {
+exact_result exact_frontier_cpu(const problem& prob, const frontier_options& options) {
   return exact_detail::with_checked_view(prob, options.wide_levels, [&](const auto& v) {
     using view = std::decay_t<decltype(v)>;
     return exact_detail::run_levels(prob, v, options,

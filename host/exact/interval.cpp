@@ -51,9 +51,7 @@ std::vector<t_run> exact_t_runs(
     }
     if (progress) {
       progress(y, up_to, 0, 1, since(start));
-      o.progress = [&, y](std::uint32_t done, std::uint32_t sums, std::uint64_t, double) {
-        progress(y, up_to, done, sums, since(start));
-      };
+      o.progress = [&, y](const exact_step& s) { progress(y, up_to, s.done, s.total, since(start)); };
     }
     const exact_result r = exact_search(py, o, backend_kind::cpu);
     run.started = true;
@@ -117,7 +115,7 @@ proven_interval prove_interval(const problem& prob, const std::vector<std::uint1
     // 65,535): the depth-first search, which
     // takes any length, for the time left; a complete answer is exact, a stopped one proves nothing
     // more than the bound.
-    exact_options o;
+    depth_first_options o;
     o.time_limit_s = seconds - since(start);
     const exact_result r = exact_search_cpu(prob, o);
     if (r.complete) {

@@ -159,7 +159,7 @@ class state_memo {
 
 class searcher {
  public:
-  searcher(const problem& prob, const exact_options& options)
+  searcher(const problem& prob, const depth_first_options& options)
       : p_(prob.view()),
         options_(options),
         start_(clock_type::now()),
@@ -541,7 +541,7 @@ class searcher {
   }
 
   problem_view p_;
-  exact_options options_;
+  depth_first_options options_;
   clock_type::time_point start_;
   key_table keys_;
   state_memo memo_;
@@ -554,7 +554,7 @@ class searcher {
 
 }  // namespace
 
-exact_result exact_search_cpu(const problem& prob, const exact_options& options) {
+exact_result exact_search_cpu(const problem& prob, const depth_first_options& options) {
   if (prob.warps > exact_max_warps)
     throw input_error("the exact search takes at most " + std::to_string(exact_max_warps) + " warps, not " +
                       std::to_string(prob.warps) + " (use the tractable estimate for large W)");
@@ -620,23 +620,23 @@ exact_result exact_search(const problem& prob, const exact_options& options, bac
     // sums (W = 16 on an H100), else the sweep.
     if (dense_sweep_fits_device(prob, options)) {
       name = "dense";
-      r = exact_dense_cuda(prob, options);
+      r = exact_dense_cuda(prob, options.dense());
     } else if (dense_window_fits_device(prob, options)) {
       name = "dense-window";
-      r = exact_dense_window_cuda(prob, options);
+      r = exact_dense_window_cuda(prob, options.dense());
     } else {
       name = "sweep";
       r = exact_sweep_cuda(prob, options);
     }
   } else if (dense_sweep_fits(prob, options)) {
     name = "dense";
-    r = exact_dense_cpu(prob, options);
+    r = exact_dense_cpu(prob, options.dense());
   } else if (packs) {
     name = "sweep";
     r = exact_sweep_cpu(prob, options);
   } else {
     name = "depth-first";
-    r = exact_search_cpu(prob, options);
+    r = exact_search_cpu(prob, options.depth_first());
   }
   if (used) *used = name;
   return r;

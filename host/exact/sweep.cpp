@@ -53,7 +53,7 @@ class sweep final : public exact_detail::basic_sweep_pass<V> {
       base::reached_, base::stop_, base::taken_;
 
  public:
-  sweep(const V& v, const exact_options& o, std::uint32_t floor_value, std::uint64_t keep_limit)
+  sweep(const V& v, const sweep_options& o, std::uint32_t floor_value, std::uint64_t keep_limit)
       : base(v, o, floor_value, keep_limit),
         o_(o),
         threads_(static_cast<std::uint32_t>(resolve_threads(o.threads, "threads"))),
@@ -184,7 +184,7 @@ class sweep final : public exact_detail::basic_sweep_pass<V> {
     }
   }
 
-  const exact_options& o_;
+  const sweep_options& o_;
   std::uint32_t threads_ = 1;  ///< shards, and items per parallel step
   /// Workers kept for the whole pass: a sum's rounds are a few thousand states each, and creating
   /// threads every round cost more than some rounds' work.
@@ -198,7 +198,7 @@ class sweep final : public exact_detail::basic_sweep_pass<V> {
 
 }  // namespace
 
-exact_result exact_sweep_cpu(const problem& prob, const exact_options& options) {
+exact_result exact_sweep_cpu(const problem& prob, const sweep_options& options) {
   return exact_detail::with_checked_view(prob, options.wide_levels, [&](const auto& v) {
     using view = std::decay_t<decltype(v)>;
     return exact_detail::run_sweeps(
@@ -245,7 +245,7 @@ std::vector<std::uint16_t> sweep_witness(const V& v, const std::vector<taken_sta
 namespace {
 
 template <class V>
-exact_result run_sweeps_of(const problem& prob, const V& v, const exact_options& options,
+exact_result run_sweeps_of(const problem& prob, const V& v, const sweep_options& options,
                            const basic_sweep_factory<V>& make) {
   const auto start = std::chrono::steady_clock::now();
   // States are kept for a witness only in case the sweep beats the lower string. Given a string
@@ -313,12 +313,12 @@ exact_result run_sweeps_of(const problem& prob, const V& v, const exact_options&
 
 }  // namespace
 
-exact_result run_sweeps(const problem& prob, const frontier_view& v, const exact_options& options,
+exact_result run_sweeps(const problem& prob, const frontier_view& v, const sweep_options& options,
                         const sweep_factory& make) {
   return run_sweeps_of(prob, v, options, make);
 }
 
-exact_result run_sweeps(const problem& prob, const wide_frontier_view& v, const exact_options& options,
+exact_result run_sweeps(const problem& prob, const wide_frontier_view& v, const sweep_options& options,
                         const basic_sweep_factory<wide_frontier_view>& make) {
   return run_sweeps_of(prob, v, options, make);
 }

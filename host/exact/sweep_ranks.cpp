@@ -82,7 +82,7 @@ class ranks_sweep final : public exact_detail::basic_sweep_pass<V> {
       base::reached_, base::stop_, base::taken_;
 
  public:
-  ranks_sweep(const V& v, const exact_options& o, rank_group& g, std::uint64_t memory_limit, std::uint32_t floor_value,
+  ranks_sweep(const V& v, const sweep_options& o, rank_group& g, std::uint64_t memory_limit, std::uint32_t floor_value,
               std::uint64_t keep_limit)
       : base(v, o, floor_value, keep_limit), o_(o), g_(g), memory_limit_(memory_limit) {
     window_.assign(reach_ + 1, packed_table(16));
@@ -208,7 +208,7 @@ class ranks_sweep final : public exact_detail::basic_sweep_pass<V> {
     return r;
   }
 
-  const exact_options& o_;
+  const sweep_options& o_;
   rank_group& g_;
   double bound_s_per_state_ = -1;  ///< the time of one held_bound call, timed once (-1: not yet)
   std::uint64_t memory_limit_;
@@ -217,7 +217,7 @@ class ranks_sweep final : public exact_detail::basic_sweep_pass<V> {
 
 }  // namespace
 
-exact_result exact_sweep_ranks(const problem& prob, const exact_options& options, rank_group& ranks) {
+exact_result exact_sweep_ranks(const problem& prob, const sweep_options& options, rank_group& ranks) {
   if (ranks.size() == 1) return exact_sweep_cpu(prob, options);
   const std::uint64_t memory = memory_share(ranks);
   return exact_detail::with_checked_view(prob, options.wide_levels, [&](const auto& v) {

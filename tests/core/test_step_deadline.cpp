@@ -61,10 +61,34 @@ TEST(StepStop, LaterReasonsOverrideEarlierOnes) {
   EXPECT_EQ(time.after_step(1, 11), "state limit (10 states) reached");
   EXPECT_EQ(time.after_step(3, 11, 0, "memory limit reached"), "time limit reached");  // 3 + 2 x 1.5 > 5
   step_stop later(100, 10);
-  request_interrupt();
+  request_interrupt();  // the default: an interrupt requested now
   EXPECT_EQ(later.after_step(1, 11, 0, "memory limit reached"), "interrupted");
   clear_interrupt();
   EXPECT_EQ(later.after_step(2, 5), "");
+  // Ranks pass the interrupt they agreed on, whatever this process saw.
+  EXPECT_EQ(later.after_step(3, 0, 0, "", true), "interrupted");
+}
+
+step_status status(double elapsed_s, std::uint64_t states, bool interrupt = false) {
+  step_status s;
+  s.elapsed_s = elapsed_s;
+  s.states = states;
+  s.interrupt = interrupt;
+  return s;
+}
+
+/// Criteria combine in any order and number; the last listed that stops gives the reason, and
+/// each sees every step (the time limit predicts from steps where another criterion stopped).
+TEST(StepStop, CriteriaCombine) {
+  combined_stop<time_limit_stop, state_limit_stop> states_last(time_limit_stop(5), state_limit_stop{10});
+  EXPECT_EQ(states_last.after_step(status(1, 11)), "state limit (10 states) reached");
+  // A step of 2 s after one of 1 s: the next taken as 1.5 times longer, 3 + 2 x 1.5 > 5.
+  EXPECT_EQ(states_last.after_step(status(3, 0)), "time limit reached");
+  // A short step (0.5 s): the time limit goes on (3.5 + 0.5 <= 5), the state limit stops.
+  EXPECT_EQ(states_last.after_step(status(3.5, 20)), "state limit (10 states) reached");
+  combined_stop<interrupt_stop> only_interrupt{interrupt_stop{}};
+  EXPECT_EQ(only_interrupt.after_step(status(1e9, ~std::uint64_t{0})), "");
+  EXPECT_EQ(only_interrupt.after_step(status(0, 0, true)), "interrupted");
 }
 
 }  // namespace

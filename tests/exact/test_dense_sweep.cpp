@@ -119,7 +119,7 @@ TEST(DenseSweep, EqualsDepthFirstSearch) {
   for (int k = 0; k < 200; ++k) {
     const problem prob = test::random_problem(rng, 6, 7);
     const exact_result dfs = exact_search_cpu(prob);
-    exact_options o;
+    dense_options o;
     o.threads = 1 + k % 2;
     const exact_result r = exact_dense_cpu(prob, o);
     ASSERT_TRUE(r.complete);
@@ -134,7 +134,7 @@ TEST(DenseSweep, VoronoiValuesAndWitnesses) {
   const std::uint32_t expected[] = {25, 31, 37, 45, 57, 67};
   for (int w = 1; w <= 6; ++w) {
     const problem voronoi = test::make("5L9C2L9C", w, 1, 4);
-    exact_options o;
+    dense_options o;
     o.threads = 2;
     const exact_result r = exact_dense_cpu(voronoi, o);
     EXPECT_EQ(r.makespan, expected[w - 1]) << w;
@@ -185,7 +185,7 @@ TEST(DenseSweep, ATimeLimitBoundsTheWholeCallOnALargeTable) {
   constexpr double slack = 10;
 #endif
   const problem prob = test::make("5L9C2L9C", 11, 1, 4);
-  exact_options o;
+  dense_options o;
   o.time_limit_s = 0.3;
   const auto t0 = std::chrono::steady_clock::now();
   const exact_result r = exact_dense_cpu(prob, o);
@@ -251,7 +251,7 @@ TEST(DenseSweep, CudaDenseWindowMatchesCpu) {
       // The same across segments of 1 to 3 sums (a cycle then reaches back over several) and of
       // half the sums (small problems take one segment by memory).
       for (const std::uint32_t span : {1u, 2u, 3u, prob.warps * prob.instructions() / 2 + 1}) {
-        exact_options o;
+        dense_options o;
         o.window_replay_span = span;
         const exact_result by = exact_dense_window_cuda(prob, o);
         EXPECT_TRUE(by.complete) << what << " span " << span;
@@ -259,7 +259,7 @@ TEST(DenseSweep, CudaDenseWindowMatchesCpu) {
       }
     }
     // With the CPU's witness as the lower string, complete with the answer (no replay).
-    exact_options with;
+    dense_options with;
     with.lower_string = cpu.best_string;
     const exact_result given = exact_dense_window_cuda(prob, with);
     EXPECT_TRUE(given.complete) << what;
@@ -311,14 +311,14 @@ TEST(DenseSweep, CudaDenseWindowMatchesCpu) {
 }
 
 TEST(DenseSweep, CudaAtMostMatchesCpu) {
-  // exact_options::at_most on the device's dense sweeps (the full table and the window of sums)
+  // at_most on the device's dense sweeps (the full table and the window of sums)
   // against the CPU's: the same states reached and dropped, the same upper end and verdict; random
   // problems and Voronoi, asked at, just above and well above the worst case.
   WARPSPAN_REQUIRE_GPU();
   std::mt19937_64 rng(2613);
   int dropped = 0;
   const auto check = [&](const problem& prob, std::uint32_t a, const std::string& what) {
-    exact_options o;
+    dense_options o;
     o.at_most = a;
     const exact_result cpu = exact_dense_cpu(prob, o);
     for (const bool window : {false, true}) {
@@ -400,9 +400,9 @@ TEST(DenseSweep, CudaDenseStoppedBoundsTheHeldStatesGpu) {
     const std::uint32_t expected = held_after_sum(prob, last, &past_first);
     beyond += past_first;
     for (const bool window : {false, true}) {
-      exact_options o;
-      o.progress = [last](std::uint32_t done, std::uint32_t, std::uint64_t, double) {
-        if (done == last + 1) request_interrupt();
+      dense_options o;
+      o.progress = [last](const exact_step& s) {
+        if (s.done == last + 1) request_interrupt();
       };
       const exact_result r = window ? exact_dense_window_cuda(prob, o) : exact_dense_cuda(prob, o);
       clear_interrupt();
@@ -443,8 +443,8 @@ TEST(DenseSweep, CudaDenseWindowTraceBackStopsCleanlyGpu) {
     if (standard.lower == t) continue;
     ++replayed;
     std::uint32_t calls = 0;
-    exact_options o;
-    o.progress = [&calls, sums](std::uint32_t, std::uint32_t, std::uint64_t, double) {
+    dense_options o;
+    o.progress = [&calls, sums](const exact_step&) {
       if (++calls == sums + 2) request_interrupt();  // the second sum of the replay
     };
     const exact_result r = exact_dense_window_cuda(prob, o);

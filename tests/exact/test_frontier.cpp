@@ -79,7 +79,7 @@ TEST(ExactFrontier, LimitsAndRefusals) {
   exact_options o;
   o.max_states = 500;
   const problem prob = test::make("5L9C2L9C", 7, 1, 4);
-  const exact_result r = exact_frontier_cpu(prob, o);
+  const exact_result r = exact_frontier_cpu(prob, o.frontier());
   EXPECT_FALSE(r.complete);
   EXPECT_LE(r.lower, r.upper);
   EXPECT_EQ(build_schedule(prob, r.best_string).makespan, r.lower);

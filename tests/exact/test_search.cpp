@@ -81,7 +81,7 @@ TEST(ExactSearch, LimitsGiveAProvenInterval) {
   const problem prob = test::make("5L9C2L9C", 8, 1, 4);
   exact_options o;
   o.max_states = 1000;
-  const exact_result r = exact_search_cpu(prob, o);
+  const exact_result r = exact_search_cpu(prob, o.depth_first());
   EXPECT_FALSE(r.complete);
   EXPECT_NE(r.stop_reason.find("state limit"), std::string::npos);
   EXPECT_LE(r.lower, r.upper);
@@ -130,7 +130,7 @@ TEST(ExactSearch, TimeLimitBoundsTheWholeCallBeyondSixteenWarps) {
   o.time_limit_s = 1.0;
   const auto start = std::chrono::steady_clock::now();
 
-  const exact_result r = exact_search_cpu(prob, o);
+  const exact_result r = exact_search_cpu(prob, o.depth_first());
 
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   EXPECT_FALSE(r.complete);

@@ -4,6 +4,7 @@
 
 #include <dirent.h>
 
+#include <functional>
 #include <map>
 #include <random>
 
@@ -145,7 +146,7 @@ TEST(ExactSweep, PruningAgainstAGivenLowerString) {
 }
 
 TEST(ExactSweep, AtMostProvesItOrFindsTheExactValue) {
-  // exact_options::at_most against the depth-first search, on the hash sweep (one and two
+  // at_most against the depth-first search, on the hash sweep (one and two
   // threads, with and without a lower string) and the dense sweep: asked whether the worst case T
   // is at most a value a, a search either finds T exactly (it must when a < T: a longer schedule
   // exists and all its states are expanded) or proves min(a, bound) >= T, without reaching more
@@ -170,8 +171,8 @@ TEST(ExactSweep, AtMostProvesItOrFindsTheExactValue) {
           p.at_most = 0;
           return p;
         }();
-        const exact_result r = form == 3 ? exact_dense_cpu(prob, o) : exact_sweep_cpu(prob, o);
-        const exact_result plain = form == 3 ? exact_dense_cpu(prob, plain_o) : exact_sweep_cpu(prob, plain_o);
+        const exact_result r = form == 3 ? exact_dense_cpu(prob, o.dense()) : exact_sweep_cpu(prob, o);
+        const exact_result plain = form == 3 ? exact_dense_cpu(prob, plain_o.dense()) : exact_sweep_cpu(prob, plain_o);
         const std::string what = to_run_length(prob.kernel) + " W=" + std::to_string(prob.warps) +
                                  " a=" + std::to_string(a) + " form " + std::to_string(form);
         ASSERT_EQ(build_schedule(prob, r.best_string).makespan, r.lower) << what;
@@ -231,7 +232,7 @@ TEST(ExactSweep, ThreadsLiveForTheWholePass) {
   exact_options o;
   o.threads = 3;
   int least = 1 << 30, most = 0;
-  o.progress = [&](std::uint32_t, std::uint32_t, std::uint64_t, double) {
+  o.progress = [&](const exact_step&) {
     least = std::min(least, live_threads());
     most = std::max(most, live_threads());
   };
@@ -290,8 +291,8 @@ TEST(ExactSweep, SecondPassStoppedKeepsTheAnswerAsUpperEnd) {
   const std::uint32_t weak = build_schedule(prob, o.lower_string).makespan;
   ASSERT_LT(weak, 45u);
   std::uint32_t calls = 0;
-  o.progress = [&](std::uint32_t, std::uint32_t all, std::uint64_t, double) {
-    if (++calls > all) request_interrupt();  // past the first pass's sums
+  o.progress = [&](const exact_step& s) {
+    if (++calls > s.total) request_interrupt();  // past the first pass's sums
   };
   const exact_result r = exact_sweep_cpu(prob, o);
   clear_interrupt();
@@ -327,8 +328,9 @@ TEST(ExactSweep, CudaSearchesCheckEveryAllocationOnAnyDeviceSizeGpu) {
   // The emulated device counts every vector (common/device_vector.cuh) and Thrust's temporaries.
   WARPSPAN_REQUIRE_GPU();
   const problem prob = test::make("5L9C2L9C", 5, 1, 4);
-  const std::pair<const char*, exact_result (*)(const problem&, const exact_options&)> searches[] = {
-      {"sweep", exact_sweep_cuda}, {"frontier", exact_frontier_cuda}};
+  const std::pair<const char*, std::function<exact_result(const problem&, const exact_options&)>> searches[] = {
+      {"sweep", [](const problem& p, const exact_options& o) { return exact_sweep_cuda(p, o); }},
+      {"frontier", [](const problem& p, const exact_options& o) { return exact_frontier_cuda(p, o.frontier()); }}};
   for (const auto& [name, search] : searches) {
     emu::allocation_peak(true);
     const exact_result full = search(prob, {});

@@ -1,10 +1,11 @@
 // Kernels past 254 instructions in the level searches and the beam (issue 40): their states pack at
 // 16 bits a level (include/warpspan/exact/frontier.hpp, wide_frontier_view). Each search against the
 // depth-first one (which takes any length), the brute force where it is tractable, and the 16-bit
-// path forced on short kernels (exact_options::wide_levels) against the 8-bit one.
+// path forced on short kernels (wide_levels) against the 8-bit one.
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <functional>
 #include <random>
 #include <string>
 #include <vector>
@@ -132,7 +133,7 @@ TEST(WideLevels, SuccessorsAndBoundsAgreeWithByteLevels) {
 }
 
 TEST(WideLevels, ForcedOnShortKernelsTheSearchesEqualByteLevels) {
-  // exact_options::wide_levels packs short kernels at 16 bits: the same answers, state counts and
+  // wide_levels packs short kernels at 16 bits: the same answers, state counts and
   // valid witnesses as at 8 bits, on random problems (every type count, limits).
   std::mt19937_64 rng(4040);
   exact_options wide = threads(1);
@@ -145,10 +146,11 @@ TEST(WideLevels, ForcedOnShortKernelsTheSearchesEqualByteLevels) {
     expect_answer(prob, sweep16, dfs.makespan, what + " sweep");
     EXPECT_EQ(sweep16.states, sweep8.states) << what;
     EXPECT_EQ(sweep16.pruned, sweep8.pruned) << what;
-    const exact_result dense8 = exact_dense_cpu(prob, threads(1)), dense16 = exact_dense_cpu(prob, wide);
+    const exact_result dense8 = exact_dense_cpu(prob, threads(1).dense()),
+                       dense16 = exact_dense_cpu(prob, wide.dense());
     expect_answer(prob, dense16, dfs.makespan, what + " dense");
     EXPECT_EQ(dense16.states, dense8.states) << what;
-    const exact_result frontier16 = exact_frontier_cpu(prob, wide);
+    const exact_result frontier16 = exact_frontier_cpu(prob, wide.frontier());
     expect_answer(prob, frontier16, dfs.makespan, what + " frontier");
     EXPECT_EQ(frontier16.states, exact_frontier_cpu(prob).states) << what;
     beam_options bo;
@@ -170,15 +172,15 @@ TEST(WideLevels, LongKernelsEveryLevelSearchEqualsTheDepthFirstSearch) {
     const exact_result dfs = exact_search_cpu(prob);
     ASSERT_TRUE(dfs.complete) << what;
     if (c.warps <= 3) EXPECT_EQ(dfs.makespan, test::brute_worst(prob)) << what;
-    expect_answer(prob, exact_frontier_cpu(prob, threads(1)), dfs.makespan, what + " frontier");
+    expect_answer(prob, exact_frontier_cpu(prob, threads(1).frontier()), dfs.makespan, what + " frontier");
     expect_answer(prob, exact_sweep_cpu(prob, threads(1)), dfs.makespan, what + " sweep");
     expect_answer(prob, exact_sweep_cpu(prob, threads(2)), dfs.makespan, what + " sweep, 2 threads");
     exact_options unpruned = threads(1);
     unpruned.prune = false;
     expect_answer(prob, exact_sweep_cpu(prob, unpruned), dfs.makespan, what + " sweep, no pruning");
     if (dense_sweep_bytes(prob) <= (std::uint64_t{100} << 20)) {
-      expect_answer(prob, exact_dense_cpu(prob, threads(1)), dfs.makespan, what + " dense");
-      expect_answer(prob, exact_dense_cpu(prob, threads(2)), dfs.makespan, what + " dense, 2 threads");
+      expect_answer(prob, exact_dense_cpu(prob, threads(1).dense()), dfs.makespan, what + " dense");
+      expect_answer(prob, exact_dense_cpu(prob, threads(2).dense()), dfs.makespan, what + " dense, 2 threads");
     }
     // What `exact` runs: the hash sweep past 254 instructions, not the depth-first search.
     std::string used;
@@ -241,7 +243,7 @@ TEST(WideLevels, LongKernelsStoppedGiveAProvenInterval) {
   const std::uint32_t worst = exact_search_cpu(prob).makespan;
   exact_options o = threads(1);
   o.max_states = 2000;
-  for (const exact_result& r : {exact_sweep_cpu(prob, o), exact_frontier_cpu(prob, o)}) {
+  for (const exact_result& r : {exact_sweep_cpu(prob, o), exact_frontier_cpu(prob, o.frontier())}) {
     EXPECT_FALSE(r.complete);
     EXPECT_LE(r.lower, worst);
     EXPECT_GE(r.upper, worst);
@@ -274,8 +276,11 @@ TEST(WideLevels, TheDeviceSearchesRefuseSixteenBitLevels) {
   // The device's searches take 8-bit levels only: one line naming the limit and the CPU's searches.
   WARPSPAN_REQUIRE_GPU();
   const problem prob = long_cases()[0].make();
-  for (const auto& search : {exact_sweep_cuda, exact_dense_cuda, exact_dense_window_cuda, exact_frontier_cuda}) {
-    const std::string why = test::error_of([&] { search(prob, {}); });
+  const std::function<exact_result()> searches[] = {
+      [&] { return exact_sweep_cuda(prob); }, [&] { return exact_dense_cuda(prob); },
+      [&] { return exact_dense_window_cuda(prob); }, [&] { return exact_frontier_cuda(prob); }};
+  for (const auto& search : searches) {
+    const std::string why = test::error_of([&] { search(); });
     EXPECT_NE(why.find("254 instructions (8-bit levels"), std::string::npos) << why;
     EXPECT_NE(why.find("at most 8 warps"), std::string::npos) << why;
   }

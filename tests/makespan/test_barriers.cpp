@@ -151,9 +151,9 @@ TEST(Barriers, ExactSearchesEqualTheBruteForce) {
           const problem prob = make_blocks(k, warps, 1, 2, schedulers, 0);
           const std::uint32_t worst = test::brute_worst(prob);
           exact_options o;
-          const exact_result dense = exact_dense_cpu(prob, o);
+          const exact_result dense = exact_dense_cpu(prob, o.dense());
           const exact_result sweep = exact_sweep_cpu(prob, o);
-          const exact_result dfs = exact_search_cpu(prob, o);
+          const exact_result dfs = exact_search_cpu(prob, o.depth_first());
           EXPECT_EQ(dense.makespan, worst) << k << " W=" << warps << " S=" << schedulers;
           EXPECT_EQ(sweep.makespan, worst) << k << " W=" << warps << " S=" << schedulers;
           EXPECT_EQ(dfs.makespan, worst) << k << " W=" << warps << " S=" << schedulers;
@@ -226,7 +226,7 @@ TEST(Barriers, DepthFirstSearchTakesBlocks) {
           if (warps == 6 && length == 3 && schedulers == 0 && k[0] == 'B') continue;  // keep it quick
           const problem prob = make_blocks(k, warps, 1, 2, schedulers, block);
           const std::uint32_t worst = test::brute_worst(prob);
-          const exact_result dfs = exact_search_cpu(prob, exact_options{});
+          const exact_result dfs = exact_search_cpu(prob, {});
           ASSERT_TRUE(dfs.complete);
           EXPECT_EQ(dfs.makespan, worst) << k << " W=" << warps << " block=" << block << " S=" << schedulers;
           EXPECT_EQ(build_schedule(prob, dfs.best_string).makespan, worst) << k << " W=" << warps;
@@ -238,7 +238,7 @@ TEST(Barriers, DepthFirstSearchTakesBlocks) {
   // Interchangeable blocks share memo entries. Blocks of one warp over 4 warps of LBLBL (5
   // levels each): keyed canonically the states are multisets of the warps' progress, at most
   // C(5 + 4, 4) = 126 of them; told apart, the search reached 607 (measured with the sort off).
-  const exact_result ones = exact_search_cpu(make_blocks("LBLBL", 4, 1, 1, 0, 1), exact_options{});
+  const exact_result ones = exact_search_cpu(make_blocks("LBLBL", 4, 1, 1, 0, 1), {});
   EXPECT_EQ(ones.makespan, test::brute_worst(make_blocks("LBLBL", 4, 1, 1, 0, 1)));
   EXPECT_LE(ones.states, 126u);
 }
@@ -246,7 +246,7 @@ TEST(Barriers, DepthFirstSearchTakesBlocks) {
 TEST(Barriers, LevelSearchesRefuseBlocksTheyCannotTellApart) {
   const problem prob = make_blocks("LBL", 4, 1, 1, 0, 2);
   EXPECT_FALSE(frontier_packs(prob));
-  EXPECT_NE(test::error_of([&] { exact_sweep_cpu(prob, exact_options{}); }).find("one block"), std::string::npos);
+  EXPECT_NE(test::error_of([&] { exact_sweep_cpu(prob, {}); }).find("one block"), std::string::npos);
   EXPECT_FALSE(beam_search(prob, beam_options{}).applicable);
   // Without barriers blocks change nothing: the searches take any block size.
   EXPECT_TRUE(frontier_packs(make_blocks("LCL", 4, 1, 1, 0, 2)));

@@ -13,6 +13,6 @@ namespace warpspan {
 /// ranks' memory. The states kept for the witness are gathered on every rank (options.witness_states
 /// bounds them as in one process). Every rank must call it; all return the same result. In a build
 /// without MPI, or with one rank, it is exact_sweep_cpu.
-exact_result exact_sweep_ranks(const problem& prob, const exact_options& options, rank_group& ranks);
+exact_result exact_sweep_ranks(const problem& prob, const sweep_options& options, rank_group& ranks);
 
 }  // namespace warpspan

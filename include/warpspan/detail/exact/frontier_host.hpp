@@ -24,9 +24,9 @@ using level_expander =
 /// (the last such level is the worst case), stopped by `options` (state limit, time limit) or an
 /// interrupt, then finished by finish_levels. `v`: a frontier_view or a wide_frontier_view.
 template <class V>
-exact_result run_levels(const problem& prob, const V& v, const exact_options& options, const level_expander& expand);
+exact_result run_levels(const problem& prob, const V& v, const frontier_options& options, const level_expander& expand);
 /// The same over checked_view(prob) (8-bit levels: the device's search; input_error beyond).
-exact_result run_levels(const problem& prob, const exact_options& options, const level_expander& expand);
+exact_result run_levels(const problem& prob, const frontier_options& options, const level_expander& expand);
 
 /// Throws input_error unless the level searches take the problem: one string for all warps, one
 /// block where there are barriers, and states that pack (frontier_packs; with `narrow_only`,
@@ -37,13 +37,13 @@ void check_packs(const problem& prob, bool narrow_only);
 /// I <= 254; input_error beyond, naming the limits and the CPU's searches for longer kernels).
 frontier_view checked_view(const problem& prob);
 
-/// Throws input_error unless `wide` (exact_options::wide_levels) is false or the problem fits
+/// Throws input_error unless `wide` (wide_levels) is false or the problem fits
 /// 16-bit levels.
 void check_wide_levels(const problem& prob, bool wide);
 
 /// Calls `f` with the problem's view after check_packs(prob, false): a frontier_view while I <=
 /// 254, else a wide_frontier_view (16-bit levels, W <= 8), or that whatever I with `wide`
-/// (exact_options::wide_levels). Host code (the CPU searches, the beam).
+/// (wide_levels). Host code (the CPU searches, the beam).
 template <class F>
 decltype(auto) with_checked_view(const problem& prob, bool wide, F&& f) {
   check_packs(prob, false);
@@ -77,7 +77,7 @@ bool takes_between(const V& v, packed_state from, packed_state to, std::vector<s
 
 /// The lower end a dense sweep starts from: the given lower string's schedule, or else the best of
 /// the standard strings (fill_interval).
-void start_interval(const problem& prob, const exact_options& options, exact_result& r);
+void start_interval(const problem& prob, const sweep_common_options& options, exact_result& r);
 
 /// The witness of a dense sweep (a path of `length` cycles, as a pseudo-precedence string) from its
 /// table: `entry(rank)` is the way in plus one of the multiset of that colex rank (0: not reached),
@@ -108,9 +108,9 @@ window_replay_plan plan_window_replay(const std::vector<std::uint64_t>& sum_byte
                                       std::uint64_t budget);
 
 /// The way in plus bound at or below which a search drops a state because of options.at_most
-/// (see exact_options::at_most): at_most, at most the pessimistic bound, when it is above `lower`
+/// (see sweep_common_options::at_most): at_most, at most the pessimistic bound, when it is above `lower`
 /// (the string in hand); 0 (nothing dropped for it) otherwise.
-std::uint32_t at_most_floor(const problem& prob, const exact_options& options, std::uint32_t lower);
+std::uint32_t at_most_floor(const problem& prob, const sweep_common_options& options, std::uint32_t lower);
 
 /// After a search that finished, dropping the states whose way in plus bound is at most `floor`
 /// (0: none) and reaching the final state with `reached` cycles at most (0: not reached): proven

@@ -61,7 +61,7 @@ class basic_sweep_pass {
   /// A pass over `v` pruning states whose way in + bound is at most `floor_value`, keeping at most
   /// `keep_limit` expanded states for the witness, within the limits of `options` (time_limit_s,
   /// max_states; its progress is told after every sum).
-  basic_sweep_pass(const V& v, const exact_options& options, std::uint32_t floor_value, std::uint64_t keep_limit)
+  basic_sweep_pass(const V& v, const sweep_options& options, std::uint32_t floor_value, std::uint64_t keep_limit)
       : v_(v),
         last_sum_(v.warps * v.instructions),
         reach_(most_issues(v)),
@@ -84,7 +84,7 @@ class basic_sweep_pass {
         break;
       }
       stop_ = stopping.after_step(s.elapsed, states_, s.finish_s, s.limit, s.interrupt);
-      if (options_.progress) options_.progress(sum + 1, last_sum_ + 1, states_, s.elapsed);
+      if (options_.progress) options_.progress({sum + 1, last_sum_ + 1, states_, s.elapsed});
       if (!stop_.empty()) break;
     }
     end();
@@ -148,7 +148,7 @@ class basic_sweep_pass {
   std::uint32_t reached_ = 0;
   std::string stop_;
   std::vector<taken_states> taken_;
-  const exact_options& options_;
+  const sweep_options& options_;
 };
 
 using sweep_pass = basic_sweep_pass<frontier_view>;
@@ -162,9 +162,9 @@ using sweep_factory = basic_sweep_factory<frontier_view>;
 /// Runs a sweep to its result: the lower bound (options.lower_string or the standard strings), a
 /// first pass, and a second one for the witness when the answer beats the lower bound but the
 /// first pass could not keep its states.
-exact_result run_sweeps(const problem& prob, const frontier_view& v, const exact_options& options,
+exact_result run_sweeps(const problem& prob, const frontier_view& v, const sweep_options& options,
                         const sweep_factory& make);
-exact_result run_sweeps(const problem& prob, const wide_frontier_view& v, const exact_options& options,
+exact_result run_sweeps(const problem& prob, const wide_frontier_view& v, const sweep_options& options,
                         const basic_sweep_factory<wide_frontier_view>& make);
 
 }  // namespace warpspan::exact_detail
