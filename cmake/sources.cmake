@@ -37,6 +37,8 @@ set(WARPSPAN_HOST_SOURCES
     host/inputs/model.cpp
     host/inputs/search.cpp
     host/io/dbf_svg.cpp
+    host/io/dbf_text.cpp
+    host/io/estimate_text.cpp
     host/io/inputs_svg.cpp
     host/io/result_json.cpp
     host/io/svg.cpp
@@ -150,6 +152,7 @@ set(WARPSPAN_TEST_SOURCES
     tests/inputs/test_inputs_model.cpp
     tests/inputs/test_inputs_search.cpp
     tests/io/test_svg_layout.cpp
+    tests/io/test_text_reports.cpp
     tests/makespan/test_anneal.cpp
     tests/makespan/test_barriers.cpp
     tests/makespan/test_bounds.cpp

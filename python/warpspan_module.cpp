@@ -88,6 +88,7 @@ constexpr parameter_spelling python_spellings[] = {
     {"loop_passes", "loops="},
     {"max_mib", "max_mib="},
     {"max_states", "max_states="},
+    {"warm_start", "warm_start="},
     {"max_table_mib", "max_table_mib="},
     {"method", "method="},
     {"overrides", "classes="},
@@ -318,38 +319,23 @@ py::dict exact(const std::string& kernel, std::int64_t warps, const warp_kernel_
                const std::optional<std::string>& sigma, const std::optional<std::string>& sm, int schedulers,
                std::int64_t block_warps, const std::string& method, const std::string& constraints,
                const std::string& backend, double time_limit, long long max_states, long long threads, bool prune,
-               std::uint64_t warm_start, long long at_most) {
-  if (method != "search" && method != "ilp" && method != "auto")
-    throw input_error(param("method") + ": '" + method + "' is not a method (expected search, ilp or auto)");
-  if (constraints != "short" && constraints != "long")
-    throw input_error(param("constraints") + ": '" + constraints + "' is not a form (expected short or long)");
-  const backend_kind kind = parse_backend(backend);
-  not_negative(time_limit, "time_limit");
-  if (max_states < 0) throw input_error(param("max_states") + " must be 0 (no limit) or more");
-  exact_options xo;
-  xo.time_limit_s = time_limit;
-  xo.max_states = static_cast<std::uint64_t>(max_states);
-  xo.threads = resolve_threads(threads);
-  xo.prune = prune;
-  xo.at_most = checked_at_most(at_most, prune, method == "ilp");
+               long long warm_start, long long at_most) {
+  exact_request request;
+  request.method = method;
+  request.constraints = constraints;
+  request.backend = backend;
+  request.time_limit_s = time_limit;
+  request.max_states = max_states;
+  request.threads = threads;
+  request.prune = prune;
+  request.warm_start = warm_start;
+  request.at_most = at_most;
+  const exact_plan plan = check_exact_request(request);
   const problem prob = make(kernel, warps, warp_kernels, sigma, sm, schedulers, block_warps);
+  const exact_report report = interruptible([&] { return run_exact_plan(prob, plan); });
   // The CLI's JSON (exact --json), then the schedule's arrays.
-  py::dict d;
-  std::vector<std::uint16_t> best;
-  if (method == "ilp") {
-    ilp_options io;
-    io.constraints = constraints == "long" ? ilp_constraints::long_form : ilp_constraints::short_form;
-    io.time_limit_s = time_limit;
-    const ilp_result r = interruptible([&] { return exact_ilp(prob, io); });
-    d = to_dict(exact_ilp_json(prob, r, constraints));
-    best = r.best_string;
-  } else {
-    std::string algorithm;
-    const exact_result r = interruptible([&] { return run_exact(prob, xo, prune ? warm_start : 0, kind, &algorithm); });
-    d = to_dict(exact_search_json(prob, r, algorithm,
-                                  kind == backend_kind::cuda ? cuda_backend_name() : std::string("cpu"), xo.at_most));
-    best = r.best_string;
-  }
+  py::dict d = to_dict(exact_json(prob, plan, report));
+  const std::vector<std::uint16_t>& best = report.best_string();
   d["best_string"] = one_based(best);
   schedule_fields(d, prob, build_schedule(prob, best));
   return d;
@@ -668,7 +654,7 @@ py::dict merge_shards(const std::vector<shard_source>& sources, std::uint64_t ma
     return out;
   }
   const set_merge m = merge_set_shards(shards);
-  if (!m.header.at("json").get<bool>())
+  if (!m.settings.json)
     throw input_error(shards.front().name + ": the shards were written as text; Python merges the shards of " +
                       "JSON runs (the command line's with its JSON output, or those of " + param("slices") + ")");
   if (!m.interrupted.empty())
@@ -685,11 +671,9 @@ py::dict merge_shards(const std::vector<shard_source>& sources, std::uint64_t ma
     return out;
   }
   const task_set base = merged_sweep_base(m, shards.front().name);
-  const nlohmann::json& h = m.header;
-  const dbf_session session(parse_dbf_backend(h.at("backend").get<std::string>()), h.at("threads").get<long long>(),
-                            h.at("block").get<unsigned>(), h.at("max_table_mib").get<std::uint64_t>(),
-                            parse_edf_method(h.at("edf").get<std::string>()));
-  const sweep_spec spec = parse_sweep(h.at("sweep").get<std::string>());
+  const dbf_shard_settings& h = m.settings;
+  const dbf_session session(parse_dbf_backend(h.backend), h.threads, h.block, h.max_table_mib, parse_edf_method(h.edf));
+  const sweep_spec spec = parse_sweep(h.sweep);
   std::size_t transitions = 0;
   const std::optional<double> critical =
       interruptible([&] { return critical_factor(grid, base, spec, session.streaming(), transitions); });
@@ -769,6 +753,19 @@ PYBIND11_MODULE(_core, m) {
   // The library's defaults, which warpspan/__init__.py's keyword defaults read.
   m.attr("DBF_BLOCK") = default_dbf_block;
   m.attr("DBF_MAX_TABLE_MIB") = default_max_table_mib;
+  m.attr("EXACT_WARM_START") = default_warm_start;
+  {
+    const estimate_request e;
+    py::dict d;
+    d["seed"] = e.search.seed;
+    d["t0"] = e.search.t0;
+    d["reach"] = e.search.reach;
+    d["far_moves"] = e.search.far_moves;
+    d["beam_share"] = e.search.beam_share;
+    d["beam_width"] = e.search.beam_width;
+    d["exact_seconds"] = e.exact_seconds;
+    m.attr("ESTIMATE_DEFAULTS") = d;
+  }
   auto input = py::register_exception<input_error>(m, "InputError", PyExc_ValueError);
   input_error_type = input.ptr();
   not_compiled_type = py::register_exception<not_compiled>(m, "NotCompiledError", input.ptr()).ptr();

@@ -20,9 +20,9 @@ import sys
 # for one face belongs in that face.
 EXEMPT = {}
 
-# Parameters Python does not have (wcet's LP file and trace limit, wcet-collect, dbf's output
-# switches of the command line).
-NOT_IN_PYTHON = {"lp", "max_trace_mib", "runs", "size", "slice", "json", "check", "keep_going"}
+# Parameters Python does not have (wcet's LP file and trace limit, wcet-collect, dbf's and
+# estimate's output switches of the command line).
+NOT_IN_PYTHON = {"lp", "max_trace_mib", "runs", "size", "slice", "json", "check", "keep_going", "show_string"}
 
 PARAM = re.compile(r'\bparam(?:_quoted|_number)?\(\s*"([a-z0-9_]+)"')
 SPELLING = re.compile(r'\{\s*"([a-z0-9_]+)",\s*"([^"]+)"\s*\}')

@@ -29,6 +29,7 @@
 #include "warpspan/dbf/sweep.hpp"
 #include "warpspan/dbf/task.hpp"
 #include "warpspan/io/dbf_svg.hpp"
+#include "warpspan/io/dbf_text.hpp"
 #include "warpspan/io/result_json.hpp"
 #include "warpspan/io/svg.hpp"
 #include "warpspan/orchestrator/shards.hpp"
@@ -49,24 +50,6 @@ struct slicing {
   rank_group* ranks = nullptr;  ///< under mpirun with more than one rank
 };
 
-/// Columns a UTF-8 text takes on a terminal (code points; wide CJK characters count as one).
-std::size_t display_width(const std::string& s) {
-  std::size_t n = 0;
-  for (unsigned char c : s) n += (c & 0xC0) != 0x80 ? 1 : 0;
-  return n;
-}
-
-/// `s` padded with spaces to `width` columns (left-aligned), or right-aligned with `right`.
-std::string padded(const std::string& s, std::size_t width, bool right = false) {
-  const std::size_t w = display_width(s);
-  const std::string fill(w < width ? width - w : 0, ' ');
-  return right ? fill + s : s + fill;
-}
-
-std::string optional_text(const std::optional<std::uint64_t>& v, const char* none) {
-  return v ? std::to_string(*v) : std::string(none);
-}
-
 /// "10,50,100" -> {10, 50, 100}.
 std::vector<std::uint64_t> parse_at(const std::string& text) {
   std::vector<std::uint64_t> out;
@@ -85,30 +68,62 @@ std::vector<std::uint64_t> parse_at(const std::string& text) {
   return out;
 }
 
-/// U for people: four decimals, or exactly (with the fraction num/H) when it is 1 or would print as 1.
-/// An integer's digits in groups of three from the right, a space between groups: 1 234 567.
-std::string grouped(std::uint64_t v) {
-  const std::string digits = std::to_string(v);
-  std::string out;
-  for (std::size_t k = 0; k < digits.size(); ++k) {
-    if (k > 0 && (digits.size() - k) % 3 == 0) out += ' ';
-    out += digits[k];
-  }
-  return out;
+/// Writes `text` to the file `path` (its folder created if needed); the path written.
+std::string write_path(const std::string& path, const std::string& text) {
+  const fs::path p(path);
+  return write_file(p.has_parent_path() ? p.parent_path().string() : ".", p.filename().string(), text);
 }
 
-std::string utilisation_text(const utilization_info& u) {
-  if (u.vs_one == 0) return "1 (= " + u.exact + ")";
-  std::ostringstream out;
-  out << std::fixed << std::setprecision(4) << u.value;
-  if (out.str() != "1.0000") return out.str();
-  std::ostringstream close;
-  close << std::setprecision(15) << u.value;
-  std::string text = close.str();
-  if (text == "1") text = u.vs_one < 0 ? "just below 1" : "just above 1";
-  return text +
-         " (= " + (u.exact.size() <= 80 ? u.exact : "a fraction of " + std::to_string(u.exact.size()) + " characters") +
-         ")";
+/// What prints a batch's or a sweep's records as they come (`print`: print_batch_record or
+/// print_sweep_record), counting them in `tally`: the progress line cleared for each and updated
+/// after (`expected` records; 0: not counted), each flushed (a set reported is on its way even if
+/// the run is stopped next).
+template <class Tally>
+std::function<void(const set_record&)> record_printer(Tally& tally, progress_line& bar, std::uint64_t expected,
+                                                      bool as_json,
+                                                      void (*print)(std::ostream&, const set_record&, bool)) {
+  return [&tally, &bar, expected, as_json, print](const set_record& rec) {
+    tally.add(rec);
+    bar.clear();
+    print(std::cout, rec, as_json);
+    std::cout.flush();
+    bar.update(tally.done, expected);
+  };
+}
+
+/// The end of a batch run with settings `h` (the command's, or a merge's from its shards' header):
+/// the summary (--json's last line says how the stream ended: a file without it was cut off,
+/// docs/schedulability.md), and the exit code.
+int finish_batch(const dbf_shard_settings& h, const dbf_batch_tally& t, const dbf_run_end& end) {
+  if (h.json)
+    std::cout << batch_end_json(t, end).dump() << '\n';
+  else
+    print_batch_summary(std::cout, t, end, h.backend_label, h.keep_going);
+  std::cout.flush();
+  if (!end.finished) return interrupted_exit_code;
+  if (t.invalid > 0) return 2;
+  return h.check && t.schedulable != t.done ? 1 : 0;
+}
+
+/// The end of a sweep: the critical factor (by bisection, here, with session `s`), the plot (to
+/// `svg`, when given), the summary, the exit code.
+int finish_sweep(const dbf_shard_settings& h, const sweep_spec& spec, const dbf_sweep_tally& t, const dbf_run_end& end,
+                 const task_set& base, const dbf_session& s, const std::string& svg) {
+  std::size_t transitions = 0;
+  const std::optional<double> critical =
+      end.finished ? critical_factor(t.grid, base, spec, s.streaming(), transitions) : std::nullopt;
+  std::string written;
+  if (!svg.empty())
+    written = write_path(svg, sweep_svg(t.grid, critical, spec.kind,
+                                        "Sweep of " + fs::path(h.file).filename().string() + ": " + spec.kind +
+                                            (spec.task.empty() ? "" : " of " + spec.task)));
+  if (h.json)
+    std::cout << sweep_end_json(t, end, critical, transitions, written).dump() << '\n';
+  else
+    print_sweep_summary(std::cout, t, spec, end, h.backend_label, critical, transitions, written);
+  std::cout.flush();
+  if (!end.finished) return interrupted_exit_code;
+  return h.check && t.schedulable != t.done ? 1 : 0;
 }
 
 /// The options of `dbf`, single set or batch.
@@ -218,113 +233,18 @@ struct dbf_cmd {
     const std::vector<std::uint64_t> points = at.empty() ? std::vector<std::uint64_t>{} : parse_at(at);
     double elapsed_s = 0;
     const analysed_set sa = analyse_one(load_task_set(file), file, s, elapsed_s);
-    const named_set input{file, sa.set};
     for (std::uint64_t t : points) total_demand_checked(sa.curves, t);  // a dbf over 2^64 is refused before output
     std::string written;
-    if (!svg.empty()) written = write_svg(input, sa);
+    if (!svg.empty()) written = write_path(svg, dbf_set_svg(sa));
     if (as_json) {
       json out = dbf_run_json(sa, points, elapsed_s, s);
       if (!written.empty()) out["svg"] = written;
       std::cout << out.dump() << '\n';
     } else {
-      print_single(input, sa, points, elapsed_s, backend_label(s.options().backend),
-                   s.on_device() ? s.kernel_seconds() : -1);
+      print_dbf_set(std::cout, sa, points, elapsed_s, s);
       if (!written.empty()) std::cout << "wrote " << written << "\n";
     }
     return check && !sa.result.schedulable ? 1 : 0;
-  }
-
-  static std::string verdict(const edf_result& r) {
-    if (r.u.vs_one > 0) return "NOT schedulable: utilisation > 1";
-    if (!r.schedulable)
-      return "NOT schedulable by EDF: demand exceeds the interval at t = " + optional_text(r.first_violation, "?");
-    return "schedulable by EDF";
-  }
-
-  static std::string checked_text(const edf_result& r) {
-    if (!r.limit) return "-";
-    if (r.u.vs_one == 0) return std::to_string(*r.limit) + " (H + max P, U = 1)";
-    if (r.limit != r.u.t_max) return std::to_string(*r.limit) + " (H + max P, below t_max)";
-    return std::to_string(*r.limit) + " (t_max)";
-  }
-
-  void print_single(const named_set& in, const analysed_set& sa, const std::vector<std::uint64_t>& points,
-                    double elapsed_s, const std::string& backend_name, double kernel_s) const {
-    const edf_result& r = sa.result;
-    std::size_t name_width = 12;  // names of any length (and UTF-8) keep the columns straight
-    for (const task& t : in.set.tasks) name_width = std::max(name_width, display_width(t.name) + 2);
-    std::cout << "task set         " << in.label << " (" << in.set.tasks.size() << " task"
-              << (in.set.tasks.size() == 1 ? "" : "s") << ")\n\n"
-              << padded("task", name_width) << std::right << std::setw(9) << "vertices" << std::setw(12) << "period"
-              << std::setw(12) << "E" << std::setw(10) << "U share"
-              << "   table (rows x demands)\n";
-    for (std::size_t k = 0; k < in.set.tasks.size(); ++k) {
-      const unrolled_graph& g = sa.graphs[k];
-      std::cout << padded(in.set.tasks[k].name, name_width) << std::right << std::setw(9)
-                << in.set.tasks[k].vertices.size() << std::setw(12) << g.period << std::setw(12) << g.E << std::setw(10)
-                << std::fixed << std::setprecision(4) << static_cast<double>(g.E) / static_cast<double>(g.period)
-                << std::defaultfloat << "   " << g.rows << " x " << g.columns() << "\n";
-    }
-    std::cout << "\nutilisation      " << utilisation_text(r.u) << "\n"
-              << "verdict          " << verdict(r) << "\n"
-              << "t_max            "
-              << optional_text(r.u.t_max, r.u.vs_one == 0 ? "none (utilisation = 1)" : "none (utilisation > 1)") << "\n"
-              << "checked to       " << checked_text(r) << "\n"
-              << "first violation  " << (r.u.vs_one > 0 ? "-" : optional_text(r.first_violation, "none")) << "\n"
-              << "test             " << r.points << " demand evaluations (" << edf << ") on " << backend_name << ", "
-              << std::setprecision(3) << elapsed_s << " s for tables and test";
-    if (kernel_s >= 0) std::cout << " (GPU kernels " << std::setprecision(3) << kernel_s << " s of it)";
-    std::cout << "\n";
-    if (!points.empty()) print_at_table(in.set, sa, points);
-  }
-
-  static void print_at_table(const task_set& set, const analysed_set& sa, const std::vector<std::uint64_t>& points) {
-    // Every value first: a dbf over 2^64 is refused before anything of the table is printed.
-    std::vector<std::vector<std::uint64_t>> rows;
-    for (std::uint64_t t : points) {
-      std::vector<std::uint64_t> row;
-      for (const dbf_curve& c : sa.curves) row.push_back(c.at_checked(t));
-      row.push_back(total_demand_checked(sa.curves, t));
-      rows.push_back(std::move(row));
-    }
-    // Digits in groups of three (999 999 999 999 999 999); every column as wide as its widest entry
-    // and two spaces apart (--json has the plain numbers).
-    std::size_t t_width = 14;
-    for (std::uint64_t t : points) t_width = std::max(t_width, grouped(t).size() + 2);
-    std::vector<std::size_t> width;
-    for (const task& t : set.tasks) width.push_back(std::max<std::size_t>(14, display_width(t.name) + 6));
-    width.push_back(14);
-    for (const auto& row : rows)
-      for (std::size_t c = 0; c < row.size(); ++c) width[c] = std::max(width[c], grouped(row[c]).size() + 2);
-    std::cout << "\n" << std::setw(static_cast<int>(t_width)) << "t";
-    for (std::size_t k = 0; k < set.tasks.size(); ++k) std::cout << padded("dbf " + set.tasks[k].name, width[k], true);
-    std::cout << std::setw(static_cast<int>(width.back())) << "total"
-              << "\n";
-    for (std::size_t k = 0; k < points.size(); ++k) {
-      std::cout << std::setw(static_cast<int>(t_width)) << grouped(points[k]);
-      for (std::size_t c = 0; c < rows[k].size(); ++c) std::cout << padded(grouped(rows[k][c]), width[c], true);
-      std::cout << "\n";
-    }
-  }
-
-  /// The plot runs to 1.5 x the first violation, or to t_max but at most four of the longest periods.
-  static std::uint64_t plot_end(const analysed_set& sa) {
-    const edf_result& r = sa.result;
-    if (r.first_violation) return *r.first_violation + std::max<std::uint64_t>(1, *r.first_violation / 2);
-    std::uint64_t longest = 1;
-    for (const auto& c : sa.curves) longest = std::max(longest, c.period());
-    const std::uint64_t periods = 4 * longest;
-    return r.limit ? std::min(*r.limit, periods) : periods;
-  }
-
-  std::string write_svg(const named_set& in, const analysed_set& sa) const {
-    const fs::path path(svg);
-    const std::string dir = path.has_parent_path() ? path.parent_path().string() : ".";
-    const std::string title = "Demand of " + fs::path(in.label).filename().string() + ": " + verdict(sa.result);
-    std::vector<std::string> names;
-    for (const task& t : in.set.tasks) names.push_back(t.name);
-    return write_file(dir, path.filename().string(),
-                      dbf_svg(sa.curves, plot_end(sa), sa.result.first_violation, title, names, sa.result.u.t_max));
   }
 
   // ---------------------------------------------------------------------------------- batch and sweep
@@ -341,8 +261,8 @@ struct dbf_cmd {
     }
   }
 
-  /// A shard's first line: what `merge` needs to print the whole run's output.
-  void shard_header(const char* command, const dbf_session& s) const {
+  /// The run's settings as a shard's header carries them (and finish_batch and finish_sweep read).
+  dbf_shard_settings settings(const char* command, const dbf_session& s) const {
     dbf_shard_settings h;
     h.command = command;
     h.slice = {slices.part.slice, slices.part.slices};
@@ -358,7 +278,7 @@ struct dbf_cmd {
     h.block = block;
     h.max_table_mib = max_table_mib;
     h.backend_label = backend_label(s.options().backend);
-    std::cout << dbf_shard_json(h).dump() << '\n';
+    return h;
   }
 
   /// A run's GPU kernel time as JSON: null where no kernel ran (a CPU backend: kernel_s < 0).
@@ -368,242 +288,72 @@ struct dbf_cmd {
     if (!part.is_number()) return;
     sum = (sum < 0 ? 0 : sum) + part.get<double>();
   }
-  /// The session's GPU kernel time so far, or -1 on the CPU.
-  static double kernel_of(const dbf_session& s) { return s.on_device() ? s.kernel_seconds() : -1; }
 
-  /// After the local work: a shard's last line; under mpirun, rank 0 prints every rank's records
-  /// in input order (up to the first gap an interrupted rank left). Returns whether every part
-  /// finished; `elapsed_s` becomes the longest part's, `kernel_s` the sum of the parts' GPU time.
-  bool collect(bool finished, double& elapsed_s, double& kernel_s, std::uint64_t total,
-               const std::vector<set_record>& kept, const std::function<void(const set_record&)>& emit) const {
-    if (slices.shard) {
-      std::cout << shard_end_json(finished, elapsed_s, kernel_s, total).dump() << '\n';
-      return finished;
-    }
-    if (!slices.ranks) return finished;
-    json mine = {{"finished", finished},
-                 {"elapsed_s", elapsed_s},
-                 {"kernel_s", kernel_json(kernel_s)},
+  /// After the local work (`end` this process's): a shard's last line; under mpirun, rank 0 prints
+  /// every rank's records in input order (up to the first gap an interrupted rank left). `end`
+  /// becomes the whole run's: finished where every part did, the longest part's elapsed_s, the sum
+  /// of the parts' GPU time.
+  void collect(dbf_run_end& end, std::uint64_t total, const std::vector<set_record>& kept,
+               const std::function<void(const set_record&)>& emit) const {
+    if (slices.shard) std::cout << shard_end_json(end.finished, end.elapsed_s, end.kernel_s, total).dump() << '\n';
+    if (!slices.ranks) return;
+    json mine = {{"finished", end.finished},
+                 {"elapsed_s", end.elapsed_s},
+                 {"kernel_s", kernel_json(end.kernel_s)},
                  {"records", json::array()}};
     for (const auto& r : kept) mine["records"].push_back(set_record_json(r));
     const auto parts = slices.ranks->gather(mine.dump());
-    bool all_finished = finished;
+    bool all_finished = end.finished;
     if (slices.ranks->rank() == 0) {
       std::vector<set_record> records;
-      kernel_s = -1;
+      end.kernel_s = -1;
       for (const auto& part : parts) {
         const auto j = nlohmann::json::parse(part);
         all_finished = all_finished && j["finished"].get<bool>();
-        elapsed_s = std::max(elapsed_s, j["elapsed_s"].get<double>());
-        add_kernel(kernel_s, j.value("kernel_s", json()));
+        end.elapsed_s = std::max(end.elapsed_s, j["elapsed_s"].get<double>());
+        add_kernel(end.kernel_s, j.value("kernel_s", json()));
         for (const auto& r : j["records"]) records.push_back(set_record_from_json(r));
       }
       in_input_order(records);
       for (const set_record& r : records) emit(r);
     }
-    return from_bytes<std::uint8_t>(slices.ranks->broadcast(to_bytes<std::uint8_t>(all_finished), 0)) != 0;
+    end.finished = from_bytes<std::uint8_t>(slices.ranks->broadcast(to_bytes<std::uint8_t>(all_finished), 0)) != 0;
   }
+
+  /// The session's GPU kernel time so far, or -1 on the CPU.
+  static double kernel_of(const dbf_session& s) { return s.on_device() ? s.kernel_seconds() : -1; }
 
   /// Under mpirun, rank 0's exit code on every rank.
   int agreed_exit(int code) const {
     return slices.ranks ? from_bytes<int>(slices.ranks->broadcast(to_bytes(code), 0)) : code;
   }
 
-  struct batch_totals {
-    std::size_t done = 0, schedulable = 0, invalid = 0;
-    std::uint64_t expected = 0;  ///< sets in the input (for the progress line); 0: not counted
-  };
-
   set_record batch_record(const analysed_set& it) const {
-    if (as_json) return json_set_record(it, true);
-    set_record rec;
-    rec.index = it.index;
-    rec.label = it.label;
-    if (!it.error.empty()) {
-      rec.verdict = 2;
-      rec.line = padded("invalid", batch_verdict_width) + std::string(batch_columns_width, ' ') + "  " +
-                 it.error.render(cli_face()) + "\n";
-      return rec;
-    }
-    const edf_result& r = it.result;
-    rec.verdict = r.schedulable ? 0 : 1;
-    // Columns of fixed widths (a t up to 2^64 fits), the label last: no line shifts another.
-    std::ostringstream out;
-    out << padded(r.schedulable ? "schedulable" : "NOT schedulable", batch_verdict_width) << "U " << std::left
-        << std::setw(8) << batch_utilisation(r.u) << std::right << "  t_max " << std::setw(20)
-        << optional_text(r.u.t_max, "-") << "  first violation " << std::setw(20)
-        << (r.u.vs_one > 0 ? std::string("U > 1") : optional_text(r.first_violation, "-"));
-    rec.line = out.str();
-    return rec;
-  }
-
-  /// The verdict column of a batch line, and the width of the columns after it (U, t_max, first
-  /// violation), which an invalid set's line leaves blank.
-  static constexpr std::size_t batch_verdict_width = 17, batch_columns_width = 2 + 8 + 8 + 20 + 18 + 20;
-
-  /// U in a batch line's 8 columns: 4 decimals, "1" exactly, 1.0000- or 1.0000+ just below or above
-  /// (the exact fraction is in --json's utilization_exact).
-  static std::string batch_utilisation(const utilization_info& u) {
-    if (u.vs_one == 0) return "1";
-    std::ostringstream out;
-    out << std::fixed << std::setprecision(4) << u.value;
-    if (out.str() == "1.0000") return u.vs_one < 0 ? "1.0000-" : "1.0000+";
-    return out.str();
-  }
-
-  void emit_batch(const set_record& rec, batch_totals& t, progress_line& bar) const {
-    ++t.done;
-    bar.clear();
-    t.invalid += rec.verdict == 2 ? 1 : 0;
-    t.schedulable += rec.verdict == 0 ? 1 : 0;
-    if (as_json)
-      std::cout << rec.line << '\n';
-    else if (rec.verdict == 2)
-      std::cout << rec.line;  // names the set itself
-    else
-      std::cout << rec.line << "  " << rec.label << '\n';
-    std::cout.flush();  // a set reported is on its way even if the run is stopped next
-    bar.update(t.done, t.expected);
-  }
-
-  /// The text after a run's elapsed time: its GPU kernels' share, where they ran.
-  static std::string kernel_text(double kernel_s) {
-    if (kernel_s < 0) return "";
-    std::ostringstream out;
-    out << ", GPU kernels " << std::setprecision(3) << kernel_s << " s of it";
-    return out.str();
-  }
-
-  int finish_batch(bool finished, const batch_totals& t, double elapsed_s, double kernel_s,
-                   const std::string& backend_name) const {
-    if (as_json) {
-      // The last line says how the stream ended: a file without it was cut off (docs/schedulability.md).
-      if (!finished)
-        std::cout << json{{"interrupted", true}, {"sets_done", t.done}}.dump() << '\n';
-      else
-        std::cout << json{{"end", true},
-                          {"sets", t.done},
-                          {"schedulable", t.schedulable},
-                          {"not_schedulable", t.done - t.schedulable - t.invalid},
-                          {"invalid", t.invalid},
-                          {"elapsed_s", elapsed_s},
-                          {"kernel_s", kernel_json(kernel_s)}}
-                         .dump()
-                  << '\n';
-    } else {
-      if (!finished) std::cout << "interrupted: ";
-      std::cout << t.schedulable << " of " << t.done << " sets schedulable";
-      if (keep_going)
-        std::cout << " (" << t.done - t.schedulable - t.invalid << " not schedulable, " << t.invalid << " invalid)";
-      std::cout << (finished ? "" : " (the sets done)") << " (" << backend_name << ", " << std::setprecision(3)
-                << elapsed_s << " s for all tables and tests" << kernel_text(kernel_s) << ")\n";
-    }
-    std::cout.flush();
-    if (!finished) return interrupted_exit_code;
-    if (t.invalid > 0) return 2;
-    return check && t.schedulable != t.done ? 1 : 0;
+    return as_json ? json_set_record(it, true) : batch_text_record(it, cli_face());
   }
 
   int run_batch(const dbf_session& s) const {
     install_interrupt_handlers();
     batch_source source(batch);
     progress_line bar(!quiet && !slices.shard && world().rank() == 0, "sets done");
-    batch_totals totals;
-    if (bar.shown()) totals.expected = source.total();  // a total and an ETA on the terminal
-    const std::function<void(const set_record&)> emit = [&](const set_record& rec) { emit_batch(rec, totals, bar); };
+    const std::uint64_t expected = bar.shown() ? source.total() : 0;  // a total and an ETA on the terminal
+    dbf_batch_tally tally;
+    const auto emit = record_printer(tally, bar, expected, as_json, print_batch_record);
     std::vector<set_record> kept;
-    double elapsed_s = 0;
+    dbf_run_end end;
     std::uint64_t total = 0;
-    if (slices.shard) shard_header("dbf-batch", s);
-    bool finished = analyse_batch(
-        source, s, slices.part, [&](analysed_set& it) { deliver(batch_record(it), emit, kept); }, elapsed_s, total);
-    double kernel_s = kernel_of(s);
-    finished = collect(finished, elapsed_s, kernel_s, total, kept, emit);
+    if (slices.shard) std::cout << dbf_shard_json(settings("dbf-batch", s)).dump() << '\n';
+    end.finished = analyse_batch(
+        source, s, slices.part, [&](analysed_set& it) { deliver(batch_record(it), emit, kept); }, end.elapsed_s, total);
+    end.kernel_s = kernel_of(s);
+    collect(end, total, kept, emit);
     bar.clear();
-    if (slices.shard) return finished ? 0 : interrupted_exit_code;
-    return agreed_exit(finish_batch(finished, totals, elapsed_s, kernel_s, backend_label(s.options().backend)));
+    if (slices.shard) return end.finished ? 0 : interrupted_exit_code;
+    return agreed_exit(finish_batch(settings("dbf-batch", s), tally, end));
   }
-
-  struct sweep_totals {
-    std::size_t done = 0, schedulable = 0;
-    std::optional<double> lo, hi;
-    std::vector<sweep_point> grid;
-  };
 
   set_record sweep_record(const analysed_set& it, const sweep_spec& spec) const {
-    if (as_json) return json_set_record(it, false);
-    const edf_result* r = it.error.empty() ? &it.result : nullptr;
-    set_record rec;
-    rec.index = it.index;
-    rec.factor = it.factor;
-    rec.u = r ? r->u.value : 0;
-    rec.verdict = r ? (r->schedulable ? 0 : 1) : 2;
-    std::ostringstream out;
-    out << spec.kind << " x " << std::fixed << std::setprecision(4) << it.factor << std::defaultfloat;
-    if (!r)
-      out << "  invalid: " << it.error.render(cli_face()) << "\n";
-    else
-      out << "  U " << utilisation_text(r->u) << "  t_max " << std::setw(12) << optional_text(r->u.t_max, "-") << "  "
-          << verdict(*r) << "\n";
-    rec.line = out.str();
-    return rec;
-  }
-
-  void emit_sweep(const set_record& rec, sweep_totals& t, progress_line& bar, std::uint32_t steps) const {
-    ++t.done;
-    t.grid.push_back({rec.factor, rec.u, rec.verdict});
-    bar.clear();
-    if (rec.verdict == 0) {
-      ++t.schedulable;
-      t.lo = t.lo ? std::min(*t.lo, rec.factor) : rec.factor;
-      t.hi = t.hi ? std::max(*t.hi, rec.factor) : rec.factor;
-    }
-    std::cout << rec.line << (as_json ? "\n" : "");
-    std::cout.flush();
-    bar.update(t.done, steps);
-  }
-
-  /// The end of a sweep: the critical factor (by bisection, here), the plot, the summary.
-  int finish_sweep(bool finished, const sweep_totals& t, double elapsed_s, double kernel_s, const task_set& base,
-                   const sweep_spec& spec, const dbf_session& s) const {
-    std::size_t transitions = 0;
-    const std::optional<double> critical =
-        finished ? critical_factor(t.grid, base, spec, s.streaming(), transitions) : std::nullopt;
-    std::string written;
-    if (!svg.empty()) {
-      const fs::path path(svg);
-      written = write_file(path.has_parent_path() ? path.parent_path().string() : ".", path.filename().string(),
-                           sweep_svg(t.grid, critical, spec.kind,
-                                     "Sweep of " + fs::path(file).filename().string() + ": " + spec.kind +
-                                         (spec.task.empty() ? "" : " of " + spec.task)));
-    }
-    if (as_json) {
-      if (!finished)
-        std::cout << json{{"interrupted", true}, {"variants_done", t.done}}.dump() << '\n';
-      else {
-        json summary = sweep_summary_json(t.grid, critical, transitions);
-        if (!written.empty()) summary["svg"] = written;
-        std::cout << json{{"summary", summary}, {"elapsed_s", elapsed_s}, {"kernel_s", kernel_json(kernel_s)}}.dump()
-                  << '\n';
-      }
-    } else {
-      if (!finished) std::cout << "interrupted after " << t.done << " of " << spec.steps << " variants: ";
-      std::cout << t.schedulable << " of " << (finished ? spec.steps : t.done) << " variants schedulable";
-      if (t.lo) std::cout << " (factors " << *t.lo << " to " << *t.hi << " among them)";
-      std::cout << "; " << backend_label(s.options().backend) << ", " << std::setprecision(3) << elapsed_s
-                << " s for all tables and tests" << kernel_text(kernel_s) << "\n";
-      if (critical)
-        std::cout << "critical factor  " << std::setprecision(7) << *critical << " (the " << spec.kind
-                  << " factor where the verdict changes, by bisection"
-                  << (transitions > 1 ? "; the first of " + std::to_string(transitions) + " changes on the grid" : "")
-                  << ")\n";
-      else if (finished)
-        std::cout << "critical factor  none on the grid (the verdict does not change between valid variants)\n";
-      if (!written.empty()) std::cout << "wrote " << written << "\n";
-    }
-    std::cout.flush();
-    if (!finished) return interrupted_exit_code;
-    return check && t.schedulable != t.done ? 1 : 0;
+    return as_json ? json_set_record(it, false) : sweep_text_record(it, spec.kind, cli_face());
   }
 
   int run_sweep(const dbf_session& s) const {
@@ -611,54 +361,45 @@ struct dbf_cmd {
     const sweep_spec spec = parse_sweep(sweep);
     const task_set base = load_task_set(file);
     check_sweep_task(base, spec);
-    sweep_totals totals;
+    dbf_sweep_tally tally;
     progress_line bar(!quiet && !slices.shard && world().rank() == 0, "variants done");
-    const std::function<void(const set_record&)> emit = [&](const set_record& rec) {
-      emit_sweep(rec, totals, bar, spec.steps);
-    };
+    const auto emit = record_printer(tally, bar, spec.steps, as_json, print_sweep_record);
     std::vector<set_record> kept;
-    double elapsed_s = 0;
-    if (slices.shard) shard_header("dbf-sweep", s);
-    bool finished = analyse_sweep(
+    dbf_run_end end;
+    if (slices.shard) std::cout << dbf_shard_json(settings("dbf-sweep", s)).dump() << '\n';
+    end.finished = analyse_sweep(
         base, spec, file, s, slices.part, [&](analysed_set& it) { deliver(sweep_record(it, spec), emit, kept); },
-        elapsed_s);
-    double kernel_s = kernel_of(s);
-    finished = collect(finished, elapsed_s, kernel_s, spec.steps, kept, emit);
+        end.elapsed_s);
+    end.kernel_s = kernel_of(s);
+    collect(end, spec.steps, kept, emit);
     bar.clear();
-    if (slices.shard) return finished ? 0 : interrupted_exit_code;
-    return agreed_exit(finish_sweep(finished, totals, elapsed_s, kernel_s, base, spec, s));
-  }
-
-  /// `warpspan merge` of this command's shards (merged by the library): the whole run's output,
-  /// printed as the run prints it, from the settings in the shards' header.
-  static int print_merged(const std::string& first, const set_merge& m) {
-    const nlohmann::json& head = m.header;
-    dbf_cmd cmd;
-    cmd.as_json = head.at("json").get<bool>();
-    cmd.check = head.at("check").get<bool>();
-    cmd.keep_going = head.at("keep_going").get<bool>();
-    cmd.file = head.at("file").get<std::string>();
-    cmd.batch = head.at("batch").get<std::string>();
-    cmd.sweep = head.at("sweep").get<std::string>();
-    cmd.edf = head.at("edf").get<std::string>();
-    cmd.backend = head.at("backend").get<std::string>();
-    cmd.threads = head.at("threads").get<long long>();
-    cmd.block = head.at("block").get<unsigned>();
-    cmd.max_table_mib = head.at("max_table_mib").get<std::uint64_t>();
-    progress_line bar(false, "");
-    if (head.at("command").get<std::string>() == "dbf-batch") {
-      batch_totals t;
-      for (const set_record& rec : m.records) cmd.emit_batch(rec, t, bar);
-      return cmd.finish_batch(m.finished, t, m.elapsed_s, m.kernel_s, head.at("backend_label").get<std::string>());
-    }
-    const sweep_spec spec = parse_sweep(cmd.sweep);
-    const task_set base = merged_sweep_base(m, first);
-    const dbf_session& s = cmd.start_session();
-    sweep_totals t;
-    for (const set_record& rec : m.records) cmd.emit_sweep(rec, t, bar, spec.steps);
-    return cmd.finish_sweep(m.finished, t, m.elapsed_s, m.kernel_s, base, spec, s);
+    if (slices.shard) return end.finished ? 0 : interrupted_exit_code;
+    return agreed_exit(finish_sweep(settings("dbf-sweep", s), spec, tally, end, base, s, svg));
   }
 };
+
+/// `warpspan merge` of dbf shards (merged by the library): the whole run's output, printed as the
+/// run prints it, from the settings in the shards' header.
+int print_merged(const std::string& first, const set_merge& m) {
+  const dbf_shard_settings& h = m.settings;
+  const dbf_run_end end{m.finished, m.elapsed_s, m.kernel_s};
+  progress_line bar(false, "");
+  if (h.command == "dbf-batch") {
+    dbf_batch_tally t;
+    const auto emit = record_printer(t, bar, 0, h.json, print_batch_record);
+    for (const set_record& rec : m.records) emit(rec);
+    return finish_batch(h, t, end);
+  }
+  // The critical factor is found again here, by the session the shards' settings describe.
+  const sweep_spec spec = parse_sweep(h.sweep);
+  const task_set base = merged_sweep_base(m, first);
+  const dbf_session s(parse_dbf_backend(h.backend), h.threads, h.block, h.max_table_mib, parse_edf_method(h.edf),
+                      h.keep_going);
+  dbf_sweep_tally t;
+  const auto emit = record_printer(t, bar, spec.steps, h.json, print_sweep_record);
+  for (const set_record& rec : m.records) emit(rec);
+  return finish_sweep(h, spec, t, end, base, s, "");
+}
 
 // ------------------------------------------------------------------------------------ generate-tasks
 /// Most sets one generate-tasks call writes (each is generated, written and forgotten, so memory
@@ -744,11 +485,6 @@ struct generate_cmd {
       if (!to) throw input_error("cannot write " + where);
       bar.update(s + 1, sets);
     }
-  }
-
-  static std::string write_path(const std::string& path, const std::string& text) {
-    const fs::path p(path);
-    return write_file(p.has_parent_path() ? p.parent_path().string() : ".", p.filename().string(), text);
   }
 
   std::string set_file_name(std::uint64_t s) const {
@@ -845,7 +581,7 @@ struct generate_cmd {
 
 int print_merged_sets(const std::string& first, const set_merge& merged) {
   try {
-    return dbf_cmd::print_merged(first, merged);
+    return print_merged(first, merged);
   } catch (const nlohmann::json::exception& e) {
     throw input_error("merge: the shards' header lacks what dbf --shard writes (" + std::string(e.what()) + ")");
   }

@@ -1,5 +1,6 @@
 // `warpspan estimate`: the worst-case makespan by simulated annealing, within a time budget, with a proven interval.
 #include "makespan_options.hpp"
+#include "warpspan/io/estimate_text.hpp"
 #include "warpspan/orchestrator/shards.hpp"
 
 namespace warpspan::cli {
@@ -78,35 +79,10 @@ struct estimate_cmd {
     commands.emplace_back(sub, [this, sub] { return run(sub); });
   }
 
-  int run(CLI::App* sub) {
-    install_interrupt_handlers();
-    if (sub->count("--validate") && eo.validate == 0) eo.validate = 8;
-    eo.init = parse_initial_kind(init);
-    eo.backend = parse_backend(backend);
-    if (given(svg_dir_opt) && svg_dir.empty()) throw input_error("--svg-dir: the path is empty");
+  /// The request of the run: the chains' options, the budgets, the input files for a shard's header.
+  estimate_request make_request(CLI::App* sub) const {
     estimate_request request;
-    if (!shard.empty()) {
-      const shard_slice slice = parse_shard(shard);
-      eo.slice = slice.index;
-      eo.slices = slice.count;
-      if (given(svg_dir_opt))
-        throw input_error("--svg-dir applies to the whole run: give it to neither --shard nor merge");
-      as_json = true;
-      request.shard = true;
-    }
-    // Under mpirun the chains are split across the ranks; rank 0 alone proves, draws and prints.
-    eo.ranks = &world();
-    const bool rank0 = world().rank() == 0;
-    std::string origin;
-    const problem prob = po.make(&origin);
-    progress_line bar(!quiet, "iterations");
-    progress_fn progress;
-    if (bar.shown())
-      progress = [&bar](double s, std::uint64_t done, std::uint64_t total, std::uint32_t best) {
-        bar.update(
-            done, total,
-            "best " + std::to_string(best) + ", " + rate_text(static_cast<double>(done) / std::max(s, 1e-9)) + " it/s");
-      };
+    request.shard = !shard.empty();
     request.search = eo;
     request.iterations_given = sub->count("--iterations") > 0;
     request.seconds = seconds;
@@ -115,100 +91,69 @@ struct estimate_cmd {
     request.inputs = {{"kernel", po.kernel.rfind('@', 0) == 0 ? po.kernel.substr(1) : ""},
                       {"ptx_path", po.ptx},
                       {"sm", !po.sm.empty() && std::filesystem::is_regular_file(po.sm, ec) ? po.sm : ""}};
+    return request;
+  }
+
+  /// schedule.svg and envelope.svg into --svg-dir (when given): the paths written.
+  std::vector<std::string> write_svgs(const problem& prob, const estimate_report& report) const {
+    if (svg_dir.empty()) return {};
+    const estimate_result& r = report.result;
+    const std::optional<proven_interval>& proven = report.proven;
+    const std::string title = prob.kernel_text() + ", W = " + std::to_string(prob.warps);
+    return {write_file(svg_dir, "schedule.svg", schedule_svg(prob, r.schedule, "Worst schedule found: " + title)),
+            write_file(svg_dir, "envelope.svg",
+                       envelope_svg(
+                           r.envelope, r.upper_bound, "Best makespan over time: " + title,
+                           proven ? std::optional(std::pair<std::uint64_t, std::uint64_t>(proven->lower, proven->upper))
+                                  : std::nullopt))};
+  }
+
+  int run(CLI::App* sub) {
+    install_interrupt_handlers();
+    if (sub->count("--validate") && eo.validate == 0) eo.validate = 8;
+    eo.init = parse_initial_kind(init);
+    eo.backend = parse_backend(backend);
+    if (given(svg_dir_opt) && svg_dir.empty()) throw input_error("--svg-dir: the path is empty");
+    if (!shard.empty()) {
+      const shard_slice slice = parse_shard(shard);
+      eo.slice = slice.index;
+      eo.slices = slice.count;
+      if (given(svg_dir_opt))
+        throw input_error("--svg-dir applies to the whole run: give it to neither --shard nor merge");
+      as_json = true;
+    }
+    // Under mpirun the chains are split across the ranks; rank 0 alone proves, draws and prints.
+    eo.ranks = &world();
+    estimate_text_options text;
+    const problem prob = po.make(&text.origin);
+    progress_line bar(!quiet, "iterations");
+    progress_fn progress;
+    if (bar.shown())
+      progress = [&bar](double s, std::uint64_t done, std::uint64_t total, std::uint32_t best) {
+        bar.update(
+            done, total,
+            "best " + std::to_string(best) + ", " + rate_text(static_cast<double>(done) / std::max(s, 1e-9)) + " it/s");
+      };
+    const estimate_request request = make_request(sub);
     const std::function<void(double)> on_proving = [&](double s) {
       bar.message("proving an interval (about " + rate_text(s) + " s, --exact-seconds) ...");
     };
     const estimate_report report = run_estimate_request(prob, request, progress, on_proving);
     bar.clear();
-    const estimate_result& r = report.result;
-    const std::optional<proven_interval>& proven = report.proven;
-    const bool was_interrupted = r.interrupted;
-    const int exit_code = was_interrupted ? interrupted_exit_code : 0;
-
-    std::vector<std::string> written;
-    if (!svg_dir.empty() && rank0) {
-      const std::string title = prob.kernel_text() + ", W = " + std::to_string(prob.warps);
-      written.push_back(
-          write_file(svg_dir, "schedule.svg", schedule_svg(prob, r.schedule, "Worst schedule found: " + title)));
-      written.push_back(write_file(
-          svg_dir, "envelope.svg",
-          envelope_svg(r.envelope, r.upper_bound, "Best makespan over time: " + title,
-                       proven ? std::optional(std::pair<std::uint64_t, std::uint64_t>(proven->lower, proven->upper))
-                              : std::nullopt)));
-    }
+    const int exit_code = report.result.interrupted ? interrupted_exit_code : 0;
+    if (world().rank() == 0) text.written = write_svgs(prob, report);
     if (as_json) {
       json out = estimate_json(prob, request, report);
-      if (!written.empty()) out["svg"] = written;
+      if (!text.written.empty()) out["svg"] = text.written;
       std::cout << out.dump() << '\n';
       return exit_code;
     }
-    if (was_interrupted)
-      std::cout << "INTERRUPTED (Ctrl-C or SIGTERM): the best found so far, " << r.iterations << " iterations in "
-                << std::setprecision(3) << r.elapsed_s << " s\n";
-    std::cout << "kernel      " << prob.kernel_text() << " ("
-              << (prob.per_warp() ? std::to_string(prob.length()) + " instructions of all warps"
-                                  : std::to_string(prob.instructions()) + " instructions")
-              << " after normalisation, from " << origin << ")\n"
-              << "SM          " << describe(prob.sm) << "\n"
-              << "warps       " << prob.warps << barrier_note(prob) << "\n"
-              << "search      "
-              << (r.chains_run < r.chains
-                      ? std::to_string(r.chains_run) + " of " + std::to_string(r.chains) +
-                            " chains (the rest did not fit the set-up's share of --seconds or were interrupted)"
-                      : std::to_string(r.chains) + " chains")
-              << " x " << r.iterations_per_chain << " iterations on " << r.backend << " in " << std::fixed
-              << std::setprecision(2) << r.elapsed_s << " s (" << std::setprecision(3) << std::scientific
-              << static_cast<double>(r.iterations) / std::max(r.elapsed_s, 1e-9) << " it/s)" << std::defaultfloat
-              << (r.time_limited ? ", stopped by --seconds" : "")
-              << (report.cooling_fitted_to_seconds && !r.time_limited && !r.interrupted ? ", cooled to fit --seconds"
-                                                                                        : "")
-              << (r.interrupted ? ", interrupted" : "") << "\n"
-              << "estimate    " << r.best_makespan << " cycles (a lower bound on the worst case)\n"
-              << "upper bound " << r.upper_bound
-              << " cycles (pessimistic: every work-conserving schedule, docs/makespan.md)\n";
-    if (proven) {
-      std::cout << "proven      " << proven->lower << " <= worst case <= " << proven->upper << " cycles (";
-      if (proven->exact && proven->upper_from == "exact")
-        std::cout << "exact search";
-      else if (proven->exact)
-        std::cout << "the " << proven->upper_from << " bound is attained";
-      else
-        std::cout << "upper from the " << proven->upper_from
-                  << (proven->upper_from == "search" ? " within the time" : " bound");
-      std::cout << ", " << std::setprecision(3) << proven->elapsed_s << " s)\n";
-    } else if (exact_seconds > 0 && r.interrupted) {
-      std::cout << "proven      (skipped: interrupted)\n";
-    }
-    if (const auto& c = r.cuda; c.used) {
-      // How the chains filled the device: blocks against the SMs' residency.
-      const double waves = c.resident_chains ? static_cast<double>(r.chain_end - r.chain_begin) / c.resident_chains : 0;
-      std::cout << "GPU plan    " << c.blocks << " blocks of " << c.block
-                << (c.design == chain_design::warp ? " threads (a chain a block) on " : " threads (a chain each) on ")
-                << c.sms << " SMs, state " << (c.on_chip ? "in shared memory" : "in global memory") << ", "
-                << (c.packing == chain_packing::wide ? std::string() : packing_name(c.packing) + std::string(", "))
-                << c.chain_bytes << " bytes a chain; " << c.resident_threads_per_sm / 32 << " warps a SM resident, "
-                << c.resident_chains << " chains fill the device (" << std::setprecision(2) << std::defaultfloat
-                << waves << " of that here)\n";
-    }
-    if (r.validated) std::cout << "validated   " << r.validated << " chains identical on the CPU\n";
-    if (r.beam.ran && r.beam.applicable)
-      std::cout << "beam        " << r.beam.makespan << " cycles (width " << r.beam.width << ", "
-                << std::setprecision(3) << r.beam.seconds << " s" << (r.beam.exact ? ", pruned nothing: exact" : "")
-                << "; a start of the beam chains)\n";
-    std::cout << "envelope    ";
-    for (std::size_t k = 0; k < r.envelope.size(); ++k)
-      std::cout << (k ? ", " : "") << std::setprecision(3) << r.envelope[k].seconds << " s: " << r.envelope[k].best;
-    if (report.best_from == "annealing")
-      std::cout << "\nworst string from chain " << r.best_chain << " (" << to_string(r.best_chain_init) << " start)";
-    else
-      std::cout << "\nworst string from the " << report.best_from << " (the chains' best: " << report.annealing_best
-                << ")";
-    if (show_string)
-      std::cout << ": " << join(one_based(r.best_string)) << "\n";
-    else
-      std::cout << " (" << r.best_string.size() << " warp ids: --show-string, or best_string in --json)\n";
-    if (!no_table) std::cout << "\n" << render_table(prob, r.schedule, terminal_columns());
-    for (const auto& f : written) std::cout << "wrote " << f << "\n";
+    text.show_string = show_string;
+    text.table = !no_table;
+    text.table_width = no_table ? 0 : terminal_columns();
+    text.exact_seconds = exact_seconds;
+    text.face = cli_face();
+    print_estimate_text(std::cout, prob, report, text);
     return exit_code;
   }
 };

@@ -80,16 +80,8 @@ struct bound_cmd {
 // ------------------------------------------------------------------------------------ exact
 struct exact_cmd {
   problem_options po;
-  std::string method = "auto";
-  std::string backend = "auto";
-  std::string constraints = "short";
+  exact_request request;
   std::string lp_file;
-  exact_options xo;
-  // Signed, so that a negative value is refused rather than wrapped by CLI11.
-  long long max_states = 0;
-  long long threads = 0;
-  long long warm_start = static_cast<long long>(default_warm_start);
-  long long at_most = 0;
   bool as_json = false;
   bool no_table = false;
   bool no_prune = false;
@@ -102,29 +94,30 @@ struct exact_cmd {
                                    "Sec. 5 solved with COIN-OR CBC (issue 4)");
     po.add(sub);
     sub->add_option(
-           "--method", method,
+           "--method", request.method,
            "search (multiset search), ilp (the binary ILP of Berezovskyi et al. 2012, with CBC) or auto (= search)")
         ->capture_default_str();
-    sub->add_option("--constraints", constraints,
+    sub->add_option("--constraints", request.constraints,
                     "with ilp: the work-conserving constraints (Berezovskyi et al. 2012, Sec. 5.4), short or long")
         ->capture_default_str();
     sub->add_option("--lp", lp_file, "write the ILP in CPLEX LP format to FILE (any method; works without CBC)");
-    sub->add_option("--backend", backend,
+    sub->add_option("--backend", request.backend,
                     "search: cpu, cuda (the progress sweep on the device) or auto (= cpu for now)")
         ->capture_default_str();
-    sub->add_option("--time-limit", xo.time_limit_s, "stop after this many seconds and report the proven interval");
-    sub->add_option("--max-states", max_states,
+    sub->add_option("--time-limit", request.time_limit_s,
+                    "stop after this many seconds and report the proven interval");
+    sub->add_option("--max-states", request.max_states,
                     "search: stop after reaching this many states (default: no limit; the held states may take at most "
                     "half the memory)");
-    sub->add_option("--threads", threads, "search: CPU threads (default: all cores; at most 4 per core)");
+    sub->add_option("--threads", request.threads, "search: CPU threads (default: all cores; at most 4 per core)");
     sub->add_flag("--quiet,-q", quiet, "no progress line");
     sub->add_option(
-        "--at-most", at_most,
+        "--at-most", request.at_most,
         "search: is the worst case at most N cycles? Drops every state on no longer schedule, then proves it "
         "(without the exact value) or finds a longer schedule and the exact worst case; faster near the answer");
     sub->add_flag("--no-prune", no_prune, "search: expand every reachable state (no bound against the lower bound)");
     sub->add_option(
-           "--warm-start", warm_start,
+           "--warm-start", request.warm_start,
            "search: first anneal 2 chains for N iterations each (seed 1) and prune against the best string found "
            "(0: prune against the standard strings only)")
         ->capture_default_str();
@@ -133,59 +126,64 @@ struct exact_cmd {
     commands.emplace_back(sub, [this] { return run(); });
   }
 
-  int run() {
-    if (method != "search" && method != "ilp" && method != "auto")
-      throw input_error("--method: '" + method + "' is not a method (expected search, ilp or auto)");
-    if (constraints != "short" && constraints != "long")
-      throw input_error("--constraints: '" + constraints + "' is not a form (expected short or long)");
-    const backend_kind kind = parse_backend(backend);
-    if (xo.time_limit_s < 0 || !std::isfinite(xo.time_limit_s)) throw input_error("--time-limit must be 0 or more");
-    if (max_states < 0) throw input_error("--max-states must be 0 (no limit) or more");
-    if (warm_start < 0) throw input_error("--warm-start must be 0 (none) or more");
-    xo.at_most = checked_at_most(at_most, !no_prune, method == "ilp");
-    xo.max_states = static_cast<std::uint64_t>(max_states);
-    xo.threads = resolve_threads(threads, "--threads");
-    const problem prob = po.make();
-    const ilp_constraints form = constraints == "long" ? ilp_constraints::long_form : ilp_constraints::short_form;
-    std::string lp_note;
-    if (!lp_file.empty()) {
-      const std::string text = ilp_lp_text(prob, 0, form);
-      try {
-        write_file_atomically(lp_file, text);
-      } catch (const input_error& e) {
-        throw input_error("--lp: " + e.description());
-      }
-      const auto [vars, rows] = ilp_size(prob, 0, form);
-      lp_note = "wrote the ILP (" + std::to_string(vars) + " binary variables, " + std::to_string(rows) +
-                " constraints, " + constraints + " form) to " + lp_file;
+  /// --lp: the ILP written whatever the method; the note for the text output.
+  std::string write_lp(const problem& prob, const exact_plan& plan) const {
+    if (lp_file.empty()) return "";
+    const ilp_constraints form = plan.ilp_settings.constraints;
+    const std::string text = ilp_lp_text(prob, 0, form);
+    try {
+      write_file_atomically(lp_file, text);
+    } catch (const input_error& e) {
+      throw input_error("--lp: " + e.description());
     }
+    const auto [vars, rows] = ilp_size(prob, 0, form);
+    return "wrote the ILP (" + std::to_string(vars) + " binary variables, " + std::to_string(rows) + " constraints, " +
+           request.constraints + " form) to " + lp_file;
+  }
+
+  int run() {
+    request.prune = !no_prune;
+    exact_plan plan = check_exact_request(request);
+    const problem prob = po.make();
+    const std::string lp_note = write_lp(prob, plan);
     // CBC's C interface offers no hook to stop a solve, so Ctrl-C keeps its default action for
     // the ILP; the search polls the flag where it checks its time limit.
     install_interrupt_handlers();
-    if (method == "ilp") return run_ilp(prob, form, lp_note);
-    xo.prune = !no_prune;
-    progress_line bar(!quiet, "swept");
+    progress_line bar(!quiet && !plan.ilp, "swept");
     if (bar.shown())
-      xo.progress = [&bar](const exact_step& s) { bar.update(s.done, s.total, std::to_string(s.states) + " states"); };
-    std::string algorithm;
+      plan.search.progress = [&bar](const exact_step& s) {
+        bar.update(s.done, s.total, std::to_string(s.states) + " states");
+      };
     // Under mpirun the CPU progress sweep runs across the ranks (states partitioned by hash).
-    const exact_result r =
-        run_exact(prob, xo, no_prune ? 0 : static_cast<std::uint64_t>(warm_start), kind, &algorithm, &world());
+    const exact_report report = run_exact_plan(prob, plan, &world());
     bar.clear();
-    const bool on_gpu = kind == backend_kind::cuda;
-    const built_schedule b = build_schedule(prob, r.best_string);
+    const int code = report.interrupted() ? interrupted_exit_code : 0;
     if (as_json) {
-      json out = exact_search_json(prob, r, algorithm, on_gpu ? cuda_backend_name() : "cpu", xo.at_most);
+      json out = exact_json(prob, plan, report);
       if (!lp_file.empty()) out["lp_file"] = lp_file;
       std::cout << out.dump() << '\n';
-      return r.interrupted ? interrupted_exit_code : 0;
+      return code;
     }
     std::cout << "kernel      " << prob.kernel_text() << ", W = " << prob.warps << barrier_note(prob) << ", "
               << describe(prob.sm) << "\n";
+    if (report.ilp)
+      print_ilp(report.solved, lp_note);
+    else
+      print_search(report, plan.search.at_most, lp_note);
+    std::cout << "witness     " << join(one_based(report.best_string())) << "\n";
+    if (report.interrupted() && !report.ilp)
+      std::cout << "interrupted (SIGINT or SIGTERM): the interval above is what the search proved so far\n";
+    if (!no_table)
+      std::cout << "\n" << render_table(prob, build_schedule(prob, report.best_string()), terminal_columns());
+    return code;
+  }
+
+  static void print_search(const exact_report& report, std::uint32_t at_most, const std::string& lp_note) {
+    const exact_result& r = report.search;
     if (!lp_note.empty()) std::cout << "lp          " << lp_note << "\n";
     std::ostringstream how;  // what searched, on what, and its cost
-    how << "(" << algorithm << " search on " << (on_gpu ? cuda_backend_name() : std::string("cpu")) << ", " << r.states
-        << " states, " << r.pruned << " pruned, " << std::setprecision(3) << r.elapsed_s << " s)";
+    how << "(" << report.algorithm << " search on " << report.backend << ", " << r.states << " states, " << r.pruned
+        << " pruned, " << std::setprecision(3) << r.elapsed_s << " s)";
     if (r.complete)
       std::cout << "exact       " << r.makespan << " cycles " << how.str() << "\n";
     else if (r.at_most_proven)
@@ -194,31 +192,13 @@ struct exact_cmd {
     else
       std::cout << "stopped     " << r.stop_reason << " after " << r.states << " states, " << std::setprecision(3)
                 << r.elapsed_s << " s\nproven      " << r.lower << " <= worst case <= " << r.upper << " cycles\n";
-    if (r.complete && xo.at_most > 0 && r.makespan > xo.at_most)
-      std::cout << "at most     " << xo.at_most << " cycles does not hold: the witness takes " << r.makespan << "\n";
-    std::cout << "witness     " << join(one_based(r.best_string)) << "\n";
-    if (r.interrupted)
-      std::cout << "interrupted (SIGINT or SIGTERM): the interval above is what the search proved so far\n";
-    if (!no_table) std::cout << "\n" << render_table(prob, b, terminal_columns());
-    return r.interrupted ? interrupted_exit_code : 0;
+    if (r.complete && at_most > 0 && r.makespan > at_most)
+      std::cout << "at most     " << at_most << " cycles does not hold: the witness takes " << r.makespan << "\n";
   }
 
-  int run_ilp(const problem& prob, ilp_constraints form, const std::string& lp_note) {
-    ilp_options io;
-    io.constraints = form;
-    io.time_limit_s = xo.time_limit_s;
-    const ilp_result r = exact_ilp(prob, io);
-    const built_schedule b = build_schedule(prob, r.best_string);
-    if (as_json) {
-      json out = exact_ilp_json(prob, r, constraints);
-      if (!lp_file.empty()) out["lp_file"] = lp_file;
-      std::cout << out.dump() << '\n';
-      return r.interrupted ? interrupted_exit_code : 0;
-    }
-    std::cout << "kernel      " << prob.kernel_text() << ", W = " << prob.warps << barrier_note(prob) << ", "
-              << describe(prob.sm) << "\n"
-              << "ilp         " << r.variables << " binary variables, " << r.constraints << " constraints ("
-              << constraints << " work-conserving constraints)\n";
+  void print_ilp(const ilp_result& r, const std::string& lp_note) const {
+    std::cout << "ilp         " << r.variables << " binary variables, " << r.constraints << " constraints ("
+              << request.constraints << " work-conserving constraints)\n";
     if (!lp_note.empty()) std::cout << "lp          " << lp_note << "\n";
     if (r.complete)
       std::cout << "exact       " << r.makespan << " cycles (ILP with CBC, " << std::setprecision(3) << r.elapsed_s
@@ -226,9 +206,6 @@ struct exact_cmd {
     else
       std::cout << "stopped     " << r.status << " after " << std::setprecision(3) << r.elapsed_s << " s\nproven      "
                 << r.lower << " <= worst case <= " << r.upper << " cycles\n";
-    std::cout << "witness     " << join(one_based(r.best_string)) << "\n";
-    if (!no_table) std::cout << "\n" << render_table(prob, b, terminal_columns());
-    return r.interrupted ? interrupted_exit_code : 0;
   }
 };
 

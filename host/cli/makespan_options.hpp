@@ -33,6 +33,7 @@
 #include "warpspan/exact/frontier.hpp"
 #include "warpspan/exact/search.hpp"
 #include "warpspan/exact/sweep_ranks.hpp"
+#include "warpspan/io/estimate_text.hpp"
 #include "warpspan/io/result_json.hpp"
 #include "warpspan/io/svg.hpp"
 #include "warpspan/makespan/bounds.hpp"
@@ -232,16 +233,6 @@ struct problem_options {
     return make_problem(normalize_kernel(raw, norm), norm, warps, block_warps);
   }
 };
-
-/// What the text output says of the barriers, after the warps: "" without any, else e.g. ", 2
-/// barriers (one block of all 16 warps)" or ", 1 barrier (blocks of 4 warps)".
-inline std::string barrier_note(const problem& prob) {
-  const std::uint32_t n = prob.barriers();
-  if (n == 0) return "";
-  return ", " + std::to_string(n) + (n == 1 ? " barrier (" : " barriers (") +
-         (prob.block_warps() == prob.warps ? "one block of all " + std::to_string(prob.warps) + " warps)"
-                                           : "blocks of " + std::to_string(prob.block_warps()) + " warps)");
-}
 
 inline std::string join(const std::vector<int>& v) {
   std::ostringstream os;

@@ -3,10 +3,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <iomanip>
 #include <sstream>
 
 #include "warpspan/dbf/edf.hpp"
+#include "warpspan/io/dbf_text.hpp"
 
 namespace warpspan {
 namespace {
@@ -167,6 +169,24 @@ std::string dbf_svg(const std::vector<dbf_curve>& curves, std::uint64_t t_end, s
   }
   os << "</svg>\n";
   return os.str();
+}
+
+std::string dbf_set_svg(const analysed_set& a) {
+  const edf_result& r = a.result;
+  std::uint64_t t_end = 0;
+  if (r.first_violation) {
+    t_end = *r.first_violation + std::max<std::uint64_t>(1, *r.first_violation / 2);
+  } else {
+    std::uint64_t longest = 1;
+    for (const auto& c : a.curves) longest = std::max(longest, c.period());
+    const std::uint64_t periods = 4 * longest;
+    t_end = r.limit ? std::min(*r.limit, periods) : periods;
+  }
+  const std::string title =
+      "Demand of " + std::filesystem::path(a.label).filename().string() + ": " + edf_verdict_text(r);
+  std::vector<std::string> names;
+  for (const task& t : a.set.tasks) names.push_back(t.name);
+  return dbf_svg(a.curves, t_end, r.first_violation, title, names, r.u.t_max);
 }
 
 std::string sweep_svg(const std::vector<sweep_point>& points, std::optional<double> critical, const std::string& kind,

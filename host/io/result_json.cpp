@@ -9,7 +9,9 @@
 #include "warpspan/exact/search.hpp"
 #include "warpspan/makespan/bounds.hpp"
 #include "warpspan/inputs/search.hpp"
+#include "warpspan/io/dbf_text.hpp"
 #include "warpspan/orchestrator/estimate_run.hpp"
+#include "warpspan/orchestrator/exact_run.hpp"
 #include "warpspan/orchestrator/shards.hpp"
 #include "warpspan/sm/kernel_string.hpp"
 #include "warpspan/wcet/analysis.hpp"
@@ -148,6 +150,35 @@ nlohmann::ordered_json sweep_summary_json(const std::vector<sweep_point>& grid, 
 
 namespace {
 
+/// A run's GPU kernel time: null where no kernel ran (a CPU backend: kernel_s < 0).
+nlohmann::ordered_json kernel_seconds_json(double kernel_s) {
+  return kernel_s >= 0 ? nlohmann::ordered_json(kernel_s) : nlohmann::ordered_json();
+}
+
+}  // namespace
+
+nlohmann::ordered_json batch_end_json(const dbf_batch_tally& t, const dbf_run_end& end) {
+  if (!end.finished) return {{"interrupted", true}, {"sets_done", t.done}};
+  return {{"end", true},
+          {"sets", t.done},
+          {"schedulable", t.schedulable},
+          {"not_schedulable", t.done - t.schedulable - t.invalid},
+          {"invalid", t.invalid},
+          {"elapsed_s", end.elapsed_s},
+          {"kernel_s", kernel_seconds_json(end.kernel_s)}};
+}
+
+nlohmann::ordered_json sweep_end_json(const dbf_sweep_tally& t, const dbf_run_end& end,
+                                      const std::optional<double>& critical, std::size_t transitions,
+                                      const std::string& svg) {
+  if (!end.finished) return {{"interrupted", true}, {"variants_done", t.done}};
+  nlohmann::ordered_json summary = sweep_summary_json(t.grid, critical, transitions);
+  if (!svg.empty()) summary["svg"] = svg;
+  return {{"summary", summary}, {"elapsed_s", end.elapsed_s}, {"kernel_s", kernel_seconds_json(end.kernel_s)}};
+}
+
+namespace {
+
 /// The fields every exact method reports.
 json exact_common_json(const problem& prob, bool complete, std::uint32_t makespan, std::uint32_t lower,
                        std::uint32_t upper, double elapsed_s, const std::vector<std::uint16_t>& best,
@@ -193,6 +224,13 @@ json exact_ilp_json(const problem& prob, const ilp_result& r, const std::string&
   out["constraints"] = r.constraints;
   out["interrupted"] = r.interrupted;
   return out;
+}
+
+json exact_json(const problem& prob, const exact_plan& plan, const exact_report& report) {
+  if (report.ilp)
+    return exact_ilp_json(prob, report.solved,
+                          plan.ilp_settings.constraints == ilp_constraints::long_form ? "long" : "short");
+  return exact_search_json(prob, report.search, report.algorithm, report.backend, plan.search.at_most);
 }
 
 std::vector<int> one_based(const std::vector<std::uint16_t>& string) {
@@ -312,7 +350,7 @@ nlohmann::ordered_json shard_end_json(bool finished, double elapsed_s, double ke
   return {{"shard_end",
            {{"finished", finished},
             {"elapsed_s", elapsed_s},
-            {"kernel_s", kernel_s >= 0 ? nlohmann::ordered_json(kernel_s) : nlohmann::ordered_json()},
+            {"kernel_s", kernel_seconds_json(kernel_s)},
             {"sets", sets}}}};
 }
 

@@ -2,8 +2,11 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstring>
 
+#include "warpspan/core/error.hpp"
+#include "warpspan/core/resources.hpp"
 #include "warpspan/exact/frontier.hpp"
 #include "warpspan/detail/exact/frontier_host.hpp"
 #include "warpspan/makespan/estimate.hpp"
@@ -61,6 +64,43 @@ exact_result run_exact(const problem& prob, const exact_options& options, std::u
   exact_result r = exact_search(prob, o, backend, used, ranks);
   r.elapsed_s += warm_s;
   return r;
+}
+
+exact_plan check_exact_request(const exact_request& request) {
+  const std::string& method = request.method;
+  if (method != "search" && method != "ilp" && method != "auto")
+    throw input_error(param("method") + ": '" + method + "' is not a method (expected search, ilp or auto)");
+  if (request.constraints != "short" && request.constraints != "long")
+    throw input_error(param("constraints") + ": '" + request.constraints + "' is not a form (expected short or long)");
+  exact_plan plan;
+  plan.ilp = method == "ilp";
+  plan.backend = parse_backend(request.backend);
+  if (request.time_limit_s < 0 || !std::isfinite(request.time_limit_s))
+    throw input_error(param("time_limit") + " must be 0 or more");
+  if (request.max_states < 0) throw input_error(param("max_states") + " must be 0 (no limit) or more");
+  if (request.warm_start < 0) throw input_error(param("warm_start") + " must be 0 (none) or more");
+  plan.search.time_limit_s = request.time_limit_s;
+  plan.search.at_most = checked_at_most(request.at_most, request.prune, plan.ilp);
+  plan.search.max_states = static_cast<std::uint64_t>(request.max_states);
+  plan.search.threads = resolve_threads(request.threads);
+  plan.search.prune = request.prune;
+  plan.warm_start = request.prune ? static_cast<std::uint64_t>(request.warm_start) : 0;
+  plan.ilp_settings.constraints =
+      request.constraints == "long" ? ilp_constraints::long_form : ilp_constraints::short_form;
+  plan.ilp_settings.time_limit_s = request.time_limit_s;
+  return plan;
+}
+
+exact_report run_exact_plan(const problem& prob, const exact_plan& plan, rank_group* ranks) {
+  exact_report report;
+  report.ilp = plan.ilp;
+  if (plan.ilp) {
+    report.solved = exact_ilp(prob, plan.ilp_settings);
+    return report;
+  }
+  report.search = run_exact(prob, plan.search, plan.warm_start, plan.backend, &report.algorithm, ranks);
+  report.backend = plan.backend == backend_kind::cuda ? cuda_backend_name() : std::string("cpu");
+  return report;
 }
 
 }  // namespace warpspan

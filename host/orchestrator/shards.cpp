@@ -482,9 +482,30 @@ void take_records(const shard_output& s, std::uint32_t index, std::uint32_t coun
     throw input_error(s.name + ": lines after its last line (shard_end): not one shard's output");
 }
 
+/// The settings of a dbf shard's header (dbf_shard_json): json exceptions where one is missing.
+dbf_shard_settings settings_of(const json& h) {
+  dbf_shard_settings s;
+  s.command = h.at("command").get<std::string>();
+  s.slice = {h.at("index").get<std::uint32_t>(), h.at("count").get<std::uint32_t>()};
+  s.json = h.at("json").get<bool>();
+  s.check = h.at("check").get<bool>();
+  s.keep_going = h.at("keep_going").get<bool>();
+  s.file = h.at("file").get<std::string>();
+  s.batch = h.at("batch").get<std::string>();
+  s.sweep = h.at("sweep").get<std::string>();
+  s.edf = h.at("edf").get<std::string>();
+  s.backend = h.at("backend").get<std::string>();
+  s.threads = h.at("threads").get<long long>();
+  s.block = h.at("block").get<unsigned>();
+  s.max_table_mib = h.at("max_table_mib").get<std::uint64_t>();
+  s.backend_label = h.at("backend_label").get<std::string>();
+  return s;
+}
+
 set_merge merge_checked_sets(const std::vector<shard_output>& shards) {
   set_merge m;
   m.header = shards.front().lines[0]["shard"];
+  m.settings = settings_of(m.header);
   const auto count = m.header.at("count").get<std::uint32_t>();
   const bool as_json = m.header.at("json").get<bool>();
   const std::string command = m.header.at("command").get<std::string>();

@@ -347,9 +347,14 @@ def _problem_args(a, kernel, warps, sigma, sm, schedulers, block_warps, warp_ker
             0 if block_warps is None else a.int("block_warps", block_warps, *_INT64))
 
 
-def estimate(kernel=None, warps=None, sigma=None, *, warp_kernels=None, sm=None, schedulers=None, block_warps=None, chains=0, iterations=None,
-             seconds=0.0, seed=1, t0=0.01, reach=0, far_moves=0.25, init="mix", backend="auto", threads=0, validate=0, exact_seconds=2.0,
-             beam_share=0.4, beam_width=1024, shard=None):
+_ESTIMATE = _core.ESTIMATE_DEFAULTS  # the library's defaults (estimate_options, estimate_request)
+
+
+def estimate(kernel=None, warps=None, sigma=None, *, warp_kernels=None, sm=None, schedulers=None, block_warps=None, chains=0,
+             iterations=None, seconds=0.0, seed=_ESTIMATE["seed"], t0=_ESTIMATE["t0"], reach=_ESTIMATE["reach"],
+             far_moves=_ESTIMATE["far_moves"], init="mix", backend="auto", threads=0, validate=0,
+             exact_seconds=_ESTIMATE["exact_seconds"], beam_share=_ESTIMATE["beam_share"],
+             beam_width=_ESTIMATE["beam_width"], shard=None):
     """The worst-case makespan by simulated annealing (``warpspan estimate``). ``warp_kernels``: a
     path per warp, a list of (kernel, count) pairs instead of ``kernel`` and ``warps``, as
     ``--warp-kernels`` (also for exact, bound and build). ``iterations`` per
@@ -374,7 +379,8 @@ def estimate(kernel=None, warps=None, sigma=None, *, warp_kernels=None, sm=None,
 
 
 def exact(kernel=None, warps=None, sigma=None, *, warp_kernels=None, sm=None, schedulers=None, block_warps=None, method="auto",
-          constraints="short", backend="auto", time_limit=0.0, max_states=0, threads=0, prune=True, warm_start=200000, at_most=0):
+          constraints="short", backend="auto", time_limit=0.0, max_states=0, threads=0, prune=True,
+          warm_start=_core.EXACT_WARM_START, at_most=0):
     """The exact worst-case makespan, or the interval proven within the limits (``warpspan exact``).
     ``warm_start``: annealing iterations per chain before the search (2 chains, seed 1; 0: none).
     ``at_most``: is the worst case at most this many cycles? ``at_most_holds`` answers it (True:
@@ -384,7 +390,7 @@ def exact(kernel=None, warps=None, sigma=None, *, warp_kernels=None, sm=None, sc
         a.str("method", method), a.str("constraints", constraints), a.str("backend", backend),
         a.float("time_limit", time_limit), a.int("max_states", max_states, *_INT64),
         a.int("threads", threads, *_INT64), a.bool("prune", prune),
-        a.count("warm_start", warm_start, _UINT64[1]), a.count("at_most", at_most, 0xFFFFFFFF))
+        a.count("warm_start", warm_start, _INT64[1]), a.count("at_most", at_most, 0xFFFFFFFF))
     _numpy("exact")
     return ExactResult(_core.exact(*args))
 

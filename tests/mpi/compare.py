@@ -78,25 +78,35 @@ def parent_of(pid):
         return None
 
 
+def rank_pid(job, rank):
+    """The pid of rank `rank` of the job (a child of its mpirun, found by OMPI_COMM_WORLD_RANK), or None."""
+    for pid in os.listdir("/proc"):
+        try:
+            with open(f"/proc/{pid}/environ", "rb") as f:
+                env = f.read().split(b"\0")
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                cmd = f.read().split(b"\0")
+        except OSError:
+            continue
+        if cmd and cmd[0] == BINARY.encode() and f"OMPI_COMM_WORLD_RANK={rank}".encode() in env \
+                and parent_of(pid) == job.pid:
+            return int(pid)
+    return None
+
+
 def signal_one_rank(args, rank, sig, after):
-    """Runs `args` under mpirun, sends `sig` to rank `rank` (found by its OMPI_COMM_WORLD_RANK) after
-    `after` seconds: (exit code, stdout, seconds from the signal to the job's end)."""
+    """Runs `args` under mpirun, sends `sig` to rank `rank` `after` seconds after that rank started
+    (it is waited for up to 60 s: on a loaded machine mpirun takes a while to start 3 ranks):
+    (exit code, stdout, seconds from the signal to the job's end)."""
     with tempfile.TemporaryFile("w+") as out:
         job = subprocess.Popen(mpirun() + [BINARY] + args, stdout=out, stderr=subprocess.DEVNULL, cwd=SOURCE)
-        time.sleep(after)
         target = None
-        for pid in os.listdir("/proc"):
-            try:
-                with open(f"/proc/{pid}/environ", "rb") as f:
-                    env = f.read().split(b"\0")
-                with open(f"/proc/{pid}/cmdline", "rb") as f:
-                    cmd = f.read().split(b"\0")
-            except OSError:
-                continue
-            # this job's rank: a child of its mpirun
-            if cmd and cmd[0] == BINARY.encode() and f"OMPI_COMM_WORLD_RANK={rank}".encode() in env \
-                    and parent_of(pid) == job.pid:
-                target = int(pid)
+        deadline = time.monotonic() + 60
+        while target is None and time.monotonic() < deadline and job.poll() is None:
+            target = rank_pid(job, rank)
+            if target is None:
+                time.sleep(0.1)
+        time.sleep(after)
         start = time.monotonic()
         if target is not None:
             os.kill(target, sig)

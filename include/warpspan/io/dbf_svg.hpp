@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "warpspan/dbf/dbf.hpp"
+#include "warpspan/dbf/pipeline.hpp"
 #include "warpspan/dbf/sweep.hpp"
 
 namespace warpspan {
@@ -20,6 +21,12 @@ namespace warpspan {
 std::string dbf_svg(const std::vector<dbf_curve>& curves, std::uint64_t t_end, std::optional<std::uint64_t> violation,
                     const std::string& title, const std::vector<std::string>& names = {},
                     std::optional<std::uint64_t> t_max = std::nullopt);
+
+/// One analysed set as `dbf FILE --svg` draws it: dbf_svg of its curves and task names, titled
+/// "Demand of FILE: VERDICT" (the label's file name, edf_verdict_text), its first violation and
+/// t_max marked; the plot runs to 1.5 x the first violation, or to how far the test checked but at
+/// most four of the longest periods.
+std::string dbf_set_svg(const analysed_set& a);
 
 /// A sweep's result: utilisation against the factor, every variant a dot coloured by its verdict,
 /// and the critical factor (if any) as a labelled vertical line.

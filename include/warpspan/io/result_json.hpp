@@ -19,9 +19,14 @@
 namespace warpspan {
 
 struct estimate_request;
+struct exact_plan;
+struct exact_report;
 struct estimate_report;
 struct estimate_result;
 struct set_record;
+struct dbf_batch_tally;
+struct dbf_sweep_tally;
+struct dbf_run_end;
 struct dbf_shard_settings;
 namespace wcet {
 struct wcet_program;
@@ -70,6 +75,16 @@ nlohmann::ordered_json sweep_variant_json(const analysed_set& variant);
 /// verdict does not change), transitions.
 nlohmann::ordered_json sweep_summary_json(const std::vector<sweep_point>& grid, const std::optional<double>& critical,
                                           std::size_t transitions);
+/// The last line of `dbf --batch ... --json` (a file without it was cut off): {"end": true, sets,
+/// schedulable, not_schedulable, invalid, elapsed_s, kernel_s (null where no GPU kernel ran)}, or
+/// {"interrupted": true, sets_done} (dbf_batch_tally, dbf_run_end: io/dbf_text.hpp).
+nlohmann::ordered_json batch_end_json(const dbf_batch_tally& t, const dbf_run_end& end);
+/// The last line of `dbf FILE --sweep ... --json`: {"summary": sweep_summary_json of the grid (and
+/// "svg", the plot's path, when `svg` is not empty), elapsed_s, kernel_s}, or {"interrupted":
+/// true, variants_done}.
+nlohmann::ordered_json sweep_end_json(const dbf_sweep_tally& t, const dbf_run_end& end,
+                                      const std::optional<double>& critical, std::size_t transitions,
+                                      const std::string& svg);
 
 /// `exact --method search --json` / warpspan.exact: complete, makespan (null unless complete), lower,
 /// upper, elapsed_s, best_string, pessimistic, problem, stop_reason (null when complete), method,
@@ -81,6 +96,9 @@ nlohmann::json exact_search_json(const problem& prob, const exact_result& r, con
 /// `exact --method ilp --json`: the same common fields, method "ilp", solver, constraint_form,
 /// variables, constraints.
 nlohmann::json exact_ilp_json(const problem& prob, const ilp_result& r, const std::string& constraint_form);
+/// `exact --json` / warpspan.exact by either method: exact_search_json or exact_ilp_json of the
+/// plan's answer.
+nlohmann::json exact_json(const problem& prob, const exact_plan& plan, const exact_report& report);
 
 /// The result of a whole estimate (`estimate --json`, warpspan.estimate): best_makespan,
 /// upper_bound, iterations, chains, seed, envelope [[seconds, best], ...], best_string, the proven

@@ -146,6 +146,7 @@ std::optional<int> stated_verdict(const std::string& line, bool as_json);
 /// slice and stating the verdict it carries.
 struct set_merge {
   nlohmann::json header;
+  dbf_shard_settings settings;  ///< the header's settings (its slice the first shard's)
   std::vector<set_record> records;
   bool finished = true;
   double elapsed_s = 0, kernel_s = -1;
