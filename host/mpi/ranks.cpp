@@ -2,8 +2,10 @@
 // the same command; without a launcher MPI is not started and the run is one process, as in a
 // build without MPI.
 #include <mpi.h>
+#include <pthread.h>
 
 #include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
@@ -149,12 +151,24 @@ void start_ranks(int& argc, char**& argv) {
   const bool launched = std::getenv("OMPI_COMM_WORLD_SIZE") || std::getenv("PMIX_RANK") || std::getenv("PMI_RANK") ||
                         std::getenv("PMI_SIZE");
   if (!launched) return;
+  // A signal to one rank during the start-up (a job cancelled at once, or a scheduler's SIGTERM on
+  // a loaded machine) waits until MPI is up and is then taken as one later is (interrupted()):
+  // with the default action the rank died inside MPI_Init and the others could wait there for it,
+  // and a handler there would break MPI's own system calls. The threads MPI starts inherit the
+  // blocked mask, so the signal comes to this thread once it is unblocked.
+  sigset_t stop_signals, before;
+  sigemptyset(&stop_signals);
+  sigaddset(&stop_signals, SIGINT);
+  sigaddset(&stop_signals, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &stop_signals, &before);
+  install_interrupt_handlers();
   int ok = 0;
   MPI_Initialized(&ok);
   if (!ok) MPI_Init(&argc, &argv);
   started = true;
   if (the_world().size() > 1 && MPI_Comm_dup(MPI_COMM_WORLD, &g_stop_comm) == MPI_SUCCESS)
     set_interrupt_exchange(&exchange_interrupts);
+  pthread_sigmask(SIG_SETMASK, &before, nullptr);
 }
 
 void finish_ranks(int) {
