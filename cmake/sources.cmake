@@ -39,6 +39,7 @@ set(WARPSPAN_HOST_SOURCES
     host/io/dbf_svg.cpp
     host/io/dbf_text.cpp
     host/io/estimate_text.cpp
+    host/io/exact_text.cpp
     host/io/inputs_svg.cpp
     host/io/result_json.cpp
     host/io/svg.cpp

@@ -1,6 +1,7 @@
 // `warpspan bound` and `warpspan exact`: upper bounds, and the exact worst case by search or ILP.
 #include "makespan_options.hpp"
 #include "warpspan/core/file.hpp"
+#include "warpspan/io/exact_text.hpp"
 
 namespace warpspan::cli {
 
@@ -164,48 +165,12 @@ struct exact_cmd {
       std::cout << out.dump() << '\n';
       return code;
     }
-    std::cout << "kernel      " << prob.kernel_text() << ", W = " << prob.warps << barrier_note(prob) << ", "
-              << describe(prob.sm) << "\n";
-    if (report.ilp)
-      print_ilp(report.solved, lp_note);
-    else
-      print_search(report, plan.search.at_most, lp_note);
-    std::cout << "witness     " << join(one_based(report.best_string())) << "\n";
-    if (report.interrupted() && !report.ilp)
-      std::cout << "interrupted (SIGINT or SIGTERM): the interval above is what the search proved so far\n";
-    if (!no_table)
-      std::cout << "\n" << render_table(prob, build_schedule(prob, report.best_string()), terminal_columns());
+    exact_text_options text;
+    text.lp_note = lp_note;
+    text.table = !no_table;
+    text.table_width = terminal_columns();
+    print_exact_text(std::cout, prob, plan, report, text);
     return code;
-  }
-
-  static void print_search(const exact_report& report, std::uint32_t at_most, const std::string& lp_note) {
-    const exact_result& r = report.search;
-    if (!lp_note.empty()) std::cout << "lp          " << lp_note << "\n";
-    std::ostringstream how;  // what searched, on what, and its cost
-    how << "(" << report.algorithm << " search on " << report.backend << ", " << r.states << " states, " << r.pruned
-        << " pruned, " << std::setprecision(3) << r.elapsed_s << " s)";
-    if (r.complete)
-      std::cout << "exact       " << r.makespan << " cycles " << how.str() << "\n";
-    else if (r.at_most_proven)
-      std::cout << "at most     " << r.upper << " cycles proven: no schedule is longer " << how.str()
-                << "\nproven      " << r.lower << " <= worst case <= " << r.upper << " cycles\n";
-    else
-      std::cout << "stopped     " << r.stop_reason << " after " << r.states << " states, " << std::setprecision(3)
-                << r.elapsed_s << " s\nproven      " << r.lower << " <= worst case <= " << r.upper << " cycles\n";
-    if (r.complete && at_most > 0 && r.makespan > at_most)
-      std::cout << "at most     " << at_most << " cycles does not hold: the witness takes " << r.makespan << "\n";
-  }
-
-  void print_ilp(const ilp_result& r, const std::string& lp_note) const {
-    std::cout << "ilp         " << r.variables << " binary variables, " << r.constraints << " constraints ("
-              << request.constraints << " work-conserving constraints)\n";
-    if (!lp_note.empty()) std::cout << "lp          " << lp_note << "\n";
-    if (r.complete)
-      std::cout << "exact       " << r.makespan << " cycles (ILP with CBC, " << std::setprecision(3) << r.elapsed_s
-                << " s)\n";
-    else
-      std::cout << "stopped     " << r.status << " after " << std::setprecision(3) << r.elapsed_s << " s\nproven      "
-                << r.lower << " <= worst case <= " << r.upper << " cycles\n";
   }
 };
 
