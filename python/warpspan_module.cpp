@@ -344,17 +344,13 @@ py::dict exact(const std::string& kernel, std::int64_t warps, const warp_kernel_
 py::dict bound(const std::string& kernel, std::int64_t warps, const warp_kernel_pairs& warp_kernels,
                const std::optional<std::string>& sigma, const std::optional<std::string>& sm, int schedulers,
                std::int64_t block_warps, long long exact_up_to, double time_limit) {
-  not_negative(time_limit, "time_limit");
-  if (exact_up_to < 0) throw input_error(param("exact_up_to") + " must be 0 (none) or more");
-  if (exact_up_to > exact_max_warps)
-    throw input_error(param("exact_up_to") + " is at most " + std::to_string(exact_max_warps));
+  const std::uint32_t up_to = checked_t_runs(exact_up_to, time_limit);
   const problem prob = make(kernel, warps, warp_kernels, sigma, sm, schedulers, block_warps);
   py::dict d = to_dict(bound_json(prob));
   d["tractable"] = py::none();
   d["tractable_y"] = py::none();
-  if (exact_up_to == 0) return d;
-  const std::vector<t_run> runs =
-      interruptible([&] { return exact_t_runs(prob, static_cast<std::uint32_t>(exact_up_to), time_limit); });
+  if (up_to == 0) return d;
+  const std::vector<t_run> runs = interruptible([&] { return exact_t_runs(prob, up_to, time_limit); });
   nlohmann::json runs_json = nlohmann::json::object();
   t_runs_json(runs_json, prob, runs);
   d.attr("update")(to_dict(runs_json));

@@ -29,9 +29,7 @@ struct bound_cmd {
     commands.emplace_back(sub, [this] { return run(); });
   }
   int run() {
-    if (time_limit < 0 || !std::isfinite(time_limit)) throw input_error("--time-limit must be 0 or more");
-    if (exact_up_to < 0) throw input_error("--exact-up-to must be 0 (none) or more");
-    if (exact_up_to > exact_max_warps) throw input_error("--exact-up-to is at most " + std::to_string(exact_max_warps));
+    const std::uint32_t up_to = checked_t_runs(exact_up_to, time_limit);
     const problem prob = po.make();
     json out = bound_json(prob);
     const auto b = out["pessimistic"].get<std::uint64_t>(), formula = out["pessimistic_001"].get<std::uint64_t>();
@@ -39,10 +37,10 @@ struct bound_cmd {
     std::vector<t_run> runs;
     std::pair<std::uint64_t, std::uint32_t> tractable{0, 0};
     bool was_interrupted = false;
-    if (exact_up_to > 0) {
+    if (up_to > 0) {
       install_interrupt_handlers();
       progress_line bar(!quiet, "T(y)");
-      runs = exact_t_runs(prob, static_cast<std::uint32_t>(exact_up_to), time_limit,
+      runs = exact_t_runs(prob, up_to, time_limit,
                           [&bar](std::uint32_t y, std::uint32_t up_to, std::uint32_t done, std::uint32_t sums, double) {
                             bar.update(y, up_to, "swept " + std::to_string(done) + "/" + std::to_string(sums));
                           });

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 
 #include "warpspan/core/interrupt.hpp"
 #include "warpspan/exact/frontier.hpp"
@@ -65,6 +66,14 @@ std::vector<t_run> exact_t_runs(
     runs.push_back(run);
   }
   return runs;
+}
+
+std::uint32_t checked_t_runs(long long up_to, double seconds) {
+  if (seconds < 0 || !std::isfinite(seconds)) throw input_error(param("time_limit") + " must be 0 or more");
+  if (up_to < 0) throw input_error(param("exact_up_to") + " must be 0 (none) or more");
+  if (up_to > exact_max_warps)
+    throw input_error(param("exact_up_to") + " is at most " + std::to_string(exact_max_warps));
+  return static_cast<std::uint32_t>(up_to);
 }
 
 proven_interval prove_interval(const problem& prob, const std::vector<std::uint16_t>& lower_string, double seconds,

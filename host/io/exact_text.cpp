@@ -64,8 +64,7 @@ void print_exact_text(std::ostream& out, const problem& prob, const exact_plan& 
   out << "\n";
   if (report.interrupted() && !report.ilp)
     out << "interrupted (SIGINT or SIGTERM): the interval above is what the search proved so far\n";
-  if (options.table)
-    out << "\n" << render_table(prob, build_schedule(prob, report.best_string()), options.table_width);
+  if (options.table) out << "\n" << render_table(prob, build_schedule(prob, report.best_string()), options.table_width);
 }
 
 }  // namespace warpspan

@@ -47,6 +47,11 @@ std::vector<t_run> exact_t_runs(
     const problem& prob, std::uint32_t up_to, double seconds,
     const std::function<void(std::uint32_t, std::uint32_t, std::uint32_t, std::uint32_t, double)>& progress = {});
 
+/// exact_t_runs's `up_to` and `seconds` as a face gives them (`bound --exact-up-to N --time-limit S`,
+/// warpspan.bound): `up_to` checked (input_error naming exact_up_to when negative or over
+/// exact_max_warps, time_limit when negative or not finite).
+std::uint32_t checked_t_runs(long long up_to, double seconds);
+
 /// The interval, spending about `seconds` on the exact search for W itself, pruned against
 /// `lower_string`, a string of this problem (e.g. the annealing's best), on `backend` as
 /// exact_search runs it (the device's dense table, its window of sums or its sweep for cuda).
