@@ -1,4 +1,4 @@
-// The text reports of io/dbf_text.hpp and io/estimate_text.hpp: what they print does not depend on
+// The text reports of io/dbf_text.hpp, io/estimate_text.hpp and io/exact_text.hpp: what they print does not depend on
 // the stream's format as given, and the stream's format comes back as it was.
 #include <gtest/gtest.h>
 
@@ -10,6 +10,7 @@
 #include "warpspan/dbf/task.hpp"
 #include "warpspan/io/dbf_text.hpp"
 #include "warpspan/io/estimate_text.hpp"
+#include "warpspan/io/exact_text.hpp"
 #include "warpspan/io/result_json.hpp"
 #include "warpspan/orchestrator/shards.hpp"
 #include "test_util.hpp"
@@ -104,6 +105,53 @@ TEST(EstimateText, BarrierNote) {
   EXPECT_EQ(barrier_note(test::make("LC", 4, 1, 4)), "");
   EXPECT_EQ(barrier_note(test::make("LBC", 4, 1, 4)), ", 1 barrier (one block of all 4 warps)");
   EXPECT_EQ(barrier_note(test::make_blocks("LBCB", 8, 1, 4, 0, 4)), ", 2 barriers (blocks of 4 warps)");
+}
+
+/// exact's request checked and run by the library (as both faces run it), then its text: Voronoi's
+/// first pass at 4 warps is T(4) = 45 (001's Fig. 11 example; tests/exact/test_search.cpp), and an
+/// at_most of 40 is answered "does not hold" with the witness of 45.
+TEST(ExactText, TheSearchsAnswerAndTheQuestion) {
+  exact_request request;
+  request.threads = 1;
+  request.warm_start = 0;
+  request.at_most = 40;
+  const exact_plan plan = check_exact_request(request);
+  const problem prob = test::make("5L9C2L9C", 4, 1, 4);
+  const exact_report report = run_exact_plan(prob, plan);
+  ASSERT_TRUE(report.search.complete);
+  exact_text_options options;
+  options.table = false;
+  const std::string text =
+      printed_alike([&](std::ostream& out) { print_exact_text(out, prob, plan, report, options); });
+  EXPECT_EQ(text.find("kernel      "), 0u) << text;
+  EXPECT_NE(text.find("\nexact       45 cycles (" + report.algorithm + " search on cpu, "), std::string::npos) << text;
+  EXPECT_NE(text.find("\nat most     40 cycles does not hold: the witness takes 45\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("\nwitness     "), std::string::npos) << text;
+  EXPECT_EQ(text.find("interrupted"), std::string::npos) << text;
+  EXPECT_EQ(exact_json(prob, plan, report)["makespan"], 45);
+}
+
+/// A request out of range is refused by the library, with the face's words.
+TEST(ExactText, RequestsAreChecked) {
+  const auto refused = [](auto change) {
+    exact_request r;
+    change(r);
+    return test::error_of([&] { check_exact_request(r); });
+  };
+  EXPECT_NE(refused([](exact_request& r) { r.method = "guess"; }).find("is not a method"), std::string::npos);
+  EXPECT_NE(refused([](exact_request& r) { r.constraints = "tight"; }).find("is not a form"), std::string::npos);
+  EXPECT_NE(refused([](exact_request& r) { r.time_limit_s = -1; }).find("must be 0 or more"), std::string::npos);
+  EXPECT_NE(refused([](exact_request& r) { r.max_states = -1; }).find("must be 0 (no limit) or more"),
+            std::string::npos);
+  EXPECT_NE(refused([](exact_request& r) { r.warm_start = -1; }).find("must be 0 (none) or more"), std::string::npos);
+  EXPECT_NE(refused([](exact_request& r) {
+              r.at_most = 50;
+              r.prune = false;
+            }).find("pruning off"),
+            std::string::npos);
+  exact_request unpruned;
+  unpruned.prune = false;
+  EXPECT_EQ(check_exact_request(unpruned).warm_start, 0u);  // no warm start without pruning
 }
 
 }  // namespace
