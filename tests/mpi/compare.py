@@ -95,18 +95,31 @@ def rank_pid(job, rank):
     return None
 
 
+def catches(pid, sig):
+    """Whether process `pid` has a handler for `sig` (its SigCgt mask in /proc)."""
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            for line in f:
+                if line.startswith("SigCgt:"):
+                    return bool(int(line.split()[1], 16) >> (sig - 1) & 1)
+    except (OSError, ValueError):
+        pass
+    return False
+
+
 def signal_one_rank(args, rank, sig, after):
-    """Runs `args` under mpirun, sends `sig` to rank `rank` `after` seconds after that rank started
-    (it is waited for up to 60 s: on a loaded machine mpirun takes a while to start 3 ranks):
+    """Runs `args` under mpirun, sends `sig` to rank `rank` `after` seconds after that rank can take
+    it (its handler installed, at the start of main, before MPI starts; it and the rank are waited
+    for up to 60 s: on a loaded machine mpirun takes a while to start 3 ranks). A signal before a
+    program's main runs has the default action whatever the program does.
     (exit code, stdout, seconds from the signal to the job's end)."""
     with tempfile.TemporaryFile("w+") as out:
         job = subprocess.Popen(mpirun() + [BINARY] + args, stdout=out, stderr=subprocess.DEVNULL, cwd=SOURCE)
         target = None
         deadline = time.monotonic() + 60
-        while target is None and time.monotonic() < deadline and job.poll() is None:
-            target = rank_pid(job, rank)
-            if target is None:
-                time.sleep(0.1)
+        while (target is None or not catches(target, sig)) and time.monotonic() < deadline and job.poll() is None:
+            target = target or rank_pid(job, rank)
+            time.sleep(0.02)
         time.sleep(after)
         start = time.monotonic()
         if target is not None:
@@ -200,7 +213,7 @@ with tempfile.TemporaryDirectory() as tmp:
             ("dbf --batch", ["dbf", "--batch", big, "--backend", "cpu", "--threads", "1", "--json", "-q"]),
         )
         # Also at once, while the ranks start (MPI_Init): the signal waits for MPI to be up, then
-        # counts as one later does (it used to kill the rank there and leave the others waiting).
+        # counts as one later does (it used to kill the rank there, or leave the others waiting).
         for (name, args), after in itertools.product(long_runs, (3.0, 0.0)):
             code, out, took = signal_one_rank(args, 1, signal.SIGTERM, after)
             lines = out.strip().splitlines()
