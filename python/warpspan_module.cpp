@@ -260,10 +260,6 @@ void schedule_fields(py::dict& d, const problem& prob, const built_schedule& b) 
   d["table"] = render_table(prob, b);
 }
 
-void not_negative(double v, const char* parameter) {
-  if (v < 0 || !std::isfinite(v)) throw input_error(param(parameter) + " must be 0 or more");
-}
-
 py::dict estimate(const std::string& kernel, std::int64_t warps, const warp_kernel_pairs& warp_kernels,
                   const std::optional<std::string>& sigma, const std::optional<std::string>& sm, int schedulers,
                   std::int64_t block_warps, std::uint32_t chains, std::optional<std::uint64_t> iterations,

@@ -140,9 +140,12 @@ struct row {
   std::string kind, name, unit, bench, note;
   per_item per;
   double warps_per_sm = 0;     ///< anneal: resident warps a SM at the plan's occupancy (0: no latency bound)
-  double host_s_per_item = 0;  ///< dbf_batch: the host's part of each set (end to end): unroll_s + test_s
-  double unroll_s = 0;         ///< dbf_batch: unrolling a set, on the reading thread
-  double test_s = 0;           ///< dbf_batch: a set's curves and QPA test, on one of the pool's threads
+  double host_s_per_item = 0;  ///< dbf_batch: the stream threads' part of each set: (parse_s +) unroll_s + test_s
+  double unroll_s = 0;         ///< dbf_batch: unrolling a set, on one of the stream's threads
+  double test_s = 0;           ///< dbf_batch: a set's curves and QPA test, on one of the stream's threads
+  bool from_file = false;      ///< dbf_batch: the sets read from a .jsonl (BM_DbfFromFile), not from memory
+  double read_s = 0;           ///< dbf_batch from a file: reading a set's line, on the one reading thread
+  double parse_s = 0;          ///< dbf_batch from a file: parsing it, on one of the stream's threads
   double efficiency = 1;       ///< dbf_batch: the share of the kernel's bound a GPU achieved (measured)
   double launches = 0;         ///< dbf_table_time: kernels a table
   bool graph = false;          ///< dbf_table_time: launched as one CUDA graph
@@ -315,7 +318,7 @@ double measured_efficiency(std::uint32_t vertices) { return vertices <= 10 ? 0.5
 
 /// BM_DbfHostShare's figures from a release build (`--host-share FILE`, its JSON), per vertex count.
 struct host_share {
-  double unroll_s = 0, test_s = 0;
+  double unroll_s = 0, test_s = 0, read_s = 0, parse_s = 0;  // read and parse: 0 in files before 2026-11-29
 };
 std::map<std::uint32_t, host_share> read_host_share(const std::string& path) {
   std::ifstream in(path);
@@ -328,7 +331,8 @@ std::map<std::uint32_t, host_share> read_host_share(const std::string& path) {
     const auto v = name.find("/vertices:");
     if (at != 0 || v == std::string::npos) continue;
     out[static_cast<std::uint32_t>(std::stoul(name.substr(v + 10)))] = {
-        b.at("unroll_us/set").get<double>() * 1e-6, b.at("curves_and_test_us/set").get<double>() * 1e-6};
+        b.at("unroll_us/set").get<double>() * 1e-6, b.at("curves_and_test_us/set").get<double>() * 1e-6,
+        b.value("read_us/set", 0.0) * 1e-6, b.value("parse_us/set", 0.0) * 1e-6};
   }
   return out;
 }
@@ -397,10 +401,14 @@ row dbf_batch_row(std::uint32_t vertices, std::uint64_t sample, std::uint64_t ho
   r.wavefronts_per_request = static_cast<double>(k.shared_wavefronts) / std::max<double>(1, k.shared_requests);
   // The host's part: everything but the tables (computed on the CPU here, untimed), or a release
   // build's BM_DbfHostShare figures when given.
-  double unroll = 0, test = 0;
+  double unroll = 0, test = 0, parse = 0;
   for (std::uint64_t s = 0; !given && s < host_sample; ++s) {
     const task_set set = generate_task_set(o, s);
+    const std::string text = task_set_json(set, true);
     auto t0 = std::chrono::steady_clock::now();
+    (void)parse_task_set(text, "model.jsonl:1");
+    parse += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    t0 = std::chrono::steady_clock::now();
     const std::vector<unrolled_graph> gs = unroll_all(set, dbf_options{});
     unroll += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     std::vector<dbf_table> stepped;
@@ -413,6 +421,8 @@ row dbf_batch_row(std::uint32_t vertices, std::uint64_t sample, std::uint64_t ho
   }
   r.unroll_s = given ? given->unroll_s : unroll / static_cast<double>(host_sample);
   r.test_s = given ? given->test_s : test / static_cast<double>(host_sample);
+  r.parse_s = given ? given->parse_s : parse / static_cast<double>(host_sample);
+  r.read_s = given ? given->read_s : 0;
   r.host_s_per_item = r.unroll_s + r.test_s;
   r.efficiency = measured_efficiency(vertices);
   r.note = std::to_string(sample) + " sets counted (" + std::to_string(cells / sample) + " cells a set, " +
@@ -421,6 +431,22 @@ row dbf_batch_row(std::uint32_t vertices, std::uint64_t sample, std::uint64_t ho
            (given ? std::string("(a release build's BM_DbfHostShare)") : std::string("here") + host_build) + "; " +
            fmt(call_host_s_per_set * 1e6) + " us a set around the device call; the kernel at " +
            fmt(r.efficiency * 100) + " % of its bound (measured)";
+  return r;
+}
+
+/// The same batch from a .jsonl file (BM_DbfFromFile, `dbf --batch SETS.jsonl`): the one reading
+/// thread reads each set's line (its serial stage, beside the stream's), the stream's threads parse
+/// it before they unroll it. Without a release build's read and parse figures (`--host-share`), none.
+std::optional<row> dbf_from_file_row(const row& in_memory, std::uint32_t vertices) {
+  if (in_memory.read_s <= 0 || in_memory.parse_s <= 0) return std::nullopt;
+  row r = in_memory;
+  r.from_file = true;
+  r.name = "dbf batch, sets of 3 tasks x " + std::to_string(vertices) +
+           " vertices, cuda-sm on chip, from a .jsonl file, end to end";
+  r.bench = "BM_DbfFromFile/backend:3/sets:1000/vertices:" + std::to_string(vertices) + "/manual_time";
+  r.host_s_per_item = r.parse_s + r.unroll_s + r.test_s;
+  r.note += "; from the file: reading " + fmt(r.read_s * 1e6) + " us a set on the reading thread, parsing " +
+            fmt(r.parse_s * 1e6) + " us on one core";
   return r;
 }
 
@@ -568,8 +594,10 @@ int main(int argc, char** argv) {
   if (wanted("dbf")) {
     for (std::uint32_t v : quick ? std::vector<std::uint32_t>{10} : std::vector<std::uint32_t>{10, 20})
       for (bool staged : {false, true}) rows.push_back(dbf_row(v, staged));
-    for (std::uint32_t v : quick ? std::vector<std::uint32_t>{10} : std::vector<std::uint32_t>{10, 50})
+    for (std::uint32_t v : quick ? std::vector<std::uint32_t>{10} : std::vector<std::uint32_t>{10, 50}) {
       rows.push_back(dbf_batch_row(v, quick ? 4 : 16, quick ? 20 : 200, shares.count(v) ? &shares.at(v) : nullptr));
+      if (std::optional<row> f = dbf_from_file_row(rows.back(), v)) rows.push_back(std::move(*f));
+    }
     for (row& r : dbf_time_rows(quick ? 10 : 50)) rows.push_back(std::move(r));
   }
   for (row& r : rows) {
@@ -605,10 +633,13 @@ int main(int argc, char** argv) {
         p.coalesced = ms(p.coalesced);
         p.reads_cached = ms(p.reads_cached);
       }
-      if (r.kind == "dbf_batch") {  // end to end: the worker's stage (the reading thread only hands sets on)
+      if (r.kind == "dbf_batch") {
+        // End to end: the worker's stage, a chunk after another (the stream's threads' part on every
+        // core, the kernel, the call), beside the reading thread's (from memory it only hands sets on;
+        // from a file it reads their lines): the slower of the two.
         p.kernel = p.predicted;
-        p.predicted =
-            1.0 / ((r.unroll_s + r.test_s) / host_cores + 1.0 / (p.kernel * r.efficiency) + call_host_s_per_set);
+        const double worker = r.host_s_per_item / host_cores + 1.0 / (p.kernel * r.efficiency) + call_host_s_per_set;
+        p.predicted = 1.0 / std::max(worker, r.from_file ? r.read_s : 0.0);
       }
       r.pred.push_back(p);
     }
@@ -687,8 +718,11 @@ int main(int argc, char** argv) {
       "\nThe dbf_batch rows are end to end as the EDF stream runs a chunk since 2026-11-27: its sets\n"
       "unrolled on %g host cores, the kernel at the share of its bound an H200 measured, %g us a set\n"
       "around the device call, then the curves and tests on the %g cores, while the reading thread\n"
-      "hands the next sets on. The kernel's bound alone is in the JSON (`kernel_bound`).\n",
-      host_cores, call_host_s_per_set * 1e6, host_cores);
+      "hands the next sets on. The rows \"from a .jsonl file\" (since 2026-11-29) add the parsing of each\n"
+      "set to the stream's work on the %g cores and are at most the reading thread's rate, which reads\n"
+      "every set's line alone (a release build's BM_DbfHostShare: read_us/set, parse_us/set). The\n"
+      "kernel's bound alone is in the JSON (`kernel_bound`).\n",
+      host_cores, call_host_s_per_set * 1e6, host_cores, host_cores);
   std::printf(
       "\nThe dbf_table_time rows are one table's kernel time in ms, its bounds as times: the table's\n"
       "work at the DRAM (or shared-memory) rate plus a gap a launch, %g us back to back on a stream (the\n"
@@ -744,6 +778,10 @@ int main(int argc, char** argv) {
         json_number(out, "host_s_per_item", r.host_s_per_item);
         json_number(out, "unroll_s_per_item", r.unroll_s);
         json_number(out, "test_s_per_item", r.test_s);
+        if (r.from_file) {
+          json_number(out, "read_s_per_item", r.read_s);
+          json_number(out, "parse_s_per_item", r.parse_s);
+        }
         json_number(out, "kernel_efficiency", r.efficiency);
       }
       out += "\"predicted\": {";

@@ -65,12 +65,21 @@ bool batch_source::skip() {
   return false;
 }
 
+task_set unparsed_set::parse() const { return file ? load_task_set(where) : parse_task_set(text, where); }
+
 bool batch_source::next(named_set& out) {
+  unparsed_set raw;
+  if (!next_unparsed(raw)) return false;
+  out = {raw.label, raw.parse()};
+  return true;
+}
+
+bool batch_source::next_unparsed(unparsed_set& out) {
   if (!jsonl_) {
     if (next_file_ == files_.size()) return false;
     const fs::path& f = files_[next_file_++];
     last_label_ = f.filename().string();
-    out = {last_label_, load_task_set(single_ ? where_ : f.string())};
+    out = {last_label_, {}, single_ ? where_ : f.string(), true};
     return true;
   }
   std::string line;
@@ -79,7 +88,7 @@ bool batch_source::next(named_set& out) {
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
     last_label_ = fs::path(where_).filename().string() + ":" + std::to_string(number_);
     ++sets_;  // a line that fails to parse still counts as a set (with --keep-going)
-    out = {last_label_, parse_task_set(line, where_ + ":" + std::to_string(number_))};
+    out = {last_label_, std::move(line), where_ + ":" + std::to_string(number_), false};
     return true;
   }
   if (sets_ == 0) throw input_error(where_ + ": no task sets (the file is empty)");

@@ -66,6 +66,14 @@ void build_curves(analysed_set& s, std::vector<dbf_table>& tables, std::size_t f
   }
 }
 
+/// Parses a set left unparsed (analysed_set::unparsed), on whichever thread unrolls it.
+void read_in_stream(analysed_set& s) {
+  if (!s.unparsed) return;
+  const unparsed_set raw = std::move(*s.unparsed);
+  s.unparsed.reset();
+  s.set = raw.parse();
+}
+
 /// What went wrong with each set of a chunk on the worker, kept for the set's turn to be reported.
 struct chunk_faults {
   std::vector<std::exception_ptr> unroll;  // unroll_all threw (a set left to the stream to unroll)
@@ -92,6 +100,7 @@ void process_chunk(std::vector<analysed_set>& chunk, chunk_faults& faults, const
     analysed_set& s = chunk[i];
     if (!s.unroll_in_stream || !s.error.empty()) return;
     try {
+      read_in_stream(s);
       s.graphs = unroll_all(s.set, options.dbf);
     } catch (...) {
       faults.unroll[i] = std::current_exception();
@@ -154,6 +163,7 @@ void analyse_set(analysed_set& set, const stream_options& options) {
   std::vector<analysed_set> one(1);
   one[0] = std::move(set);
   if (one[0].unroll_in_stream) {
+    read_in_stream(one[0]);
     one[0].graphs = unroll_all(one[0].set, options.dbf);
     one[0].unroll_in_stream = false;
   }
@@ -178,6 +188,7 @@ bool analyse_sets(const std::function<bool(analysed_set&)>& next, const std::fun
   chunk_faults failed;
   std::future<double> pending;  // the worker's chunk: its seconds on tables and tests
   std::uint64_t cells = 0;
+  std::size_t text_bytes = 0;  // of the filling chunk's sets not parsed yet
   auto chunk_start = std::chrono::steady_clock::now();
   const auto timed = [&options](std::vector<analysed_set>& chunk, chunk_faults& f) {
     const auto start = std::chrono::steady_clock::now();
@@ -198,6 +209,7 @@ bool analyse_sets(const std::function<bool(analysed_set&)>& next, const std::fun
     running.swap(filling);
     filling.clear();
     cells = 0;
+    text_bytes = 0;
     if (overlap) {
       pending = std::async(std::launch::async, timed, std::ref(running), std::ref(failed));
       return true;
@@ -230,6 +242,7 @@ bool analyse_sets(const std::function<bool(analysed_set&)>& next, const std::fun
     }
     if (s.unroll_in_stream && !overlap && s.error.empty()) {  // one thread: unrolled as it is read
       try {
+        read_in_stream(s);
         s.graphs = unroll_all(s.set, options.dbf);
       } catch (const input_error& e) {
         if (!options.keep_going) {
@@ -242,6 +255,7 @@ bool analyse_sets(const std::function<bool(analysed_set&)>& next, const std::fun
     }
     if (filling.empty()) chunk_start = std::chrono::steady_clock::now();
     cells += cells_of(s.graphs);
+    text_bytes += s.unparsed ? s.unparsed->text.size() : 0;
     filling.push_back(std::move(s));
     // A chunk is full at dbf_chunk_max_sets sets or cells; with sets left to the stream to unroll
     // (their cells unknown yet) it is also handed on early, at 8 sets or 20 ms, when the worker is
@@ -251,7 +265,9 @@ bool analyse_sets(const std::function<bool(analysed_set&)>& next, const std::fun
     const bool early =
         idle && filling.back().unroll_in_stream &&
         (filling.size() >= 8 || std::chrono::steady_clock::now() - chunk_start >= std::chrono::milliseconds(20));
-    if ((early || filling.size() >= dbf_chunk_max_sets || cells >= dbf_chunk_max_cells(options.dbf)) && !flush())
+    if ((early || filling.size() >= dbf_chunk_max_sets || cells >= dbf_chunk_max_cells(options.dbf) ||
+         text_bytes >= dbf_chunk_max_text_bytes) &&
+        !flush())
       return false;
   }
   if (!filling.empty() && !flush()) return false;
@@ -381,20 +397,22 @@ bool analyse_batch(batch_source& source, const dbf_session& session, const set_s
       [&](analysed_set& it) {
         for (; !slice.mine(k); ++k)  // another slice's sets are passed over unread
           if (!source.skip()) return false;
-        named_set in;
+        unparsed_set in;
         it.index = k++;
         try {
-          if (!source.next(in)) return false;
+          if (!source.next_unparsed(in)) return false;
           it.path = source.last_path();
-          it.label = std::move(in.label);
-          it.set = std::move(in.set);
-          it.unroll_in_stream = true;  // on the stream's threads, beside the reading of the next sets
+          it.label = in.label;
+          it.unparsed = std::move(in);
+          it.unroll_in_stream =
+              true;  // parsed and unrolled on the stream's threads, beside the reading of the next sets
         } catch (const input_error& e) {
           if (!options.keep_going) throw;
           it.label = source.last_label();
           it.path = source.last_path();
           it.error = e.description();
           it.graphs.clear();
+          it.unparsed.reset();
           it.unroll_in_stream = false;
         }
         return true;

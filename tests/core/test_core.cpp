@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "warpspan/core/error.hpp"
@@ -42,6 +43,69 @@ TEST(CoreFile, ReadsDevicesOnlyUpToTheLimit) {
     FAIL() << "/dev/zero was read without bound";
   } catch (const input_error& e) {
     EXPECT_NE(std::string(e.what()).find("larger than"), std::string::npos) << e.what();
+  }
+}
+
+/// Every line of `path` as line_reader returns it, with its numbers and byte counts checked.
+std::vector<std::string> lines_of(const std::filesystem::path& path, std::size_t max_line) {
+  line_reader in(path.string(), "test lines", max_line);
+  std::vector<std::string> out;
+  std::uint64_t bytes = 0;
+  for (std::string line; in.next(line);) {
+    out.push_back(line);
+    EXPECT_EQ(in.line_number(), out.size());
+    EXPECT_GT(in.bytes(), bytes);
+    bytes = in.bytes();
+  }
+  EXPECT_EQ(bytes, std::filesystem::file_size(path));
+  return out;
+}
+
+TEST(CoreFile, LineReaderSplitsLinesAcrossItsBlocks) {
+  // Lines shorter and longer than the reader's 64 KiB block, a line end on a block's last byte,
+  // CRLF, blank lines, and no line end at the end of the file.
+  const auto path = std::filesystem::temp_directory_path() / "warpspan_core_lines.txt";
+  const std::string long_line(200000, 'x'), to_block_end((1 << 16) - 1, 'y');
+  {
+    std::ofstream out(path, std::ios::binary);
+    out << to_block_end << '\n' << "a\r\n" << '\n' << long_line << "\nlast";
+  }
+  const std::vector<std::string> want{to_block_end, "a", "", long_line, "last"};
+  EXPECT_EQ(lines_of(path, std::size_t{1} << 20), want);
+  {
+    std::ofstream out(path, std::ios::binary);
+    out << "one\n";
+  }
+  EXPECT_EQ(lines_of(path, 8), std::vector<std::string>{"one"});
+  std::ofstream(path, std::ios::binary | std::ios::trunc).flush();
+  EXPECT_TRUE(lines_of(path, 8).empty());
+  std::filesystem::remove(path);
+}
+
+TEST(CoreFile, LineReaderRefusesALineOverTheLimitOnly) {
+  const auto path = std::filesystem::temp_directory_path() / "warpspan_core_long_line.txt";
+  {
+    std::ofstream out(path, std::ios::binary);
+    out << std::string(100000, 'z') << "\n" << std::string(100001, 'z') << "\n";
+  }
+  line_reader in(path.string(), "task sets", 100000);
+  std::string line;
+  ASSERT_TRUE(in.next(line));  // exactly the limit: read
+  EXPECT_EQ(line.size(), 100000u);
+  try {
+    in.next(line);
+    FAIL() << "a line over the limit was read";
+  } catch (const input_error& e) {
+    EXPECT_NE(std::string(e.what()).find("warpspan_core_long_line.txt:2: the line is longer than"), std::string::npos)
+        << e.what();
+  }
+  std::filesystem::remove(path);
+  try {
+    line_reader zeros("/dev/zero", "task sets", 1 << 20);
+    zeros.next(line);
+    FAIL() << "/dev/zero was read as a line";
+  } catch (const input_error& e) {
+    EXPECT_NE(std::string(e.what()).find("longer than 1 MiB"), std::string::npos) << e.what();
   }
 }
 

@@ -11,6 +11,7 @@
 #include <ostream>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "warpspan/core/error.hpp"
 
@@ -55,6 +56,8 @@ class line_reader {
   std::ifstream in_;
   std::size_t number_ = 0;
   std::uint64_t bytes_ = 0;
+  std::vector<char> buffer_;  ///< a block of the file; [at_, end_) not returned yet
+  std::size_t at_ = 0, end_ = 0;
 };
 
 /// A file that is written whole or not at all. The text goes to a new temporary file beside `path`

@@ -19,6 +19,18 @@ struct named_set {
   task_set set;
 };
 
+/// A set read from a batch but not parsed yet (next_unparsed): the stream parses it on its threads,
+/// beside the reading of the next sets (parsing JSON costs more than unrolling and testing a set:
+/// BM_DbfHostShare).
+struct unparsed_set {
+  std::string label;
+  std::string text;   ///< a .jsonl line; empty for a file
+  std::string where;  ///< FILE:LINE of a line, or the path of a file (read when parsed)
+  bool file = false;
+  /// The set, as next() gives it (the same input_errors, naming the same place).
+  task_set parse() const;
+};
+
 /// The sets of a batch one at a time: every *.json (and *.csv) of a directory (by name), each
 /// non-blank line of a .jsonl file (streamed, a line at most max_task_file_bytes), or one .json
 /// file. Errors are input_errors naming the path (FILE:LINE for a line of a .jsonl).
@@ -44,6 +56,10 @@ class batch_source {
   /// Reads the next set into `out`; false at the end. A set that cannot be read or is invalid
   /// throws input_error (and still counts as seen: the next call goes on with the one after).
   bool next(named_set& out);
+
+  /// The next set as read, its parsing (and, for a file, its reading) left to parse(); false at
+  /// the end. Only what next() finds in reading throws (a line too long, a file without sets).
+  bool next_unparsed(unparsed_set& out);
 
  private:
   bool read_line(std::string& line);

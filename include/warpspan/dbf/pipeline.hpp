@@ -23,6 +23,8 @@ namespace warpspan {
 
 /// At most this many sets a chunk.
 inline constexpr std::size_t dbf_chunk_max_sets = 256;
+/// At most this many bytes of sets not parsed yet a chunk (a .jsonl line may hold up to 64 MiB).
+inline constexpr std::size_t dbf_chunk_max_text_bytes = std::size_t{64} << 20;
 /// At most this many table cells a chunk: 2^24 on the CPU (about half a second on one core), 2^28
 /// with CUDA (one chunk is one GPU batch).
 std::uint64_t dbf_chunk_max_cells(const dbf_options& options);
@@ -41,6 +43,10 @@ struct analysed_set {
   /// of the next chunk); a set it cannot unroll is that set's error with keep_going (the message as
   /// unroll_all gives it), else it ends the stream after the sets before it, as if next() had thrown.
   bool unroll_in_stream = false;
+  /// With unroll_in_stream, the set may also be left unparsed (analyse_batch leaves every set so):
+  /// the stream parses it on the same threads, first, and a set that cannot be parsed is handled
+  /// as one that cannot be unrolled (its message is the one batch_source::next gives).
+  std::optional<unparsed_set> unparsed;
   std::vector<unrolled_graph> graphs;
   std::vector<dbf_curve> curves;
   edf_result result;
