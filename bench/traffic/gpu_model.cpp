@@ -634,12 +634,14 @@ int main(int argc, char** argv) {
         p.reads_cached = ms(p.reads_cached);
       }
       if (r.kind == "dbf_batch") {
-        // End to end: the worker's stage, a chunk after another (the stream's threads' part on every
-        // core, the kernel, the call), beside the reading thread's (from memory it only hands sets on;
-        // from a file it reads their lines): the slower of the two.
+        // End to end, three stages side by side since 2026-11-29 (two chunks in flight): the
+        // stream's threads' part on every core (parse, unroll, curves and test), the device's (the
+        // kernel and the call around it, one chunk at a time), and the reading thread's (from memory
+        // it only hands sets on; from a file it reads their lines): the slowest sets the rate.
         p.kernel = p.predicted;
-        const double worker = r.host_s_per_item / host_cores + 1.0 / (p.kernel * r.efficiency) + call_host_s_per_set;
-        p.predicted = 1.0 / std::max(worker, r.from_file ? r.read_s : 0.0);
+        const double pool = r.host_s_per_item / host_cores;
+        const double device = 1.0 / (p.kernel * r.efficiency) + call_host_s_per_set;
+        p.predicted = 1.0 / std::max({pool, device, r.from_file ? r.read_s : 0.0});
       }
       r.pred.push_back(p);
     }
@@ -715,14 +717,14 @@ int main(int argc, char** argv) {
           measured_ms, fmt(r.pred[2].predicted).c_str(), (r.pred[2].predicted / measured_ms - 1) * 100);
     }
   std::printf(
-      "\nThe dbf_batch rows are end to end as the EDF stream runs a chunk since 2026-11-27: its sets\n"
-      "unrolled on %g host cores, the kernel at the share of its bound an H200 measured, %g us a set\n"
-      "around the device call, then the curves and tests on the %g cores, while the reading thread\n"
-      "hands the next sets on. The rows \"from a .jsonl file\" (since 2026-11-29) add the parsing of each\n"
-      "set to the stream's work on the %g cores and are at most the reading thread's rate, which reads\n"
-      "every set's line alone (a release build's BM_DbfHostShare: read_us/set, parse_us/set). The\n"
-      "kernel's bound alone is in the JSON (`kernel_bound`).\n",
-      host_cores, call_host_s_per_set * 1e6, host_cores, host_cores);
+      "\nThe dbf_batch rows are end to end as the EDF stream runs since 2026-11-29, two chunks in flight:\n"
+      "the slowest of three stages that run side by side, the sets unrolled and their curves and tests\n"
+      "on %g host cores, the device (the kernel at the share of its bound an H200 measured, and %g us a\n"
+      "set around the device call), and the reading thread, which hands the sets on. The rows \"from a\n"
+      ".jsonl file\" add the parsing of each set to the cores' stage and the reading of its line to the\n"
+      "reading thread's (a release build's BM_DbfHostShare: read_us/set, parse_us/set). The kernel's\n"
+      "bound alone is in the JSON (`kernel_bound`).\n",
+      host_cores, call_host_s_per_set * 1e6);
   std::printf(
       "\nThe dbf_table_time rows are one table's kernel time in ms, its bounds as times: the table's\n"
       "work at the DRAM (or shared-memory) rate plus a gap a launch, %g us back to back on a stream (the\n"

@@ -83,6 +83,7 @@ std::uint64_t memory_budget_bytes(std::uint64_t cap) { return std::min(cap, avai
 
 struct thread_pool::impl {
   std::vector<std::thread> workers;
+  std::mutex turn;  // held over a run(): callers on several threads take turns
   std::mutex m;
   std::condition_variable start_cv, done_cv;
   std::uint64_t generation = 0;
@@ -162,6 +163,7 @@ void thread_pool::run(std::size_t n, const std::function<void(std::size_t)>& f) 
     for (std::size_t i = 0; i < n; ++i) f(i);
     return;
   }
+  const std::lock_guard<std::mutex> turn(impl_->turn);
   {
     std::lock_guard<std::mutex> lock(impl_->m);
     impl_->n = n;

@@ -6,6 +6,8 @@
 #include <exception>
 #include <functional>
 #include <future>
+#include <mutex>
+#include <deque>
 
 #include "warpspan/core/error.hpp"
 #include "warpspan/core/interrupt.hpp"
@@ -88,11 +90,14 @@ void on_pool(const stream_options& options, std::size_t n, const std::function<v
     for (std::size_t i = 0; i < n; ++i) f(i);
 }
 
-/// A chunk through the stream's work: the sets left to it unrolled (in parallel), then, range by
-/// range of at most dbf_chunk_max_cells cells, the tables in one call and each set's curves and
-/// test on the pool (a GPU's tables come faster than one core tests them). What the tables throw
-/// ends the stream; what a set's unrolling or test throws waits in `faults` for its turn.
-void process_chunk(std::vector<analysed_set>& chunk, chunk_faults& faults, const stream_options& options) {
+/// A chunk through the stream's work: the sets left to it parsed and unrolled (in parallel), then,
+/// range by range of at most dbf_chunk_max_cells cells, the tables in one call and each set's
+/// curves and test on the pool (a GPU's tables come faster than one core tests them). `tables_turn`
+/// is held over each tables call: two chunks in flight take turns on the device (one workspace),
+/// while one's tests run on the pool beside the other's tables. What the tables throw ends the
+/// stream; what a set's unrolling or test throws waits in `faults` for its turn.
+void process_chunk(std::vector<analysed_set>& chunk, chunk_faults& faults, const stream_options& options,
+                   std::mutex& tables_turn) {
   const std::size_t n = chunk.size();
   faults.unroll.assign(n, nullptr);
   faults.test.assign(n, nullptr);
@@ -113,7 +118,11 @@ void process_chunk(std::vector<analysed_set>& chunk, chunk_faults& faults, const
     std::size_t end = begin;
     for (std::uint64_t cells = 0; end < n && (end == begin || cells + cells_of(chunk[end].graphs) <= max_cells); ++end)
       cells += cells_of(chunk[end].graphs);
-    std::vector<dbf_table> tables = chunk_tables(chunk, begin, end, options);
+    std::vector<dbf_table> tables;
+    {
+      const std::lock_guard<std::mutex> turn(tables_turn);
+      tables = chunk_tables(chunk, begin, end, options);
+    }
     std::vector<std::size_t> first(end - begin);
     for (std::size_t i = begin, at = 0; i < end; at += chunk[i].graphs.size(), ++i) first[i - begin] = at;
     on_pool(options, end - begin, [&](std::size_t j) {
@@ -179,65 +188,94 @@ void analyse_set(analysed_set& set, const stream_options& options) {
 
 bool analyse_sets(const std::function<bool(analysed_set&)>& next, const std::function<void(analysed_set&)>& report,
                   const stream_options& options, double& elapsed_s) {
-  // Two chunks in flight where there is a test pool (every backend but the one-thread reference):
-  // while one chunk's tables, curves and tests run on a worker thread (the GPU, the pool), this
-  // thread reads and unrolls the next; a chunk is reported, in order, once the next is read.
-  // `next` and `report` run on this thread only.
+  // Chunks in flight where there is a test pool (every backend but the one-thread reference): while
+  // a chunk's tables, curves and tests run on a worker thread (the GPU, the pool), this thread reads
+  // the next; chunks are reported in order. With a GPU two chunks are in flight (double buffering):
+  // one's sets are parsed, unrolled and tested on the pool while the other's tables are on the
+  // device, so neither waits for the other's share (issue 43, item 5). On the CPU the pool computes
+  // the tables too, and one chunk at a time keeps the memory a chunk holds. `next` and `report` run
+  // on this thread only.
   const bool overlap = options.test_pool != nullptr;
-  std::vector<analysed_set> filling, running;
-  chunk_faults failed;
-  std::future<double> pending;  // the worker's chunk: its seconds on tables and tests
+  const bool device = options.dbf.backend == dbf_backend::cuda || options.dbf.backend == dbf_backend::cuda_sm;
+  const std::size_t depth = device ? 2 : 1;
+  struct span {
+    std::chrono::steady_clock::time_point start, end;
+  };
+  struct in_flight {
+    std::vector<analysed_set> chunk;
+    chunk_faults faults;
+    std::future<span> done;  // the worker's: when it started and ended the chunk
+  };
+  std::deque<in_flight> flying;  // oldest first; a deque keeps the elements' places as it grows
+  std::mutex tables_turn;
+  std::vector<analysed_set> filling;
   std::uint64_t cells = 0;
   std::size_t text_bytes = 0;  // of the filling chunk's sets not parsed yet
   auto chunk_start = std::chrono::steady_clock::now();
-  const auto timed = [&options](std::vector<analysed_set>& chunk, chunk_faults& f) {
-    const auto start = std::chrono::steady_clock::now();
-    process_chunk(chunk, f, options);
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  auto counted_to = chunk_start;  // elapsed_s counts the time any chunk was in work, overlaps once
+  const auto process = [&options, &tables_turn](std::vector<analysed_set>& chunk, chunk_faults& f) {
+    span t;
+    t.start = std::chrono::steady_clock::now();
+    process_chunk(chunk, f, options, tables_turn);
+    t.end = std::chrono::steady_clock::now();
+    return t;
   };
-  // Waits for the worker's chunk and reports it; false when interrupted.
-  const auto finish_running = [&]() -> bool {
-    if (!pending.valid()) return true;
-    elapsed_s += pending.get();  // rethrows what the tables threw
-    const bool done = report_chunk(running, failed, report, options);
-    running.clear();
+  const auto count = [&](const span& t) {
+    const auto from = std::max(t.start, counted_to);
+    if (t.end > from) elapsed_s += std::chrono::duration<double>(t.end - from).count();
+    counted_to = std::max(counted_to, t.end);
+  };
+  const auto ready = [](const in_flight& f) {
+    return f.done.wait_for(std::chrono::seconds(0)) == std::future_status::ready;
+  };
+  // Waits for the oldest chunk in flight and reports it; false when interrupted.
+  const auto finish_oldest = [&]() -> bool {
+    count(flying.front().done.get());  // rethrows what the tables threw
+    const bool done = report_chunk(flying.front().chunk, flying.front().faults, report, options);
+    flying.pop_front();
     return done;
   };
-  // Hands the filled chunk on (to the worker, or processes it here) and starts a new one.
+  const auto drain = [&]() -> bool {
+    while (!flying.empty())
+      if (!finish_oldest()) return false;
+    return true;
+  };
+  // Hands the filled chunk on (to a worker, or processes it here) and starts a new one; reports the
+  // chunks done by then, and waits for the oldest while `depth` are in flight.
   const auto flush = [&]() -> bool {
-    if (!finish_running()) return false;
-    running.swap(filling);
-    filling.clear();
+    while (!flying.empty() && (flying.size() >= depth || ready(flying.front())))
+      if (!finish_oldest()) return false;
+    std::vector<analysed_set> chunk;
+    chunk.swap(filling);
     cells = 0;
     text_bytes = 0;
     if (overlap) {
-      pending = std::async(std::launch::async, timed, std::ref(running), std::ref(failed));
+      in_flight& f = flying.emplace_back();
+      f.chunk = std::move(chunk);
+      f.done = std::async(std::launch::async, process, std::ref(f.chunk), std::ref(f.faults));
       return true;
     }
-    elapsed_s += timed(running, failed);
-    const bool done = report_chunk(running, failed, report, options);
-    running.clear();
-    return done;
+    chunk_faults faults;
+    count(process(chunk, faults));
+    return report_chunk(chunk, faults, report, options);
   };
-  // Whatever ends the stream waits for the worker first: it holds references to `running`.
-  struct join_worker {
-    std::future<double>& f;
-    ~join_worker() {
-      if (f.valid()) f.wait();
+  // Whatever ends the stream waits for the workers first: they hold references to `flying`.
+  struct join_workers {
+    std::deque<in_flight>& flying;
+    ~join_workers() {
+      for (in_flight& f : flying)
+        if (f.done.valid()) f.done.wait();
     }
-  } join{pending};
+  } join{flying};
   for (;;) {
-    if (interrupted()) {
-      if (pending.valid()) pending.wait();
-      return false;
-    }
+    if (interrupted()) return false;  // (the workers are joined on the way out)
     analysed_set s;
     try {
       if (!next(s)) break;
     } catch (const input_error&) {
       // A set that cannot be read ends the stream: the sets before it are analysed and reported
       // first, then its error.
-      if (flush()) finish_running();
+      if (flush()) drain();
       throw;
     }
     if (s.unroll_in_stream && !overlap && s.error.empty()) {  // one thread: unrolled as it is read
@@ -246,7 +284,7 @@ bool analyse_sets(const std::function<bool(analysed_set&)>& next, const std::fun
         s.graphs = unroll_all(s.set, options.dbf);
       } catch (const input_error& e) {
         if (!options.keep_going) {
-          if (flush()) finish_running();
+          if (flush()) drain();
           throw;
         }
         s.error = e.description();
@@ -257,11 +295,10 @@ bool analyse_sets(const std::function<bool(analysed_set&)>& next, const std::fun
     cells += cells_of(s.graphs);
     text_bytes += s.unparsed ? s.unparsed->text.size() : 0;
     filling.push_back(std::move(s));
-    // A chunk is full at dbf_chunk_max_sets sets or cells; with sets left to the stream to unroll
-    // (their cells unknown yet) it is also handed on early, at 8 sets or 20 ms, when the worker is
-    // idle: results come soon and the worker never waits for a full chunk.
-    const bool idle =
-        overlap && (!pending.valid() || pending.wait_for(std::chrono::seconds(0)) == std::future_status::ready);
+    // A chunk is full at dbf_chunk_max_sets sets, its cells or its unparsed text; with sets left to
+    // the stream to unroll (their cells unknown yet) it is also handed on early, at 8 sets or 20
+    // ms, when the workers are idle: results come soon and a worker never waits for a full chunk.
+    const bool idle = overlap && (flying.empty() || ready(flying.back()));
     const bool early =
         idle && filling.back().unroll_in_stream &&
         (filling.size() >= 8 || std::chrono::steady_clock::now() - chunk_start >= std::chrono::milliseconds(20));
@@ -271,7 +308,7 @@ bool analyse_sets(const std::function<bool(analysed_set&)>& next, const std::fun
       return false;
   }
   if (!filling.empty() && !flush()) return false;
-  if (!finish_running()) return false;
+  if (!drain()) return false;
   return !interrupted();
 }
 

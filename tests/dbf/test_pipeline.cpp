@@ -3,7 +3,9 @@
 // not depend on that.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "warpspan/core/backend.hpp"
@@ -12,6 +14,7 @@
 #include "warpspan/core/interrupt.hpp"
 #include "warpspan/dbf/generate.hpp"
 #include "warpspan/dbf/pipeline.hpp"
+#include "test_util.hpp"
 
 namespace warpspan {
 namespace {
@@ -179,6 +182,98 @@ TEST(DbfPipeline, ASetThatCannotBeReadEndsTheStreamAfterTheSetsBeforeIt) {
       for (std::uint64_t i = 0; i < at; ++i) ASSERT_EQ(reported[i].index, i);
     }
   }
+}
+
+/// `count` sets left unparsed (their JSON text, as analyse_batch leaves a .jsonl's lines) through
+/// the stream on `backend`; set `bad`'s text is malformed. Returns the verdicts reported, in order,
+/// with set `bad`'s error text (or the error that ended the stream) in `error`.
+std::vector<verdict> unparsed_stream(const char* backend, std::uint64_t count, std::uint64_t bad, bool keep_going,
+                                     bool& finished, std::string& error, double& elapsed, double& wall) {
+  const dbf_session session(parse_dbf_backend(backend), 2, 256, 8192, edf_method::qpa, keep_going);
+  std::vector<verdict> got;
+  std::uint64_t k = 0;
+  elapsed = 0;
+  const auto start = std::chrono::steady_clock::now();
+  try {
+    finished = analyse_sets(
+        [&](analysed_set& s) {
+          if (k == count) return false;
+          s.index = k;
+          s.label = "sets.jsonl:" + std::to_string(k + 1);
+          unparsed_set raw;
+          raw.label = s.label;
+          raw.where = s.label;
+          raw.text = k == bad ? std::string("{\"tasks\": [") : task_set_json(generate_task_set(small_sets(), k), true);
+          s.unparsed = std::move(raw);
+          s.unroll_in_stream = true;
+          ++k;
+          return true;
+        },
+        [&](analysed_set& s) {
+          EXPECT_FALSE(s.unparsed) << s.index;
+          if (!s.error.empty()) error = s.error.neutral();
+          got.push_back({s.index, s.result.schedulable});
+        },
+        session.streaming(), elapsed);
+  } catch (const input_error& e) {
+    finished = false;
+    error = e.description().neutral();
+  }
+  wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return got;
+}
+
+/// What unparsed_stream's set `bad` says, as batch_source::next would have thrown it.
+std::string malformed_message(std::uint64_t bad) {
+  try {
+    (void)parse_task_set("{\"tasks\": [", "sets.jsonl:" + std::to_string(bad + 1));
+  } catch (const input_error& e) {
+    return e.description().neutral();
+  }
+  return "";
+}
+
+/// unparsed_stream on `backend` against the one-thread reference given the parsed sets: the same
+/// verdicts in order; set `bad` reported with the parser's message, or ending the stream after the
+/// sets before it; the run's seconds never more than its wall time (chunks in flight together are
+/// counted once).
+void check_unparsed_stream(const char* backend, std::uint64_t count, std::uint64_t bad) {
+  bool done_ref = false;
+  std::vector<verdict> ref = stream("cpu", count, done_ref);
+  ref[bad].schedulable = false;  // set `bad` is an error: no verdict
+  const std::string expected = malformed_message(bad);
+  ASSERT_NE(expected.find("sets.jsonl:" + std::to_string(bad + 1) + ": malformed JSON"), std::string::npos) << expected;
+  for (bool keep_going : {true, false}) {
+    bool finished = false;
+    std::string error;
+    double elapsed = 0, wall = 0;
+    const std::vector<verdict> got = unparsed_stream(backend, count, bad, keep_going, finished, error, elapsed, wall);
+    EXPECT_EQ(error, expected) << backend;
+    EXPECT_GE(elapsed, 0.0);
+    EXPECT_LE(elapsed, wall) << backend;
+    if (keep_going) {
+      EXPECT_TRUE(finished) << backend;
+      EXPECT_EQ(got, ref) << backend;
+    } else {
+      EXPECT_FALSE(finished) << backend;
+      EXPECT_EQ(got, std::vector<verdict>(ref.begin(), ref.begin() + static_cast<std::ptrdiff_t>(bad))) << backend;
+    }
+  }
+}
+
+TEST(DbfPipeline, SetsLeftUnparsedGiveTheSameVerdictsAndMessages) {
+  // The stream's threads parse what analyse_batch leaves unparsed; a set that does not parse is
+  // its error with keep_going, and otherwise ends the stream after the sets before it.
+  for (const char* backend : {"cpu", "cpu-parallel"}) check_unparsed_stream(backend, 600, 300);
+}
+
+TEST(DbfPipeline, TwoChunksInFlightOnTheDeviceMatchesCpu) {
+  // With a GPU two chunks are in flight: one's sets parsed, unrolled and tested on the pool while
+  // the other's tables are on the device. The same verdicts, order and errors as one thread. (The
+  // first chunk is handed on at 8 sets, the worker idle; the rest fill the second while it runs.)
+  WARPSPAN_REQUIRE_GPU();
+  const std::uint64_t count = static_cast<std::uint64_t>(test::gpu_test_size(600, 40));
+  check_unparsed_stream("cuda-sm", count, count / 2);
 }
 
 TEST(DbfPipeline, AnInterruptStopsTheReportsAndReturnsFalse) {

@@ -31,7 +31,9 @@ constexpr std::size_t usable_device_bytes(std::size_t free_bytes) { return free_
 /// A fixed set of worker threads kept for a whole run. run(n, f) calls f(i) for i in [0, n), item i
 /// on thread i % size() (interleaved: items of unequal cost balance), and returns when all are done.
 /// If the OS refuses to create some threads the pool keeps those it got (at least the caller's).
-/// An exception thrown by f is rethrown by run() after every worker finished its items.
+/// An exception thrown by f is rethrown by run() after every worker finished its items. run() may
+/// be called from several threads (the dbf stream's two chunks in flight): the calls take turns, so
+/// f must not call run() on the same pool.
 class thread_pool {
  public:
   explicit thread_pool(int threads);
