@@ -35,20 +35,26 @@ struct chain {
   std::uint16_t* best() { return chain_best_at(block.data(), layout); }
 };
 
-/// The counted part (valgrind's --toggle-collect names it).
-__attribute__((noinline)) void counted_moves(chain& k, const std::string& design, std::uint64_t moves) {
+/// The counted part (valgrind's --toggle-collect names it). As the kernels do for one string run
+/// by every warp (anneal_kernel.cu: `if constexpr (!PerWarp) p.starts = nullptr;`), the step runs on
+/// a local copy of the problem whose per-warp starts are null, so that the compiler folds the
+/// per-warp branches away as nvcc does in the kernel (main checks that the problem has none); and
+/// every call in it is inlined (`flatten`), as the step's __forceinline__ functions are in a kernel.
+__attribute__((noinline, flatten)) void counted_moves(chain& k, const std::string& design, std::uint64_t moves) {
   const serial_team one;
+  problem_view p = k.p;
+  p.starts = nullptr;
   if (design == "thread") {
-    anneal_run(k.p, k.c, k.best(), k.s, k.a, 0, moves);
+    anneal_run(p, k.c, k.best(), k.s, k.a, 0, moves);
   } else if (design == "plain") {
     const team_rebuild<serial_team, std::uint32_t*> r{one, k.pre.data(), nullptr};
-    anneal_run_by(k.p, k.c, k.best(), k.s, k.a, 0, moves, r, one);
+    anneal_run_by(p, k.c, k.best(), k.s, k.a, 0, moves, r, one);
   } else if (design == "rejoin4x1") {
     const team_rejoin_rebuild<serial_team, std::uint32_t*, 4, 1> r{one, k.pre.data(), nullptr};
-    anneal_run_by(k.p, k.c, k.best(), k.s, k.a, 0, moves, r, one);
+    anneal_run_by(p, k.c, k.best(), k.s, k.a, 0, moves, r, one);
   } else {
     const team_rejoin_rebuild<serial_team, std::uint32_t*, 8, 4> r{one, k.pre.data(), nullptr};
-    anneal_run_by(k.p, k.c, k.best(), k.s, k.a, 0, moves, r, one);
+    anneal_run_by(p, k.c, k.best(), k.s, k.a, 0, moves, r, one);
   }
 }
 
@@ -71,6 +77,10 @@ int main(int argc, char** argv) {
     start = cpu->best_string(0);
   }
   chain k(prob);
+  if (k.p.starts != nullptr) {
+    std::fprintf(stderr, "%s: the counted step assumes one string for every warp\n", argv[0]);
+    return 2;
+  }
   k.a = setup.params;
   std::copy(start.begin(), start.end(), k.c.str);
   const serial_team one;
