@@ -68,12 +68,15 @@ void build_curves(analysed_set& s, std::vector<dbf_table>& tables, std::size_t f
   }
 }
 
-/// Parses a set left unparsed (analysed_set::unparsed), on whichever thread unrolls it.
-void read_in_stream(analysed_set& s) {
-  if (!s.unparsed) return;
-  const unparsed_set raw = std::move(*s.unparsed);
-  s.unparsed.reset();
-  s.set = raw.parse();
+/// A set left to the stream (analysed_set::unroll_in_stream): parsed first when it was left
+/// unparsed, then unrolled, on whichever thread the stream gives it. Throws what either throws.
+void unroll_in_stream(analysed_set& s, const dbf_options& options) {
+  if (s.unparsed) {
+    const unparsed_set raw = std::move(*s.unparsed);
+    s.unparsed.reset();
+    s.set = raw.parse();
+  }
+  s.graphs = unroll_all(s.set, options);
 }
 
 /// What went wrong with each set of a chunk on the worker, kept for the set's turn to be reported.
@@ -105,8 +108,7 @@ void process_chunk(std::vector<analysed_set>& chunk, chunk_faults& faults, const
     analysed_set& s = chunk[i];
     if (!s.unroll_in_stream || !s.error.empty()) return;
     try {
-      read_in_stream(s);
-      s.graphs = unroll_all(s.set, options.dbf);
+      unroll_in_stream(s, options.dbf);
     } catch (...) {
       faults.unroll[i] = std::current_exception();
     }
@@ -172,8 +174,7 @@ void analyse_set(analysed_set& set, const stream_options& options) {
   std::vector<analysed_set> one(1);
   one[0] = std::move(set);
   if (one[0].unroll_in_stream) {
-    read_in_stream(one[0]);
-    one[0].graphs = unroll_all(one[0].set, options.dbf);
+    unroll_in_stream(one[0], options.dbf);
     one[0].unroll_in_stream = false;
   }
   std::vector<dbf_table> tables = chunk_tables(one, 0, 1, options);
@@ -280,8 +281,7 @@ bool analyse_sets(const std::function<bool(analysed_set&)>& next, const std::fun
     }
     if (s.unroll_in_stream && !overlap && s.error.empty()) {  // one thread: unrolled as it is read
       try {
-        read_in_stream(s);
-        s.graphs = unroll_all(s.set, options.dbf);
+        unroll_in_stream(s, options.dbf);
       } catch (const input_error& e) {
         if (!options.keep_going) {
           if (flush()) drain();
