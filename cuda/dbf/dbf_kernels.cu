@@ -463,13 +463,18 @@ struct dbf_workspace::state {
   pinned_buffer<unsigned char> host;
   std::vector<unsigned char> pageable;
   std::uint64_t device_allocations = 0;
+  unsigned shares = 1;  // workspaces in use at once: this one plans within its share of the free memory
 
   cudaStream_t get_stream() {
     if (!stream) stream = std::make_unique<cuda_stream>();
     return stream->get();
   }
-  /// Bytes a call may plan for: 80 % of the device's free memory and of what this workspace holds.
-  std::size_t budget() { return (free_device_bytes() + device.size()) / 10 * 8; }
+  /// Bytes a call may plan for: 80 % of the device's free memory and of what this workspace holds,
+  /// over its `shares` (two workspaces growing at once each keep within their half).
+  std::size_t budget() { return (free_device_bytes() + device.size()) / shares / 10 * 8; }
+  /// What this workspace could hold alone: the device's free memory and its own (one table's check:
+  /// a table that fits the device is not refused for the other workspace's share).
+  std::size_t whole() { return free_device_bytes() + device.size(); }
   /// At least `bytes` of device memory (what it held is not kept): grown_bytes() where the device
   /// has room, so that a run's slowly growing calls do not allocate at each one.
   unsigned char* device_room(std::size_t bytes) {
@@ -509,7 +514,9 @@ struct dbf_workspace::state {
   unsigned char* host_data() { return pinned ? host.data() : pageable.data(); }
 };
 
-dbf_workspace::dbf_workspace() : state_(std::make_unique<state>()) {}
+dbf_workspace::dbf_workspace(unsigned shares) : state_(std::make_unique<state>()) {
+  state_->shares = shares > 0 ? shares : 1;
+}
 dbf_workspace::~dbf_workspace() = default;
 std::uint64_t dbf_workspace::device_allocations() const {
   std::lock_guard<std::mutex> lock(state_->mutex);
@@ -583,7 +590,7 @@ dbf_table cuda_dbf_table(const unrolled_graph& g, bool shared_prefetch, unsigned
   const std::uint32_t tiles = (columns + block - 1) / block;
   const std::size_t need =
       device_bytes(g) + (steps ? (4 * std::size_t{columns} + 2 * tiles + 3) * sizeof(std::uint32_t) : 0);
-  const std::size_t free = w->budget() / 8 * 10;
+  const std::size_t free = w->whole();
   if (need > usable_device_bytes(free))
     throw input_error("the dbf table needs " + std::to_string(need >> 20) + " MiB of GPU memory; " +
                       std::to_string(free >> 20) + " MiB are free");

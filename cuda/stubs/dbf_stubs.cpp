@@ -11,7 +11,7 @@ namespace {
 }  // namespace
 
 struct dbf_workspace::state {};
-dbf_workspace::dbf_workspace() : state_(std::make_unique<state>()) {}
+dbf_workspace::dbf_workspace(unsigned) : state_(std::make_unique<state>()) {}
 dbf_workspace::~dbf_workspace() = default;
 std::uint64_t dbf_workspace::device_allocations() const { return 0; }
 std::size_t dbf_workspace::device_bytes() const { return 0; }

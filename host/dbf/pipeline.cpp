@@ -96,8 +96,9 @@ void on_pool(const stream_options& options, std::size_t n, const std::function<v
 /// A chunk through the stream's work: the sets left to it parsed and unrolled (in parallel), then,
 /// range by range of at most dbf_chunk_max_cells cells, the tables in one call and each set's
 /// curves and test on the pool (a GPU's tables come faster than one core tests them). `tables_turn`
-/// is held over each tables call: two chunks in flight take turns on the device (one workspace),
-/// while one's tests run on the pool beside the other's tables. What the tables throw ends the
+/// is held over each tables call: the chunk's own workspace's (options.dbf.workspace), or, where two
+/// chunks in flight share one, their common turn; either way one's tests run on the pool beside the
+/// other's tables. What the tables throw ends the
 /// stream; what a set's unrolling or test throws waits in `faults` for its turn.
 void process_chunk(std::vector<analysed_set>& chunk, chunk_faults& faults, const stream_options& options,
                    std::mutex& tables_turn) {
@@ -205,19 +206,28 @@ bool analyse_sets(const std::function<bool(analysed_set&)>& next, const std::fun
   struct in_flight {
     std::vector<analysed_set> chunk;
     chunk_faults faults;
+    std::size_t slot = 0;    // its workspace (and turn): 0 or 1, not the other chunk's in flight
     std::future<span> done;  // the worker's: when it started and ended the chunk
   };
   std::deque<in_flight> flying;  // oldest first; a deque keeps the elements' places as it grows
-  std::mutex tables_turn;
+  // A slot a chunk in flight: with a second workspace each chunk makes its device calls in its own
+  // (two streams: one's packing, copies and unpacking beside the other's kernel), otherwise both
+  // take turns on the one (slot 1's options and turn are slot 0's).
+  const bool two_workspaces = device && options.second_workspace != nullptr;
+  stream_options slot_options[2] = {options, options};
+  if (two_workspaces) slot_options[1].dbf.workspace = options.second_workspace;
+  std::mutex turns[2];
   std::vector<analysed_set> filling;
   std::uint64_t cells = 0;
   std::size_t text_bytes = 0;  // of the filling chunk's sets not parsed yet
   auto chunk_start = std::chrono::steady_clock::now();
   auto counted_to = chunk_start;  // elapsed_s counts the time any chunk was in work, overlaps once
-  const auto process = [&options, &tables_turn](std::vector<analysed_set>& chunk, chunk_faults& f) {
+  const auto process = [&slot_options, &turns, two_workspaces](std::vector<analysed_set>& chunk, chunk_faults& f,
+                                                               std::size_t slot) {
+    const std::size_t at = two_workspaces ? slot : 0;
     span t;
     t.start = std::chrono::steady_clock::now();
-    process_chunk(chunk, f, options, tables_turn);
+    process_chunk(chunk, f, slot_options[at], turns[at]);
     t.end = std::chrono::steady_clock::now();
     return t;
   };
@@ -251,13 +261,15 @@ bool analyse_sets(const std::function<bool(analysed_set&)>& next, const std::fun
     cells = 0;
     text_bytes = 0;
     if (overlap) {
+      const std::size_t slot = flying.empty() ? 0 : 1 - flying.back().slot;  // at most one other in flight
       in_flight& f = flying.emplace_back();
       f.chunk = std::move(chunk);
-      f.done = std::async(std::launch::async, process, std::ref(f.chunk), std::ref(f.faults));
+      f.slot = slot;
+      f.done = std::async(std::launch::async, process, std::ref(f.chunk), std::ref(f.faults), slot);
       return true;
     }
     chunk_faults faults;
-    count(process(chunk, faults));
+    count(process(chunk, faults, 0));
     return report_chunk(chunk, faults, report, options);
   };
   // Whatever ends the stream waits for the workers first: they hold references to `flying`.
@@ -390,9 +402,11 @@ dbf_session::dbf_session(dbf_backend backend, long long threads, unsigned block,
   stream_.method = method;
   stream_.keep_going = keep_going;
   stream_.dbf.kernel_ns = &kernel_ns_;
-  if (on_device()) {
-    workspace_ = std::make_unique<dbf_workspace>();
+  if (on_device()) {  // one workspace for each of the stream's two chunks in flight
+    workspace_ = std::make_unique<dbf_workspace>(2);
+    second_ = std::make_unique<dbf_workspace>(2);
     stream_.dbf.workspace = workspace_.get();
+    stream_.second_workspace = second_.get();
   }
   // cpu is the one-thread reference; the other backends keep threads for the whole run: the
   // tables' (cpu-parallel) and the EDF tests' (every backend but cpu).

@@ -141,7 +141,9 @@ struct dbf_options {
 /// in a build without CUDA it holds nothing.
 class dbf_workspace {
  public:
-  dbf_workspace();
+  /// `shares`: the workspaces in use at once (a stream's two chunks in flight, each with its own):
+  /// each plans its calls within that share of the device's free memory.
+  explicit dbf_workspace(unsigned shares = 1);
   ~dbf_workspace();
   dbf_workspace(const dbf_workspace&) = delete;
   dbf_workspace& operator=(const dbf_workspace&) = delete;

@@ -66,6 +66,11 @@ struct stream_options {
   /// Threads for the EDF tests of a chunk (each set's test on its own, reported in order); null:
   /// one after another on the calling thread.
   thread_pool* test_pool = nullptr;
+  /// Where set (beside dbf.workspace), the second of two chunks in flight on a GPU makes its device
+  /// calls in this workspace: each chunk has its own stream, device and pinned memory, so that one
+  /// chunk's packing, copies and unpacking run while the other's kernel does (dbf_session keeps
+  /// both). Null: the two chunks take turns on dbf.workspace.
+  dbf_workspace* second_workspace = nullptr;
 };
 
 /// One set (its graphs already unrolled) through the same steps: tables, curves, the test
@@ -130,6 +135,7 @@ class dbf_session {
  private:
   std::unique_ptr<thread_pool> pool_;
   std::unique_ptr<dbf_workspace> workspace_;  ///< the CUDA backends' memory, kept for the run
+  std::unique_ptr<dbf_workspace> second_;     ///< the second chunk in flight's (stream_options)
   stream_options stream_;
   std::atomic<std::uint64_t> kernel_ns_{0};
 };
