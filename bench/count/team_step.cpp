@@ -49,14 +49,22 @@ __attribute__((noinline, flatten)) void counted_moves(chain& k, const std::strin
   } else if (design == "plain") {
     const team_rebuild<serial_team, std::uint32_t*> r{one, k.pre.data(), nullptr};
     anneal_run_by(p, k.c, k.best(), k.s, k.a, 0, moves, r, one);
-  } else if (design == "rejoin4x1") {
-    const team_rejoin_rebuild<serial_team, std::uint32_t*, 4, 1> r{one, k.pre.data(), nullptr};
+  } else if (design == "rejoin4x1") {  // the warp kernel's rebuild for compact chains
+    const packing_rejoin_rebuild<chain_packing::compact, serial_team, std::uint32_t*> r{one, k.pre.data(), nullptr};
     anneal_run_by(p, k.c, k.best(), k.s, k.a, 0, moves, r, one);
-  } else {
-    const team_rejoin_rebuild<serial_team, std::uint32_t*, 8, 4> r{one, k.pre.data(), nullptr};
+  } else {  // for narrow ones
+    const packing_rejoin_rebuild<chain_packing::narrow, serial_team, std::uint32_t*> r{one, k.pre.data(), nullptr};
     anneal_run_by(p, k.c, k.best(), k.s, k.a, 0, moves, r, one);
   }
 }
+
+// The designs' names (issue_estimate.py's rows, warpspan_gpu_model's --issue keys) say the registers.
+static_assert(rejoin_registers<chain_packing::compact>::slots == 4 &&
+                  rejoin_registers<chain_packing::compact>::words == 1,
+              "rejoin4x1 names the compact chains' 4 differences and one word of warp bits");
+static_assert(rejoin_registers<chain_packing::narrow>::slots == 8 &&
+                  rejoin_registers<chain_packing::narrow>::words == 4,
+              "rejoin8x4 names the narrow chains' 8 differences and four words of warp bits");
 
 }  // namespace
 

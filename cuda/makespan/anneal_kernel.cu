@@ -150,17 +150,10 @@ __global__ void __launch_bounds__(32)
   chain_state s = states[chain];
   if (init) {
     team_anneal_init(p, view, best, s, team);
-  } else if constexpr (Packing == chain_packing::compact) {
-    // Compact chains (W, I and the bound within a byte: Voronoi W = 16) have small blocks, so
-    // registers bound the blocks an SM holds: their rejoin keeps 4 differences and one word of
-    // warp bits (64 warps; past them no rejoin), 72 registers and no spill (nvcc 13, sm_90)
-    // against the plain rebuild's 62: 28 blocks an SM instead of 32, for about a quarter fewer
-    // shared requests a move at estimate's moves (8 differences spill). Where shared memory bounds
-    // the blocks (narrow and wide chains: W = 48, 64), 8 differences and 256 warps.
-    const team_rejoin_rebuild<warp_team, std::uint32_t*, 4, 1> rebuild{team, pre, nullptr};
-    anneal_run_by(p, view, best, s, params, ids[chain], count, rebuild, team);
   } else {
-    const team_rejoin_rebuild<warp_team, std::uint32_t*> rebuild{team, pre, nullptr};
+    // The rejoin keeps its bookkeeping in registers, as many as the packing's blocks can afford
+    // (rejoin_registers, team_schedule.hpp).
+    const packing_rejoin_rebuild<Packing, warp_team, std::uint32_t*> rebuild{team, pre, nullptr};
     anneal_run_by(p, view, best, s, params, ids[chain], count, rebuild, team);
   }
   team.sync();

@@ -22,6 +22,7 @@
 
 #include "warpspan/core/macros.hpp"
 #include "warpspan/makespan/anneal.hpp"
+#include "warpspan/makespan/chains.hpp"
 #include "warpspan/makespan/schedule.hpp"
 #include "warpspan/detail/makespan/team.hpp"
 
@@ -408,6 +409,27 @@ struct team_rejoin_rebuild {
     team_restore(p, c, team, pre);
   }
 };
+
+/// The rejoin's registers for chains of a packing, written once for the warp kernel and the
+/// counts that model it (bench/count/team_step.cpp): compact chains (W, I and the bound within a
+/// byte: Voronoi W = 16) have small blocks, so registers bound the blocks an SM holds, and they keep
+/// 4 differences and one word of warp bits (64 warps; past them no rejoin): 72 registers and no
+/// spill (nvcc 13, sm_90) against the plain rebuild's 62, 28 blocks an SM instead of 32, for about
+/// a quarter fewer shared requests a move at estimate's moves (8 differences spill). Where shared
+/// memory bounds the blocks (narrow and wide chains: W = 48, 64), 8 differences and 256 warps.
+template <chain_packing Packing>
+struct rejoin_registers {
+  static constexpr std::uint32_t slots = 8, words = 4;
+};
+template <>
+struct rejoin_registers<chain_packing::compact> {
+  static constexpr std::uint32_t slots = 4, words = 1;
+};
+
+/// team_rejoin_rebuild with the registers of chains packed `Packing`.
+template <chain_packing Packing, class Team, class Pre>
+using packing_rejoin_rebuild =
+    team_rejoin_rebuild<Team, Pre, rejoin_registers<Packing>::slots, rejoin_registers<Packing>::words>;
 
 /// anneal_init() by a team.
 template <class Team, class View, class Best>
