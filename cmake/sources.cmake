@@ -89,6 +89,11 @@ set(WARPSPAN_CUDA_SOURCES
     cuda/wcet/collect.cu
     cuda/wcet/sdk_kernels.cu
 )
+# Its plain host code, compiled as C++ beside it (the emulation traces the loads and stores of the
+# .cu files only: this code is timed as a release build runs it).
+set(WARPSPAN_CUDA_HOST_SOURCES
+    cuda/dbf/onchip_pack.cpp
+)
 # Its stubs without CUDA: the same entry points, throwing not_compiled.
 set(WARPSPAN_CUDA_STUBS
     cuda/stubs/calibration_stubs.cpp

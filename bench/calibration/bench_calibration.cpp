@@ -11,6 +11,8 @@
 //                          beyond its loads (the GPU model assumes 12 until this has run)
 //   BM_CalibrateLaunchGap  back-to-back launches of an empty kernel, by blocks (1, a wave, 8 waves):
 //                          the launch cost and the price of a grid-wide barrier made of kernel boundaries.
+//   BM_CalibrateCopy       pinned host-device copies of 4 KB to 16 MB either way: the dbf batch
+//                          call's copy rate and fixed cost in the GPU model.
 // Every run's `check` is compared with the CPU's; a mismatch fails the benchmark.
 #include <benchmark/benchmark.h>
 
@@ -140,6 +142,32 @@ void BM_CalibrateLaunchGap(benchmark::State& state) {
 BENCHMARK(BM_CalibrateLaunchGap)
     ->ArgsProduct({{1, 132, 1056}, {0, 1}})
     ->ArgNames({"blocks", "graph"})
+    ->Iterations(3)
+    ->UseManualTime()
+    ->Unit(benchmark::kMicrosecond);
+
+void BM_CalibrateCopy(benchmark::State& state) {
+  const auto bytes = static_cast<std::size_t>(state.range(0));
+  const bool up = state.range(1) != 0;
+  if (bench_cases::skip_without_device(state)) return;
+  constexpr std::uint32_t repeats = 20;
+  calibration_point p;
+  for (auto _ : state) {
+    p = cuda_copy_rate(bytes, up, repeats);
+    if (p.check != copy_check(bytes)) {
+      state.SkipWithError("a copy did not carry the bytes");
+      return;
+    }
+    state.SetIterationTime(p.kernel_ms * 1e-3);
+  }
+  state.counters["us/copy"] = p.ns_per_op * 1e-3;
+  state.counters["GB/s"] = static_cast<double>(bytes) / (p.ns_per_op * 1e-9) * 1e-9;
+}
+/// Pinned host memory to the device (up:1) and back, at a dbf batch call's sizes (a chunk of 256 sets
+/// of 3 x 10 vertices copies about 1 MB): the GPU model's copy rate and a call's fixed cost.
+BENCHMARK(BM_CalibrateCopy)
+    ->ArgsProduct({{4096, 1 << 20, 16 << 20}, {1, 0}})
+    ->ArgNames({"bytes", "up"})
     ->Iterations(3)
     ->UseManualTime()
     ->Unit(benchmark::kMicrosecond);

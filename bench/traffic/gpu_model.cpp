@@ -27,6 +27,7 @@
 #include "../cases.hpp"
 #include "warpspan/dbf/edf.hpp"
 #include "warpspan/dbf/pipeline.hpp"
+#include "warpspan/detail/makespan/team_schedule.hpp"
 
 namespace {
 
@@ -147,6 +148,8 @@ struct row {
   double read_s = 0;           ///< dbf_batch from a file: reading a set's line, on the one reading thread
   double parse_s = 0;          ///< dbf_batch from a file: parsing it, on one of the stream's threads
   double efficiency = 1;       ///< dbf_batch: the share of the kernel's bound a GPU achieved (measured)
+  double call_host_s = 0;      ///< dbf_batch: the device call's host share a set (planning, packing, unpacking)
+  double copied_bytes = 0;     ///< dbf_batch: bytes a set copied up and down
   double launches = 0;         ///< dbf_table_time: kernels a table
   bool graph = false;          ///< dbf_table_time: launched as one CUDA graph
   double sectors_per_request = 0, ideal_per_request = 0, wavefronts_per_request = 0;
@@ -231,11 +234,15 @@ row anneal_row(const std::string& name, int warps, std::uint64_t n, std::uint64_
   r.wavefronts_per_request = static_cast<double>(b.shared_wavefronts) / std::max<double>(1, b.shared_requests);
   r.warps_per_sm = plan.threads_per_sm / 32.0;
   r.warps = warps;
-  // The warp kernel's compact chains rejoin with 4 differences and 64 warps' bits, narrow and wide
-  // ones with 8 and 256 (anneal_kernel.cu): bench/count/team_step.cpp's names.
-  r.step = plan.design == chain_design::thread      ? "thread"
-           : plan.packing == chain_packing::compact ? "rejoin4x1"
-                                                    : "rejoin8x4";
+  // The warp kernel's rebuild for the packing (rejoin_registers): bench/count/team_step.cpp's names.
+  const auto rejoin = [](std::uint32_t slots, std::uint32_t words) {
+    return "rejoin" + std::to_string(slots) + "x" + std::to_string(words);
+  };
+  r.step =
+      plan.design == chain_design::thread ? std::string("thread")
+      : plan.packing == chain_packing::compact
+          ? rejoin(rejoin_registers<chain_packing::compact>::slots, rejoin_registers<chain_packing::compact>::words)
+          : rejoin(rejoin_registers<chain_packing::narrow>::slots, rejoin_registers<chain_packing::narrow>::words);
   r.lanes_per_request = static_cast<double>(b.global_accesses + b.shared_accesses) /
                         std::max<double>(1, static_cast<double>(b.global_requests + b.shared_requests));
   r.note = std::string(plan.design == chain_design::warp ? "a warp a chain, " : "") + packing_name(plan.packing) +
@@ -304,11 +311,20 @@ std::vector<row> dbf_time_rows(std::uint32_t vertices) {
   return out;
 }
 
-/// The device call's host cost a set of 3 tables (packing, allocations, copies, the launch): the
-/// H200 run of 2026-11-27 measured 12.1 ms of wall time around 4.64 ms of kernel for 1,000 sets of
-/// 3 x 10 vertices in one call (BM_DbfBatch, on chip), 7.46 us a set, before the device's pool kept
-/// freed memory: an upper estimate.
-constexpr double call_host_s_per_set = 7.46e-6;
+/// The device call around the kernel until 2026-11-29: the H200 run of 2026-11-27 measured 12.1 ms
+/// of wall time around 4.64 ms of kernel for 1,000 sets of 3 x 10 vertices in one call
+/// (BM_DbfBatch, on chip), 7.46 us a set, when each call still allocated its device and pinned
+/// memory and the chunks took turns on the device. Kept for the note's comparison only: the call's
+/// parts are now its host share (timed by the workspace in this build, on the chunk's own worker
+/// thread since each chunk in flight has its own workspace) and its copies and waits (below).
+constexpr double old_call_s_per_set = 7.46e-6;
+/// Host-device copies, pinned, either way: 25 GB/s, about half of what a PCIe Gen5 x16 link
+/// carries (assumed until BM_CalibrateCopy runs on a lent GPU); and each call's fixed cost
+/// (its launch, memset, three copies and two waits): 30 us, assumed, for a chunk of at most
+/// dbf_chunk_max_sets sets.
+constexpr double copy_bytes_per_s = 25e9, call_fixed_s = 30e-6;
+/// Chunks in flight, each with its own worker thread making its device calls (analyse_sets).
+constexpr double chunk_workers = 2;
 /// Host cores of the lent GPU machines: the EDF pipeline's test pool.
 constexpr double host_cores = 16;
 /// The share of its bound each dbf batch kernel achieved on the H200 (2026-11-27): the on-chip
@@ -386,9 +402,18 @@ row dbf_batch_row(std::uint32_t vertices, std::uint64_t sample, std::uint64_t ho
     ptrs.push_back(&g);
     cells += g.cells();
   }
+  // A session's workspace, warm as in a run (its memory grown by a first call, not counted): the
+  // second call's totals time the call's host share and count its copies.
+  dbf_workspace workspace;
+  (void)cuda_dbf_steps_batch(ptrs, 256, 0, nullptr, nullptr, &workspace);
+  const dbf_workspace::totals warm = workspace.done();
   emu::reset_counts();
   std::size_t fell_back = 0;
-  (void)cuda_dbf_steps_batch(ptrs, 256, 0, nullptr, &fell_back);
+  (void)cuda_dbf_steps_batch(ptrs, 256, 0, nullptr, &fell_back, &workspace);
+  dbf_workspace::totals call = workspace.done();
+  call.host_seconds -= warm.host_seconds;
+  call.bytes_up -= warm.bytes_up;
+  call.bytes_down -= warm.bytes_down;
   const emu::kernel_counts k = sum_counts({"dbf_onchip_kernel", "dbf_batch_kernel", "dbf_steps_kernel"});
   row r;
   r.kind = "dbf_batch";
@@ -425,12 +450,15 @@ row dbf_batch_row(std::uint32_t vertices, std::uint64_t sample, std::uint64_t ho
   r.read_s = given ? given->read_s : 0;
   r.host_s_per_item = r.unroll_s + r.test_s;
   r.efficiency = measured_efficiency(vertices);
+  r.call_host_s = call.host_seconds / static_cast<double>(sample);
+  r.copied_bytes = static_cast<double>(call.bytes_up + call.bytes_down) / static_cast<double>(sample);
   r.note = std::to_string(sample) + " sets counted (" + std::to_string(cells / sample) + " cells a set, " +
            std::to_string(fell_back) + " tables off the chip); host: unroll " + fmt(r.unroll_s * 1e6) +
            " us, curves and test " + fmt(r.test_s * 1e6) + " us a set on one core " +
            (given ? std::string("(a release build's BM_DbfHostShare)") : std::string("here") + host_build) + "; " +
-           fmt(call_host_s_per_set * 1e6) + " us a set around the device call; the kernel at " +
-           fmt(r.efficiency * 100) + " % of its bound (measured)";
+           "the device call's host share " + fmt(r.call_host_s * 1e6) + " us a set (timed here" + host_build + "), " +
+           fmt(r.copied_bytes) + " bytes a set copied; the kernel at " + fmt(r.efficiency * 100) +
+           " % of its bound (measured)";
   return r;
 }
 
@@ -634,14 +662,18 @@ int main(int argc, char** argv) {
         p.reads_cached = ms(p.reads_cached);
       }
       if (r.kind == "dbf_batch") {
-        // End to end, three stages side by side since 2026-11-29 (two chunks in flight): the
-        // stream's threads' part on every core (parse, unroll, curves and test), the device's (the
-        // kernel and the call around it, one chunk at a time), and the reading thread's (from memory
-        // it only hands sets on; from a file it reads their lines): the slowest sets the rate.
+        // End to end, four stages side by side (two chunks in flight, each with its own workspace):
+        // the stream's threads' part on every core (parse, unroll, curves and test); the chunks'
+        // workers, each making its chunk's device calls (their host share); the device (the kernel,
+        // the copies and each call's fixed cost, added as if nothing of one chunk's overlapped the
+        // other's kernel); and the reading thread (from memory it only hands sets on; from a file
+        // it reads their lines). The slowest sets the rate.
         p.kernel = p.predicted;
         const double pool = r.host_s_per_item / host_cores;
-        const double device = 1.0 / (p.kernel * r.efficiency) + call_host_s_per_set;
-        p.predicted = 1.0 / std::max({pool, device, r.from_file ? r.read_s : 0.0});
+        const double workers = r.call_host_s / chunk_workers;
+        const double device = 1.0 / (p.kernel * r.efficiency) + r.copied_bytes / copy_bytes_per_s +
+                              call_fixed_s / static_cast<double>(dbf_chunk_max_sets);
+        p.predicted = 1.0 / std::max({pool, workers, device, r.from_file ? r.read_s : 0.0});
       }
       r.pred.push_back(p);
     }
@@ -717,14 +749,20 @@ int main(int argc, char** argv) {
           measured_ms, fmt(r.pred[2].predicted).c_str(), (r.pred[2].predicted / measured_ms - 1) * 100);
     }
   std::printf(
-      "\nThe dbf_batch rows are end to end as the EDF stream runs since 2026-11-29, two chunks in flight:\n"
-      "the slowest of three stages that run side by side, the sets unrolled and their curves and tests\n"
-      "on %g host cores, the device (the kernel at the share of its bound an H200 measured, and %g us a\n"
-      "set around the device call), and the reading thread, which hands the sets on. The rows \"from a\n"
-      ".jsonl file\" add the parsing of each set to the cores' stage and the reading of its line to the\n"
-      "reading thread's (a release build's BM_DbfHostShare: read_us/set, parse_us/set). The kernel's\n"
-      "bound alone is in the JSON (`kernel_bound`).\n",
-      host_cores, call_host_s_per_set * 1e6);
+      "\nThe dbf_batch rows are end to end as the EDF stream runs since 2026-11-29, two chunks in flight,\n"
+      "each with its own workspace (stream, device and pinned memory): the slowest of four stages that\n"
+      "run side by side, the sets unrolled and their curves and tests on %g host cores; the chunks'\n"
+      "%g workers, each making its chunk's device calls (their host share: planning, packing and\n"
+      "unpacking, timed by the workspace in this build); the device (the kernel at the share of its\n"
+      "bound an H200 measured, the bytes copied at %g GB/s and %g us a call of %zu sets, both assumed\n"
+      "until BM_CalibrateCopy runs, added as if nothing overlapped); and the reading thread, which\n"
+      "hands the sets on. The rows \"from a .jsonl file\" add the parsing of each set to the cores' stage\n"
+      "and the reading of its line to the reading thread's (a release build's BM_DbfHostShare:\n"
+      "read_us/set, parse_us/set). Until 2026-11-29 the device's stage carried %g us a set around the\n"
+      "call, measured on the H200 when each call allocated its memory and the chunks took turns on one\n"
+      "workspace. The kernel's bound alone is in the JSON (`kernel_bound`).\n",
+      host_cores, chunk_workers, copy_bytes_per_s * 1e-9, call_fixed_s * 1e6, dbf_chunk_max_sets,
+      old_call_s_per_set * 1e6);
   std::printf(
       "\nThe dbf_table_time rows are one table's kernel time in ms, its bounds as times: the table's\n"
       "work at the DRAM (or shared-memory) rate plus a gap a launch, %g us back to back on a stream (the\n"
@@ -782,6 +820,8 @@ int main(int argc, char** argv) {
         json_number(out, "test_s_per_item", r.test_s);
         if (r.from_file) {
           json_number(out, "read_s_per_item", r.read_s);
+          json_number(out, "call_host_s_per_item", r.call_host_s);
+          json_number(out, "copied_bytes_per_item", r.copied_bytes);
           json_number(out, "parse_s_per_item", r.parse_s);
         }
         json_number(out, "kernel_efficiency", r.efficiency);

@@ -215,4 +215,42 @@ calibration_point cuda_launch_gap(std::uint32_t launches, std::uint32_t blocks, 
   return p;
 }
 
+calibration_point cuda_copy_rate(std::size_t bytes, bool up, std::uint32_t repeats) {
+  if (bytes == 0 || repeats == 0) throw input_error("a copy rate needs bytes and repeats above 0");
+  cuda_stream stream;
+  pinned_buffer<unsigned char> host(bytes);
+  device_buffer<unsigned char> device(bytes, stream.get());
+  for (std::size_t k = 0; k < bytes; ++k) host.data()[k] = static_cast<unsigned char>(k);
+  // Copies down time the device's bytes, made the index pattern first (one copy up, untimed): either
+  // way the last copy's destination holds it.
+  if (!up) {
+    WARPSPAN_CUDA_TRY(cudaMemcpyAsync(device.data(), host.data(), bytes, cudaMemcpyHostToDevice, stream.get()));
+    stream.sync();
+    std::fill(host.data(), host.data() + bytes, static_cast<unsigned char>(0));
+  }
+  calibration_point p;
+  {
+    cuda_timer timer(stream.get());
+    for (std::uint32_t i = 0; i < repeats; ++i)
+      WARPSPAN_CUDA_TRY(
+          cudaMemcpyAsync(up ? static_cast<void*>(device.data()) : static_cast<void*>(host.data()),
+                          up ? static_cast<const void*>(host.data()) : static_cast<const void*>(device.data()), bytes,
+                          up ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost, stream.get()));
+    p.kernel_ms = timer.elapsed_ms();
+  }
+  const std::vector<unsigned char> arrived =
+      up ? device.to_host() : std::vector<unsigned char>(host.data(), host.data() + bytes);
+  std::uint64_t check = 0;
+  for (const unsigned char b : arrived) check += b;
+  p.check = check;
+  p.ns_per_op = p.kernel_ms * 1e6 / repeats;
+  return p;
+}
+
+std::uint64_t copy_check(std::size_t bytes) {
+  std::uint64_t check = 0;
+  for (std::size_t k = 0; k < bytes; ++k) check += static_cast<unsigned char>(k);
+  return check;
+}
+
 }  // namespace warpspan

@@ -5,6 +5,7 @@
 //  * Batch kernel (many tables): one thread block per table loops over that table's rows,
 //    synchronising between rows, so one launch keeps the whole GPU busy across task sets.
 #include <algorithm>
+#include <chrono>
 #include <cstring>
 #include <memory>
 #include <mutex>
@@ -20,8 +21,11 @@
 #include "warpspan/core/error.hpp"
 #include "warpspan/core/resources.hpp"
 #include "warpspan/dbf/dbf.hpp"
+#include "warpspan/detail/dbf/onchip_pack.hpp"
 
 namespace warpspan {
+// The on-chip batch's host share (onchip_pack.hpp): its planning, packing and unpacking.
+using namespace detail;
 namespace {
 
 void check_block(unsigned block) {
@@ -143,30 +147,6 @@ __global__ void __launch_bounds__(1024)
 }
 
 // ---- The on-chip batch (cuda_dbf_steps_batch): one block per table, the table in shared memory.
-
-/// One table of an on-chip batch: where its inputs and scratch are, and its window.
-struct onchip_item {
-  std::size_t mins;   ///< offset of its running minimum (columns) in the mins scratch
-  std::size_t steps;  ///< offset of its steps (columns at most) in the steps scratch
-  std::uint32_t rows, columns;
-  std::uint32_t row_base;    ///< offset of its rows in wcet / deadline / level_rows
-  std::uint32_t begin_base;  ///< offset of its rows + 1 pred_begin entries
-  std::uint32_t pred_base;   ///< offset of its preds
-  std::uint32_t level_base;  ///< offset of its levels + 1 level_begin entries
-  std::uint32_t levels;
-  std::uint32_t tile;          ///< columns computed per pass
-  std::uint32_t window_log;    ///< the window holds 2^window_log columns of every row (>= tile + largest wcet)
-  std::uint32_t stride_log;    ///< 2^stride_log >= columns and >= the window: dbf_cell's row stride
-  std::uint32_t window_words;  ///< the window's room: rows << window_log, at least 2 x the block's threads
-  std::uint32_t npreds;        ///< its predecessor tuples
-};
-
-/// Shared-memory words the inputs of a table take once staged: wcet, deadline, pred_begin, the
-/// rows by level and the level offsets (words), then the tuples (two words each, 8-byte aligned).
-WARPSPAN_HD_INLINE std::size_t staged_input_words(std::uint32_t rows, std::uint32_t levels, std::uint32_t npreds) {
-  const std::size_t words = 4 * std::size_t{rows} + 1 + levels + 1;
-  return (words + 1) / 2 * 2 + 2 * std::size_t{npreds};
-}
 
 /// dbf_cell's table as the window sees it: cell (row, e) of the table lives at row * window +
 /// (e mod window) of shared memory; dbf_cell indexes row << stride_log | e.
@@ -403,24 +383,9 @@ __global__ void __launch_bounds__(1024)
   steps_from_minima(mins + it.min_span, it.columns, steps + 2 * it.min_span, sh, out, out_count, where);
 }
 
-void levels_of(const unrolled_graph& g, std::vector<std::uint32_t>& begin, std::vector<std::uint32_t>& rows);
-
 }  // namespace
 
 namespace {
-
-/// Table k's steps from a batch's output: where[2k] is where they start in `steps` (pairs of span
-/// and column, found from the right), where[2k + 1] how many.
-void take_steps(dbf_table& t, const std::uint32_t* where, std::size_t k, const std::uint32_t* steps) {
-  const std::size_t at = where[2 * k], n = where[2 * k + 1];
-  t.steps_only = true;
-  t.step_spans.resize(n);
-  t.step_columns.resize(n);
-  for (std::size_t i = 0; i < n; ++i) {  // found from the right: reversed here
-    t.step_spans[n - 1 - i] = steps[2 * (at + i)];
-    t.step_columns[n - 1 - i] = steps[2 * (at + i) + 1];
-  }
-}
 
 /// Arrays laid out one after another in one block of memory, each on a 256-byte boundary: a call's
 /// inputs first (one copy to the device), then what its kernels write.
@@ -463,7 +428,13 @@ struct dbf_workspace::state {
   pinned_buffer<unsigned char> host;
   std::vector<unsigned char> pageable;
   std::uint64_t device_allocations = 0;
-  unsigned shares = 1;  // workspaces in use at once: this one plans within its share of the free memory
+  unsigned shares = 1;         // workspaces in use at once: this one plans within its share of the free memory
+  dbf_workspace::totals done;  // the on-chip batches' host share, copies and launches
+  using clock = std::chrono::steady_clock;
+  /// The host's share of a call from `from` until now, to done.host_seconds.
+  void host_since(clock::time_point from) {
+    done.host_seconds += std::chrono::duration<double>(clock::now() - from).count();
+  }
 
   cudaStream_t get_stream() {
     if (!stream) stream = std::make_unique<cuda_stream>();
@@ -501,11 +472,13 @@ struct dbf_workspace::state {
   }
   /// Sends host[0, bytes) to device[0, bytes).
   void upload(std::size_t bytes) {
+    done.bytes_up += bytes;
     if (bytes)
       WARPSPAN_CUDA_TRY(cudaMemcpyAsync(device.data(), host_data(), bytes, cudaMemcpyHostToDevice, get_stream()));
   }
   /// Brings device[from, from + bytes) to host[to, to + bytes) and waits for it.
   void download(std::size_t from, std::size_t to, std::size_t bytes) {
+    done.bytes_down += bytes;
     if (bytes)
       WARPSPAN_CUDA_TRY(
           cudaMemcpyAsync(host_data() + to, device.data() + from, bytes, cudaMemcpyDeviceToHost, get_stream()));
@@ -525,6 +498,10 @@ std::uint64_t dbf_workspace::device_allocations() const {
 std::size_t dbf_workspace::device_bytes() const {
   std::lock_guard<std::mutex> lock(state_->mutex);
   return state_->device.size();
+}
+dbf_workspace::totals dbf_workspace::done() const {
+  std::lock_guard<std::mutex> lock(state_->mutex);
+  return state_->done;
 }
 
 namespace {
@@ -575,7 +552,9 @@ struct steps_places {
     w.download(out, head, 2 * std::size_t{total} * sizeof(std::uint32_t));
     const std::uint32_t* where = at<std::uint32_t>(w.host_data(), sizeof(std::uint32_t));
     const std::uint32_t* steps = at<std::uint32_t>(w.host_data(), head);
+    const auto from = dbf_workspace::state::clock::now();
     for (std::size_t k = 0; k < tables; ++k) take_steps(slot(k), where, k, steps);
+    w.host_since(from);
   }
 };
 
@@ -833,86 +812,7 @@ std::vector<dbf_table> cuda_dbf_tables_batch(const std::vector<const unrolled_gr
 
 namespace {
 
-std::uint32_t ceil_log2(std::uint64_t v) {
-  std::uint32_t k = 0;
-  while ((std::uint64_t{1} << k) < v) ++k;
-  return k;
-}
-
-/// The levels of T' (a row without predecessors is on level 0, any other one above its highest
-/// predecessor): level_begin (levels + 1 offsets) and the rows level by level, in row order.
-void levels_of(const unrolled_graph& g, std::vector<std::uint32_t>& begin, std::vector<std::uint32_t>& rows) {
-  std::vector<std::uint32_t> level(g.rows, 0);
-  std::uint32_t levels = 0;
-  for (std::uint32_t r = 0; r < g.rows; ++r) {
-    for (std::uint32_t k = g.pred_begin[r]; k < g.pred_begin[r + 1]; ++k)
-      level[r] = std::max(level[r], level[g.preds[k].row] + 1);
-    levels = std::max(levels, level[r] + 1);
-  }
-  begin.assign(levels + 1, 0);
-  for (std::uint32_t r = 0; r < g.rows; ++r) ++begin[level[r] + 1];
-  for (std::uint32_t l = 0; l < levels; ++l) begin[l + 1] += begin[l];
-  rows.assign(g.rows, 0);
-  std::vector<std::uint32_t> at(begin.begin(), begin.end() - 1);
-  for (std::uint32_t r = 0; r < g.rows; ++r) rows[at[level[r]]++] = r;
-}
-
-/// A table's window: `tile` columns a pass, 2^window_log columns of every row held. Without a
-/// `tile` asked for: one pass when the whole table fits, else passes of twice the block's threads
-/// (more when shared memory allows no wider window... fewer: down to 32 columns). False when not
-/// even 32 columns fit in `limit` bytes.
-struct window_plan {
-  std::uint32_t tile = 0, window_log = 0;
-  std::size_t bytes = 0;
-};
-
-std::uint32_t largest_wcet(const unrolled_graph& g) {
-  std::uint32_t L = 0;
-  for (std::uint32_t e : g.wcet) L = std::max(L, e);
-  return L;
-}
-
-std::uint32_t level_count(const unrolled_graph& g) {
-  std::vector<std::uint32_t> begin, rows;
-  levels_of(g, begin, rows);
-  return static_cast<std::uint32_t>(begin.size() - 1);
-}
-
-bool plan_window(const unrolled_graph& g, unsigned block, unsigned tile, std::size_t limit, window_plan& plan) {
-  const std::uint64_t rows = g.rows, columns = g.columns(), L = largest_wcet(g);
-  const std::size_t staged =
-      staged_input_words(g.rows, level_count(g), static_cast<std::uint32_t>(g.preds.size())) * sizeof(std::uint32_t);
-  const auto bytes_of = [&](std::uint32_t log) {
-    return std::max<std::size_t>(static_cast<std::size_t>(rows << log), 2 * std::size_t{block}) *
-               sizeof(std::uint32_t) +
-           staged;
-  };
-  if (tile == 0 && bytes_of(ceil_log2(columns)) <= limit) {  // one pass: no column is overwritten
-    plan = {static_cast<std::uint32_t>(columns), ceil_log2(columns), bytes_of(ceil_log2(columns))};
-    return true;
-  }
-  std::uint64_t t = tile ? tile : 2 * std::uint64_t{block};
-  std::uint32_t log = ceil_log2(t + L);
-  if (tile == 0 && bytes_of(log) > limit) {  // the widest window that fits, if it leaves 32 columns a pass
-    while (log > 0 && bytes_of(log) > limit) --log;
-    if ((std::uint64_t{1} << log) < L + 32) return false;
-    t = (std::uint64_t{1} << log) - L;
-  }
-  if (bytes_of(log) > limit) return false;
-  plan = {static_cast<std::uint32_t>(std::min<std::uint64_t>(t, columns)), log, bytes_of(log)};
-  return true;
-}
-
 std::size_t shared_limit() { return std::max(query_device(false).shared_optin, default_dynamic_shared); }
-
-/// Device bytes one table of an on-chip batch takes: its inputs, levels, running minimum and
-/// steps (scratch and output).
-std::size_t onchip_device_bytes(const unrolled_graph& g) {
-  return (g.wcet.size() + g.deadline.size() + g.pred_begin.size() + 2 * std::size_t{g.rows} + 1) *
-             sizeof(std::uint32_t) +
-         g.preds.size() * sizeof(dbf_pred) + g.columns() * 5 * sizeof(std::uint32_t) + sizeof(onchip_item) +
-         2 * sizeof(std::uint32_t);
-}
 
 }  // namespace
 
@@ -930,11 +830,13 @@ std::vector<dbf_table> cuda_dbf_steps_batch(const std::vector<const unrolled_gra
   if (kernel_ms) *kernel_ms = 0;
   if (fell_back) *fell_back = 0;
   if (graphs.empty()) return out;
+  auto host_from = dbf_workspace::state::clock::now();  // planning, then each launch's packing
   const std::size_t limit = shared_limit();
   std::vector<window_plan> plans(graphs.size());
   std::vector<std::size_t> onchip, rest;
   for (std::size_t k = 0; k < graphs.size(); ++k)
     (plan_window(*graphs[k], block, tile, limit, plans[k]) ? onchip : rest).push_back(k);
+  w->host_since(host_from);
   if (!rest.empty()) {  // windows over the shared memory: the staged kernel, the steps built from its minima
     std::vector<const unrolled_graph*> those;
     for (std::size_t k : rest) those.push_back(graphs[k]);
@@ -948,73 +850,44 @@ std::vector<dbf_table> cuda_dbf_steps_batch(const std::vector<const unrolled_gra
   const std::size_t budget = w->budget();
   std::size_t first = 0;
   while (first < onchip.size()) {
+    host_from = dbf_workspace::state::clock::now();
     std::size_t last = first, bytes = 0;
     while (last < onchip.size() && bytes + onchip_device_bytes(*graphs[onchip[last]]) <= budget)
       bytes += onchip_device_bytes(*graphs[onchip[last++]]);
     if (last == first)
       throw input_error("a dbf table needs " + std::to_string(onchip_device_bytes(*graphs[onchip[first]]) >> 20) +
                         " MiB of GPU memory; about " + std::to_string(budget >> 20) + " MiB are usable");
-    std::vector<onchip_item> items;
-    std::vector<std::uint32_t> wcet, deadline, pred_begin, level_begin, level_rows, lb, lr;
-    std::vector<dbf_pred> preds;
-    std::size_t columns = 0, smem = 0;
-    for (std::size_t i = first; i < last; ++i) {
-      const unrolled_graph& g = *graphs[onchip[i]];
-      const window_plan& plan = plans[onchip[i]];
-      levels_of(g, lb, lr);
-      onchip_item it{};
-      it.mins = columns;
-      it.steps = columns;
-      it.rows = g.rows;
-      it.columns = static_cast<std::uint32_t>(g.columns());
-      it.row_base = static_cast<std::uint32_t>(wcet.size());
-      it.begin_base = static_cast<std::uint32_t>(pred_begin.size());
-      it.pred_base = static_cast<std::uint32_t>(preds.size());
-      it.level_base = static_cast<std::uint32_t>(level_begin.size());
-      it.levels = static_cast<std::uint32_t>(lb.size() - 1);
-      it.tile = plan.tile;
-      it.window_log = plan.window_log;
-      it.stride_log = std::max(plan.window_log, ceil_log2(g.columns()));
-      it.window_words = static_cast<std::uint32_t>(
-          std::max<std::size_t>(std::size_t{g.rows} << plan.window_log, 2 * std::size_t{block}));
-      it.npreds = static_cast<std::uint32_t>(g.preds.size());
-      items.push_back(it);
-      columns += g.columns();
-      smem = std::max(smem, plan.bytes);
-      wcet.insert(wcet.end(), g.wcet.begin(), g.wcet.end());
-      deadline.insert(deadline.end(), g.deadline.begin(), g.deadline.end());
-      pred_begin.insert(pred_begin.end(), g.pred_begin.begin(), g.pred_begin.end());
-      preds.insert(preds.end(), g.preds.begin(), g.preds.end());
-      level_begin.insert(level_begin.end(), lb.begin(), lb.end());
-      level_rows.insert(level_rows.end(), lr.begin(), lr.end());
-    }
+    const onchip_inputs in = pack_onchip(graphs, onchip, first, last, plans, block);
     const unsigned grid = static_cast<unsigned>(last - first);
     // One block of device memory: the inputs (one copy up from the host block), the running
     // minima and the steps.
     block_layout l;
-    const std::size_t o_items = l.add<onchip_item>(items.size()), o_wcet = l.add<std::uint32_t>(wcet.size()),
-                      o_deadline = l.add<std::uint32_t>(deadline.size()),
-                      o_begin = l.add<std::uint32_t>(pred_begin.size()), o_preds = l.add<dbf_pred>(preds.size()),
-                      o_level_begin = l.add<std::uint32_t>(level_begin.size()),
-                      o_level_rows = l.add<std::uint32_t>(level_rows.size());
+    const std::size_t o_items = l.add<onchip_item>(in.items.size()), o_wcet = l.add<std::uint32_t>(in.wcet.size()),
+                      o_deadline = l.add<std::uint32_t>(in.deadline.size()),
+                      o_begin = l.add<std::uint32_t>(in.pred_begin.size()), o_preds = l.add<dbf_pred>(in.preds.size()),
+                      o_level_begin = l.add<std::uint32_t>(in.level_begin.size()),
+                      o_level_rows = l.add<std::uint32_t>(in.level_rows.size());
     const std::size_t inputs = l.bytes;
-    const std::size_t o_mins = l.add<std::uint32_t>(columns);
-    const steps_places st(l, columns, grid);
+    const std::size_t o_mins = l.add<std::uint32_t>(in.columns);
+    const steps_places st(l, in.columns, grid);
     unsigned char* const dev = w->device_room(l.bytes);
-    unsigned char* const host = w->host_room(std::max(inputs, steps_places::host_bytes(columns, grid)));
-    put(host, o_items, items);
-    put(host, o_wcet, wcet);
-    put(host, o_deadline, deadline);
-    put(host, o_begin, pred_begin);
-    put(host, o_preds, preds);
-    put(host, o_level_begin, level_begin);
-    put(host, o_level_rows, level_rows);
+    unsigned char* const host = w->host_room(std::max(inputs, steps_places::host_bytes(in.columns, grid)));
+    put(host, o_items, in.items);
+    put(host, o_wcet, in.wcet);
+    put(host, o_deadline, in.deadline);
+    put(host, o_begin, in.pred_begin);
+    put(host, o_preds, in.preds);
+    put(host, o_level_begin, in.level_begin);
+    put(host, o_level_rows, in.level_rows);
+    w->host_since(host_from);
     w->upload(inputs);
     st.clear_count(*w);
+    const std::size_t smem = in.smem;
     if (smem > 48 * 1024)
       WARPSPAN_CUDA_TRY(
           cudaFuncSetAttribute(dbf_onchip_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
     cuda_timer timer(stream);
+    ++w->done.launches;
     WARPSPAN_LAUNCH(dbf_onchip_kernel, grid, block, smem, stream)
     (at<onchip_item>(dev, o_items), at<std::uint32_t>(dev, o_wcet), at<std::uint32_t>(dev, o_deadline),
      at<std::uint32_t>(dev, o_begin), at<dbf_pred>(dev, o_preds), at<std::uint32_t>(dev, o_level_begin),

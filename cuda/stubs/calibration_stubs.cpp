@@ -15,6 +15,7 @@ calibration_point cuda_pointer_chase(const std::vector<std::uint32_t>&, chase_me
 }
 calibration_point cuda_scattered_sectors(std::size_t, std::uint32_t, std::uint32_t, std::uint32_t) { no_cuda(); }
 calibration_point cuda_launch_gap(std::uint32_t, std::uint32_t, std::uint32_t, bool) { no_cuda(); }
+calibration_point cuda_copy_rate(std::size_t, bool, std::uint32_t) { no_cuda(); }
 calibration_point cuda_warp_collectives(std::uint32_t, bool) { no_cuda(); }
 
 }  // namespace warpspan

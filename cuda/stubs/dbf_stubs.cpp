@@ -15,6 +15,7 @@ dbf_workspace::dbf_workspace(unsigned) : state_(std::make_unique<state>()) {}
 dbf_workspace::~dbf_workspace() = default;
 std::uint64_t dbf_workspace::device_allocations() const { return 0; }
 std::size_t dbf_workspace::device_bytes() const { return 0; }
+dbf_workspace::totals dbf_workspace::done() const { return {}; }
 
 dbf_table cuda_dbf_table(const unrolled_graph&, bool, unsigned, bool, float*, dbf_workspace*, cuda_table_launch) {
   no_cuda();

@@ -83,5 +83,18 @@ TEST(Calibration, LaunchGapRunsEveryLaunchMatchesCpu) {
   EXPECT_THROW(cuda_launch_gap(0, 1, 32), input_error);
 }
 
+TEST(Calibration, CopyRateCarriesEveryByteEitherWayMatchesCpu) {
+  // The copies the GPU model's dbf batch rows time: the bytes arrive, up and down, and a copy takes
+  // some time.
+  WARPSPAN_REQUIRE_GPU();
+  EXPECT_EQ(copy_check(300), 300u / 256u * (255u * 256u / 2u) + (43u * 44u / 2u));  // 0..255, then 0..43
+  for (bool up : {true, false}) {
+    const calibration_point p = cuda_copy_rate(300, up, 3);
+    EXPECT_EQ(p.check, copy_check(300)) << "up " << up;
+    EXPECT_GE(p.ns_per_op, 0.0);
+  }
+  EXPECT_THROW(cuda_copy_rate(0, true, 1), input_error);
+}
+
 }  // namespace
 }  // namespace warpspan

@@ -90,4 +90,12 @@ std::uint32_t warp_collectives_cpu(std::uint32_t steps);
 calibration_point cuda_launch_gap(std::uint32_t launches, std::uint32_t blocks, std::uint32_t threads,
                                   bool graph = false);
 
+/// `repeats` copies of `bytes` between page-locked host memory and the device, up (host to device)
+/// or down, back to back on one stream: ns_per_op is the device time a copy (the dbf batches' copies,
+/// the GPU model's copy rate). `check` sums the bytes that arrived (the last copy's, each byte its
+/// index's low 8 bits) for the caller to compare with copy_check(bytes).
+calibration_point cuda_copy_rate(std::size_t bytes, bool up, std::uint32_t repeats);
+/// What cuda_copy_rate's check must be for `bytes`.
+std::uint64_t copy_check(std::size_t bytes);
+
 }  // namespace warpspan
