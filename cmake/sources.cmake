@@ -90,7 +90,8 @@ set(WARPSPAN_CUDA_SOURCES
     cuda/wcet/sdk_kernels.cu
 )
 # Its plain host code, compiled as C++ beside it (the emulation traces the loads and stores of the
-# .cu files only: this code is timed as a release build runs it).
+# .cu files only: this code is timed as a release build runs it), and beside the stubs (the
+# benchmarks time it on any build).
 set(WARPSPAN_CUDA_HOST_SOURCES
     cuda/dbf/onchip_pack.cpp
 )

@@ -315,7 +315,7 @@ std::vector<row> dbf_time_rows(std::uint32_t vertices) {
 /// of wall time around 4.64 ms of kernel for 1,000 sets of 3 x 10 vertices in one call
 /// (BM_DbfBatch, on chip), 7.46 us a set, when each call still allocated its device and pinned
 /// memory and the chunks took turns on the device. Kept for the note's comparison only: the call's
-/// parts are now its host share (timed by the workspace in this build, on the chunk's own worker
+/// parts are now its host share (BM_DbfHostShare's call_host_us/set, on the chunk's own worker
 /// thread since each chunk in flight has its own workspace) and its copies and waits (below).
 constexpr double old_call_s_per_set = 7.46e-6;
 /// Host-device copies, pinned, either way: 25 GB/s, about half of what a PCIe Gen5 x16 link
@@ -335,6 +335,7 @@ double measured_efficiency(std::uint32_t vertices) { return vertices <= 10 ? 0.5
 /// BM_DbfHostShare's figures from a release build (`--host-share FILE`, its JSON), per vertex count.
 struct host_share {
   double unroll_s = 0, test_s = 0, read_s = 0, parse_s = 0;  // read and parse: 0 in files before 2026-11-29
+  double call_s = 0;  // the device call's host share: 0 in files before 2026-11-29 (the second)
 };
 std::map<std::uint32_t, host_share> read_host_share(const std::string& path) {
   std::ifstream in(path);
@@ -348,7 +349,8 @@ std::map<std::uint32_t, host_share> read_host_share(const std::string& path) {
     if (at != 0 || v == std::string::npos) continue;
     out[static_cast<std::uint32_t>(std::stoul(name.substr(v + 10)))] = {
         b.at("unroll_us/set").get<double>() * 1e-6, b.at("curves_and_test_us/set").get<double>() * 1e-6,
-        b.value("read_us/set", 0.0) * 1e-6, b.value("parse_us/set", 0.0) * 1e-6};
+        b.value("read_us/set", 0.0) * 1e-6, b.value("parse_us/set", 0.0) * 1e-6,
+        b.value("call_host_us/set", 0.0) * 1e-6};
   }
   return out;
 }
@@ -450,13 +452,17 @@ row dbf_batch_row(std::uint32_t vertices, std::uint64_t sample, std::uint64_t ho
   r.read_s = given ? given->read_s : 0;
   r.host_s_per_item = r.unroll_s + r.test_s;
   r.efficiency = measured_efficiency(vertices);
-  r.call_host_s = call.host_seconds / static_cast<double>(sample);
+  // The call's host share: a release build's BM_DbfHostShare where given (call_host_us/set), else
+  // as the workspace timed it here (one call of `sample` sets: a noisy figure).
+  const bool call_given = given && given->call_s > 0;
+  r.call_host_s = call_given ? given->call_s : call.host_seconds / static_cast<double>(sample);
   r.copied_bytes = static_cast<double>(call.bytes_up + call.bytes_down) / static_cast<double>(sample);
   r.note = std::to_string(sample) + " sets counted (" + std::to_string(cells / sample) + " cells a set, " +
            std::to_string(fell_back) + " tables off the chip); host: unroll " + fmt(r.unroll_s * 1e6) +
            " us, curves and test " + fmt(r.test_s * 1e6) + " us a set on one core " +
            (given ? std::string("(a release build's BM_DbfHostShare)") : std::string("here") + host_build) + "; " +
-           "the device call's host share " + fmt(r.call_host_s * 1e6) + " us a set (timed here" + host_build + "), " +
+           "the device call's host share " + fmt(r.call_host_s * 1e6) + " us a set (" +
+           (call_given ? std::string("BM_DbfHostShare") : std::string("timed here") + host_build) + "), " +
            fmt(r.copied_bytes) + " bytes a set copied; the kernel at " + fmt(r.efficiency * 100) +
            " % of its bound (measured)";
   return r;
@@ -753,7 +759,7 @@ int main(int argc, char** argv) {
       "each with its own workspace (stream, device and pinned memory): the slowest of four stages that\n"
       "run side by side, the sets unrolled and their curves and tests on %g host cores; the chunks'\n"
       "%g workers, each making its chunk's device calls (their host share: planning, packing and\n"
-      "unpacking, timed by the workspace in this build); the device (the kernel at the share of its\n"
+      "unpacking: a release build's BM_DbfHostShare, call_host_us/set); the device (the kernel at the share of its\n"
       "bound an H200 measured, the bytes copied at %g GB/s and %g us a call of %zu sets, both assumed\n"
       "until BM_CalibrateCopy runs, added as if nothing overlapped); and the reading thread, which\n"
       "hands the sets on. The rows \"from a .jsonl file\" add the parsing of each set to the cores' stage\n"
