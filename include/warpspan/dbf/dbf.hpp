@@ -150,9 +150,9 @@ class dbf_workspace {
   /// Times its device block was allocated (grown), and its bytes now.
   std::uint64_t device_allocations() const;
   std::size_t device_bytes() const;
-  /// What its on-chip batch calls (cuda_dbf_steps_batch) did so far: the host's own share of them
-  /// (planning the windows, packing the inputs, unpacking the steps: what a GPU does not do, timed
-  /// on the host's clock), the bytes copied up and down, and the launches.
+  /// What its calls did so far: the host's own share of its on-chip batches (cuda_dbf_steps_batch:
+  /// planning the windows, packing the inputs, unpacking the steps, timed on the host's clock), the
+  /// bytes every call copied up and down, and the on-chip batches' launches.
   struct totals {
     double host_seconds = 0;
     std::uint64_t bytes_up = 0, bytes_down = 0, launches = 0;
