@@ -4,7 +4,8 @@ warpspan_gpu_model) beside what warpspan_bench measured on a GPU (its --benchmar
 output), row by row: annealing moves per second (items_per_second of BM_ChainsCuda and
 BM_ChainsCudaOnChip), dbf cells per second (the cells/s counter of BM_DbfTable) and task sets per
 second end to end (the sets/s counter of BM_DbfEndToEnd), and one table's kernel time in ms (the
-kernel_ms counter of BM_DbfTableLaunch).
+kernel_ms counter of BM_DbfTableLaunch); then the on-chip dbf kernel's speed-up from its old plan to
+its plan now (BM_DbfOnChipPlan), measured beside the latency model's.
 
     python3 bench/compare_model.py OUT/bench.json [--model bench/results/current/gpu_model_emulated.json]
                                    [--device "H100 SXM"] [--device-file OUT/device.txt]
@@ -99,6 +100,19 @@ def main():
             shown = f"{fmt(rate)} {row['unit']}" if rate is not None else f"({error})"
             print(f"| {row['name']} | {name} | {shown} | {fmt(p['predicted'])} | {fmt(ratio)} | "
                   f"{fmt(p['coalesced'])} | {fmt(p['reads_cached'])} |")
+
+    # The on-chip dbf kernel's latency model: the kernel as planned on 2026-11-27 against the plan now
+    # (BM_DbfOnChipPlan/own:0 and own:1), the measured ratio beside the predicted one.
+    plan = {r[0]: r[1] for r in measured_rows(bench, "BM_DbfOnChipPlan/", "ms") if r[1] is not None}
+    old_ms = next((v for k, v in plan.items() if "own:0" in k), None)
+    new_ms = next((v for k, v in plan.items() if "own:1" in k), None)
+    row = next((r for r in model["rows"] if "path_clocks_per_table" in r), None)
+    if row and old_ms and new_ms:
+        predicted = row["path_clocks_per_table_as_on_the_h200"] / row["path_clocks_per_table"]
+        print()
+        print(f"The on-chip dbf kernel, 1,000 sets of 3 x 10 vertices: {old_ms:.3f} ms as planned on 2026-11-27, "
+              f"{new_ms:.3f} ms as planned now ({row['threads_per_block']:.0f} threads a block): "
+              f"{old_ms / new_ms:.2f}x measured, {predicted:.2f}x predicted by the latency model.")
 
 
 if __name__ == "__main__":

@@ -222,9 +222,10 @@ if [[ $phases == *,bench_dbf_home,* ]]; then  # GPU vs GPU-SM, the tuples' home 
   # The one-core reference is left out at 50 vertices (about 40 s a run; BM_DbfTable has it per table).
   # BM_DbfFromFile: 1,000 and 100,000 sets from a .jsonl file to the verdicts (issue 43, item 5);
   # BM_DbfHostShare: this machine's host share of a set (reading, parsing, unrolling, test), which
-  # the GPU model's end-to-end rows read (`warpspan_gpu_model --host-share`).
+  # the GPU model's end-to-end rows read (`warpspan_gpu_model --host-share`). BM_DbfOnChipPlan: the
+  # on-chip kernel as planned on 2026-11-27 and as now, the latency model's prediction to check.
   step bench_dbf_home "${WARPSPAN_DBF_HOME_SECONDS:-180}" .device/warpspan_bench \
-    --benchmark_filter='BM_DbfPredecessors|BM_DbfEndToEnd/backend:[123]/|BM_DbfFromFile/backend:[123]/|BM_DbfBatch/backend:[1-4]/|BM_DbfHostShare|/backend:0/sets:1000/vertices:10/' \
+    --benchmark_filter='BM_DbfPredecessors|BM_DbfEndToEnd/backend:[123]/|BM_DbfFromFile/backend:[123]/|BM_DbfBatch/backend:[1-4]/|BM_DbfOnChipPlan|BM_DbfHostShare|/backend:0/sets:1000/vertices:10/' \
     --benchmark_format=json --benchmark_out="$run/bench_dbf_home.json" || true
 fi
 if [[ $phases == *,bench_uncached,* ]] && [ -x .device/warpspan_bench_uncached ]; then

@@ -226,6 +226,35 @@ BENCHMARK(BM_DbfPredecessors)
     ->UseManualTime()
     ->Unit(benchmark::kMillisecond);
 
+/// The on-chip batch's plan (issue 43): 1,000 sets of 3 x 10 vertices as the H200 ran them on
+/// 2026-11-27 (256 threads a block, passes of 512 columns: plan 0), and as the library plans them
+/// now (tile 0: passes as wide as the window allows, 1,024 threads a block where one window fills
+/// an SM: plan 1). The GPU model predicts their kernel times from one latency model
+/// (bench/results/current/gpu_model_emulated.md, "The on-chip dbf kernel's latency model"): this
+/// measures the prediction's ratio.
+void BM_DbfOnChipPlan(benchmark::State& state) {
+  const bool own = state.range(0) != 0;
+  if (skip_without_gpu(state, kCudaOnChip)) return;
+  const task_generator_options o = bench_cases::dse_sets(10);
+  std::vector<unrolled_graph> graphs;
+  for (std::uint64_t s = 0; s < 1000; ++s)
+    for (const task& t : generate_task_set(o, s).tasks) graphs.push_back(unroll(t));
+  std::vector<const unrolled_graph*> ptrs;
+  for (const auto& g : graphs) ptrs.push_back(&g);
+  dbf_workspace workspace;
+  double kernel_total = 0;
+  for (auto _ : state) {
+    const auto start = clock_type::now();
+    float ms = 0;
+    benchmark::DoNotOptimize(cuda_dbf_steps_batch(ptrs, 256, own ? 0 : 512, &ms, nullptr, &workspace).data());
+    state.SetIterationTime(std::chrono::duration<double>(clock_type::now() - start).count());
+    kernel_total += ms;
+  }
+  state.counters["kernel_ms"] = kernel_total / static_cast<double>(state.iterations());
+  state.SetLabel(own ? "the library's own plan (tile 0)" : "256 threads, passes of 512 columns (as on 2026-11-27)");
+}
+BENCHMARK(BM_DbfOnChipPlan)->Arg(0)->Arg(1)->ArgName("own")->UseManualTime()->Unit(benchmark::kMillisecond);
+
 /// The host's share of a set in the EDF pipeline, on one core (issue 43): reading its line of a
 /// .jsonl (the reading thread's part, serial: batch_source::next_unparsed), parsing it, unrolling
 /// its tasks, its curves from the steps a GPU would send, and the QPA test (the stream's threads'

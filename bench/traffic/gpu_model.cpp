@@ -27,6 +27,8 @@
 #include "../cases.hpp"
 #include "warpspan/dbf/edf.hpp"
 #include "warpspan/dbf/pipeline.hpp"
+#include "warpspan/detail/dbf/onchip_pack.hpp"
+#include "warpspan/core/occupancy.hpp"
 #include "warpspan/detail/makespan/team_schedule.hpp"
 
 namespace {
@@ -80,6 +82,12 @@ emu::kernel_counts sum_counts(const std::vector<std::string>& prefixes) {
     s.atomics += k.atomics;
     s.atomic_requests += k.atomic_requests;
     s.collectives += k.collectives;
+    s.blocks += k.blocks;
+    s.path_shared_loads += k.path_shared_loads;
+    s.path_global_loads += k.path_global_loads;
+    s.path_intervals += k.path_intervals;
+    s.threads += k.threads;
+    s.dynamic_shared = std::max(s.dynamic_shared, k.dynamic_shared);
   }
   return s;
 }
@@ -108,7 +116,8 @@ struct prediction {
   double dram = 0, shared = 0, predicted = 0, coalesced = 0, reads_cached = 0;
   double latency = INFINITY, scatter = INFINITY;  ///< anneal: the latency and scattered-sector bounds
   double issue = INFINITY;                        ///< anneal: the instruction-issue bound (an estimate: --issue)
-  double kernel = 0;  ///< dbf_batch: the kernel's bound alone (predicted is then end to end)
+  double kernel = 0;    ///< dbf_batch: the kernel's bound alone (predicted is then end to end)
+  double kernel_s = 0;  ///< dbf_batch: the kernel's predicted time a set
 };
 
 double bound(double rate, double per) { return per > 0 ? rate / per : INFINITY; }
@@ -149,6 +158,10 @@ struct row {
   double parse_s = 0;          ///< dbf_batch from a file: parsing it, on one of the stream's threads
   double efficiency = 1;       ///< dbf_batch: the share of the kernel's bound a GPU achieved (measured)
   double call_host_s = 0;      ///< dbf_batch: the device call's host share a set (planning, packing, unpacking)
+  double path_clocks = 0;      ///< dbf_batch on chip: a block's time by the latency model (clocks; 0: not on chip)
+  double issue_clocks = 0;     ///< dbf_batch on chip: a table's warp instructions over an SM's 4 schedulers
+  double tables_per_item = 0;  ///< dbf_batch: tables (blocks) a set
+  int blocks_per_sm = 0;       ///< dbf_batch on chip: blocks an SM holds
   double copied_bytes = 0;     ///< dbf_batch: bytes a set copied up and down
   double launches = 0;         ///< dbf_table_time: kernels a table
   bool graph = false;          ///< dbf_table_time: launched as one CUDA graph
@@ -389,6 +402,109 @@ constexpr const char* host_build = " (an AddressSanitizer build: several times a
 constexpr const char* host_build = "";
 #endif
 
+/// The on-chip dbf kernel's latency model (issue 43). The kernel runs a block a table whose threads
+/// meet at a barrier after every level of every pass; with the one window that fills an SM's shared
+/// memory, its warps cannot hide their loads' latency (the H200 ran it at 12.8 % of its
+/// shared-memory bound). A block's time is its critical path as the emulation counts it
+/// (emu::kernel_counts::path_*: per barrier interval, the loads of the warp that issued the most,
+/// each at a dependent load's latency: 28.7 clocks shared, 280 global, the H200 calibration) plus a
+/// cost per interval (the barrier, and the work between loads the path does not count), fitted once
+/// to the H200's measured batch below; the SMs take the blocks in waves of the blocks one SM holds
+/// (sm_90's occupancy arithmetic with nvcc's 32 registers, cuda/emulation/resource_usage.tsv),
+/// and each launch adds the H200's measured launch gap.
+struct onchip_path {
+  double shared = 0, global = 0, intervals = 0;  ///< a block's (table's), averaged
+  double blocks = 0;
+  unsigned threads = 0;
+  std::size_t smem = 0;
+  int per_sm = 0;
+  double clocks(double per_interval) const { return shared * 28.7 + global * 280 + intervals * per_interval; }
+};
+onchip_path path_of(const emu::kernel_counts& k) {
+  onchip_path p;
+  p.blocks = static_cast<double>(k.blocks);
+  if (k.blocks == 0) return p;
+  p.shared = static_cast<double>(k.path_shared_loads) / p.blocks;
+  p.global = static_cast<double>(k.path_global_loads) / p.blocks;
+  p.intervals = static_cast<double>(k.path_intervals) / p.blocks;
+  p.threads = static_cast<unsigned>(k.threads / k.blocks);
+  p.smem = k.dynamic_shared;
+  p.per_sm = blocks_per_sm(sm90_limits(), kernel_resources{32, 0, 1024}, static_cast<int>(p.threads), p.smem).blocks;
+  return p;
+}
+/// The on-chip kernel's counts for `ptrs` at exactly `block` threads and passes of `tile` columns.
+onchip_path measure_path(const std::vector<const unrolled_graph*>& ptrs, unsigned block, unsigned tile) {
+  dbf_workspace ws;
+  emu::reset_counts();
+  (void)cuda_dbf_steps_batch(ptrs, block, tile, nullptr, nullptr, &ws);
+  return path_of(sum_counts({"dbf_onchip_kernel"}));
+}
+/// The H200's on-chip batch of 2026-11-27 (bench/results/current/gpu_h200_2026-11-27/bench_dbf_home.json,
+/// BM_DbfBatch/backend:4/sets:1000/vertices:10): one launch of 3,000 blocks of 256 threads, passes
+/// of 512 columns (2 x the threads, as the plan was then), 4.643 ms of kernel.
+constexpr double h200_onchip_ms = 4.643, h200_onchip_tables = 3000, h200_sms = 132, h200_clock = 1.98e9;
+constexpr double launch_gap_s = 3.9e-6;  // the H200's measured launch gap (BM_CalibrateLaunch)
+double waves(double blocks, int per_sm, double sms) { return std::ceil(blocks / (sms * std::max(per_sm, 1))); }
+/// The cost an interval, fitted: the H200's kernel time less its critical path's loads, a block
+/// after another in its waves, over its intervals.
+double fit_interval_clocks(const onchip_path& old) {
+  const double per_block =
+      (h200_onchip_ms * 1e-3 - launch_gap_s) * h200_clock / waves(h200_onchip_tables, old.per_sm, h200_sms);
+  return (per_block - old.clocks(0)) / old.intervals;
+}
+struct onchip_fit {
+  double per_interval = 0;
+  double issue = 0;  ///< the sets' tables: a table's warp instructions over 4 a clock (issue_clocks_of)
+  onchip_path old, now;
+  std::string held_out;  ///< markdown rows: the fork-join tables BM_DbfPredecessors ran on the H200
+};
+/// Fits the interval cost on the sets of 3 x 10 vertices as the H200 ran them, predicts the five
+/// fork-join batches the same run measured (held out), and counts the batch as the library runs it
+/// now (its own plan: tile 0).
+onchip_fit fit_onchip(const std::vector<const unrolled_graph*>& ptrs) {
+  onchip_fit f;
+  f.old = measure_path(ptrs, 256, 512);
+  f.per_interval = fit_interval_clocks(f.old);
+  f.now = measure_path(ptrs, 256, 0);
+  // BM_DbfPredecessors/variant:4 (256 copies, block 256, one pass: the whole table fits), kernel ms.
+  const std::pair<std::uint32_t, double> measured[] = {
+      {2, 0.01453}, {8, 0.01711}, {32, 0.01609}, {128, 0.02682}, {512, 0.06057}};
+  const std::size_t limit = sm90_limits().shared_per_block_optin;
+  for (const auto& [width, ms] : measured) {
+    const unrolled_graph g = unroll(fork_join_task(width, 1000));
+    detail::window_plan plan;
+    if (!detail::plan_window(g, 256, 0, limit, plan)) continue;
+    // One pass, exactly 256 threads: the tile asked for is the table's columns.
+    onchip_path p = measure_path({&g}, 256, static_cast<unsigned>(g.columns()));
+    p.smem = plan.bytes;  // the window as the H200's plan made it (one pass, no wcet's margin)
+    p.per_sm = blocks_per_sm(sm90_limits(), kernel_resources{32, 0, 1024}, 256, p.smem).blocks;
+    const double predicted =
+        (waves(256, p.per_sm, h200_sms) * p.clocks(f.per_interval) / h200_clock + launch_gap_s) * 1e3;
+    char line[320];
+    std::snprintf(line, sizeof line,
+                  "| fork-join, %u predecessors, 256 tables | %.0f | %.0f | %.0f | %d | %.4f | %.4f | %+.0f %% |\n",
+                  width, p.shared, p.global, p.intervals, p.per_sm, predicted, ms, (predicted / ms - 1) * 100);
+    f.held_out += line;
+  }
+  return f;
+}
+
+std::optional<onchip_fit> onchip_model;  // the latency model's fit, once a dbf_batch row made it
+
+/// The on-chip kernel's instructions a cell, counted in its PTX (nvcc 13.0, sm_90, -O3): 66 around
+/// the cell (its row and column, the checks, the store) and 20 a predecessor (the tuple, the
+/// predecessor's cell, the compare), the loop unrolled by four. A cell below its row's wcet leaves
+/// after about 29: counted as a full one.
+constexpr double cell_instructions = 66, pred_instructions = 20;
+/// A table's warp instructions on its cells, over the 4 warp instructions an SM issues a clock.
+double issue_clocks_of(const unrolled_graph& g) {
+  double lane = 0;
+  for (std::uint32_t r = 0; r < g.rows; ++r)
+    lane += static_cast<double>(g.columns()) *
+            (cell_instructions + pred_instructions * (g.pred_begin[r + 1] - g.pred_begin[r]));
+  return lane / 32 / issue_per_clock_per_sm;
+}
+
 /// Design-space exploration end to end (issue 43): sets of 3 tasks of `vertices` vertices (wcet up
 /// to 1,000, seed 7: BM_DbfEndToEnd's) through the on-chip batch. The kernel's counts come from
 /// `sample` sets; the host's part of a set (unrolling, the curve from its steps, the QPA test) is
@@ -452,6 +568,14 @@ row dbf_batch_row(std::uint32_t vertices, std::uint64_t sample, std::uint64_t ho
   r.read_s = given ? given->read_s : 0;
   r.host_s_per_item = r.unroll_s + r.test_s;
   r.efficiency = measured_efficiency(vertices);
+  r.tables_per_item = static_cast<double>(graphs.size()) / static_cast<double>(sample);
+  if (fell_back == 0) {  // every table on the chip: the latency model (fit_onchip) sets the kernel's time
+    onchip_model = fit_onchip(ptrs);
+    r.path_clocks = onchip_model->now.clocks(onchip_model->per_interval);
+    r.blocks_per_sm = onchip_model->now.per_sm;
+    for (const auto& g : graphs) r.issue_clocks += issue_clocks_of(g) / static_cast<double>(graphs.size());
+    onchip_model->issue = r.issue_clocks;
+  }
   // The call's host share: a release build's BM_DbfHostShare where given (call_host_us/set), else
   // as the workspace timed it here (one call of `sample` sets: a noisy figure).
   const bool call_given = given && given->call_s > 0;
@@ -463,8 +587,11 @@ row dbf_batch_row(std::uint32_t vertices, std::uint64_t sample, std::uint64_t ho
            (given ? std::string("(a release build's BM_DbfHostShare)") : std::string("here") + host_build) + "; " +
            "the device call's host share " + fmt(r.call_host_s * 1e6) + " us a set (" +
            (call_given ? std::string("BM_DbfHostShare") : std::string("timed here") + host_build) + "), " +
-           fmt(r.copied_bytes) + " bytes a set copied; the kernel at " + fmt(r.efficiency * 100) +
-           " % of its bound (measured)";
+           fmt(r.copied_bytes) + " bytes a set copied; " +
+           (r.path_clocks > 0 ? "the kernel by the latency model (" + fmt(r.path_clocks) + " clocks a table; issue " +
+                                    fmt(r.issue_clocks) + ", " + std::to_string(onchip_model->now.threads) +
+                                    " threads a block, " + std::to_string(r.blocks_per_sm) + " a SM)"
+                              : "the kernel at " + fmt(r.efficiency * 100) + " % of its bound (measured)");
   return r;
 }
 
@@ -677,8 +804,17 @@ int main(int argc, char** argv) {
         p.kernel = p.predicted;
         const double pool = r.host_s_per_item / host_cores;
         const double workers = r.call_host_s / chunk_workers;
-        const double device = 1.0 / (p.kernel * r.efficiency) + r.copied_bytes / copy_bytes_per_s +
-                              call_fixed_s / static_cast<double>(dbf_chunk_max_sets);
+        // The kernel: on the chip, the latency model (its blocks in waves of those an SM holds),
+        // never faster than its shared-memory and DRAM bounds; off the chip, the share of its bound
+        // the H200 measured.
+        const double kernel =
+            r.path_clocks > 0 ? std::max(r.tables_per_item * std::max(r.path_clocks / r.blocks_per_sm, r.issue_clocks) /
+                                             (d.sms * d.clock_hz),
+                                         1.0 / p.kernel)
+                              : 1.0 / (p.kernel * r.efficiency);
+        p.kernel_s = kernel;
+        const double device =
+            kernel + r.copied_bytes / copy_bytes_per_s + call_fixed_s / static_cast<double>(dbf_chunk_max_sets);
         p.predicted = 1.0 / std::max({pool, workers, device, r.from_file ? r.read_s : 0.0});
       }
       r.pred.push_back(p);
@@ -759,8 +895,9 @@ int main(int argc, char** argv) {
       "each with its own workspace (stream, device and pinned memory): the slowest of four stages that\n"
       "run side by side, the sets unrolled and their curves and tests on %g host cores; the chunks'\n"
       "%g workers, each making its chunk's device calls (their host share: planning, packing and\n"
-      "unpacking: a release build's BM_DbfHostShare, call_host_us/set); the device (the kernel at the share of its\n"
-      "bound an H200 measured, the bytes copied at %g GB/s and %g us a call of %zu sets, both assumed\n"
+      "unpacking: a release build's BM_DbfHostShare, call_host_us/set); the device (the kernel by the latency\n"
+      "model below where its tables stay on the chip, else at the share of its bound an H200 measured,\n"
+      "the bytes copied at %g GB/s and %g us a call of %zu sets, both assumed\n"
       "until BM_CalibrateCopy runs, added as if nothing overlapped); and the reading thread, which\n"
       "hands the sets on. The rows \"from a .jsonl file\" add the parsing of each set to the cores' stage\n"
       "and the reading of its line to the reading thread's (a release build's BM_DbfHostShare:\n"
@@ -769,6 +906,39 @@ int main(int argc, char** argv) {
       "workspace. The kernel's bound alone is in the JSON (`kernel_bound`).\n",
       host_cores, chunk_workers, copy_bytes_per_s * 1e-9, call_fixed_s * 1e6, dbf_chunk_max_sets,
       old_call_s_per_set * 1e6);
+  if (onchip_model) {
+    const onchip_fit& f = *onchip_model;
+    std::printf(
+        "\n### The on-chip dbf kernel's latency model\n\n"
+        "A block a table; its threads meet at a barrier after every level of every pass, and the window\n"
+        "that fills an SM's shared memory leaves room for one block. A block's time: its critical path\n"
+        "(per barrier interval, the loads of the warp that issued the most, each at a dependent load's\n"
+        "latency: 28.7 clocks shared, 280 global) plus %.0f clocks an interval (the barrier, and the\n"
+        "work between loads the path does not count), fitted to the one measurement of the kernel on\n"
+        "whole sets (the H200, 2026-11-27: 1,000 sets of 3 x 10 vertices, 3,000 blocks of 256 threads,\n"
+        "passes of 512 columns, %.2f ms); the SMs take the blocks in waves of those an SM holds; a\n"
+        "launch adds %.1f us (the H200's launch gap). The same run's fork-join batches, held out:\n\n"
+        "| case | path: shared loads a block | global loads | intervals | blocks a SM | predicted ms | measured ms | "
+        "error |\n"
+        "|---|---|---|---|---|---|---|---|\n%s\n"
+        "The sets of 3 x 10 vertices as the H200 ran them (256 threads, passes of 512 columns): %.0f\n"
+        "shared and %.0f global loads on the path, %.0f intervals, %d block a SM. As the library runs them\n"
+        "now (its own plan: passes as wide as the window allows, and %u threads a block, as many as\n"
+        "an SM holds beside one window): %.0f and %.0f loads, %.0f intervals, %d block a SM; %.0f clocks\n"
+        "a table against %.0f, %.2fx, with the fitted interval cost unchanged (more warps at a barrier\n"
+        "may cost more; no division a cell any more may cost less: neither is credited). The issue bound\n"
+        "beside it: a table's instructions (%g a cell and %g a predecessor, counted in the kernel's PTX)\n"
+        "over the 4 warp instructions an SM issues a clock, %.0f clocks a table; at 256 threads the path\n"
+        "was %.2f times that (the kernel then also divided a cell), at %u it is %.2f times it. The\n"
+        "kernel's predicted time is the larger of the\n"
+        "two (and of its shared-memory and DRAM bounds); where they are this close a device may take\n"
+        "longer than either.\n",
+        f.per_interval, h200_onchip_ms, launch_gap_s * 1e6, f.held_out.c_str(), f.old.shared, f.old.global,
+        f.old.intervals, f.old.per_sm, f.now.threads, f.now.shared, f.now.global, f.now.intervals, f.now.per_sm,
+        f.now.clocks(f.per_interval), f.old.clocks(f.per_interval),
+        f.old.clocks(f.per_interval) / f.now.clocks(f.per_interval), cell_instructions, pred_instructions, f.issue,
+        f.old.clocks(f.per_interval) / f.issue, f.now.threads, f.now.clocks(f.per_interval) / f.issue);
+  }
   std::printf(
       "\nThe dbf_table_time rows are one table's kernel time in ms, its bounds as times: the table's\n"
       "work at the DRAM (or shared-memory) rate plus a gap a launch, %g us back to back on a stream (the\n"
@@ -831,6 +1001,15 @@ int main(int argc, char** argv) {
           json_number(out, "parse_s_per_item", r.parse_s);
         }
         json_number(out, "kernel_efficiency", r.efficiency);
+        if (r.path_clocks > 0) {  // the latency model's: a table's clocks now and as the H200 ran it
+          json_number(out, "path_clocks_per_table", r.path_clocks);
+          json_number(out, "path_clocks_per_table_as_on_the_h200",
+                      onchip_model->old.clocks(onchip_model->per_interval));
+          json_number(out, "interval_clocks_fitted", onchip_model->per_interval);
+          json_number(out, "threads_per_block", onchip_model->now.threads);
+          json_number(out, "issue_clocks_per_table", r.issue_clocks);
+          json_number(out, "blocks_per_sm", r.blocks_per_sm);
+        }
       }
       out += "\"predicted\": {";
       for (std::size_t d = 0; d < std::size(devices); ++d) {
@@ -840,7 +1019,10 @@ int main(int argc, char** argv) {
         json_number(out, "shared_bound", p.shared);
         json_number(out, "predicted", p.predicted);
         json_number(out, "coalesced", p.coalesced);
-        if (r.kind == "dbf_batch") json_number(out, "kernel_bound", p.kernel);
+        if (r.kind == "dbf_batch") {
+          json_number(out, "kernel_bound", p.kernel);
+          json_number(out, "kernel_s_per_item", p.kernel_s);
+        }
         if (r.kind == "dbf_table_time") json_number(out, "work_bound_per_s", p.kernel);
         if (r.kind == "anneal") {
           json_number(out, "latency_bound", p.latency);

@@ -345,16 +345,28 @@ __global__ void __launch_bounds__(1024)
   std::uint32_t* min_span = mins + it.mins;
   for (std::uint32_t c0 = 0; c0 < it.columns; c0 += it.tile) {
     const std::uint32_t width = min(it.tile, it.columns - c0);
+    // Cell k of a level is (its row k / width, column c0 + k mod width); a thread's k steps by the
+    // block's threads, so its row and column step by the quotient and remainder of that, with one
+    // carry: no division a cell.
+    const std::uint32_t row_step = blockDim.x / width, column_step = blockDim.x % width;
+    const std::uint32_t row_start = threadIdx.x / width, column_start = threadIdx.x % width;
     for (std::uint32_t lv = 0; lv < it.levels; ++lv) {
       const std::uint32_t first = s_level_begin[lv];
       const std::uint32_t count = (s_level_begin[lv + 1] - first) * width;
+      std::uint32_t r = row_start, j = column_start;  // k = r x width + j, j < width
       for (std::uint32_t k = threadIdx.x; k < count; k += blockDim.x) {
-        const std::uint32_t row = s_level_rows[first + k / width];
-        const std::uint32_t e = c0 + k % width;
+        const std::uint32_t row = s_level_rows[first + r];
+        const std::uint32_t e = c0 + j;
         const std::uint32_t begin = s_begin[row];
         const std::uint32_t cell =
             dbf_cell(e, s_wcet[row], s_deadline[row], s_preds + begin, s_begin[row + 1] - begin, view, stride);
         window[(static_cast<std::size_t>(row) << it.window_log) + (e & wmask)] = cell;
+        r += row_step;
+        j += column_step;
+        if (j >= width) {
+          j -= width;
+          ++r;
+        }
       }
       __syncthreads();  // the level is written before the next reads it
     }
@@ -814,6 +826,34 @@ namespace {
 
 std::size_t shared_limit() { return std::max(query_device(false).shared_optin, default_dynamic_shared); }
 
+/// The threads a block of the on-chip batch with its own plan (tile 0): from `block` up to 1024,
+/// the power of two that keeps the most threads resident on an SM for windows of `smem` bytes (the
+/// occupancy calculator's blocks a SM times the threads; ties: the fewer). A window takes its SM's
+/// shared memory whatever the block's threads, so where one or two windows fill it, more threads a
+/// block are the only way to more warps in flight for a kernel whose time is its loads' latency and
+/// its barriers (the GPU model's dbf latency bound): 8 warps a SM at 256 threads for the sets of 3
+/// tasks x 10 vertices (164 KB windows), 32 at 1024.
+unsigned onchip_threads(unsigned block, std::size_t smem, std::size_t limit) {
+  if (smem > default_dynamic_shared)
+    WARPSPAN_CUDA_TRY(
+        cudaFuncSetAttribute(dbf_onchip_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(limit)));
+  unsigned best = block;
+  long long most = 0;
+  for (unsigned t = block; t <= 1024; t *= 2) {
+    // The window's room grows to 2 x the threads words at most (the steps' scans).
+    const std::size_t bytes = smem + 2 * std::size_t{t} * sizeof(std::uint32_t);
+    if (bytes > limit) break;
+    int blocks = 0;
+    WARPSPAN_CUDA_TRY(
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, dbf_onchip_kernel, static_cast<int>(t), bytes));
+    if (static_cast<long long>(blocks) * t > most) {
+      most = static_cast<long long>(blocks) * t;
+      best = t;
+    }
+  }
+  return best;
+}
+
 }  // namespace
 
 std::size_t onchip_window_bytes(const unrolled_graph& g, unsigned tile) {
@@ -836,6 +876,26 @@ std::vector<dbf_table> cuda_dbf_steps_batch(const std::vector<const unrolled_gra
   std::vector<std::size_t> onchip, rest;
   for (std::size_t k = 0; k < graphs.size(); ++k)
     (plan_window(*graphs[k], block, tile, limit, plans[k]) ? onchip : rest).push_back(k);
+  unsigned threads = block;            // the on-chip kernel's threads a block
+  if (tile == 0 && !onchip.empty()) {  // the batch's own plan: its threads a block too
+    std::size_t smem = 0;
+    for (std::size_t k : onchip) smem = std::max(smem, plans[k].bytes);
+    const unsigned more = onchip_threads(block, smem, limit);
+    // A window's room is at least 2 x the threads words (the steps' scans): the few tables whose
+    // rows hold less are planned again; if one no longer fits, the block stays as asked.
+    std::vector<std::pair<std::size_t, window_plan>> again;
+    bool fits = true;
+    for (std::size_t k = 0; more != block && fits && k < onchip.size(); ++k) {
+      const std::size_t g = onchip[k];
+      if ((std::size_t{graphs[g]->rows} << plans[g].window_log) >= 2 * std::size_t{more}) continue;
+      again.emplace_back(g, window_plan{});
+      fits = plan_window(*graphs[g], more, tile, limit, again.back().second);
+    }
+    if (fits) {
+      threads = more;
+      for (const auto& [g, plan] : again) plans[g] = plan;
+    }
+  }
   w->host_since(host_from);
   if (!rest.empty()) {  // windows over the shared memory: the staged kernel, the steps built from its minima
     std::vector<const unrolled_graph*> those;
@@ -857,7 +917,7 @@ std::vector<dbf_table> cuda_dbf_steps_batch(const std::vector<const unrolled_gra
     if (last == first)
       throw input_error("a dbf table needs " + std::to_string(onchip_device_bytes(*graphs[onchip[first]]) >> 20) +
                         " MiB of GPU memory; about " + std::to_string(budget >> 20) + " MiB are usable");
-    const onchip_inputs in = pack_onchip(graphs, onchip, first, last, plans, block);
+    const onchip_inputs in = pack_onchip(graphs, onchip, first, last, plans, threads);
     const unsigned grid = static_cast<unsigned>(last - first);
     // One block of device memory: the inputs (one copy up from the host block), the running
     // minima and the steps.
@@ -888,7 +948,7 @@ std::vector<dbf_table> cuda_dbf_steps_batch(const std::vector<const unrolled_gra
           cudaFuncSetAttribute(dbf_onchip_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
     cuda_timer timer(stream);
     ++w->done.launches;
-    WARPSPAN_LAUNCH(dbf_onchip_kernel, grid, block, smem, stream)
+    WARPSPAN_LAUNCH(dbf_onchip_kernel, grid, threads, smem, stream)
     (at<onchip_item>(dev, o_items), at<std::uint32_t>(dev, o_wcet), at<std::uint32_t>(dev, o_deadline),
      at<std::uint32_t>(dev, o_begin), at<dbf_pred>(dev, o_preds), at<std::uint32_t>(dev, o_level_begin),
      at<std::uint32_t>(dev, o_level_rows), at<std::uint32_t>(dev, o_mins), at<std::uint32_t>(dev, st.scratch),

@@ -61,8 +61,11 @@ bool plan_window(const unrolled_graph& g, unsigned block, unsigned tile, std::si
   if (tile == 0 && bytes_of(log) > limit) {  // the widest window that fits, if it leaves 32 columns a pass
     while (log > 0 && bytes_of(log) > limit) --log;
     if ((std::uint64_t{1} << log) < L + 32) return false;
-    t = (std::uint64_t{1} << log) - L;
   }
+  // Without a tile asked for, a pass takes every column the window holds beyond the L it must keep
+  // of the previous pass: fewer passes, so fewer levels' barriers (2 x the block's threads at
+  // least: the window is at least that plus L).
+  if (tile == 0) t = (std::uint64_t{1} << log) - L;
   if (bytes_of(log) > limit) return false;
   plan = {static_cast<std::uint32_t>(std::min<std::uint64_t>(t, columns)), log, bytes_of(log)};
   return true;

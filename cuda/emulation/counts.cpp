@@ -58,9 +58,13 @@ struct totals {
   std::uint64_t shared_conflicted_requests = 0;
   std::uint64_t atomic_requests = 0, atomics = 0, atomic_serialised = 0;
   std::uint64_t collectives = 0;
+  std::uint64_t path_shared_loads = 0, path_global_loads = 0, path_intervals = 0;
+  std::uint64_t threads = 0, dynamic_shared = 0;
 
   void add(const totals& o) {
     blocks += o.blocks;
+    threads += o.threads;
+    dynamic_shared = std::max(dynamic_shared, o.dynamic_shared);
     global_requests += o.global_requests;
     global_load_requests += o.global_load_requests;
     global_store_requests += o.global_store_requests;
@@ -78,6 +82,9 @@ struct totals {
     atomics += o.atomics;
     atomic_serialised += o.atomic_serialised;
     collectives += o.collectives;
+    path_shared_loads += o.path_shared_loads;
+    path_global_loads += o.path_global_loads;
+    path_intervals += o.path_intervals;
   }
 };
 
@@ -150,6 +157,9 @@ struct block_counter {
   std::unordered_map<request_key, std::uint32_t, key_hash> index;
   std::vector<request> requests;
   std::size_t used = 0;  // requests[0, used) are live (the vectors are kept for reuse)
+  // The block's critical path: per barrier interval, the load requests (shared, global) of the warp
+  // that issued the most of them in it.
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> path;
   totals t;
 };
 
@@ -231,6 +241,19 @@ void finish(block_counter& c, request& r) {
 }
 
 void flush(block_counter& c) {
+  if (c.used > 0) {  // the interval's loads by warp, for the critical path
+    thread_local std::vector<std::pair<std::uint32_t, std::uint32_t>> by_warp;
+    by_warp.clear();
+    for (const auto& [key, at] : c.index) {
+      if (key.kind != access_kind::load) continue;
+      if (by_warp.size() <= key.warp) by_warp.resize(key.warp + 1);
+      (c.requests[at].shared ? by_warp[key.warp].first : by_warp[key.warp].second) += 1;
+    }
+    if (c.path.size() <= c.group_phase) c.path.resize(c.group_phase + 1);
+    auto& most = c.path[c.group_phase];
+    for (const auto& w : by_warp)
+      if (w.first + w.second > most.first + most.second) most = w;
+  }
   for (std::size_t i = 0; i < c.used; ++i) finish(c, c.requests[i]);
   c.used = 0;
   c.index.clear();
@@ -288,10 +311,15 @@ void end_launch() {
   k.atomics += t.atomics;
   k.atomic_serialised += t.atomic_serialised;
   k.collectives += t.collectives;
+  k.path_shared_loads += t.path_shared_loads;
+  k.path_global_loads += t.path_global_loads;
+  k.path_intervals += t.path_intervals;
+  k.threads += t.threads;
+  k.dynamic_shared = std::max(k.dynamic_shared, t.dynamic_shared);
   launch.device.clear();
 }
 
-void begin_block(const unsigned char* shared, std::size_t bytes, bool warps_contiguous) {
+void begin_block(const unsigned char* shared, std::size_t bytes, unsigned threads, bool warps_contiguous) {
   block_counter& c = tls_storage;
   c.shared = reinterpret_cast<std::uintptr_t>(shared);
   c.shared_bytes = shared ? bytes : 0;
@@ -301,8 +329,11 @@ void begin_block(const unsigned char* shared, std::size_t bytes, bool warps_cont
   c.passes.clear();
   c.index.clear();
   c.used = 0;
+  c.path.clear();
   c.t = totals{};
   c.t.blocks = 1;
+  c.t.threads = threads;
+  c.t.dynamic_shared = bytes;
   tls_counter = &c;
 }
 
@@ -310,6 +341,11 @@ void end_block() {
   block_counter* c = tls_counter;
   if (c == nullptr) return;
   flush(*c);
+  for (const auto& [sh, gl] : c->path) {
+    c->t.path_shared_loads += sh;
+    c->t.path_global_loads += gl;
+  }
+  c->t.path_intervals += c->path.size();
   tls_counter = nullptr;
   std::lock_guard<std::mutex> lock(launch.m);
   launch.t.add(c->t);

@@ -283,6 +283,13 @@ struct kernel_counts {
   std::uint64_t atomics = 0, atomic_requests = 0, atomic_serialised = 0;
   /// Warp collectives (__syncwarp, __ballot_sync, __reduce_max_sync, __shfl_sync), one a warp.
   std::uint64_t collectives = 0;
+  /// The blocks' critical paths, summed over blocks: per barrier interval of a block, the load
+  /// requests of the warp that issued the most loads in it (shared and global apart), and the
+  /// intervals (the barriers passed, plus one). A latency-bound block takes about as long as its
+  /// path's loads one after another plus its barriers.
+  std::uint64_t path_shared_loads = 0, path_global_loads = 0, path_intervals = 0;
+  /// The blocks' threads, summed, and the most dynamic shared memory a block of a launch had.
+  std::uint64_t threads = 0, dynamic_shared = 0;
 };
 /// Turns the counter on or off (off by default; WARPSPAN_EMU_COUNTS=1 turns it on at the first
 /// launch and prints counts_table() to stderr at exit). Needs the traced build (race_check_traced()).

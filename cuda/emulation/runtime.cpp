@@ -667,7 +667,8 @@ void run_block(std::size_t block_index, dim3 grid, dim3 block, std::size_t smem,
   if (b.check) race::begin_block(b.shared.get(), smem);
   const bool counted = launch_counted.load(std::memory_order_relaxed);
   if (counted)
-    counting::begin_block(b.shared.get(), smem, order_now.load(std::memory_order_relaxed) != order_kind::random);
+    counting::begin_block(b.shared.get(), smem, threads,
+                          order_now.load(std::memory_order_relaxed) != order_kind::random);
   // Threads run on the OS thread's stack, one after the other, until one reaches a barrier: then
   // the rest go on as fibers, interval by interval (see syncthreads).
   for (std::size_t i = 0; i < threads && !b.fibers_started; ++i) {

@@ -170,6 +170,43 @@ TEST_F(EmulationCountsGpu, AtomicsOnOneAddressSerialise) {
   }
 }
 
+/// Two warps, two barrier intervals: before the barrier warp 0 loads three global words a lane and
+/// warp 1 one; after it warp 0 one shared word a lane and warp 1 two.
+__global__ void two_intervals(const unsigned* in, unsigned* out) {
+  WARPSPAN_DYNAMIC_SHARED(unsigned, sh);
+  const unsigned t = threadIdx.x, warp = t / 32;
+  unsigned sum = 0;
+  for (unsigned k = 0; k < (warp == 0 ? 3u : 1u); ++k) sum += in[k * 64 + t];
+  sh[t] = sum;
+  __syncthreads();
+  for (unsigned k = 0; k < (warp == 0 ? 1u : 2u); ++k) sum += sh[(t + k) % 64];
+  out[blockIdx.x * 64 + t] = sum;
+}
+
+TEST_F(EmulationCountsGpu, CriticalPathIsTheBusiestWarpsLoadsInEachInterval) {
+  for (const auto& order : orders) {
+    ASSERT_TRUE(emu::set_thread_order(order));
+    emu::reset_counts();
+    std::vector<unsigned> host(3 * 64);
+    std::iota(host.begin(), host.end(), 0u);
+    device_buffer<unsigned> in(host, nullptr), out(2 * 64, nullptr);
+
+    WARPSPAN_LAUNCH(two_intervals, 2, 64, 64 * sizeof(unsigned), nullptr)(in.data(), out.data());
+    ASSERT_EQ(cudaGetLastError(), cudaSuccess);
+
+    const emu::kernel_counts k = of("two_intervals");
+    // Per block: warp 0's three global loads in the first interval, warp 1's two shared loads in
+    // the second (stores are not on the path); two intervals; 64 threads and 256 bytes a block.
+    EXPECT_EQ(k.blocks, 2u) << order;
+    EXPECT_EQ(k.path_global_loads, 2u * 3u) << order;
+    EXPECT_EQ(k.path_shared_loads, 2u * 2u) << order;
+    EXPECT_EQ(k.path_intervals, 2u * 2u) << order;
+    EXPECT_EQ(k.threads, 2u * 64u) << order;
+    EXPECT_EQ(k.dynamic_shared, 64u * sizeof(unsigned)) << order;
+    EXPECT_EQ(out.to_host()[32], 32u + 32u + 33u) << order;  // in[32], then sh[32] and sh[33]
+  }
+}
+
 TEST_F(EmulationCountsGpu, DivergentLoopPassesAreRequestsOfTheLanesThatMakeThem) {
   for (const auto& order : orders) {
     ASSERT_TRUE(emu::set_thread_order(order));

@@ -11,6 +11,9 @@
 #include "test_util.hpp"
 #include "warpspan/dbf/dbf.hpp"
 #include "warpspan/dbf/generate.hpp"
+#if defined(WARPSPAN_CUDA_EMULATION_BUILD)
+#include <cuda_runtime.h>  // the emulation's: its counter (emu::counts)
+#endif
 
 namespace warpspan {
 namespace {
@@ -148,6 +151,49 @@ TEST(CudaDbf, OnChipStepsMatchesCpu) {
       expect_same_steps(
           got[k], graphs[k],
           "tile " + std::to_string(tile) + " block " + std::to_string(block) + " table " + std::to_string(k));
+  }
+}
+
+TEST(CudaDbf, OnChipOwnPlanWithWindowsThatFillAnSmMatchesCpu) {
+  // Sets as design-space exploration makes them (3 tasks of 10 vertices, wcets up to 1,000): each
+  // window (every row, 2,048 columns) fills an SM's shared memory, so the batch's own plan (tile 0)
+  // runs passes of every column the window holds past the largest wcet, and more threads a block
+  // than asked (1,024: one block a SM either way). The steps are the CPU's, as with the block and
+  // the passes asked for exactly.
+  WARPSPAN_REQUIRE_GPU();
+  task_generator_options o;
+  o.vertices = 10;
+  o.max_wcet = 1000;
+  o.seed = 7;
+  std::vector<unrolled_graph> graphs;
+  for (std::uint64_t s = 0; s < static_cast<std::uint64_t>(test::gpu_test_size(20, 1)); ++s)
+    for (const task& t : generate_task_set(o, s).tasks) graphs.push_back(unroll(t));
+  std::vector<const unrolled_graph*> ptrs;
+  for (const auto& g : graphs) ptrs.push_back(&g);
+  ASSERT_GT(onchip_window_bytes(graphs[0], 512), 227 * 1024 / 2) << "one window a SM";
+  for (const unsigned tile : {0u, 512u}) {
+#if defined(WARPSPAN_CUDA_EMULATION_BUILD)
+    // The threads a block the kernel ran, where the emulation counts them (a traced build).
+    const bool counting = emu::race_check_traced() && !emu::counting_on();
+    if (counting) {
+      emu::reset_counts();
+      emu::set_counting(true);
+    }
+#endif
+    std::size_t fell_back = 9;
+    const std::vector<dbf_table> got = cuda_dbf_steps_batch(ptrs, 256, tile, nullptr, &fell_back);
+#if defined(WARPSPAN_CUDA_EMULATION_BUILD)
+    if (counting) {
+      emu::set_counting(false);
+      for (const emu::kernel_counts& k : emu::counts())
+        if (k.kernel.rfind("dbf_onchip_kernel", 0) == 0)
+          EXPECT_EQ(k.threads, k.blocks * (tile == 0 ? 1024u : 256u)) << "tile " << tile;
+      emu::reset_counts();
+    }
+#endif
+    EXPECT_EQ(fell_back, 0u);
+    for (std::size_t k = 0; k < graphs.size(); ++k)
+      expect_same_steps(got[k], graphs[k], "tile " + std::to_string(tile) + " table " + std::to_string(k));
   }
 }
 

@@ -236,7 +236,11 @@ std::vector<dbf_table> cuda_dbf_tables_batch(const std::vector<const unrolled_gr
 /// fit the device's shared memory even at the narrowest tile (32 columns) is computed by the
 /// staged batch kernel in global memory instead, its steps then built on the device from its
 /// running minimum alike (`fell_back` counts them): every table comes back as its steps.
-/// `tile` 0 picks the widest that fits, up to 1024.
+/// `tile` 0 is the batch's own plan: each pass takes every column its window holds beyond the
+/// largest wcet, and the kernel runs from `block` up to 1024 threads a block, as many as keep the
+/// most threads resident on an SM beside the windows (1024 where one window fills an SM's shared
+/// memory); an explicit `tile` runs exactly `block` threads (the tests' and the model's fixed
+/// configurations).
 std::vector<dbf_table> cuda_dbf_steps_batch(const std::vector<const unrolled_graph*>& graphs, unsigned block,
                                             unsigned tile = 0, float* kernel_ms = nullptr,
                                             std::size_t* fell_back = nullptr, dbf_workspace* workspace = nullptr);

@@ -52,9 +52,10 @@ struct window_plan {
   std::size_t bytes = 0;
 };
 
-/// Without a `tile` asked for: one pass when the whole table fits, else passes of twice the
-/// block's threads (more when shared memory allows no wider window... fewer: down to 32 columns).
-/// False when not even 32 columns fit in `limit` bytes.
+/// Without a `tile` asked for: one pass when the whole table fits, else a window of at least twice
+/// the block's threads + L columns (L: the largest wcet), narrower where shared memory allows no
+/// wider (down to L + 32), each pass taking every column of it but the L the next pass reads. False
+/// when not even L + 32 columns fit in `limit` bytes.
 bool plan_window(const unrolled_graph& g, unsigned block, unsigned tile, std::size_t limit, window_plan& plan);
 
 /// Device bytes one table of an on-chip batch takes: its inputs, levels, running minimum and
