@@ -930,9 +930,8 @@ int main(int argc, char** argv) {
         "beside it: a table's instructions (%g a cell and %g a predecessor, counted in the kernel's PTX)\n"
         "over the 4 warp instructions an SM issues a clock, %.0f clocks a table; at 256 threads the path\n"
         "was %.2f times that (the kernel then also divided a cell), at %u it is %.2f times it. The\n"
-        "kernel's predicted time is the larger of the\n"
-        "two (and of its shared-memory and DRAM bounds); where they are this close a device may take\n"
-        "longer than either.\n",
+        "kernel's predicted time is the larger of the two (and of its shared-memory and DRAM bounds);\n"
+        "where they are this close a device may take longer than either.\n",
         f.per_interval, h200_onchip_ms, launch_gap_s * 1e6, f.held_out.c_str(), f.old.shared, f.old.global,
         f.old.intervals, f.old.per_sm, f.now.threads, f.now.shared, f.now.global, f.now.intervals, f.now.per_sm,
         f.now.clocks(f.per_interval), f.old.clocks(f.per_interval),
