@@ -70,24 +70,7 @@ emu::kernel_counts sum_counts(const std::vector<std::string>& prefixes) {
     if (std::none_of(prefixes.begin(), prefixes.end(), [&](const std::string& p) { return k.kernel.rfind(p, 0) == 0; }))
       continue;
     s.launches += k.launches;
-    s.global_requests += k.global_requests;
-    s.global_sectors += k.global_sectors;
-    s.global_ideal_sectors += k.global_ideal_sectors;
-    s.global_store_sectors += k.global_store_sectors;
-    s.global_accesses += k.global_accesses;
-    s.shared_requests += k.shared_requests;
-    s.shared_accesses += k.shared_accesses;
-    s.shared_wavefronts += k.shared_wavefronts;
-    s.shared_ideal_wavefronts += k.shared_ideal_wavefronts;
-    s.atomics += k.atomics;
-    s.atomic_requests += k.atomic_requests;
-    s.collectives += k.collectives;
-    s.blocks += k.blocks;
-    s.path_shared_loads += k.path_shared_loads;
-    s.path_global_loads += k.path_global_loads;
-    s.path_intervals += k.path_intervals;
-    s.threads += k.threads;
-    s.dynamic_shared = std::max(s.dynamic_shared, k.dynamic_shared);
+    s += k;
   }
   return s;
 }

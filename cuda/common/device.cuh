@@ -26,12 +26,17 @@ std::size_t free_device_bytes();
 inline constexpr std::size_t default_dynamic_shared = 48 * 1024;
 
 /// Lets `kernel` take `smem` bytes of dynamic shared memory: nothing to do up to 48 KiB; beyond, its
-/// limit is raised where the device's opt-in allows. False (nothing changed) where it does not.
+/// limit is raised where the device's opt-in allows. False (nothing changed) where it does not. The
+/// limit goes to the device's whole opt-in, not to `smem`: host threads that launch the kernel at
+/// once (a dbf stream's two chunks in flight) each raise it, and a limit set to one's `smem` could
+/// fall below the other's between its raising and its launch. A larger limit costs nothing: a
+/// launch's occupancy follows the shared memory it asks for.
 template <class Kernel>
 [[nodiscard]] bool allow_dynamic_shared(Kernel* kernel, std::size_t smem) {
   if (smem <= default_dynamic_shared) return true;
-  if (smem > query_device(false).shared_optin) return false;
-  WARPSPAN_CUDA_TRY(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
+  const std::size_t optin = query_device(false).shared_optin;
+  if (smem > optin) return false;
+  WARPSPAN_CUDA_TRY(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(optin)));
   return true;
 }
 

@@ -10,6 +10,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <stdexcept>
 #include <string>
 
 #include "common/cuda_check.cuh"
@@ -834,9 +835,9 @@ std::size_t shared_limit() { return std::max(query_device(false).shared_optin, d
 /// its barriers (the GPU model's dbf latency bound): 8 warps a SM at 256 threads for the sets of 3
 /// tasks x 10 vertices (164 KB windows), 32 at 1024.
 unsigned onchip_threads(unsigned block, std::size_t smem, std::size_t limit) {
-  if (smem > default_dynamic_shared)
-    WARPSPAN_CUDA_TRY(
-        cudaFuncSetAttribute(dbf_onchip_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(limit)));
+  // The kernel's limit at the device's opt-in (allow_dynamic_shared), so that the calculator
+  // counts the windows' blocks rather than refusing them.
+  if (!allow_dynamic_shared(dbf_onchip_kernel, std::min(smem, limit))) return block;
   unsigned best = block;
   long long most = 0;
   for (unsigned t = block; t <= 1024; t *= 2) {
@@ -942,10 +943,9 @@ std::vector<dbf_table> cuda_dbf_steps_batch(const std::vector<const unrolled_gra
     w->host_since(host_from);
     w->upload(inputs);
     st.clear_count(*w);
-    const std::size_t smem = in.smem;
-    if (smem > 48 * 1024)
-      WARPSPAN_CUDA_TRY(
-          cudaFuncSetAttribute(dbf_onchip_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
+    const std::size_t smem = in.smem;  // within limit: the plans are
+    if (!allow_dynamic_shared(dbf_onchip_kernel, smem))
+      throw std::logic_error("the on-chip dbf plan asks for more shared memory than the device allows");
     cuda_timer timer(stream);
     ++w->done.launches;
     WARPSPAN_LAUNCH(dbf_onchip_kernel, grid, threads, smem, stream)

@@ -49,44 +49,7 @@ namespace {
 
 std::atomic<bool> enabled{false};
 
-struct totals {
-  std::uint64_t blocks = 0;
-  std::uint64_t global_requests = 0, global_load_requests = 0, global_store_requests = 0;
-  std::uint64_t global_sectors = 0, global_ideal_sectors = 0, global_store_sectors = 0, global_accesses = 0,
-                global_bytes = 0;
-  std::uint64_t shared_requests = 0, shared_wavefronts = 0, shared_ideal_wavefronts = 0, shared_accesses = 0;
-  std::uint64_t shared_conflicted_requests = 0;
-  std::uint64_t atomic_requests = 0, atomics = 0, atomic_serialised = 0;
-  std::uint64_t collectives = 0;
-  std::uint64_t path_shared_loads = 0, path_global_loads = 0, path_intervals = 0;
-  std::uint64_t threads = 0, dynamic_shared = 0;
-
-  void add(const totals& o) {
-    blocks += o.blocks;
-    threads += o.threads;
-    dynamic_shared = std::max(dynamic_shared, o.dynamic_shared);
-    global_requests += o.global_requests;
-    global_load_requests += o.global_load_requests;
-    global_store_requests += o.global_store_requests;
-    global_sectors += o.global_sectors;
-    global_ideal_sectors += o.global_ideal_sectors;
-    global_store_sectors += o.global_store_sectors;
-    global_accesses += o.global_accesses;
-    global_bytes += o.global_bytes;
-    shared_requests += o.shared_requests;
-    shared_wavefronts += o.shared_wavefronts;
-    shared_ideal_wavefronts += o.shared_ideal_wavefronts;
-    shared_accesses += o.shared_accesses;
-    shared_conflicted_requests += o.shared_conflicted_requests;
-    atomic_requests += o.atomic_requests;
-    atomics += o.atomics;
-    atomic_serialised += o.atomic_serialised;
-    collectives += o.collectives;
-    path_shared_loads += o.path_shared_loads;
-    path_global_loads += o.path_global_loads;
-    path_intervals += o.path_intervals;
-  }
-};
+using totals = request_counts;
 
 struct launch_state {
   std::string kernel;
@@ -292,30 +255,7 @@ void end_launch() {
   kernel_counts& k = kernels()[launch.kernel];
   k.kernel = launch.kernel;
   ++k.launches;
-  const totals& t = launch.t;
-  k.blocks += t.blocks;
-  k.global_requests += t.global_requests;
-  k.global_load_requests += t.global_load_requests;
-  k.global_store_requests += t.global_store_requests;
-  k.global_sectors += t.global_sectors;
-  k.global_ideal_sectors += t.global_ideal_sectors;
-  k.global_store_sectors += t.global_store_sectors;
-  k.global_accesses += t.global_accesses;
-  k.global_bytes += t.global_bytes;
-  k.shared_requests += t.shared_requests;
-  k.shared_wavefronts += t.shared_wavefronts;
-  k.shared_ideal_wavefronts += t.shared_ideal_wavefronts;
-  k.shared_accesses += t.shared_accesses;
-  k.shared_conflicted_requests += t.shared_conflicted_requests;
-  k.atomic_requests += t.atomic_requests;
-  k.atomics += t.atomics;
-  k.atomic_serialised += t.atomic_serialised;
-  k.collectives += t.collectives;
-  k.path_shared_loads += t.path_shared_loads;
-  k.path_global_loads += t.path_global_loads;
-  k.path_intervals += t.path_intervals;
-  k.threads += t.threads;
-  k.dynamic_shared = std::max(k.dynamic_shared, t.dynamic_shared);
+  k += launch.t;
   launch.device.clear();
 }
 
@@ -348,7 +288,7 @@ void end_block() {
   c->t.path_intervals += c->path.size();
   tls_counter = nullptr;
   std::lock_guard<std::mutex> lock(launch.m);
-  launch.t.add(c->t);
+  launch.t += c->t;
 }
 
 void access(const void* address, std::size_t bytes, access_kind kind, const void* site) noexcept {

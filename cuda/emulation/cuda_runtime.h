@@ -266,9 +266,10 @@ cudaError_t occupancy_max_potential_block_size(int* min_grid, int* block, const 
 cudaError_t occupancy_max_active_blocks(int* blocks, const void* function, int threads, std::size_t dynamic_smem);
 /// What the memory-request counter (counts.cpp) saw of one kernel (by launch name), over its counted
 /// launches: a device's warp requests rebuilt from the lanes' traced accesses (see counts.cpp).
-struct kernel_counts {
-  std::string kernel;
-  std::uint64_t launches = 0, blocks = 0;
+/// What the counter counts (a block's, a launch's or a kernel's): blocks, memory requests,
+/// collectives, the critical path. `+=` adds another's (the most dynamic shared memory of both).
+struct request_counts {
+  std::uint64_t blocks = 0;
   /// Global memory (the device allocations): warp requests (loads and stores), the distinct 32-byte
   /// sectors they touch, and the sectors the same distinct bytes would need packed together.
   std::uint64_t global_requests = 0, global_load_requests = 0, global_store_requests = 0;
@@ -288,8 +289,40 @@ struct kernel_counts {
   /// intervals (the barriers passed, plus one). A latency-bound block takes about as long as its
   /// path's loads one after another plus its barriers.
   std::uint64_t path_shared_loads = 0, path_global_loads = 0, path_intervals = 0;
-  /// The blocks' threads, summed, and the most dynamic shared memory a block of a launch had.
+  /// The blocks' threads, summed, and the most dynamic shared memory a block had.
   std::uint64_t threads = 0, dynamic_shared = 0;
+
+  request_counts& operator+=(const request_counts& o) {
+    blocks += o.blocks;
+    global_requests += o.global_requests;
+    global_load_requests += o.global_load_requests;
+    global_store_requests += o.global_store_requests;
+    global_sectors += o.global_sectors;
+    global_ideal_sectors += o.global_ideal_sectors;
+    global_store_sectors += o.global_store_sectors;
+    global_accesses += o.global_accesses;
+    global_bytes += o.global_bytes;
+    shared_requests += o.shared_requests;
+    shared_wavefronts += o.shared_wavefronts;
+    shared_ideal_wavefronts += o.shared_ideal_wavefronts;
+    shared_accesses += o.shared_accesses;
+    shared_conflicted_requests += o.shared_conflicted_requests;
+    atomics += o.atomics;
+    atomic_requests += o.atomic_requests;
+    atomic_serialised += o.atomic_serialised;
+    collectives += o.collectives;
+    path_shared_loads += o.path_shared_loads;
+    path_global_loads += o.path_global_loads;
+    path_intervals += o.path_intervals;
+    threads += o.threads;
+    dynamic_shared = dynamic_shared > o.dynamic_shared ? dynamic_shared : o.dynamic_shared;
+    return *this;
+  }
+};
+/// One kernel's counts over its launches.
+struct kernel_counts : request_counts {
+  std::string kernel;
+  std::uint64_t launches = 0;
 };
 /// Turns the counter on or off (off by default; WARPSPAN_EMU_COUNTS=1 turns it on at the first
 /// launch and prints counts_table() to stderr at exit). Needs the traced build (race_check_traced()).

@@ -10,6 +10,7 @@
 
 #include <new>
 
+#include "common/device.cuh"
 #include "common/device_buffer.cuh"
 #include "common/device_pool.cuh"
 #include "common/graph.cuh"
@@ -108,6 +109,31 @@ TEST(LaunchBoundsGpu, MoreThreadsThanTheBoundFailTheLaunch) {
   for (int k = 0; k < 128; ++k) EXPECT_EQ(host[k], 1) << k;
   for (int k = 128; k < 256; ++k) EXPECT_EQ(host[k], 0) << k;  // the refused launch wrote nothing
   ASSERT_EQ(cudaFree(out), cudaSuccess);
+}
+
+__global__ void through_shared(int* out) {
+  WARPSPAN_DYNAMIC_SHARED(int, sh);
+  sh[threadIdx.x] = static_cast<int>(threadIdx.x) + 1;
+  __syncthreads();
+  out[threadIdx.x] = sh[threadIdx.x];
+}
+
+TEST(DynamicSharedGpu, RaisingTheLimitForLessNeverLowersItForMore) {
+  // Host threads that launch one kernel at once (a dbf stream's two chunks in flight) each raise
+  // its limit before their launch; one asking for less must not undo the raise another made for
+  // more before that one launches.
+  ASSERT_TRUE(allow_dynamic_shared(through_shared, 100 * 1024));
+  ASSERT_TRUE(allow_dynamic_shared(through_shared, 60 * 1024));
+  int* out = nullptr;
+  ASSERT_EQ(cudaMalloc(reinterpret_cast<void**>(&out), 32 * sizeof(int)), cudaSuccess);
+  (void)cudaGetLastError();
+  WARPSPAN_LAUNCH(through_shared, 1, 32, 100 * 1024, nullptr)(out);
+  EXPECT_EQ(cudaGetLastError(), cudaSuccess);
+  int host[32] = {};
+  ASSERT_EQ(cudaMemcpy(host, out, sizeof host, cudaMemcpyDeviceToHost), cudaSuccess);
+  EXPECT_EQ(host[31], 32);
+  ASSERT_EQ(cudaFree(out), cudaSuccess);
+  EXPECT_FALSE(allow_dynamic_shared(through_shared, query_device(false).shared_optin + 1)) << "over the opt-in";
 }
 
 TEST(CudaTimerGpu, ACreateOrRecordThatThrowsLeavesNoEvent) {
