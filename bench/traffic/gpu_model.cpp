@@ -61,6 +61,7 @@ const device_spec devices[] = {
     {"A100 SXM 80GB", 2.039e12, 108, 1.41e9, 128, h200_scatter * 2.039e12 / h200_hbm, 28.7, 280, 12},
     {"H200", h200_hbm, 132, 1.98e9, 128, h200_scatter, 28.7, 280, 12},
 };
+const device_spec& h200_spec = devices[2];
 constexpr double sector_bytes = 32;
 
 /// Counts of the kernels whose name starts with `prefix`, summed.
@@ -401,8 +402,13 @@ struct onchip_path {
   unsigned threads = 0;
   std::size_t smem = 0;
   int per_sm = 0;
-  double clocks(double per_interval) const { return shared * 28.7 + global * 280 + intervals * per_interval; }
+  /// At the H200's calibrated latencies (the model's devices share them).
+  double clocks(double per_interval) const {
+    return shared * h200_spec.shared_latency + global * h200_spec.global_latency + intervals * per_interval;
+  }
 };
+/// dbf_onchip_kernel as nvcc compiled it (cuda/emulation/resource_usage.tsv): 32 registers.
+constexpr kernel_resources onchip_resources{32, 0, 1024};
 onchip_path path_of(const emu::kernel_counts& k) {
   onchip_path p;
   p.blocks = static_cast<double>(k.blocks);
@@ -412,7 +418,7 @@ onchip_path path_of(const emu::kernel_counts& k) {
   p.intervals = static_cast<double>(k.path_intervals) / p.blocks;
   p.threads = static_cast<unsigned>(k.threads / k.blocks);
   p.smem = k.dynamic_shared;
-  p.per_sm = blocks_per_sm(sm90_limits(), kernel_resources{32, 0, 1024}, static_cast<int>(p.threads), p.smem).blocks;
+  p.per_sm = blocks_per_sm(sm90_limits(), onchip_resources, static_cast<int>(p.threads), p.smem).blocks;
   return p;
 }
 /// The on-chip kernel's counts for `ptrs` at exactly `block` threads and passes of `tile` columns.
@@ -425,14 +431,13 @@ onchip_path measure_path(const std::vector<const unrolled_graph*>& ptrs, unsigne
 /// The H200's on-chip batch of 2026-11-27 (bench/results/current/gpu_h200_2026-11-27/bench_dbf_home.json,
 /// BM_DbfBatch/backend:4/sets:1000/vertices:10): one launch of 3,000 blocks of 256 threads, passes
 /// of 512 columns (2 x the threads, as the plan was then), 4.643 ms of kernel.
-constexpr double h200_onchip_ms = 4.643, h200_onchip_tables = 3000, h200_sms = 132, h200_clock = 1.98e9;
-constexpr double launch_gap_s = 3.9e-6;  // the H200's measured launch gap (BM_CalibrateLaunch)
+constexpr double h200_onchip_ms = 4.643, h200_onchip_tables = 3000;
 double waves(double blocks, int per_sm, double sms) { return std::ceil(blocks / (sms * std::max(per_sm, 1))); }
 /// The cost an interval, fitted: the H200's kernel time less its critical path's loads, a block
 /// after another in its waves, over its intervals.
 double fit_interval_clocks(const onchip_path& old) {
-  const double per_block =
-      (h200_onchip_ms * 1e-3 - launch_gap_s) * h200_clock / waves(h200_onchip_tables, old.per_sm, h200_sms);
+  const double per_block = (h200_onchip_ms * 1e-3 - stream_launch_gap_s) * h200_spec.clock_hz /
+                           waves(h200_onchip_tables, old.per_sm, h200_spec.sms);
   return (per_block - old.clocks(0)) / old.intervals;
 }
 struct onchip_fit {
@@ -460,9 +465,10 @@ onchip_fit fit_onchip(const std::vector<const unrolled_graph*>& ptrs) {
     // One pass, exactly 256 threads: the tile asked for is the table's columns.
     onchip_path p = measure_path({&g}, 256, static_cast<unsigned>(g.columns()));
     p.smem = plan.bytes;  // the window as the H200's plan made it (one pass, no wcet's margin)
-    p.per_sm = blocks_per_sm(sm90_limits(), kernel_resources{32, 0, 1024}, 256, p.smem).blocks;
+    p.per_sm = blocks_per_sm(sm90_limits(), onchip_resources, 256, p.smem).blocks;
     const double predicted =
-        (waves(256, p.per_sm, h200_sms) * p.clocks(f.per_interval) / h200_clock + launch_gap_s) * 1e3;
+        (waves(256, p.per_sm, h200_spec.sms) * p.clocks(f.per_interval) / h200_spec.clock_hz + stream_launch_gap_s) *
+        1e3;
     char line[320];
     std::snprintf(line, sizeof line,
                   "| fork-join, %u predecessors, 256 tables | %.0f | %.0f | %.0f | %d | %.4f | %.4f | %+.0f %% |\n",
@@ -611,7 +617,7 @@ void json_number(std::string& out, const char* key, double x, bool comma = true)
 /// constants come from the calibration microbenchmarks of the same run, not from these. The counts
 /// are of chains that move as those runs' did (over the whole string), from their initial strings.
 static void held_out(std::uint64_t moves16, std::uint64_t moves3, std::uint64_t per_launch) {
-  const device_spec& h200 = devices[2];
+  const device_spec& h200 = h200_spec;
   std::vector<row> rows;
   rows.push_back(anneal_row("Voronoi 5L9C2L9C, W = 16, sigma L=1,C=4, wide", 16, moves16, per_launch, 0,
                             "BM_ChainsCudaWide/0/2000/16/", chain_packing::wide, chain_design::thread, true));
@@ -915,7 +921,7 @@ int main(int argc, char** argv) {
         "was %.2f times that (the kernel then also divided a cell), at %u it is %.2f times it. The\n"
         "kernel's predicted time is the larger of the two (and of its shared-memory and DRAM bounds);\n"
         "where they are this close a device may take longer than either.\n",
-        f.per_interval, h200_onchip_ms, launch_gap_s * 1e6, f.held_out.c_str(), f.old.shared, f.old.global,
+        f.per_interval, h200_onchip_ms, stream_launch_gap_s * 1e6, f.held_out.c_str(), f.old.shared, f.old.global,
         f.old.intervals, f.old.per_sm, f.now.threads, f.now.shared, f.now.global, f.now.intervals, f.now.per_sm,
         f.now.clocks(f.per_interval), f.old.clocks(f.per_interval),
         f.old.clocks(f.per_interval) / f.now.clocks(f.per_interval), cell_instructions, pred_instructions, f.issue,
