@@ -1089,6 +1089,13 @@ cudaError_t run_launch(const void* function, dim3 grid, dim3 block, std::size_t 
     return record(cudaErrorInvalidResourceHandle);
   }
   const std::size_t blocks = std::size_t{grid.x} * grid.y * grid.z;
+  // One launch at a time from its checks to its end, whichever host thread makes it (a GPU
+  // batch's two chunk workers launch at once): the race checker, the counter and the fault are
+  // one launch's state. The executor alone serialised only the blocks' run, so a second thread's
+  // begin_launch could replace the checker's ranges under a running kernel (an ASan report in
+  // DbfPipeline.TwoChunksInFlightOnTheDeviceMatchesCpu, one run in six).
+  static std::mutex whole_launch_mutex;
+  const std::lock_guard<std::mutex> whole_launch(whole_launch_mutex);
   const bool check = race_check_on();
   if (check) race::begin_launch(name, device_ranges());
   const bool count = counting_on() && race_check_traced();
