@@ -93,6 +93,7 @@ set(WARPSPAN_CUDA_SOURCES
 # .cu files only: this code is timed as a release build runs it), and beside the stubs (the
 # benchmarks time it on any build).
 set(WARPSPAN_CUDA_HOST_SOURCES
+    cuda/dbf/level_plan.cpp
     cuda/dbf/onchip_pack.cpp
 )
 # Its stubs without CUDA: the same entry points, throwing not_compiled.

@@ -84,12 +84,14 @@ void dbf_report() {
   std::printf("## Demand-bound tables: bytes per cell\n\n");
   std::printf(
       "Every cell of the table of one generated task (paper 003's generator: seed 1, largest\n"
-      "execution requirement 10,000), computed as the level kernels do: `dbf_cell` plus the store of\n"
-      "the cell, then the running minimum (each cell read once more). *DRAM* is the predecessor cells\n"
-      "read, the cell written and read again, and the minimum written (neighbouring threads take\n"
-      "neighbouring demands, so these coalesce). *Tuples* are the predecessor tuples: the threads of a\n"
-      "block on one row read the same one at once, from L1 for GPU and from shared memory for GPU-SM,\n"
-      "which stages a level's tuples once per block of 256 threads (*staged*, from global memory).\n\n");
+      "execution requirement 10,000), computed as the level kernels do: a thread a column of a level's\n"
+      "rows, `dbf_cell` for each, the cell stored where a later level reads it (only those rows keep\n"
+      "a slot of the table), and the level's least folded into the running minimum (read and written\n"
+      "once a level). *DRAM* is the predecessor cells read, the kept cells written and the running\n"
+      "minimum (neighbouring threads take neighbouring demands, so these coalesce). *Tuples* are the\n"
+      "predecessor tuples: the threads of a block on one row read the same one at once, from L1 for\n"
+      "GPU and from shared memory for GPU-SM, which stages a level's tuples once per block of 256\n"
+      "threads (*staged*, from global memory).\n\n");
   std::printf(
       "| vertices | cells | DRAM B/cell | tuples B/cell | staged B/cell | cells/s bound, DRAM | cells/s bound, shared "
       "(GPU-SM) |\n");

@@ -1,7 +1,8 @@
 // CUDA backends of Algorithm 1 (paper 003 Sec. IV). The cell is the shared host/device dbf_cell.
 //  * Level kernels (one table): one launch per level of T' (rows that depend on none of each
-//    other), one thread per cell of the level (grid-stride). GPU: every thread reads the tuples from
-//    global memory. GPU-SM: the block first stages the level's tuples in shared memory (003 Fig. 4).
+//    other), a thread a column of the level's rows (or of a group of them), the running minimum
+//    folded in as it goes and only the rows a later level reads kept (level_plan.hpp). GPU: every
+//    thread reads the tuples from global memory. GPU-SM: the block first stages the level's tuples in shared memory (003 Fig. 4).
 //  * Batch kernel (many tables): one thread block per table loops over that table's rows,
 //    synchronising between rows, so one launch keeps the whole GPU busy across task sets.
 #include <algorithm>
@@ -22,6 +23,7 @@
 #include "warpspan/core/error.hpp"
 #include "warpspan/core/resources.hpp"
 #include "warpspan/dbf/dbf.hpp"
+#include "warpspan/detail/dbf/level_plan.hpp"
 #include "warpspan/detail/dbf/onchip_pack.hpp"
 
 namespace warpspan {
@@ -61,16 +63,24 @@ std::size_t staged_bytes(std::size_t max_preds) {
   return staged_tuples(static_cast<std::uint32_t>(max_preds)) * sizeof(dbf_pred);
 }
 
-/// One level of T' (its rows depend on none of each other) in one launch: thread k of the grid
-/// computes cell (row_of[first + k / columns], k mod columns). The level's tuples are contiguous
-/// (the host lays them out level by level); GPU-SM stages all of them first. The running minimum
-/// is taken after the last level (dbf_column_min_kernel), as several rows of a level share a column.
+/// How a level's kernel folds its cells into the running minimum: the first level stores it, a
+/// level of one row group takes the least with it, and several groups (which share its columns)
+/// take it with atomicMin.
+enum class level_fold : std::uint32_t { store, least, atomic };
+
+/// One level of T' (its rows depend on none of each other) in one launch (cuda_dbf_table). The
+/// level's rows (positions first .. first + count - 1 of the level plan) are split into gridDim.y
+/// groups; thread (e, group) computes column e of its group's rows, keeps each cell a later level
+/// reads in its row's slot of `table` (dbf_cell reads the predecessors' slots: the plan's tuples
+/// name slots, not rows), and folds the cells into the running minimum `mins` as `fold` says. So
+/// the table holds only the rows a later level still reads, and no pass over it takes the minimum
+/// afterwards (issue 43). GPU-SM stages all of the level's tuples first (003 Fig. 4).
 template <bool Prefetch>
 __global__ void __launch_bounds__(1024)
     dbf_level_kernel(const std::uint32_t* __restrict__ wcet, const std::uint32_t* __restrict__ deadline,
-                     const std::uint32_t* __restrict__ row_of, const std::uint32_t* __restrict__ begin,
+                     const std::uint32_t* __restrict__ slot, const std::uint32_t* __restrict__ begin,
                      const dbf_pred* __restrict__ preds, std::uint32_t first, std::uint32_t count,
-                     std::uint32_t columns, std::uint32_t* table) {
+                     std::uint32_t columns, std::uint32_t* table, std::uint32_t* mins, level_fold fold) {
   WARPSPAN_CHECK_LAUNCH_BOUNDS(1024);
   WARPSPAN_DYNAMIC_SHARED(dbf_pred, staged);
   const std::uint32_t base = begin[first];
@@ -80,27 +90,23 @@ __global__ void __launch_bounds__(1024)
     __syncthreads();
     p = staged;
   }
-  const std::size_t cells = std::size_t{count} * columns;
-  for (std::size_t k = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; k < cells;
-       k += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
-    const std::uint32_t j = static_cast<std::uint32_t>(k / columns);
-    const std::uint32_t e = static_cast<std::uint32_t>(k % columns);
-    const std::uint32_t row = row_of[first + j];
-    const std::uint32_t b = begin[first + j];
-    table[static_cast<std::size_t>(row) * columns + e] =
-        dbf_cell(e, wcet[row], deadline[row], p + (b - base), begin[first + j + 1] - b, table, columns);
-  }
-}
-
-/// The running minimum of every column over the table's rows (one thread a column, coalesced).
-__global__ void __launch_bounds__(1024)
-    dbf_column_min_kernel(const std::uint32_t* __restrict__ table, std::uint32_t rows, std::uint32_t columns,
-                          std::uint32_t* min_span) {
-  WARPSPAN_CHECK_LAUNCH_BOUNDS(1024);
+  const std::uint32_t from = first + static_cast<std::uint32_t>(std::uint64_t{count} * blockIdx.y / gridDim.y);
+  const std::uint32_t to = first + static_cast<std::uint32_t>(std::uint64_t{count} * (blockIdx.y + 1) / gridDim.y);
   for (std::uint32_t e = blockIdx.x * blockDim.x + threadIdx.x; e < columns; e += gridDim.x * blockDim.x) {
-    std::uint32_t m = dbf_inf;
-    for (std::uint32_t r = 0; r < rows; ++r) m = min(m, table[static_cast<std::size_t>(r) * columns + e]);
-    min_span[e] = m;
+    std::uint32_t least = dbf_inf;
+    for (std::uint32_t j = from; j < to; ++j) {
+      const std::uint32_t b = begin[j];
+      const std::uint32_t cell = dbf_cell(e, wcet[j], deadline[j], p + (b - base), begin[j + 1] - b, table, columns);
+      const std::uint32_t s = slot[j];
+      if (s != no_slot) table[static_cast<std::size_t>(s) * columns + e] = cell;
+      least = min(least, cell);
+    }
+    if (fold == level_fold::store)
+      mins[e] = least;
+    else if (fold == level_fold::least)
+      mins[e] = min(mins[e], least);
+    else if (least != dbf_inf)
+      atomicMin(mins + e, least);
   }
 }
 
@@ -244,23 +250,17 @@ __device__ void steps_from_minima(const std::uint32_t* min_span, std::uint32_t c
 }
 
 /// One table's steps across the device (cuda_dbf_table), in three kernels of one block a tile of
-/// blockDim columns, where one block alone would walk every column: (1) each column's running
-/// minimum and each tile's least (dbf_tile_min_kernel); (2) each tile's steps given the least of the
+/// blockDim columns, where one block alone would walk every column: (1) each tile's least running
+/// minimum (dbf_tile_min_kernel; the level kernels folded each column's); (2) each tile's steps given the least of the
 /// tiles right of it, into the tile's place in `scratch` (dbf_tile_steps_kernel); (3) each tile's
 /// steps to their place in `out`, after those of the tiles right of it (dbf_steps_gather_kernel).
 /// Dynamic shared memory: one word a thread for (1), two for (2) and (3).
 __global__ void __launch_bounds__(1024)
-    dbf_tile_min_kernel(const std::uint32_t* __restrict__ table, std::uint32_t rows, std::uint32_t columns,
-                        std::uint32_t* min_span, std::uint32_t* tile_min) {
+    dbf_tile_min_kernel(const std::uint32_t* __restrict__ mins, std::uint32_t columns, std::uint32_t* tile_min) {
   WARPSPAN_CHECK_LAUNCH_BOUNDS(1024);
   WARPSPAN_DYNAMIC_SHARED(std::uint32_t, sh);
   const std::uint32_t e = blockIdx.x * blockDim.x + threadIdx.x;
-  std::uint32_t m = dbf_inf;
-  if (e < columns) {
-    for (std::uint32_t r = 0; r < rows; ++r) m = min(m, table[static_cast<std::size_t>(r) * columns + e]);
-    min_span[e] = m;
-  }
-  block_inclusive_scan(sh, m, dbf_inf, min_op{});
+  block_inclusive_scan(sh, e < columns ? mins[e] : dbf_inf, dbf_inf, min_op{});
   if (threadIdx.x == 0) tile_min[blockIdx.x] = sh[blockDim.x - 1];
 }
 
@@ -580,38 +580,21 @@ dbf_table cuda_dbf_table(const unrolled_graph& g, bool shared_prefetch, unsigned
   const bool steps = how.steps_only && !keep_cells;
   const std::uint32_t columns = static_cast<std::uint32_t>(g.columns());
   const std::uint32_t tiles = (columns + block - 1) / block;
-  const std::size_t need =
-      device_bytes(g) + (steps ? (4 * std::size_t{columns} + 2 * tiles + 3) * sizeof(std::uint32_t) : 0);
-  const std::size_t free = w->whole();
-  if (need > usable_device_bytes(free))
-    throw input_error("the dbf table needs " + std::to_string(need >> 20) + " MiB of GPU memory; " +
-                      std::to_string(free >> 20) + " MiB are free");
   // Level by level of T' (issue 43: about 40 launches for a 50-vertex task's 101 rows, where a
-  // launch a row made 101): the rows of each level, and their tuples laid out level by level.
-  std::vector<std::uint32_t> level_begin, row_of;
-  levels_of(g, level_begin, row_of);
-  std::vector<std::uint32_t> begin{0};
-  std::vector<dbf_pred> level_preds;
-  level_preds.reserve(g.preds.size());
-  std::size_t most_staged = 0;
-  for (std::size_t l = 0; l + 1 < level_begin.size(); ++l) {
-    const std::size_t at = level_preds.size();
-    for (std::uint32_t j = level_begin[l]; j < level_begin[l + 1]; ++j) {
-      const std::uint32_t r = row_of[j];
-      level_preds.insert(level_preds.end(), g.preds.begin() + g.pred_begin[r], g.preds.begin() + g.pred_begin[r + 1]);
-      begin.push_back(static_cast<std::uint32_t>(level_preds.size()));
-    }
-    most_staged = std::max(most_staged, level_preds.size() - at);
-  }
-  // One block of device memory: the inputs (one copy up from the host block), the table, its
-  // minima, and with `steps` the tiles' and the steps' room.
-  const cudaStream_t stream = w->get_stream();
+  // launch a row made 101), a row's cells kept only while a later level reads them (every row
+  // with keep_cells): 40 rows of that task's 101 are ever kept at once.
+  const level_plan plan = plan_levels(g, keep_cells);
+  // One block of device memory: the inputs (one copy up from the host block), the kept rows, the
+  // running minimum, and with `steps` the tiles' and the steps' room.
   block_layout l;
-  const std::size_t o_wcet = l.add<std::uint32_t>(g.wcet.size()), o_deadline = l.add<std::uint32_t>(g.deadline.size()),
-                    o_row_of = l.add<std::uint32_t>(row_of.size()), o_begin = l.add<std::uint32_t>(begin.size()),
-                    o_preds = l.add<dbf_pred>(level_preds.size());
+  const std::size_t o_wcet = l.add<std::uint32_t>(plan.wcet.size()),
+                    o_deadline = l.add<std::uint32_t>(plan.deadline.size()),
+                    o_slot = l.add<std::uint32_t>(plan.slot.size()),
+                    o_begin = l.add<std::uint32_t>(plan.pred_begin.size()),
+                    o_preds = l.add<dbf_pred>(plan.preds.size());
   const std::size_t inputs = l.bytes;
-  const std::size_t o_table = l.add<std::uint32_t>(g.cells()), o_min = l.add<std::uint32_t>(columns);
+  const std::size_t o_table = l.add<std::uint32_t>(std::size_t{plan.slots} * columns),
+                    o_min = l.add<std::uint32_t>(columns);
   std::optional<steps_places> places;
   std::size_t o_tile_min = 0, o_tile_steps = 0;
   if (steps) {
@@ -619,50 +602,58 @@ dbf_table cuda_dbf_table(const unrolled_graph& g, bool shared_prefetch, unsigned
     o_tile_min = l.add<std::uint32_t>(tiles);
     o_tile_steps = l.add<std::uint32_t>(tiles);
   }
+  const std::size_t free = w->whole();
+  if (l.bytes > usable_device_bytes(free))
+    throw input_error("the dbf table needs " + std::to_string(l.bytes >> 20) + " MiB of GPU memory; " +
+                      std::to_string(free >> 20) + " MiB are free");
+  const cudaStream_t stream = w->get_stream();
   unsigned char* const dev = w->device_room(l.bytes);
   const std::size_t back = steps ? steps_places::host_bytes(columns, 1) : columns * sizeof(std::uint32_t);
   unsigned char* const host = w->host_room(std::max(inputs, back));
-  put(host, o_wcet, g.wcet);
-  put(host, o_deadline, g.deadline);
-  put(host, o_row_of, row_of);
-  put(host, o_begin, begin);
-  put(host, o_preds, level_preds);
+  put(host, o_wcet, plan.wcet);
+  put(host, o_deadline, plan.deadline);
+  put(host, o_slot, plan.slot);
+  put(host, o_begin, plan.pred_begin);
+  put(host, o_preds, plan.preds);
   w->upload(inputs);
   const auto* wcet = at<std::uint32_t>(dev, o_wcet);
   const auto* deadline = at<std::uint32_t>(dev, o_deadline);
-  const auto* d_row_of = at<std::uint32_t>(dev, o_row_of);
-  const auto* d_begin = at<std::uint32_t>(dev, o_begin);
+  const auto* slot = at<std::uint32_t>(dev, o_slot);
+  const auto* begin = at<std::uint32_t>(dev, o_begin);
   const auto* preds = at<dbf_pred>(dev, o_preds);
   std::uint32_t* const table = at<std::uint32_t>(dev, o_table);
   std::uint32_t* const mins = at<std::uint32_t>(dev, o_min);
 
-  const std::size_t smem = shared_prefetch ? staged_bytes(most_staged) : 0;
+  const std::size_t smem = shared_prefetch ? staged_bytes(plan.most_level_preds) : 0;
   // Where the level's tuples do not fit the shared memory a block may have, the unstaged kernel
   // reads them from global memory.
   if (shared_prefetch) shared_prefetch = allow_dynamic_shared(dbf_level_kernel<true>, smem);
-  const std::size_t wave = static_cast<std::size_t>(query_device(false).sms) * 32;
+  const std::size_t sms = query_device(false).sms, wave = sms * 32;
+  // A level wants at least half the threads the SMs hold (1,024 a SM): one with fewer columns
+  // splits its rows into as many groups as it takes (the groups share the running minimum by
+  // atomicMin). The first level, whose kernel stores the minimum, is one group.
+  const std::size_t wanted = sms * 1024;
   const auto issue = [&] {
-    for (std::size_t v = 0; v + 1 < level_begin.size(); ++v) {
-      const std::uint32_t first = level_begin[v], count = level_begin[v + 1] - first;
-      const unsigned grid =
-          static_cast<unsigned>(std::min<std::size_t>((std::size_t{count} * columns + block - 1) / block, wave));
+    for (std::uint32_t v = 0; v < plan.levels(); ++v) {
+      const std::uint32_t first = plan.level_begin[v], count = plan.level_begin[v + 1] - first;
+      const std::uint32_t groups =
+          v == 0 ? 1u : static_cast<std::uint32_t>(std::min<std::size_t>(count, (wanted + columns - 1) / columns));
+      const level_fold fold = v == 0 ? level_fold::store : groups == 1 ? level_fold::least : level_fold::atomic;
+      const dim3 grid(static_cast<unsigned>(std::min<std::size_t>((columns + block - 1) / block,
+                                                                  std::max<std::size_t>(1, wave / groups))),
+                      groups);
       if (shared_prefetch) WARPSPAN_LAUNCH(dbf_level_kernel<true>, grid, block, smem, stream)
-      (wcet, deadline, d_row_of, d_begin, preds, first, count, columns, table);
-      else WARPSPAN_LAUNCH(dbf_level_kernel<false>, grid, block, 0, stream)(wcet, deadline, d_row_of, d_begin, preds,
-                                                                            first, count, columns, table);
+      (wcet, deadline, slot, begin, preds, first, count, columns, table, mins, fold);
+      else WARPSPAN_LAUNCH(dbf_level_kernel<false>, grid, block, 0, stream)(wcet, deadline, slot, begin, preds, first,
+                                                                            count, columns, table, mins, fold);
       WARPSPAN_CUDA_CHECK_LAST();
     }
-    if (!steps) {
-      const unsigned grid = static_cast<unsigned>(std::min<std::size_t>((columns + block - 1) / block, wave));
-      WARPSPAN_LAUNCH(dbf_column_min_kernel, grid, block, 0, stream)(table, g.rows, columns, mins);
-      WARPSPAN_CUDA_CHECK_LAST();
-      return;
-    }
+    if (!steps) return;
     std::uint32_t* const tile_min = at<std::uint32_t>(dev, o_tile_min);
     std::uint32_t* const tile_steps = at<std::uint32_t>(dev, o_tile_steps);
     std::uint32_t* const scratch = at<std::uint32_t>(dev, places->scratch);
     const std::size_t words = sizeof(std::uint32_t) * block;
-    WARPSPAN_LAUNCH(dbf_tile_min_kernel, tiles, block, words, stream)(table, g.rows, columns, mins, tile_min);
+    WARPSPAN_LAUNCH(dbf_tile_min_kernel, tiles, block, words, stream)(mins, columns, tile_min);
     WARPSPAN_CUDA_CHECK_LAST();
     WARPSPAN_LAUNCH(dbf_tile_steps_kernel, tiles, block, 2 * words, stream)
     (mins, columns, tile_min, scratch, tile_steps);

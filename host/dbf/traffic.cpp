@@ -4,33 +4,36 @@
 #include <vector>
 
 #include "warpspan/detail/dbf/dbf_cell.hpp"
+#include "warpspan/detail/dbf/level_plan.hpp"
 
 namespace warpspan {
 
 dbf_traffic measure_dbf_traffic(const unrolled_graph& g) {
   dbf_traffic out;
   const std::size_t columns = g.columns();
-  std::vector<std::uint32_t> table(g.cells(), dbf_inf), mins(columns, dbf_inf);
+  const detail::level_plan plan = detail::plan_levels(g, false);
+  std::vector<std::uint32_t> table(std::size_t{plan.slots} * columns, dbf_inf), mins(columns, dbf_inf);
   const counting_ptr<std::uint32_t> counted_table{table.data(), &out.table};
   const counting_ptr<std::uint32_t> counted_mins{mins.data(), &out.min_span};
-  for (std::uint32_t row = 0; row < g.rows; ++row) {
-    const std::uint32_t npreds = g.pred_begin[row + 1] - g.pred_begin[row];
-    const counting_ptr<const dbf_pred> preds{g.preds.data() + g.pred_begin[row], &out.tuples};
-    out.staged += sizeof(dbf_pred) * std::uint64_t{npreds};
-    const counting_ptr<std::uint32_t> row_out = counted_table + std::size_t{row} * columns;
+  // dbf_level_kernel, a level's rows in one group: each column's cells, those a later level reads
+  // stored in their rows' slots, and their least folded into the running minimum (stored by the
+  // first level, read and written by every other).
+  for (std::uint32_t v = 0; v < plan.levels(); ++v) {
+    for (std::uint32_t j = plan.level_begin[v]; j < plan.level_begin[v + 1]; ++j)
+      out.staged += sizeof(dbf_pred) * std::uint64_t{plan.pred_begin[j + 1] - plan.pred_begin[j]};
     for (std::size_t e = 0; e < columns; ++e) {
-      // The body of dbf_level_kernel: the cell and its store.
-      const std::uint32_t cell =
-          dbf_cell(static_cast<std::uint32_t>(e), g.wcet[row], g.deadline[row], preds, npreds, counted_table, columns);
-      row_out[e] = cell;
-      ++out.cells;
+      std::uint32_t least = dbf_inf;
+      for (std::uint32_t j = plan.level_begin[v]; j < plan.level_begin[v + 1]; ++j) {
+        const std::uint32_t npreds = plan.pred_begin[j + 1] - plan.pred_begin[j];
+        const counting_ptr<const dbf_pred> preds{plan.preds.data() + plan.pred_begin[j], &out.tuples};
+        const std::uint32_t cell = dbf_cell(static_cast<std::uint32_t>(e), plan.wcet[j], plan.deadline[j], preds,
+                                            npreds, counted_table, columns);
+        if (plan.slot[j] != detail::no_slot) counted_table[std::size_t{plan.slot[j]} * columns + e] = cell;
+        least = std::min(least, cell);
+        ++out.cells;
+      }
+      counted_mins[e] = v == 0 ? least : std::min<std::uint32_t>(counted_mins[e], least);
     }
-  }
-  // dbf_column_min_kernel: every cell read once more, each column's minimum written once.
-  for (std::size_t e = 0; e < columns; ++e) {
-    std::uint32_t m = dbf_inf;
-    for (std::uint32_t row = 0; row < g.rows; ++row) m = std::min<std::uint32_t>(m, counted_table[row * columns + e]);
-    counted_mins[e] = m;
   }
   return out;
 }

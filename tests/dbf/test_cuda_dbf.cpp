@@ -36,6 +36,11 @@ TEST(CudaDbf, LevelKernelsMatchesCpu) {
           const dbf_table gpu = cuda_dbf_table(g, sm, block, true, nullptr, nullptr, {.graph = graph});
           ASSERT_EQ(gpu.cells, ref.cells) << "shared " << sm << " block " << block << " graph " << graph;
           ASSERT_EQ(gpu.min_span, ref.min_span) << "shared " << sm << " block " << block << " graph " << graph;
+          // Without the cells the table keeps only the rows a later level reads (level_plan.hpp).
+          if (block != 32) continue;
+          const dbf_table kept = cuda_dbf_table(g, sm, block, false, nullptr, nullptr, {.graph = graph});
+          ASSERT_EQ(kept.min_span, ref.min_span) << "shared " << sm << " graph " << graph;
+          EXPECT_TRUE(kept.cells.empty());
         }
   }
 }

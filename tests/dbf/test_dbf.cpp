@@ -9,6 +9,8 @@
 #include "warpspan/core/backend.hpp"
 #include "warpspan/core/error.hpp"
 #include "warpspan/dbf/dbf.hpp"
+#include "warpspan/dbf/generate.hpp"
+#include "warpspan/detail/dbf/level_plan.hpp"
 
 namespace warpspan {
 namespace {
@@ -153,6 +155,80 @@ TEST(Dbf, ParallelCpuTableEqualsReference) {
     ASSERT_EQ(ref.min_span, par.min_span) << "case " << k;
   }
   EXPECT_GT(wide, 5) << "too few tables wide enough to be split among threads";
+}
+
+/// The table of `g` computed as the single-table kernels compute it from `plan` (cuda_dbf_table), on
+/// the CPU: level by level, each cell read from its predecessors' slots, kept in its row's slot if
+/// it has one, folded into the running minimum. The slots start as garbage, so a read of a slot
+/// before its row is written, or after another row took it, shows in the result.
+std::vector<std::uint32_t> replay(const unrolled_graph& g, const detail::level_plan& plan,
+                                  std::vector<std::uint32_t>* kept = nullptr) {
+  const std::size_t columns = g.columns();
+  std::vector<std::uint32_t> table(std::size_t{plan.slots} * columns, 0x5A5A5A5Au), mins(columns, dbf_inf);
+  for (std::uint32_t v = 0; v < plan.levels(); ++v)
+    for (std::uint32_t j = plan.level_begin[v]; j < plan.level_begin[v + 1]; ++j)
+      for (std::uint32_t e = 0; e < columns; ++e) {
+        const std::uint32_t cell = dbf_cell(e, plan.wcet[j], plan.deadline[j], plan.preds.data() + plan.pred_begin[j],
+                                            plan.pred_begin[j + 1] - plan.pred_begin[j], table.data(), columns);
+        if (plan.slot[j] != detail::no_slot) table[std::size_t{plan.slot[j]} * columns + e] = cell;
+        mins[e] = std::min(mins[e], cell);
+      }
+  if (kept) *kept = std::move(table);
+  return mins;
+}
+
+/// No two rows whose lives (from their level to the last level that reads them) meet share a slot,
+/// and every tuple names its predecessor's slot.
+void expect_slots_disjoint(const unrolled_graph& g, const detail::level_plan& plan) {
+  std::vector<std::uint32_t> level(g.rows), position(g.rows), last(g.rows, detail::no_slot);
+  for (std::uint32_t v = 0; v < plan.levels(); ++v)
+    for (std::uint32_t j = plan.level_begin[v]; j < plan.level_begin[v + 1]; ++j) {
+      level[plan.row[j]] = v;
+      position[plan.row[j]] = j;
+    }
+  for (std::uint32_t r = 0; r < g.rows; ++r)
+    for (std::uint32_t k = g.pred_begin[r]; k < g.pred_begin[r + 1]; ++k) {
+      const std::uint32_t u = g.preds[k].row;
+      last[u] = last[u] == detail::no_slot ? level[r] : std::max(last[u], level[r]);
+      ASSERT_EQ(plan.preds[plan.pred_begin[position[r]] + (k - g.pred_begin[r])].row, plan.slot[position[u]]);
+    }
+  for (std::uint32_t a = 0; a < g.rows; ++a) {
+    const std::uint32_t sa = plan.slot[position[a]];
+    ASSERT_EQ(sa == detail::no_slot, last[a] == detail::no_slot) << "row " << a;
+    if (sa == detail::no_slot) continue;
+    ASSERT_LT(sa, plan.slots);
+    for (std::uint32_t b = a + 1; b < g.rows; ++b)
+      if (plan.slot[position[b]] == sa)
+        ASSERT_TRUE(last[a] < level[b] || last[b] < level[a]) << "rows " << a << " and " << b << " share slot " << sa;
+  }
+}
+
+TEST(Dbf, LevelPlanKeepsRowsOnlyWhileALaterLevelReadsThem) {
+  std::mt19937_64 rng(17);
+  std::vector<unrolled_graph> graphs;
+  for (int k = 0; k < 40; ++k) graphs.push_back(unroll(test::random_small_task(rng, 14, 400, 40)));
+  task_generator_options o;  // paper 003's Table I task of 50 vertices (the model's single table)
+  o.vertices = 50;
+  o.tasks = 1;
+  o.max_wcet = 10000;
+  o.seed = 1;
+  graphs.push_back(unroll(generate_task(o, 0, 0)));
+  std::uint32_t fewer = 0;
+  for (const unrolled_graph& g : graphs) {
+    const dbf_table ref = dbf_table_cpu(g, true);
+    const detail::level_plan plan = detail::plan_levels(g, false);
+    expect_slots_disjoint(g, plan);
+    EXPECT_EQ(replay(g, plan), ref.min_span);
+    fewer += plan.slots < g.rows;
+    // Every row kept (keep_cells): row r in slot r, the whole table as the CPU computes it.
+    const detail::level_plan whole = detail::plan_levels(g, true);
+    ASSERT_EQ(whole.slots, g.rows);
+    for (std::size_t j = 0; j < whole.row.size(); ++j) ASSERT_EQ(whole.slot[j], whole.row[j]);
+    std::vector<std::uint32_t> cells;
+    EXPECT_EQ(replay(g, whole, &cells), ref.min_span);
+    EXPECT_EQ(cells, ref.cells);
+  }
+  EXPECT_GT(fewer, graphs.size() / 2) << "too few tables kept in fewer slots than rows";
 }
 
 TEST(Dbf, BatchOnCpuEqualsOneByOne) {
