@@ -580,9 +580,9 @@ dbf_table cuda_dbf_table(const unrolled_graph& g, bool shared_prefetch, unsigned
   const bool steps = how.steps_only && !keep_cells;
   const std::uint32_t columns = static_cast<std::uint32_t>(g.columns());
   const std::uint32_t tiles = (columns + block - 1) / block;
-  // Level by level of T' (issue 43: about 40 launches for a 50-vertex task's 101 rows, where a
-  // launch a row made 101), a row's cells kept only while a later level reads them (every row
-  // with keep_cells): 40 rows of that task's 101 are ever kept at once.
+  // Level by level of T' (issue 43: 40 launches for a 50-vertex task's 100 rows, where a
+  // launch a row made 100), a row's cells kept only while a later level reads them (every row
+  // with keep_cells): 40 rows of that task's 100 are ever kept at once.
   const level_plan plan = plan_levels(g, keep_cells);
   // One block of device memory: the inputs (one copy up from the host block), the kept rows, the
   // running minimum, and with `steps` the tiles' and the steps' room.

@@ -217,8 +217,9 @@ struct cuda_table_launch {
 /// `how.steps_only` the steps built after the last): `shared_prefetch` stages the level's
 /// predecessor tuples in shared memory first (GPU-SM), otherwise each thread reads them from global
 /// memory. Without `keep_cells` the device holds a row's cells only while a later level reads them
-/// (40 rows of the 101 of a 50-vertex task; detail/dbf/level_plan.hpp). Returns the table; `kernel_ms` (if given) receives the time of
-/// the kernels (of the graph's launch, not of its capture).
+/// (40 rows of the 100 of a 50-vertex task; detail/dbf/level_plan.hpp). Returns the table;
+/// `kernel_ms` (if given) receives the time of the kernels (of the graph's launch, not of its
+/// capture).
 dbf_table cuda_dbf_table(const unrolled_graph& g, bool shared_prefetch, unsigned block, bool keep_cells,
                          float* kernel_ms = nullptr, dbf_workspace* workspace = nullptr, cuda_table_launch how = {});
 /// Many tables, one thread block per table looping over its rows (with `shared_prefetch`, each

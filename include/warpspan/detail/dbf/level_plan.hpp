@@ -33,7 +33,7 @@ struct level_plan {
 /// The plan of `g`'s table. With `every_row` each row keeps its own slot (slot = row: the whole
 /// table, for keep_cells); without it a slot is given to a row of level l from those whose rows no
 /// level from l on reads (the lowest free first), else a new one: for a 50-vertex task of paper
-/// 003's Table I, 40 slots for its 101 rows.
+/// 003's Table I, 40 slots for its 100 rows.
 level_plan plan_levels(const unrolled_graph& g, bool every_row);
 
 }  // namespace warpspan::detail
