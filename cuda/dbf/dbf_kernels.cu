@@ -2,7 +2,8 @@
 //  * Level kernels (one table): one launch per level of T' (rows that depend on none of each
 //    other), a thread a column of the level's rows (or of a group of them), the running minimum
 //    folded in as it goes and only the rows a later level reads kept (level_plan.hpp). GPU: every
-//    thread reads the tuples from global memory. GPU-SM: the block first stages the level's tuples in shared memory (003 Fig. 4).
+//    thread reads the tuples from global memory. GPU-SM: the block first stages the level's tuples
+//    in shared memory (003 Fig. 4).
 //  * Batch kernel (many tables): one thread block per table loops over that table's rows,
 //    synchronising between rows, so one launch keeps the whole GPU busy across task sets.
 #include <algorithm>
@@ -251,9 +252,10 @@ __device__ void steps_from_minima(const std::uint32_t* min_span, std::uint32_t c
 
 /// One table's steps across the device (cuda_dbf_table), in three kernels of one block a tile of
 /// blockDim columns, where one block alone would walk every column: (1) each tile's least running
-/// minimum (dbf_tile_min_kernel; the level kernels folded each column's); (2) each tile's steps given the least of the
-/// tiles right of it, into the tile's place in `scratch` (dbf_tile_steps_kernel); (3) each tile's
-/// steps to their place in `out`, after those of the tiles right of it (dbf_steps_gather_kernel).
+/// minimum (dbf_tile_min_kernel; the level kernels folded each column's); (2) each tile's steps
+/// given the least of the tiles right of it, into the tile's place in `scratch`
+/// (dbf_tile_steps_kernel); (3) each tile's steps to their place in `out`, after those of the tiles
+/// right of it (dbf_steps_gather_kernel).
 /// Dynamic shared memory: one word a thread for (1), two for (2) and (3).
 __global__ void __launch_bounds__(1024)
     dbf_tile_min_kernel(const std::uint32_t* __restrict__ mins, std::uint32_t columns, std::uint32_t* tile_min) {
