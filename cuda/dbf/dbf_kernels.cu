@@ -633,13 +633,15 @@ dbf_table cuda_dbf_table(const unrolled_graph& g, bool shared_prefetch, unsigned
   const std::size_t sms = query_device(false).sms, wave = sms * 32;
   // A level wants at least half the threads the SMs hold (1,024 a SM): one with fewer columns
   // splits its rows into as many groups as it takes (the groups share the running minimum by
-  // atomicMin). The first level, whose kernel stores the minimum, is one group.
+  // atomicMin; at most 65,535, a grid's y). The first level, whose kernel stores the minimum, is
+  // one group.
   const std::size_t wanted = sms * 1024;
   const auto issue = [&] {
     for (std::uint32_t v = 0; v < plan.levels(); ++v) {
       const std::uint32_t first = plan.level_begin[v], count = plan.level_begin[v + 1] - first;
       const std::uint32_t groups =
-          v == 0 ? 1u : static_cast<std::uint32_t>(std::min<std::size_t>(count, (wanted + columns - 1) / columns));
+          v == 0 ? 1u
+                 : static_cast<std::uint32_t>(std::min<std::size_t>({count, (wanted + columns - 1) / columns, 65535}));
       const level_fold fold = v == 0 ? level_fold::store : groups == 1 ? level_fold::least : level_fold::atomic;
       const dim3 grid(static_cast<unsigned>(std::min<std::size_t>((columns + block - 1) / block,
                                                                   std::max<std::size_t>(1, wave / groups))),
