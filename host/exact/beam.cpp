@@ -198,9 +198,15 @@ beam_result beam_of(const problem& prob, const V& v, const beam_options& options
   constexpr std::uint32_t finished = ~std::uint32_t{0};
   constexpr std::uint32_t bound_chunk = 256, expand_chunk = 16;  // states per chunk
   std::atomic<std::uint64_t> ticket{0};                          // (step << 32) | next chunk to take
-  std::atomic<std::uint32_t> chunks{0};                          // of the published step
-  std::atomic<std::uint32_t> done{0};                            // chunks of the published step done
-  std::atomic<std::uint32_t> published{0};                       // the step the threads work on, or `finished`
+  // Each step's chunks and chunks done, written before its ticket is published and kept by step: a
+  // thread holding a stale ticket of the step before (its CAS can still succeed until the new
+  // ticket is stored) must not read the next step's count. With one `chunks` and one `done` for
+  // all steps it did: it took a chunk past the old step's end, counted it done in the new step, and
+  // the new step ended one chunk early, its last chunk still running while the next was prepared
+  // ("a recorded parent does not lead to its state" in CI, 1 run in many, two threads).
+  std::vector<std::uint32_t> chunks(steps, 0);
+  std::vector<std::atomic<std::uint32_t>> done(steps);
+  std::atomic<std::uint32_t> published{0};  // the step the threads work on, or `finished`
   std::atomic<std::uint32_t> sleepers{0};
   std::atomic<bool> failed{false};
   std::mutex error_mutex;
@@ -279,8 +285,7 @@ beam_result beam_of(const problem& prob, const V& v, const beam_options& options
     std::uint32_t next = p, n = 0;
     while (n == 0 && !failed.load(std::memory_order_relaxed) && ++next < steps) guarded([&] { n = prepare(next); });
     if (failed.load(std::memory_order_relaxed) || next >= steps) next = finished;
-    chunks.store(n, std::memory_order_relaxed);
-    done.store(0, std::memory_order_relaxed);
+    if (next != finished) chunks[next] = n;  // published by the ticket's release
     ticket.store(std::uint64_t{next} << 32, std::memory_order_release);
     published.store(next, std::memory_order_seq_cst);
     if (sleepers.load(std::memory_order_seq_cst) != 0) published.notify_all();
@@ -320,12 +325,13 @@ beam_result beam_of(const problem& prob, const V& v, const beam_options& options
       if (p == finished) break;
       // Take the step's chunks while there are any (a ticket of another step: it has moved on).
       for (std::uint64_t tk = ticket.load(std::memory_order_acquire);;) {
+        if (tk >> 32 != p) break;
         const auto c = static_cast<std::uint32_t>(tk);
-        const std::uint32_t n = chunks.load(std::memory_order_relaxed);
-        if (tk >> 32 != p || c >= n) break;
+        const std::uint32_t n = chunks[p];  // written before the ticket of step p was stored
+        if (c >= n) break;
         if (!ticket.compare_exchange_weak(tk, tk + 1, std::memory_order_acq_rel, std::memory_order_acquire)) continue;
         guarded([&] { work(p, c); });
-        if (done.fetch_add(1, std::memory_order_acq_rel) + 1 == n) {
+        if (done[p].fetch_add(1, std::memory_order_acq_rel) + 1 == n) {
           advance(p);  // the last chunk of the step: on to the next
           break;
         }
