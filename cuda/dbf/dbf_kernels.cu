@@ -2,8 +2,8 @@
 //  * Level kernels (one table): one launch per level of T' (rows that depend on none of each
 //    other), a thread a column of the level's rows (or of a group of them), the running minimum
 //    folded in as it goes and only the rows a later level reads kept (level_plan.hpp). GPU: every
-//    thread reads the tuples from global memory. GPU-SM: the block first stages the level's tuples
-//    in shared memory (003 Fig. 4).
+//    thread reads the tuples from global memory. GPU-SM: the block first stages its group's tuples
+//    (the level's, when it is one group) in shared memory (003 Fig. 4).
 //  * Batch kernel (many tables): one thread block per table loops over that table's rows,
 //    synchronising between rows, so one launch keeps the whole GPU busy across task sets.
 #include <algorithm>
@@ -64,36 +64,52 @@ std::size_t staged_bytes(std::size_t max_preds) {
   return staged_tuples(static_cast<std::uint32_t>(max_preds)) * sizeof(dbf_pred);
 }
 
+/// The first of group `group`'s rows when a level's `count` rows from `first` on are split into
+/// `groups` groups (the kernel and the host's shared-memory size agree on it).
+WARPSPAN_HD inline std::uint32_t level_group_begin(std::uint32_t first, std::uint32_t count, std::uint32_t group,
+                                                   std::uint32_t groups) {
+  return first + static_cast<std::uint32_t>(std::uint64_t{count} * group / groups);
+}
+
 /// How a level's kernel folds its cells into the running minimum: the first level stores it, a
 /// level of one row group takes the least with it, and several groups (which share its columns)
 /// take it with atomicMin.
 enum class level_fold : std::uint32_t { store, least, atomic };
 
 /// One level of T' (its rows depend on none of each other) in one launch (cuda_dbf_table). The
-/// level's rows (positions first .. first + count - 1 of the level plan) are split into gridDim.y
-/// groups; thread (e, group) computes column e of its group's rows, keeps each cell a later level
-/// reads in its row's slot of `table` (dbf_cell reads the predecessors' slots: the plan's tuples
-/// name slots, not rows), and folds the cells into the running minimum `mins` as `fold` says. So
-/// the table holds only the rows a later level still reads, and no pass over it takes the minimum
-/// afterwards (issue 43). GPU-SM stages all of the level's tuples first (003 Fig. 4).
+/// level's rows (positions first .. first + count - 1 of the level plan) are split into `groups`
+/// groups (level_group_begin); a thread computes one column of one group's rows, keeps each cell a
+/// later level reads in its row's slot of `table` (dbf_cell reads the predecessors' slots: the
+/// plan's tuples name slots, not rows), and folds the cells into the running minimum `mins` as
+/// `fold` says. So the table holds only the rows a later level still reads, and no pass over it
+/// takes the minimum afterwards (issue 43).
+///  * One group: thread e (grid-stride) takes column e of every row of the level.
+///  * Several groups (a level of few columns): the (group, column) pairs, group by group, a thread
+///    each, the grid covering them all once; a block of 256 threads over a level of 20 columns
+///    takes 13 groups, not one group and 236 idle threads.
+/// GPU-SM stages the tuples of the groups the block takes first (003 Fig. 4): with one group, the
+/// level's. (Staging the whole level in every block made a level of 7,000 one-tuple rows cost each
+/// block 7,000 copies for the few rows it reads.)
 template <bool Prefetch>
 __global__ void __launch_bounds__(1024)
     dbf_level_kernel(const std::uint32_t* __restrict__ wcet, const std::uint32_t* __restrict__ deadline,
                      const std::uint32_t* __restrict__ slot, const std::uint32_t* __restrict__ begin,
-                     const dbf_pred* __restrict__ preds, std::uint32_t first, std::uint32_t count,
+                     const dbf_pred* __restrict__ preds, std::uint32_t first, std::uint32_t count, std::uint32_t groups,
                      std::uint32_t columns, std::uint32_t* table, std::uint32_t* mins, level_fold fold) {
   WARPSPAN_CHECK_LAUNCH_BOUNDS(1024);
   WARPSPAN_DYNAMIC_SHARED(dbf_pred, staged);
-  const std::uint32_t base = begin[first];
+  // The block's groups [g0, g1): all one group, or those its threads' pairs fall in.
+  const std::uint32_t block_first = blockIdx.x * blockDim.x;
+  const std::uint32_t g0 = groups == 1 ? 0 : block_first / columns;
+  const std::uint32_t g1 = groups == 1 ? 1 : min(groups, (block_first + blockDim.x - 1) / columns + 1);
+  const std::uint32_t base = begin[level_group_begin(first, count, g0, groups)];
   const dbf_pred* p = preds + base;
   if constexpr (Prefetch) {
-    stage_tuples(staged, p, begin[first + count] - base);
+    stage_tuples(staged, p, begin[level_group_begin(first, count, g1, groups)] - base);
     __syncthreads();
     p = staged;
   }
-  const std::uint32_t from = first + static_cast<std::uint32_t>(std::uint64_t{count} * blockIdx.y / gridDim.y);
-  const std::uint32_t to = first + static_cast<std::uint32_t>(std::uint64_t{count} * (blockIdx.y + 1) / gridDim.y);
-  for (std::uint32_t e = blockIdx.x * blockDim.x + threadIdx.x; e < columns; e += gridDim.x * blockDim.x) {
+  const auto column = [&](std::uint32_t e, std::uint32_t from, std::uint32_t to) {
     std::uint32_t least = dbf_inf;
     for (std::uint32_t j = from; j < to; ++j) {
       const std::uint32_t b = begin[j];
@@ -108,7 +124,17 @@ __global__ void __launch_bounds__(1024)
       mins[e] = min(mins[e], least);
     else if (least != dbf_inf)
       atomicMin(mins + e, least);
+  };
+  if (groups == 1) {
+    for (std::uint32_t e = block_first + threadIdx.x; e < columns; e += gridDim.x * blockDim.x)
+      column(e, first, first + count);
+    return;
   }
+  const std::uint32_t pair = block_first + threadIdx.x;  // < groups * columns: fewer than 2^32 (the host)
+  const std::uint32_t g = pair / columns;
+  if (g < groups)
+    column(pair - g * columns, level_group_begin(first, count, g, groups),
+           level_group_begin(first, count, g + 1, groups));
 }
 
 /// Where one table of a batch lives in the concatenated arrays.
@@ -626,30 +652,52 @@ dbf_table cuda_dbf_table(const unrolled_graph& g, bool shared_prefetch, unsigned
   std::uint32_t* const table = at<std::uint32_t>(dev, o_table);
   std::uint32_t* const mins = at<std::uint32_t>(dev, o_min);
 
-  const std::size_t smem = shared_prefetch ? staged_bytes(plan.most_level_preds) : 0;
-  // Where the level's tuples do not fit the shared memory a block may have, the unstaged kernel
-  // reads them from global memory.
-  if (shared_prefetch) shared_prefetch = allow_dynamic_shared(dbf_level_kernel<true>, smem);
   const std::size_t sms = query_device(false).sms, wave = sms * 32;
   // A level wants at least half the threads the SMs hold (1,024 a SM): one with fewer columns
   // splits its rows into as many groups as it takes (the groups share the running minimum by
-  // atomicMin; at most 65,535, a grid's y). The first level, whose kernel stores the minimum, is
-  // one group.
+  // atomicMin). The first level, whose kernel stores the minimum, is one group.
   const std::size_t wanted = sms * 1024;
+  const auto groups_of = [&](std::uint32_t v) {
+    const std::uint32_t count = plan.level_begin[v + 1] - plan.level_begin[v];
+    return v == 0 ? 1u : static_cast<std::uint32_t>(std::min<std::size_t>(count, (wanted + columns - 1) / columns));
+  };
+  // The blocks of level v: with one group a wave at most (grid-stride), else one thread a (group,
+  // column) pair (groups * columns < wanted + columns: far below 2^32).
+  const auto blocks_of = [&](std::uint32_t v) {
+    const std::uint32_t groups = groups_of(v);
+    return static_cast<std::uint32_t>(groups == 1 ? std::min<std::size_t>(tiles, wave)
+                                                  : (std::size_t{groups} * columns + block - 1) / block);
+  };
+  // GPU-SM stages the tuples of a block's groups: the shared memory the most of them take (the
+  // kernel's g0 and g1). Where they do not fit what a block may have, the unstaged kernel reads
+  // them from global memory.
+  std::size_t most_block_preds = 0;
+  for (std::uint32_t v = 0; shared_prefetch && v < plan.levels(); ++v) {
+    const std::uint32_t first = plan.level_begin[v], count = plan.level_begin[v + 1] - first, groups = groups_of(v);
+    const auto tuples = [&](std::uint32_t g0, std::uint32_t g1) {
+      return std::size_t{plan.pred_begin[level_group_begin(first, count, g1, groups)]} -
+             plan.pred_begin[level_group_begin(first, count, g0, groups)];
+    };
+    if (groups == 1) {
+      most_block_preds = std::max(most_block_preds, tuples(0, 1));
+      continue;
+    }
+    for (std::uint32_t k = 0, blocks = blocks_of(v); k < blocks; ++k)
+      most_block_preds = std::max(most_block_preds,
+                                  tuples(k * block / columns, std::min(groups, (k * block + block - 1) / columns + 1)));
+  }
+  const std::size_t smem = shared_prefetch ? staged_bytes(most_block_preds) : 0;
+  if (shared_prefetch) shared_prefetch = allow_dynamic_shared(dbf_level_kernel<true>, smem);
   const auto issue = [&] {
     for (std::uint32_t v = 0; v < plan.levels(); ++v) {
       const std::uint32_t first = plan.level_begin[v], count = plan.level_begin[v + 1] - first;
-      const std::uint32_t groups =
-          v == 0 ? 1u
-                 : static_cast<std::uint32_t>(std::min<std::size_t>({count, (wanted + columns - 1) / columns, 65535}));
+      const std::uint32_t groups = groups_of(v);
       const level_fold fold = v == 0 ? level_fold::store : groups == 1 ? level_fold::least : level_fold::atomic;
-      const dim3 grid(static_cast<unsigned>(std::min<std::size_t>((columns + block - 1) / block,
-                                                                  std::max<std::size_t>(1, wave / groups))),
-                      groups);
+      const unsigned grid = blocks_of(v);
       if (shared_prefetch) WARPSPAN_LAUNCH(dbf_level_kernel<true>, grid, block, smem, stream)
-      (wcet, deadline, slot, begin, preds, first, count, columns, table, mins, fold);
+      (wcet, deadline, slot, begin, preds, first, count, groups, columns, table, mins, fold);
       else WARPSPAN_LAUNCH(dbf_level_kernel<false>, grid, block, 0, stream)(wcet, deadline, slot, begin, preds, first,
-                                                                            count, columns, table, mins, fold);
+                                                                            count, groups, columns, table, mins, fold);
       WARPSPAN_CUDA_CHECK_LAST();
     }
     if (!steps) return;

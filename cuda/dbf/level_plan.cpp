@@ -49,7 +49,6 @@ level_plan plan_levels(const unrolled_graph& g, bool every_row) {
   p.pred_begin.assign(1, 0);
   p.preds.reserve(g.preds.size());
   for (std::uint32_t l = 0; l < levels; ++l) {
-    const std::size_t at = p.preds.size();
     for (std::uint32_t j = p.level_begin[l]; j < p.level_begin[l + 1]; ++j) {
       const std::uint32_t r = p.row[j];
       p.wcet.push_back(g.wcet[r]);
@@ -59,7 +58,6 @@ level_plan plan_levels(const unrolled_graph& g, bool every_row) {
         p.preds.push_back({slot_of[g.preds[k].row], g.preds[k].gap});
       p.pred_begin.push_back(static_cast<std::uint32_t>(p.preds.size()));
     }
-    p.most_level_preds = std::max(p.most_level_preds, p.preds.size() - at);
   }
   return p;
 }

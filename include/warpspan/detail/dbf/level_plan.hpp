@@ -26,7 +26,6 @@ struct level_plan {
   std::vector<std::uint32_t> pred_begin;  ///< positions + 1 offsets into preds
   std::vector<dbf_pred> preds;            ///< its tuples, each predecessor's row replaced by its slot
   std::uint32_t slots = 0;                ///< rows of cells the device's table holds
-  std::size_t most_level_preds = 0;       ///< the most tuples of one level (what GPU-SM stages)
   std::uint32_t levels() const { return static_cast<std::uint32_t>(level_begin.size() - 1); }
 };
 
