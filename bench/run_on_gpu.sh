@@ -16,8 +16,8 @@
 # machine to themselves.
 # PHASES is a comma-separated list (default: tests,sanitize,bench,bench_exact,cli,ncu):
 #   calibrate  not in the default: the GPU model's microbenchmarks (BM_Calibrate*: pointer chase in
-#             shared memory, L1, L2 and HBM; scattered sectors against warps a SM; launch gap;
-#             pinned host-device copies)
+#             shared memory, L1, L2 and HBM; scattered sectors against warps a SM; coalesced reads
+#             of a footprint in L2 or HBM; launch gap; pinned host-device copies)
 #   tests     the whole test suite (8 shards side by side), WARPSPAN_REQUIRE_GPU=1 so that a GPU test
 #             that would skip fails; failures are rerun alone once to tell load from bugs
 #             (WARPSPAN_TEST_FILTER=...: only those tests, in one process)

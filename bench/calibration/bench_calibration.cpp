@@ -6,6 +6,9 @@
 //   BM_CalibrateScatter    independent 4-byte loads, each its own 32-byte sector of a 2 GiB buffer, by
 //                          warps a SM (1 to 64): the sector bandwidth the latency allows at each
 //                          occupancy (what the chain kernels' scattered requests get);
+//   BM_CalibrateStream     every SM reads a buffer of 4 MiB to 2 GiB over and over, coalesced, past
+//                          L1: the read bandwidth of a footprint that stays in L2 against HBM's (the
+//                          GPU model charges every load to HBM until this has run);
 //   BM_CalibrateWarpCollective  one warp's dependent ballots (with a __syncwarp after each, or
 //                          not): cycles a step, what the warp-a-chain annealing step pays a placement
 //                          beyond its loads (the GPU model assumes 12 until this has run)
@@ -16,6 +19,7 @@
 // Every run's `check` is compared with the CPU's; a mismatch fails the benchmark.
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <vector>
@@ -117,6 +121,33 @@ BENCHMARK(BM_CalibrateScatter)
     ->RangeMultiplier(2)
     ->Range(1, 64)
     ->ArgNames({"warps_per_sm"})
+    ->Iterations(3)
+    ->UseManualTime()
+    ->Unit(benchmark::kMicrosecond);
+
+void BM_CalibrateStream(benchmark::State& state) {
+  const auto bytes = static_cast<std::size_t>(state.range(0));
+  if (bench_cases::skip_without_device(state)) return;
+  // At least 4 GiB read a run: about a millisecond at HBM3's peak.
+  const auto passes = static_cast<std::uint32_t>(std::max<std::size_t>(2, (std::size_t{4} << 30) / bytes));
+  static std::map<std::size_t, std::uint64_t> expected;  // the CPU's sum, once a size
+  if (!expected.count(bytes)) expected[bytes] = stream_read_cpu(bytes, 1);
+  calibration_point p;
+  if (!timed_and_checked(state, p, expected[bytes] * passes, "the reads summed to the wrong value",
+                         [&] { return cuda_stream_read(bytes, passes); }))
+    return;
+  state.counters["GB/s"] = p.bytes_per_s / 1e9;
+  state.counters["passes"] = passes;
+  state.counters["footprint_MiB"] = static_cast<double>(bytes) / (1 << 20);
+}
+BENCHMARK(BM_CalibrateStream)
+    ->Arg(4 << 20)
+    ->Arg(16 << 20)
+    ->Arg(32 << 20)
+    ->Arg(64 << 20)
+    ->Arg(256 << 20)
+    ->Arg(std::int64_t{2} << 30)
+    ->ArgName("bytes")
     ->Iterations(3)
     ->UseManualTime()
     ->Unit(benchmark::kMicrosecond);

@@ -944,7 +944,8 @@ int main(int argc, char** argv) {
       "BM_CalibrateLaunchGap/graph:1 runs). Work and gaps are added, not overlapped: an upper estimate\n"
       "where the kernels outlast the gaps. The device keeps only the rows a later level reads (their\n"
       "count and bytes in the note): where those fit the L2 (50 MB on an H100), its loads can hit it,\n"
-      "which *reads cached* credits and the prediction does not.\n",
+      "which *reads cached* credits and the prediction does not: the L2's read bandwidth is not yet\n"
+      "measured (BM_CalibrateStream measures it beside HBM's on the next lent GPU).\n",
       stream_launch_gap_s * 1e6, graph_node_gap_s * 1e6);
   std::printf(
       "\n`bash bench/run_on_gpu.sh --run OUT` ends with `bench/compare_model.py`, which prints each\n"

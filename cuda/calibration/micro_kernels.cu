@@ -1,6 +1,7 @@
 // The GPU model's calibration microbenchmarks (include/warpspan/core/calibration.hpp): a pointer
 // chase in shared memory and global memory (through L1, or past it with ld.global.cg), scattered
-// 32-byte sectors against the warps a SM holds, and back-to-back launches.
+// 32-byte sectors against the warps a SM holds, coalesced reads of a footprint in L2 or HBM, and
+// back-to-back launches.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -95,6 +96,32 @@ __global__ void __launch_bounds__(1024)
   sums[thread] = sum;
 }
 
+__device__ __forceinline__ uint4 load_past_l1(const uint4* p) {
+#if defined(WARPSPAN_CUDA_EMULATED)
+  return *p;
+#else
+  return __ldcg(p);
+#endif
+}
+
+constexpr unsigned stream_block = 256, stream_blocks_per_sm = 8;
+
+/// `passes` coalesced grid-stride passes over `vectors` 16-byte words, past L1; each thread's sum
+/// of the words it read goes to sums[thread].
+__global__ void __launch_bounds__(stream_block)
+    stream_kernel(const uint4* buffer, std::uint64_t vectors, std::uint32_t passes, unsigned long long* sums) {
+  WARPSPAN_CHECK_LAUNCH_BOUNDS(stream_block);
+  const std::uint64_t thread = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x;
+  const std::uint64_t stride = static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
+  unsigned long long sum = 0;
+  for (std::uint32_t pass = 0; pass < passes; ++pass)
+    for (std::uint64_t i = thread; i < vectors; i += stride) {
+      const uint4 v = load_past_l1(buffer + i);
+      sum += static_cast<unsigned long long>(v.x) + v.y + v.z + v.w;
+    }
+  sums[thread] = sum;
+}
+
 __global__ void __launch_bounds__(1024) empty_kernel(unsigned* ran) {
   WARPSPAN_CHECK_LAUNCH_BOUNDS(1024);
   if (threadIdx.x == 0) ran[blockIdx.x] += 1;
@@ -167,6 +194,35 @@ calibration_point cuda_scattered_sectors(std::size_t bytes, std::uint32_t warps_
   const double reads = static_cast<double>(threads) * loads;
   p.bytes_per_s = p.kernel_ms > 0 ? reads * 32 / (p.kernel_ms * 1e-3) : 0;
   p.ns_per_op = reads > 0 ? p.kernel_ms * 1e6 / reads : 0;
+  return p;
+}
+
+calibration_point cuda_stream_read(std::size_t bytes, std::uint32_t passes, std::uint32_t sms) {
+  const std::uint64_t vectors = bytes / 16;
+  if (vectors == 0 || passes == 0) throw input_error("a stream read needs at least 16 bytes and one pass");
+  if (sms == 0) sms = static_cast<std::uint32_t>(query_device(false).sms);
+  const unsigned blocks = std::max<std::uint32_t>(sms, 1) * stream_blocks_per_sm;
+  cuda_stream stream;
+  device_buffer<uint4> buffer(vectors, stream.get());
+  device_buffer<unsigned long long> sums(std::size_t{blocks} * stream_block, stream.get());
+  WARPSPAN_LAUNCH(scatter_fill_kernel, blocks, 256, 0, stream.get())
+  (reinterpret_cast<std::uint32_t*>(buffer.data()), vectors * 4);
+  WARPSPAN_CUDA_CHECK_LAST();
+  // One pass untimed: what fits L2 is there when the timed passes start.
+  WARPSPAN_LAUNCH(stream_kernel, blocks, stream_block, 0, stream.get())(buffer.data(), vectors, 1, sums.data());
+  WARPSPAN_CUDA_CHECK_LAST();
+  cuda_timer timer(stream.get());
+  WARPSPAN_LAUNCH(stream_kernel, blocks, stream_block, 0, stream.get())(buffer.data(), vectors, passes, sums.data());
+  WARPSPAN_CUDA_CHECK_LAST();
+  calibration_point p;
+  p.kernel_ms = timer.elapsed_ms();
+  std::uint64_t check = 0;
+  for (unsigned long long v : sums.to_host()) check += v;
+  p.check = check;
+  p.sms = sms;
+  const double read = static_cast<double>(vectors) * 16 * passes;
+  p.bytes_per_s = p.kernel_ms > 0 ? read / (p.kernel_ms * 1e-3) : 0;
+  p.ns_per_op = p.kernel_ms * 1e6 / (static_cast<double>(vectors) * passes);
   return p;
 }
 

@@ -64,4 +64,11 @@ std::uint64_t scattered_sectors_cpu(std::size_t bytes, std::uint32_t warps_per_s
   return sum;
 }
 
+std::uint64_t stream_read_cpu(std::size_t bytes, std::uint32_t passes) {
+  const std::uint64_t words = bytes / 16 * 4;
+  std::uint64_t sum = 0;
+  for (std::uint64_t i = 0; i < words; ++i) sum += scatter_value(i);
+  return sum * passes;
+}
+
 }  // namespace warpspan

@@ -62,6 +62,25 @@ TEST(Calibration, ScatteredSectorsMatchesCpu) {
   }
 }
 
+TEST(Calibration, StreamReadMatchesCpu) {
+  // The L2 and HBM read bandwidth's kernel reads every word of the buffer once a pass, whatever
+  // the buffer's size against the grid (one vector, fewer than the threads, more).
+  WARPSPAN_REQUIRE_GPU();
+  std::uint64_t first_words = 0;
+  for (std::uint32_t i = 0; i < 8; ++i) first_words += scatter_value(i);
+  EXPECT_EQ(stream_read_cpu(32, 3), 3 * first_words);
+  EXPECT_EQ(stream_read_cpu(47, 1), stream_read_cpu(32, 1));  // whole 16-byte words only
+  for (std::size_t bytes : {std::size_t{16}, std::size_t{1000}, std::size_t{1} << 18})
+    for (std::uint32_t passes : {1u, 3u}) {
+      const calibration_point p = cuda_stream_read(bytes, passes, 2);
+      EXPECT_EQ(p.check, stream_read_cpu(bytes, passes)) << bytes << " bytes, " << passes << " passes";
+      EXPECT_EQ(p.sms, 2u);
+      EXPECT_GE(p.bytes_per_s, 0.0);
+    }
+  EXPECT_THROW(cuda_stream_read(15, 1, 2), input_error);
+  EXPECT_THROW(cuda_stream_read(64, 0, 2), input_error);
+}
+
 TEST(Calibration, WarpCollectivesMatchesCpu) {
   WARPSPAN_REQUIRE_GPU();
   // The chain does not settle into a fixed point early (the check would then prove nothing).

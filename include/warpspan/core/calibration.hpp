@@ -1,6 +1,6 @@
 // Microbenchmarks that calibrate the GPU model (issue 42, item 5): the latency of a dependent load
 // in shared memory, L1, L2 and HBM (a pointer chase), the bandwidth of scattered 32-byte sectors
-// against the warps a SM holds, and the gap between back-to-back launches (the price of a grid-wide
+// against the warps a SM holds, the read bandwidth of L2 and HBM, and the gap between back-to-back launches (the price of a grid-wide
 // barrier made of kernel boundaries). `warpspan_bench --benchmark_filter=BM_Calibrate` runs them
 // (about a minute on an H100); the emulation build runs the same kernels on the CPU, where only the
 // `check` values mean anything (tests/core/test_calibration.cpp compares them with the CPU's).
@@ -89,6 +89,16 @@ std::uint32_t warp_collectives_cpu(std::uint32_t steps);
 /// counts the kernels that ran (the blocks' writes).
 calibration_point cuda_launch_gap(std::uint32_t launches, std::uint32_t blocks, std::uint32_t threads,
                                   bool graph = false);
+
+/// Every SM reads a buffer of `bytes` (rounded down to 16-byte words; scatter_value's words)
+/// `passes` times, coalesced, 16 bytes a load past L1 (ld.global.cg), after one untimed pass: where
+/// the buffer fits L2 the timed passes read L2, else HBM. `bytes_per_s` is the bytes read over the
+/// kernel time: the bandwidth the GPU model charges a load to a footprint that stays in L2 (the
+/// single dbf table's 31.7 MB) against HBM's. `sms` = 0: the device's multiprocessor count (8
+/// blocks of 256 threads each). `check` sums the words read.
+calibration_point cuda_stream_read(std::size_t bytes, std::uint32_t passes, std::uint32_t sms = 0);
+/// What cuda_stream_read's check must be: passes x the sum of the buffer's words.
+std::uint64_t stream_read_cpu(std::size_t bytes, std::uint32_t passes);
 
 /// `repeats` copies of `bytes` between page-locked host memory and the device, up (host to device)
 /// or down, back to back on one stream: ns_per_op is the device time a copy (the dbf batches' copies,
