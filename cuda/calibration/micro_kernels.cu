@@ -138,6 +138,19 @@ calibration_point chain_point(float kernel_ms, const device_buffer<unsigned long
   return p;
 }
 
+/// A bandwidth run's point: the kernel time, the threads' sums added up as the check, and `bytes`
+/// read in `ops` loads over that time.
+calibration_point summed_point(float kernel_ms, const device_buffer<unsigned long long>& sums, std::uint32_t sms,
+                               double bytes, double ops) {
+  calibration_point p;
+  p.kernel_ms = kernel_ms;
+  for (unsigned long long v : sums.to_host()) p.check += v;
+  p.sms = sms;
+  p.bytes_per_s = kernel_ms > 0 ? bytes / (kernel_ms * 1e-3) : 0;
+  p.ns_per_op = ops > 0 ? kernel_ms * 1e6 / ops : 0;
+  return p;
+}
+
 }  // namespace
 
 calibration_point cuda_pointer_chase(const std::vector<std::uint32_t>& next, chase_memory where, std::uint32_t steps,
@@ -185,16 +198,9 @@ calibration_point cuda_scattered_sectors(std::size_t bytes, std::uint32_t warps_
   WARPSPAN_LAUNCH(scatter_kernel, shape.blocks, shape.threads, 0, stream.get())
   (buffer.data(), sectors, loads, 0, sums.data());
   WARPSPAN_CUDA_CHECK_LAST();
-  calibration_point p;
-  p.kernel_ms = timer.elapsed_ms();
-  std::uint64_t check = 0;
-  for (unsigned long long v : sums.to_host()) check += v;
-  p.check = check;
-  p.sms = sms;
+  const float ms = timer.elapsed_ms();
   const double reads = static_cast<double>(threads) * loads;
-  p.bytes_per_s = p.kernel_ms > 0 ? reads * 32 / (p.kernel_ms * 1e-3) : 0;
-  p.ns_per_op = reads > 0 ? p.kernel_ms * 1e6 / reads : 0;
-  return p;
+  return summed_point(ms, sums, sms, reads * 32, reads);
 }
 
 calibration_point cuda_stream_read(std::size_t bytes, std::uint32_t passes, std::uint32_t sms) {
@@ -214,16 +220,9 @@ calibration_point cuda_stream_read(std::size_t bytes, std::uint32_t passes, std:
   cuda_timer timer(stream.get());
   WARPSPAN_LAUNCH(stream_kernel, blocks, stream_block, 0, stream.get())(buffer.data(), vectors, passes, sums.data());
   WARPSPAN_CUDA_CHECK_LAST();
-  calibration_point p;
-  p.kernel_ms = timer.elapsed_ms();
-  std::uint64_t check = 0;
-  for (unsigned long long v : sums.to_host()) check += v;
-  p.check = check;
-  p.sms = sms;
-  const double read = static_cast<double>(vectors) * 16 * passes;
-  p.bytes_per_s = p.kernel_ms > 0 ? read / (p.kernel_ms * 1e-3) : 0;
-  p.ns_per_op = p.kernel_ms * 1e6 / (static_cast<double>(vectors) * passes);
-  return p;
+  const float ms = timer.elapsed_ms();
+  const double loads = static_cast<double>(vectors) * passes;
+  return summed_point(ms, sums, sms, loads * 16, loads);
 }
 
 calibration_point cuda_warp_collectives(std::uint32_t steps, bool with_sync) {
