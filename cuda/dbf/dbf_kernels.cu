@@ -71,6 +71,19 @@ WARPSPAN_HD inline std::uint32_t level_group_begin(std::uint32_t first, std::uin
   return first + static_cast<std::uint32_t>(std::uint64_t{count} * group / groups);
 }
 
+/// The groups [begin, end) whose (group, column) pairs the block of `threads` threads from pair
+/// `block_first` on takes (dbf_level_kernel); with one group, that group. The kernel stages these
+/// groups' tuples, and the host sizes the shared memory by the most any block stages.
+struct group_range {
+  std::uint32_t begin, end;
+};
+WARPSPAN_HD inline group_range block_groups(std::uint32_t block_first, std::uint32_t threads, std::uint32_t columns,
+                                            std::uint32_t groups) {
+  if (groups == 1) return {0, 1};
+  const std::uint32_t end = (block_first + threads - 1) / columns + 1;
+  return {block_first / columns, end < groups ? end : groups};
+}
+
 /// How a level's kernel folds its cells into the running minimum: the first level stores it, a
 /// level of one row group takes the least with it, and several groups (which share its columns)
 /// take it with atomicMin.
@@ -98,14 +111,12 @@ __global__ void __launch_bounds__(1024)
                      std::uint32_t columns, std::uint32_t* table, std::uint32_t* mins, level_fold fold) {
   WARPSPAN_CHECK_LAUNCH_BOUNDS(1024);
   WARPSPAN_DYNAMIC_SHARED(dbf_pred, staged);
-  // The block's groups [g0, g1): all one group, or those its threads' pairs fall in.
   const std::uint32_t block_first = blockIdx.x * blockDim.x;
-  const std::uint32_t g0 = groups == 1 ? 0 : block_first / columns;
-  const std::uint32_t g1 = groups == 1 ? 1 : min(groups, (block_first + blockDim.x - 1) / columns + 1);
-  const std::uint32_t base = begin[level_group_begin(first, count, g0, groups)];
+  const group_range mine = block_groups(block_first, blockDim.x, columns, groups);
+  const std::uint32_t base = begin[level_group_begin(first, count, mine.begin, groups)];
   const dbf_pred* p = preds + base;
   if constexpr (Prefetch) {
-    stage_tuples(staged, p, begin[level_group_begin(first, count, g1, groups)] - base);
+    stage_tuples(staged, p, begin[level_group_begin(first, count, mine.end, groups)] - base);
     __syncthreads();
     p = staged;
   }
@@ -668,23 +679,18 @@ dbf_table cuda_dbf_table(const unrolled_graph& g, bool shared_prefetch, unsigned
     return static_cast<std::uint32_t>(groups == 1 ? std::min<std::size_t>(tiles, wave)
                                                   : (std::size_t{groups} * columns + block - 1) / block);
   };
-  // GPU-SM stages the tuples of a block's groups: the shared memory the most of them take (the
-  // kernel's g0 and g1). Where they do not fit what a block may have, the unstaged kernel reads
-  // them from global memory.
+  // GPU-SM stages the tuples of a block's groups (block_groups): the shared memory the most of them
+  // take. Where they do not fit what a block may have, the unstaged kernel reads them from global
+  // memory.
   std::size_t most_block_preds = 0;
   for (std::uint32_t v = 0; shared_prefetch && v < plan.levels(); ++v) {
     const std::uint32_t first = plan.level_begin[v], count = plan.level_begin[v + 1] - first, groups = groups_of(v);
-    const auto tuples = [&](std::uint32_t g0, std::uint32_t g1) {
-      return std::size_t{plan.pred_begin[level_group_begin(first, count, g1, groups)]} -
-             plan.pred_begin[level_group_begin(first, count, g0, groups)];
-    };
-    if (groups == 1) {
-      most_block_preds = std::max(most_block_preds, tuples(0, 1));
-      continue;
+    for (std::uint32_t k = 0, blocks = blocks_of(v); k < blocks; ++k) {
+      const group_range r = block_groups(k * block, block, columns, groups);
+      most_block_preds = std::max<std::size_t>(most_block_preds,
+                                               plan.pred_begin[level_group_begin(first, count, r.end, groups)] -
+                                                   plan.pred_begin[level_group_begin(first, count, r.begin, groups)]);
     }
-    for (std::uint32_t k = 0, blocks = blocks_of(v); k < blocks; ++k)
-      most_block_preds = std::max(most_block_preds,
-                                  tuples(k * block / columns, std::min(groups, (k * block + block - 1) / columns + 1)));
   }
   const std::size_t smem = shared_prefetch ? staged_bytes(most_block_preds) : 0;
   if (shared_prefetch) shared_prefetch = allow_dynamic_shared(dbf_level_kernel<true>, smem);
