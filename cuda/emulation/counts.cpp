@@ -126,7 +126,7 @@ struct block_counter {
   totals t;
 };
 
-thread_local block_counter* tls_counter = nullptr;
+constinit thread_local block_counter* tls_counter = nullptr;
 
 namespace {
 

@@ -13,7 +13,7 @@ namespace warpspan::emu::counting {
 enum class access_kind : unsigned char { load, store, atomic };
 
 /// Non-null while the calling OS thread runs a block of a counted launch.
-extern thread_local struct block_counter* tls_counter;
+extern constinit thread_local struct block_counter* tls_counter;
 
 /// Starts counting a launch of `kernel` whose device memory is `device`.
 void begin_launch(const char* kernel, race::ranges device);

@@ -81,7 +81,7 @@ struct launch_state {
 };
 launch_state launch;  // one launch at a time (the executor serialises them)
 
-thread_local block_shadow* tls_shadow = nullptr;
+constinit thread_local block_shadow* tls_shadow = nullptr;
 thread_local block_shadow tls_storage;
 
 enum class kind { read, write, atomic };
@@ -321,6 +321,6 @@ WARPSPAN_EMU_TRACE(8)
 WARPSPAN_EMU_TRACE(16)
 #undef WARPSPAN_EMU_TRACE
 
-// The tracing needs a coverage kind (inline-8bit-counters); libFuzzer and the sanitizer runtimes
-// define its initialiser, a build with neither takes this one.
-extern "C" __attribute__((weak)) void __sanitizer_cov_8bit_counters_init(char*, char*) {}
+// The tracing needs a coverage kind (inline-bool-flag: CMakeLists.txt); libFuzzer and the sanitizer
+// runtimes define its initialiser, a build with neither takes this one.
+extern "C" __attribute__((weak)) void __sanitizer_cov_bool_flag_init(bool*, bool*) {}

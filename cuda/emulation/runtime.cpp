@@ -251,9 +251,10 @@ struct block_state {
   uint3 block_idx;
   const std::function<void()>* body = nullptr;
   // Per thread: 0 not started, 1 started as a fiber (suspended or running), 2 returned. The fiber
-  // records (a ucontext each, about 1 KiB) are made only for threads that start as fibers.
+  // records (a ucontext each, about 1 KiB) are taken only for threads that start as fibers, from
+  // the OS thread's pool (stack_pool), as their stacks are.
   std::vector<unsigned char> status;
-  std::vector<std::unique_ptr<struct fiber>> fibers;
+  std::vector<struct fiber*> fibers;
   bool blank_ready = false;
   struct fiber* running = nullptr;  // the fiber now executing; null while the native thread runs
   unsigned native = 0;              // the thread running on the OS thread's own stack
@@ -372,6 +373,11 @@ thread_local block_state* tls_block = nullptr;
 /// Fiber stacks of one OS thread, kept for the process (mapped once, reused by every launch).
 struct stack_pool {
   std::vector<void*> stacks;
+  /// Whether the last fiber on a stack finished (its frames all returned, so ASan's shadow is clear
+  /// but for the few top frames that switch away and never return): the next fiber then unpoisons
+  /// only the top of it, not 32 KiB of shadow (step_fiber).
+  std::vector<unsigned char> finished;
+  std::vector<std::unique_ptr<fiber>> records;  // a fiber record per stack
   ~stack_pool() {
     for (void* s : stacks) munmap(s, fiber_stack_bytes);
   }
@@ -382,6 +388,8 @@ struct stack_pool {
       if (s == MAP_FAILED) throw std::bad_alloc();
       mprotect(s, 4096, PROT_NONE);  // guard page: a stack overflow faults instead of corrupting
       stacks.push_back(s);
+      finished.push_back(0);
+      records.push_back(std::make_unique<fiber>());
     }
     return stacks[k];
   }
@@ -430,13 +438,16 @@ void step_fiber(block_state& b, unsigned t) {
       getcontext(&b.blank);
       b.blank_ready = true;
     }
-    b.fibers[t] = std::make_unique<fiber>();
-    fiber& f = *b.fibers[t];
-    f.stack = tls_stacks.get(t);
+    void* stack = tls_stacks.get(t);
+    fiber& f = *(b.fibers[t] = tls_stacks.records[t].get());
+    f.stack = stack;
 #if defined(WARPSPAN_EMU_ASAN)
-    // What an earlier fiber left on this stack (all of it but the guard page) is not this one's.
-    __asan_unpoison_memory_region(static_cast<unsigned char*>(f.stack) + 4096, fiber_stack_bytes - 4096);
+    // What an earlier fiber left on this stack is not this one's: all of it but the guard page, or
+    // where that fiber finished, the top frames that never returned (fiber_entry's, the switch's).
+    const std::size_t dirty = tls_stacks.finished[t] ? std::size_t{16} << 10 : fiber_stack_bytes - 4096;
+    __asan_unpoison_memory_region(static_cast<unsigned char*>(f.stack) + fiber_stack_bytes - dirty, dirty);
 #endif
+    tls_stacks.finished[t] = 0;
     f.where = b.context_of(t);
     f.context = b.blank;
     f.context.uc_stack.ss_sp = f.stack;
@@ -460,7 +471,10 @@ void step_fiber(block_state& b, unsigned t) {
 #endif
   b.running = nullptr;
   tls_context = saved;
-  if (f.st == fiber::state::done) b.status[t] = 2;
+  if (f.st == fiber::state::done) {
+    b.status[t] = 2;
+    tls_stacks.finished[t] = 1;
+  }
 }
 
 // ---- The probe's records (probe_pass): each warp's lanes merged into lockstep order at a barrier.
@@ -622,16 +636,18 @@ bool next_interval(block_state& b) {
   if (ref == n) return false;
   for (unsigned t = 0; b.check && t < n; ++t) {
     if (t == ref) continue;
-    const std::string waits = "thread " + race::thread_name(ref, b.block) + " waits at " +
-                              barrier_name(b.barrier_file[ref], b.barrier_line[ref]);
+    const auto waits = [&] {  // built only for a report: this loop runs for every thread at every barrier
+      return "thread " + race::thread_name(ref, b.block) + " waits at " +
+             barrier_name(b.barrier_file[ref], b.barrier_line[ref]);
+    };
     if (b.barrier_file[t] == nullptr) {
       if (b.arrived[t] < b.arrived[ref])
-        race::report("barrier divergence: " + waits + ", which thread " + race::thread_name(t, b.block) +
+        race::report("barrier divergence: " + waits() + ", which thread " + race::thread_name(t, b.block) +
                          " never reaches (it returned)",
                      b.block_idx);
     } else if (b.arrived[t] != b.arrived[ref] || b.barrier_line[t] != b.barrier_line[ref] ||
                std::strcmp(b.barrier_file[t], b.barrier_file[ref]) != 0) {
-      race::report("barrier divergence: " + waits + " (its barrier " + std::to_string(b.arrived[ref]) + "), thread " +
+      race::report("barrier divergence: " + waits() + " (its barrier " + std::to_string(b.arrived[ref]) + "), thread " +
                        race::thread_name(t, b.block) + " at " + barrier_name(b.barrier_file[t], b.barrier_line[t]) +
                        " (its barrier " + std::to_string(b.arrived[t]) + ")",
                    b.block_idx);
@@ -657,7 +673,7 @@ void run_block(std::size_t block_index, dim3 grid, dim3 block, std::size_t smem,
   b.linear_block = block_index;
   b.body = &body;
   b.status.assign(threads, 0);
-  b.fibers.resize(threads);
+  b.fibers.assign(threads, nullptr);
   b.arrived.assign(threads, 0);
   b.barrier_file.assign(threads, nullptr);
   b.barrier_line.assign(threads, 0);
