@@ -88,8 +88,9 @@ def main():
     print(f"Measured on this GPU beside the emulated bandwidth model for the {device} "
           f"({os.path.relpath(args.model)}; {model['assumptions']})")
     print()
-    print("| case | benchmark run | measured | predicted | measured / predicted | coalesced bound | reads-cached bound |")
-    print("|---|---|---|---|---|---|---|")
+    print("| case | benchmark run | measured | predicted | measured / predicted | coalesced bound | "
+          "DRAM bound, no caches | DRAM after the L2 | L2 bound |")
+    print("|---|---|---|---|---|---|---|---|---|")
     for row in model["rows"]:
         p = row["predicted"][device]
         found = measured_rows(bench, row["bench_prefix"], row["unit"])
@@ -99,7 +100,8 @@ def main():
             ratio = rate / p["predicted"] if rate is not None and p["predicted"] else None
             shown = f"{fmt(rate)} {row['unit']}" if rate is not None else f"({error})"
             print(f"| {row['name']} | {name} | {shown} | {fmt(p['predicted'])} | {fmt(ratio)} | "
-                  f"{fmt(p['coalesced'])} | {fmt(p['reads_cached'])} |")
+                  f"{fmt(p['coalesced'])} | {fmt(p['dram_bound'])} | {fmt(p.get('dram_after_l2_bound'))} | "
+                  f"{fmt(p.get('l2_bound'))} |")
 
     # The on-chip dbf kernel's latency model: the kernel as planned on 2026-11-27 against the plan now
     # (BM_DbfOnChipPlan/own:0 and own:1), the measured ratio beside the predicted one.

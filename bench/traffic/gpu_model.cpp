@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <functional>
 #include <iterator>
 #include <map>
 #include <optional>
@@ -19,6 +20,8 @@
 #include <vector>
 
 #include <cuda_runtime.h>
+
+#include "cache_model.hpp"  // cuda/emulation: the counter's L1 and L2 model
 
 #include <chrono>
 
@@ -46,6 +49,8 @@ struct device_spec {
   double shared_latency;       // clocks, a dependent shared-memory load
   double global_latency;       // clocks, a dependent global load that misses L1
   double collective_latency;   // clocks, a warp collective a lane waits for (__ballot_sync, __syncwarp)
+  double l2_bytes;             // the L2's capacity
+  double l2_bytes_per_s;       // the L2's read bandwidth at its peak
 };
 // H100 SXM5 80 GB: HBM3 3.35 TB/s, 132 SMs, 1.98 GHz boost; A100 SXM4 80 GB: HBM2e 2.039 TB/s,
 // 108 SMs, 1.41 GHz; H200: HBM3e 4.8 TB/s, 132 SMs, 1.98 GHz. All serve shared memory at 128 bytes
@@ -56,12 +61,22 @@ struct device_spec {
 // H200's scaled by their HBM peaks, their latencies the H200's in clocks: assumptions until a
 // lent H100 runs the calibration. A warp collective's latency (the warp design's ballots and
 // syncs) is not measured yet: 12 clocks assumed (a vote and the dependent bit scan).
-constexpr double h200_scatter = 1.334e12, h200_hbm = 4.8e12;
+// The L2: 50 MiB (H100 SXM, H200) and 40 MiB (A100), as cudaGetDeviceProperties reports them; its
+// read bandwidth 5,120 bytes a clock at the boost clock, the A100 whitepaper's figure (NVIDIA
+// publishes none for Hopper): assumed for all three until BM_CalibrateStream measures it.
+constexpr double h200_scatter = 1.334e12, h200_hbm = 4.8e12, l2_bytes_per_clock = 5120;
+constexpr double mib = 1024.0 * 1024.0;
 const device_spec devices[] = {
-    {"H100 SXM", 3.35e12, 132, 1.98e9, 128, h200_scatter * 3.35e12 / h200_hbm, 28.7, 280, 12},
-    {"A100 SXM 80GB", 2.039e12, 108, 1.41e9, 128, h200_scatter * 2.039e12 / h200_hbm, 28.7, 280, 12},
-    {"H200", h200_hbm, 132, 1.98e9, 128, h200_scatter, 28.7, 280, 12},
+    {"H100 SXM", 3.35e12, 132, 1.98e9, 128, h200_scatter * 3.35e12 / h200_hbm, 28.7, 280, 12, 50 * mib,
+     l2_bytes_per_clock * 1.98e9},
+    {"A100 SXM 80GB", 2.039e12, 108, 1.41e9, 128, h200_scatter * 2.039e12 / h200_hbm, 28.7, 280, 12, 40 * mib,
+     l2_bytes_per_clock * 1.41e9},
+    {"H200", h200_hbm, 132, 1.98e9, 128, h200_scatter, 28.7, 280, 12, 50 * mib, l2_bytes_per_clock * 1.98e9},
 };
+/// The share of the L2 a kernel's data may fill: half. The L2 is two partitions, and each keeps
+/// what the SMs beside it read, so data every SM reads may be held twice (an assumption: the
+/// conservative reading of how the partitions share; a lent GPU's BM_CalibrateStream tells).
+constexpr double l2_usable_share = 0.5;
 const device_spec& h200_spec = devices[2];
 constexpr double sector_bytes = 32;
 
@@ -75,6 +90,50 @@ emu::kernel_counts sum_counts(const std::vector<std::string>& prefixes) {
     s += k;
   }
   return s;
+}
+
+/// The cache model's counts of the kernels whose name starts with `prefix`, summed.
+emu::cache_counts sum_cache(const std::vector<std::string>& prefixes) {
+  emu::cache_counts s;
+  for (const emu::cache_counts& k : emu::cache_counts_of_kernels())
+    if (std::any_of(prefixes.begin(), prefixes.end(), [&](const std::string& p) { return k.kernel.rfind(p, 0) == 0; }))
+      s += k;
+  return s;
+}
+
+/// What the caches make of an item's sectors (cache_model.hpp): the sectors that reach the L2 and
+/// those between the L2 and DRAM, for an L2 of a given size; and how many blocks the count ran,
+/// against how many a device holds at once (the L2 a counted block may use is its share).
+struct cached_item {
+  double l1_hits = 0, l2_sectors = 0;
+  std::function<double(double)> dram_sectors;  ///< per item, at an L2 of that many bytes for the counted blocks
+  /// The L2 a counted block may use: the usable L2 over the warps the device holds at once, per
+  /// counted block. In the emulation a block's warps run one after another (between barriers; the
+  /// annealing kernel has none), so one warp of each counted block is active at a time, where a
+  /// device runs `resident_per_sm` warps on each SM side by side.
+  double counted_blocks = 0;
+  double resident_per_sm = 0;  ///< warps; 0: the count is the whole run (one table): its L2 is the device's
+  bool used = false;           ///< counted: the bounds are shown
+  bool predicts = false;       ///< the prediction takes them (the dbf tables; see the note on the annealing rows)
+
+  /// The L2 bytes the counted blocks have on `d` (its usable share, scaled by the blocks).
+  double capacity(const device_spec& d, double sms) const {
+    const double whole = d.l2_bytes * l2_usable_share;
+    if (resident_per_sm <= 0 || counted_blocks <= 0) return whole;
+    return whole * std::min(1.0, counted_blocks / (resident_per_sm * sms));
+  }
+};
+cached_item cached(const emu::cache_counts& c, double items, double blocks, double resident_per_sm) {
+  cached_item r;
+  r.l1_hits = static_cast<double>(c.l1_hit_sectors) / items;
+  r.l2_sectors = static_cast<double>(c.l2_sectors) / items;
+  r.dram_sectors = [c, items](double bytes) {
+    return static_cast<double>(c.dram_sectors(static_cast<std::uint64_t>(bytes))) / items;
+  };
+  r.counted_blocks = blocks;
+  r.resident_per_sm = resident_per_sm;
+  r.used = r.predicts = true;
+  return r;
 }
 
 /// Per item (an annealing move, a dbf cell).
@@ -99,6 +158,9 @@ per_item divide(const emu::kernel_counts& k, double items) {
 
 struct prediction {
   double dram = 0, shared = 0, predicted = 0, coalesced = 0, reads_cached = 0;
+  /// The cache model's bounds (cached_item): DRAM for what the L2 misses and writes back, and the
+  /// L2 for what the L1 misses; `dram` above is every sector from DRAM.
+  double dram_after_l2 = INFINITY, l2 = INFINITY;
   double latency = INFINITY, scatter = INFINITY;  ///< anneal: the latency and scattered-sector bounds
   double issue = INFINITY;                        ///< anneal: the instruction-issue bound (an estimate: --issue)
   double kernel = 0;    ///< dbf_batch: the kernel's bound alone (predicted is then end to end)
@@ -119,12 +181,18 @@ double latency_bound(const device_spec& d, const per_item& p, double warps, doub
   return clocks > 0 && warps > 0 ? sms * d.clock_hz * warps / clocks : INFINITY;
 }
 
-prediction predict(const device_spec& d, const per_item& p) {
+prediction predict(const device_spec& d, const per_item& p, const cached_item* c = nullptr, double sms = 0) {
   prediction r;
   const double wavefronts_per_s = d.sms * d.clock_hz;  // 128 B a clock per SM
   r.dram = bound(d.dram_bytes_per_s, p.sectors * sector_bytes);
   r.shared = bound(wavefronts_per_s, p.wavefronts);
   r.predicted = std::min(r.dram, r.shared);
+  if (c && c->used) {  // the caches' bounds (sms: those in use), which may replace every-sector-from-DRAM
+    const double in_use = sms > 0 ? sms : d.sms;
+    r.dram_after_l2 = bound(d.dram_bytes_per_s, c->dram_sectors(c->capacity(d, in_use)) * sector_bytes);
+    r.l2 = bound(d.l2_bytes_per_s * in_use / d.sms, c->l2_sectors * sector_bytes);
+    if (c->predicts) r.predicted = std::min({r.dram_after_l2, r.l2, r.shared});
+  }
   r.coalesced =
       std::min(bound(d.dram_bytes_per_s, p.ideal_sectors * sector_bytes), bound(wavefronts_per_s, p.ideal_wavefronts));
   r.reads_cached = std::min(bound(d.dram_bytes_per_s, p.store_sectors * sector_bytes), r.shared);
@@ -156,6 +224,7 @@ struct row {
   double lanes_per_request = 0;  ///< anneal: the lanes a warp's memory request keeps active
   double warp_instructions = 0;  ///< anneal: warp instructions a move (--issue; 0: unknown)
   double warp_instructions_low = 0, warp_instructions_high = 0;
+  cached_item cache;  ///< the cache model's view (cache.used: the prediction takes its bounds)
   std::vector<prediction> pred;
 };
 
@@ -201,12 +270,14 @@ row anneal_row(const std::string& name, int warps, std::uint64_t n, std::uint64_
   }
   auto runner = make_cuda_runner(setup);
   runner->advance(4);  // past the first moves of the counted strings
-  const auto counted = [&](std::uint64_t iterations) {
+  emu::cache_counts cache_a, cache_b;
+  const auto counted = [&](std::uint64_t iterations, emu::cache_counts& cache) {
     emu::reset_counts();
     runner->advance(iterations);
+    cache = sum_cache({"kernel"});
     return sum_counts({"kernel"});  // anneal_kernel is launched as `kernel` (launch_with)
   };
-  const emu::kernel_counts a = counted(0), b = counted(n);
+  const emu::kernel_counts a = counted(0, cache_a), b = counted(n, cache_b);
   if (a.launches != 1 || b.launches != 1) std::fprintf(stderr, "warpspan_gpu_model: expected one launch each\n");
   const per_item pa = divide(a, 1.0), pb = divide(b, 1.0);
   const auto per_move = [&](double fixed, double launch) {
@@ -227,6 +298,21 @@ row anneal_row(const std::string& name, int warps, std::uint64_t n, std::uint64_
   r.per.ideal_wavefronts = per_move(pa.ideal_wavefronts, pb.ideal_wavefronts);
   r.per.atomics = per_move(pa.atomics, pb.atomics);
   r.per.collectives = per_move(pa.collectives, pb.collectives);
+  // The caches, per move alike (each counted launch starts with an empty L2: the moves before it
+  // were not counted); the counted blocks' share of the L2 is theirs among the blocks a device
+  // holds at the plan's occupancy.
+  r.cache.l1_hits = per_move(static_cast<double>(cache_a.l1_hit_sectors), static_cast<double>(cache_b.l1_hit_sectors));
+  r.cache.l2_sectors = per_move(static_cast<double>(cache_a.l2_sectors), static_cast<double>(cache_b.l2_sectors));
+  const double moves = static_cast<double>(n) * chains, launch_moves = static_cast<double>(per_launch) * chains;
+  r.cache.dram_sectors = [cache_a, cache_b, moves, launch_moves](double bytes) {  // per_move, kept by value
+    const auto at = static_cast<std::uint64_t>(bytes);
+    const double fixed = static_cast<double>(cache_a.dram_sectors(at)),
+                 launch = static_cast<double>(cache_b.dram_sectors(at));
+    return std::max(0.0, launch - fixed) / moves + fixed / launch_moves;
+  };
+  r.cache.counted_blocks = static_cast<double>(b.blocks);
+  r.cache.resident_per_sm = plan.threads_per_sm / 32.0;
+  r.cache.used = true;
   r.sectors_per_request = static_cast<double>(b.global_sectors) / std::max<double>(1, b.global_requests);
   r.ideal_per_request = static_cast<double>(b.global_ideal_sectors) / std::max<double>(1, b.global_requests);
   r.wavefronts_per_request = static_cast<double>(b.shared_wavefronts) / std::max<double>(1, b.shared_requests);
@@ -256,6 +342,7 @@ row dbf_row(std::uint32_t vertices, bool staged) {
   emu::reset_counts();
   (void)cuda_dbf_table(g, staged, 256, false, nullptr);
   const emu::kernel_counts k = sum_counts({"dbf_level_kernel"});
+  const emu::cache_counts cache = sum_cache({"dbf_level_kernel"});
   row r;
   r.kind = "dbf";
   r.name = std::string("dbf table, ") + std::to_string(vertices) + " vertices, " + (staged ? "cuda-sm" : "cuda");
@@ -266,6 +353,7 @@ row dbf_row(std::uint32_t vertices, bool staged) {
   r.sectors_per_request = static_cast<double>(k.global_sectors) / std::max<double>(1, k.global_requests);
   r.ideal_per_request = static_cast<double>(k.global_ideal_sectors) / std::max<double>(1, k.global_requests);
   r.wavefronts_per_request = static_cast<double>(k.shared_wavefronts) / std::max<double>(1, k.shared_requests);
+  r.cache = cached(cache, static_cast<double>(g.cells()), static_cast<double>(k.blocks), 0);
   r.note = std::to_string(g.cells()) + " cells, " + std::to_string(g.preds.size()) + " edges, block 256";
   return r;
 }
@@ -284,8 +372,10 @@ std::vector<row> dbf_time_rows(std::uint32_t vertices) {
   const unrolled_graph g = bench_cases::table_one_graph(vertices);
   emu::reset_counts();  // the kernels and their counts are the same either way: counted once
   (void)cuda_dbf_table(g, false, 256, false, nullptr, nullptr, {.graph = true, .steps_only = true});
-  const emu::kernel_counts k =
-      sum_counts({"dbf_level_kernel", "dbf_tile_min_kernel", "dbf_tile_steps_kernel", "dbf_steps_gather_kernel"});
+  const std::vector<std::string> kernels = {"dbf_level_kernel", "dbf_tile_min_kernel", "dbf_tile_steps_kernel",
+                                            "dbf_steps_gather_kernel"};
+  const emu::kernel_counts k = sum_counts(kernels);
+  const emu::cache_counts cache = sum_cache(kernels);
   // What the device holds of the table: the rows a later level still reads, and the running minimum.
   const detail::level_plan kept = detail::plan_levels(g, false);
   const double kept_mb = static_cast<double>((std::size_t{kept.slots} + 1) * g.columns() * sizeof(std::uint32_t)) / 1e6;
@@ -299,6 +389,7 @@ std::vector<row> dbf_time_rows(std::uint32_t vertices) {
     r.bench = "BM_DbfTableLaunch/backend:2/vertices:" + std::to_string(vertices) + "/launch:" + (graph ? "2" : "0") +
               "/manual_time";
     r.per = divide(k, 1.0);
+    r.cache = cached(cache, 1.0, static_cast<double>(k.blocks), 0);
     r.launches = static_cast<double>(k.launches);
     r.graph = graph;
     r.sectors_per_request = static_cast<double>(k.global_sectors) / std::max<double>(1, k.global_requests);
@@ -653,20 +744,32 @@ static void held_out(std::uint64_t moves16, std::uint64_t moves3, std::uint64_t 
       "The constants are the H200 calibration's (latencies, scattered-sector bandwidth); the\n"
       "three runs below did not set them. Each at the occupancy it ran with; the scattered-sector\n"
       "bound scaled by the SMs in use. Counted as those runs moved (over the whole string, not\n"
-      "estimate's reach), from the initial strings.\n\n"
-      "| run | latency bound | scattered-sector bound | DRAM bound | shared bound | **predicted** | measured | error "
-      "|\n"
-      "|---|---|---|---|---|---|---|---|\n");
+      "estimate's reach), from the initial strings. *With the caches*: the prediction if the cache\n"
+      "model's bounds replaced every-sector-from-DRAM (the scattered sectors those DRAM serves after\n"
+      "the L2, the L2 shared by the warps the run had resident): the annealing rows do not take it,\n"
+      "since it does not bring these runs closer.\n\n"
+      "| run | latency bound | scattered-sector bound | scattered, after the L2 | DRAM, no caches | DRAM after the L2 "
+      "| "
+      "L2 bound | shared bound | **predicted** | measured | error | with the caches | error |\n"
+      "|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
   for (const run& x : runs) {
     const row* r = find(x.row_name);
     if (!r) continue;
-    const prediction p = predict(h200, r->per);
+    cached_item cache = r->cache;  // the L2 shared by the warps this run had resident
+    cache.resident_per_sm = x.warps;
+    const prediction p = predict(h200, r->per, &cache, x.sms);
     const double latency = latency_bound(h200, r->per, x.warps, x.sms);
-    const double scatter = bound(h200.scatter_bytes_per_s * x.sms / h200.sms, r->per.sectors * sector_bytes);
+    const double sms_share = x.sms / h200.sms;
+    const double scatter = bound(h200.scatter_bytes_per_s * sms_share, r->per.sectors * sector_bytes);
+    const double scatter_cached =
+        bound(h200.scatter_bytes_per_s * sms_share, cache.dram_sectors(cache.capacity(h200, x.sms)) * sector_bytes);
     const double predicted = std::min({p.predicted, latency, scatter});
-    std::printf("| %s | %s | %s | %s | %s | **%s** | %s | %+.0f %% |\n", x.what, fmt(latency).c_str(),
-                fmt(scatter).c_str(), fmt(p.dram).c_str(), fmt(p.shared).c_str(), fmt(predicted).c_str(),
-                fmt(x.measured).c_str(), (predicted / x.measured - 1) * 100);
+    const double with_caches = std::min({p.dram_after_l2, p.l2, p.shared, latency, scatter_cached});
+    std::printf("| %s | %s | %s | %s | %s | %s | %s | %s | **%s** | %s | %+.0f %% | %s | %+.0f %% |\n", x.what,
+                fmt(latency).c_str(), fmt(scatter).c_str(), fmt(scatter_cached).c_str(), fmt(p.dram).c_str(),
+                fmt(p.dram_after_l2).c_str(), fmt(p.l2).c_str(), fmt(p.shared).c_str(), fmt(predicted).c_str(),
+                fmt(x.measured).c_str(), (predicted / x.measured - 1) * 100, fmt(with_caches).c_str(),
+                (with_caches / x.measured - 1) * 100);
   }
 }
 
@@ -771,9 +874,11 @@ int main(int argc, char** argv) {
       }
     }
     for (const device_spec& d : devices) {
-      prediction p = predict(d, r.per);
+      prediction p = predict(d, r.per, &r.cache);
       if (r.kind == "anneal") {  // the plan fills every SM (the benchmarks' chain count 0)
         p.latency = latency_bound(d, r.per, r.warps_per_sm, d.sms);
+        // Every sector at the random-sector bandwidth (the caches' figures are shown, not used: the
+        // held-out runs below do not bear their credit out for scattered chain state).
         p.scatter = bound(d.scatter_bytes_per_s, r.per.sectors * sector_bytes);
         p.issue = bound(d.sms * d.clock_hz * issue_per_clock_per_sm, r.warp_instructions);
         p.predicted = std::min({p.predicted, p.latency, p.scatter, p.issue});
@@ -787,6 +892,8 @@ int main(int argc, char** argv) {
         p.shared = ms(p.shared);
         p.coalesced = ms(p.coalesced);
         p.reads_cached = ms(p.reads_cached);
+        p.dram_after_l2 = ms(p.dram_after_l2);
+        p.l2 = ms(p.l2);
       }
       if (r.kind == "dbf_batch") {
         // End to end, four stages side by side (two chunks in flight, each with its own workspace):
@@ -825,21 +932,30 @@ int main(int argc, char** argv) {
       "same on every machine (for one compiler: clang's loads and stores stand in for nvcc's).\n\n",
       quick ? " --quick" : "");
   std::printf(
-      "Assumptions: every global sector (32 bytes) comes from DRAM (no L1 or L2 hits); DRAM at its\n"
+      "Assumptions: global sectors (32 bytes) go through the emulation's cache model\n"
+      "(cuda/emulation/cache_model.hpp, since 2026-11-29): each block's own %zu KiB L1 for its loads,\n"
+      "then one LRU L2 of which a kernel's data may fill half (%g of the 50 MiB of an H100 or H200 and the\n"
+      "40 MiB of an A100: the two partitions may each hold what their SMs read), for the annealing rows\n"
+      "shared by the counted blocks as by the warps a device holds at once; DRAM serves what that L2 misses and\n"
+      "writes back (*DRAM after the L2*), the L2 what the L1 misses, at 5,120 bytes a clock (the A100\n"
+      "whitepaper's L2 read bandwidth, assumed for Hopper: *L2 bound*); *DRAM, no caches* is every\n"
+      "sector from DRAM, as this model had it until then (the dbf_batch rows keep it: their kernels'\n"
+      "efficiency was measured against it). DRAM at its\n"
       "peak (H100 SXM: HBM3 3.35 TB/s; A100 SXM 80 GB: HBM2e 2.039 TB/s); shared memory one wavefront\n"
       "(128 bytes, 32 banks) per clock per SM at the boost clock (H100: 132 SMs x 1.98 GHz; A100: 108\n"
       "SMs x 1.41 GHz). The annealing rows have two more bounds (issue 42, item 5): *latency*, each\n"
       "resident warp's requests one after another at a dependent load's latency (the plan's warps a\n"
       "SM; 28.7 clocks shared, 280 global: the H200 calibration; the warp-a-chain design's warp\n"
       "collectives, ballots and syncs, at 12 clocks each: assumed, not measured), and *scattered sectors*, every\n"
-      "sector at the random-sector bandwidth the H200 calibration measured (1.334 TB/s; H100 and A100\n"
+      "sector DRAM serves at the random-sector bandwidth the H200 calibration measured (1.334 TB/s; H100 and A100\n"
       "scaled by their HBM peaks), and, where --issue gives the estimate, *issue*: 4 warp instructions a\n"
       "clock an SM (four schedulers), the warp instructions of a move estimated from the CPU's\n"
       "instruction counts of the same step (bench/count/issue_estimate.py: one SASS instruction per\n"
       "x86-64 one; a thread a chain issues its lane's instructions once for the lanes a request keeps\n"
       "active; a warp a chain its serial part once and its loops over pairs a 32nd each, the midpoint\n"
       "of its low and high estimates in the JSON, plus its collectives). *Predicted* is the smallest bound;\n"
-      "for the dbf rows the smaller of the DRAM and shared-memory bounds; *coalesced* the same with every request at\n"
+      "for the dbf rows the least of the DRAM-after-the-L2, L2 and shared-memory bounds; *coalesced* the\n"
+      "DRAM (no caches) and shared bounds with every request at\n"
       "its ideal sectors and conflict-free wavefronts; *reads cached* charges DRAM only the stores (as\n"
       "if every load hit L1/L2: the dbf tables of 10 and 20 vertices, 4 and 15 MB, fit the H100's 50 MB\n"
       "L2). Annealing: one block of chains (a warp a chain: 8 chains), each started from the best string\n"
@@ -847,9 +963,9 @@ int main(int argc, char** argv) {
       "moves a chain (W = 16), %llu (W = 3) or %llu (W = 48, 64) after 4, at %llu moves a launch (W = 48, 64:\n"
       "500): a launch of no moves counts the per-launch part (the types' staging, the on-chip kernel's\n"
       "copies in and out), spread over those moves.\n\n",
-      static_cast<unsigned long long>(warm), static_cast<unsigned long long>(moves16),
-      static_cast<unsigned long long>(moves3), static_cast<unsigned long long>(moves64),
-      static_cast<unsigned long long>(per_launch));
+      emu::l1_bytes_per_block / 1024, l2_usable_share, static_cast<unsigned long long>(warm),
+      static_cast<unsigned long long>(moves16), static_cast<unsigned long long>(moves3),
+      static_cast<unsigned long long>(moves64), static_cast<unsigned long long>(per_launch));
   std::printf("## Requests\n\n");
   std::printf(
       "| case | global requests / item | sectors / request (ideal; 4 for 32 lanes x 4 B) | sectors / item | of which "
@@ -860,18 +976,36 @@ int main(int argc, char** argv) {
                 fmt(r.per.requests).c_str(), r.sectors_per_request, r.ideal_per_request, fmt(r.per.sectors).c_str(),
                 fmt(r.per.store_sectors).c_str(), fmt(r.per.shared_requests).c_str(), r.wavefronts_per_request,
                 fmt(r.per.atomics).c_str(), r.note.c_str());
+  std::printf(
+      "\n## The caches (cuda/emulation/cache_model.hpp)\n\n"
+      "Per item: the load sectors each block's own %zu KiB L1 served, the sectors that reached the L2,\n"
+      "and those between the L2 and DRAM (its misses and write-backs) for the L2 the counted blocks\n"
+      "have on an H100 (half its 50 MiB; for the annealing rows, the counted blocks' share of it beside\n"
+      "the warps a device holds at once, since the emulation runs a block's warps one after another),\n"
+      "and for the whole 50 MiB; beside every sector, as if nothing were cached.\n\n"
+      "| case | L1 hits / item | L2 sectors / item | the counted blocks' L2 on an H100 | DRAM sectors / item | "
+      "with all 50 MiB | every sector |\n|---|---|---|---|---|---|---|\n",
+      emu::l1_bytes_per_block / 1024);
+  for (const row& r : rows) {
+    if (!r.cache.used) continue;
+    const double c = r.cache.capacity(devices[0], devices[0].sms);
+    const double whole = c / l2_usable_share;
+    std::printf("| %s | %s | %s | %s MiB | %s | %s | %s |\n", r.name.c_str(), fmt(r.cache.l1_hits).c_str(),
+                fmt(r.cache.l2_sectors).c_str(), fmt(c / mib).c_str(), fmt(r.cache.dram_sectors(c)).c_str(),
+                fmt(r.cache.dram_sectors(whole)).c_str(), fmt(r.per.sectors).c_str());
+  }
   for (std::size_t d = 0; d < std::size(devices); ++d) {
     std::printf("\n## Predicted on %s\n\n", devices[d].name);
     std::printf(
-        "| case | unit | DRAM bound | shared bound | latency bound | scattered-sector bound | issue bound (estimate) | "
-        "**predicted** | coalesced | reads cached |\n"
-        "|---|---|---|---|---|---|---|---|---|---|\n");
+        "| case | unit | DRAM, no caches | DRAM after the L2 | L2 bound | shared bound | latency bound | "
+        "scattered-sector bound | issue bound (estimate) | **predicted** | coalesced | reads cached |\n"
+        "|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     for (const row& r : rows) {
       const prediction& p = r.pred[d];
-      std::printf("| %s | %s | %s | %s | %s | %s | %s | **%s** | %s | %s |\n", r.name.c_str(), r.unit.c_str(),
-                  fmt(p.dram).c_str(), fmt(p.shared).c_str(), fmt(p.latency).c_str(), fmt(p.scatter).c_str(),
-                  fmt(p.issue).c_str(), fmt(p.predicted).c_str(), fmt(p.coalesced).c_str(),
-                  fmt(p.reads_cached).c_str());
+      std::printf("| %s | %s | %s | %s | %s | %s | %s | %s | %s | **%s** | %s | %s |\n", r.name.c_str(), r.unit.c_str(),
+                  fmt(p.dram).c_str(), fmt(p.dram_after_l2).c_str(), fmt(p.l2).c_str(), fmt(p.shared).c_str(),
+                  fmt(p.latency).c_str(), fmt(p.scatter).c_str(), fmt(p.issue).c_str(), fmt(p.predicted).c_str(),
+                  fmt(p.coalesced).c_str(), fmt(p.reads_cached).c_str());
     }
   }
   if (wanted("held out")) held_out(moves16, moves3, per_launch);
@@ -883,7 +1017,8 @@ int main(int argc, char** argv) {
       std::printf(
           "\nHeld out: one table of 50 vertices on the H200 (BM_DbfTable, cuda, launch by launch) took %.3f ms\n"
           "of kernel on 2026-11-27, as its kernels were then (a thread a cell, every row kept, the column\n"
-          "minima after the last level): the model put those at %.3f ms (%+.0f %%). Since 2026-11-29 a\n"
+          "minima after the last level): the model put those at %.3f ms (%+.0f %%, every sector from DRAM). Since "
+          "2026-11-29 a\n"
           "level's thread takes a column of its rows, a row is kept only while a later level reads it,\n"
           "and each level folds the running minimum: predicted %s ms on the H200, not yet measured.\n",
           measured_ms, then_predicted_ms, (then_predicted_ms / measured_ms - 1) * 100,
@@ -943,9 +1078,11 @@ int main(int argc, char** argv) {
       "H200's measured launch gap, the host's enqueue) or %g us a node of one CUDA graph (assumed until\n"
       "BM_CalibrateLaunchGap/graph:1 runs). Work and gaps are added, not overlapped: an upper estimate\n"
       "where the kernels outlast the gaps. The device keeps only the rows a later level reads (their\n"
-      "count and bytes in the note): where those fit the L2 (50 MB on an H100), its loads can hit it,\n"
-      "which *reads cached* credits and the prediction does not: the L2's read bandwidth is not yet\n"
-      "measured (BM_CalibrateStream measures it beside HBM's on the next lent GPU).\n",
+      "count and bytes in the note): the cache model follows them through the L2 from level to level\n"
+      "(the L2 outlives a launch), so the prediction charges DRAM only what an L2 of half the device's\n"
+      "misses and writes back, and the L2 its traffic at the assumed 5,120 bytes a clock; neither the\n"
+      "L2's bandwidth nor how its two partitions share is measured yet (BM_CalibrateStream measures\n"
+      "the first beside HBM's on the next lent GPU).\n",
       stream_launch_gap_s * 1e6, graph_node_gap_s * 1e6);
   std::printf(
       "\n`bash bench/run_on_gpu.sh --run OUT` ends with `bench/compare_model.py`, which prints each\n"
@@ -954,7 +1091,11 @@ int main(int argc, char** argv) {
   if (!json_path.empty()) {
     std::string out = "{\n  \"generator\": \"warpspan_gpu_model (bench/traffic/gpu_model.cpp)\",\n";
     out +=
-        "  \"assumptions\": \"every global sector from DRAM (no L1/L2 hits), DRAM and shared memory at peak; "
+        "  \"assumptions\": \"global sectors through the emulation's cache model (a 16 KiB L1 a block; an LRU L2 of "
+        "which a kernel may fill half, for the annealing rows shared by the counted blocks as by the warps a device "
+        "holds at once; the "
+        "L2 at 5,120 bytes a clock, assumed); dbf_batch rows: every global sector from DRAM; DRAM and shared memory "
+        "at peak; "
         "annealing rows also bounded by latency (the plan's resident warps, H200-calibrated load latencies) and "
         "by the H200's random-sector bandwidth (scaled by HBM peak) and, with --issue, by instruction issue (4 warp "
         "instructions a clock an SM; warp instructions a move estimated from the CPU's instruction counts of the same "
@@ -983,6 +1124,12 @@ int main(int argc, char** argv) {
       json_number(out, "wavefronts_per_item", r.per.wavefronts);
       json_number(out, "wavefronts_per_request", r.wavefronts_per_request);
       json_number(out, "atomics_per_item", r.per.atomics);
+      if (r.cache.used) {
+        json_number(out, "l1_hit_sectors_per_item", r.cache.l1_hits);
+        json_number(out, "l2_sectors_per_item", r.cache.l2_sectors);
+        json_number(out, "dram_sectors_after_l2_per_item_h100",
+                    r.cache.dram_sectors(r.cache.capacity(devices[0], devices[0].sms)));
+      }
       if (r.kind == "anneal") {
         json_number(out, "warps_per_sm", r.warps_per_sm);
         json_number(out, "lanes_per_request", r.lanes_per_request);
@@ -1017,6 +1164,8 @@ int main(int argc, char** argv) {
         const prediction& p = r.pred[d];
         out += std::string(d ? ", " : "") + "\"" + devices[d].name + "\": {";
         json_number(out, "dram_bound", p.dram);
+        json_number(out, "dram_after_l2_bound", p.dram_after_l2);
+        json_number(out, "l2_bound", p.l2);
         json_number(out, "shared_bound", p.shared);
         json_number(out, "predicted", p.predicted);
         json_number(out, "coalesced", p.coalesced);

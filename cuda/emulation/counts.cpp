@@ -25,6 +25,9 @@
 // on one address (the device serialises those). Accesses outside the block's shared memory and the
 // device allocations (the stack: registers on a device; Thrust's host-side memory) are not counted.
 //
+// Each completed global request's distinct sectors go on to the cache model (cache_model.hpp): the
+// block's L1, then the L2 at every size.
+//
 // Requests are complete when every lane of the warp has run the interval: with the ascending or
 // descending thread order (warps run lane after lane, one warp after another) they are finished
 // when the next warp starts, so memory stays at one warp's interval; in a random order at the end
@@ -41,6 +44,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "cache_model.hpp"
 #include "cuda_runtime.h"
 
 namespace warpspan::emu {
@@ -124,6 +128,7 @@ struct block_counter {
   // that issued the most of them in it.
   std::vector<std::pair<std::uint32_t, std::uint32_t>> path;
   totals t;
+  caching::block_cache cache;  // the block's L1 and what it sends on to the L2 (cache_model.hpp)
 };
 
 constinit thread_local block_counter* tls_counter = nullptr;
@@ -168,6 +173,15 @@ void finish(block_counter& c, request& r) {
       most = std::max(most, run);
     }
     t.atomic_serialised += most;
+    if (!r.shared) {
+      thread_local std::vector<std::uint64_t> sectors;
+      sectors.clear();
+      for (const lane_access& l : r.lanes)
+        for (std::uintptr_t s = l.address >> 5; s <= (l.address + l.bytes - 1) >> 5; ++s) sectors.push_back(s);
+      std::sort(sectors.begin(), sectors.end());
+      sectors.erase(std::unique(sectors.begin(), sectors.end()), sectors.end());
+      c.cache.request(sectors.data(), sectors.size(), caching::sector_use::atomic);
+    }
     return;
   }
   thread_local std::vector<std::uint64_t> units;
@@ -200,6 +214,8 @@ void finish(block_counter& c, request& r) {
   const auto sectors = static_cast<std::uint64_t>(std::unique(units.begin(), units.end()) - units.begin());
   t.global_sectors += sectors;
   if (r.kind == access_kind::store) t.global_store_sectors += sectors;
+  c.cache.request(units.data(), sectors,
+                  r.kind == access_kind::store ? caching::sector_use::store : caching::sector_use::load);
   t.global_ideal_sectors += (distinct_bytes(r.lanes) + 31) / 32;
 }
 
@@ -257,10 +273,13 @@ void end_launch() {
   ++k.launches;
   k += launch.t;
   launch.device.clear();
+  caching::end_launch(launch.kernel);
 }
 
-void begin_block(const unsigned char* shared, std::size_t bytes, unsigned threads, bool warps_contiguous) {
+void begin_block(const unsigned char* shared, std::size_t bytes, unsigned threads, bool warps_contiguous,
+                 std::size_t block_index) {
   block_counter& c = tls_storage;
+  c.cache.begin(block_index);
   c.shared = reinterpret_cast<std::uintptr_t>(shared);
   c.shared_bytes = shared ? bytes : 0;
   c.contiguous = warps_contiguous;
@@ -286,6 +305,7 @@ void end_block() {
     c->t.path_global_loads += gl;
   }
   c->t.path_intervals += c->path.size();
+  caching::end_block(c->cache);
   tls_counter = nullptr;
   std::lock_guard<std::mutex> lock(launch.m);
   launch.t += c->t;
@@ -326,6 +346,7 @@ std::vector<kernel_counts> counts() {
 void reset_counts() {
   std::lock_guard<std::mutex> lock(counting::kernels_mutex);
   counting::kernels().clear();
+  caching::reset();
 }
 
 namespace counting {

@@ -20,7 +20,9 @@ void begin_launch(const char* kernel, race::ranges device);
 /// Adds the launch's counts to its kernel's.
 void end_launch();
 /// The calling OS thread now runs a block whose shared memory is [shared, shared + bytes).
-void begin_block(const unsigned char* shared, std::size_t bytes, unsigned threads, bool warps_contiguous);
+/// `block_index`: the block's linear index in its grid (the cache model interleaves the blocks' sectors by it).
+void begin_block(const unsigned char* shared, std::size_t bytes, unsigned threads, bool warps_contiguous,
+                 std::size_t block_index);
 void end_block();
 /// A warp collective (__syncwarp, __ballot_sync, ...) by lane `lane` of the block: counted once a
 /// warp (by its first lane).

@@ -684,7 +684,7 @@ void run_block(std::size_t block_index, dim3 grid, dim3 block, std::size_t smem,
   const bool counted = launch_counted.load(std::memory_order_relaxed);
   if (counted)
     counting::begin_block(b.shared.get(), smem, threads,
-                          order_now.load(std::memory_order_relaxed) != order_kind::random);
+                          order_now.load(std::memory_order_relaxed) != order_kind::random, block_index);
   // Threads run on the OS thread's stack, one after the other, until one reaches a barrier: then
   // the rest go on as fibers, interval by interval (see syncthreads).
   for (std::size_t i = 0; i < threads && !b.fibers_started; ++i) {

@@ -6,10 +6,14 @@
 #if defined(WARPSPAN_CUDA_EMULATION_BUILD)
 #include <gtest/gtest.h>
 
+#include <list>
 #include <numeric>
+#include <random>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
+#include "cache_model.hpp"
 #include "common/device_buffer.cuh"
 #include "common/launch.cuh"
 
@@ -249,6 +253,117 @@ TEST_F(EmulationCountsGpu, TheTableNamesEveryCountedKernel) {
   EXPECT_NE(table.find("add_to_one\t2\t"), std::string::npos) << table;
   EXPECT_EQ(of("add_to_one").blocks, 3u);
   EXPECT_EQ(of("add_to_one").atomic_serialised, 96u);
+}
+
+// ---- The cache model (cuda/emulation/cache_model.cpp).
+
+/// A plain LRU cache of `capacity` sectors, one access at a time: the reads it misses and the
+/// dirty sectors it writes back (on eviction, and those left at the end).
+struct brute_lru {
+  std::size_t capacity;
+  std::list<std::uint64_t> order;  // most recent first
+  struct slot {
+    std::list<std::uint64_t>::iterator at;
+    bool dirty;
+  };
+  std::unordered_map<std::uint64_t, slot> held;
+  std::uint64_t read_misses = 0, writebacks = 0;
+
+  void access(std::uint64_t sector, emu::caching::sector_use use) {
+    const bool reads = use != emu::caching::sector_use::store, writes = use != emu::caching::sector_use::load;
+    auto it = held.find(sector);
+    if (it == held.end()) {
+      if (reads) ++read_misses;
+      if (held.size() == capacity) {
+        const std::uint64_t victim = order.back();
+        order.pop_back();
+        if (held.at(victim).dirty) ++writebacks;
+        held.erase(victim);
+      }
+      order.push_front(sector);
+      held[sector] = slot{order.begin(), writes};
+      return;
+    }
+    order.splice(order.begin(), order, it->second.at);
+    it->second.dirty = it->second.dirty || writes;
+  }
+  std::uint64_t writebacks_with_left() const {
+    std::uint64_t n = writebacks;
+    for (const auto& [sector, s] : held) n += s.dirty;
+    return n;
+  }
+};
+
+TEST(EmulationCacheModel, StackDistancesMatchAnLruCacheOfEverySize) {
+  // Two kernels' accesses, loads, stores and atomics, over 3,000 sectors with a hot set, against a
+  // plain LRU cache at nine of the model's capacities (8 KiB to 128 KiB: 256 to 4,096 sectors).
+  std::mt19937_64 rng(11);
+  std::vector<std::pair<std::uint64_t, emu::caching::sector_use>> trace;
+  for (int i = 0; i < 60000; ++i) {
+    const std::uint64_t sector = rng() % 4 == 0 ? rng() % 3000 : rng() % 200;
+    const auto r = rng() % 10;
+    trace.emplace_back(sector, r < 6   ? emu::caching::sector_use::load
+                               : r < 9 ? emu::caching::sector_use::store
+                                       : emu::caching::sector_use::atomic);
+  }
+  emu::caching::l2_stack l2;
+  std::vector<emu::cache_counts> counts;
+  for (std::size_t i = 0; i < trace.size(); ++i) l2.access(trace[i].first, trace[i].second, i < 30000 ? 0 : 1, counts);
+  counts = l2.with_dirty_left(counts);
+  emu::cache_counts both = counts.at(0);
+  both += counts.at(1);
+  EXPECT_EQ(both.l2_sectors, trace.size());
+  for (std::size_t c = 0; c <= 32; c += 4) {
+    const std::uint64_t bytes = emu::l2_capacity(c);
+    brute_lru lru{static_cast<std::size_t>(bytes / 32), {}, {}};
+    for (const auto& [sector, use] : trace) lru.access(sector, use);
+    EXPECT_EQ(both.read_misses(bytes), lru.read_misses) << bytes << " bytes";
+    EXPECT_EQ(both.writebacks(bytes), lru.writebacks_with_left()) << bytes << " bytes";
+    // A capacity between two of the model's is answered for the lower.
+    EXPECT_EQ(both.read_misses(emu::l2_capacity(c + 1) - 1), lru.read_misses) << bytes << " bytes";
+  }
+  EXPECT_EQ(emu::l2_capacity(0), 8u * 1024u);
+  EXPECT_EQ(emu::l2_capacity(emu::l2_capacities - 1), 128u << 20);
+}
+
+__global__ void sum_rows(const unsigned* in, unsigned* out, unsigned columns) {
+  const unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
+  out[t] = in[t] + in[columns];  // in[columns]: one word every thread of the grid reads
+}
+
+TEST_F(EmulationCountsGpu, TheCachesServeRepeatedReadsByTheirSize) {
+  for (const auto& order : {std::string("ascending"), std::string("random:3")}) {
+    ASSERT_TRUE(emu::set_thread_order(order));
+    emu::reset_counts();
+    // 64 KiB read twice (two launches) by 8 blocks of 256, and one word read by every thread.
+    constexpr unsigned n = 16384;
+    device_buffer<unsigned> in(std::vector<unsigned>(n + 1, 1u), nullptr), out(n, nullptr);
+    WARPSPAN_LAUNCH(sum_rows, n / 256, 256, 0, nullptr)(in.data(), out.data(), n);
+    WARPSPAN_LAUNCH(sum_rows, n / 256, 256, 0, nullptr)(in.data(), out.data(), n);
+    ASSERT_EQ(cudaGetLastError(), cudaSuccess);
+
+    const std::vector<emu::cache_counts> all = emu::cache_counts_of_kernels();
+    ASSERT_EQ(all.size(), 1u) << order;
+    const emu::cache_counts& k = all[0];
+    EXPECT_EQ(k.kernel, "sum_rows");
+    // Loads: 2,048 sectors of rows a launch, each read once, and the shared word's sector, which
+    // each block's L1 serves after its first warp: 64 blocks a launch, 8 warps each.
+    EXPECT_EQ(k.l1_hit_sectors, 2u * 64u * 7u) << order;
+    EXPECT_EQ(k.l2_reads, 2u * (2048u + 64u)) << order;
+    EXPECT_EQ(k.l2_sectors, 2u * (2048u + 64u + 2048u)) << order;  // and 2,048 stored a launch
+    // An L2 that holds the 128 KiB both buffers take (and the word) misses only the first launch's
+    // reads: 2,049 sectors; one of 32 KiB misses the second's too, and the word's sector again
+    // where the launch's last reads of it were more than 1,024 sectors before the next's first.
+    EXPECT_EQ(k.read_misses(256u << 10), 2049u) << order;
+    EXPECT_GE(k.read_misses(32u << 10), 2u * 2048u + 1u) << order;
+    EXPECT_LE(k.read_misses(32u << 10), 2u * 2048u + 2u) << order;
+    // Stores: every sector of `out` written back once where the cache holds it, twice where not.
+    EXPECT_EQ(k.writebacks(256u << 10), 2048u) << order;
+    EXPECT_EQ(k.writebacks(32u << 10), 2u * 2048u) << order;
+    EXPECT_EQ(out.to_host()[5], 2u);
+  }
+  emu::reset_counts();
+  EXPECT_TRUE(emu::cache_counts_of_kernels().empty());
 }
 
 }  // namespace
