@@ -33,8 +33,8 @@ std::size_t bin_of(std::uint64_t distance) {
 std::uint64_t beyond(const std::array<std::uint64_t, l2_capacities + 1>& h, std::uint64_t bytes) {
   const auto& c = capacity_sectors();
   // The largest capacity <= bytes: k such that c[k] * 32 <= bytes; none: everything beyond.
-  const std::size_t held = static_cast<std::size_t>(
-      std::upper_bound(c.begin(), c.end(), bytes / 32) - c.begin());  // entries [0, held) are held
+  const std::size_t held = static_cast<std::size_t>(std::upper_bound(c.begin(), c.end(), bytes / 32) -
+                                                    c.begin());  // entries [0, held) are held
   std::uint64_t n = 0;
   for (std::size_t i = held; i <= l2_capacities; ++i) n += h[i];
   return n;
@@ -133,7 +133,8 @@ void l2_stack::access(std::uint64_t sector, sector_use use, std::size_t kernel, 
     ++k.reads[bin];
   }
   if (e.dirty && !fresh)
-    e.dirty_max = static_cast<std::uint32_t>(std::max<std::uint64_t>(e.dirty_max, std::min<std::uint64_t>(distance, ~0u)));
+    e.dirty_max =
+        static_cast<std::uint32_t>(std::max<std::uint64_t>(e.dirty_max, std::min<std::uint64_t>(distance, ~0u)));
   if (use != sector_use::load) {
     if (e.dirty) ++counts[e.kernel].dirty[bin_of(e.dirty_max)];  // written back if the cache lost it since
     e.dirty = true;
