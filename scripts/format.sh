@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# The house style (.clang-format) on every tracked C++ and CUDA source: `bash scripts/format.sh`
-# rewrites them in place; `--check` changes nothing and fails, naming the files, where one is not in
+# The house style (.clang-format) on every C++ and CUDA source git tracks or would track (new files
+# not yet added included, ignored ones not): `bash scripts/format.sh` rewrites them in place; `--check` changes nothing and fails, naming the files, where one is not in
 # the style (scripts/test.sh runs it last).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v clang-format >/dev/null || { echo "format: clang-format is missing (bash scripts/setup.sh installs it)" >&2; exit 2; }
-mapfile -t files < <(git ls-files '*.cpp' '*.hpp' '*.cu' '*.cuh' '*.h')
+mapfile -t files < <(git ls-files --cached --others --exclude-standard '*.cpp' '*.hpp' '*.cu' '*.cuh' '*.h')
 if [ "${1:-}" = --check ]; then
   bad=()
   for f in "${files[@]}"; do
