@@ -224,7 +224,7 @@ struct row {
   double lanes_per_request = 0;  ///< anneal: the lanes a warp's memory request keeps active
   double warp_instructions = 0;  ///< anneal: warp instructions a move (--issue; 0: unknown)
   double warp_instructions_low = 0, warp_instructions_high = 0;
-  cached_item cache;  ///< the cache model's view (cache.used: the prediction takes its bounds)
+  cached_item cache;  ///< the cache model's view (shown where cache.used; predicted from where cache.predicts)
   std::vector<prediction> pred;
 };
 
@@ -280,9 +280,9 @@ row anneal_row(const std::string& name, int warps, std::uint64_t n, std::uint64_
   const emu::kernel_counts a = counted(0, cache_a), b = counted(n, cache_b);
   if (a.launches != 1 || b.launches != 1) std::fprintf(stderr, "warpspan_gpu_model: expected one launch each\n");
   const per_item pa = divide(a, 1.0), pb = divide(b, 1.0);
-  const auto per_move = [&](double fixed, double launch) {
-    const double moves = static_cast<double>(n) * chains;
-    return std::max(0.0, launch - fixed) / moves + fixed / (static_cast<double>(per_launch) * chains);
+  const double moves = static_cast<double>(n) * chains, launch_moves = static_cast<double>(per_launch) * chains;
+  const auto per_move = [moves, launch_moves](double fixed, double launch) {  // by value: kept by r.cache
+    return std::max(0.0, launch - fixed) / moves + fixed / launch_moves;
   };
   row r;
   r.kind = "anneal";
@@ -299,16 +299,13 @@ row anneal_row(const std::string& name, int warps, std::uint64_t n, std::uint64_
   r.per.atomics = per_move(pa.atomics, pb.atomics);
   r.per.collectives = per_move(pa.collectives, pb.collectives);
   // The caches, per move alike (each counted launch starts with an empty L2: the moves before it
-  // were not counted); the counted blocks' share of the L2 is theirs among the blocks a device
-  // holds at the plan's occupancy.
+  // were not counted); the counted blocks' share of the L2 is theirs among the warps a device
+  // holds at the plan's occupancy (cached_item::capacity).
   r.cache.l1_hits = per_move(static_cast<double>(cache_a.l1_hit_sectors), static_cast<double>(cache_b.l1_hit_sectors));
   r.cache.l2_sectors = per_move(static_cast<double>(cache_a.l2_sectors), static_cast<double>(cache_b.l2_sectors));
-  const double moves = static_cast<double>(n) * chains, launch_moves = static_cast<double>(per_launch) * chains;
-  r.cache.dram_sectors = [cache_a, cache_b, moves, launch_moves](double bytes) {  // per_move, kept by value
+  r.cache.dram_sectors = [cache_a, cache_b, per_move](double bytes) {
     const auto at = static_cast<std::uint64_t>(bytes);
-    const double fixed = static_cast<double>(cache_a.dram_sectors(at)),
-                 launch = static_cast<double>(cache_b.dram_sectors(at));
-    return std::max(0.0, launch - fixed) / moves + fixed / launch_moves;
+    return per_move(static_cast<double>(cache_a.dram_sectors(at)), static_cast<double>(cache_b.dram_sectors(at)));
   };
   r.cache.counted_blocks = static_cast<double>(b.blocks);
   r.cache.resident_per_sm = plan.threads_per_sm / 32.0;

@@ -160,6 +160,15 @@ std::uint64_t distinct_bytes(std::vector<lane_access>& lanes) {
   return total;
 }
 
+/// The distinct 32-byte sectors the lanes' bytes fall in, sorted, into `out`.
+void distinct_sectors(const std::vector<lane_access>& lanes, std::vector<std::uint64_t>& out) {
+  out.clear();
+  for (const lane_access& l : lanes)
+    for (std::uintptr_t s = l.address >> 5; s <= (l.address + l.bytes - 1) >> 5; ++s) out.push_back(s);
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+}
+
 void finish(block_counter& c, request& r) {
   totals& t = c.t;
   if (r.kind == access_kind::atomic) {
@@ -175,11 +184,7 @@ void finish(block_counter& c, request& r) {
     t.atomic_serialised += most;
     if (!r.shared) {
       thread_local std::vector<std::uint64_t> sectors;
-      sectors.clear();
-      for (const lane_access& l : r.lanes)
-        for (std::uintptr_t s = l.address >> 5; s <= (l.address + l.bytes - 1) >> 5; ++s) sectors.push_back(s);
-      std::sort(sectors.begin(), sectors.end());
-      sectors.erase(std::unique(sectors.begin(), sectors.end()), sectors.end());
+      distinct_sectors(r.lanes, sectors);
       c.cache.request(sectors.data(), sectors.size(), caching::sector_use::atomic);
     }
     return;
@@ -206,12 +211,9 @@ void finish(block_counter& c, request& r) {
   ++t.global_requests;
   (r.kind == access_kind::load ? t.global_load_requests : t.global_store_requests) += 1;
   t.global_accesses += r.lanes.size();
-  for (const lane_access& l : r.lanes) {
-    t.global_bytes += l.bytes;
-    for (std::uintptr_t s = l.address >> 5; s <= (l.address + l.bytes - 1) >> 5; ++s) units.push_back(s);
-  }
-  std::sort(units.begin(), units.end());
-  const auto sectors = static_cast<std::uint64_t>(std::unique(units.begin(), units.end()) - units.begin());
+  for (const lane_access& l : r.lanes) t.global_bytes += l.bytes;
+  distinct_sectors(r.lanes, units);
+  const auto sectors = static_cast<std::uint64_t>(units.size());
   t.global_sectors += sectors;
   if (r.kind == access_kind::store) t.global_store_sectors += sectors;
   c.cache.request(units.data(), sectors,
