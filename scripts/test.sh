@@ -9,7 +9,13 @@
 # Last, scripts/format.sh --check: every C++ and CUDA source in the house style (.clang-format).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/setup.sh
+# Each step's wall time after it, so that where CI's half hour goes can be read off its log.
+timed() {
+  local start=$SECONDS
+  "$@"
+  echo "-- $((SECONDS - start)) s: $*"
+}
+timed bash scripts/setup.sh
 jobs=$(nproc)
 
 echo "== default build (with MPI) =="
@@ -18,19 +24,19 @@ echo "== default build (with MPI) =="
 archs=()
 if ! nvidia-smi -L >/dev/null 2>&1; then archs=(-DCMAKE_CUDA_ARCHITECTURES=90); fi
 cmake --preset default -DWARPSPAN_MPI=ON "${archs[@]}" >/dev/null
-cmake --build --preset default -j "$jobs"
-ctest --preset default -j "$jobs"
+timed cmake --build --preset default -j "$jobs"
+timed ctest --preset default -j "$jobs"
 
 if [ "${WARPSPAN_SKIP_SANITIZERS:-0}" != 1 ]; then
   echo "== clang, ASan + UBSan, CUDA emulation (every GPU test runs) and the fuzz targets =="
   cmake --preset clang-asan >/dev/null
-  cmake --build --preset clang-asan -j "$jobs"
-  ctest --preset clang-asan -j "$jobs"
+  timed cmake --build --preset clang-asan -j "$jobs"
+  timed ctest --preset clang-asan -j "$jobs"
   if [ "${WARPSPAN_SKIP_FUZZ:-0}" != 1 ]; then
     echo "== fuzzing, ${FUZZ_SECONDS:-60} s per target =="
-    bash scripts/fuzz.sh
+    timed bash scripts/fuzz.sh
   fi
 fi
 
 echo "== the house style (.clang-format) =="
-bash scripts/format.sh --check
+timed bash scripts/format.sh --check

@@ -1,7 +1,9 @@
 // Helpers shared by the tests.
 #pragma once
 
+#include <cstdint>
 #include <cstdlib>
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -74,6 +76,18 @@ std::string error_of(F&& f) {
 
 inline std::string source_path(const std::string& relative) {
   return std::string(WARPSPAN_SOURCE_DIR) + "/" + relative;
+}
+
+/// Instruction ids from 1-based numbers, as papers and figures number them.
+inline std::vector<std::uint16_t> ids(std::initializer_list<int> one_based) {
+  std::vector<std::uint16_t> out;
+  for (int v : one_based) out.push_back(static_cast<std::uint16_t>(v - 1));
+  return out;
+}
+
+/// A harness library the tests build (tests/inputs/harness/): libfixture_<variant>.so.
+inline std::string harness_fixture(const std::string& variant) {
+  return std::string(WARPSPAN_HARNESS_FIXTURES) + "/libfixture_" + variant + ".so";
 }
 
 }  // namespace warpspan::test

@@ -13,9 +13,12 @@
 #include <csignal>
 #include <cstdio>
 #include <fstream>
+#include <initializer_list>
 #include <iterator>
 #include <string>
 #include <vector>
+
+#include "test_util.hpp"
 
 namespace warpspan::test {
 
@@ -24,6 +27,30 @@ struct cli_result {
   std::string out;
   std::string err;
 };
+
+/// Removes the scratch paths (below) a test was handed when it ends without failing; a failed
+/// test's stay to be looked at. Without it every run of the suite left its files in the temporary
+/// folder.
+class scratch_cleaner : public ::testing::EmptyTestEventListener {
+ public:
+  static std::vector<std::string>& handed_in_this_test() {
+    static std::vector<std::string> paths;
+    return paths;
+  }
+  void OnTestEnd(const ::testing::TestInfo& info) override {
+    if (!info.result()->Failed()) {
+      for (const auto& path : handed_in_this_test()) {
+        std::error_code ec;
+        std::filesystem::remove_all(path, ec);
+      }
+    }
+    handed_in_this_test().clear();
+  }
+};
+inline const bool scratch_cleaner_listening = [] {
+  ::testing::UnitTest::GetInstance()->listeners().Append(new scratch_cleaner);  // gtest owns it
+  return true;
+}();
 
 /// A path unique to this test and process (ctest runs tests in parallel).
 inline std::string scratch(const std::string& suffix) {
@@ -39,6 +66,7 @@ inline std::string scratch(const std::string& suffix) {
     std::error_code ec;
     std::filesystem::remove_all(path, ec);
   }
+  scratch_cleaner::handed_in_this_test().push_back(path);
   return path;
 }
 
@@ -76,6 +104,24 @@ inline int count_lines(const std::string& s) {
   for (char c : s) count += c == '\n';
   return count;
 }
+
+/// Refused as a user error: exit code 2, nothing on stdout and exactly one line on stderr, holding
+/// each of `what`.
+inline void expect_refused(const cli_result& r, std::initializer_list<std::string> what) {
+  EXPECT_EQ(r.code, 2) << r.out << r.err;
+  EXPECT_TRUE(r.out.empty()) << r.out;
+  EXPECT_EQ(count_lines(r.err), 1) << r.err;
+  for (const auto& w : what) EXPECT_NE(r.err.find(w), std::string::npos) << "expected '" << w << "' in: " << r.err;
+}
+
+/// As above for one `what`; the line shorter than `longest` bytes where given.
+inline void expect_refused(const cli_result& r, const std::string& what, std::size_t longest = std::string::npos) {
+  expect_refused(r, {what});
+  if (longest != std::string::npos) EXPECT_LT(r.err.size(), longest) << r.err;
+}
+
+/// A task-set file shipped in data/tasks/.
+inline std::string task_file(const std::string& name) { return source_path("data/tasks/" + name); }
 
 /// How a process ended: its exit code, or the signal that killed it, and how long it took after the
 /// first signal.

@@ -25,8 +25,6 @@ using test::count_lines;
 using test::run_warpspan;
 using test::scratch;
 
-std::string task_file(const std::string& name) { return test::source_path("data/tasks/" + name); }
-
 std::string read_text(const std::string& path) {
   std::ifstream in(path);
   return {std::istreambuf_iterator<char>(in), {}};
@@ -43,7 +41,8 @@ json without_timing(const std::string& out) {
 }
 
 TEST(CliDbf, JsonContractOfFig2Example) {
-  const cli_result r = run_warpspan("dbf " + task_file("fig2_example.json") + " --at 10,50,100 --backend cpu --json");
+  const cli_result r =
+      run_warpspan("dbf " + test::task_file("fig2_example.json") + " --at 10,50,100 --backend cpu --json");
 
   ASSERT_EQ(r.code, 0) << r.err;
   ASSERT_EQ(count_lines(r.out), 1);
@@ -75,8 +74,9 @@ TEST(CliDbf, JsonContractOfFig2Example) {
 
 TEST(CliDbf, OverloadedSetFailsAtFourteenWithEitherMethod) {
   // At t = 14: 'heavy' (12 within 14) plus 'compute' (6 within 12) = 18 > 14, with U = 0.41.
-  const cli_result qpa = run_warpspan("dbf " + task_file("overloaded.json") + " --backend cpu --edf qpa --json");
-  const cli_result scan = run_warpspan("dbf " + task_file("overloaded.json") + " --backend cpu --edf scan --json");
+  const cli_result qpa = run_warpspan("dbf " + test::task_file("overloaded.json") + " --backend cpu --edf qpa --json");
+  const cli_result scan =
+      run_warpspan("dbf " + test::task_file("overloaded.json") + " --backend cpu --edf scan --json");
 
   ASSERT_EQ(qpa.code, 0) << qpa.err;
   ASSERT_EQ(scan.code, 0) << scan.err;
@@ -89,7 +89,7 @@ TEST(CliDbf, OverloadedSetFailsAtFourteenWithEitherMethod) {
 
 TEST(CliDbf, CpuParallelGivesTheSameValuesAsCpu) {
   for (const char* file : {"fig2_example.json", "two_tasks_schedulable.json", "overloaded.json"}) {
-    const std::string args = "dbf " + task_file(file) + " --at 1,7,14,50,99,240,1000 --json --backend ";
+    const std::string args = "dbf " + test::task_file(file) + " --at 1,7,14,50,99,240,1000 --json --backend ";
 
     const cli_result cpu = run_warpspan(args + "cpu");
     const cli_result parallel = run_warpspan(args + "cpu-parallel --threads 3");
@@ -211,10 +211,11 @@ TEST(CliDbf, HugeAtValuesAreExactOrRefused) {
 }
 
 TEST(CliDbf, CheckGivesTheVerdictAsExitCode) {
-  const cli_result bad = run_warpspan("dbf " + task_file("overloaded.json") + " --backend cpu --check");
-  const cli_result good = run_warpspan("dbf " + task_file("fig2_example.json") + " --backend cpu --check");
-  const cli_result plain = run_warpspan("dbf " + task_file("overloaded.json") + " --backend cpu");
-  const cli_result batch = run_warpspan("dbf --batch " + task_file("variants.jsonl") + " --backend cpu --check --json");
+  const cli_result bad = run_warpspan("dbf " + test::task_file("overloaded.json") + " --backend cpu --check");
+  const cli_result good = run_warpspan("dbf " + test::task_file("fig2_example.json") + " --backend cpu --check");
+  const cli_result plain = run_warpspan("dbf " + test::task_file("overloaded.json") + " --backend cpu");
+  const cli_result batch =
+      run_warpspan("dbf --batch " + test::task_file("variants.jsonl") + " --backend cpu --check --json");
   const cli_result missing = run_warpspan("dbf /nonexistent.json --check");
 
   EXPECT_EQ(bad.code, 1) << bad.err;
@@ -229,11 +230,11 @@ TEST(CliDbf, CheckGivesTheVerdictAsExitCode) {
   const std::string dir = scratch("_good");
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
-  std::filesystem::copy_file(task_file("fig2_example.json"), dir + "/a.json");
-  std::filesystem::copy_file(task_file("two_tasks_schedulable.json"), dir + "/b.json");
+  std::filesystem::copy_file(test::task_file("fig2_example.json"), dir + "/a.json");
+  std::filesystem::copy_file(test::task_file("two_tasks_schedulable.json"), dir + "/b.json");
   const cli_result all_good = run_warpspan("dbf --batch " + dir + " --backend cpu --check");
   EXPECT_EQ(all_good.code, 0) << all_good.err << all_good.out;
-  std::filesystem::copy_file(task_file("overloaded.json"), dir + "/c.json");
+  std::filesystem::copy_file(test::task_file("overloaded.json"), dir + "/c.json");
   EXPECT_EQ(run_warpspan("dbf --batch " + dir + " --backend cpu --check").code, 1);
 }
 
@@ -241,7 +242,7 @@ TEST(CliDbf, LongSweepStreamsEveryVariantInOrder) {
   // 700 variants: more than one chunk of 256. Every line in order, and a period sweep (tables shared)
   // agrees with the same variants analysed one at a time (sweeps of one step).
   const cli_result wcet =
-      run_warpspan("dbf " + task_file("fig2_example.json") + " --backend cpu --json --sweep wcet:1:4:700");
+      run_warpspan("dbf " + test::task_file("fig2_example.json") + " --backend cpu --json --sweep wcet:1:4:700");
   ASSERT_EQ(wcet.code, 0) << wcet.err;
   ASSERT_EQ(count_lines(wcet.out), 701);  // the variants, then the summary
   std::istringstream lines(wcet.out);
@@ -255,7 +256,7 @@ TEST(CliDbf, LongSweepStreamsEveryVariantInOrder) {
   }
 
   const cli_result period =
-      run_warpspan("dbf " + task_file("fig2_example.json") + " --backend cpu --json --sweep period:0.6:3:300");
+      run_warpspan("dbf " + test::task_file("fig2_example.json") + " --backend cpu --json --sweep period:0.6:3:300");
   ASSERT_EQ(period.code, 0) << period.err;
   ASSERT_EQ(count_lines(period.out), 301);
   std::istringstream plines(period.out);
@@ -264,8 +265,8 @@ TEST(CliDbf, LongSweepStreamsEveryVariantInOrder) {
     const double f = 0.6 + (3.0 - 0.6) * k / 299;
     std::ostringstream spec;
     spec << std::setprecision(17) << f << ":" << f << ":1";
-    const cli_result one =
-        run_warpspan("dbf " + task_file("fig2_example.json") + " --backend cpu --json --sweep period:" + spec.str());
+    const cli_result one = run_warpspan("dbf " + test::task_file("fig2_example.json") +
+                                        " --backend cpu --json --sweep period:" + spec.str());
     ASSERT_EQ(one.code, 0) << one.err;
     json a = json::parse(line), b = json::parse(one.out.substr(0, one.out.find('\n')));
     a.erase("factor");
@@ -338,7 +339,7 @@ TEST(CliDbf, SweepStopsOnSigterm) {
 TEST(CliDbf, SvgMarksTheFirstViolation) {
   const std::string svg = scratch(".svg");
 
-  const cli_result r = run_warpspan("dbf " + task_file("overloaded.json") + " --backend cpu --svg " + svg);
+  const cli_result r = run_warpspan("dbf " + test::task_file("overloaded.json") + " --backend cpu --svg " + svg);
 
   ASSERT_EQ(r.code, 0) << r.err;
   const std::string text = read_text(svg);
@@ -529,7 +530,7 @@ INSTANTIATE_TEST_SUITE_P(
     [](const ::testing::TestParamInfo<bad_file>& info) { return std::string(info.param.name); });
 
 TEST(CliDbf, FileOrBatchIsRequiredButNotBoth) {
-  const std::string fig2 = task_file("fig2_example.json");
+  const std::string fig2 = test::task_file("fig2_example.json");
 
   const cli_result neither = run_warpspan("dbf --backend cpu");
   const cli_result both = run_warpspan("dbf " + fig2 + " --batch " + fig2);
@@ -555,7 +556,7 @@ TEST(CliGenerateTasks, BadOptionsExitWithCode2) {
 }
 
 TEST(CliDbf, NegativeOrHugeOptionsExitWithCode2) {
-  const std::string fig2 = task_file("fig2_example.json");
+  const std::string fig2 = test::task_file("fig2_example.json");
   for (const char* args :
        {"--threads -1", "--threads 100000", "--block -1", "--max-table-mib -1", "--max-table-mib 0"}) {
     const cli_result r = run_warpspan("dbf " + fig2 + " --backend cpu-parallel " + args);

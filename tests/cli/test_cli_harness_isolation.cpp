@@ -22,10 +22,6 @@ using test::run_warpspan;
 using test::run_warpspan_under;
 using test::scratch;
 
-std::string fixture(const std::string& variant) {
-  return std::string(WARPSPAN_HARNESS_FIXTURES) + "/libfixture_" + variant + ".so";
-}
-
 // In a sanitizer build the worker's crash would be the sanitizer's report and exit status, and its
 // exit() would run the leak checker: the tests see what a user's build does.
 const std::string plain = "env ASAN_OPTIONS=\"${ASAN_OPTIONS:+$ASAN_OPTIONS:}handle_segv=0:detect_leaks=0\"";
@@ -41,7 +37,8 @@ struct failed_search {
 
 failed_search run_failing(const std::string& variant, const std::string& save, const std::string& extra = "") {
   failed_search f;
-  f.r = run_warpspan_under(plain, "inputs --harness " + fixture(variant) + search + " --save-input " + save + extra);
+  f.r = run_warpspan_under(
+      plain, "inputs --harness " + test::harness_fixture(variant) + search + " --save-input " + save + extra);
   f.j = json::parse(f.r.out, nullptr, false);
   return f;
 }
@@ -81,13 +78,13 @@ TEST(HarnessIsolation, EachWayAHarnessFailsIsOneLineWithTheResultsSoFar) {
     const failed_search f = run_failing(variant, save);
     expect_failed_with_results_so_far(f, save, what);
     // The saved failing input fails again alone, the same way; the best input evaluates.
-    const auto replay =
-        run_warpspan_under(plain, "inputs --harness " + fixture(variant) + " --eval-input " + save + ".failing");
+    const auto replay = run_warpspan_under(
+        plain, "inputs --harness " + test::harness_fixture(variant) + " --eval-input " + save + ".failing");
     EXPECT_EQ(replay.code, 2) << replay.err;
     EXPECT_EQ(count_lines(replay.err), 1) << replay.err;
     EXPECT_NE(replay.err.find(what), std::string::npos) << replay.err;
-    const auto best =
-        run_warpspan_under(plain, "inputs --harness " + fixture(variant) + " --eval-input " + save + " --json");
+    const auto best = run_warpspan_under(
+        plain, "inputs --harness " + test::harness_fixture(variant) + " --eval-input " + save + " --json");
     EXPECT_EQ(best.code, 0) << best.err;
     EXPECT_EQ(json::parse(best.out)["best_fitness"], f.j["best_fitness"]);
   }
@@ -103,8 +100,8 @@ TEST(HarnessIsolation, CtrlCEndsTheSearchOfAHungHarnessAtOnce) {
   // The hang comes within the first batches; no timeout would stop it for a minute. SIGINT must
   // end the run within seconds, exit 130, with the results so far.
   const test::signalled_run r =
-      test::run_and_signal({"inputs", "--harness", fixture("hang"), "--method", "random", "--evaluations", "4000",
-                            "--population", "50", "--seed", "4", "--json", "-q"},
+      test::run_and_signal({"inputs", "--harness", test::harness_fixture("hang"), "--method", "random", "--evaluations",
+                            "4000", "--population", "50", "--seed", "4", "--json", "-q"},
                            SIGINT, 2000);
   ASSERT_FALSE(r.hung);
   ASSERT_TRUE(r.exited) << "killed by signal " << r.signal;
@@ -119,7 +116,8 @@ TEST(HarnessIsolation, CtrlCEndsTheSearchOfAHungHarnessAtOnce) {
 TEST(HarnessIsolation, GdivanStopsWhereItsFirstGenerationFails) {
   // GDivAn's first population holds the atoms of most instructions repeated (every n at 8): the
   // trigger at once, after the atoms (whose few threads never reach it). No evaluation finished.
-  const auto r = run_warpspan_under(plain, "inputs --harness " + fixture("aborts") + " --evaluations 400 --json -q");
+  const auto r =
+      run_warpspan_under(plain, "inputs --harness " + test::harness_fixture("aborts") + " --evaluations 400 --json -q");
   EXPECT_EQ(r.code, 2) << r.err;
   EXPECT_EQ(count_lines(r.err), 1) << r.err;
   const json j = json::parse(r.out);
@@ -130,8 +128,8 @@ TEST(HarnessIsolation, GdivanStopsWhereItsFirstGenerationFails) {
 }
 
 TEST(HarnessIsolation, AHarnessThatAbortsWhileLoadingIsOneLine) {
-  for (const std::string args :
-       {"inputs --harness " + fixture("load_aborts"), "inputs --list --harness " + fixture("load_aborts")}) {
+  for (const std::string args : {"inputs --harness " + test::harness_fixture("load_aborts"),
+                                 "inputs --list --harness " + test::harness_fixture("load_aborts")}) {
     const auto r = run_warpspan_under(plain, args);
     EXPECT_EQ(r.code, 2) << r.err;
     EXPECT_EQ(count_lines(r.err), 1) << r.err;

@@ -21,18 +21,14 @@ namespace {
 using json = nlohmann::json;
 using test::cli_result;
 using test::count_lines;
+using test::expect_refused;
 using test::run_warpspan;
 using test::run_warpspan_under;
 using test::scratch;
 using test::write;
 
-/// One line on stderr, exit code 2, and the line contains `what`.
-void expect_refused(const cli_result& r, const std::string& what, std::size_t longest = 200) {
-  EXPECT_EQ(r.code, 2) << r.out << r.err;
-  EXPECT_EQ(count_lines(r.err), 1) << r.err;
-  EXPECT_NE(r.err.find(what), std::string::npos) << r.err;
-  EXPECT_LT(r.err.size(), longest) << r.err;  // short: no 300-digit bound
-}
+/// The refusals here are short: no 300-digit bound quoted back.
+constexpr std::size_t input_check_longest = 200;
 
 TEST(CliOptions, SeedsAreCheckedAlikeInEveryCommand) {
   const std::string range = "--seed: must be an integer from 0 to 18446744073709551615";
@@ -46,7 +42,7 @@ TEST(CliOptions, SeedsAreCheckedAlikeInEveryCommand) {
   for (const std::string& c : commands) {
     for (const char* bad : {"-1", "99999999999999999999999", "0x10", "1e3", "''", "1,5"}) {
       SCOPED_TRACE(c + " --seed " + bad);
-      expect_refused(run_warpspan(c + " --seed " + bad), range);
+      expect_refused(run_warpspan(c + " --seed " + bad), range, input_check_longest);
     }
   }
   // The largest seed is a seed like any other.
@@ -54,15 +50,19 @@ TEST(CliOptions, SeedsAreCheckedAlikeInEveryCommand) {
 }
 
 TEST(CliOptions, RangeErrorsAreShortAndInTheOptionsTerms) {
-  expect_refused(run_warpspan("generate-tasks --vertices -1"), "--vertices: must be an integer from 0 to");
-  expect_refused(run_warpspan("generate-tasks --tasks 3.5"), "--tasks: must be an integer");
+  expect_refused(run_warpspan("generate-tasks --vertices -1"), "--vertices: must be an integer from 0 to",
+                 input_check_longest);
+  expect_refused(run_warpspan("generate-tasks --tasks 3.5"), "--tasks: must be an integer", input_check_longest);
   expect_refused(run_warpspan("estimate --kernel LC --warps 2 --ptx-loops 0"),
-                 "--ptx-loops: must be an integer from 1 to 1000000, got '0'");
-  expect_refused(run_warpspan("estimate --kernel LC --warps 2 --t0 nan"), "--t0: must be a finite number, got 'nan'");
-  expect_refused(run_warpspan("dbf x.json --block -32"), "--block: must be an integer from 0 to");
+                 "--ptx-loops: must be an integer from 1 to 1000000, got '0'", input_check_longest);
+  expect_refused(run_warpspan("estimate --kernel LC --warps 2 --t0 nan"), "--t0: must be a finite number, got 'nan'",
+                 input_check_longest);
+  expect_refused(run_warpspan("dbf x.json --block -32"), "--block: must be an integer from 0 to", input_check_longest);
   // Octal and hex never sneak in: 010 is not 8.
-  expect_refused(run_warpspan("estimate --kernel LC --warps 010x --iterations 10"), "--warps: must be an integer");
-  expect_refused(run_warpspan("estimate --kernel LC --warps 0x8 --iterations 10"), "--warps: must be an integer");
+  expect_refused(run_warpspan("estimate --kernel LC --warps 010x --iterations 10"), "--warps: must be an integer",
+                 input_check_longest);
+  expect_refused(run_warpspan("estimate --kernel LC --warps 0x8 --iterations 10"), "--warps: must be an integer",
+                 input_check_longest);
   const cli_result ten = run_warpspan("bound --kernel LC --warps 010 --sigma L=1,C=1 --json");
   ASSERT_EQ(ten.code, 0) << ten.err;
   EXPECT_EQ(json::parse(ten.out).at("problem").at("warps").get<int>(), 10);

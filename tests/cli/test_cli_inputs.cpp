@@ -110,17 +110,14 @@ TEST(CliInputs, HelpAndList) {
   EXPECT_EQ(count_lines(list.out), 5);
 }
 
-std::string fixture(const std::string& variant) {
-  return std::string(WARPSPAN_HARNESS_FIXTURES) + "/libfixture_" + variant + ".so";
-}
-
 TEST(CliInputs, HarnessIsSearchedLikeABuiltin) {
-  const auto r = run_warpspan("inputs --harness " + fixture("good") + " --compare --evaluations 150 --json");
+  const auto r =
+      run_warpspan("inputs --harness " + test::harness_fixture("good") + " --compare --evaluations 150 --json");
 
   ASSERT_EQ(r.code, 0) << r.err;
   const json j = json::parse(r.out);
   EXPECT_EQ(j["kernel"], "fixture");
-  EXPECT_EQ(j["harness"], fixture("good"));
+  EXPECT_EQ(j["harness"], test::harness_fixture("good"));
   EXPECT_EQ(j["threads"], 100);  // the harness's default
   ASSERT_EQ(j["runs"].size(), 3u);
   for (const auto& run : j["runs"]) EXPECT_EQ(run["evaluations"], 150) << run["method"];
@@ -129,10 +126,11 @@ TEST(CliInputs, HarnessIsSearchedLikeABuiltin) {
 }
 
 TEST(CliInputs, ListDescribesAHarness) {
-  const auto r = run_warpspan("inputs --list --harness " + fixture("good"));
+  const auto r = run_warpspan("inputs --list --harness " + test::harness_fixture("good"));
 
   ASSERT_EQ(r.code, 0) << r.err;
-  EXPECT_NE(r.out.find("fixture (harness " + fixture("good") + ", ABI version 1)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("fixture (harness " + test::harness_fixture("good") + ", ABI version 1)"), std::string::npos)
+      << r.out;
   EXPECT_NE(r.out.find("x  per thread, float in [-1, 1], 16 steps"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("mode  per block, int in [0, 3]"), std::string::npos) << r.out;
 }
@@ -141,7 +139,7 @@ TEST(CliInputs, TheWorstInputGoesToAMakespanInTwoCommands) {
   // inputs writes the best input's slowest block as warps of the makespan model; estimate and
   // exact take the file as --warp-kernels @FILE (issue 40, item 3).
   const std::string warps = scratch(".warps");
-  const auto search = run_warpspan("inputs --harness " + fixture("good") +
+  const auto search = run_warpspan("inputs --harness " + test::harness_fixture("good") +
                                    " --threads 40 --method random --evaluations 60 "
                                    "--population 20 --json -q --save-warp-kernels " +
                                    warps);
@@ -164,27 +162,30 @@ TEST(CliInputs, TheWorstInputGoesToAMakespanInTwoCommands) {
   EXPECT_LE(e["best_makespan"].get<long long>(), b["pessimistic"].get<long long>());
   // The same from the saved best input.
   const std::string best = scratch(".input");
-  ASSERT_EQ(run_warpspan("inputs --harness " + fixture("good") +
+  ASSERT_EQ(run_warpspan("inputs --harness " + test::harness_fixture("good") +
                          " --threads 40 --method random --evaluations 60 "
                          "--population 20 -q --save-input " +
                          best)
                 .code,
             0);
-  const auto eval = run_warpspan("inputs --harness " + fixture("good") + " --eval-input " + best + " --json");
+  const auto eval =
+      run_warpspan("inputs --harness " + test::harness_fixture("good") + " --eval-input " + best + " --json");
   ASSERT_EQ(eval.code, 0) << eval.err;
   EXPECT_EQ(json::parse(eval.out)["worst_block"], w);
 }
 
 TEST(CliInputs, HarnessErrorsAreOneLineAndExitTwo) {
   expect_one_line_exit_2("inputs --harness ./no_such_lib.so", "harness './no_such_lib.so': no such file");
-  expect_one_line_exit_2("inputs --harness " + fixture("no_entry"), "no entry point warpspan_harness_entry");
-  expect_one_line_exit_2("inputs --harness " + fixture("bad_abi"), "built for harness ABI version 99");
-  expect_one_line_exit_2("inputs --harness " + fixture("zero_genes"), "zero genes");
-  expect_one_line_exit_2("inputs --harness " + fixture("bad_range"), "bad range [5, 1]");
-  expect_one_line_exit_2("inputs --harness " + fixture("throws") + " --threads 64 --method random --evaluations 50",
-                         "threw: n = 7 is not allowed");
-  expect_one_line_exit_2("inputs --harness " + fixture("good") + " --fitness gpu", "has no GPU entry");
-  expect_one_line_exit_2("inputs --kernel bfs --harness " + fixture("good"), "--harness");
+  expect_one_line_exit_2("inputs --harness " + test::harness_fixture("no_entry"),
+                         "no entry point warpspan_harness_entry");
+  expect_one_line_exit_2("inputs --harness " + test::harness_fixture("bad_abi"), "built for harness ABI version 99");
+  expect_one_line_exit_2("inputs --harness " + test::harness_fixture("zero_genes"), "zero genes");
+  expect_one_line_exit_2("inputs --harness " + test::harness_fixture("bad_range"), "bad range [5, 1]");
+  expect_one_line_exit_2(
+      "inputs --harness " + test::harness_fixture("throws") + " --threads 64 --method random --evaluations 50",
+      "threw: n = 7 is not allowed");
+  expect_one_line_exit_2("inputs --harness " + test::harness_fixture("good") + " --fitness gpu", "has no GPU entry");
+  expect_one_line_exit_2("inputs --kernel bfs --harness " + test::harness_fixture("good"), "--harness");
 }
 
 }  // namespace

@@ -18,18 +18,12 @@ namespace {
 using json = nlohmann::json;
 using test::cli_result;
 using test::count_lines;
+using test::expect_refused;
 using test::run_warpspan;
 using test::scratch;
 using test::write;
 
 const std::string tasks = std::string(WARPSPAN_SOURCE_DIR) + "/data/tasks/";
-
-/// Exit 2 and exactly one line on stderr, holding each of `what`.
-void expect_refused(const cli_result& r, std::initializer_list<std::string> what) {
-  EXPECT_EQ(r.code, 2) << r.err;
-  EXPECT_EQ(count_lines(r.err), 1) << r.err;
-  for (const auto& w : what) EXPECT_NE(r.err.find(w), std::string::npos) << "expected '" << w << "' in: " << r.err;
-}
 
 /// The output of `ARGS --shard I/N` for every I, each a file ending in `suffix` + I.
 std::vector<std::string> shards(const std::string& args, int n, const std::string& suffix) {

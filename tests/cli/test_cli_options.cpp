@@ -19,19 +19,10 @@ namespace {
 using json = nlohmann::json;
 using test::cli_result;
 using test::count_lines;
+using test::expect_refused;
 using test::run_warpspan;
 using test::scratch;
 using test::write;
-
-std::string task_file(const std::string& name) { return test::source_path("data/tasks/" + name); }
-
-/// Exit 2 and exactly one line on stderr, holding `what`.
-void expect_refused(const cli_result& r, const std::string& what) {
-  EXPECT_EQ(r.code, 2) << r.err;
-  EXPECT_EQ(count_lines(r.err), 1) << r.err;
-  EXPECT_NE(r.err.find(what), std::string::npos) << "expected '" << what << "' in: " << r.err;
-  EXPECT_TRUE(r.out.empty()) << r.out;
-}
 
 std::vector<std::string> lines_of(const std::string& text) {
   std::vector<std::string> out;
@@ -74,8 +65,8 @@ TEST(CliIssue41b, BatchTextColumnsStayInPlace) {
   // begin at the same place on every line (they shifted by the longest name so far).
   const std::string dir = scratch("_cols");
   std::filesystem::create_directories(dir);
-  std::filesystem::copy_file(task_file("fig2_example.json"), dir + "/a.json");
-  std::filesystem::copy_file(task_file("overloaded.json"), dir + "/b_with_a_much_longer_name_than_a.json");
+  std::filesystem::copy_file(test::task_file("fig2_example.json"), dir + "/a.json");
+  std::filesystem::copy_file(test::task_file("overloaded.json"), dir + "/b_with_a_much_longer_name_than_a.json");
   std::ofstream(dir + "/c.json") << R"({"tasks": [{"wcet": 3}]})";
 
   const cli_result r = run_warpspan("dbf --batch " + dir + " --backend cpu --keep-going");
@@ -101,14 +92,15 @@ TEST(CliIssue41b, DbfAtHugePointsIsGroupedInColumns) {
   // A run of 18 digits ran into the next column. dbf is periodic (dbf(t + k P) = dbf(t) + k E past
   // one period), which checks the value at t = 999,999,999,999,999,999 from one at a small r.
   const std::uint64_t t = 999999999999999999ull;
-  const json one = json::parse(run_warpspan("dbf " + task_file("fig2_example.json") + " --backend cpu --json").out);
+  const json one =
+      json::parse(run_warpspan("dbf " + test::task_file("fig2_example.json") + " --backend cpu --json").out);
   ASSERT_EQ(one.at("tasks").size(), 1u);
   const auto P = one.at("tasks")[0].at("period").get<std::uint64_t>(),
              E = one.at("tasks")[0].at("E").get<std::uint64_t>();
   const std::uint64_t r = t % P + P;
   const std::string at = " --at 10," + std::to_string(r) + "," + std::to_string(t);
-  const cli_result text = run_warpspan("dbf " + task_file("fig2_example.json") + " --backend cpu" + at);
-  const cli_result j = run_warpspan("dbf " + task_file("fig2_example.json") + " --backend cpu --json" + at);
+  const cli_result text = run_warpspan("dbf " + test::task_file("fig2_example.json") + " --backend cpu" + at);
+  const cli_result j = run_warpspan("dbf " + test::task_file("fig2_example.json") + " --backend cpu --json" + at);
   ASSERT_EQ(text.code, 0) << text.err;
   ASSERT_EQ(j.code, 0) << j.err;
   const json parsed = json::parse(j.out);
@@ -138,7 +130,7 @@ TEST(CliIssue41b, GenerateTasksSaysWroteOnlyAfterWriting) {
 
 TEST(CliIssue41b, BatchJsonEndsWithAnEndRecordAlsoWhenMerged) {
   // variants.jsonl: 20 sets; the end record's counts are those of the lines before it.
-  const std::string args = "dbf --batch " + task_file("variants.jsonl") + " --backend cpu -q --json";
+  const std::string args = "dbf --batch " + test::task_file("variants.jsonl") + " --backend cpu -q --json";
   const cli_result whole = run_warpspan(args);
   ASSERT_EQ(whole.code, 0) << whole.err;
   const std::vector<std::string> lines = lines_of(whole.out);

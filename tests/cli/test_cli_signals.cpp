@@ -21,6 +21,7 @@ namespace {
 using json = nlohmann::json;
 using test::cli_result;
 using test::count_lines;
+using test::expect_refused;
 using test::run_warpspan;
 
 using clock_type = std::chrono::steady_clock;
@@ -101,13 +102,6 @@ TEST(CliSetUpLimits, ASecondSignalEndsTheProcessAtOnce) {
   ASSERT_TRUE(r.exited) << "killed by signal " << r.signal;
   EXPECT_EQ(r.code, 130);
   EXPECT_LT(r.after_signal_s, 5.0);
-}
-
-/// Exit 2 and exactly one line on stderr, holding every one of `what`.
-void expect_refused(const cli_result& r, const std::vector<std::string>& what) {
-  EXPECT_EQ(r.code, 2) << r.err;
-  EXPECT_EQ(count_lines(r.err), 1) << r.err;
-  for (const auto& w : what) EXPECT_NE(r.err.find(w), std::string::npos) << "expected '" << w << "' in: " << r.err;
 }
 
 TEST(CliSavedInputs, TheKernelASavedInputNamesIsUsedOrAMismatchRefused) {

@@ -16,13 +16,8 @@ namespace {
 using json = nlohmann::json;
 using test::cli_result;
 using test::count_lines;
+using test::expect_refused;
 using test::run_warpspan;
-
-void expect_refused(const cli_result& r, const std::string& what) {
-  EXPECT_EQ(r.code, 2) << r.out << r.err;
-  EXPECT_EQ(count_lines(r.err), 1) << r.err;
-  EXPECT_NE(r.err.find(what), std::string::npos) << r.err;
-}
 
 json json_of(const std::string& args) {
   const cli_result r = run_warpspan(args);

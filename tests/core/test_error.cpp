@@ -21,35 +21,36 @@ constexpr parameter_spelling option_spellings[] = {
     {"warps", "--warps"}, {"max_table_mib", "--max-table-mib"}, {"method", "--method"}, {"sweep", "--sweep"}};
 constexpr parameter_spelling keyword_spellings[] = {
     {"warps", "warps="}, {"max_table_mib", "max_table_mib="}, {"method", "method="}, {"sweep", "sweep="}};
-const parameter_face options{option_spellings, std::size(option_spellings), parameter_face::style::option};
-const parameter_face keywords{keyword_spellings, std::size(keyword_spellings), parameter_face::style::keyword};
+const parameter_face option_face{option_spellings, std::size(option_spellings), parameter_face::style::option};
+const parameter_face keyword_face{keyword_spellings, std::size(keyword_spellings), parameter_face::style::keyword};
 
 TEST(ErrorMessage, ParametersInTheLibrarysWordsAndEachFacesSpelling) {
   const message m = param("warps", 100) + " is more than " + std::to_string(64) + "; raise " + param("max_table_mib") +
                     " or use " + param("method", "ilp") + " (" + param_quoted("sweep", "a b") + ")";
   EXPECT_EQ(m.neutral(), "warps 100 is more than 64; raise max_table_mib or use method ilp (sweep 'a b')");
-  EXPECT_EQ(m.render(options),
+  EXPECT_EQ(m.render(option_face),
             "--warps 100 is more than 64; raise --max-table-mib or use --method ilp (--sweep 'a b')");
-  EXPECT_EQ(m.render(keywords), "warps=100 is more than 64; raise max_table_mib= or use method='ilp' (sweep='a b')");
+  EXPECT_EQ(m.render(keyword_face),
+            "warps=100 is more than 64; raise max_table_mib= or use method='ilp' (sweep='a b')");
 }
 
 TEST(ErrorMessage, AKeywordBeforeAColonDropsItsEqualsSign) {
   const message m = param("method") + ": 'fast' is not one of auto, ilp";
-  EXPECT_EQ(m.render(options), "--method: 'fast' is not one of auto, ilp");
-  EXPECT_EQ(m.render(keywords), "method: 'fast' is not one of auto, ilp");
+  EXPECT_EQ(m.render(option_face), "--method: 'fast' is not one of auto, ilp");
+  EXPECT_EQ(m.render(keyword_face), "method: 'fast' is not one of auto, ilp");
   EXPECT_EQ(m.neutral(), "method: 'fast' is not one of auto, ilp");
 }
 
 TEST(ErrorMessage, AParameterAFaceLacksKeepsItsLibraryName) {
   const message m = "give " + param("cfg_path") + " or " + param("ptx_path", "k.ptx");
-  EXPECT_EQ(m.render(options), "give cfg_path or ptx_path k.ptx");
-  EXPECT_EQ(m.render(keywords), "give cfg_path or ptx_path k.ptx");
+  EXPECT_EQ(m.render(option_face), "give cfg_path or ptx_path k.ptx");
+  EXPECT_EQ(m.render(keyword_face), "give cfg_path or ptx_path k.ptx");
 }
 
 TEST(ErrorMessage, UserTextIsNeverReadAsAParameter) {
   // Only param() names a parameter: braces or option-like text in what the user gave stay as given.
   const message m = param("sweep") + ": '{warps} --warps' is not a factor";
-  EXPECT_EQ(m.render(keywords), "sweep: '{warps} --warps' is not a factor");
+  EXPECT_EQ(m.render(keyword_face), "sweep: '{warps} --warps' is not a factor");
 }
 
 TEST(ErrorMessage, ExceptionsCarryTheirParametersAndWhatIsNeutral) {
@@ -57,19 +58,19 @@ TEST(ErrorMessage, ExceptionsCarryTheirParametersAndWhatIsNeutral) {
     throw input_error(param("warps") + " must be at least 1 (got 0)");
   } catch (const input_error& e) {
     EXPECT_STREQ(e.what(), "warps must be at least 1 (got 0)");
-    EXPECT_EQ(render(e, options), "--warps must be at least 1 (got 0)");
-    EXPECT_EQ(render(e, keywords), "warps= must be at least 1 (got 0)");
+    EXPECT_EQ(render(e, option_face), "--warps must be at least 1 (got 0)");
+    EXPECT_EQ(render(e, keyword_face), "warps= must be at least 1 (got 0)");
     // Context added by a caller keeps the parameter.
     const input_error outer("set 3: " + e.description());
-    EXPECT_EQ(render(outer, options), "set 3: --warps must be at least 1 (got 0)");
+    EXPECT_EQ(render(outer, option_face), "set 3: --warps must be at least 1 (got 0)");
     EXPECT_STREQ(outer.what(), "set 3: warps must be at least 1 (got 0)");
   }
-  EXPECT_EQ(render(std::runtime_error("plain"), options), "plain");
+  EXPECT_EQ(render(std::runtime_error("plain"), option_face), "plain");
   const not_compiled n("use " + param("method", "tree"));
-  EXPECT_EQ(render(n, keywords), "use method='tree'");
+  EXPECT_EQ(render(n, keyword_face), "use method='tree'");
   const input_error copy = input_error(param("warps", 3));
   const input_error copied(copy);  // shared, cannot throw
-  EXPECT_EQ(render(copied, options), "--warps 3");
+  EXPECT_EQ(render(copied, option_face), "--warps 3");
 }
 
 TEST(ErrorMessage, LibraryErrorsNameTheirParameters) {
@@ -85,7 +86,7 @@ TEST(ErrorMessage, LibraryErrorsNameTheirParameters) {
     FAIL() << "no error";
   } catch (const input_error& e) {
     EXPECT_STREQ(e.what(), "warps must be at least 1 (got 0)");
-    EXPECT_EQ(render(e, options), "--warps must be at least 1 (got 0)");
+    EXPECT_EQ(render(e, option_face), "--warps must be at least 1 (got 0)");
   }
 }
 

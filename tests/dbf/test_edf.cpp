@@ -12,7 +12,7 @@
 namespace warpspan {
 namespace {
 
-dbf_curve curve_of(const task& t) {
+dbf_curve cpu_curve(const task& t) {
   const unrolled_graph g = unroll(t);
   return dbf_curve(dbf_table_cpu(g).min_span, g);
 }
@@ -28,7 +28,7 @@ task sporadic(const std::string& name, std::uint64_t e, std::uint64_t d, std::ui
 TEST(Edf, SporadicPairByHand) {
   // (e, d, P) = (2, 3, 5) and (3, 4, 10): U = 0.4 + 0.3 = 0.7, t_max = floor(2 * 5 / 0.3) = 33.
   // sum dbf: t = 3 -> 2; t = 4 -> 2 + 3 = 5 > 4: the first violation is 4.
-  const std::vector<dbf_curve> curves = {curve_of(sporadic("a", 2, 3, 5)), curve_of(sporadic("b", 3, 4, 10))};
+  const std::vector<dbf_curve> curves = {cpu_curve(sporadic("a", 2, 3, 5)), cpu_curve(sporadic("b", 3, 4, 10))};
   for (edf_method m : {edf_method::scan, edf_method::qpa}) {
     const edf_result r = edf_test(curves, m);
     EXPECT_NEAR(r.u.value, 0.7, 1e-12);
@@ -43,7 +43,7 @@ TEST(Edf, SporadicPairByHand) {
 TEST(Edf, SchedulablePairByHand) {
   // (1, 2, 5) and (2, 6, 10): U = 0.4, t_max = floor(2 * 3 / 0.6) = 10. sum dbf: t = 2 -> 1,
   // t = 6 -> 3, t = 7 -> 4 (the first task again at 7), t = 10 -> 4: never above t.
-  const std::vector<dbf_curve> curves = {curve_of(sporadic("a", 1, 2, 5)), curve_of(sporadic("b", 2, 6, 10))};
+  const std::vector<dbf_curve> curves = {cpu_curve(sporadic("a", 1, 2, 5)), cpu_curve(sporadic("b", 2, 6, 10))};
   for (edf_method m : {edf_method::scan, edf_method::qpa}) {
     const edf_result r = edf_test(curves, m);
     EXPECT_EQ(*r.u.t_max, 10u);
@@ -55,7 +55,7 @@ TEST(Edf, SchedulablePairByHand) {
 
 TEST(Edf, FullUtilisationWithImplicitDeadlinesIsSchedulable) {
   // (5, 10, 10) twice: U = 1 exactly. sum dbf(t) = 10 floor(t / 10) <= t for every t.
-  const std::vector<dbf_curve> curves = {curve_of(sporadic("a", 5, 10, 10)), curve_of(sporadic("b", 5, 10, 10))};
+  const std::vector<dbf_curve> curves = {cpu_curve(sporadic("a", 5, 10, 10)), cpu_curve(sporadic("b", 5, 10, 10))};
   for (edf_method m : {edf_method::scan, edf_method::qpa}) {
     const edf_result r = edf_test(curves, m);
     EXPECT_EQ(r.u.vs_one, 0);
@@ -67,7 +67,7 @@ TEST(Edf, FullUtilisationWithImplicitDeadlinesIsSchedulable) {
     EXPECT_FALSE(r.first_violation.has_value());
   }
   // (1, 2, 2) and (3, 6, 6): U = 1/2 + 1/2, H = 6: floor(t/2) + 3 floor(t/6) <= t.
-  const std::vector<dbf_curve> halves = {curve_of(sporadic("a", 1, 2, 2)), curve_of(sporadic("b", 3, 6, 6))};
+  const std::vector<dbf_curve> halves = {cpu_curve(sporadic("a", 1, 2, 2)), cpu_curve(sporadic("b", 3, 6, 6))};
   const edf_result r = edf_test(halves);
   EXPECT_EQ(r.u.exact, "6/6");
   EXPECT_EQ(*r.limit, 12u);
@@ -77,7 +77,7 @@ TEST(Edf, FullUtilisationWithImplicitDeadlinesIsSchedulable) {
 TEST(Edf, FullUtilisationWithAConstrainedDeadlineFailsWhereTheDemandPeaks) {
   // (1, 1, 2) and (3, 5, 6): U = 1/2 + 1/2. Within 5: jobs of a at 0, 2, 4 (due 1, 3, 5) and b's
   // job (due 5): 3 + 3 = 6 > 5. Below: t = 1 -> 1, t = 3 -> 2. So the first violation is 5.
-  const std::vector<dbf_curve> curves = {curve_of(sporadic("a", 1, 1, 2)), curve_of(sporadic("b", 3, 5, 6))};
+  const std::vector<dbf_curve> curves = {cpu_curve(sporadic("a", 1, 1, 2)), cpu_curve(sporadic("b", 3, 5, 6))};
   for (edf_method m : {edf_method::scan, edf_method::qpa}) {
     const edf_result r = edf_test(curves, m);
     EXPECT_EQ(r.u.vs_one, 0);
@@ -90,7 +90,7 @@ TEST(Edf, FullUtilisationWithAConstrainedDeadlineFailsWhereTheDemandPeaks) {
 
 TEST(Edf, OverloadIsNotSchedulableWithoutChecking) {
   // U = 1/2 + 4/6 > 1.
-  const std::vector<dbf_curve> curves = {curve_of(sporadic("a", 1, 2, 2)), curve_of(sporadic("b", 4, 6, 6))};
+  const std::vector<dbf_curve> curves = {cpu_curve(sporadic("a", 1, 2, 2)), cpu_curve(sporadic("b", 4, 6, 6))};
   const edf_result r = edf_test(curves);
   EXPECT_EQ(r.u.vs_one, 1);
   EXPECT_EQ(r.u.exact, "7/6");
@@ -156,7 +156,7 @@ TEST(Edf, FullUtilisationEqualsBruteForceOverThreeHyperperiods) {
     std::uint64_t H = 1, max_p = 0;
     for (const auto& t : tasks) {
       brutes.emplace_back(t);
-      curves.push_back(curve_of(t));
+      curves.push_back(cpu_curve(t));
       H = lcm_of(H, t.period);
       max_p = std::max(max_p, t.period);
     }
@@ -180,8 +180,8 @@ TEST(Edf, FullUtilisationEqualsBruteForceOverThreeHyperperiods) {
 TEST(Edf, NearlyFullUtilisationChecksOneHyperperiodNotTmax) {
   // (999, 1000, 1000) and (1, 1001, 1001): U = (1001 x 999 + 1000) / 1,001,000 = 1 - 1/1,001,000.
   // t_max = 2 x 1000 x 1,001,000 = 2,002,000,000, but H + max P = 1,001,000 + 1001 suffices.
-  const std::vector<dbf_curve> curves = {curve_of(sporadic("a", 999, 1000, 1000)),
-                                         curve_of(sporadic("b", 1, 1001, 1001))};
+  const std::vector<dbf_curve> curves = {cpu_curve(sporadic("a", 999, 1000, 1000)),
+                                         cpu_curve(sporadic("b", 1, 1001, 1001))};
   for (edf_method m : {edf_method::scan, edf_method::qpa}) {
     // About 2,000 points up to H + max P; up to t_max the scan would need about 4,000,000.
     const edf_result r = edf_test(curves, m, 10'000);
@@ -226,7 +226,7 @@ TEST(Edf, UtilisationIsExactBeyond128Bits) {
   // denominator are computed here in 128 bits for comparison.
   const std::uint64_t p[4] = {1073741789ull, 1073741783ull, 1073741741ull, 1073741723ull};
   std::vector<dbf_curve> curves;
-  for (std::uint64_t q : p) curves.push_back(curve_of(sporadic("p" + std::to_string(q), 1, q, q)));
+  for (std::uint64_t q : p) curves.push_back(cpu_curve(sporadic("p" + std::to_string(q), 1, q, q)));
   unsigned __int128 den = 1, num = 0;
   for (std::uint64_t q : p) den *= q;
   for (std::uint64_t q : p) num += den / q;
@@ -242,14 +242,14 @@ TEST(Edf, UtilisationIsExactBeyond128Bits) {
 
 TEST(Edf, DemandNearTwoToTheSixtyFourSaturatesOrIsRefused) {
   // One vertex e = 2^20, d = 1, P = 1: dbf(t) = 2^20 t, over 2^64 from t = 2^44.
-  const dbf_curve c = curve_of(sporadic("heavy", std::uint64_t{1} << 20, 1, 1));
+  const dbf_curve c = cpu_curve(sporadic("heavy", std::uint64_t{1} << 20, 1, 1));
   EXPECT_EQ(c.at_checked((std::uint64_t{1} << 44) - 1), ~std::uint64_t{0} - ((std::uint64_t{1} << 20) - 1));
   EXPECT_EQ(c.at(std::uint64_t{1} << 44), ~std::uint64_t{0});
   EXPECT_EQ(c.at(~std::uint64_t{0}), ~std::uint64_t{0});
   EXPECT_THROW(c.at_checked(std::uint64_t{1} << 44), input_error);
   EXPECT_THROW(total_demand_checked({c}, ~std::uint64_t{0}), input_error);
   // Two halves that fit alone but not together.
-  const dbf_curve half = curve_of(sporadic("half", std::uint64_t{1} << 20, 1, 1));
+  const dbf_curve half = cpu_curve(sporadic("half", std::uint64_t{1} << 20, 1, 1));
   EXPECT_EQ(total_demand({c, half}, std::uint64_t{1} << 43), ~std::uint64_t{0});
   EXPECT_THROW(total_demand_checked({c, half}, std::uint64_t{1} << 43), input_error);
 }
@@ -267,7 +267,7 @@ TEST(Edf, ScanAndQpaEqualBruteForceOnRandomSets) {
       // Spread periods so utilisation varies from light to overloaded.
       tasks.back().period += rng() % (4 * tasks.back().period);
       brutes.emplace_back(tasks.back());
-      curves.push_back(curve_of(tasks.back()));
+      curves.push_back(cpu_curve(tasks.back()));
     }
     const edf_result scan = edf_test(curves, edf_method::scan);
     const edf_result qpa = edf_test(curves, edf_method::qpa);
@@ -295,7 +295,7 @@ TEST(Edf, QpaChecksFewerPointsThanTheScan) {
   for (int i = 0; i < 3; ++i) {
     task t = test::random_small_task(rng, 6, 10, 60, "T" + std::to_string(i));
     t.period *= 20;
-    curves.push_back(curve_of(t));
+    curves.push_back(cpu_curve(t));
   }
   const edf_result scan = edf_test(curves, edf_method::scan);
   const edf_result qpa = edf_test(curves, edf_method::qpa);
@@ -306,7 +306,7 @@ TEST(Edf, QpaChecksFewerPointsThanTheScan) {
 
 TEST(Edf, TooManyPointsIsRefused) {
   // U = 0.5 + 0.499: t_max = floor(2 * 500 / 0.001) = 1,000,000, about 500,000 points.
-  const std::vector<dbf_curve> curves = {curve_of(sporadic("a", 1, 2, 2)), curve_of(sporadic("b", 499, 1000, 1000))};
+  const std::vector<dbf_curve> curves = {cpu_curve(sporadic("a", 1, 2, 2)), cpu_curve(sporadic("b", 499, 1000, 1000))};
   EXPECT_EQ(*utilization(curves).t_max, 1'000'000u);
   EXPECT_THROW(edf_test(curves, edf_method::scan, 10), input_error);
   EXPECT_THROW(parse_edf_method("fast"), input_error);

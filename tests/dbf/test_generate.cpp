@@ -12,7 +12,8 @@
 namespace warpspan {
 namespace {
 
-task_generator_options options(std::uint32_t vertices, std::uint32_t tasks, double p, std::uint64_t seed = 7) {
+task_generator_options generator_options(std::uint32_t vertices, std::uint32_t tasks, double p,
+                                         std::uint64_t seed = 7) {
   task_generator_options o;
   o.vertices = vertices;
   o.tasks = tasks;
@@ -34,7 +35,7 @@ std::uint64_t minimum_period(const task& t) {
 }
 
 TEST(GenerateTasks, SameSeedGivesIdenticalSetsAndAnotherSeedDoesNot) {
-  const auto o = options(12, 3, 0.3);
+  const auto o = generator_options(12, 3, 0.3);
   auto other = o;
   other.seed = 8;
 
@@ -49,7 +50,7 @@ TEST(GenerateTasks, SameSeedGivesIdenticalSetsAndAnotherSeedDoesNot) {
 }
 
 TEST(GenerateTasks, TaskDependsOnlyOnSeedSetAndIndex) {
-  const auto o = options(9, 4, 0.2);
+  const auto o = generator_options(9, 4, 0.2);
 
   const task_set set = generate_task_set(o, 3);
   const task alone = generate_task(o, 3, 2);
@@ -60,7 +61,7 @@ TEST(GenerateTasks, TaskDependsOnlyOnSeedSetAndIndex) {
 TEST(GenerateTasks, EveryTaskIsValidAndSizedAsAsked) {
   for (std::uint32_t vertices : {2u, 3u, 17u, 50u}) {
     for (double p : {0.0, 0.25, 1.0}) {
-      const auto o = options(vertices, 5, p);
+      const auto o = generator_options(vertices, 5, p);
       for (std::uint64_t s = 0; s < 3; ++s) {
         const task_set set = generate_task_set(o, s);
 
@@ -79,7 +80,7 @@ TEST(GenerateTasks, EveryTaskIsValidAndSizedAsAsked) {
 }
 
 TEST(GenerateTasks, ValuesFollowTheDocumentedRanges) {
-  auto o = options(20, 4, 0.3);
+  auto o = generator_options(20, 4, 0.3);
   for (double f : {0.0, 1.0, 2.5}) {
     o.deadline_factor = f;
     const double factor = f > 0 ? f : 4.0;  // 0: the number of tasks
@@ -111,13 +112,13 @@ TEST(GenerateTasks, ValuesFollowTheDocumentedRanges) {
 }
 
 TEST(GenerateTasks, EdgeProbabilityOneGivesEveryForwardEdge) {
-  const task t = generate_task(options(11, 1, 1.0), 0, 0);
+  const task t = generate_task(generator_options(11, 1, 1.0), 0, 0);
 
   EXPECT_EQ(t.edges.size(), 11u * 10u / 2u);
 }
 
 TEST(GenerateTasks, EdgeProbabilityZeroStillConnectsEveryVertexToTheSink) {
-  const task t = generate_task(options(30, 1, 0.0), 2, 0);
+  const task t = generate_task(generator_options(30, 1, 0.0), 2, 0);
 
   // One spanning edge into each vertex but the first, plus at most one repair
   // edge out of each vertex.
@@ -129,7 +130,7 @@ TEST(GenerateTasks, EdgeProbabilityZeroStillConnectsEveryVertexToTheSink) {
 TEST(GenerateTasks, UtilisationMeetsTheTargetWhenPeriodsAreNotForcedUp) {
   // A low target gives each task a share far below what the model's minimum
   // period allows.
-  auto o = options(15, 4, 0.2, 11);
+  auto o = generator_options(15, 4, 0.2, 11);
   o.utilization = 0.25;
 
   for (std::uint64_t s = 0; s < 5; ++s) {
@@ -148,7 +149,7 @@ TEST(GenerateTasks, UtilisationMeetsTheTargetWhenPeriodsAreNotForcedUp) {
 TEST(GenerateTasks, HighUtilisationIsMetByCompressingTheTiming) {
   // 0.9 over three tasks: shares the drawn timing cannot reach (its minimum
   // period keeps a task near 1 / f), so deadlines and separations shrink.
-  auto o = options(10, 3, 0.2, 3);
+  auto o = generator_options(10, 3, 0.2, 3);
   o.utilization = 0.9;
   for (std::uint64_t s = 0; s < 20; ++s) {
     double u = 0;
@@ -164,7 +165,7 @@ TEST(GenerateTasks, HighUtilisationIsMetByCompressingTheTiming) {
 TEST(GenerateTasks, SharesFollowUUniFastAndNoneExceedsOne) {
   // Over many sets every task's share is at most 1, and the shares of a task
   // position average U / n (UUniFast is uniform on the simplex).
-  auto o = options(4, 3, 0.0, 5);
+  auto o = generator_options(4, 3, 0.0, 5);
   o.utilization = 1.5;
   std::vector<double> mean(o.tasks, 0.0);
   constexpr int sets = 300;
@@ -181,7 +182,7 @@ TEST(GenerateTasks, SharesFollowUUniFastAndNoneExceedsOne) {
 }
 
 TEST(GenerateTasks, UtilisationBeyondWhatTheTasksCanCarryIsRefused) {
-  auto o = options(10, 2, 0.2);
+  auto o = generator_options(10, 2, 0.2);
   o.utilization = 1.95;  // more than 0.95 per task
   EXPECT_THROW(generate_task_set(o, 0), input_error);
   o.utilization = 1.9;
@@ -189,7 +190,7 @@ TEST(GenerateTasks, UtilisationBeyondWhatTheTasksCanCarryIsRefused) {
 }
 
 TEST(GenerateTasks, InvalidOptionsAreRefused) {
-  const auto good = options(10, 3, 0.2);
+  const auto good = generator_options(10, 3, 0.2);
   auto with = [&](auto change) {
     auto o = good;
     change(o);
@@ -216,7 +217,7 @@ TEST(GenerateTasks, InvalidOptionsAreRefused) {
 }
 
 TEST(GenerateTasks, LargestAcceptedValuesStayWithinTheLimit) {
-  auto o = options(2, 1, 0.0);
+  auto o = generator_options(2, 1, 0.0);
   o.max_wcet = task_value_limit / 8;  // (4 (n - 1) + 2) max_wcet = 6 max_wcet < limit
 
   const task t = generate_task(o, 0, 0);

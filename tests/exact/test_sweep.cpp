@@ -21,7 +21,7 @@
 namespace warpspan {
 namespace {
 
-problem random_problem(std::mt19937_64& rng, int max_warps) { return test::random_problem(rng, max_warps, 7); }
+problem sweep_problem(std::mt19937_64& rng, int max_warps) { return test::random_problem(rng, max_warps, 7); }
 
 /// Longest remaining cycles from every reachable state, by plain recursion over successor_enum.
 std::uint32_t longest_from(const frontier_view& v, packed_state s, std::map<packed_state, std::uint32_t>& memo) {
@@ -39,7 +39,7 @@ TEST(ExactSweep, RemainingBoundHoldsInEveryReachableState) {
   std::mt19937_64 rng(314);
   int tight = 0, states = 0;
   for (int k = 0; k < 120; ++k) {
-    const problem prob = random_problem(rng, 6);
+    const problem prob = sweep_problem(rng, 6);
     const frontier_view v = make_frontier_view(prob.view());
     std::map<packed_state, std::uint32_t> memo;
     longest_from(v, initial_state(v), memo);
@@ -83,7 +83,7 @@ TEST(ExactSweep, EqualsDepthFirstSearch) {
   std::mt19937_64 rng(4242);
   int pruned_runs = 0;
   for (int k = 0; k < 200; ++k) {
-    const problem prob = random_problem(rng, 6);
+    const problem prob = sweep_problem(rng, 6);
     const exact_result dfs = exact_search_cpu(prob);
     for (const int variant : {0, 1, 2}) {
       const bool prune = variant > 0;
@@ -154,7 +154,7 @@ TEST(ExactSweep, AtMostProvesItOrFindsTheExactValue) {
   std::mt19937_64 rng(4242);
   int proven = 0, exact_longer = 0, dropped = 0;
   for (int k = 0; k < 120; ++k) {
-    const problem prob = random_problem(rng, 6);
+    const problem prob = sweep_problem(rng, 6);
     const std::uint32_t t = exact_search_cpu(prob).makespan;
     const auto bound = static_cast<std::uint32_t>(pessimistic_bound(prob));
     exact_result standard;
@@ -361,7 +361,7 @@ TEST(ExactSweep, CudaSweepMatchesCpu) {
   WARPSPAN_REQUIRE_GPU();
   std::mt19937_64 rng(77);
   for (int k = 0; k < test::gpu_test_size(80, 12); ++k) {
-    const problem prob = random_problem(rng, 7);
+    const problem prob = sweep_problem(rng, 7);
     for (const bool prune : {false, true}) {
       exact_options o;
       o.prune = prune;
@@ -394,7 +394,7 @@ TEST(ExactSweep, CompactedPendingBuffersMatchCpuGpu) {
   WARPSPAN_REQUIRE_GPU();
   std::mt19937_64 rng(91);
   for (int k = 0; k < test::gpu_test_size(20, 6); ++k) {
-    const problem prob = random_problem(rng, 7);
+    const problem prob = sweep_problem(rng, 7);
     for (const std::size_t compact : {std::size_t{1}, std::size_t{7}}) {
       exact_options o;
       o.device_compact_entries = compact;

@@ -17,12 +17,8 @@ namespace {
 
 namespace hx = warpspan::harness;
 
-std::string fixture(const std::string& variant) {
-  return std::string(WARPSPAN_HARNESS_FIXTURES) + "/libfixture_" + variant + ".so";
-}
-
 /// A model without throughput limits: a launch costs its slowest warp.
-model_config unlimited() {
+model_config no_throughput_limits() {
   model_config cfg;
   cfg.sm.sigma = {1000, 1000, 0, 0};
   cfg.sm.copies = {1, 1, 0, 0};
@@ -30,10 +26,10 @@ model_config unlimited() {
 }
 
 TEST(InputsHarness, LoadsWhatTheLibraryDeclares) {
-  const harness_ref k = load_harness(fixture("good"));
+  const harness_ref k = load_harness(test::harness_fixture("good"));
 
   EXPECT_EQ(k->name(), "fixture");
-  EXPECT_EQ(k->source(), fixture("good"));
+  EXPECT_EQ(k->source(), test::harness_fixture("good"));
   EXPECT_FALSE(k->is_builtin());
   EXPECT_FALSE(k->has_gpu_entry());  // built by the host compiler
   EXPECT_EQ(k->block(), 64u);
@@ -59,9 +55,9 @@ TEST(InputsHarness, ModelCostByHand) {
   // mode (one word) 3 + work 2 = 5; lane 0 loops twice alone (2 x 3; lane 1 waits at the loop's
   // exit); lane 0 alone stores to shared memory (1); together the atomic on scratch[0] (2 lanes on
   // one address: 2), work 1 and the store of x (one sector) 1: 5 + 6 + 1 + 4 = 16.
-  const harness_ref k = load_harness(fixture("good"));
+  const harness_ref k = load_harness(test::harness_fixture("good"));
 
-  const model_run r = run_model(*k, unlimited(), {2, 0, 0, 16, 0}, 2);
+  const model_run r = run_model(*k, no_throughput_limits(), {2, 0, 0, 16, 0}, 2);
 
   EXPECT_EQ(r.cycles, 16u);
   EXPECT_EQ(r.output, (std::vector<std::int32_t>{2, hx::word_of(-1.0f), hx::word_of(1.0f)}));
@@ -71,20 +67,20 @@ TEST(InputsHarness, BlockFieldSetsTheBankConflict) {
   // 32 lanes, n = 0, x = -1: entry 8 + 8 sectors (n and x at a stride of 8 bytes) + 1 + work 2 =
   // 19; the shared store at word tid << mode: 1, 2, 4, 8-way conflicts; the atomic of 32 lanes on
   // one address 32, work 1, the stores of x to scratch[1..32] (bytes 4..131) 5 sectors: 57 + degree.
-  const harness_ref k = load_harness(fixture("good"));
+  const harness_ref k = load_harness(test::harness_fixture("good"));
   std::vector<std::int32_t> g(2 * 32 + 1, 0);
 
   for (std::int32_t mode = 0; mode <= 3; ++mode) {
     g.back() = mode;
-    EXPECT_EQ(run_model(*k, unlimited(), g, 32).cycles, 57u + (1u << mode)) << mode;
+    EXPECT_EQ(run_model(*k, no_throughput_limits(), g, 32).cycles, 57u + (1u << mode)) << mode;
   }
 }
 
 TEST(InputsHarness, FloatFieldsAreOnTheirGrid) {
   // x in [-1, 1] on 16 steps: gene 4 is -0.5, gene 9 is 0.125.
-  const harness_ref k = load_harness(fixture("good"));
+  const harness_ref k = load_harness(test::harness_fixture("good"));
 
-  const model_run r = run_model(*k, unlimited(), {0, 4, 0, 9, 0}, 2);
+  const model_run r = run_model(*k, no_throughput_limits(), {0, 4, 0, 9, 0}, 2);
 
   EXPECT_EQ(r.output[1], hx::word_of(-0.5f));
   EXPECT_EQ(r.output[2], hx::word_of(0.125f));
@@ -92,7 +88,7 @@ TEST(InputsHarness, FloatFieldsAreOnTheirGrid) {
 
 TEST(InputsHarness, LoadedEqualsCompiledIn) {
   // The same kernel through dlopen and compiled into this test: the same cycles and outputs.
-  const harness_ref loaded = load_harness(fixture("good"));
+  const harness_ref loaded = load_harness(test::harness_fixture("good"));
   const harness_ref inside = make_harness(hx::describe<fixture::kernel>(), "test");
   const auto ranges = loaded->genome_ranges(150);
 
@@ -108,7 +104,7 @@ TEST(InputsHarness, EveryMethodSearchesIt) {
   // Every block's mode 3 (8-way conflict) and every thread's n = 8 with x < 0 is the worst input;
   // the atoms cover all 4 legs.
   search_options o;
-  o.kernel = load_harness(fixture("good"));
+  o.kernel = load_harness(test::harness_fixture("good"));
   o.threads = 100;
   o.model = make_model();
   o.ga.evaluations = 300;
@@ -130,7 +126,7 @@ TEST(InputsHarness, EveryMethodSearchesIt) {
 }
 
 TEST(InputsHarness, SavedInputReadsBackWithItsBlockRecords) {
-  const harness_ref k = load_harness(fixture("good"));
+  const harness_ref k = load_harness(test::harness_fixture("good"));
   const genome g{1, 2, 3, 4, 5, 6, 3};  // three threads, then one block
 
   const std::string text = format_input(*k, 3, g);
@@ -144,28 +140,35 @@ TEST(InputsHarness, SavedInputReadsBackWithItsBlockRecords) {
 TEST(InputsHarness, ErrorsAreReportedNotCrashes) {
   const std::string text_file = ::testing::TempDir() + "not_a_library.so";
   std::ofstream(text_file) << "not an ELF file\n";
-  const harness_ref throws = load_harness(fixture("throws"));
+  const harness_ref throws = load_harness(test::harness_fixture("throws"));
   std::vector<std::int32_t> seven{0, 0, 7, 0, 0};  // thread 1 has n = 7
 
   EXPECT_NE(test::error_of([] { load_harness("/no/such/libkernel.so"); }).find("no such file"), std::string::npos);
   EXPECT_NE(test::error_of([&] { load_harness(text_file); }).find("cannot load it"), std::string::npos);
-  EXPECT_NE(test::error_of([] { load_harness(fixture("no_entry")); }).find("no entry point warpspan_harness_entry"),
-            std::string::npos);
-  EXPECT_NE(test::error_of([] { load_harness(fixture("bad_abi")); }).find("harness ABI version 99"), std::string::npos);
-  EXPECT_NE(test::error_of([] { load_harness(fixture("zero_genes")); }).find("zero genes"), std::string::npos);
-  EXPECT_NE(test::error_of([] { load_harness(fixture("bad_range")); }).find("bad range [5, 1]"), std::string::npos);
-  EXPECT_EQ(test::error_of([&] { run_model(*throws, make_model(), seven, 2); }),
-            "harness 'fixture' (" + fixture("throws") + "): thread 1 (block 0, stage 0) threw: n = 7 is not allowed");
   EXPECT_NE(test::error_of([] {
-              run_model(*load_harness(fixture("bad_branch")), make_model(), std::vector<std::int32_t>(9), 4);
+              load_harness(test::harness_fixture("no_entry"));
+            }).find("no entry point warpspan_harness_entry"),
+            std::string::npos);
+  EXPECT_NE(test::error_of([] { load_harness(test::harness_fixture("bad_abi")); }).find("harness ABI version 99"),
+            std::string::npos);
+  EXPECT_NE(test::error_of([] { load_harness(test::harness_fixture("zero_genes")); }).find("zero genes"),
+            std::string::npos);
+  EXPECT_NE(test::error_of([] { load_harness(test::harness_fixture("bad_range")); }).find("bad range [5, 1]"),
+            std::string::npos);
+  EXPECT_EQ(test::error_of([&] { run_model(*throws, make_model(), seven, 2); }),
+            "harness 'fixture' (" + test::harness_fixture("throws") +
+                "): thread 1 (block 0, stage 0) threw: n = 7 is not allowed");
+  EXPECT_NE(test::error_of([] {
+              run_model(*load_harness(test::harness_fixture("bad_branch")), make_model(), std::vector<std::int32_t>(9),
+                        4);
             }).find("thread 3 (block 0, stage 0): branch(2): the id must be below its branches (2)"),
             std::string::npos);
   EXPECT_NE(test::error_of([] {
-              run_model(*load_harness(fixture("bad_atomic")), make_model(), {0, 0, 0}, 1);
+              run_model(*load_harness(test::harness_fixture("bad_atomic")), make_model(), {0, 0, 0}, 1);
             }).find("atomic_add on an address outside its scratch and shared memory"),
             std::string::npos);
   EXPECT_NE(test::error_of([] {
-              run_model(*load_harness(fixture("endless")), make_model(), {0, 0, 0}, 1);
+              run_model(*load_harness(test::harness_fixture("endless")), make_model(), {0, 0, 0}, 1);
             }).find("more than 4194304 times in one launch"),
             std::string::npos);
 }
@@ -206,7 +209,7 @@ TEST(InputsHarness, AnOutputOutsideTheScratchSaysWhatWasAskedAndWhatExists) {
 TEST(InputsHarness, ASavedInputForAnotherKernelIsRefused) {
   // The first line names the kernel the input was saved for; another kernel's parse refuses it,
   // naming both, rather than reading its integers as its own.
-  const harness_ref k = load_harness(fixture("good"));
+  const harness_ref k = load_harness(test::harness_fixture("good"));
   const std::string text =
       "# warpspan inputs: kernel bisect, 3 threads, 2 integers per thread, then 1 per block\n"
       "1 2\n3 4\n5 6\n3\n";
@@ -222,7 +225,7 @@ TEST(InputsHarness, ASavedInputForAnotherKernelIsRefused) {
 
 TEST(InputsHarness, ASearchReportsTheThrowingThread) {
   search_request r;
-  r.harness = fixture("throws");
+  r.harness = test::harness_fixture("throws");
   r.threads = 64;
   r.method = "random";
   r.evaluations = 50;
@@ -269,7 +272,7 @@ TEST(InputsHarness, TheSlowestBlockBecomesWarpsOfTheMakespanModel) {
   // One thread: n = 2 trips, x = -1 (grid 0 of [-1, 1]), mode 0. Its warp issues, one lane's
   // sectors each: the loads of n, x and mode (3L), work 2 and the loop's 2 x 3 (8C), the shared
   // store of x < 0 and the atomic (2L), work 1 (C), the store of x (L): 3L8C2L1C1L by hand.
-  const harness_ref k = load_harness(fixture("good"));
+  const harness_ref k = load_harness(test::harness_fixture("good"));
   block_warp_kernels w;
   const model_run r = run_model(*k, make_model(), {2, 0, 0}, 1, nullptr, &w);
   EXPECT_EQ(w.spec, "3L8C2LCL:1");
@@ -284,7 +287,7 @@ TEST(InputsHarness, TheSlowestBlockBecomesWarpsOfTheMakespanModel) {
   const block_warp_kernels b = worst_block(
       [&] {
         search_request q;
-        q.harness = fixture("good");
+        q.harness = test::harness_fixture("good");
         q.threads = 100;
         return make_search_options(q);
       }(),
@@ -300,7 +303,7 @@ TEST(InputsHarness, TheSlowestBlockBecomesWarpsOfTheMakespanModel) {
 
 TEST(InputsHarness, AWorkerEvaluatesAsTheProcessDoes) {
   // The same loaded harness through worker processes (model_cycles_guarded) and in this process.
-  const harness_ref k = load_harness(fixture("good"));
+  const harness_ref k = load_harness(test::harness_fixture("good"));
   ASSERT_TRUE(runs_isolated(*k));
   const model_config cfg = make_model();
   std::vector<genome> batch;
@@ -323,8 +326,8 @@ TEST(InputsHarness, AWorkerEvaluatesAsTheProcessDoes) {
 TEST(InputsHarness, KernelOrHarnessNotBoth) {
   search_request both, neither, gpu;
   both.kernel = "bfs";
-  both.harness = fixture("good");
-  gpu.harness = fixture("good");
+  both.harness = test::harness_fixture("good");
+  gpu.harness = test::harness_fixture("good");
   gpu.fitness = "gpu";
 
   EXPECT_NE(test::error_of([&] { make_search_options(both); }).find("exclusive"), std::string::npos);

@@ -134,7 +134,7 @@ namespace hx = warpspan::harness;
 
 /// Threads that loop n[tid] times, n in [0, 63]: the slowest input has every n at 63 (a warp waits
 /// for its longest lane), which compares (i < n) and random draws hardly reach.
-struct loop_kernel {
+struct search_loop_kernel {
   static constexpr const char* name = "loop";
   static constexpr std::uint32_t block = 256, branches = 1, default_threads = 256;
   static constexpr warpspan_field fields[] = {hx::thread_int("n", 0, 63)};
@@ -210,7 +210,7 @@ TEST(InputsSearch, GdivanStartsFromTheFieldExtremes) {
   // 1024 threads = 32 warps of the loop kernel: GDivAn ended 7 % below random search at equal
   // evaluations, its atoms never trying n = 63. Now all maxima are a starting individual: the known
   // worst (every n = 63, costed by the model directly) from the first generation on.
-  const harness_ref k = make_harness(hx::describe<loop_kernel>(), "test");
+  const harness_ref k = make_harness(hx::describe<search_loop_kernel>(), "test");
   const std::uint32_t threads = 1024;
   const double worst = static_cast<double>(run_model(*k, make_model(), genome(threads, 63), threads).cycles);
 

@@ -26,12 +26,6 @@ namespace {
 using test::kernels_with_barriers;
 using test::make_blocks;
 
-std::vector<std::uint16_t> ids(std::initializer_list<int> one_based) {
-  std::vector<std::uint16_t> out;
-  for (int v : one_based) out.push_back(static_cast<std::uint16_t>(v - 1));
-  return out;
-}
-
 /// The longest schedule over every string with one (the strings that break a barrier have none).
 std::uint32_t best_over_all_strings(const problem& prob, std::uint32_t* with_schedule = nullptr) {
   std::vector<std::uint16_t> s = fixed_priority_string(prob.view());  // sorted
@@ -72,12 +66,12 @@ TEST(Barriers, HandCountedTwoWarps) {
   // at 2 (warp 1) and 3 (warp 2); the second C's wait for cycle 3's barrier: 4 and 5. Without the
   // barrier's wait warp 1's second C would go at 3 and the makespan be 4.
   const problem prob = test::make("CBC", 2, 0, 1);
-  const built_schedule s = build_schedule(prob, ids({1, 2, 1, 2, 1, 2}));
+  const built_schedule s = build_schedule(prob, test::ids({1, 2, 1, 2, 1, 2}));
   EXPECT_EQ(s.makespan, 5u);
   EXPECT_EQ(s.cycle, (std::vector<std::uint32_t>{1, 2, 4, 2, 3, 5}));
   EXPECT_EQ(test::brute_worst(prob), 5u);
   // Warp 1 all the way first breaks the barrier: no schedule, and a message that says where.
-  const std::string why = test::error_of([&] { build_schedule(prob, ids({1, 1, 1, 2, 2, 2})); });
+  const std::string why = test::error_of([&] { build_schedule(prob, test::ids({1, 1, 1, 2, 2, 2})); });
   EXPECT_NE(why.find("position 3 puts warp 1's instruction 3"), std::string::npos) << why;
   EXPECT_NE(why.find("before warp 2"), std::string::npos) << why;
 }
@@ -340,7 +334,7 @@ TEST(Barriers, InitialStringsKeepTheBarriers) {
   EXPECT_EQ(rr, copy);
   std::vector<std::uint16_t> fp = fixed_priority_string(prob.view());  // 1 1 1 2 2 2 3 3 3
   keep_barriers(prob.view(), fp);
-  EXPECT_EQ(fp, ids({1, 1, 2, 2, 3, 3, 1, 2, 3}));
+  EXPECT_EQ(fp, test::ids({1, 1, 2, 2, 3, 3, 1, 2, 3}));
 }
 
 TEST(Barriers, AnnealingReachesTheWorstCaseAndKeepsTheBound) {

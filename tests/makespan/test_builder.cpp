@@ -14,12 +14,6 @@
 namespace warpspan {
 namespace {
 
-std::vector<std::uint16_t> ids(std::initializer_list<int> one_based) {
-  std::vector<std::uint16_t> out;
-  for (int v : one_based) out.push_back(static_cast<std::uint16_t>(v - 1));
-  return out;
-}
-
 TEST(Builder, Fig2RoundRobinLclFourWarpsTakesEightCycles) {
   const problem prob = test::make("LCL", 4, 1, 1);
 
@@ -39,7 +33,7 @@ TEST(Builder, Fig2ColumnStringHasThePapersWarpCycleString) {
   // "1 2 2 3 3 4 4 5 5 6 7 8" (000 VII).
   const problem prob = test::make("LCL", 4, 1, 1);
 
-  const built_schedule s = build_schedule(prob, ids({1, 1, 2, 2, 3, 3, 4, 1, 4, 2, 3, 4}));
+  const built_schedule s = build_schedule(prob, test::ids({1, 1, 2, 2, 3, 3, 4, 1, 4, 2, 3, 4}));
 
   EXPECT_EQ(s.makespan, 8u);
   EXPECT_EQ(s.warp_cycle, (std::vector<std::uint32_t>{1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 7, 8}));
@@ -48,7 +42,7 @@ TEST(Builder, Fig2ColumnStringHasThePapersWarpCycleString) {
 TEST(Builder, Fig5MovingWarpFourToTheEndTakesNineCycles) {
   const problem prob = test::make("LCL", 4, 1, 1);
 
-  const built_schedule s = build_schedule(prob, ids({1, 1, 2, 2, 3, 3, 1, 2, 3, 4, 4, 4}));
+  const built_schedule s = build_schedule(prob, test::ids({1, 1, 2, 2, 3, 3, 1, 2, 3, 4, 4, 4}));
 
   EXPECT_EQ(s.makespan, 9u);
   // Fig. 5: warp 4 runs L C L in cycles 7, 8, 9; warp 1's second L moves to cycle 4.
@@ -77,7 +71,7 @@ TEST(Builder, Fig7MostPendingWarpFirstLccl) {
   EXPECT_EQ(s.cycle, (std::vector<std::uint32_t>{1, 2, 4, 5, 2, 3, 6, 7, 3, 5, 7, 8}));
   EXPECT_EQ(s.makespan, 8u);
   // The string lists issues cycle by cycle in list order (000 Fig. 8).
-  EXPECT_EQ(str, ids({1, 2, 1, 3, 2, 1, 3, 1, 2, 3, 2, 3}));
+  EXPECT_EQ(str, test::ids({1, 2, 1, 3, 2, 1, 3, 1, 2, 3, 2, 3}));
 }
 
 TEST(Builder, StarvedStringRunsTheLastWarpAloneAfterTheOthers) {
@@ -89,7 +83,7 @@ TEST(Builder, StarvedStringRunsTheLastWarpAloneAfterTheOthers) {
   const auto str = starved_string(prob.view());
   const built_schedule s = build_schedule(prob, str);
 
-  EXPECT_EQ(str, ids({1, 2, 3, 1, 2, 3, 1, 2, 3, 4, 4, 4}));
+  EXPECT_EQ(str, test::ids({1, 2, 3, 1, 2, 3, 1, 2, 3, 4, 4, 4}));
   EXPECT_EQ(s.cycle, (std::vector<std::uint32_t>{1, 2, 4, 2, 3, 5, 3, 4, 6, 7, 8, 9}));
   EXPECT_EQ(s.makespan, 9u);
   EXPECT_EQ(initial_string(prob.view(), initial_kind::starve, 1, 0), str);
@@ -98,7 +92,7 @@ TEST(Builder, StarvedStringRunsTheLastWarpAloneAfterTheOthers) {
   // so the starved string keeps joined = 0, the longest.
   EXPECT_EQ(starved_string(prob.view(), 0), str);
   const auto joined_one = starved_string(prob.view(), 1);
-  EXPECT_EQ(joined_one, ids({1, 2, 3, 4, 1, 2, 3, 1, 2, 3, 4, 4}));
+  EXPECT_EQ(joined_one, test::ids({1, 2, 3, 4, 1, 2, 3, 1, 2, 3, 4, 4}));
   EXPECT_EQ(build_schedule(prob, joined_one).cycle, (std::vector<std::uint32_t>{1, 2, 5, 2, 3, 6, 3, 4, 7, 4, 5, 8}));
   EXPECT_EQ(starved_string(prob.view(), 2), round_robin_string(prob.view()));
   EXPECT_EQ(to_string(initial_kind::starve), "starve");
@@ -106,7 +100,7 @@ TEST(Builder, StarvedStringRunsTheLastWarpAloneAfterTheOthers) {
   EXPECT_EQ(to_string(initial_kind::beam), "beam");
   EXPECT_EQ(parse_initial_kind("beam"), initial_kind::beam);
   // One warp: nothing to starve it behind, the warp's instructions in order.
-  EXPECT_EQ(starved_string(test::make("LCL", 1, 1, 1).view()), ids({1, 1, 1}));
+  EXPECT_EQ(starved_string(test::make("LCL", 1, 1, 1).view()), test::ids({1, 1, 1}));
 }
 
 TEST(Builder, SchedulerLimitCapsIssuesPerCycle) {
@@ -121,8 +115,8 @@ TEST(Builder, SchedulerLimitCapsIssuesPerCycle) {
 TEST(Builder, RejectsStringsThatAreNotTheMultiset) {
   const problem prob = test::make("LC", 2, 1, 1);
 
-  EXPECT_THROW(build_schedule(prob, ids({1, 1, 1, 2})), input_error);
-  EXPECT_THROW(build_schedule(prob, ids({1, 2, 3, 2})), input_error);
+  EXPECT_THROW(build_schedule(prob, test::ids({1, 1, 1, 2})), input_error);
+  EXPECT_THROW(build_schedule(prob, test::ids({1, 2, 3, 2})), input_error);
   EXPECT_THROW(parse_warp_string(prob, "1 2 x 2"), input_error);
   EXPECT_THROW(parse_warp_string(prob, "0 1 2 2"), input_error);
 }

@@ -13,7 +13,7 @@
 namespace warpspan {
 namespace {
 
-estimate_options options() {
+estimate_options rank_options() {
   estimate_options o;
   o.backend = backend_kind::cpu;
   o.chains = 7;
@@ -26,12 +26,12 @@ estimate_options options() {
 
 TEST(EstimateRanks, ShardsTogetherAreTheWholeRun) {
   const problem prob = test::make("5L9C2L9C", 12, 1, 4);
-  const estimate_result whole = run_estimate(prob, options());
+  const estimate_result whole = run_estimate(prob, rank_options());
   std::uint32_t best = 0, chain = 0;
   std::uint64_t iterations = 0;
   std::vector<std::uint16_t> string;
   for (std::uint32_t s = 0; s < 3; ++s) {
-    estimate_options o = options();
+    estimate_options o = rank_options();
     o.slice = s;
     o.slices = 3;
     const estimate_result part = run_estimate(prob, o);
@@ -53,14 +53,14 @@ TEST(EstimateRanks, ShardsTogetherAreTheWholeRun) {
 
 TEST(EstimateRanks, ThreeRanksAgreeOnTheWholeRun) {
   const problem prob = test::make("5L9C2L9C", 12, 1, 4);
-  const estimate_result whole = run_estimate(prob, options());
+  const estimate_result whole = run_estimate(prob, rank_options());
   test::board b(3);
   std::vector<estimate_result> results(3);
   std::vector<std::thread> ranks;
   for (int r = 0; r < 3; ++r)
     ranks.emplace_back([&b, &results, &prob, r] {
       test::thread_rank me(b, r);
-      estimate_options o = options();
+      estimate_options o = rank_options();
       o.ranks = &me;
       results[static_cast<std::size_t>(r)] = run_estimate(prob, o);
     });
@@ -79,7 +79,7 @@ TEST(EstimateRanks, ThreeRanksAgreeOnTheWholeRun) {
 
 TEST(EstimateRanks, FewerChainsThanSlicesIsAnInputError) {
   const problem prob = test::make("5L9C2L9C", 4, 1, 4);
-  estimate_options o = options();
+  estimate_options o = rank_options();
   o.chains = 2;
   o.slice = 0;
   o.slices = 3;

@@ -14,7 +14,7 @@ namespace warpspan {
 namespace {
 
 /// The best makespan over every distinct permutation of the multiset.
-std::uint32_t best_over_all_strings(const problem& prob) {
+std::uint32_t best_by_permutation(const problem& prob) {
   std::vector<std::uint16_t> s = fixed_priority_string(prob.view());  // sorted
   std::uint32_t best = 0;
   do best = std::max(best, build_schedule(prob, s).makespan);
@@ -37,7 +37,7 @@ TEST(Exhaustive, BestStringEqualsWorstWorkConservingSchedule) {
   for (const auto& c : small_cases) {
     const problem prob = test::make(c.kernel, c.warps, c.sigma_l, c.sigma_c, c.sigma_s, 0, c.schedulers);
 
-    const std::uint32_t by_strings = best_over_all_strings(prob);
+    const std::uint32_t by_strings = best_by_permutation(prob);
     const std::uint32_t by_schedules = test::brute_worst(prob);
 
     EXPECT_EQ(by_strings, by_schedules) << c.kernel << " W=" << c.warps;

@@ -40,7 +40,7 @@ problem groups(const std::string& text, int sigma_l, int sigma_c, int schedulers
 }
 
 /// The longest schedule over every string with one (the strings that break a barrier have none).
-std::uint32_t best_over_all_strings(const problem& prob) {
+std::uint32_t best_of_shared_builder(const problem& prob) {
   std::vector<std::uint16_t> s = fixed_priority_string(prob.view());  // sorted
   const chain_layout layout = make_chain_layout(prob.view());
   std::vector<unsigned char> block(layout.bytes);
@@ -86,7 +86,7 @@ TEST(WarpKernels, BuilderSearchAndBoundMatchBruteForce) {
     ASSERT_TRUE(prob.per_warp()) << name(gc);
     const std::uint32_t brute = test::brute_worst(prob);
     // Every work-conserving schedule is the schedule of a string, and back.
-    EXPECT_EQ(best_over_all_strings(prob), brute) << name(gc);
+    EXPECT_EQ(best_of_shared_builder(prob), brute) << name(gc);
     // The pessimistic bound holds.
     EXPECT_GE(pessimistic_bound(prob), brute) << name(gc);
     // The depth-first search, in blocks too (a group per block's run of one string).

@@ -17,7 +17,7 @@
 namespace warpspan {
 namespace {
 
-constexpr int L = static_cast<int>(unit::L);
+constexpr int load_unit = static_cast<int>(unit::L);
 
 using test::error_of;
 
@@ -29,13 +29,13 @@ normalized_sm sigma(const std::string& text) {
 }
 
 TEST(SigmaOption, DecimalsAndFractionsWithinTheLimits) {
-  EXPECT_EQ(sigma("L=4.0").sigma[L], 4);
-  EXPECT_EQ(sigma("L=0.25").copies[L], 4);
-  EXPECT_EQ(sigma("L=2.5e-1").copies[L], 4);
-  EXPECT_EQ(sigma("L=1e6").sigma[L], max_sigma);
-  EXPECT_EQ(sigma("L=0.000001").copies[L], max_copies);
-  EXPECT_EQ(sigma("L=1/1000000").copies[L], max_copies);
-  EXPECT_EQ(sigma("L=1000000").sigma[L], max_sigma);
+  EXPECT_EQ(sigma("L=4.0").sigma[load_unit], 4);
+  EXPECT_EQ(sigma("L=0.25").copies[load_unit], 4);
+  EXPECT_EQ(sigma("L=2.5e-1").copies[load_unit], 4);
+  EXPECT_EQ(sigma("L=1e6").sigma[load_unit], max_sigma);
+  EXPECT_EQ(sigma("L=0.000001").copies[load_unit], max_copies);
+  EXPECT_EQ(sigma("L=1/1000000").copies[load_unit], max_copies);
+  EXPECT_EQ(sigma("L=1000000").sigma[load_unit], max_sigma);
 }
 
 TEST(SigmaOption, HugeTinyAndMalformedValuesAreInputErrors) {
@@ -81,7 +81,7 @@ TEST(SmJson, ProductsBeyondAnIntAreRefusedNotWrapped) {
   const std::string b = error_of([] { normalize(json_sm(R"({"units": 1, "latency": 1000})", 3000)); });
   EXPECT_NE(b.find("3000000"), std::string::npos) << b;
   // At the cap it is fine.
-  EXPECT_EQ(normalize(json_sm(R"({"units": 1, "latency": 1000})", 1000)).copies[L], max_copies);
+  EXPECT_EQ(normalize(json_sm(R"({"units": 1, "latency": 1000})", 1000)).copies[load_unit], max_copies);
 }
 
 TEST(SmJson, NumbersBeyondADoubleNameTheField) {

@@ -125,12 +125,12 @@ nlohmann::json analyse(const std::string& cfg, const std::string& trace) {
 }
 
 // b0 (0) enters the loop b5 (5), or skips it; the latch bl goes back to b5 or on to b1 (1).
-const char* loop_cfg = R"({"name": "lane_loop", "entry": "b0", "exit": "b1",
+const char* lane_loop_cfg = R"({"name": "lane_loop", "entry": "b0", "exit": "b1",
   "blocks": ["b0", "b5", "bl", "b1"],
   "edges": [["b0", "b5"], ["b0", "b1"], ["b5", "bl"], ["bl", "b5"], ["bl", "b1"]],
   "ipoints": {"b0": "0", "b5": "5", "b1": "1"}})";
 
-// As loop_cfg with b5 branching to b2 (2) and b3 (3), which join at the latch.
+// As lane_loop_cfg with b5 branching to b2 (2) and b3 (3), which join at the latch.
 const char* branch_cfg = R"({"name": "lane_loop_branch", "entry": "b0", "exit": "b1",
   "blocks": ["b0", "b5", "b2", "b3", "bl", "b1"],
   "edges": [["b0", "b5"], ["b0", "b1"], ["b5", "b2"], ["b5", "b3"], ["b2", "bl"], ["b3", "bl"], ["bl", "b5"],
@@ -157,7 +157,7 @@ TEST_F(WcetProbeEmulationGpu, ALoopWhoseTripCountDiffersPerLaneRecordsTheWarpsPa
 
   // wcet: the loop's bound (passes after the first) is 6 (warp 1's 7 passes); at 10 per edge the
   // longest path is 0 -> 5, 6 x 5 -> 5, 5 -> 1: 8 edges, 80.
-  const auto j = analyse(loop_cfg, unit_trace(run_once(lane_loop)));
+  const auto j = analyse(lane_loop_cfg, unit_trace(run_once(lane_loop)));
   ASSERT_EQ(j["loops"].size(), 1u);
   EXPECT_EQ(j["loops"][0]["bound"], 6);
   EXPECT_EQ(j["warps"], 2);
