@@ -199,7 +199,8 @@ task fork_join_task(std::uint32_t width, std::uint64_t period) {
   task t;
   t.name = "wide";
   t.vertices.push_back({"s", 1, 1});
-  for (std::uint32_t k = 0; k < width; ++k) t.vertices.push_back({"m" + std::to_string(k), 1 + k % 3, 2});
+  for (std::uint32_t k = 0; k < width; ++k)
+    t.vertices.push_back({std::string("m").append(std::to_string(k)), 1 + k % 3, 2});
   t.vertices.push_back({"t", 1, 1});
   const std::uint32_t sink = width + 1;
   for (std::uint32_t k = 1; k <= width; ++k) {

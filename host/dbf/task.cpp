@@ -437,7 +437,7 @@ task_set parse_np_jobs(const std::vector<std::pair<std::size_t, std::vector<std:
   task_set set;
   for (auto& [id, jobs] : by_task) {
     std::sort(jobs.begin(), jobs.end(), [](const job& a, const job& b) { return a.arrival < b.arrival; });
-    const std::string name = "T" + std::to_string(id);
+    const std::string name = std::string("T").append(std::to_string(id));
     if (jobs.size() < 2)
       throw input_error(where + ":" + std::to_string(jobs[0].line) + ": task " + std::to_string(id) +
                         " has one job; its period cannot be told (give at least two jobs)");

@@ -23,12 +23,6 @@ std::string shortest(double v) {
   return std::string(buf, r.ptr);
 }
 
-/// A harness's own message from its error buffer, one printable line.
-std::string their_message(const char* error) {
-  const std::size_t n = strnlen(error, WARPSPAN_HARNESS_ERROR_SIZE);
-  return n == 0 ? std::string("it failed without a message") : printable_text(std::string_view(error, n));
-}
-
 bool good_name(const char* s) {
   if (!s || !*s) return false;
   for (std::size_t i = 0; s[i]; ++i) {
@@ -141,8 +135,8 @@ std::vector<gene_range> kernel_harness::genome_ranges(std::uint32_t threads) con
     for (std::uint32_t s = 0; s < slots.size(); ++s) {
       gene_range r;
       if (d_->range(threads, s, &r.lo, &r.hi, error) != 0)
-        throw input_error(
-            fail("range(" + std::to_string(threads) + ", " + std::to_string(s) + ") failed: " + their_message(error)));
+        throw input_error(fail("range(" + std::to_string(threads) + ", " + std::to_string(s) +
+                               ") failed: " + harness_message(error)));
       slots[s] = r;
     }
   }
@@ -184,7 +178,7 @@ std::uint64_t kernel_harness::scratch_words(std::uint32_t threads) const {
   char error[WARPSPAN_HARNESS_ERROR_SIZE] = {};
   std::uint64_t words = 0;
   if (d_->scratch_words(threads, &words, error) != 0)
-    throw input_error(fail("scratch_words(" + std::to_string(threads) + ") failed: " + their_message(error)));
+    throw input_error(fail("scratch_words(" + std::to_string(threads) + ") failed: " + harness_message(error)));
   if (words > max_scratch_words)
     throw input_error(fail("scratch_words(" + std::to_string(threads) + ") is " + std::to_string(words) +
                            " words, more than " + std::to_string(max_scratch_words)));
@@ -196,7 +190,7 @@ std::uint64_t kernel_harness::flag_index(std::uint32_t threads) const {
   char error[WARPSPAN_HARNESS_ERROR_SIZE] = {};
   std::uint64_t index = 0;
   if (d_->flag_index(threads, &index, error) != 0)
-    throw input_error(fail("flag_index(" + std::to_string(threads) + ") failed: " + their_message(error)));
+    throw input_error(fail("flag_index(" + std::to_string(threads) + ") failed: " + harness_message(error)));
   const std::uint64_t words = scratch_words(threads);
   if (index >= words)
     throw input_error(fail("flag_index(" + std::to_string(threads) + ") is " + std::to_string(index) +
@@ -211,7 +205,7 @@ void kernel_harness::init_scratch(const std::int32_t* input, std::int32_t* scrat
   }
   char error[WARPSPAN_HARNESS_ERROR_SIZE] = {};
   if (d_->init_scratch(input, scratch, threads, error) != 0)
-    throw input_error(fail("init_scratch failed: " + their_message(error)));
+    throw input_error(fail("init_scratch failed: " + harness_message(error)));
 }
 
 output_range kernel_harness::output(std::uint32_t threads) const {
@@ -220,7 +214,7 @@ output_range kernel_harness::output(std::uint32_t threads) const {
   char error[WARPSPAN_HARNESS_ERROR_SIZE] = {};
   std::uint64_t offset = 0, size = 0;
   if (d_->output(threads, &offset, &size, error) != 0)
-    throw input_error(fail("output(" + std::to_string(threads) + ") failed: " + their_message(error)));
+    throw input_error(fail("output(" + std::to_string(threads) + ") failed: " + harness_message(error)));
   if (offset > words || size > words - offset)
     throw input_error(fail("output(" + std::to_string(threads) + ") asks for " + std::to_string(size) +
                            " words from word " + std::to_string(offset) + ", but its scratch has " +
@@ -259,6 +253,11 @@ harness_ref load_harness(const std::string& path) {
   std::memcpy(&entry, &symbol, sizeof entry);
   const warpspan_harness_v1* d = entry();
   return std::make_shared<const kernel_harness>(d, path, std::move(library));
+}
+
+std::string harness_message(const char* error) {
+  const std::size_t n = strnlen(error, WARPSPAN_HARNESS_ERROR_SIZE);
+  return n == 0 ? std::string("it failed without a message") : printable_text(std::string_view(error, n));
 }
 
 void check_threads(std::int64_t threads) {

@@ -487,11 +487,6 @@ const warpspan_hooks recording_table = {
     },
 };
 
-std::string their_message(const char* error) {
-  const std::size_t n = strnlen(error, WARPSPAN_HARNESS_ERROR_SIZE);
-  return n == 0 ? std::string("it failed without a message") : printable_text(std::string_view(error, n));
-}
-
 }  // namespace
 
 model_run run_model(const kernel_harness& k, const model_config& cfg, const std::vector<std::int32_t>& genome,
@@ -577,7 +572,7 @@ model_run run_model(const kernel_harness& k, const model_config& cfg, const std:
             throw input_error(which() + " threw an exception that is not a std::exception");
           }
           if (rec.failed) throw input_error(which() + ": " + rec.error);
-          if (rc != 0) throw input_error(which() + " threw: " + their_message(error));
+          if (rc != 0) throw input_error(which() + " threw: " + harness_message(error));
           hooks.end();
           if (traces) {
             auto& into = (*traces)[tid];

@@ -105,8 +105,10 @@ std::uint32_t problem::group_of(std::uint32_t w) const {
 std::string problem::kernel_text() const {
   if (groups.empty()) return to_run_length(kernel);
   std::string s;
-  for (const warp_group& g : groups)
-    s += (s.empty() ? "" : ",") + to_run_length(g.kernel) + ":" + std::to_string(g.warps);
+  for (const warp_group& g : groups) {
+    if (!s.empty()) s += ',';
+    s.append(to_run_length(g.kernel)).append(":").append(std::to_string(g.warps));
+  }
   return s;
 }
 

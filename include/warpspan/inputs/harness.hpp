@@ -126,4 +126,8 @@ harness_ref make_harness(const warpspan_harness_v1* descriptor, std::string sour
 /// Throws input_error for zero threads or more than max_threads.
 void check_threads(std::int64_t threads);
 
+/// A harness's own message from its error buffer (WARPSPAN_HARNESS_ERROR_SIZE bytes at most), one
+/// printable line; a fixed phrase where it left none.
+std::string harness_message(const char* error);
+
 }  // namespace warpspan::inputs

@@ -79,9 +79,10 @@ struct misbehaving : fixture::kernel {
       if constexpr (Kind == WARPSPAN_FIXTURE_aborts) std::abort();
       if constexpr (Kind == WARPSPAN_FIXTURE_spin)
         for (;;) h.work(1);
-      if constexpr (Kind == WARPSPAN_FIXTURE_hang)
-        for (volatile int i = 0;; i = i + 1) {
-        }
+      if constexpr (Kind == WARPSPAN_FIXTURE_hang) {
+        volatile int spins = 0;
+        for (;;) spins = spins + 1;  // a statement: C++20 deprecates using a volatile assignment's value
+      }
       if constexpr (Kind == WARPSPAN_FIXTURE_exits) std::exit(3);
     }
     fixture::kernel::thread(h, a);
