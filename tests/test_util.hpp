@@ -78,7 +78,7 @@ inline std::string source_path(const std::string& relative) {
   return std::string(WARPSPAN_SOURCE_DIR) + "/" + relative;
 }
 
-/// Instruction ids from 1-based numbers, as papers and figures number them.
+/// A string of warp ids (0-based) from warps numbered from 1, as the papers and figures number them.
 inline std::vector<std::uint16_t> ids(std::initializer_list<int> one_based) {
   std::vector<std::uint16_t> out;
   for (int v : one_based) out.push_back(static_cast<std::uint16_t>(v - 1));
