@@ -17,8 +17,13 @@ model counts them), and its instructions are split by source line:
   (team_take_out, team_put_back_rest, team_restore, team_complete, team_makespan, team_count,
   warp_at) are shared by 32 lanes, so a warp issues 1/32 of them; the search for a free cycle, one
   cycle an iteration on one lane, is 32 cycles an iteration on a warp: ceil(mean cycles / 32)
-  iterations a placement. The helpers of problem.hpp and team.hpp serve both parts: `low` counts
-  them as shared, `high` as serial.
+  iterations a placement. The read-ahead (team_next_read, team_read_ahead, team_commit_progress)
+  is one lane's work once a read of 32 positions on a warp, once a placement on one lane: scaled
+  by a warp's reads a move (`team_step --reads`: a rebuild of n placements reads ceil(n / 32)
+  times) over the placements. The helpers of problem.hpp and team.hpp are inlined into every part:
+  `warp_instructions` gives each helper instruction to the part of the nearest non-helper
+  instruction before it by address (the code it was inlined into); `low` counts them all as
+  shared, `high` all as serial, the bounds of that attribution.
 
 Assumed: one SASS instruction per x86-64 instruction of the -O3 host build (SASS has no memory
 operands, x86 folds loads into arithmetic; both have the same integer work); the ballot, the sync and
@@ -45,7 +50,8 @@ CASES = [("thread", 3), ("thread", 16), ("thread", 64), ("rejoin4x1", 16), ("rej
 
 
 def function_lines():
-    """Line ranges of team_schedule.hpp: the shared loops, the search loop of team_place."""
+    """Line ranges of team_schedule.hpp: the shared loops, the per-read functions, the search loop
+    of team_place, the line that counts placements."""
     lines = (ROOT / TEAM).read_text().splitlines()
     starts = {}
     for i, text in enumerate(lines, 1):
@@ -60,6 +66,7 @@ def function_lines():
 
     shared = [body(n) for n in ("warp_at", "team_count", "team_complete", "team_take_out", "team_put_back_rest",
                                 "team_restore", "team_makespan")]
+    per_read = [body(n) for n in ("team_next_read", "team_read_ahead", "team_commit_progress")]
     a, b = body("team_place")
     search_a = next(i for i in range(a, b) if "for (std::uint32_t base = from;" in lines[i - 1])
     depth, search_b = 0, search_a
@@ -68,8 +75,8 @@ def function_lines():
         if depth == 0:
             search_b = i
             break
-    store = next(i for i in range(a, b) if "c.progress[w] = j + 1;" in lines[i - 1])
-    return shared, (search_a, search_b), store
+    store = next(i for i in range(a, b) if "c.cycle[at] = t;" in lines[i - 1])
+    return {"shared": shared, "per_read": per_read, "search": (search_a, search_b), "store": store}
 
 
 def parse(path):
@@ -112,8 +119,23 @@ def parse(path):
     return per_line, per_instr
 
 
+def kind_of(name, ln, ranges):
+    """The part a source line belongs to (see the module's text)."""
+    if name == "team_schedule.hpp":
+        if any(a <= ln <= b for a, b in ranges["shared"]):
+            return "shared"
+        if any(a <= ln <= b for a, b in ranges["per_read"]):
+            return "per_read"
+        sa, sb = ranges["search"]
+        return "search" if sa <= ln <= sb else "serial"
+    if name in ("anneal.hpp", "schedule.hpp", "rng.hpp", "team_step.cpp"):
+        return "serial"
+    if name in ("problem.hpp", "team.hpp"):
+        return "helpers"
+    return "other"
+
+
 def estimate(team_step, step, warps, warm, moves, ranges):
-    shared, (sa, sb), store = ranges
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "cg.out")
         cmd = ["valgrind", "--tool=callgrind", "--toggle-collect=*counted_moves*", "--dump-instr=yes", "--dump-line=yes",
@@ -122,16 +144,19 @@ def estimate(team_step, step, warps, warm, moves, ranges):
         per_line, per_instr = parse(out)
     parts = collections.Counter()
     for (f, ln), c in per_line.items():
-        name = (f or "").split("/")[-1]
-        if name == "team_schedule.hpp":
-            kind = "shared" if any(a <= ln <= b for a, b in shared) else "search" if sa <= ln <= sb else "serial"
-        elif name in ("anneal.hpp", "schedule.hpp", "rng.hpp", "team_step.cpp"):
-            kind = "serial"
-        elif name in ("problem.hpp", "team.hpp"):
-            kind = "helpers"
-        else:
-            kind = "other"
-        parts[kind] += c
+        parts[kind_of((f or "").split("/")[-1], ln, ranges)] += c
+    # The helpers (problem.hpp, team.hpp) are inlined into both parts: each of their instructions
+    # goes to the part of the nearest instruction before it (by address) that is not a helper's,
+    # the code it was inlined into.
+    helpers_in = collections.Counter()
+    last = "serial"
+    for addr in sorted(per_instr):
+        f, ln, c = per_instr[addr]
+        kind = kind_of((f or "").split("/")[-1], ln, ranges)
+        if kind == "helpers":
+            helpers_in[last] += c
+        elif kind != "other":
+            last = kind
 
     def most_executed(lo, hi):
         return max((c for f, ln, c in per_instr.values() if f and f.endswith(TEAM) and lo <= ln <= hi), default=0)
@@ -140,15 +165,33 @@ def estimate(team_step, step, warps, warm, moves, ranges):
     row = {"step": step, "warps": warps, "moves": moves, "warm": warm,
            "x86_per_move": round(sum(per.values()), 1), "parts_per_move": {k: round(v, 1) for k, v in per.items()}}
     if step != "thread":
-        placements = most_executed(store, store) / moves
+        sa, sb = ranges["search"]
+        placements = most_executed(ranges["store"], ranges["store"]) / moves
         iterations = most_executed(sa, sb) / moves
+        reads = 0.0
+        if per.get("per_read", 0) > 0:
+            # The same moves run natively, counted exactly (the step inlines team_place more than
+            # once, so no one instruction counts them): placements, the search's iterations, and a
+            # warp's reads of 32 positions, each a move.
+            text = subprocess.run([team_step, "--reads", step, str(warps), str(warm), str(moves)], check=True,
+                                  capture_output=True, text=True).stdout
+            m = re.search(r"placements ([0-9.]+) reads ([0-9.]+) iterations ([0-9.]+)", text)
+            placements, reads, iterations = (float(x) for x in m.groups())
         per_iteration = per.get("search", 0) / iterations if iterations else 0
         warp_iterations = placements * max(1, math.ceil(iterations / placements / 32)) if placements else 0
-        base = per.get("serial", 0) + per_iteration * warp_iterations + per.get("shared", 0) / 32 + per.get("other", 0)
-        row.update({"placements_per_move": round(placements, 1), "search_cycles_per_placement":
-                    round(iterations / placements, 2) if placements else 0,
+        # A read's work is one lane's on a warp, once a read; one lane runs it once a placement.
+        read_share = reads / placements if placements else 0
+        base = (per.get("serial", 0) + per_iteration * warp_iterations + per.get("shared", 0) / 32 +
+                per.get("per_read", 0) * read_share + per.get("other", 0))
+        h = {k: v / moves for k, v in helpers_in.items()}
+        helpers_attributed = (h.get("serial", 0) + h.get("search", 0) + h.get("shared", 0) / 32 +
+                              h.get("per_read", 0) * read_share)
+        row.update({"placements_per_move": round(placements, 1), "reads_per_move": round(reads, 2),
+                    "search_cycles_per_placement": round(iterations / placements, 2) if placements else 0,
+                    "helpers_by_part": {k: round(v, 1) for k, v in h.items()},
                     "warp_instructions_low": round(base + per.get("helpers", 0) / 32, 1),
-                    "warp_instructions_high": round(base + per.get("helpers", 0), 1)})
+                    "warp_instructions_high": round(base + per.get("helpers", 0), 1),
+                    "warp_instructions": round(base + helpers_attributed, 1)})
     return row
 
 

@@ -6,6 +6,11 @@
 // schedule rejoins (the warp kernel's compact and narrow chains), each run by one lane. The chain is
 // Voronoi 5L9C2L9C (sigma L=1,C=4) with W warps, moving as estimate's chains do (chain_params),
 // from the best string WARM moves on the CPU runner reached, as warpspan_gpu_model counts them.
+// With `--reads` first (no valgrind needed), a rejoin design's moves run one at a time, counting
+// their placements and the search's iterations (exactly, where the counts' lines have several
+// inlined copies), and it prints them and the reads of 32 positions a warp would make
+// (team_next_read: a rebuild of n placements makes ceil(n / 32)), the figure that scales the
+// per-read part of the counts.
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -28,6 +33,7 @@ struct chain {
   chain_state s;
   anneal_params a;
   std::vector<std::uint32_t> pre;
+  ahead_pair ahead[1];  // the read-ahead in memory, as a warp's is (a local one could stay in registers)
   explicit chain(const problem& pr) : prob(pr), p(pr.view()), layout(make_chain_layout(p)), block(layout.bytes) {
     c = chain_view_at(block.data(), layout);
     pre.resize(p.warps);
@@ -50,10 +56,12 @@ __attribute__((noinline, flatten)) void counted_moves(chain& k, const std::strin
     const team_rebuild<serial_team, std::uint32_t*> r{one, k.pre.data(), nullptr};
     anneal_run_by(p, k.c, k.best(), k.s, k.a, 0, moves, r, one);
   } else if (design == "rejoin4x1") {  // the warp kernel's rebuild for compact chains
-    const packing_rejoin_rebuild<chain_packing::compact, serial_team, std::uint32_t*> r{one, k.pre.data(), nullptr};
+    const packing_rejoin_rebuild<chain_packing::compact, serial_team, std::uint32_t*> r{one, k.pre.data(), nullptr,
+                                                                                        k.ahead};
     anneal_run_by(p, k.c, k.best(), k.s, k.a, 0, moves, r, one);
   } else {  // for narrow ones
-    const packing_rejoin_rebuild<chain_packing::narrow, serial_team, std::uint32_t*> r{one, k.pre.data(), nullptr};
+    const packing_rejoin_rebuild<chain_packing::narrow, serial_team, std::uint32_t*> r{one, k.pre.data(), nullptr,
+                                                                                       k.ahead};
     anneal_run_by(p, k.c, k.best(), k.s, k.a, 0, moves, r, one);
   }
 }
@@ -66,11 +74,43 @@ static_assert(rejoin_registers<chain_packing::narrow>::slots == 8 &&
                   rejoin_registers<chain_packing::narrow>::words == 4,
               "rejoin8x4 names the narrow chains' 8 differences and four words of warp bits");
 
+/// The team of one, counting its ballots: one a search's iteration (team_place).
+struct counting_team : serial_team {
+  std::uint64_t* ballots = nullptr;
+  WARPSPAN_HD_INLINE std::uint32_t ballot(bool b) const {
+    ++*ballots;
+    return b ? 1u : 0u;
+  }
+};
+
+/// The same moves as counted_moves(), one at a time, with the placements and the search's
+/// iterations counted: prints them and a warp's reads of 32 positions, each a move.
+template <chain_packing Packing>
+void count_reads(chain& k, std::uint64_t moves) {
+  std::uint64_t placed = 0, reads = 0, ballots = 0;
+  counting_team one;
+  one.ballots = &ballots;
+  const packing_rejoin_rebuild<Packing, counting_team, std::uint32_t*> r{one, k.pre.data(), &placed, k.ahead};
+  problem_view p = k.p;
+  p.starts = nullptr;
+  for (std::uint64_t m = 0; m < moves; ++m) {
+    const std::uint64_t before = placed;
+    anneal_run_by(p, k.c, k.best(), k.s, k.a, 0, 1, r, one);
+    reads += (placed - before + 31) / 32;
+  }
+  const double n = static_cast<double>(moves);
+  std::printf("placements %.3f reads %.3f iterations %.3f a move\n", static_cast<double>(placed) / n,
+              static_cast<double>(reads) / n, static_cast<double>(ballots) / n);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 5) {
-    std::fprintf(stderr, "usage: %s thread|plain|rejoin4x1|rejoin8x4 W WARM MOVES\n", argv[0]);
+  const bool reads = argc > 1 && std::strcmp(argv[1], "--reads") == 0;
+  if (reads) --argc, ++argv;
+  if (argc != 5 || (reads && std::strncmp(argv[1], "rejoin", 6) != 0)) {
+    std::fprintf(stderr, "usage: %s [--reads] thread|plain|rejoin4x1|rejoin8x4 W WARM MOVES (--reads: rejoin only)\n",
+                 argv[0]);
     return 2;
   }
   const std::string design = argv[1];
@@ -96,6 +136,13 @@ int main(int argc, char** argv) {
     anneal_init(k.p, k.c, k.best(), k.s);
   else
     team_anneal_init(k.p, k.c, k.best(), k.s, one);
+  if (reads) {
+    if (design == "rejoin4x1")
+      count_reads<chain_packing::compact>(k, moves);
+    else
+      count_reads<chain_packing::narrow>(k, moves);
+    return 0;
+  }
   counted_moves(k, design, moves);
   std::printf("%s W = %d: %llu moves, best %u, now %u\n", design.c_str(), warps,
               static_cast<unsigned long long>(k.s.iter), k.s.best, k.s.makespan);

@@ -446,9 +446,11 @@ std::map<std::uint32_t, host_share> read_host_share(const std::string& path) {
 }
 
 /// bench/count/issue_estimate.py's JSON: per (step, W), the x86 instructions of one lane's move and,
-/// for the warp design, the warp instructions they stand for (low: the helpers shared, high: serial).
+/// for the warp design, the warp instructions they stand for (low: the inlined helpers counted as
+/// shared, high: as serial; `mid`: each helper instruction in the part it was inlined into, where
+/// the file gives it, else the midpoint of the two).
 struct issue_row {
-  double x86 = 0, low = 0, high = 0;
+  double x86 = 0, low = 0, high = 0, mid = 0;
 };
 std::map<std::pair<std::string, int>, issue_row> read_issue(const std::string& path) {
   std::ifstream in(path);
@@ -460,6 +462,7 @@ std::map<std::pair<std::string, int>, issue_row> read_issue(const std::string& p
     x.x86 = r.at("x86_per_move").get<double>();
     x.low = r.value("warp_instructions_low", 0.0);
     x.high = r.value("warp_instructions_high", 0.0);
+    x.mid = r.value("warp_instructions", (x.low + x.high) / 2);
     out[{r.at("step").get<std::string>(), r.at("warps").get<int>()}] = x;
   }
   return out;
@@ -857,7 +860,8 @@ int main(int argc, char** argv) {
   }
   for (row& r : rows) {
     // Warp instructions a move: a thread a chain issues its lane's instructions once for the lanes a
-    // request keeps active; a warp a chain the estimate's midpoint, plus its counted collectives.
+    // request keeps active; a warp a chain the estimate (its helpers by the code they were inlined
+    // into), plus its counted collectives.
     const auto it = issue.find({r.step, r.warps});
     if (r.kind == "anneal" && it != issue.end()) {
       const issue_row& x = it->second;
@@ -867,7 +871,7 @@ int main(int argc, char** argv) {
       } else {
         r.warp_instructions_low = x.low + r.per.collectives;
         r.warp_instructions_high = x.high + r.per.collectives;
-        r.warp_instructions = (r.warp_instructions_low + r.warp_instructions_high) / 2;
+        r.warp_instructions = x.mid + r.per.collectives;
       }
     }
     for (const device_spec& d : devices) {
@@ -949,8 +953,9 @@ int main(int argc, char** argv) {
       "clock an SM (four schedulers), the warp instructions of a move estimated from the CPU's\n"
       "instruction counts of the same step (bench/count/issue_estimate.py: one SASS instruction per\n"
       "x86-64 one; a thread a chain issues its lane's instructions once for the lanes a request keeps\n"
-      "active; a warp a chain its serial part once and its loops over pairs a 32nd each, the midpoint\n"
-      "of its low and high estimates in the JSON, plus its collectives). *Predicted* is the smallest bound;\n"
+      "active; a warp a chain its serial part once, its loops over pairs a 32nd each, and its read-ahead\n"
+      "of 32 positions once a read, each inlined helper instruction in the part it was inlined into,\n"
+      "plus its collectives). *Predicted* is the smallest bound;\n"
       "for the dbf rows the least of the DRAM-after-the-L2, L2 and shared-memory bounds; *coalesced* the\n"
       "DRAM (no caches) and shared bounds with every request at\n"
       "its ideal sectors and conflict-free wavefronts; *reads cached* charges DRAM only the stores (as\n"

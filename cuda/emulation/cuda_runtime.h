@@ -38,6 +38,7 @@
 #define __forceinline__ inline
 #define __noinline__
 #define __launch_bounds__(...)
+#define __maxnreg__(...)
 #define __align__(n) alignas(n)
 // Shared memory must go through WARPSPAN_DYNAMIC_SHARED (cuda/common/launch.cuh), which gives every
 // block its own buffer here; a plain __shared__ would be one global shared by all blocks.
@@ -282,7 +283,7 @@ struct request_counts {
   /// Atomics: lane operations, warp requests, and the sum over requests of the most lanes on one
   /// address (what the device serialises).
   std::uint64_t atomics = 0, atomic_requests = 0, atomic_serialised = 0;
-  /// Warp collectives (__syncwarp, __ballot_sync, __reduce_max_sync, __shfl_sync), one a warp.
+  /// Warp collectives (__syncwarp, __ballot_sync, __reduce_max_sync, __shfl_sync, __match_any_sync), one a warp.
   std::uint64_t collectives = 0;
   /// The blocks' critical paths, summed over blocks: per barrier interval of a block, the load
   /// requests of the warp that issued the most loads in it (shared and global apart), and the
@@ -385,7 +386,8 @@ thread_context& current() noexcept;
 void syncthreads(const char* file, unsigned line);
 /// An atomic access of `bytes` at `address` (atomics are not traced as loads and stores).
 void note_atomic(const void* address, std::size_t bytes) noexcept;
-/// The warp collectives (__syncwarp, __ballot_sync, __shfl_sync), emulated in blocks of one warp
+/// The warp collectives (__syncwarp, __ballot_sync, __shfl_sync, __reduce_max_sync,
+/// __match_any_sync), emulated in blocks of one warp
 /// (at most 32 threads), where a warp's barrier is the block's: each is a barrier of the block
 /// (named by `file` and `line`, so lanes at different collectives are reported as diverged), and
 /// the lanes' values cross it through a per-block slot, double-buffered by barrier count. A
@@ -395,6 +397,7 @@ void syncwarp(unsigned mask, const char* file, unsigned line);
 unsigned warp_ballot(unsigned mask, bool predicate, const char* file, unsigned line);
 unsigned long long warp_shuffle(unsigned mask, unsigned long long value, int source, const char* file, unsigned line);
 unsigned warp_reduce_max(unsigned mask, unsigned value, const char* file, unsigned line);
+unsigned warp_match_any(unsigned mask, unsigned long long value, const char* file, unsigned line);
 /// A probe site (WARPSPAN_IPOINT, include/warpspan/wcet/probe.cuh): its Ipoint and where it is in
 /// the source (the function, file, line and column of the macro's use; column 0 where the compiler
 /// cannot say).
@@ -571,6 +574,12 @@ T __shfl_sync(unsigned mask, T value, int source, int width = 32, const char* fi
 inline unsigned __reduce_max_sync(unsigned mask, unsigned value, const char* file = __builtin_FILE(),
                                   unsigned line = __builtin_LINE()) {
   return ::warpspan::emu::warp_reduce_max(mask, value, file, line);
+}
+template <class T>
+unsigned __match_any_sync(unsigned mask, T value, const char* file = __builtin_FILE(),
+                          unsigned line = __builtin_LINE()) {
+  static_assert(std::is_integral_v<T> && sizeof(T) <= 8, "__match_any_sync of a 32- or 64-bit integer");
+  return ::warpspan::emu::warp_match_any(mask, static_cast<unsigned long long>(value), file, line);
 }
 inline int __ffs(int x) { return x == 0 ? 0 : __builtin_ctz(static_cast<unsigned>(x)) + 1; }
 inline int __popc(unsigned x) { return __builtin_popcount(x); }

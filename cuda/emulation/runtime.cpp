@@ -910,6 +910,14 @@ unsigned warp_reduce_max(unsigned mask, unsigned value, const char* file, unsign
   return most;
 }
 
+unsigned warp_match_any(unsigned mask, unsigned long long value, const char* file, unsigned line) {
+  const unsigned me = current().linear;
+  const auto& lanes = warp_exchange("__match_any_sync", mask, value, file, line);
+  unsigned bits = 0;
+  for (std::size_t t = 0; t < lanes.size(); ++t) bits |= static_cast<unsigned>(lanes[t] == lanes[me]) << t;
+  return bits;
+}
+
 void probe_pass(const probe_site& where, const probe_target& target) {
   const long long now = clock_cycles();
   block_state* b = tls_context.block;

@@ -99,6 +99,7 @@ struct warp_team {
   __device__ void sync() const { __syncwarp(); }
   __device__ std::uint32_t ballot(bool b) const { return __ballot_sync(0xFFFFFFFFu, b ? 1 : 0); }
   __device__ std::uint32_t max(std::uint32_t v) const { return __reduce_max_sync(0xFFFFFFFFu, v); }
+  __device__ std::uint32_t match(std::uint32_t v) const { return __match_any_sync(0xFFFFFFFFu, v); }
   /// An 8- or 16-bit counter changes by an atomic add on its 32-bit word, shifted into place: a
   /// counter never passes 0 or its width's top (a usage count is at most W, a progress at most
   /// I, both within the packing's widths), so no carry or borrow reaches its neighbours.
@@ -118,9 +119,16 @@ struct warp_team {
 /// interleaved) at base + chain x layout.bytes; the lanes copy its working state into shared
 /// memory after the staged types, run the team step (team_schedule.hpp) and copy it back. The
 /// dynamic shared memory is anneal_warp_shared_bytes(): types, working state, then the team's
-/// scratch (a count a warp).
+/// scratch (a count a warp, then the read-ahead of 32 placements).
+/// Its registers are set, not left to ptxas: with __launch_bounds__(32) alone ptxas (13.0, sm_90)
+/// held the compact kernel to 72 registers and the narrow one to 80 and spilled 40 and 100 bytes a
+/// thread once the rebuild read ahead (team_read_ahead). 80 registers keep the compact kernel
+/// without a spill (24 blocks an SM in the emulation's occupancy arithmetic, where registers bound its blocks); 88 leave the narrow one 4
+/// bytes (24 and 20 blocks an SM at W = 48 and 64); the
+/// wide one (88) spills only in its per-warp form. A block is one warp
+/// (WARPSPAN_CHECK_LAUNCH_BOUNDS below); __maxnreg__ and __launch_bounds__ cannot be given together.
 template <bool PerWarp, chain_packing Packing>
-__global__ void __launch_bounds__(32)
+__global__ void __maxnreg__(Packing == chain_packing::compact ? 80 : 88)
     anneal_warp_kernel(problem_view p, chain_layout layout, unsigned char* base, chain_state* states,
                        const std::uint32_t* ids, anneal_params params, std::uint32_t chains, std::uint64_t count,
                        int init) {
@@ -153,7 +161,8 @@ __global__ void __launch_bounds__(32)
   } else {
     // The rejoin keeps its bookkeeping in registers, as many as the packing's blocks can afford
     // (rejoin_registers, team_schedule.hpp).
-    const packing_rejoin_rebuild<Packing, warp_team, std::uint32_t*> rebuild{team, pre, nullptr};
+    ahead_pair* const ahead = reinterpret_cast<ahead_pair*>(local + layout.best + anneal_warp_pre_bytes(p));
+    const packing_rejoin_rebuild<Packing, warp_team, std::uint32_t*> rebuild{team, pre, nullptr, ahead};
     anneal_run_by(p, view, best, s, params, ids[chain], count, rebuild, team);
   }
   team.sync();

@@ -257,8 +257,8 @@ TEST_F(EmulationGpu, WritesOfTheSameValueDoNotRace) {
   }
 }
 
-/// The warp collectives of a block of one warp: a ballot, a shuffle, a maximum, and a lane's
-/// shared-memory write that the others read after a __syncwarp (or, without it, in the same
+/// The warp collectives of a block of one warp: a ballot, a shuffle, a maximum, a match, and a
+/// lane's shared-memory write that the others read after a __syncwarp (or, without it, in the same
 /// interval).
 template <bool Sync>
 __global__ void warp_collectives(unsigned* out) {
@@ -267,21 +267,23 @@ __global__ void warp_collectives(unsigned* out) {
   const unsigned ballot = __ballot_sync(0xFFFFFFFFu, lane % 3 == 0);
   const unsigned from7 = __shfl_sync(0xFFFFFFFFu, lane * 10, 7);
   const unsigned most = __reduce_max_sync(0xFFFFFFFFu, (lane * 37) % 32);
+  const unsigned same = __match_any_sync(0xFFFFFFFFu, lane % 4);  // lanes with this lane's lane % 4
   if (lane == 0) sh[0] = 1234;
   if constexpr (Sync) __syncwarp();
-  out[lane] = ballot ^ from7 ^ most ^ sh[0];
+  out[lane] = ballot ^ from7 ^ most ^ sh[0] ^ same;
 }
 
 TEST_F(EmulationGpu, WarpCollectivesInABlockOfOneWarp) {
   unsigned ballot = 0;
   for (unsigned lane = 0; lane < 32; lane += 3) ballot |= 1u << lane;
-  const unsigned want = ballot ^ 70u ^ 31u ^ 1234u;
+  std::vector<unsigned> want(32);
+  for (unsigned lane = 0; lane < 32; ++lane) want[lane] = ballot ^ 70u ^ 31u ^ 1234u ^ (0x11111111u << (lane % 4));
   for (const auto& order : orders) {
     ASSERT_TRUE(emu::set_thread_order(order));
     device_buffer<unsigned> out(32, nullptr);
     WARPSPAN_LAUNCH(warp_collectives<true>, 2, 32, sizeof(unsigned), nullptr)(out.data());
     EXPECT_EQ(cudaGetLastError(), cudaSuccess) << order << ": " << emu::last_race_report();
-    EXPECT_EQ(out.to_host(), std::vector<unsigned>(32, want)) << order;
+    EXPECT_EQ(out.to_host(), want) << order;
     // Without the __syncwarp the other lanes read lane 0's word in the interval it writes it.
     WARPSPAN_LAUNCH(warp_collectives<false>, 1, 32, sizeof(unsigned), nullptr)(out.data());
     EXPECT_EQ(cudaGetLastError(), cudaErrorLaunchFailure) << order;

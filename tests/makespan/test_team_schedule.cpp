@@ -53,7 +53,9 @@ void expect_same(const problem& prob, std::uint64_t iterations, std::uint32_t re
   const team_rebuild<serial_team, std::uint32_t*> plain{one, pre.data(), nullptr};
   const team_rejoin_rebuild<serial_team, std::uint32_t*> rejoined{one, pre.data(), nullptr};
   const team_rejoin_rebuild<serial_team, std::uint32_t*, 1> tight{one, pre.data(), nullptr};  // overflows often
-  const packing_rejoin_rebuild<chain_packing::compact, serial_team, std::uint32_t*> compact{one, pre.data(), nullptr};
+  ahead_pair ahead[1];  // the compact variant reads ahead into the caller's room, the others into their own
+  const packing_rejoin_rebuild<chain_packing::compact, serial_team, std::uint32_t*> compact{one, pre.data(), nullptr,
+                                                                                            ahead};
   for (int round = 0; round < 4; ++round) {
     SCOPED_TRACE("round " + std::to_string(round) + (rejoin ? ", rejoin" : ""));
     anneal_run(p, shared.view, shared.best, shared.state, a, chain_id, iterations / 4 + 1);

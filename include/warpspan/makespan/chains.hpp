@@ -417,12 +417,19 @@ inline std::size_t anneal_shared_bytes(const problem_view& p, bool on_chip, bool
   return on_chip ? types + static_cast<std::size_t>(threads) * make_chain_layout(p, packing).best : types;
 }
 
+/// The warp design's read-ahead of a rebuild's next placements: 16 bytes for each of 32 lanes
+/// (team_rejoin_rebuild::ahead, team_schedule.hpp).
+inline constexpr std::size_t anneal_warp_ahead_bytes = 32u * 16u;
+/// The warp design's `pre` counts (team_rejoin_rebuild::pre): a 32-bit count a warp, 16-byte rounded.
+WARPSPAN_HD_INLINE std::size_t anneal_warp_pre_bytes(const problem_view& p) {
+  return (sizeof(std::uint32_t) * p.warps + 15u) / 16u * 16u;
+}
 /// The dynamic shared memory of the warp design's block (one chain): the staged instruction types,
 /// the chain's working state (chain_layout::best bytes) and its scratch (a count a warp,
-/// team_rejoin_rebuild::pre).
+/// team_rejoin_rebuild::pre, then the read-ahead), each 16-byte aligned.
 inline std::size_t anneal_warp_shared_bytes(const problem_view& p, chain_packing packing) {
-  return anneal_types_bytes(p) + make_chain_layout(p, packing).best +
-         (sizeof(std::uint32_t) * p.warps + 15u) / 16u * 16u;
+  return anneal_types_bytes(p) + make_chain_layout(p, packing).best + anneal_warp_pre_bytes(p) +
+         anneal_warp_ahead_bytes;
 }
 
 /// How the CUDA backend would run chains of `p` on the current device: whether their working state

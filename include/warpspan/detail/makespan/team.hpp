@@ -12,6 +12,7 @@
 //   sync()          every lane's earlier accesses to the chain's state are visible to every lane;
 //   ballot(b)       bit r set where lane r's b is true (a sync too);
 //   max(v)          the largest of the lanes' v, in every lane;
+//   match(v)        bit r set where lane r's v equals this lane's (a sync too);
 //   add(x, d)       x += d for an 8-, 16- or 32-bit counter that several lanes may change at once.
 // serial_team is the degenerate team of one: every loop is the plain loop, every sync nothing, so
 // the team's algorithm run by it is an ordinary sequential one (the host tests run it so).
@@ -30,6 +31,7 @@ struct serial_team {
   WARPSPAN_HD_INLINE void sync() const {}
   WARPSPAN_HD_INLINE std::uint32_t ballot(bool b) const { return b ? 1u : 0u; }
   WARPSPAN_HD_INLINE std::uint32_t max(std::uint32_t v) const { return v; }
+  WARPSPAN_HD_INLINE std::uint32_t match(std::uint32_t) const { return 1u; }
   template <class T>
   WARPSPAN_HD_INLINE void add(T& x, int d) const {
     x = static_cast<T>(x + d);
@@ -42,6 +44,15 @@ WARPSPAN_HD_INLINE std::uint32_t lowest_bit(std::uint32_t mask) {
   return static_cast<std::uint32_t>(__ffs(static_cast<int>(mask)) - 1);
 #else
   return static_cast<std::uint32_t>(__builtin_ctz(mask));
+#endif
+}
+
+/// The number of set bits of a mask.
+WARPSPAN_HD_INLINE std::uint32_t bit_count(std::uint32_t mask) {
+#if defined(__CUDA_ARCH__)
+  return static_cast<std::uint32_t>(__popc(mask));
+#else
+  return static_cast<std::uint32_t>(__builtin_popcount(mask));
 #endif
 }
 

@@ -12,7 +12,8 @@
 //   instruction index is at least its warp's progress at the first changed position (`pre`),
 //   so no lane needs the string's order to find its pairs;
 // - the placements are the serial part, so team_rejoin_from() stops placing where the new
-//   schedule rejoins the old one (the CUDA kernel's rebuild).
+//   schedule rejoins the old one (the CUDA kernel's rebuild), and its lanes read the next 32
+//   positions ahead at once (team_read_ahead), so that a placement computes as little as it can.
 // The old cycles of a rebuilt suffix are kept by pair (c.undo[at], at = warp_begin(w) + j), not by
 // position as rebuild_from() keeps them.
 #pragma once
@@ -51,22 +52,31 @@ WARPSPAN_HD_INLINE void team_count(const problem_view& p, const View& c, const T
   if (p.limited) team.add(row[p.ntypes], d);
 }
 
-/// place() (schedule.hpp) by a team, for warp w's instruction j (its progress): the same cycle,
-/// searched `size` cycles at a time. Returns it, or no_schedule (placing nothing) when a warp of
-/// w's block has not issued the barrier w waits for. Every lane returns the same value. A warp's
-/// last cycle is read from its previous instruction's and not kept in c.last while the team
-/// places (team_complete() and team_makespan() set it): one store less a placement.
-template <class Team, class View>
-WARPSPAN_HD_INLINE std::uint32_t team_place(const problem_view& p, const View& c, const Team& team, std::uint32_t w,
-                                            std::uint32_t j) {
-  const std::size_t at = static_cast<std::size_t>(warp_begin(p, w)) + j;
-  const std::uint32_t ty = p.types[p.starts ? at : j];
+/// The first cycle warp w's instruction j (pair `at` = warp_begin(p, w) + j) may take: the one after
+/// its previous instruction's and, after a barrier, after the barrier's last issue in w's block;
+/// no_schedule when a warp of that block has not issued it yet.
+template <class View>
+WARPSPAN_HD_INLINE std::uint32_t team_earliest(const problem_view& p, const View& c, std::uint32_t w, std::uint32_t j,
+                                               std::size_t at) {
   std::uint32_t from = j != 0 ? static_cast<std::uint32_t>(c.cycle[at - 1]) + 1 : 1;
   if (p.barrier != no_barrier && j != 0 && p.types[(p.starts ? at : j) - 1] == p.barrier) {
     const std::uint32_t release = barrier_release(p, c, w, j);
     if (release == no_schedule) return no_schedule;
     from = release + 1;
   }
+  return from;
+}
+
+/// place() (schedule.hpp) by a team, for pair `at` (warp_begin(p, w) + j, warp w's instruction j,
+/// its progress) of type `ty` (type_at(p, w, j)), from cycle `from` (team_earliest) on: the same
+/// cycle, searched `size` cycles at a time. Returns it; every lane returns the same value. The
+/// warp's progress goes to j + 1 where `StoreProgress` asks (a rebuild that reads ahead keeps it
+/// in its lanes' registers and writes it once a read: team_commit_progress). A warp's last cycle is
+/// read from its previous instruction's and not kept in c.last while the team places
+/// (team_complete() and team_makespan() set it): one store less a placement.
+template <bool StoreProgress, class Team, class View>
+WARPSPAN_HD_INLINE std::uint32_t team_place(const problem_view& p, const View& c, const Team& team, std::uint32_t w,
+                                            std::size_t at, std::uint32_t ty, std::uint32_t from) {
   const std::uint32_t all = p.ntypes;
   // The ballot is also the sync that lets a lane write below: every lane has read what it needed
   // of the state by then. The lane that found the cycle writes it (its counts are in its
@@ -95,10 +105,21 @@ WARPSPAN_HD_INLINE std::uint32_t team_place(const problem_view& p, const View& c
     row[ty] = count + 1;
     if (p.limited) row[all] = count_all + 1;
     c.cycle[at] = t;
-    c.progress[w] = j + 1;
+    if constexpr (StoreProgress) c.progress[w] = static_cast<std::uint32_t>(at - warp_begin(p, w)) + 1;
   }
   team.sync();
   return t;
+}
+
+/// team_place() of warp w's next instruction j (its progress, which goes to j + 1), or
+/// no_schedule (placing nothing) when a warp of w's block has not issued the barrier w waits for.
+template <class Team, class View>
+WARPSPAN_HD_INLINE std::uint32_t team_place_next(const problem_view& p, const View& c, const Team& team,
+                                                 std::uint32_t w, std::uint32_t j) {
+  const std::size_t at = static_cast<std::size_t>(warp_begin(p, w)) + j;
+  const std::uint32_t from = team_earliest(p, c, w, j, at);
+  if (from == no_schedule) return no_schedule;
+  return team_place<true>(p, c, team, w, at, p.types[p.starts ? at : j], from);
 }
 
 /// Every warp complete again: progress at its length, last at its last instruction's cycle.
@@ -190,7 +211,7 @@ WARPSPAN_HD_INLINE std::uint32_t team_build_full(const problem_view& p, const Vi
   team.sync();
   for (std::uint32_t k = 0; k < p.length; ++k) {
     const std::uint32_t w = c.str[k];
-    if (team_place(p, c, team, w, c.progress[w]) == no_schedule) return no_schedule;
+    if (team_place_next(p, c, team, w, c.progress[w]) == no_schedule) return no_schedule;
   }
   return team_makespan(p, c, team);
 }
@@ -208,7 +229,7 @@ WARPSPAN_HD_INLINE std::uint32_t team_rebuild_from(const problem_view& p, const 
     const std::uint32_t w = c.str[k];
     const std::uint32_t j = c.progress[w];
     const std::uint32_t before = c.cycle[warp_begin(p, w) + j];
-    const std::uint32_t t = team_place(p, c, team, w, j);
+    const std::uint32_t t = team_place_next(p, c, team, w, j);
     if (placed) ++*placed;
     if (t == no_schedule) {
       team_restore(p, c, team, pre);
@@ -327,6 +348,132 @@ struct warp_bits {
   }
 };
 
+/// What a placement needs of its position in the string, read ahead (team_read_ahead): the pair
+/// (index `at` = warp_begin(p, w) + j of the cycle array, warp w's instruction j), its type, its
+/// cycle in the old schedule, and the first cycle it may take where that is known already.
+/// Sixteen bytes, one load a placement (a warp's broadcast of one shared-memory vector).
+struct alignas(16) ahead_pair {
+  std::uint32_t at = 0;
+  std::uint32_t before = 0;  ///< c.undo[at]: the pair's old cycle (team_take_out wrote it)
+  /// team_earliest() where the warp's previous pair was placed before the read and no barrier
+  /// comes between; else 0 (the placement reads it).
+  std::uint32_t from = 0;
+  std::uint32_t warp_type = 0;  ///< w (bits 0-15: a string holds 16-bit warp ids) | type << 16
+};
+static_assert(sizeof(ahead_pair) * 32 == anneal_warp_ahead_bytes, "the warp kernel's read-ahead holds a pair a lane");
+
+/// A rebuild's walk over the string in reads of `size` positions (team_next_read): where the read
+/// begins, how many positions it holds, from which of them on the rejoin test may stop it, and the
+/// lanes whose positions have the same warp as this lane's (kept in its registers for
+/// team_commit_progress; its own position is ahead[rank]).
+struct ahead_read {
+  std::uint32_t k = 0, count = 0, settled = 0;
+  std::uint32_t same = 0;
+};
+
+/// Reads ahead the placements of positions k..k + size - 1 of c.str (those before p.length), lane r
+/// the one at k + r, into ahead[r]; returns how many. While a rebuild places, the string does not
+/// change, so what the rebuild needs to know of a position before placing it (which pair, its
+/// type, its old cycle, mostly where its search starts) depends only on the warps' progress when
+/// the read starts and on the positions before it in the same read: a pair's j is its warp's
+/// progress plus the lanes below with the same warp (a match). The lanes read `size` positions at
+/// once, and the team's serial loop takes each position's in one load instead of computing it
+/// (issue 42: a warp issues the serial part once for its 32 lanes, so that part bounds its
+/// moves). `lane` gets this lane's own. The caller's last placement ended with a sync (every lane
+/// has read the previous positions), and its progress commit comes before the match's sync.
+template <class Team, class View>
+WARPSPAN_HD_INLINE std::uint32_t team_read_ahead(const problem_view& p, const View& c, const Team& team,
+                                                 ahead_pair* ahead, std::uint32_t k, ahead_read& lane) {
+  const std::uint32_t mine = k + team.rank();
+  const bool valid = mine < p.length;
+  const std::uint32_t w = valid ? static_cast<std::uint32_t>(c.str[mine]) : 0xFFFFFFFFu;
+  const std::uint32_t same = team.match(w);
+  if (valid) {
+    const std::uint32_t below = same & ((1u << team.rank()) - 1u);
+    const std::uint32_t j = static_cast<std::uint32_t>(c.progress[w]) + bit_count(below);
+    const std::size_t at = static_cast<std::size_t>(warp_begin(p, w)) + j;
+    const bool after_barrier = p.barrier != no_barrier && j != 0 && p.types[(p.starts ? at : j) - 1] == p.barrier;
+    ahead_pair& next = ahead[team.rank()];
+    next.at = static_cast<std::uint32_t>(at);
+    next.before = c.undo[at];
+    next.from = j == 0 ? 1u : below != 0 || after_barrier ? 0u : static_cast<std::uint32_t>(c.cycle[at - 1]) + 1;
+    next.warp_type = w | static_cast<std::uint32_t>(p.types[p.starts ? at : j]) << 16;
+    lane.same = same;
+  }
+  team.sync();
+  const std::uint32_t left = p.length - k;
+  return left < Team::size ? left : Team::size;
+}
+
+/// After the first `placed` positions of a read-ahead are placed: each warp's progress past its
+/// last pair among them, written by the lane that read it (no two lanes write one warp's). Nothing
+/// with barriers: then every placement has written its own (barrier_release reads other warps').
+template <class Team, class View>
+WARPSPAN_HD_INLINE void team_commit_progress(const problem_view& p, const View& c, const Team& team,
+                                             const ahead_pair* ahead, const ahead_read& lane, std::uint32_t placed) {
+  const std::uint32_t r = team.rank();
+  if (r >= placed || p.barrier != no_barrier) return;
+  const std::uint32_t upto = placed >= 32 ? 0xFFFFFFFFu : (1u << placed) - 1u;  // lanes below `placed`
+  const std::uint32_t above = upto & ~((2u << r) - 1u);                         // ... and above r
+  if ((lane.same & above) != 0) return;
+  const ahead_pair& mine = ahead[r];  // this lane's own position (its warp and pair)
+  const std::uint32_t w = mine.warp_type & 0xFFFFu;
+  c.progress[w] = mine.at - warp_begin(p, w) + 1;
+}
+
+/// The walk's next read (the first from z, after team_take_out: read.k = z, read.count = 0): the
+/// progress of the read before committed, then the next `size` positions read ahead; false past
+/// the string's end (every placement's progress committed). One call a read: the loop control of a
+/// warp's 32 placements.
+template <class Team, class View>
+WARPSPAN_HD_INLINE bool team_next_read(const problem_view& p, const View& c, const Team& team, ahead_pair* ahead,
+                                       std::uint32_t settle, ahead_read& read) {
+  team_commit_progress(p, c, team, ahead, read, read.count);
+  read.k += read.count;
+  if (read.k >= p.length) return false;
+  read.count = team_read_ahead(p, c, team, ahead, read.k, read);
+  read.settled = settle > read.k ? settle - read.k : 0;
+  return true;
+}
+
+/// team_place() of a read-ahead position (`next`), with its progress kept by the read
+/// (team_commit_progress) or, with barriers, stored by the placement; no_schedule (placing nothing)
+/// where its barrier is not released yet.
+template <class Team, class View>
+WARPSPAN_HD_INLINE std::uint32_t team_place_ahead(const problem_view& p, const View& c, const Team& team,
+                                                  const ahead_pair& next) {
+  const std::uint32_t w = next.warp_type & 0xFFFFu, ty = next.warp_type >> 16;
+  std::uint32_t from = next.from;
+  if (from == 0) {
+    from = team_earliest(p, c, w, next.at - warp_begin(p, w), next.at);
+    if (from == no_schedule) return no_schedule;
+  }
+  return p.barrier != no_barrier ? team_place<true>(p, c, team, w, next.at, ty, from)
+                                 : team_place<false>(p, c, team, w, next.at, ty, from);
+}
+
+/// A rebuild's placements from position i of the current read to the string's end, without the
+/// rejoin test (a move whose differences it cannot follow): the new makespan, or no_schedule with
+/// the old schedule back (team_restore).
+template <class Team, class View, class Pre>
+WARPSPAN_HD_INLINE std::uint32_t team_place_rest(const problem_view& p, const View& c, const Team& team, Pre pre,
+                                                 ahead_pair* ahead, std::uint32_t settle, ahead_read& read,
+                                                 std::uint32_t i, std::uint64_t* placed) {
+  do {
+    for (; i < read.count; ++i) {
+      const std::uint32_t t = team_place_ahead(p, c, team, ahead[i]);
+      if (placed) ++*placed;
+      if (t == no_schedule) {
+        team_commit_progress(p, c, team, ahead, read, i);
+        team_restore(p, c, team, pre);
+        return no_schedule;
+      }
+    }
+    i = 0;
+  } while (team_next_read(p, c, team, ahead, settle, read));
+  return team_makespan(p, c, team);
+}
+
 /// team_rebuild_from() that stops where the new schedule rejoins the old one (issue 42, item 1):
 /// the same schedule and value, in fewer placements. The placements are the team's serial part
 /// (a search, a ballot and a sync each); the loops over pairs are shared by its lanes. So from
@@ -338,51 +485,53 @@ struct warp_bits {
 /// without their tables; its bookkeeping is in registers, the same in every lane, so it adds no
 /// access to the chain's state and no collective. A barrier issued in another cycle changes when
 /// its block goes on, which the table and the last cycles do not show: a move that shifts one
-/// does not rejoin; nor one whose differences overflow `Slots` cells.
+/// does not rejoin; nor one whose differences overflow `Slots` cells (team_place_rest places the
+/// rest without the test). The positions are read ahead `size` at a time (team_next_read): each
+/// placement takes its pair, type, old cycle and mostly its first cycle in one load.
 template <std::uint32_t Slots = 8, std::uint32_t Words = 4, class Team, class View, class Pre>
 WARPSPAN_HD_INLINE std::uint32_t team_rejoin_from(const problem_view& p, const View& c, const Team& team, Pre pre,
-                                                  std::uint32_t z, std::uint32_t settle, std::uint32_t old_makespan,
-                                                  std::uint64_t* placed = nullptr) {
+                                                  ahead_pair* ahead, std::uint32_t z, std::uint32_t settle,
+                                                  std::uint32_t old_makespan, std::uint64_t* placed = nullptr) {
   team_take_out(p, c, team, pre, z);
   cell_differences<Slots> cells;
   warp_bits<Words> off;
-  bool moved = false, no_rejoin = false;
-  for (std::uint32_t k = z; k < p.length; ++k) {
-    const std::uint32_t w = c.str[k];
-    const std::uint32_t j = c.progress[w];
-    const std::uint32_t before = c.undo[static_cast<std::size_t>(warp_begin(p, w)) + j];
-    const std::uint32_t t = team_place(p, c, team, w, j);
-    if (placed) ++*placed;
-    if (t == no_schedule) {
-      team_restore(p, c, team, pre);
-      return no_schedule;
-    }
-    if (no_rejoin) continue;
-    if (t != before) {
-      moved = true;
-      const std::uint32_t ty = type_at(p, w, j);
-      if (ty == p.barrier || w >= off.capacity) {
-        no_rejoin = true;
-        continue;
+  bool moved = false;
+  ahead_read read;
+  read.k = z;
+  while (team_next_read(p, c, team, ahead, settle, read)) {
+    for (std::uint32_t i = 0; i < read.count; ++i) {
+      const ahead_pair next = ahead[i];
+      const std::uint32_t t = team_place_ahead(p, c, team, next);
+      if (placed) ++*placed;
+      if (t == no_schedule) {
+        team_commit_progress(p, c, team, ahead, read, i);
+        team_restore(p, c, team, pre);
+        return no_schedule;
       }
-      off.set(w, true);
-      const std::uint32_t now_row = t * p.stride, old_row = before * p.stride;
-      cells.shift(now_row + ty, 1);
-      cells.shift(old_row + ty, -1);
-      if (p.limited) {
-        cells.shift(now_row + p.ntypes, 1);
-        cells.shift(old_row + p.ntypes, -1);
+      const std::uint32_t w = next.warp_type & 0xFFFFu, before = next.before;
+      if (t != before) {
+        moved = true;
+        const std::uint32_t ty = next.warp_type >> 16;
+        if (ty == p.barrier || w >= off.capacity)
+          return team_place_rest(p, c, team, pre, ahead, settle, read, i + 1, placed);
+        off.set(w, true);
+        const std::uint32_t now_row = t * p.stride, old_row = before * p.stride;
+        cells.shift(now_row + ty, 1);
+        cells.shift(old_row + ty, -1);
+        if (p.limited) {
+          cells.shift(now_row + p.ntypes, 1);
+          cells.shift(old_row + p.ntypes, -1);
+        }
+        if (cells.overflow) return team_place_rest(p, c, team, pre, ahead, settle, read, i + 1, placed);
+      } else if (off.count != 0 && w < off.capacity) {
+        off.set(w, false);
       }
-      if (cells.overflow) {
-        no_rejoin = true;
-        continue;
+      if (i >= read.settled && (cells.nonzero | off.count) == 0) {
+        team_commit_progress(p, c, team, ahead, read, i + 1);
+        team.sync();
+        team_put_back_rest(p, c, team);
+        return moved ? team_makespan(p, c, team) : old_makespan;
       }
-    } else if (off.count != 0 && w < off.capacity) {
-      off.set(w, false);
-    }
-    if (k >= settle && cells.nonzero == 0 && off.count == 0) {
-      team_put_back_rest(p, c, team);
-      return moved ? team_makespan(p, c, team) : old_makespan;
     }
   }
   return team_makespan(p, c, team);
@@ -390,16 +539,25 @@ WARPSPAN_HD_INLINE std::uint32_t team_rejoin_from(const problem_view& p, const V
 
 /// The rebuild policy of anneal_step_by() that stops where the schedule rejoins the old one
 /// (team_rejoin_from, `Slots` differences and `Words` x 64 warps' bits in registers); `pre`: room
-/// for W counts; `placed`, where set, counts the placements.
+/// for W counts; `placed`, where set, counts the placements; `ahead`: room for the read-ahead.
 template <class Team, class Pre, std::uint32_t Slots = 8, std::uint32_t Words = 4>
 struct team_rejoin_rebuild {
   Team team;
   Pre pre;
   std::uint64_t* placed = nullptr;
+  /// Room for Team::size read-ahead pairs, where every lane reads them (a warp's: shared memory);
+  /// a team of one may leave it null and reads ahead into its own.
+  ahead_pair* ahead = nullptr;
   template <class View>
   WARPSPAN_HD_INLINE std::uint32_t candidate(const problem_view& p, const View& c, std::uint32_t z,
                                              std::uint32_t settle, std::uint32_t old_makespan) const {
-    return team_rejoin_from<Slots, Words>(p, c, team, pre, z, settle, old_makespan, placed);
+    if constexpr (Team::size == 1) {
+      if (ahead == nullptr) {
+        ahead_pair own[1];
+        return team_rejoin_from<Slots, Words>(p, c, team, pre, own, z, settle, old_makespan, placed);
+      }
+    }
+    return team_rejoin_from<Slots, Words>(p, c, team, pre, ahead, z, settle, old_makespan, placed);
   }
   WARPSPAN_HD_INLINE void accepted() const {}
   /// team_restore() puts back a rejoined candidate too: its rest is in place at the old cycles.
